@@ -1,0 +1,74 @@
+"""Random numbers inside kernels: xoshiro256** with Lemire's bounded integers.
+
+The state is a uint64[4] array owned by one chunk. Kernels draw 64-bit words and cut them
+into several small draws (six bits make a card of 52 by rejection), which is what makes
+dealing cheap; numba's own ``np.random`` is several times slower and is shared state.
+"""
+
+import numpy as np
+from numba import njit
+
+_U1 = np.uint64(1)
+_M32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+_S6 = np.uint64(6)
+_M6 = np.uint64(63)
+
+
+@njit(inline="always", cache=True)
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(inline="always", cache=True)
+def next_u64(s):
+    """Next 64-bit word of xoshiro256** (Blackman and Vigna); advances ``s`` in place."""
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return result
+
+
+@njit(inline="always", cache=True)
+def bounded(s, bound):
+    """Uniform integer in ``0 .. bound-1`` (bound < 2**32), Lemire's multiply-and-reject."""
+    b = np.uint64(bound)
+    m = (next_u64(s) >> _S32) * b
+    low = m & _M32
+    if low < b:
+        threshold = (np.uint64(0x100000000) - b) % b
+        while low < threshold:
+            m = (next_u64(s) >> _S32) * b
+            low = m & _M32
+    return np.int64(m >> _S32)
+
+
+@njit(inline="always", cache=True)
+def draw_card(s, word, nbits, used):
+    """One card of 52 not in the bit mask ``used``, uniform among those.
+
+    ``word``/``nbits`` carry the unused bits of the last 64-bit draw between calls, so
+    ten six-bit draws come from one word; returns ``(card, word, nbits)``.
+    """
+    while True:
+        if nbits < 6:
+            word = next_u64(s)
+            nbits = 64
+        c = np.int64(word & _M6)
+        word = word >> _S6
+        nbits -= 6
+        if c < 52 and ((used >> np.uint64(c)) & _U1) == np.uint64(0):
+            return c, word, nbits

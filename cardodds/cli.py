@@ -1,0 +1,68 @@
+"""The ``cardodds`` command: a thin front end over the public API.
+
+Each game adds its own sub-commands from ``cardodds/<game>/cli.py`` through a function
+``add_commands(subparsers)``; the handler of a command is stored as ``func`` on its parser
+and returns the process exit status. Any ``ValueError`` from the API becomes one line on
+stderr and exit status 2; so does a bad argument (argparse's own convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+
+#: Games whose commands the CLI offers, in the order ``--help`` lists them.
+GAMES = ("kana", "kanalje", "canasta")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, as for every other bad input
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="cardodds",
+        description=(
+            "Odds with their uncertainty for Känä, Kanalje and Polish Canasta. "
+            "Every probability is printed with its 95%% interval; --json gives one JSON object for scripts."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"cardodds {__version__}")
+    sub = parser.add_subparsers(dest="game", metavar="COMMAND", parser_class=_Parser)
+    for game in GAMES:
+        try:
+            module = importlib.import_module(f"cardodds.{game}.cli")
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith(f"cardodds.{game}"):
+                continue  # that game is not part of this build
+            raise
+        module.add_commands(sub)
+    from .report import cli as report_cli
+
+    report_cli.add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(func(args) or 0)
+    except ValueError as exc:
+        print(f"cardodds: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cardodds: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""Reports: markdown with PNG charts, rebuilt by ``cardodds report`` (one command, fixed seed).
+
+Each game's section lives in ``cardodds/report/<game>.py`` with a function
+``write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path`` that writes
+``<game>.md`` and its charts into ``outdir`` and returns the markdown's path. ``scale``
+multiplies every sample count (1.0 for the published report, small in tests).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+#: Sections in the order they are built.
+SECTIONS = ("kana", "kanalje", "canasta")
+
+
+def available_sections() -> list[str]:
+    found = []
+    for name in SECTIONS:
+        try:
+            importlib.import_module(f"cardodds.report.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"cardodds.report.{name}":
+                continue
+            raise
+        found.append(name)
+    return found
+
+
+def build(outdir: str | Path = "reports", *, seed: int = 20261129, scale: float = 1.0,
+          sections=None, progress: bool = False) -> list[Path]:
+    """Write every report section into ``outdir``; returns the markdown files written."""
+    names = available_sections() if sections is None else list(sections)
+    unknown = sorted(set(names) - set(SECTIONS))
+    if unknown:
+        raise ValueError(f"unknown report section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    if not (scale > 0):
+        raise ValueError(f"scale={scale} must be positive (1.0 for the full report)")
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in names:
+        module = importlib.import_module(f"cardodds.report.{name}")
+        written.append(module.write(out, seed=seed, scale=scale, progress=progress))
+    return written
