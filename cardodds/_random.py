@@ -72,3 +72,74 @@ def draw_card(s, word, nbits, used):
         nbits -= 6
         if c < 52 and ((used >> np.uint64(c)) & _U1) == np.uint64(0):
             return c, word, nbits
+
+
+@njit(inline="always", cache=True)
+def deal_from(s, deck, i, m, word, have):
+    """Deal ``deck[i]`` after swapping a uniform pick of ``deck[i:m]`` into place.
+
+    One step of a partial Fisher-Yates shuffle: the cards dealt so far are ``deck[:i]`` and
+    the stock is ``deck[i:m]``, in any order, so the array needs no reset between deals.
+    Two picks come from each 64-bit word (``word``/``have`` carry the spare half); Lemire's
+    rejection keeps them exactly uniform. Returns ``(card, word, have)``.
+    """
+    if have == 0:
+        word = next_u64(s)
+        have = 2
+    r = word & _M32
+    word = word >> _S32
+    have -= 1
+    b = np.uint64(m - i)
+    prod = r * b
+    low = prod & _M32
+    if low < b:
+        threshold = (np.uint64(0x100000000) - b) % b
+        while low < threshold:
+            prod = (next_u64(s) & _M32) * b
+            low = prod & _M32
+    j = i + np.int64(prod >> _S32)
+    c = deck[j]
+    deck[j] = deck[i]
+    deck[i] = c
+    return c, word, have
+
+
+_M21 = np.uint64((1 << 21) - 1)
+_S21 = np.uint64(21)
+_P21 = np.uint64(1 << 21)
+
+
+@njit(inline="always", cache=True)
+def _pick21(s, r, b):
+    # Lemire's method on 21 random bits: 0 .. b-1 exactly uniform (b < 2**21).
+    prod = r * b
+    low = prod & _M21
+    if low < b:
+        threshold = (_P21 - b) % b
+        while low < threshold:
+            prod = (next_u64(s) & _M21) * b
+            low = prod & _M21
+    return np.int64(prod >> _S21)
+
+
+@njit(inline="always", cache=True)
+def deal3_from(s, deck, i, m):
+    """Deal ``deck[i], deck[i+1], deck[i+2]`` as :func:`deal_from` does, from one 64-bit word.
+
+    A three-card hand is the commonest deal in these games; cutting one word into three
+    21-bit picks saves a generator call per hand.
+    """
+    w = next_u64(s)
+    j = i + _pick21(s, w & _M21, np.uint64(m - i))
+    c0 = deck[j]
+    deck[j] = deck[i]
+    deck[i] = c0
+    j = i + 1 + _pick21(s, (w >> _S21) & _M21, np.uint64(m - i - 1))
+    c1 = deck[j]
+    deck[j] = deck[i + 1]
+    deck[i + 1] = c1
+    j = i + 2 + _pick21(s, (w >> np.uint64(42)) & _M21, np.uint64(m - i - 2))
+    c2 = deck[j]
+    deck[j] = deck[i + 2]
+    deck[i + 2] = c2
+    return c0, c1, c2

@@ -1,0 +1,257 @@
+"""Compiled Känä rounds. Private: integer arrays in, counts out, no validation.
+
+Seats count clockwise from the round's starter (seat 0). A seat's three cards have *roles*
+once the känä round is over: 0 = the känäd card, 1 = the first turned card, 2 = the
+second turned card. ``fixed[seat, role]`` holds a card already shown (live odds) or -1.
+
+Strategies are data (see ``cardodds.kana.strategies``), so every mix of players at a
+table runs through one compiled kernel.
+
+Count layout of ``out`` for ``n`` players (see :func:`offsets`):
+wins[n] | seat 0 hand value 4..28 [25] | rounds needing an extra round | extra rounds played |
+extra rounds by number of players [18] | extra rounds tied again, by players [18] |
+last-turn-round starter[n] | stock reshuffles | rounds by number of extra rounds [16]
+"""
+
+import numpy as np
+from numba import njit
+
+from .._random import bounded, deal3_from, deal_from
+
+_U1 = np.uint64(1)
+SUPERKANA = 29  # key of two 2s: above the best sum, 28
+PER_ROUND_BINS = 16  # rounds by number of extra rounds played, the last bin "15 or more"
+
+
+@njit(cache=True)
+def offsets(n):
+    """(wins, hist, need, played, by_k, again, last, reshuffles, per_round, size) for n players."""
+    wins = 0
+    hist = n
+    need = hist + 25
+    played = need + 1
+    by_k = played + 1
+    again = by_k + 18
+    last = again + 18
+    resh = last + n
+    per_round = resh + 1
+    return wins, hist, need, played, by_k, again, last, resh, per_round, per_round + PER_ROUND_BINS
+
+
+@njit(inline="always", cache=True)
+def hand_key(a, b):
+    """Order of a kept pair: the sum of values, Superkänä (two 2s) above everything."""
+    ra = a >> 2
+    rb = b >> 2
+    if ra == 0 and rb == 0:
+        return SUPERKANA
+    return ra + rb + 4
+
+
+@njit(inline="always", cache=True)
+def hand_value(a, b):
+    """The hand's printed value 4..28 (Superkänä is 2 + 2 = 4)."""
+    return (a >> 2) + (b >> 2) + 4
+
+
+@njit(cache=True)
+def last_round_starter(first_turned, n, latest):
+    """Seat whose first-turned card has the lowest rank; ties to the earliest (or latest) seat."""
+    best = 0
+    low = first_turned[0] >> 2
+    for p in range(1, n):
+        r = first_turned[p] >> 2
+        if r < low or (latest and r == low):
+            low = r
+            best = p
+    return best
+
+
+@njit(cache=True)
+def best_holders(key, n, holders):
+    """Write the seats holding the highest key into ``holders``; return how many."""
+    top = key[0]
+    for p in range(1, n):
+        if key[p] > top:
+            top = key[p]
+    k = 0
+    for p in range(n):
+        if key[p] == top:
+            holders[k] = p
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _restock(deck, base_deck):
+    m = base_deck.shape[0]
+    for j in range(m):
+        deck[j] = base_deck[j]
+    return m
+
+
+@njit(cache=True)
+def _reshuffle_stock(deck, keep_out):
+    """Every card not in ``keep_out`` (a bit mask) becomes the stock ``deck[:m]``."""
+    m = 0
+    for c in range(52):
+        if (keep_out >> np.uint64(c)) & _U1 == np.uint64(0):
+            deck[m] = c
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def random_position(s):
+    """A blind känä at a uniformly random one of three positions.
+
+    Out of line on purpose: inlined, the rejection loop of the bounded draw keeps LLVM
+    from keeping the round loop in registers (about 30% slower).
+    """
+    return bounded(s, 3)
+
+
+@njit(cache=True)
+def deal_kept(s, deck, i, m, a, b):
+    """The kept cards of a seat whose känäd card is shown: those not shown (-1) are dealt."""
+    if a < 0:
+        a, _, _ = deal_from(s, deck, i, m, np.uint64(0), 0)
+        i += 1
+    if b < 0:
+        b, _, _ = deal_from(s, deck, i, m, np.uint64(0), 0)
+        i += 1
+    return a, b, i
+
+
+@njit(cache=True)
+def play_extra_rounds(s, out, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey):
+    """Extra rounds after a tie for the best hand, until one player wins; returns
+    ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry."""
+    o_wins, o_hist, o_need, o_played, o_byk, o_again, o_last, o_resh, o_per, _ = offsets(n)
+    out[o_need] += 1
+    if extra_all:
+        k = n
+        for p in range(n):
+            tied[p] = p
+    # Cards in the tied players' hands stay out of a reshuffled stock.
+    handmask = np.uint64(0)
+    for j in range(k):
+        p = tied[j]
+        handmask |= (_U1 << np.uint64(kept[p, 0])) | (_U1 << np.uint64(kept[p, 1]))
+    restocked = False
+    word = np.uint64(0)
+    have = 0
+    rounds = 0
+    while True:
+        rounds += 1
+        out[o_played] += 1
+        out[o_byk + k] += 1
+        if fresh:
+            m = _reshuffle_stock(deck, np.uint64(0))
+            i = 0
+            restocked = True
+        elif m - i < 2 * k:
+            m = _reshuffle_stock(deck, handmask)
+            i = 0
+            restocked = True
+            out[o_resh] += 1
+        handmask = np.uint64(0)
+        for j in range(k):
+            c1, word, have = deal_from(s, deck, i, m, word, have)
+            c2, word, have = deal_from(s, deck, i + 1, m, word, have)
+            i += 2
+            # Both cards are unseen: känäing the first is as good as any blind choice.
+            dark[j] = c2
+            darkkey[j] = c2 >> 2
+            handmask |= _U1 << np.uint64(c2)
+        h = best_holders(darkkey, k, first)
+        if h == 1:
+            out[o_per + min(rounds, PER_ROUND_BINS - 1)] += 1
+            return tied[first[0]], i, m, restocked
+        out[o_again + k] += 1
+        handmask = np.uint64(0)
+        for j in range(h):
+            tied[j] = tied[first[j]]
+            handmask |= _U1 << np.uint64(dark[first[j]])
+        k = h
+
+
+@njit(inline="always", cache=True)
+def _seat_done(p, a, b, kept, key, best, lowcode, last_latest):
+    kept[p, 0] = a
+    kept[p, 1] = b
+    kk = hand_key(a, b)
+    key[p] = kk
+    # Running max/min of (key, seat) codes instead of if/else: branch-free, since which
+    # seat leads is a coin flip the processor cannot predict.
+    best = max(best, kk * 32 + 31 - p)
+    lowcode = min(lowcode, (a >> 2) * 32 + (31 - p if last_latest else p))
+    return best, lowcode
+
+
+@njit(nogil=True, cache=True)
+def play_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, args, fixed, base_deck):
+    """Play ``nrounds`` rounds under the official rules (blind känä) and add their counts.
+
+    ``args[seat]`` is the position (0..2) a seat känäs, -1 for a random one. ``fixed``
+    rows of seats with a shown känäd card must come first (as the känä round goes).
+    ``base_deck`` lists the cards not shown, the stock of a new round.
+    """
+    o_wins, o_hist, o_need, o_played, o_byk, o_again, o_last, o_resh, o_per, _ = offsets(n)
+    kept = np.empty((n, 2), np.int64)
+    key = np.empty(n, np.int64)
+    tied = np.empty(n, np.int64)
+    first = np.empty(n, np.int64)
+    dark = np.empty(n, np.int64)
+    darkkey = np.empty(n, np.int64)
+    deck = np.empty(52, np.int64)
+    m = _restock(deck, base_deck)
+    nshown = 0
+    while nshown < n and fixed[nshown, 0] >= 0:
+        nshown += 1
+    for _ in range(nrounds):
+        i = 0
+        best = -1
+        lowcode = 1 << 30
+        # Känä round, clockwise from the starter. The first and last turn rounds only show
+        # the kept cards, so the best hand and the last round's starter are known right here.
+        # Seats whose känäd card is shown come first (the känä round goes in seat order),
+        # so the common case, nothing shown, runs one branch-free loop.
+        for p in range(nshown):
+            a, b, i = deal_kept(s, deck, i, m, fixed[p, 1], fixed[p, 2])
+            best, lowcode = _seat_done(p, a, b, kept, key, best, lowcode, last_latest)
+        for p in range(nshown, n):
+            h0, h1, h2 = deal3_from(s, deck, i, m)
+            i += 3
+            pos = args[p]
+            if pos < 0:
+                pos = random_position(s)
+            # Of the two kept cards the lower position is turned first: a blind choice too.
+            if pos == 0:
+                a = h1
+                b = h2
+            elif pos == 1:
+                a = h0
+                b = h2
+            else:
+                a = h0
+                b = h1
+            best, lowcode = _seat_done(p, a, b, kept, key, best, lowcode, last_latest)
+        starter = lowcode & 31
+        out[o_last + (31 - starter if last_latest else starter)] += 1
+        out[o_hist + hand_value(kept[0, 0], kept[0, 1]) - 4] += 1
+        top = best >> 5
+        k = 0
+        for p in range(n):
+            k += key[p] == top
+        if k == 1:
+            out[o_wins + 31 - (best & 31)] += 1
+            out[o_per] += 1
+            continue
+        best_holders(key, n, tied)
+        winner, i, m, restocked = play_extra_rounds(
+            s, out, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
+        )
+        out[o_wins + winner] += 1
+        if restocked:
+            m = _restock(deck, base_deck)
