@@ -112,20 +112,21 @@ def run(
         bar = tqdm(total=samples, unit=unit, unit_scale=True, file=sys.stderr, leave=False, dynamic_ncols=True)
 
     done = 0  # samples counted
+    planned = 0  # samples handed to chunks so far
     next_index = 0
     partial = False
     pool = ThreadPoolExecutor(max_workers=nthreads) if nthreads > 1 else None
 
     def run_to(goal: int) -> None:
-        """Count chunks until ``done == goal``; chunk sizes depend on the index alone."""
-        nonlocal done, next_index, total
+        """Count chunks until ``done == goal``. The plan depends on the goals alone, and
+        they on the counts, so it is the same on any number of threads."""
+        nonlocal done, next_index, total, planned
         plan = []
-        start = next_index * chunk_size
-        while start < goal:
-            size = min(chunk_size, goal - start)
+        while planned < goal:
+            size = min(chunk_size, goal - planned)
             plan.append((next_index, size))
             next_index += 1
-            start += size
+            planned += size
         if pool is None:
             for index, size in plan:
                 total += one_chunk(index, size)
@@ -164,7 +165,8 @@ def run(
             if halfwidth is None:
                 raise ValueError("target_halfwidth needs a halfwidth function")  # a programming error
             cap = int(max_samples if samples is None else samples)
-            goal = min(cap, 8 * chunk_size)
+            # A small pilot: a loose target is met at once, a tight one grows from here.
+            goal = min(cap, max(chunk_size // 4, 1))
             while True:
                 if bar is not None:
                     bar.total = goal
@@ -176,8 +178,7 @@ def run(
                 # Half-widths shrink as 1/sqrt(n): aim a little past the estimate, grow at
                 # most 4x per step so a noisy pilot cannot overshoot far; whole chunks only.
                 need = done * (h / target_halfwidth) ** 2 * 1.05 if h == h else 4.0 * done
-                goal = int(min(cap, max(done + chunk_size, min(need, 4.0 * done))))
-                goal = min(cap, -(-goal // chunk_size) * chunk_size)
+                goal = int(min(cap, max(done + 1024, min(need, 4.0 * done))))
     except KeyboardInterrupt:
         partial = True
     finally:

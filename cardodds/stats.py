@@ -10,7 +10,7 @@ the normal interval; exact values have zero error and ``lo == hi == value``.
 (0.25, 0.224, 0.278)
 >>> Estimate.exact_value(0.5)
 Estimate(0.5 exact)
->>> d = paired_difference(plus=60, minus=40, n=1000)
+>>> d = paired_difference(plus=55, minus=45, n=1000)
 >>> d.contains_zero()
 True
 """

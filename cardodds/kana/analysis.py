@@ -489,9 +489,9 @@ def live_odds(
     so quickly, else simulates; ``"exact"`` or ``"monte carlo"`` force one. The result's
     ``method`` says which was used.
 
-    >>> r = live_odds({0: "2c 2d 2h", 1: "3c"}, players=2)
+    >>> r = live_odds({0: "3c 2d 2h", 1: "2c 5h"}, players=2)  # seat 0 holds a Superkänä
     >>> r.method, r.win[0].value
-    ('exact', 0.0)
+    ('exact', 1.0)
     """
     rules = _rules_from(players, rules)
     _check_official(rules, "live_odds()")

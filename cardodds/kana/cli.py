@@ -96,7 +96,7 @@ def _odds(args) -> int:
         elif args.samples or args.precision:
             result = live_odds(args.shown, rules=rules, method="monte carlo", **size, **run)
         else:
-            result = live_odds(args.shown, rules=rules, method="auto", **size, **run)
+            result = live_odds(args.shown, rules=rules, method="auto", **run)
     elif args.exact:
         result = exact_odds(rules=rules)
     else:

@@ -1,0 +1,161 @@
+import math
+
+import numpy as np
+import pytest
+from numba import njit
+
+from cardodds._random import bounded, deal3_from, deal_from
+from cardodds.engine import check_run_size, run
+from cardodds.rng import as_seed_sequence, chunk_state
+from cardodds.stats import Estimate, merge_counts, paired_difference
+
+from .naive import Stock, Xoshiro
+
+
+@njit(nogil=True, cache=True)
+def _dice(s, n, out, sides):
+    for _ in range(n):
+        out[bounded(s, sides)] += 1
+
+
+def test_xoshiro_matches_reference_twin(chunk):
+    s = chunk()
+    twin = Xoshiro(s.copy())
+    deck = np.arange(52)
+    ref = Stock(range(52))
+    got = [deal3_from(s, deck, 0, 52) for _ in range(3)]
+    ref_hands = []
+    for _ in range(3):
+        ref.i = 0
+        ref_hands.append(tuple(ref.deal3(twin)))
+    assert [tuple(int(c) for c in g) for g in got] == ref_hands
+    assert [bounded(s, 7) for _ in range(20)] == [twin.bounded(7) for _ in range(20)]
+
+
+@njit(cache=True)
+def _deal_all(s, deck):
+    word = np.uint64(0)
+    have = 0
+    out = np.empty(deck.shape[0], np.int64)
+    for i in range(deck.shape[0]):
+        out[i], word, have = deal_from(s, deck, i, deck.shape[0], word, have)
+    return out
+
+
+def test_deal_from_is_a_shuffle_without_replacement_and_matches_twin(chunk):
+    s = chunk()
+    twin = Xoshiro(s.copy())
+    dealt = _deal_all(s, np.arange(52))
+    assert sorted(dealt.tolist()) == list(range(52))
+    ref = Stock(range(52))
+    assert dealt.tolist() == [ref.deal(twin) for _ in range(52)]
+
+
+def test_bounded_is_uniform():
+    r = run(_dice, (6,), 6, samples=600_000, rng=3, chunk_size=1 << 14, threads=1)
+    chi2 = ((r.counts - 100_000) ** 2 / 100_000).sum()
+    assert r.counts.sum() == 600_000
+    assert chi2 < 25  # 5 degrees of freedom: P(chi2 > 25) < 2e-4
+
+
+def test_same_seed_same_counts_on_any_number_of_threads():
+    a = run(_dice, (6,), 6, samples=100_003, rng=9, chunk_size=1 << 12, threads=1)
+    b = run(_dice, (6,), 6, samples=100_003, rng=9, chunk_size=1 << 12, threads=2)
+    c = run(_dice, (6,), 6, samples=100_003, rng=np.random.SeedSequence(9), chunk_size=1 << 12, threads=3)
+    assert (a.counts == b.counts).all() and (a.counts == c.counts).all()
+    assert a.samples == b.samples == 100_003 and a.seed == 9
+    d = run(_dice, (6,), 6, samples=100_003, rng=10, chunk_size=1 << 12, threads=2)
+    assert not (a.counts == d.counts).all()
+
+
+def test_seed_forms():
+    ss, seed = as_seed_sequence(None)
+    again, _ = as_seed_sequence(seed)
+    assert (chunk_state(ss, 5) == chunk_state(again, 5)).all()
+    g = np.random.default_rng(1)
+    s1, _ = as_seed_sequence(g)
+    s2, _ = as_seed_sequence(g)
+    assert not (chunk_state(s1, 0) == chunk_state(s2, 0)).all()
+    for bad in (-1, "x", 1.5, True):
+        with pytest.raises(ValueError, match="rng=|negative"):
+            as_seed_sequence(bad)
+
+
+def test_chunk_seed_is_spawned_child():
+    ss = np.random.SeedSequence(77)
+    child = np.random.SeedSequence(77).spawn(4)[3]
+    expected = child.generate_state(4, np.uint64)
+    assert (chunk_state(ss, 3) == expected).all()
+
+
+def test_target_halfwidth_stops_when_precise_enough():
+    def hw(counts, n):
+        p = counts[0] / n
+        return 1.96 * math.sqrt(p * (1 - p) / n)
+
+    r = run(_dice, (6,), 6, target_halfwidth=0.002, halfwidth=hw, rng=1, chunk_size=1 << 12, threads=2)
+    assert hw(r.counts, r.samples) <= 0.002
+    assert r.samples < 4 * 140_000  # p = 1/6 needs about 134,000 rolls
+    r2 = run(_dice, (6,), 6, target_halfwidth=0.002, halfwidth=hw, rng=1, chunk_size=1 << 12, threads=1)
+    assert r2.samples == r.samples and (r2.counts == r.counts).all()
+
+
+def test_ctrl_c_returns_partial_counts():
+    calls = []
+
+    def kernel(state, n, out, sides):
+        calls.append(n)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        _dice(state, n, out, sides)
+
+    r = run(kernel, (6,), 6, samples=100 * 1000, rng=1, chunk_size=1000, threads=1)
+    assert r.partial and r.samples == 3000 and r.counts.sum() == 3000
+
+
+def test_check_run_size():
+    for bad in (0, -5, 1.5, "10"):
+        with pytest.raises(ValueError, match="samples"):
+            check_run_size(bad, None)
+    for bad in (0, -0.1, 1.0, float("nan")):
+        with pytest.raises(ValueError, match="precision"):
+            check_run_size(None, bad)
+    with pytest.raises(ValueError, match="not both"):
+        check_run_size(10, 0.01)
+
+
+def test_wilson_interval_known_values():
+    e = Estimate.proportion(250, 1000)
+    # Wilson 95%: 0.25 +- from the closed form
+    z = 1.959963984540054
+    centre = (0.25 + z * z / 2000) / (1 + z * z / 1000)
+    half = z * math.sqrt(0.25 * 0.75 / 1000 + z * z / 4e6) / (1 + z * z / 1000)
+    assert e.lo == pytest.approx(centre - half, abs=1e-12) and e.hi == pytest.approx(centre + half, abs=1e-12)
+    zero = Estimate.proportion(0, 50)
+    assert zero.lo == 0.0 and 0.05 < zero.hi < 0.08
+    assert Estimate.proportion(50, 50).hi == 1.0
+
+
+def test_exact_estimate_and_scaling():
+    from fractions import Fraction
+
+    e = Estimate.exact_value(Fraction(1, 4))
+    assert (e.value, e.se, e.lo, e.hi, e.exact) == (0.25, 0.0, 0.25, 0.25, True)
+    g = e.scaled(4, -1)
+    assert g.fraction == 0 and g.value == 0.0
+    assert e.to_dict() == {"value": 0.25, "se": 0.0, "lo": 0.25, "hi": 0.25}
+
+
+def test_paired_difference():
+    d = paired_difference(plus=55, minus=45, n=1000)
+    assert d.value == pytest.approx(0.01)
+    assert d.contains_zero()
+    sd = math.sqrt((100 / 1000 - 0.01**2) * 1000 / 999)
+    assert d.se == pytest.approx(sd / math.sqrt(1000))
+    assert not paired_difference(plus=200, minus=40, n=1000).contains_zero()
+
+
+def test_merge_counts():
+    assert merge_counts([np.array([1, 2]), np.array([3, 4])]).tolist() == [4, 6]
+    with pytest.raises(ValueError):
+        merge_counts([])

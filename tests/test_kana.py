@@ -1,0 +1,329 @@
+"""Känä official rules (RULES.md 1.1): kernel, exact odds, live odds."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from cardodds import kana
+from cardodds.cards import parse_card, parse_cards
+from cardodds.kana import KanaRules, exact_odds, live_odds, odds
+from cardodds.kana import exact as ex
+from cardodds.kana._kernels import SUPERKANA, best_holders, hand_key, last_round_starter, offsets, play_rounds
+from cardodds.kana.analysis import _kernel_args, _positions
+
+from .conftest import assert_within_4se
+from .naive import kana_rounds
+
+
+def C(text):
+    return parse_cards(text)
+
+
+def _kernel_counts(rules, shown, positions, state, nrounds):
+    args = _kernel_args(rules, shown, positions)
+    out = np.zeros(offsets(rules.players)[-1], np.int64)
+    play_rounds(state.copy(), nrounds, out, *args)
+    return out, args
+
+
+def _check_invariants(out, n, nrounds):
+    o_wins, o_hist, o_need, o_played, o_byk, o_again, o_last, o_resh, o_per, size = offsets(n)
+    assert out[o_wins:o_wins + n].sum() == nrounds  # exactly one winner a round
+    assert out[o_hist:o_hist + 25].sum() == nrounds
+    assert out[o_last:o_last + n].sum() == nrounds
+    assert out[o_per:o_per + 16].sum() == nrounds
+    assert out[o_per] == nrounds - out[o_need]  # rounds with no extra round
+    assert out[o_byk:o_byk + 18].sum() == out[o_played]
+    assert out[o_played] - out[o_again:o_again + 18].sum() == out[o_need]  # each extra-round run ends once
+    assert (out[o_again:o_again + 18] <= out[o_byk:o_byk + 18]).all()
+
+
+# --- the kernel against its slow twin --------------------------------------------------
+
+TWIN_CASES = [
+    (KanaRules(players=4), {}, [0, 1, 2, -1]),
+    (KanaRules(players=3, tiebreak_deck="fresh", extra_round="all", last_round_tie="latest"), {}, [2, 2, -1]),
+    (KanaRules(players=17), {}, [0] * 17),  # 51 cards dealt: every tie reshuffles the stock
+    (KanaRules(players=2), {}, [-1, 1]),
+    (KanaRules(players=5), {0: tuple(C("5h Ks Qd")), 1: tuple(C("2c Ah")), 2: tuple(C("9d"))}, [0] * 5),
+]
+
+
+@pytest.mark.parametrize("rules,shown,positions", TWIN_CASES)
+def test_kernel_equals_naive_twin_on_the_same_stream(rules, shown, positions, chunk):
+    # The twin checks card conservation on every deal it plays; equal counts mean the
+    # kernel played the very same deals.
+    n = rules.players
+    out, args = _kernel_counts(rules, shown, positions, chunk(), 3000)
+    fixed = args[5].tolist()
+    ref = kana_rounds(chunk(), 3000, n, *args[1:4], list(positions), fixed, args[6].tolist())
+    assert out.tolist() == ref
+    _check_invariants(out, n, 3000)
+
+
+# --- rules on hand-built deals ---------------------------------------------------------
+
+
+def test_hand_value_is_the_sum_and_superkana_beats_everything():
+    assert hand_key(parse_card("Ah"), parse_card("As")) == 28
+    assert hand_key(parse_card("9h"), parse_card("Jc")) == 20
+    assert hand_key(parse_card("2h"), parse_card("2s")) == SUPERKANA > 28
+    assert hand_key(parse_card("2h"), parse_card("3s")) == 5
+
+
+def test_last_round_starter_is_lowest_first_turned_card_ties_to_earliest():
+    first = np.array(C("9h 4c Ks 4d"))
+    assert last_round_starter(first, 4, False) == 1
+    assert last_round_starter(first, 4, True) == 3  # the "latest" option
+    assert last_round_starter(np.array(C("2c 3c 2d")), 3, False) == 0
+
+
+def test_dark_card_compares_rank_only_ace_high():
+    holders = np.empty(3, np.int64)
+    ranks = np.array([c >> 2 for c in C("Ah Kh 2s")])
+    assert best_holders(ranks, 3, holders) == 1 and holders[0] == 0
+    ranks = np.array([c >> 2 for c in C("7h 7s 5d")])  # suits never matter: a tie
+    assert best_holders(ranks, 3, holders) == 2 and holders[:2].tolist() == [0, 1]
+
+
+def _mc(shown, rules, samples=20_000, rng=5):
+    return live_odds(shown, rules=rules, method="monte carlo", samples=samples, rng=rng)
+
+
+def test_highest_hand_wins_without_extra_round():
+    rules = KanaRules(players=3)
+    r = _mc({0: "2c 9h 9s", 1: "3c Kh Ks", 2: "4c Qh Qs"}, rules)
+    assert [w.value for w in r.win] == [0.0, 1.0, 0.0]
+    assert r.extra_round.value == 0.0
+    # 9 + 9 = 18 for seat 0, every round
+    assert r.hand_value[18].value == 1.0
+    # First-turned 9h, Kh, Qh: seat 0 turned the lowest and starts the last turn round.
+    assert r.last_round_starter[0].value == 1.0
+
+
+def test_superkana_beats_two_aces_and_two_superkanas_tie():
+    rules = KanaRules(players=2)
+    r = _mc({0: "5c 2c 2d", 1: "6c Ah As"}, rules)
+    assert r.win[0].value == 1.0 and r.superkana.value == 1.0 and r.hand_value[4].value == 1.0
+    r = _mc({0: "5c 2c 2d", 1: "6c 2h 2s"}, rules)
+    assert r.extra_round.value == 1.0
+    assert_within_4se(r.win[0], 0.5)
+
+
+def test_extra_round_only_among_the_tied_players():
+    shown = {0: "2c Ah Kd", 1: "3c 9h 9d", 2: "4c As Kc"}  # 27, 18, 27
+    r = _mc(shown, KanaRules(players=3))
+    assert r.win[1].value == 0.0 and r.extra_round.value == 1.0
+    assert_within_4se(r.win[0], 0.5)
+    assert r.tie_again[2].n >= 20_000  # every round played at least one extra round of two
+    # The "all" option: everyone plays the extra round, so the 18 can still win.
+    r = _mc(shown, KanaRules(players=3, extra_round="all"))
+    assert_within_4se(r.win[1], 1 / 3)
+    assert r.tie_again[3].n >= 20_000  # every round's first extra round has all three
+
+
+def _seventeen_with_four_aces_tied():
+    """17 seats, 51 cards shown; seats 0 and 1 hold all four aces (28 each)."""
+    shown = {0: C("2c Ac Ad"), 1: C("2d Ah As")}
+    rest = [c for c in range(52) if c not in {c for v in shown.values() for c in v}]
+    rest.remove(parse_card("Ks"))  # the one card left in the stock
+    for s in range(2, 17):
+        shown[s] = rest[3 * (s - 2): 3 * (s - 1)]  # low cards: at most K + K = 26
+    return shown
+
+
+def test_remaining_stock_runs_short_and_reshuffles_without_the_tied_hands():
+    shown = _seventeen_with_four_aces_tied()
+    r = live_odds(shown, rules=KanaRules(players=17), method="monte carlo", samples=200_000, rng=11)
+    assert r.win[0].value + r.win[1].value == 1.0
+    assert_within_4se(r.win[0], 0.5)
+    # The stock holds one card, so the extra round reshuffles every card but the four aces:
+    # two dark cards from 48 (twelve ranks of four) tie with probability 3/47, not 3/51.
+    assert_within_4se(r.tie_again[2], 3 / 47)
+    assert abs(r.tie_again[2].value - 3 / 51) > 4 * r.tie_again[2].se
+
+
+def test_remaining_stock_without_reshuffle_and_fresh_deck():
+    shown = {0: "2c As Kd", 1: "2d Ah Kc"}  # 27 each; the stock lacks 2c 2d As Ah Kd Kc
+    r = _mc(shown, KanaRules(players=2), samples=200_000)
+    # Dark cards are two of the 46 left: ranks 2, K, A have 2 each, ten ranks have 4.
+    assert_within_4se(r.tie_again[2], (10 * 4 * 3 + 3 * 2 * 1) / (46 * 45))
+    r = _mc(shown, KanaRules(players=2, tiebreak_deck="fresh"), samples=200_000)
+    assert_within_4se(r.tie_again[2], 3 / 51)
+
+
+def test_ante_and_pot():
+    rules = KanaRules(players=3, ante=1.0)
+    r = _mc({0: "2c 9h 9s", 1: "3c Kh Ks", 2: "4c Qh Qs"}, rules, samples=1000)
+    assert [g.value for g in r.net] == [-1.0, 2.0, -1.0]  # the winner takes the pot of 3
+
+
+# --- Monte Carlo against the exact figures ---------------------------------------------
+
+
+def test_four_players_against_exact():
+    r = odds(4, samples=1_000_000, rng=2024)
+    ex4 = exact_odds(4)
+    for w in r.win:
+        assert_within_4se(w, 0.25)
+    assert sum(c.value * r.samples for c in r.win) == r.samples
+    assert_within_4se(r.extra_round, ex4.extra_round.value)
+    assert_within_4se(r.superkana, 1 / 221)
+    for v in range(4, 29):
+        assert_within_4se(r.hand_value[v], ex4.hand_value[v].value)
+    for s in range(4):
+        assert_within_4se(r.last_round_starter[s], ex4.last_round_starter[s].value)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6, 17])
+def test_extra_round_probability_against_exact(n):
+    r = odds(n, samples=300_000, rng=n)
+    assert_within_4se(r.extra_round, float(ex.p_extra_round(n)))
+    for w in r.win:
+        assert_within_4se(w, 1 / n)
+
+
+@pytest.mark.parametrize("k,players", [(2, 2), (3, 3)])
+def test_fresh_deck_tie_again_against_exact(k, players):
+    # All tied from the start with "all": every extra round starts with all players.
+    rules = KanaRules(players=players, tiebreak_deck="fresh", extra_round="all")
+    r = odds(rules=rules, samples=1_000_000, rng=k)
+    assert_within_4se(r.tie_again[k], float(ex.p_extra_ties_again(k)))
+
+
+def test_every_blind_choice_gives_the_same_odds():
+    for kana_choice in ("first", "third", "random", [0, 1, 2, -1]):
+        r = odds(4, kana=kana_choice, samples=300_000, rng=8)
+        for w in r.win:
+            assert_within_4se(w, 0.25)
+
+
+def test_same_seed_same_numbers_on_any_thread_count():
+    a = odds(4, samples=300_001, rng=3, threads=1)
+    b = odds(4, samples=300_001, rng=3, threads=2)
+    assert a.to_dict() == b.to_dict()
+    c = odds(4, samples=300_001, rng=4, threads=2)
+    assert a.to_dict()["win"] != c.to_dict()["win"]
+
+
+def test_target_halfwidth():
+    r = odds(3, target_halfwidth=0.004, rng=1)
+    assert max(w.halfwidth for w in r.win) <= 0.004
+    assert r.samples < 400_000
+
+
+def test_exact_odds_are_exact():
+    r = exact_odds(2)
+    assert r.extra_round.fraction == Fraction(839, 16575)
+    assert r.method == "exact" and all(w.se == 0 and w.lo == w.hi == 0.5 for w in r.win)
+    assert sum(e.fraction for e in r.hand_value.values()) == 1
+    assert r.hand_value[16].fraction == Fraction(102, 1326)
+    assert exact_odds(rules=KanaRules(players=3, tiebreak_deck="fresh")).tie_again[2].fraction == Fraction(3, 51)
+    assert exact_odds(3).tie_again == {}  # not exact with the remaining stock
+
+
+# --- live odds ---------------------------------------------------------------------------
+
+
+def test_live_exact_by_hand():
+    # Seat 0 holds K + Q = 25. Seat 1 shows Ah and needs Q, K or A (9 unseen) to win and a
+    # J (4 unseen) to tie: 11/47 with the tie split, 4/47 for an extra round.
+    r = live_odds({0: "5h Ks Qd", 1: "2c Ah"}, players=2)
+    assert r.method == "exact"
+    assert r.win[1].value == pytest.approx(11 / 47, abs=1e-12)
+    assert r.extra_round.value == pytest.approx(4 / 47, abs=1e-12)
+    assert sum(w.value for w in r.win) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_live_exact_agrees_with_monte_carlo():
+    shown = {0: "5h Ks", 1: "2c Qs", 2: "9d"}
+    e = live_odds(shown, players=3)
+    m = live_odds(shown, players=3, method="monte carlo", samples=300_000, rng=7)
+    assert e.method == "exact" and m.method == "monte carlo"
+    for we, wm in zip(e.win, m.win):
+        assert_within_4se(wm, we.value)
+    assert_within_4se(m.extra_round, e.extra_round.value)
+    for v in range(4, 29):
+        assert_within_4se(m.hand_value[v], e.hand_value[v].value)
+
+
+def test_live_at_the_start_equals_exact_odds():
+    r = live_odds({}, players=3)
+    assert r.method == "exact"
+    assert [w.value for w in r.win] == pytest.approx([1 / 3] * 3, abs=1e-12)
+    assert r.extra_round.value == pytest.approx(float(ex.p_extra_round(3)), abs=1e-12)
+
+
+def test_live_uses_monte_carlo_when_too_many_unknowns():
+    r = live_odds({0: "5h"}, players=6, samples=50_000, rng=1)
+    assert r.method == "monte carlo"
+    r = live_odds({0: "5h"}, players=6, rng=1, method="auto", samples=None, target_halfwidth=0.01)
+    assert r.method == "monte carlo"
+    with pytest.raises(ValueError, match="exact enumeration would visit"):
+        live_odds({}, players=9, method="exact")
+
+
+@pytest.mark.parametrize(
+    "shown,players,message",
+    [
+        ({5: "Ah"}, 4, "seat 5 does not exist"),
+        ({-1: "Ah"}, 4, "seat -1 does not exist"),
+        ({0: "Ah Kd Qc Jh"}, 4, "at most 3"),
+        ({0: "Ah", 1: "Ah"}, 4, "shown twice"),
+        ({0: "Zz"}, 4, "cannot read card 'Zz'"),
+        ({1: "Ah"}, 4, "seat 1 has känäd before seat 0"),
+        ({0: "Ah Kd"}, 2, "seat 0 shows 2 cards but seat 1 has not känäd"),
+        ({0: "Ah Kd", 1: "2c", 2: "3c 4c"}, 3, "seat 1 has not turned its first card"),
+        ({0: "Ah Kd Qc", 1: "2c"}, 2, "last turn round cannot have started"),
+        ({0: "Ah 5d Qc", 1: "2c 2d Qd", 2: "5c 9d"}, 3, "seat 2 has not turned its last card, so seat 0"),
+        ({0: "Ah 5d Qc", 1: "2c 2d", 2: "5c 9d"}, 3, "starts at seat 1"),
+    ],
+)
+def test_live_bad_input(shown, players, message):
+    with pytest.raises(ValueError, match=message):
+        live_odds(shown, players=players)
+
+
+def test_shown_in_cli_form():
+    r = live_odds(["1:5h Ks", "0:2c Qs"], players=2)
+    assert r.shown == {0: tuple(C("2c Qs")), 1: tuple(C("5h Ks"))}
+    with pytest.raises(ValueError, match="SEAT:CARDS"):
+        live_odds(["5h Ks"], players=2)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(players=1), "players=1 is outside 2..17"),
+        (dict(players=18), "players=18 is outside 2..17"),
+        (dict(players=4, samples=0), "samples=0 must be positive"),
+        (dict(players=4, target_halfwidth=0), "precision 0 must be"),
+        (dict(players=4, kana="middle"), "känä choice 'middle' is not known"),
+        (dict(rules=KanaRules(variant="peek-one")), "variant='official' only"),
+    ],
+)
+def test_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        odds(**kwargs)
+
+
+def test_rules_options_are_checked():
+    with pytest.raises(ValueError, match="tiebreak_deck='new'"):
+        KanaRules(tiebreak_deck="new")
+    with pytest.raises(ValueError, match="ante"):
+        KanaRules(ante=0)
+    with pytest.raises(ValueError, match="variant"):
+        KanaRules(variant="peek")
+    assert KanaRules(players=3, ante=0.5).pot == 1.5
+
+
+def test_result_prints_and_tabulates():
+    r = odds(3, samples=20_000, rng=1)
+    text = repr(r)
+    assert "seat" in text and "[" in text and "seed 1" in text
+    df = r.to_frame()
+    assert list(df.columns) == ["win", "se", "lo", "hi", "net"] and len(df) == 3
+    assert "<table" in r._repr_html_()
+    assert r.hand_value_frame()["p"].sum() == pytest.approx(1.0)
+    assert "(exact)" in repr(exact_odds(3))
