@@ -62,6 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cardodds: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) left: stop quietly, as command-line tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -188,4 +188,4 @@ def kana_rounds(state, nrounds, n, fresh, extra_all, last_latest, positions, fix
             tied = still
         if restocked:
             stock.deck, stock.m = list(base_deck), len(base_deck)
-    return wins + hist + [need, played] + by_k + again + last + [resh] + per_round
+    return wins + hist + last + [need, played] + by_k + again + [resh] + per_round

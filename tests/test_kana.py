@@ -9,7 +9,9 @@ from cardodds import kana
 from cardodds.cards import parse_card, parse_cards
 from cardodds.kana import KanaRules, exact_odds, live_odds, odds
 from cardodds.kana import exact as ex
-from cardodds.kana._kernels import SUPERKANA, best_holders, hand_key, last_round_starter, offsets, play_rounds
+from cardodds.kana._kernels import (
+    SUPERKANA, best_holders, extra_offsets, hand_key, last_round_starter, offsets, play_rounds,
+)
 from cardodds.kana.analysis import _kernel_args, _positions
 
 from .conftest import assert_within_4se
@@ -28,7 +30,8 @@ def _kernel_counts(rules, shown, positions, state, nrounds):
 
 
 def _check_invariants(out, n, nrounds):
-    o_wins, o_hist, o_need, o_played, o_byk, o_again, o_last, o_resh, o_per, size = offsets(n)
+    o_wins, o_hist, o_last, o_extra, size = offsets(n)
+    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(o_extra)
     assert out[o_wins:o_wins + n].sum() == nrounds  # exactly one winner a round
     assert out[o_hist:o_hist + 25].sum() == nrounds
     assert out[o_last:o_last + n].sum() == nrounds

@@ -5,8 +5,12 @@
 0.25
 """
 
-from . import exact
+from . import exact, strategies
 from .analysis import KanaOdds, exact_odds, live_odds, odds, parse_shown
+from .decisions import Advice, Comparison, StrategyTable, advise, compare, equilibrium, strategy_table
 from .rules import KanaRules
 
-__all__ = ["KanaOdds", "KanaRules", "exact", "exact_odds", "live_odds", "odds", "parse_shown"]
+__all__ = [
+    "Advice", "Comparison", "KanaOdds", "KanaRules", "StrategyTable", "advise", "compare", "equilibrium", "exact",
+    "exact_odds", "live_odds", "odds", "parse_shown", "strategies", "strategy_table",
+]

@@ -8,9 +8,9 @@ Strategies are data (see ``cardodds.kana.strategies``), so every mix of players 
 table runs through one compiled kernel.
 
 Count layout of ``out`` for ``n`` players (see :func:`offsets`):
-wins[n] | seat 0 hand value 4..28 [25] | rounds needing an extra round | extra rounds played |
-extra rounds by number of players [18] | extra rounds tied again, by players [18] |
-last-turn-round starter[n] | stock reshuffles | rounds by number of extra rounds [16]
+wins[n] | seat 0 hand value 4..28 [25] | last-turn-round starter[n] | the extra-round block:
+rounds needing an extra round | extra rounds played | extra rounds by number of players [18] |
+extra rounds tied again, by players [18] | stock reshuffles | rounds by number of extra rounds [16]
 """
 
 import numpy as np
@@ -23,19 +23,23 @@ SUPERKANA = 29  # key of two 2s: above the best sum, 28
 PER_ROUND_BINS = 16  # rounds by number of extra rounds played, the last bin "15 or more"
 
 
+EXTRA_BLOCK = 2 + 18 + 18 + 1 + 16  # need, played, by_k, again, reshuffles, per_round
+
+
+@njit(cache=True)
+def extra_offsets(base):
+    """(need, played, by_k, again, reshuffles, per_round) of an extra-round block at ``base``."""
+    return base, base + 1, base + 2, base + 20, base + 38, base + 39
+
+
 @njit(cache=True)
 def offsets(n):
-    """(wins, hist, need, played, by_k, again, last, reshuffles, per_round, size) for n players."""
+    """(wins, hist, last, extra block, size) for n players."""
     wins = 0
     hist = n
-    need = hist + 25
-    played = need + 1
-    by_k = played + 1
-    again = by_k + 18
-    last = again + 18
-    resh = last + n
-    per_round = resh + 1
-    return wins, hist, need, played, by_k, again, last, resh, per_round, per_round + PER_ROUND_BINS
+    last = hist + 25
+    extra = last + n
+    return wins, hist, last, extra, extra + EXTRA_BLOCK
 
 
 @njit(inline="always", cache=True)
@@ -124,10 +128,11 @@ def deal_kept(s, deck, i, m, a, b):
 
 
 @njit(cache=True)
-def play_extra_rounds(s, out, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey):
+def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey):
     """Extra rounds after a tie for the best hand, until one player wins; returns
-    ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry."""
-    o_wins, o_hist, o_need, o_played, o_byk, o_again, o_last, o_resh, o_per, _ = offsets(n)
+    ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry; their
+    counts go to the extra-round block of ``out`` at ``block``."""
+    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(block)
     out[o_need] += 1
     if extra_all:
         k = n
@@ -197,7 +202,8 @@ def play_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, args, fixed, 
     rows of seats with a shown känäd card must come first (as the känä round goes).
     ``base_deck`` lists the cards not shown, the stock of a new round.
     """
-    o_wins, o_hist, o_need, o_played, o_byk, o_again, o_last, o_resh, o_per, _ = offsets(n)
+    o_wins, o_hist, o_last, o_extra, _ = offsets(n)
+    o_per = extra_offsets(o_extra)[5]
     kept = np.empty((n, 2), np.int64)
     key = np.empty(n, np.int64)
     tied = np.empty(n, np.int64)
@@ -250,7 +256,7 @@ def play_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, args, fixed, 
             continue
         best_holders(key, n, tied)
         winner, i, m, restocked = play_extra_rounds(
-            s, out, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
+            s, out, o_extra, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
         )
         out[o_wins + winner] += 1
         if restocked:

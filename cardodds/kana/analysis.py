@@ -27,7 +27,7 @@ from ..cards import card_str, format_cards, parse_cards
 from ..engine import check_run_size, run
 from ..stats import Z95, Estimate
 from . import exact as _exact
-from ._kernels import PER_ROUND_BINS, offsets, play_rounds
+from ._kernels import PER_ROUND_BINS, extra_offsets, offsets, play_rounds
 from ._live import enumerate_live
 from .rules import KanaRules
 
@@ -70,6 +70,7 @@ class KanaOdds:
     extra_rounds_per_round: Estimate | None = None
     tie_again: dict[int, Estimate] = field(default_factory=dict)
     shown: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    strategies: tuple[str, ...] | None = None
     partial: bool = False
     seconds: float = 0.0
     version: str = __version__
@@ -119,12 +120,16 @@ class KanaOdds:
             d["tie_again"] = {str(k): e.to_dict() for k, e in self.tie_again.items()}
         if self.shown:
             d["shown"] = {str(s): format_cards(c) for s, c in self.shown.items()}
+        if self.strategies:
+            d["strategies"] = list(self.strategies)
         return d
 
     def _header(self) -> str:
         r = self.rules
         how = "exact" if self.method == "exact" else f"Monte Carlo, {self.samples:,} rounds, seed {self.seed}"
         head = f"Känä, {r.players} players, {r.variant} rules ({how})"
+        if self.strategies:
+            head += "\n  strategies: " + ", ".join(self.strategies)
         if self.partial:
             head += " [PARTIAL: interrupted]"
         return head
@@ -344,7 +349,8 @@ def _positions(kana, n: int) -> np.ndarray:
 
 def _from_counts(rules: KanaRules, res, shown) -> KanaOdds:
     n = rules.players
-    o_wins, o_hist, o_need, o_played, o_byk, o_again, o_last, o_resh, o_per, size = offsets(n)
+    o_wins, o_hist, o_last, o_extra, size = offsets(n)
+    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(o_extra)
     c = res.counts
     N = res.samples
     win = tuple(Estimate.proportion(c[o_wins + s], N) for s in range(n))
@@ -381,6 +387,7 @@ def odds(
     *,
     rules: KanaRules | None = None,
     kana="first",
+    strategies=None,
     samples: int | None = None,
     target_halfwidth: float | None = None,
     rng=None,
@@ -393,6 +400,10 @@ def odds(
     ``"first"``, ``"second"``, ``"third"``, or ``"random"``; one for all or one per seat).
     Under the official rules it changes nothing, and the figures show it.
 
+    ``strategies`` (one for all seats or one per seat; see ``cardodds.kana.strategies``)
+    plays a house variant (``rules.variant`` "peek-one" or "peek-all") or any mix of
+    players; then ``last_round_starter`` is not counted.
+
     Give ``samples`` (default 2,000,000 rounds) or ``target_halfwidth`` (stop when every
     seat's 95% interval is that narrow). Same ``rng`` seed, same counts, on any ``threads``.
 
@@ -401,16 +412,55 @@ def odds(
     (3, 100000)
     """
     rules = _rules_from(players, rules)
-    _check_official(rules, "odds()")
     check_run_size(samples, target_halfwidth)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_SAMPLES
+    if strategies is not None or rules.variant != "official":
+        if strategies is None:
+            raise ValueError(f"variant {rules.variant!r} needs strategies=, e.g. ['threshold:8'] * {rules.players}")
+        return _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, threads, progress)
     args = _kernel_args(rules, {}, _positions(kana, rules.players))
     res = run(
         play_rounds, args, offsets(rules.players)[-1], samples=samples, target_halfwidth=target_halfwidth,
         halfwidth=_halfwidth_of_wins(rules.players), rng=rng, threads=threads, progress=progress, unit="round",
     )
     return _from_counts(rules, res, {})
+
+
+def _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, threads, progress) -> KanaOdds:
+    from ._play import COMBOS, config_offsets, no_custom, play_configs
+    from .strategies import pack, parse_strategy
+
+    n = rules.players
+    if isinstance(strategies, str) or not hasattr(strategies, "__len__"):
+        strategies = [strategies] * n
+    if len(strategies) != n:
+        raise ValueError(f"strategies= lists {len(strategies)} for {n} seats; give one per seat or one for all")
+    seats = [parse_strategy(x, rules.variant) for x in strategies]
+    kinds, args, ctxmode, t1, t3, fn = pack([seats], n)
+    variant = ("official", "peek-one", "peek-all").index(rules.variant)
+    K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
+    o = config_offsets(n, 1, K)
+    _, fresh, extra_all, _ = rules.to_kernel()
+
+    def hw(counts, total):
+        return _halfwidth_of_wins(n)(counts[o[4]:o[4] + n], total)
+
+    res = run(play_configs, (n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, 0, fn or no_custom), o[-1],
+              samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, threads=threads,
+              progress=progress, unit="round")
+    c = res.counts
+    N = res.samples
+    hist = {v: Estimate.proportion(c[o[5] + v - 4], N) for v in HAND_VALUES}
+    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(o[6])
+    return KanaOdds(
+        rules=rules, method="monte carlo", samples=N, seed=res.seed,
+        win=tuple(Estimate.proportion(c[o[4] + s], N) for s in range(n)),
+        extra_round=Estimate.proportion(c[o_need], N), superkana=hist[4], hand_value=hist,
+        extra_rounds_per_round=_extra_per_round(c[o_per:o_per + PER_ROUND_BINS]),
+        tie_again={k: Estimate.proportion(c[o_again + k], c[o_byk + k]) for k in range(2, 18) if c[o_byk + k] > 0},
+        partial=res.partial, seconds=res.seconds, strategies=tuple(x.name for x in seats),
+    )
 
 
 # ---------------------------------------------------------------------------------------

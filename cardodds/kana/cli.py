@@ -72,6 +72,51 @@ def add_commands(sub) -> None:
                       "(e.g. '1:5h Ks'); repeat for each seat")
     cu.add_run_options(odds, DEFAULT_SAMPLES)
     odds.set_defaults(func=_odds)
+
+    adv = ksub.add_parser(
+        "advise",
+        help="which card should I känä? each option's win probability, the best, and its edge",
+        description="Each känä I can make with its win probability (95%% interval), played on the same deals, "
+        "and the best one, named only when its paired difference to the next best excludes zero. Deals are "
+        "sampled consistent with what I know, including what each earlier känä says about that player's "
+        "kept cards under the opponents' strategy.",
+        epilog="examples:\n  cardodds kana advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?'\n"
+        "  cardodds kana advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?' --kanad '5c Kd'\n"
+        "  cardodds kana advise --players 3 --variant peek-all --seat 1 --cards '2c 2d Ah' --opponents blind",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_rule_options(adv)
+    adv.add_argument("--variant", choices=("official", "peek-one", "peek-all"), default="peek-one",
+                     help="official (nobody looks), peek-one (default) or peek-all")
+    adv.add_argument("--seat", type=int, default=0, metavar="S", help="my place in the känä order, 0 = the starter")
+    adv.add_argument("--cards", default=None, metavar="CARDS",
+                     help="what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
+                     "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
+    adv.add_argument("--kanad", default=None, metavar="CARDS",
+                     help="cards känäd before me that I know, seat 0 first ('5c Kd'; '? Kd' if I missed one)")
+    adv.add_argument("--opponents", default="table", metavar="WHO",
+                     help="how the others play: table (the equilibrium table, default), blind, or a strategy name "
+                     "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
+    cu.add_run_options(adv, 1_000_000)
+    adv.set_defaults(func=_advise)
+
+    tab = ksub.add_parser(
+        "table",
+        help="strategy tables: the best känä for each peeked rank or hand, at equilibrium or vs blind",
+        description="For peek-one, the best action for each peeked rank; for peek-all, the best känä for every "
+        "three-card rank combination. With --opponents table (default) best responses are iterated until the "
+        "table stops changing (an action changes only on a significant paired difference); with blind it is "
+        "the best response to players who känä without looking. Each row shows the win probability given the "
+        "key against blind opponents and against the table.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    tab.add_argument("--variant", choices=("peek-one", "peek-all"), default="peek-one")
+    tab.add_argument("--players", default="4", metavar="N|A-B",
+                     help="players, or a range such as 2-8 (default 4)")
+    tab.add_argument("--opponents", choices=("table", "blind"), default="table")
+    cu.add_run_options(tab, 400_000)
+    tab.add_argument("--csv", action="store_true", help="print the rows as CSV")
+    tab.set_defaults(func=_table)
     kana.set_defaults(func=lambda args: _help(kana))
 
 
@@ -105,4 +150,65 @@ def _odds(args) -> int:
         cu.print_json(result.to_dict())
     else:
         print(result)
+    return 0
+
+
+def _advise(args) -> int:
+    from .decisions import advise
+
+    rules = rules_from(args, variant=args.variant)
+    opponents = args.opponents
+    if opponents not in ("table", "blind"):
+        from .strategies import parse_strategy
+
+        opponents = parse_strategy(opponents, args.variant)
+    size = cu.run_size(args, 1_000_000)
+    result = advise(rules=rules, seat=args.seat, cards=args.cards or "? ? ?", kanad=args.kanad,
+                    opponents=opponents, rng=args.seed, threads=args.threads, progress=cu.show_progress(args), **size)
+    if args.json:
+        cu.print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
+def _player_range(text: str) -> list[int]:
+    try:
+        if "-" in text:
+            a, b = (int(x) for x in text.split("-", 1))
+        else:
+            a = b = int(text)
+    except ValueError:
+        raise ValueError(f"--players {text!r}: give a number or a range such as 2-8") from None
+    if not 2 <= a <= b <= 8:
+        raise ValueError(f"--players {text!r}: strategy tables are built for 2..8 players (e.g. 2-8)")
+    return list(range(a, b + 1))
+
+
+def _table(args) -> int:
+    import sys
+
+    from .decisions import strategy_table
+
+    if args.json and args.csv:
+        raise ValueError("choose one of --json and --csv")
+    size = cu.run_size(args, 400_000)
+    results = []
+    for n in _player_range(args.players):
+        seed = args.seed if args.seed is not None else None
+        results.append(strategy_table(args.variant, n, opponents=args.opponents, rng=seed, threads=args.threads,
+                                      progress=cu.show_progress(args), **size))
+    if args.json:
+        cu.print_json(results[0].to_dict() if len(results) == 1 else {"tables": [r.to_dict() for r in results]})
+    elif args.csv:
+        import pandas as pd
+
+        frames = []
+        for r in results:
+            f = r.to_frame().reset_index()
+            f.insert(0, "players", r.rules.players)
+            frames.append(f)
+        pd.concat(frames).to_csv(sys.stdout, index=False, float_format="%.6f")
+    else:
+        print("\n\n".join(repr(r) for r in results))
     return 0

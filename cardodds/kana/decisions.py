@@ -1,0 +1,737 @@
+"""Känä decisions: which card to känä, strategies compared, strategy tables.
+
+>>> from cardodds.kana import compare, advise, strategies as st
+>>> c = compare(st.blind("first"), st.blind("third"), seat=1, players=4, samples=100_000, rng=1)
+>>> c.better is None         # official rules: no choice changes anything
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..cards import RANKS, card_str, format_cards, parse_cards
+from ..engine import check_run_size, run
+from ..stats import Z95, Estimate, paired_difference
+from ._kernels import EXTRA_BLOCK
+from ._play import COMBOS, advise_worlds, config_offsets, no_custom, play_configs, posterior_tables
+from .rules import KanaRules
+from .strategies import (
+    Strategy, best_pair, blind, combos, kana_ranks, pack, parse_strategy, peek_all_table,
+)
+
+__all__ = ["Advice", "Comparison", "StrategyTable", "advise", "compare", "equilibrium", "strategy_table"]
+
+DEFAULT_SAMPLES = 1_000_000
+MAX_ITERATIONS = 12
+
+
+def _rules(players, variant, rules) -> KanaRules:
+    if rules is not None:
+        if not isinstance(rules, KanaRules):
+            raise ValueError("rules= must be a cardodds.kana.KanaRules")
+        if players is not None and players != rules.players:
+            raise ValueError(f"players={players} disagrees with rules.players={rules.players}")
+        if variant is not None and variant != rules.variant:
+            raise ValueError(f"variant={variant!r} disagrees with rules.variant={rules.variant!r}")
+        return rules
+    return KanaRules(players=4 if players is None else players, variant=variant or "official")
+
+
+def _run_size(samples, target_halfwidth, default=DEFAULT_SAMPLES):
+    check_run_size(samples, target_halfwidth)
+    if samples is None and target_halfwidth is None:
+        return default, None
+    return samples, target_halfwidth
+
+
+def _seat_list(table, rules: KanaRules, what: str) -> list[Strategy]:
+    n = rules.players
+    if isinstance(table, (str, Strategy)):
+        table = [table] * n
+    table = list(table)
+    if len(table) != n:
+        raise ValueError(f"{what} lists {len(table)} strategies for {n} seats; give one per seat or one for all")
+    return [parse_strategy(s, rules.variant) for s in table]
+
+
+def _configs_run(rules, configs, focal, samples, target_halfwidth, rng, threads, progress, headline):
+    n = rules.players
+    kinds, args, ctxmode, t1, t3, fn = pack(configs, n)
+    variant = ("official", "peek-one", "peek-all").index(rules.variant)
+    _, fresh, extra_all, _ = rules.to_kernel()
+    C = len(configs)
+    K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
+    size = config_offsets(n, C, K)[-1]
+    kargs = (n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, focal, fn or no_custom)
+    res = run(play_configs, kargs, size, samples=samples, target_halfwidth=target_halfwidth,
+              halfwidth=headline(n, C, K), rng=rng, threads=threads, progress=progress, unit="round")
+    return res, config_offsets(n, C, K), K
+
+
+# ---------------------------------------------------------------------------------------
+# Comparing strategies
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Strategy ``a`` against strategy ``b`` in one seat, on the same deals.
+
+    ``difference`` = P(win with a) - P(win with b), paired; ``better`` names the better one
+    only when its 95% interval excludes zero, else it is None: no difference at this precision.
+    """
+
+    rules: KanaRules
+    seat: int
+    a: str
+    b: str
+    opponents: tuple[str, ...]
+    win_a: Estimate
+    win_b: Estimate
+    difference: Estimate
+    samples: int
+    seed: object
+    partial: bool = False
+    version: str = __version__
+
+    @property
+    def better(self) -> str | None:
+        if self.difference.contains_zero():
+            return None
+        return self.a if self.difference.value > 0 else self.b
+
+    @property
+    def verdict(self) -> str:
+        if self.better is None:
+            return f"no difference at this precision ({self.samples:,} paired rounds)"
+        return f"{self.better} is better by {abs(self.difference.value):.4f} [{self.difference.lo:+.4f}, {self.difference.hi:+.4f}]"
+
+    def to_frame(self) -> pd.DataFrame:
+        rows = [
+            {"strategy": self.a, "win": self.win_a.value, "lo": self.win_a.lo, "hi": self.win_a.hi},
+            {"strategy": self.b, "win": self.win_b.value, "lo": self.win_b.lo, "hi": self.win_b.hi},
+            {"strategy": "difference (paired)", "win": self.difference.value, "lo": self.difference.lo,
+             "hi": self.difference.hi},
+        ]
+        return pd.DataFrame(rows).set_index("strategy")
+
+    def to_dict(self) -> dict:
+        return {
+            "players": self.rules.players, "variant": self.rules.variant, "seat": self.seat, "a": self.a,
+            "b": self.b, "opponents": list(self.opponents), "samples": self.samples, "seed": self.seed,
+            "partial": self.partial, "rules": self.rules.to_dict(), "version": self.version,
+            "win_a": self.win_a.to_dict(), "win_b": self.win_b.to_dict(), "difference": self.difference.to_dict(),
+            "better": self.better,
+        }
+
+    def __repr__(self) -> str:
+        r = self.rules
+        return (
+            f"Känä, {r.players} players, {r.variant}: seat {self.seat}, {self.a} vs {self.b}\n"
+            f"  {self.a:<20} {self.win_a.format(4)}\n  {self.b:<20} {self.win_b.format(4)}\n"
+            f"  difference           {self.difference.value:+.4f} [{self.difference.lo:+.4f}, {self.difference.hi:+.4f}]"
+            f"\n  {self.verdict}"
+        )
+
+    def _repr_html_(self) -> str:
+        return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+
+
+def _paired_headline(n, C, K):
+    def hw(counts, total):
+        o = config_offsets(n, C, K)
+        plus = counts[o[2]:o[2] + K].sum()
+        minus = counts[o[3]:o[3] + K].sum()
+        return Z95 * paired_difference(plus, minus, total).se if total > 1 else math.inf
+
+    return hw
+
+
+def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, variant: str | None = None,
+            rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
+            rng=None, threads=None, progress=False) -> Comparison:
+    """Win rate of strategy ``a`` and of ``b`` in ``seat`` against the others' ``table``
+    (one strategy for all or one per seat), and their paired difference on the same deals.
+
+    The variant comes from ``rules``, ``variant``, or the strategies themselves (a
+    threshold is peek-one, best-pair peek-all, blind fits all: official). With
+    ``target_halfwidth`` the run goes on until the difference's 95% interval is that
+    narrow. Under the official rules every comparison comes out equal within its interval.
+    """
+    if rules is None and variant is None:
+        variant = _guess_variant(a, b, *(table if isinstance(table, (list, tuple)) else [table]))
+    rules = _rules(players, variant, rules)
+    n = rules.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat {seat!r} does not exist at a table of {n}; seats count 0..{n - 1} from the starter")
+    others = _seat_list(table, rules, "table")
+    sa = parse_strategy(a, rules.variant)
+    sb = parse_strategy(b, rules.variant)
+    ca = list(others)
+    cb = list(others)
+    ca[seat] = sa
+    cb[seat] = sb
+    samples, thw = _run_size(samples, target_halfwidth)
+    res, o, K = _configs_run(rules, [ca, cb], seat, samples, thw, rng, threads, progress, _paired_headline)
+    c = res.counts
+    N = res.samples
+    plus = int(c[o[2]:o[2] + K].sum())
+    minus = int(c[o[3]:o[3] + K].sum())
+    return Comparison(
+        rules=rules, seat=seat, a=sa.name, b=sb.name, opponents=tuple(s.name for i, s in enumerate(others) if i != seat),
+        win_a=Estimate.proportion(c[o[1]:o[1] + K].sum(), N), win_b=Estimate.proportion(c[o[1] + K:o[1] + 2 * K].sum(), N),
+        difference=paired_difference(plus, minus, N), samples=N, seed=res.seed, partial=res.partial,
+    )
+
+
+def _guess_variant(*specs) -> str:
+    for s in specs:
+        if isinstance(s, Strategy) and s.variant != "any":
+            return s.variant
+        if isinstance(s, str):
+            t = s.lower()
+            if t.startswith(("threshold", "kana:")):
+                return "peek-one"
+            if t in ("best-pair", "highest-sum", "kana-highest"):
+                return "peek-all"
+    return "official"
+
+
+# ---------------------------------------------------------------------------------------
+# Strategy tables and the equilibrium
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrategyTable:
+    """The best känä for each peeked rank (peek-one) or rank combination (peek-all).
+
+    ``rows`` has one row per key with the table's action, the win probability of a player
+    using it given that key against blind opponents and against opponents who use the
+    table (the equilibrium), and the paired difference to the next best action there.
+    ``iterations`` counts best-response rounds until the table stopped changing.
+    """
+
+    rules: KanaRules
+    strategy: Strategy
+    rows: pd.DataFrame
+    win_vs_blind: Estimate
+    win_at_table: Estimate
+    iterations: int
+    converged: bool
+    samples: int
+    seed: object
+    version: str = __version__
+
+    @property
+    def ev_vs_blind(self) -> Estimate:
+        """Expected gain per round in antes against blind opponents: n P(win) - 1."""
+        return self.win_vs_blind.scaled(self.rules.players, -1)
+
+    @property
+    def ev_at_table(self) -> Estimate:
+        return self.win_at_table.scaled(self.rules.players, -1)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.rows.copy()
+
+    def to_dict(self) -> dict:
+        rows = []
+        for key, r in self.rows.iterrows():
+            rows.append({
+                "key": key, "action": r["action"],
+                "win_vs_blind": _est(r, "vs_blind"), "win_at_table": _est(r, "at_table"),
+                "difference": _est(r, "diff"),
+            })
+        return {
+            "players": self.rules.players, "variant": self.rules.variant, "samples": self.samples, "seed": self.seed,
+            "rules": self.rules.to_dict(), "version": self.version, "iterations": self.iterations,
+            "converged": self.converged, "rows": rows, "win": self.win_at_table.to_dict(),
+            "win_vs_blind": self.win_vs_blind.to_dict(), "ev_vs_blind": self.ev_vs_blind.to_dict(),
+            "ev_at_table": self.ev_at_table.to_dict(),
+        }
+
+    def __repr__(self) -> str:
+        r = self.rules
+        head = (f"Känä {r.variant} strategy table, {r.players} players ({self.samples:,} rounds a step, "
+                f"{self.iterations} best-response iterations{'' if self.converged else ', NOT converged'})")
+        lines = [head]
+        show = self.rows if len(self.rows) <= 20 else self.rows.head(20)
+        lines.append(f"  {'key':<8} {'action':<10} {'win vs blind':<26} {'win at table':<26}")
+        for key, row in show.iterrows():
+            lines.append(f"  {key:<8} {row['action']:<10} {row['vs_blind']:.4f} [{row['vs_blind_lo']:.4f}, "
+                         f"{row['vs_blind_hi']:.4f}]   {row['at_table']:.4f} [{row['at_table_lo']:.4f}, "
+                         f"{row['at_table_hi']:.4f}]")
+        if len(self.rows) > 20:
+            lines.append(f"  ... {len(self.rows) - 20} more rows (.to_frame())")
+        lines.append(f"  table vs blind opponents: win {self.win_vs_blind.format(4)}, EV {self.ev_vs_blind.value:+.4f} antes")
+        lines.append(f"  table vs itself:          win {self.win_at_table.format(4)}, EV {self.ev_at_table.value:+.4f} antes")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{self.__repr__().splitlines()[0]}</pre>" + self.rows.to_html(float_format=lambda x: f"{x:.4f}")
+
+    def plot(self, ax=None):
+        """Win probability by key against blind opponents and at the table, with intervals."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 3.5))
+        x = np.arange(len(self.rows))
+        for col, label, colour in (("vs_blind", "vs blind", "#7a9cc6"), ("at_table", "at the table", "#c0392b")):
+            v = self.rows[col].to_numpy()
+            ax.errorbar(x, v, yerr=[v - self.rows[col + "_lo"], self.rows[col + "_hi"] - v], fmt="o-", ms=3,
+                        capsize=2, label=label, color=colour)
+        ax.axhline(1 / self.rules.players, color="grey", lw=0.8, ls=":")
+        if len(self.rows) <= 20:
+            ax.set_xticks(x, [str(k) for k in self.rows.index])
+        ax.set_ylabel("P(win)")
+        ax.legend(frameon=False)
+        return ax
+
+
+def _est(row, col) -> dict:
+    v = row[col]
+    return {"value": float(v), "se": float(row[col + "_se"]), "lo": float(row[col + "_lo"]), "hi": float(row[col + "_hi"])}
+
+
+def _keys(variant: str) -> list[str]:
+    if variant == "peek-one":
+        return list(RANKS)
+    return ["".join(c) for c in combos()]
+
+
+def _actions(variant: str) -> list[str]:
+    return ["känä", "keep"] if variant == "peek-one" else ["low", "middle", "high"]
+
+
+def _forced(variant: str) -> list[Strategy]:
+    """The focal player's pure actions, each as a strategy."""
+    if variant == "peek-one":
+        return [kana_ranks("2-A", "känä peeked"), kana_ranks([], "keep peeked")]
+    return [peek_all_table(np.full(COMBOS, j), name) for j, name in enumerate(("känä low", "känä middle", "känä high"))]
+
+
+def _strategy_from(variant: str, actions: np.ndarray, name: str) -> Strategy:
+    if variant == "peek-one":
+        return kana_ranks([r for r in range(2, 15) if actions[r - 2] == 0], name=name)
+    return peek_all_table(actions, name=name)
+
+
+def _run_focal(rules, forced, opponents, samples, rng, threads, progress):
+    """Deals where a random focal seat plays each forced action and the rest ``opponents``.
+
+    The kernel takes one strategy per seat and configuration; a focal seat drawn per deal
+    is handled by running the configurations for each seat in turn, with an equal share of
+    the samples, so every seat is the focal one as often (as the starter rotates)."""
+    n = rules.players
+    total = None
+    N = 0
+    seed = None
+    per = -(-samples // n)
+    from ..rng import as_seed_sequence
+
+    ss, seed = as_seed_sequence(rng)
+    for seat in range(n):
+        configs = []
+        for s in forced:
+            row = [opponents] * n
+            row[seat] = s
+            configs.append(row)
+        child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (1_000_000 + seat,))
+        res, o, K = _configs_run(rules, configs, seat, per, None, child, threads, progress, _paired_headline)
+        total = res.counts if total is None else total + res.counts
+        N += res.samples
+    return (total, N, seed), o, K
+
+
+def _per_key(counts, o, K, C):
+    deals = counts[o[0]:o[0] + K]
+    wins = np.stack([counts[o[1] + c * K:o[1] + (c + 1) * K] for c in range(C)])
+    P = C * (C - 1) // 2
+    plus = np.stack([counts[o[2] + p * K:o[2] + (p + 1) * K] for p in range(P)]) if P else None
+    minus = np.stack([counts[o[3] + p * K:o[3] + (p + 1) * K] for p in range(P)]) if P else None
+    return deals, wins, plus, minus
+
+
+def _pair_index(C, c1, c2):
+    k = 0
+    for a in range(C):
+        for b in range(a + 1, C):
+            if (a, b) == (c1, c2):
+                return k
+            k += 1
+    raise IndexError
+
+
+def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
+    """Paired difference of action c1 minus action c2 at ``key``."""
+    if c1 == c2:
+        return Estimate.exact_value(0.0)
+    a, b = (c1, c2) if c1 < c2 else (c2, c1)
+    p = _pair_index(C, a, b)
+    d = paired_difference(plus[p, key], minus[p, key], deals[key])
+    return d if c1 < c2 else d.scaled(-1)
+
+
+def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng=20261129, threads=None,
+                progress=False, start: Strategy | None = None, max_iterations: int = MAX_ITERATIONS):
+    """Iterate best responses from ``start`` until the table stops changing.
+
+    Returns ``(strategy, iterations, converged)``. Every player uses the same table; an
+    action changes only when the paired difference says so at the 95% level.
+    """
+    rules = KanaRules(players=players, variant=variant)
+    if variant not in ("peek-one", "peek-all"):
+        raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
+    forced = _forced(variant)
+    C = len(forced)
+    K = 13 if variant == "peek-one" else COMBOS
+    current = _initial_actions(variant) if start is None else _actions_of(start)
+    from ..rng import as_seed_sequence
+
+    ss, _ = as_seed_sequence(rng)
+    iterations = 0
+    converged = False
+    while iterations < max_iterations:
+        iterations += 1
+        table = _strategy_from(variant, current, "table")
+        child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
+        (counts, N, _), o, _ = _run_focal(rules, forced, table, samples, child, threads, progress)
+        deals, wins, plus, minus = _per_key(counts, o, K, C)
+        new = _improve(current, deals, wins, plus, minus, C)
+        if (new == current).all():
+            converged = True
+            break
+        current = new
+    return _strategy_from(variant, current, f"equilibrium({players})"), iterations, converged
+
+
+def _actions_of(s: Strategy) -> np.ndarray:
+    row = s.table[-1]  # the no-context row
+    if s.variant == "peek-one":
+        return np.where(row == 1, 0, 1).astype(np.int64)
+    return row.astype(np.int64)
+
+
+def _initial_actions(variant) -> np.ndarray:
+    if variant == "peek-all":
+        return _actions_of(best_pair())
+    # peek-one: känä below the mean of an unseen card (8), keep above
+    return np.array([0 if r + 2 <= 8 else 1 for r in range(13)], np.int64)
+
+
+def _improve(current, deals, wins, plus, minus, C) -> np.ndarray:
+    new = current.copy()
+    for key in range(len(current)):
+        if deals[key] == 0:
+            continue
+        best = int(np.argmax(wins[:, key]))
+        cur = int(current[key]) if current[key] >= 0 else best
+        if best != cur and not _diff(plus, minus, deals, C, best, cur, key).contains_zero():
+            new[key] = best
+    return new
+
+
+def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: str = "table",
+                   samples: int | None = None, target_halfwidth: float | None = None, rng=None, threads=None,
+                   progress=False) -> StrategyTable:
+    """The strategy table for ``variant`` at ``players``: per key the action of the table
+    (the equilibrium with ``opponents="table"``, the best response to blind opponents with
+    ``"blind"``) and its win probability against blind opponents and against the table.
+
+    ``samples`` is spent on each best-response step and on each of the two final runs.
+    """
+    if variant not in ("peek-one", "peek-all"):
+        raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
+    if opponents not in ("table", "blind"):
+        raise ValueError(f"opponents={opponents!r} is not known; choose 'table' or 'blind'")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+        raise ValueError(f"players={players!r}: strategy tables are built for 2..8 players")
+    samples, _ = _run_size(samples, target_halfwidth, default=400_000)
+    if target_halfwidth is not None:
+        samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
+    rules = KanaRules(players=players, variant=variant)
+    from ..rng import as_seed_sequence
+
+    ss, seed = as_seed_sequence(rng)
+    forced = _forced(variant)
+    C = len(forced)
+    K = 13 if variant == "peek-one" else COMBOS
+    if opponents == "blind":
+        (counts, N, _), o, _ = _run_focal(rules, forced, blind("random"), samples,
+                                          np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads, progress)
+        deals, wins, plus, minus = _per_key(counts, o, K, C)
+        actions = np.argmax(wins, axis=0).astype(np.int64)
+        table, iterations, converged = _strategy_from(variant, actions, f"best-vs-blind({players})"), 1, True
+    else:
+        table, iterations, converged = equilibrium(variant, players, samples=samples,
+                                                   rng=np.random.SeedSequence(ss.entropy, spawn_key=(0,)),
+                                                   threads=threads, progress=progress)
+    actions = _actions_of(table)
+    rows = {}
+    overall = {}
+    for label, opp, key in (("vs_blind", blind("random"), 1), ("at_table", table, 2)):
+        (counts, N, _), o, _ = _run_focal(rules, forced, opp, samples,
+                                          np.random.SeedSequence(ss.entropy, spawn_key=(key,)), threads, progress)
+        deals, wins, plus, minus = _per_key(counts, o, K, C)
+        chosen = np.array([wins[actions[k] if actions[k] >= 0 else 0, k] for k in range(K)])
+        rows[label] = [Estimate.proportion(chosen[k], deals[k]) for k in range(K)]
+        overall[label] = Estimate.proportion(int(chosen.sum()), int(deals.sum()))
+        if label == "at_table":
+            diffs = []
+            for k in range(K):
+                a = int(actions[k]) if actions[k] >= 0 else 0
+                others = [c for c in range(C) if c != a]
+                nxt = max(others, key=lambda c: wins[c, k])
+                diffs.append(_diff(plus, minus, deals, C, a, nxt, k) if deals[k] else Estimate.proportion(0, 0))
+            rows["diff"] = diffs
+    names = _actions(variant)
+    data = []
+    for k, keyname in enumerate(_keys(variant)):
+        a = int(actions[k])
+        row = {"key": keyname, "action": "random" if a < 0 else names[a]}
+        for col in ("vs_blind", "at_table", "diff"):
+            e = rows[col][k]
+            row.update({col: e.value, col + "_se": e.se, col + "_lo": e.lo, col + "_hi": e.hi})
+        data.append(row)
+    frame = pd.DataFrame(data).set_index("key")
+    return StrategyTable(rules=rules, strategy=table, rows=frame, win_vs_blind=overall["vs_blind"],
+                         win_at_table=overall["at_table"], iterations=iterations, converged=converged,
+                         samples=samples, seed=seed)
+
+
+# ---------------------------------------------------------------------------------------
+# Equilibrium tables shipped with the package (built by `cardodds report`)
+# ---------------------------------------------------------------------------------------
+
+TABLES_FILE = "equilibrium.json"
+
+
+@lru_cache(maxsize=None)
+def _shipped() -> dict:
+    try:
+        text = resources.files("cardodds.kana").joinpath(TABLES_FILE).read_text()
+    except (FileNotFoundError, OSError):
+        return {}
+    return json.loads(text)
+
+
+@lru_cache(maxsize=None)
+def table_strategy(variant: str, players: int) -> Strategy:
+    """The equilibrium table for ``variant`` and ``players``: shipped if built, else computed."""
+    entry = _shipped().get(f"{variant}/{players}")
+    if entry is not None:
+        return _strategy_from(variant, np.array(entry["actions"], np.int64), f"table({variant},{players})")
+    s, _, _ = equilibrium(variant, players)
+    return _strategy_from(variant, _actions_of(s), f"table({variant},{players})")
+
+
+# ---------------------------------------------------------------------------------------
+# The advisor
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Each känä I can make, its win probability, and whether one is better.
+
+    ``best`` is the card to känä (``"?"`` for an unseen one), or None when the best option's
+    paired difference to the next best has an interval containing zero: no choice is
+    better at this precision.
+    """
+
+    rules: KanaRules
+    seat: int
+    cards: tuple[int, ...]
+    kanad: dict[int, int]
+    opponents: str
+    options: tuple[tuple[str, Estimate], ...]
+    best: str | None
+    difference: Estimate
+    samples: int
+    seed: object
+    partial: bool = False
+    version: str = __version__
+
+    def to_frame(self) -> pd.DataFrame:
+        rows = [{"kana": k, "win": e.value, "se": e.se, "lo": e.lo, "hi": e.hi} for k, e in self.options]
+        return pd.DataFrame(rows).set_index("kana")
+
+    def to_dict(self) -> dict:
+        return {
+            "players": self.rules.players, "variant": self.rules.variant, "seat": self.seat,
+            "cards": format_cards(self.cards), "kanad": {str(s): card_str(c) for s, c in self.kanad.items()},
+            "opponents": self.opponents, "samples": self.samples, "seed": self.seed, "partial": self.partial,
+            "rules": self.rules.to_dict(), "version": self.version,
+            "options": [{"kana": k, "win": e.to_dict()} for k, e in self.options],
+            "best": self.best, "difference": self.difference.to_dict(),
+        }
+
+    @property
+    def verdict(self) -> str:
+        if self.best is None:
+            return "no choice is better at this precision"
+        return f"känä {self.best}"
+
+    def __repr__(self) -> str:
+        r = self.rules
+        seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in self.kanad.items()) or "none known"
+        lines = [
+            f"Känä {r.variant}, {r.players} players, seat {self.seat}, cards {format_cards(self.cards)} "
+            f"(känäd before: {seen}; opponents: {self.opponents}; {self.samples:,} deals, seed {self.seed})"
+        ]
+        for k, e in self.options:
+            lines.append(f"  känä {k:<4} win {e.format(4)}")
+        d = self.difference
+        lines.append(f"  best vs next: {d.value:+.4f} [{d.lo:+.4f}, {d.hi:+.4f}]  ->  {self.verdict}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+
+
+def _check_advice_input(rules: KanaRules, seat, cards, kanad):
+    n = rules.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat {seat!r} does not exist at a table of {n}; my seat in the känä order is 0..{n - 1}")
+    mine = parse_cards(cards, allow_unknown=True) if cards is not None else [-1, -1, -1]
+    if len(mine) != 3:
+        raise ValueError(f"a hand holds 3 cards; give all three, '?' for those not seen (e.g. '9h ? ?'), got {len(mine)}")
+    known = [c for c in mine if c >= 0]
+    if rules.variant == "official" and known:
+        raise ValueError("under the official rules nobody may look at their cards: give '? ? ?', or choose a peek variant")
+    if rules.variant == "peek-one" and (len(known) > 1 or (known and mine[0] < 0)):
+        raise ValueError("in peek-one I know one card, the peeked one, written first: e.g. '9h ? ?'")
+    if rules.variant == "peek-all" and len(known) != 3:
+        raise ValueError("in peek-all I have seen all three cards: give them all, e.g. '9h Kd 2c'")
+    if rules.variant == "peek-one" and not known:
+        raise ValueError("in peek-one give the card I peeked first, e.g. '9h ? ?'")
+    if isinstance(kanad, str):
+        kanad_cards = parse_cards(kanad, allow_unknown=True) if kanad.strip() else []
+        kanad = {s: c for s, c in enumerate(kanad_cards) if c >= 0}
+    elif kanad is None:
+        kanad = {}
+    elif isinstance(kanad, (list, tuple)):
+        kanad = {s: c for s, c in enumerate(parse_cards(kanad, allow_unknown=True)) if c >= 0}
+    else:
+        kanad = {int(s): (parse_cards([c])[0] if not isinstance(c, int) else c) for s, c in dict(kanad).items()}
+    for s in kanad:
+        if not 0 <= s < seat:
+            raise ValueError(
+                f"a känäd card is given for seat {s}, but only the {seat} seat(s) before mine (0..{seat - 1}) have "
+                "känäd when it is my turn"
+            )
+    clash = set(known) & set(kanad.values())
+    if clash:
+        raise ValueError(f"card {card_str(min(clash))} is both in my hand and among the känäd cards; each card exists once")
+    if len(set(kanad.values())) != len(kanad):
+        raise ValueError("a känäd card is given twice; each card exists once")
+    return mine, dict(sorted(kanad.items()))
+
+
+def _options(rules: KanaRules, mine: list[int]) -> list[tuple[str, int]]:
+    if rules.variant == "official":
+        return [("?", 0), ("?", 1), ("?", 2)]
+    if rules.variant == "peek-one":
+        return [(card_str(mine[0]), 0), ("?", 1)]
+    return [(card_str(c), j) for j, c in enumerate(mine)]
+
+
+def advise(players: int | None = None, variant: str | None = None, *, seat: int = 0, cards=None, kanad=None,
+           opponents="table", rules: KanaRules | None = None, samples: int | None = None,
+           target_halfwidth: float | None = None, rng=None, threads=None, progress=False) -> Advice:
+    """Which card should I känä? Each option's win probability, the best, and its edge.
+
+    ``seat`` is my place in the känä order (0 = the starter), ``cards`` what I know of my
+    three (``"9h ? ?"``: I peeked the 9 of hearts; all three in peek-all; ``"? ? ?"`` in the
+    official rules), ``kanad`` the cards känäd before me that I know (``"5c Kd"`` for seats
+    0 and 1 in order, ``"? Kd"`` when I missed seat 0's, or ``{1: "Kd"}``), ``opponents``
+    how the others play: ``"table"`` (the equilibrium strategy table, default), ``"blind"``
+    (they känä without looking), or one strategy / a list per seat.
+
+    Deals are sampled consistent with everything I know, including what each earlier
+    player's känäd card says about the cards it kept under its strategy; every option is
+    played on the same deals, and the best is named only when its paired difference to the
+    next best excludes zero.
+
+    >>> a = advise(4, "peek-one", seat=2, cards="2h ? ?", opponents="blind", samples=100_000, rng=1)
+    >>> a.best
+    '2h'
+    """
+    rules = _rules(players, variant, rules)
+    mine, known_kanad = _check_advice_input(rules, seat, cards, kanad)
+    n = rules.players
+    if isinstance(opponents, str) and opponents in ("table", "blind"):
+        label = opponents
+        if opponents == "blind" or rules.variant == "official":
+            opp = [blind("random")] * n
+        else:
+            opp = [table_strategy(rules.variant, n)] * n
+    else:
+        opp = _seat_list(opponents, rules, "opponents")
+        label = ",".join(s.name for s in opp)
+    if any(s.kind == 3 for i, s in enumerate(opp) if i < seat and i in known_kanad):
+        raise ValueError("a custom strategy cannot be conditioned on its känäd card; give it as unseen")
+    samples, thw = _run_size(samples, target_halfwidth)
+    opts = _options(rules, mine)
+    C = len(opts)
+    kinds, args, ctxmode, t1, t3, fn = pack([opp], n)
+    variant_code = ("official", "peek-one", "peek-all").index(rules.variant)
+    _, fresh, extra_all, _ = rules.to_kernel()
+    kanad_arr = np.full(n, -1, np.int64)
+    for s, c in known_kanad.items():
+        kanad_arr[s] = c
+    known = {c for c in mine if c >= 0} | set(known_kanad.values())
+    pool = np.array([c for c in range(52) if c not in known], np.int64)
+    cum, total, zmax, px, py = posterior_tables(n, seat, kanad_arr, pool, kinds, args, ctxmode, t1, t3)
+    if any(known_kanad) and any(total[s].max() == 0 for s in known_kanad):
+        bad = next(s for s in known_kanad if total[s].max() == 0)
+        raise ValueError(f"seat {bad} could not have känäd {card_str(known_kanad[bad])} under its strategy; "
+                         "check the card or the opponents' strategy")
+    P = C * (C - 1) // 2
+    size = C + 2 * P + 1 + C * EXTRA_BLOCK
+
+    def hw(counts, N):
+        if N < 2:
+            return math.inf
+        w = counts[:C]
+        b = int(np.argmax(w))
+        worst = 0.0
+        for c in range(C):
+            if c != b:
+                d = _adv_diff(counts, C, b, c, N)
+                worst = max(worst, d.halfwidth)
+        return worst
+
+    kargs = (n, fresh, extra_all, variant_code, kinds, args, ctxmode, t1, t3, seat, np.array(mine, np.int64),
+             kanad_arr, np.array([j for _, j in opts], np.int64), pool, cum, total, zmax, px, py, fn or no_custom)
+    res = run(advise_worlds, kargs, size, samples=samples, target_halfwidth=thw, halfwidth=hw, rng=rng,
+              threads=threads, progress=progress, unit="deal")
+    c = res.counts
+    N = res.samples
+    wins = [Estimate.proportion(c[j], N) for j in range(C)]
+    order = sorted(range(C), key=lambda j: -c[j])
+    b, nxt = order[0], order[1]
+    diff = _adv_diff(c, C, b, nxt, N)
+    best = None if diff.contains_zero() else opts[b][0]
+    return Advice(rules=rules, seat=seat, cards=tuple(mine), kanad=known_kanad, opponents=label,
+                  options=tuple((opts[j][0], wins[j]) for j in range(C)), best=best, difference=diff,
+                  samples=N, seed=res.seed, partial=res.partial)
+
+
+def _adv_diff(counts, C, c1, c2, N) -> Estimate:
+    a, b = (c1, c2) if c1 < c2 else (c2, c1)
+    P = C * (C - 1) // 2
+    p = _pair_index(C, a, b)
+    d = paired_difference(counts[C + p], counts[C + P + p], N)
+    return d if c1 < c2 else d.scaled(-1)

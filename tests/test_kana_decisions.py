@@ -1,0 +1,257 @@
+"""Känä decisions (RULES.md 1.2): strategies, comparisons, the advisor, strategy tables."""
+
+import math
+
+import numpy as np
+import pytest
+from numba import njit
+
+from cardodds.kana import KanaRules, advise, compare, equilibrium, odds, strategy_table
+from cardodds.kana import strategies as st
+from cardodds.kana._kernels import EXTRA_BLOCK
+from cardodds.kana._play import advise_by_rejection, advise_worlds, config_offsets, no_custom, play_configs, \
+    posterior_tables
+from cardodds.cards import parse_cards
+from cardodds.engine import run
+
+from .conftest import assert_within_4se
+
+
+# --- strategies as data -------------------------------------------------------------------
+
+
+def test_peek_one_tables():
+    t = st.threshold(7)
+    assert [t.kanas(c) for c in ("2c", "7d", "8h", "As")] == [True, True, False, False]
+    assert not st.threshold(1).kanas("2c")
+    r = st.kana_ranks("2-4, A")
+    assert r.kanas("Ah") and r.kanas("3c") and not r.kanas("5c")
+
+
+def test_peek_one_reacts_to_what_it_has_seen():
+    s = st.kana_ranks({None: "2-7", "K": "2-9"})
+    assert not s.kanas("9h") and not s.kanas("9h", seen="5c 7d")
+    assert s.kanas("9h", seen="Kd 3c")  # the highest känäd card so far is a king
+
+
+def test_peek_all_strategies():
+    assert st.best_pair().choose("2c 2d Ah") == "Ah"  # Superkänä first
+    assert st.highest_sum().choose("2c 2d Ah") == "2c"  # keeps 2 + A = 16
+    assert st.best_pair().choose("9c Kd 5h") == "5h"
+    assert st.kana_highest().choose("9c Kd 5h") == "Kd"
+    assert st.random_kana().choose("9c Kd 5h") == "?"
+    assert len(st.combos()) == 455
+
+
+@pytest.mark.parametrize("spec,variant,message", [
+    ("threshold:x", "peek-one", "threshold:V"),
+    ("threshold:20", "peek-one", "card value 1..14"),
+    ("best-pair", "peek-one", "is for peek-all"),
+    ("threshold:7", "official", "is for peek-one"),
+    ("psychic", "peek-one", "strategy 'psychic' is not known"),
+    ("kana:2-Z", "peek-one", "rank 'Z' is not known"),
+    ("kana:9-2", "peek-one", "runs backwards"),
+])
+def test_bad_strategies(spec, variant, message):
+    with pytest.raises(ValueError, match=message):
+        st.parse_strategy(spec, variant)
+
+
+@njit(cache=True)
+def _custom_threshold8(seat, hand, peeked, kanad, n_kanad, state):
+    return 0 if (hand[0] >> 2) + 2 <= 8 else 1
+
+
+def test_custom_decision_function_plays_like_the_same_table():
+    rules = KanaRules(players=3, variant="peek-one")
+    a = odds(rules=rules, strategies=[st.custom(_custom_threshold8, "peek-one")] * 3, samples=30_000, rng=4)
+    b = odds(rules=rules, strategies=[st.threshold(8)] * 3, samples=30_000, rng=4)
+    assert a.to_dict()["win"] == b.to_dict()["win"]
+
+
+# --- playing strategies: invariants, official equality --------------------------------
+
+
+def test_play_configs_invariants(chunk):
+    n, C = 4, 2
+    configs = [[st.threshold(8)] * n, [st.threshold(8)] * n]
+    configs[1][2] = st.threshold(1)
+    kinds, args, ctxmode, t1, t3, _ = st.pack(configs, n)
+    o = config_offsets(n, C, 13)
+    out = np.zeros(o[-1], np.int64)
+    play_configs(chunk(), 5000, out, n, 0, 0, 1, kinds, args, ctxmode, t1, t3, 2, no_custom)
+    assert out[o[0]:o[0] + 13].sum() == 5000  # one focal key a deal
+    for c in range(C):
+        assert out[o[4] + c * n:o[4] + (c + 1) * n].sum() == 5000  # one winner a deal
+        assert out[o[5] + c * 25:o[5] + (c + 1) * 25].sum() == 5000
+    fw = [out[o[1] + c * 13:o[1] + (c + 1) * 13].sum() for c in range(C)]
+    assert fw == [out[o[4] + c * n + 2] for c in range(C)]  # focal wins = seat 2's wins
+    assert fw[0] - fw[1] == out[o[2]:o[2] + 13].sum() - out[o[3]:o[3] + 13].sum()  # pairing adds up
+
+
+@pytest.mark.parametrize("a,b,seat", [("blind-first", "blind-third", 1), ("blind", "blind-second", 0),
+                                      ("blind-first", "blind-second", 3)])
+def test_official_rules_every_choice_is_equal(a, b, seat):
+    c = compare(a, b, seat=seat, players=4, samples=200_000, rng=seat)
+    assert c.rules.variant == "official"
+    assert c.difference.contains_zero() and c.better is None
+    assert "no difference at this precision" in c.verdict
+    assert_within_4se(c.win_a, 0.25)
+
+
+def test_official_odds_with_strategies_match_exact():
+    r = odds(rules=KanaRules(players=3), strategies=["blind-first", "blind", "blind-third"], samples=200_000, rng=9)
+    for w in r.win:
+        assert_within_4se(w, 1 / 3)
+
+
+def test_peeking_pays_and_is_measured_paired():
+    c = compare("threshold:8", "blind", seat=1, players=4, samples=100_000, rng=1)
+    assert c.rules.variant == "peek-one" and c.better == "threshold(8)"
+    assert c.difference.lo > 0.05
+    c = compare("best-pair", "kana-highest", seat=0, players=3, samples=50_000, rng=1)
+    assert c.better == "best-pair"
+
+
+def test_compare_reaches_its_precision():
+    c = compare("threshold:8", "threshold:9", seat=2, players=4, target_halfwidth=0.004, rng=3)
+    assert c.difference.halfwidth <= 0.004
+
+
+# --- the advisor: conditioning on what was känäd -------------------------------------------
+
+
+def _advice_counts(kernel, rules, seat, cards, kanad, opponents, samples, rng):
+    n = rules.players
+    mine = parse_cards(cards, allow_unknown=True)
+    kanad_arr = np.full(n, -1, np.int64)
+    for s, c in kanad.items():
+        kanad_arr[s] = parse_cards(c)[0]
+    kinds, args, ctxmode, t1, t3, _ = st.pack([opponents], n)
+    known = {c for c in mine if c >= 0} | {int(c) for c in kanad_arr if c >= 0}
+    pool = np.array([c for c in range(52) if c not in known], np.int64)
+    variant = ("official", "peek-one", "peek-all").index(rules.variant)
+    opts = np.array([0, 1] if rules.variant == "peek-one" else [0, 1, 2], np.int64)
+    C = len(opts)
+    common = (n, 0, 0, variant, kinds, args, ctxmode, t1, t3, seat, np.array(mine, np.int64), kanad_arr, opts)
+    if kernel is advise_worlds:
+        tables = posterior_tables(n, seat, kanad_arr, pool, kinds, args, ctxmode, t1, t3)
+        size = C + C * (C - 1) + 1 + C * EXTRA_BLOCK
+        r = run(advise_worlds, common + (pool,) + tables + (no_custom,), size, samples=samples, rng=rng)
+        return r.counts[:C], r.samples
+    # The twin deals the känäd cards too: only my own known cards are out of its deck.
+    deck = np.array([c for c in range(52) if c not in set(mine)], np.int64)
+    r = run(advise_by_rejection, common + (deck, no_custom), C + 1 + C * EXTRA_BLOCK, samples=samples, rng=rng)
+    return r.counts[:C], int(r.counts[C])
+
+
+CONDITIONING_CASES = [
+    # peek-one, thresholds: a känäd king was not peeked, so that player kept a card above 8
+    (KanaRules(players=4, variant="peek-one"), 1, "9h ? ?", {0: "Kd"}, [st.threshold(8)] * 4),
+    # a low känäd card may have been peeked and thrown away, or not
+    (KanaRules(players=3, variant="peek-one"), 1, "Jh ? ?", {0: "4c"}, [st.threshold(8)] * 3),
+    # a strategy that reacts to what it saw: seat 1's känä depends on seat 0's, unseen by me
+    (KanaRules(players=4, variant="peek-one"), 2, "Th ? ?", {1: "9d"},
+     [st.kana_ranks({None: "2-7", "Q": "2-10", "K": "2-10", "A": "2-10"})] * 4),
+    # peek-all: a känäd 6 says the player's other two cards are 6 or higher (or two 2s)
+    (KanaRules(players=3, variant="peek-all"), 1, "7c 9d Jh", {0: "6s"}, [st.best_pair()] * 3),
+]
+
+
+@pytest.mark.parametrize("rules,seat,cards,kanad,opponents", CONDITIONING_CASES)
+def test_conditioning_matches_rejection_sampling(rules, seat, cards, kanad, opponents):
+    fast, n_fast = _advice_counts(advise_worlds, rules, seat, cards, kanad, opponents, 100_000, 1)
+    slow, n_slow = _advice_counts(advise_by_rejection, rules, seat, cards, kanad, opponents, 3_000_000, 2)
+    assert n_slow > 10_000
+    for f, s in zip(fast, slow):
+        pf, ps = f / n_fast, s / n_slow
+        se = math.sqrt(pf * (1 - pf) / n_fast + ps * (1 - ps) / n_slow)
+        assert abs(pf - ps) <= 4 * se, (pf, ps, se)
+
+
+def test_conditioning_changes_the_answer():
+    # Against threshold(8) players a känäd king means that player kept a card above 8:
+    # my chances drop compared with a känäd 5, which is the peeked card thrown away.
+    base = dict(players=4, variant="peek-one", seat=1, cards="9h ? ?", opponents=[st.threshold(8)] * 4,
+                samples=200_000, rng=5)
+    low = advise(kanad="5c", **base)
+    high = advise(kanad="Kc", **base)
+    assert high.options[1][1].hi < low.options[1][1].lo
+
+
+def test_advice_on_a_hand_built_deal():
+    # Seat 0 plays best-pair and känäd a king: its kept pair beats anything with a king,
+    # so my 2 + A = 16 can never win; keeping my two 2s (a Superkänä) nearly always does.
+    a = advise(3, "peek-all", seat=1, cards="2c 2d Ah", kanad="Kd", opponents=[st.best_pair()] * 3,
+               samples=50_000, rng=1)
+    wins = dict(a.options)
+    assert wins["2c"].value == 0.0 and wins["2d"].value == 0.0
+    assert a.best == "Ah" and a.difference.lo > 0.9
+
+
+def test_official_advice_names_no_winner():
+    a = advise(4, "official", seat=2, cards="? ? ?", samples=200_000, rng=1)
+    assert a.best is None and a.difference.contains_zero() and len(a.options) == 3
+
+
+def test_advice_at_precision_and_json():
+    a = advise(4, "peek-one", seat=0, cards="8h ? ?", opponents="blind", target_halfwidth=0.003, rng=2)
+    assert a.difference.halfwidth <= 0.003
+    d = a.to_dict()
+    assert [o["kana"] for o in d["options"]] == ["8h", "?"]
+    assert set(d["difference"]) == {"value", "se", "lo", "hi"}
+    assert d["best"] in (None, "8h", "?")
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(variant="peek-one", seat=1, cards="9h ? ?", kanad="9h"), "both in my hand and among the känäd"),
+    (dict(variant="peek-one", seat=1, cards="9h Kd ?"), "peeked one"),
+    (dict(variant="peek-one", seat=1, cards="9h ? ? ?"), "a hand holds 3 cards"),
+    (dict(variant="official", seat=1, cards="9h ? ?"), "nobody may look"),
+    (dict(variant="peek-all", seat=1, cards="9h ? ?"), "seen all three"),
+    (dict(variant="peek-one", seat=4, cards="9h ? ?"), "seat 4 does not exist"),
+    (dict(variant="peek-one", seat=1, cards="9h ? ?", kanad="5c 6c"), "only the 1 seat"),
+    (dict(variant="peeking", seat=1, cards="9h ? ?"), "variant='peeking'"),
+    (dict(variant="peek-one", seat=1, cards="9h ? ?", opponents="psychic"), "not known"),
+])
+def test_advice_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        advise(4, samples=1000, rng=1, **kwargs)
+
+
+# --- strategy tables and the equilibrium ---------------------------------------------------
+
+
+def test_equilibrium_is_a_fixed_point():
+    s, iterations, converged = equilibrium("peek-one", 3, samples=60_000, rng=1)
+    assert converged and iterations >= 1
+    again, it2, conv2 = equilibrium("peek-one", 3, samples=60_000, rng=2, start=s)
+    # On fresh deals a best response to the table changes nothing the paired difference can see.
+    assert conv2 and it2 == 1 and again == s
+    assert s.kanas("2c") and not s.kanas("Ac")  # throw a 2 away, keep an ace
+
+
+def test_strategy_table_rows_and_json():
+    t = strategy_table("peek-one", 2, opponents="blind", samples=60_000, rng=3)
+    assert list(t.rows.index) == ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+    assert t.rows.loc["2", "action"] == "känä" and t.rows.loc["A", "action"] == "keep"
+    assert t.win_vs_blind.lo > 0.5  # peeking beats a blind opponent
+    d = t.to_dict()
+    assert len(d["rows"]) == 13 and set(d["win"]) == {"value", "se", "lo", "hi"}
+    assert d["ev_vs_blind"]["value"] == pytest.approx(2 * d["win_vs_blind"]["value"] - 1)
+
+
+def test_peek_all_table_keeps_superkana():
+    t = strategy_table("peek-all", 3, opponents="blind", samples=200_000, rng=4)
+    assert len(t.rows) == 455
+    assert t.rows.loc["22A", "action"] == "high"  # känä the ace, keep two 2s
+    assert t.rows.loc["KAA", "action"] == "low"
+
+
+def test_table_bad_input():
+    with pytest.raises(ValueError, match="2..8 players"):
+        strategy_table("peek-one", 9, samples=1000)
+    with pytest.raises(ValueError, match="no decisions to tabulate"):
+        strategy_table("official", 4, samples=1000)
+    with pytest.raises(ValueError, match="opponents="):
+        strategy_table("peek-one", 4, opponents="strong", samples=1000)
