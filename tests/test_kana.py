@@ -303,7 +303,7 @@ def test_shown_in_cli_form():
         (dict(players=4, samples=0), "samples=0 must be positive"),
         (dict(players=4, target_halfwidth=0), "precision 0 must be"),
         (dict(players=4, kana="middle"), "känä choice 'middle' is not known"),
-        (dict(rules=KanaRules(variant="peek-one")), "variant='official' only"),
+        (dict(rules=KanaRules(variant="peek-one")), "needs strategies="),
     ],
 )
 def test_bad_input(kwargs, message):
