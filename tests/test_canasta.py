@@ -483,3 +483,33 @@ def test_results_have_frames_and_reprs():
     assert "first meld" in repr(r) and "<pre>" in r._repr_html_()
     h = hand_odds("Kh Kd 9c", turns=2, exact=True)
     assert len(h.to_frame()) == 3 and "turn" in repr(h)
+
+
+# ---- report section and notebook ---------------------------------------------------------
+def test_report_section_is_byte_identical(tmp_path):
+    from cardodds.report import canasta as rep
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = rep.write(tmp_path / "a", seed=3, scale=0.002, progress=False)
+    b = rep.write(tmp_path / "b", seed=3, scale=0.002, progress=False)
+    text = a.read_text()
+    assert "First meld from the deal" in text and "canasta_by_turn.png" in text
+    for name in ("canasta.md", "canasta_by_turn.png", "canasta_best_value.png", "canasta_wilds_red3.png"):
+        assert (a.parent / name).read_bytes() == (b.parent / name).read_bytes(), name
+
+
+def test_notebook_runs(tmp_path):
+    import os
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(__file__).resolve().parent.parent / "analysis" / "canasta.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    os.environ["CARDODDS_QUICK"] = "1"
+    try:
+        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        os.environ.pop("CARDODDS_QUICK", None)
