@@ -102,7 +102,19 @@ def score_side(melds, red3, left, went_out, pts):
     return s + (100 if went_out else 0)
 
 
-def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max):
+def weakest(counts, pts):
+    """The "weakest" discard: a black 3, a red 3, the natural of the fewest-held (then cheapest)
+    rank, a 2, a Joker."""
+    for k in (BLACK3, RED3):
+        if counts[k]:
+            return k
+    held = [k for k in NATURALS if counts[k]]
+    if held:
+        return min(held, key=lambda k: (counts[k], pts[k], k))
+    return TWO if counts[TWO] else JOKER
+
+
+def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max, discard=0):
     """Twin of _kernels.deal_kernel: the same deals, evaluated by brute force."""
     s = [int(x) for x in state]
     d = [int(x) for x in deck]
@@ -131,11 +143,15 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
         out[lay[8] + w + partner[TWO] + partner[JOKER]] += 1
         out[lay[9] + counts[RED3] + partner[RED3]] += 1
         out[lay[10] + max(counts[k] for k in NATURALS)] += 1
+        opened = canasta = False
         for k in range(turns + 1):
             if k > 0:
                 counts[d[4 * hand + k]] += 1
-            if best_value(counts, hand + k - 1, pts, limit) >= min_first:
-                out[lay[3] + k] += 1
-            if max(counts[x] for x in NATURALS) >= 7:
-                out[lay[4] + k] += 1
+            room = hand + k - 1 if (discard == 0 or k == 0) else hand
+            opened = opened or best_value(counts, room, pts, limit) >= min_first
+            canasta = canasta or max(counts[x] for x in NATURALS) >= 7
+            out[lay[3] + k] += opened
+            out[lay[4] + k] += canasta
+            if k > 0 and discard:
+                counts[weakest(counts, pts)] -= 1
     return out

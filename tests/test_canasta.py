@@ -389,19 +389,47 @@ def test_hand_odds_monte_carlo_matches_exact():
 
 
 # ---- kernels: naive twin, invariants, threads ---------------------------------------------
-def test_deal_kernel_matches_naive_twin():
-    hand, turns, n = 12, 2, 40
+@pytest.mark.parametrize("discard", [0, 1])
+def test_deal_kernel_matches_naive_twin(discard):
+    hand, turns, n = 12, 3, 40
     lay, n_out = _deal_layout(hand, turns, R)
     state = np.array([1, 2, 3, 4], dtype=np.uint64)
     out = np.zeros(n_out, dtype=np.int64)
-    K.deal_kernel(state.copy(), n, out, deck_kinds(4), deck_counts(4), hand, turns, PTS, 0, 30, 1, lay, 1)
-    want = naive.deal_counts(state, n, deck_kinds(4), hand, turns, PTS.tolist(), 0, 30, n_out, lay.tolist(), 12)
+    K.deal_kernel(state.copy(), n, out, deck_kinds(4), deck_counts(4), hand, turns, PTS, 0, 30, 1, lay, discard, 1)
+    want = naive.deal_counts(state, n, deck_kinds(4), hand, turns, PTS.tolist(), 0, 30, n_out, lay.tolist(), 12,
+                             discard)
     assert out.tolist() == want
+
+
+def test_weakest_discard_on_hand_built_positions():
+    from cardodds.canasta.policies import weakest_card
+
+    def w(text):
+        return weakest_card(hand_counts(text), PTS)
+    assert w("Kh Kd 3s 3h 4c") == BLACK3
+    assert w("Kh Kd 3h 4c") == RED3
+    assert w("Kh Kd 9c 4c 4d") == kind_of("9c")          # fewest held
+    assert w("Kh 9c 4c Ah") == kind_of("4c")             # fewest held, then cheapest
+    assert w("Jk 2c") == TWO and w("Jk") == JOKER
+
+
+def test_discarding_never_beats_keeping_on_the_same_draws():
+    keep = melds(samples=8192, rng=11, turns=20, chunk_size=4096)
+    weak = melds(samples=8192, rng=11, turns=20, discard="weakest", chunk_size=4096)
+    assert weak.bad_deals == 0 and keep.bad_deals == 0
+    assert keep.first_meld_by_turn[0] == weak.first_meld_by_turn[0]
+    for a, b in zip(keep.first_meld_by_turn + keep.canasta_by_turn, weak.first_meld_by_turn + weak.canasta_by_turn):
+        assert a.value >= b.value
+    assert keep.first_meld_by_turn[3].value > weak.first_meld_by_turn[3].value
+    h = hand_counts("Kh Kd 9c")
+    rest = np.repeat(np.arange(N_KINDS), deck_counts(4) - h)
+    out = engine.run(K.hand_kernel, (h, rest, 5, PTS, 0, 30, 1, 1, 1), 13, samples=4096, rng=1, chunk_size=4096)
+    assert out.counts[0] == 0
 
 
 def test_card_conservation_on_every_deal():
     lay, n_out = _deal_layout(12, 20, R)
-    res = engine.run(K.deal_kernel, (deck_kinds(4), deck_counts(4), 12, 20, PTS, 0, 30, 1, lay, 1), n_out,
+    res = engine.run(K.deal_kernel, (deck_kinds(4), deck_counts(4), 12, 20, PTS, 0, 30, 1, lay, 0, 1), n_out,
                      samples=20_000, rng=9, chunk_size=8192)
     assert res.counts[lay[0]] == 0
     # every deal is counted once in each distribution
@@ -409,7 +437,7 @@ def test_card_conservation_on_every_deal():
         assert res.counts[lay[i]:lay[i] + size].sum() == 20_000
     h = hand_counts("Kh Kd 9c")
     rest = np.repeat(np.arange(N_KINDS), deck_counts(4) - h)
-    out = engine.run(K.hand_kernel, (h, rest, 5, PTS, 0, 30, 1, 1), 13, samples=5000, rng=1, chunk_size=4096)
+    out = engine.run(K.hand_kernel, (h, rest, 5, PTS, 0, 30, 1, 0, 1), 13, samples=5000, rng=1, chunk_size=4096)
     assert out.counts[0] == 0
 
 
@@ -431,6 +459,9 @@ def test_same_seed_same_counts_on_one_and_two_threads():
     lambda: hand_odds("", samples=10),
     lambda: hand_odds("Qx", samples=10),
     lambda: melds(rules="default", samples=10),
+    lambda: melds(discard="sometimes", samples=10),
+    lambda: melds(discard="weakest", exact=True),
+    lambda: hand_odds("Kh", turns=108, samples=10),
 ])
 def test_bad_input_raises_value_error(call):
     with pytest.raises(ValueError):

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from .._random import bounded
+from .policies import weakest_card
 
 TWO = 0
 BLACK3 = 1
@@ -339,12 +340,12 @@ N_VALUE_BINS = 401
 
 @njit(cache=True, nogil=True)
 def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, min_first, wild_melds,
-                lay, check):
+                lay, discard, check):
     """Deal four hands of ``hand`` cards, turn the upcard, then draw ``turns`` cards for seat 0.
 
     Seat 0 and seat 2 are the partnership. Draws come from the cards seat 0 has not seen,
-    one a turn, kept in hand (no discard, no pile), so the by-turn figures say what the cards
-    seen by turn k hold.
+    one a turn (no pile). ``discard`` 0 keeps every card, so the by-turn figures say what the
+    cards seen by turn k hold; 1 discards the weakest card after each draw (policies.py).
     """
     d = deck.copy()  # chunks run in parallel; each shuffles its own copy
     counts = np.zeros(N_KINDS, dtype=np.int64)
@@ -391,20 +392,31 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, m
         canasta = max_natural(counts) >= 7
         for k in range(turns + 1):
             if k > 0:
-                counts[d[4 * hand + k]] += 1
+                x = d[4 * hand + k]
+                counts[x] += 1
+                room = hand + k - 1 if discard == 0 else hand
                 if not opened:
-                    opened = best_meld_value(counts, hand + k - 1, pts, code, wild_melds) >= min_first
+                    opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
                 if not canasta:
-                    canasta = counts[d[4 * hand + k]] >= 7 and d[4 * hand + k] >= FOUR \
-                        and d[4 * hand + k] <= ACE
+                    canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
+                if discard != 0:
+                    counts[weakest_card(counts, pts)] -= 1
             if opened:
                 out[lay[3] + k] += 1
             if canasta:
                 out[lay[4] + k] += 1
+        if check != 0:
+            tot = 0
+            for k in range(N_KINDS):
+                tot += counts[k]
+                if counts[k] < 0:
+                    tot = -1 << 30
+            if tot != (hand + turns if discard == 0 else hand):
+                out[lay[0]] += 1
 
 
 @njit(cache=True, nogil=True)
-def hand_kernel(state, n, out, base, rest, turns, pts, code, min_first, wild_melds, check):
+def hand_kernel(state, n, out, base, rest, turns, pts, code, min_first, wild_melds, discard, check):
     """A given hand (``base`` counts) draws ``turns`` cards from the ``rest`` of the pack.
 
     ``out[0]`` bad draws (card conservation), ``out[1 + k]`` able to lay the first meld
@@ -424,10 +436,13 @@ def hand_kernel(state, n, out, base, rest, turns, pts, code, min_first, wild_mel
             if k > 0:
                 x = d[k - 1]
                 counts[x] += 1
+                room = hand + k - 1 if discard == 0 else hand
                 if not opened:
-                    opened = best_meld_value(counts, hand + k - 1, pts, code, wild_melds) >= min_first
+                    opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
                 if not canasta:
                     canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
+                if discard != 0:
+                    counts[weakest_card(counts, pts)] -= 1
             if opened:
                 out[1 + k] += 1
             if canasta:
@@ -436,5 +451,5 @@ def hand_kernel(state, n, out, base, rest, turns, pts, code, min_first, wild_mel
             tot = 0
             for k in range(N_KINDS):
                 tot += counts[k]
-            if tot != hand + turns:
+            if tot != (hand + turns if discard == 0 else hand):
                 out[0] += 1

@@ -25,6 +25,7 @@ from . import _kernels as K
 from . import exact as _exact
 from .cards import N_KINDS, deck_counts, deck_kinds, format_counts, hand_counts
 from .melds import best_first_meld
+from .policies import DISCARD_POLICIES
 from .rules import WILD_LIMITS, CanastaRules
 
 __all__ = ["HandOdds", "MeldOdds", "hand_odds", "melds"]
@@ -39,7 +40,11 @@ def _deal_layout(hand_size: int, turns: int, rules: CanastaRules) -> tuple[np.nd
     return offs, int(sum(sizes))
 
 
-def _check_common(rules, turns, samples, target_halfwidth, exact, threads):
+def _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard="keep"):
+    if discard not in DISCARD_POLICIES:
+        raise ValueError(f"discard={discard!r} is unknown; choose one of " + ", ".join(map(repr, DISCARD_POLICIES)))
+    if exact and discard != "keep":
+        raise ValueError(f"discard={discard!r} has no exact answer; use exact=False (Monte Carlo) or discard='keep'")
     if not isinstance(rules, CanastaRules):
         raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(wild_limit='three')")
     if isinstance(turns, bool) or not isinstance(turns, (int, np.integer)) or not 0 <= turns <= MAX_TURNS:
@@ -92,6 +97,7 @@ class MeldOdds:
     exact: bool
     samples: int
     seed: object
+    discard: str = "keep"
     version: str = __version__
     bad_deals: int = 0
     partial: bool = False
@@ -103,6 +109,7 @@ class MeldOdds:
             return {str(k): e.to_dict() for k, e in d.items()}
         return {
             "game": "canasta", "question": "melds", "hand_size": self.hand_size, "turns": self.turns,
+            "discard": self.discard,
             "exact": self.exact, "samples": self.samples, "seed": self.seed, "version": self.version,
             "rules": self.rules.to_dict(),
             "first_meld": self.first_meld.to_dict(),
@@ -193,7 +200,7 @@ def _check_hand_size(hand_size, turns, rules):
 
 
 def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: int = 20,
-          exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
+          discard: str = "keep", exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
           rng=None, threads: int | None = None, progress: bool = False,
           chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOdds:
     """Meld odds of a dealt hand: the first meld (for every wild limit), by taking the upcard,
@@ -201,9 +208,11 @@ def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: i
     turn, the best first-meld value, wilds and red 3s per hand and per partnership, pairs.
 
     ``exact=True`` enumerates; otherwise Monte Carlo with ``samples`` deals (default 200,000)
-    or until the first-meld interval is ``target_halfwidth`` wide.
+    or until the first-meld interval is ``target_halfwidth`` wide. ``discard`` is the drawing
+    player's policy (:mod:`cardodds.canasta.policies`): ``"keep"`` every card (exact possible)
+    or ``"weakest"`` (the hand stays at its size; Monte Carlo only).
     """
-    _check_common(rules, turns, samples, target_halfwidth, exact, threads)
+    _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard)
     _check_hand_size(hand_size, turns, rules)
     if exact:
         return _melds_exact(int(hand_size), rules, int(turns))
@@ -217,7 +226,7 @@ def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: i
 
     res = engine.run(K.deal_kernel,
                      (deck_kinds(rules.jokers), deck_counts(rules.jokers), int(hand_size), int(turns), pts,
-                      code, min_first, wm, offs, 0),
+                      code, min_first, wm, offs, DISCARD_POLICIES.index(discard), 0),
                      n_out, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
     c = res.counts
@@ -243,7 +252,7 @@ def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: i
         pair=Estimate.proportion(int(nat[2:].sum()), n),
         three=Estimate.proportion(int(nat[3:].sum()), n),
         hand_size=int(hand_size), turns=int(turns), rules=rules, exact=False, samples=n, seed=res.seed,
-        bad_deals=int(c[offs[0]]), partial=res.partial, seconds=res.seconds,
+        discard=discard, bad_deals=int(c[offs[0]]), partial=res.partial, seconds=res.seconds,
     )
 
 
@@ -283,6 +292,7 @@ class HandOdds:
     exact: bool
     samples: int
     seed: object
+    discard: str = "keep"
     version: str = __version__
     bad_draws: int = 0
     partial: bool = False
@@ -290,6 +300,7 @@ class HandOdds:
     def to_dict(self) -> dict:
         return {
             "game": "canasta", "question": "hand", "hand": self.hand, "turns": self.turns,
+            "discard": self.discard,
             "exact": self.exact, "samples": self.samples, "seed": self.seed, "version": self.version,
             "rules": self.rules.to_dict(), "best_meld": self.best_meld.to_dict(),
             "first_meld_by_turn": [e.to_dict() for e in self.first_meld_by_turn],
@@ -328,7 +339,8 @@ class HandOdds:
         return MeldOdds.plot(self, ax)  # same two series by turn
 
 
-def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, exact: bool = False,
+def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, discard: str = "keep",
+              exact: bool = False,
               samples: int | None = None, target_halfwidth: float | None = None, rng=None,
               threads: int | None = None, progress: bool = False,
               chunk_size: int = engine.DEFAULT_CHUNK) -> HandOdds:
@@ -336,12 +348,13 @@ def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, ex
 
     Entry 0 is the hand as given. Each turn draws one card from the cards the hand has not
     seen and keeps it (no discard, no pile). ``exact=True`` enumerates; otherwise Monte Carlo
-    (default 100,000 samples).
+    (default 100,000 samples). ``discard="weakest"`` keeps the hand at its size instead
+    (Monte Carlo only; see :mod:`cardodds.canasta.policies`).
 
     >>> hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", turns=1, exact=True).first_meld_by_turn[1]
     Estimate(0.1875 exact)
     """
-    _check_common(rules, turns, samples, target_halfwidth, exact, threads)
+    _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard)
     if isinstance(hand, np.ndarray):
         counts = np.asarray(hand, dtype=np.int64)
         if counts.shape != (N_KINDS,) or (counts < 0).any() or (counts > deck_counts(rules.jokers)).any():
@@ -372,12 +385,13 @@ def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, ex
     def halfwidth(c, n):
         return max(Estimate.proportion(c[1 + k], n).halfwidth for k in range(t + 1))
 
-    res = engine.run(K.hand_kernel, (counts.astype(np.int64), rest, t, pts, code, min_first, wm, 0),
+    res = engine.run(K.hand_kernel, (counts.astype(np.int64), rest, t, pts, code, min_first, wm,
+                                        DISCARD_POLICIES.index(discard), 0),
                      2 * t + 3, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
     c, n = res.counts, res.samples
     return HandOdds(text, best,
                     tuple(Estimate.proportion(c[1 + k], n) for k in range(t + 1)),
                     tuple(Estimate.proportion(c[2 + t + k], n) for k in range(t + 1)),
-                    t, rules, False, n, res.seed, bad_draws=int(c[0]), partial=res.partial)
+                    t, rules, False, n, res.seed, discard=discard, bad_draws=int(c[0]), partial=res.partial)
 

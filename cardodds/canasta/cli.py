@@ -28,6 +28,9 @@ def _rule_options(p) -> None:
     p.add_argument("--min-first-meld", type=int, default=30, metavar="P",
                    help="points the first meld must reach (default 30)")
     p.add_argument("--jokers", type=int, default=4, metavar="J", help="Jokers in the pack: 4 (default) or 6")
+    p.add_argument("--discard", choices=("keep", "weakest"), default="keep",
+                   help="over the draws: keep every card drawn (default; exact possible) or discard the "
+                        "weakest card each turn so the hand keeps its size (Monte Carlo only)")
 
 
 def _size_options(p, default) -> None:
@@ -85,7 +88,7 @@ def _size(args, default):
 def _melds(args) -> int:
     from .analysis import melds
 
-    res = melds(args.hand_size, _rules(args), turns=args.turns, rng=args.seed, threads=args.threads,
+    res = melds(args.hand_size, _rules(args), turns=args.turns, discard=args.discard, rng=args.seed, threads=args.threads,
                 progress=show_progress(args), **_size(args, DEFAULT_MELD_SAMPLES))
     if args.json:
         print_json(res.to_dict())
@@ -97,7 +100,7 @@ def _melds(args) -> int:
 def _hand(args) -> int:
     from .analysis import hand_odds
 
-    res = hand_odds(args.hand, args.turns, _rules(args), rng=args.seed, threads=args.threads,
+    res = hand_odds(args.hand, args.turns, _rules(args), discard=args.discard, rng=args.seed, threads=args.threads,
                     progress=show_progress(args), **_size(args, DEFAULT_HAND_SAMPLES))
     if args.json:
         print_json(res.to_dict())
