@@ -544,3 +544,13 @@ def test_notebook_runs(tmp_path):
         NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     finally:
         os.environ.pop("CARDODDS_QUICK", None)
+
+
+def test_doctests_of_the_canasta_modules():
+    import doctest
+    import importlib
+
+    names = ("", ".cards", ".rules", ".melds", ".policies", ".exact", ".analysis")
+    for mod in (importlib.import_module("cardodds.canasta" + n) for n in names):
+        res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+        assert res.failed == 0 and res.attempted > 0, mod.__name__

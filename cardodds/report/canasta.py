@@ -41,6 +41,7 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
     n_hand = max(2000, int(round(200_000 * scale)))
     mc = melds(12, rules, samples=n, rng=seed, turns=20, progress=progress)
     ex = melds(12, rules, exact=True, turns=20)
+    weak = melds(12, rules, samples=n, rng=seed, turns=20, discard="weakest", progress=progress)
     mc11 = melds(11, rules, samples=n, rng=seed + 1, turns=0, progress=progress)
     ex11 = melds(11, rules, exact=True, turns=0)
     ho = hand_odds(EXAMPLE_HAND, 10, rules, samples=n_hand, rng=seed + 2, progress=progress)
@@ -109,12 +110,17 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
              f"{_pct(ex.three)} (MC {_pct(mc.three)}).\n")
     L.append("## Over the draws\n")
     L.append("![first meld and 7 naturals by turn](canasta_by_turn.png)\n")
-    L.append("| turn | first meld (exact) | first meld (MC) | 7 naturals (exact) | 7 naturals (MC) |")
-    L.append("|---|---|---|---|---|")
+    L.append("| turn | first meld (exact) | first meld (MC) | 7 naturals (exact) | 7 naturals (MC) |"
+             " first meld, discarding (MC) | 7 naturals, discarding (MC) |")
+    L.append("|---|---|---|---|---|---|---|")
     for k in (0, 1, 2, 3, 5, 10, 15, 20):
         L.append(f"| {k} | {_pct(ex.first_meld_by_turn[k])} | {_pct(mc.first_meld_by_turn[k])} | "
-                 f"{_pct(ex.canasta_by_turn[k], 3)} | {_pct(mc.canasta_by_turn[k], 3)} |")
+                 f"{_pct(ex.canasta_by_turn[k], 3)} | {_pct(mc.canasta_by_turn[k], 3)} | "
+                 f"{_pct(weak.first_meld_by_turn[k])} | {_pct(weak.canasta_by_turn[k], 3)} |")
     L.append("")
+    L.append("\"Discarding\" keeps the hand at 12 cards: after each draw the player discards a black 3, "
+             "else a red 3, else a natural of the rank it holds fewest of (policy `\"weakest\"`, same deals "
+             "and draws as the columns beside it, so it can only be lower).\n")
     L.append(f"A given hand, `{EXAMPLE_HAND}` (a pair of kings, no wild):\n")
     L.append("| turn | first meld (exact) | first meld (MC) |")
     L.append("|---|---|---|")
