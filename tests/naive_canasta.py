@@ -143,6 +143,8 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
         out[lay[8] + w + partner[TWO] + partner[JOKER]] += 1
         out[lay[9] + counts[RED3] + partner[RED3]] += 1
         out[lay[10] + max(counts[k] for k in NATURALS)] += 1
+        if v >= min_first:
+            out[lay[11] + w] += 1
         opened = canasta = False
         for k in range(turns + 1):
             if k > 0:

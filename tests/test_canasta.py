@@ -363,6 +363,10 @@ def test_monte_carlo_matches_exact(mc_and_exact):
     for m, e in pairs:
         mv = 0.0 if m is None else m.value
         assert _close(mv, e.value, n), (m, e)
+    # conditional on the wilds dealt: each has its own sample count
+    for w, m in mc.first_meld_by_wilds.items():
+        assert _close(m.value, ex.first_meld_by_wilds[w].value, m.n), (w, m, ex.first_meld_by_wilds[w])
+    assert ex.first_meld_by_wilds[3].value == 1.0       # three wilds are a meld of 120 alone
 
 
 def test_monte_carlo_matches_exact_eleven_cards_six_jokers():

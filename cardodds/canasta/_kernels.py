@@ -334,7 +334,8 @@ def _shuffle_prefix(s, d, m):
 #   lay[0] bad deals (card conservation broken), lay[1] first meld for wild codes 0,1,2,
 #   lay[2] open by taking the upcard, lay[3] first meld by turn, lay[4] 7 naturals by turn,
 #   lay[5] best-value histogram (value // 5), lay[6] wilds per hand, lay[7] red 3s per hand,
-#   lay[8] wilds per partnership, lay[9] red 3s per partnership, lay[10] most naturals of a rank.
+#   lay[8] wilds per partnership, lay[9] red 3s per partnership, lay[10] most naturals of a rank,
+#   lay[11] first meld by the number of wilds in hand.
 N_VALUE_BINS = 401
 
 
@@ -387,6 +388,8 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, m
         out[lay[8] + w + partner[TWO] + partner[JOKER]] += 1
         out[lay[9] + counts[RED3] + partner[RED3]] += 1
         out[lay[10] + max_natural(counts)] += 1
+        if v >= min_first:
+            out[lay[11] + w] += 1
         # Over the draws. Both events only grow with more cards, so once reached they hold.
         opened = v >= min_first
         canasta = max_natural(counts) >= 7

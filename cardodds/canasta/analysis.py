@@ -35,7 +35,7 @@ MAX_TURNS = 40
 
 def _deal_layout(hand_size: int, turns: int, rules: CanastaRules) -> tuple[np.ndarray, int]:
     wild_max = 8 + rules.jokers
-    sizes = [1, 3, 1, turns + 1, turns + 1, K.N_VALUE_BINS, wild_max + 1, 5, wild_max + 1, 5, 9]
+    sizes = [1, 3, 1, turns + 1, turns + 1, K.N_VALUE_BINS, wild_max + 1, 5, wild_max + 1, 5, 9, wild_max + 1]
     offs = np.cumsum([0] + sizes[:-1]).astype(np.int64)
     return offs, int(sum(sizes))
 
@@ -91,6 +91,7 @@ class MeldOdds:
     best_rank_naturals: dict
     pair: Estimate
     three: Estimate
+    first_meld_by_wilds: dict
     hand_size: int
     turns: int
     rules: CanastaRules
@@ -124,6 +125,7 @@ class MeldOdds:
             "partnership_red_threes": dist(self.partnership_red_threes),
             "best_rank_naturals": dist(self.best_rank_naturals),
             "pair": self.pair.to_dict(), "three": self.three.to_dict(),
+            "first_meld_by_wilds": dist(self.first_meld_by_wilds),
             "partial": self.partial,
         }
 
@@ -144,7 +146,7 @@ class MeldOdds:
             add("canasta_by_turn", k, e)
         add("pile_open", "", self.pile_open)
         for name in ("best_value", "wild_cards", "red_threes", "partnership_wild_cards",
-                     "partnership_red_threes", "best_rank_naturals"):
+                     "partnership_red_threes", "best_rank_naturals", "first_meld_by_wilds"):
             for k, e in getattr(self, name).items():
                 add(name, k, e)
         add("pair", "", self.pair)
@@ -251,6 +253,9 @@ def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: i
         best_rank_naturals=_trim(_dist_estimates(nat, n)),
         pair=Estimate.proportion(int(nat[2:].sum()), n),
         three=Estimate.proportion(int(nat[3:].sum()), n),
+        # conditional on the wilds dealt: a proportion among the hands with that many wilds
+        first_meld_by_wilds={w: Estimate.proportion(int(x), int(y))
+                             for w, (x, y) in enumerate(zip(seg(11, wild_max + 1), seg(6, wild_max + 1))) if y > 0},
         hand_size=int(hand_size), turns=int(turns), rules=rules, exact=False, samples=n, seed=res.seed,
         discard=discard, bad_deals=int(c[offs[0]]), partial=res.partial, seconds=res.seconds,
     )
@@ -275,6 +280,7 @@ def _melds_exact(hand_size, rules, turns) -> MeldOdds:
         best_rank_naturals=_trim(_exact_dist(nat, 9)),
         pair=E(sum(p for m, p in nat.items() if m >= 2)),
         three=E(sum(p for m, p in nat.items() if m >= 3)),
+        first_meld_by_wilds={w: E(p) for w, p in _exact.first_meld_by_wilds(hand_size, rules).items()},
         hand_size=hand_size, turns=turns, rules=rules, exact=True, samples=0, seed=None,
     )
 

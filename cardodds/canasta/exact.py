@@ -29,6 +29,7 @@ __all__ = [
     "best_meld_distribution",
     "canasta_by_turn",
     "first_meld_by_turn",
+    "first_meld_by_wilds",
     "first_meld_probability",
     "max_natural_distribution",
     "pile_open_probability",
@@ -175,6 +176,20 @@ def first_meld_probability(hand_size: int, rules: CanastaRules = CanastaRules(),
     rank_ok, wild_ok = _best_below(min_first, size - 1, pts, code, wm)
     ways = _count(base, avail, ndraw, rank_ok, wild_ok)
     return 1 - Fraction(ways, math.comb(int(avail.sum()), ndraw))
+
+
+def first_meld_by_wilds(hand_size: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
+    """Probability of a first meld given the number of wild cards dealt: {wilds: probability}."""
+    base, avail = _hand_arrays(None, rules)
+    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    rank_ok, wild_ok = _best_below(min_first, hand_size - 1, pts, code, wm)
+    n_wild = int(avail[JOKER] + avail[TWO])
+    out = {}
+    for w in range(min(n_wild, hand_size) + 1):
+        dealt = math.comb(n_wild, w) * math.comb(int(avail.sum()) - n_wild, hand_size - w)
+        closed = _count(base, avail, hand_size, rank_ok, lambda J, T, w=w: J + T == w and wild_ok(J, T))
+        out[w] = 1 - Fraction(closed, dealt)
+    return out
 
 
 def first_meld_by_turn(turns: int, rules: CanastaRules = CanastaRules(), *, hand=None,

@@ -108,6 +108,14 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
              f"Monte Carlo {_pct(mc.pile_open)}.\n")
     L.append(f"A pair of some rank 4..A: {_pct(ex.pair)} (MC {_pct(mc.pair)}); three of a rank: "
              f"{_pct(ex.three)} (MC {_pct(mc.three)}).\n")
+    L.append("What wild cards are worth for opening: the first-meld probability of a 12-card hand "
+             "given the number of wilds (2s and Jokers) dealt to it.\n")
+    L.append("| wilds dealt | P(first meld), exact | Monte Carlo |")
+    L.append("|---|---|---|")
+    for w in range(0, 5):
+        m = mc.first_meld_by_wilds.get(w)
+        L.append(f"| {w} | {_pct(ex.first_meld_by_wilds[w])} | {_pct(m) if m is not None else '-'} |")
+    L.append("")
     L.append("## Over the draws\n")
     L.append("![first meld and 7 naturals by turn](canasta_by_turn.png)\n")
     L.append("| turn | first meld (exact) | first meld (MC) | 7 naturals (exact) | 7 naturals (MC) |"
