@@ -146,7 +146,9 @@ def main():
     r_py = median_rate(lambda: python_hands(np.random.default_rng(1), N_PYTHON), N_PYTHON, repeats=3)
     rows.append(("numpy, vectorised (one 12-card hand + best first meld, one core)", r_np))
     rows.append(("pure Python (one 12-card hand + best first meld, one core)", r_py))
-    lines = ["## Polish Canasta", "", f"Machine: {machine()}.", "",
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    lines = ["## Polish Canasta", "", f"Machine: {machine()}. Load average when measured: {load} "
+             "(the cores are shared with other work, which caps the gain from the second thread).", "",
              "Hands dealt and evaluated per second, median of "
              f"{REPEATS} runs ({N_PUBLIC:,} deals per cardodds run, {N_NUMPY:,} numpy, {N_PYTHON:,} pure Python). "
              "A cardodds deal is four 12-card hands and the upcard; it finds the best first meld under all "
