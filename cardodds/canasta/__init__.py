@@ -1,0 +1,28 @@
+"""Polish Canasta (RULES.md 3): the 108-card pack, melds with wild cards, scoring, meld odds.
+
+>>> from cardodds.canasta import CanastaRules, Meld, score_side
+>>> score_side([Meld("K", naturals=7, twos=2, jokers=1)]).total
+660
+"""
+
+from .analysis import HandOdds, MeldOdds, hand_odds, melds
+from .cards import hand_counts, parse_hand
+from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
+from .rules import CanastaRules
+
+__all__ = [
+    "CanastaRules",
+    "FirstMeld",
+    "HandOdds",
+    "Meld",
+    "MeldOdds",
+    "SideScore",
+    "best_first_meld",
+    "can_swap",
+    "hand_counts",
+    "hand_odds",
+    "meld_options",
+    "melds",
+    "parse_hand",
+    "score_side",
+]

@@ -1,0 +1,458 @@
+"""Compiled Canasta mechanics on counts per kind (no validation here; see analysis.py).
+
+A hand is int64[15] counts per kind (cards.py: 0 = 2, 1 = black 3, 2 = red 3, 3..13 = 4..A,
+14 = Joker). A meld is an int64[4] record ``(kind, naturals, twos, jokers)``; ``kind`` is the
+natural kind 3..13 or ``WILDS_ONLY`` for a meld of wild cards alone. Keeping naturals, 2s and
+Jokers apart is what scoring (2 = 20, Joker = 50), the canasta kinds and the Joker swap need,
+and what full four-player play will build on.
+
+``pts`` is the int64[15] card-point table of the rules, ``code`` the wild-limit code
+(0 naturals, 1 three, 2 none). ``room`` is the most cards a meld may take from the hand:
+one card stays back for the discard that ends the turn.
+"""
+
+import numpy as np
+from numba import njit
+
+from .._random import bounded
+from .policies import weakest_card
+
+TWO = 0
+BLACK3 = 1
+RED3 = 2
+FOUR = 3
+ACE = 13
+JOKER = 14
+N_KINDS = 15
+WILDS_ONLY = -1
+#: Canasta kinds: none, mixed, clean, joker; and their bonuses.
+CANASTA_NONE = 0
+CANASTA_MIXED = 1
+CANASTA_CLEAN = 2
+CANASTA_JOKER = 3
+CANASTA_BONUS = np.array([0, 300, 500, 1000], dtype=np.int64)
+BIG = 1 << 20
+
+
+@njit(cache=True, nogil=True)
+def wild_room(naturals, code):
+    """Most wilds a meld of ``naturals`` naturals may hold; -1 if it has too few naturals."""
+    if code == 0:
+        return naturals if naturals >= 2 else -1
+    if code == 1:
+        return 3 if naturals >= 2 else -1
+    return BIG if naturals >= 1 else -1
+
+
+@njit(cache=True, nogil=True)
+def meld_is_legal(kind, naturals, twos, jokers, code, wild_melds):
+    """A meld record obeys the rules: 3+ cards, wilds within the limit (wild melds if allowed)."""
+    if naturals < 0 or twos < 0 or jokers < 0 or naturals + twos + jokers < 3:
+        return False
+    if kind == WILDS_ONLY:
+        return naturals == 0 and wild_melds != 0
+    if kind < FOUR or kind > ACE:
+        return False
+    w = wild_room(naturals, code)
+    return w >= 0 and twos + jokers <= w
+
+
+@njit(cache=True, nogil=True)
+def canasta_kind(kind, naturals, twos, jokers):
+    """0 no canasta (under 7 cards), 1 mixed, 2 clean (7+ naturals), 3 joker (wilds only)."""
+    if naturals + twos + jokers < 7:
+        return CANASTA_NONE
+    if kind == WILDS_ONLY or naturals == 0:
+        return CANASTA_JOKER
+    if naturals >= 7:
+        return CANASTA_CLEAN
+    return CANASTA_MIXED
+
+
+@njit(cache=True, nogil=True)
+def rank_meld(c, p, jokers, twos, room, code, need):
+    """Most valuable meld of one natural rank: ``c`` naturals worth ``p``, wilds on hand.
+
+    ``need``: 0 any, 1 must hold a Joker, 2 must hold a 2 (a wild taken from the pile).
+    Returns ``(value, naturals, twos, jokers)``; value -1 when no legal meld exists.
+    """
+    best_v = -1
+    best_n = 0
+    best_t = 0
+    best_j = 0
+    for n in range(c, 0, -1):
+        w = wild_room(n, code)
+        if w < 0:
+            continue
+        w = min(w, jokers + twos, room - n)
+        if w < 0 or n + w < 3:
+            continue
+        j = min(jokers, w)
+        t = w - j
+        if need == 1 and j == 0:
+            continue
+        if need == 2 and t == 0:
+            if w == 0 or twos == 0:
+                continue
+            j -= 1
+            t += 1
+        v = n * p + j * 50 + t * 20
+        if v > best_v:
+            best_v = v
+            best_n = n
+            best_t = t
+            best_j = j
+    return best_v, best_n, best_t, best_j
+
+
+@njit(cache=True, nogil=True)
+def wild_meld(jokers, twos, room, wild_melds, need):
+    """Most valuable meld of wilds alone: ``(value, twos, jokers)``, value -1 if none."""
+    if wild_melds == 0:
+        return -1, 0, 0
+    w = min(jokers + twos, room)
+    if w < 3:
+        return -1, 0, 0
+    j = min(jokers, w)
+    t = w - j
+    if need == 1 and j == 0:
+        return -1, 0, 0
+    if need == 2 and t == 0:
+        if twos == 0:
+            return -1, 0, 0
+        j -= 1
+        t += 1
+    return j * 50 + t * 20, t, j
+
+
+@njit(cache=True, nogil=True)
+def best_meld(counts, room, pts, code, wild_melds, meld):
+    """Most valuable single meld of the hand; fills ``meld`` (kind, naturals, twos, jokers).
+
+    Returns its value (card points), or 0 when the hand holds no legal meld. This is the
+    best first meld: one combination at card points, red 3s not counted.
+    """
+    jk = counts[JOKER]
+    tw = counts[TWO]
+    best = 0
+    meld[0] = WILDS_ONLY
+    meld[1] = 0
+    meld[2] = 0
+    meld[3] = 0
+    v, t, j = wild_meld(jk, tw, room, wild_melds, 0)
+    if v > best:
+        best = v
+        meld[2] = t
+        meld[3] = j
+    for k in range(FOUR, ACE + 1):
+        if counts[k] == 0:
+            continue
+        v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, 0)
+        if v > best:
+            best = v
+            meld[0] = k
+            meld[1] = n
+            meld[2] = t
+            meld[3] = j
+    return best
+
+
+@njit(cache=True, nogil=True)
+def best_meld_value(counts, room, pts, code, wild_melds):
+    """Value of :func:`best_meld` without the record (the Monte Carlo inner loop)."""
+    jk = counts[JOKER]
+    tw = counts[TWO]
+    best = 0
+    v, t, j = wild_meld(jk, tw, room, wild_melds, 0)
+    if v > best:
+        best = v
+    for k in range(FOUR, ACE + 1):
+        if counts[k] == 0:
+            continue
+        v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, 0)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
+    """Most valuable meld that holds the top card ``top`` of the discard pile.
+
+    Taking the pile needs its top card melded at once, so a natural top card fixes the
+    meld's rank and a wild top card must be one of the meld's wilds. A 3 on top cannot be
+    melded, so the pile cannot be taken (0). ``counts`` is the hand without the top card;
+    the meld may use every card of the hand but one (kept for the discard).
+    """
+    meld[0] = WILDS_ONLY
+    meld[1] = 0
+    meld[2] = 0
+    meld[3] = 0
+    if top == BLACK3 or top == RED3:
+        return 0
+    room = 0
+    for k in range(N_KINDS):
+        room += counts[k]  # hand + top card - one card for the discard
+    jk = counts[JOKER]
+    tw = counts[TWO]
+    if FOUR <= top <= ACE:
+        v, n, t, j = rank_meld(counts[top] + 1, pts[top], jk, tw, room, code, 0)
+        if v <= 0:
+            return 0
+        meld[0] = top
+        meld[1] = n
+        meld[2] = t
+        meld[3] = j
+        return v
+    need = 1 if top == JOKER else 2
+    if top == JOKER:
+        jk += 1
+    else:
+        tw += 1
+    best = 0
+    v, t, j = wild_meld(jk, tw, room, wild_melds, need)
+    if v > best:
+        best = v
+        meld[2] = t
+        meld[3] = j
+    for k in range(FOUR, ACE + 1):
+        if counts[k] == 0:
+            continue
+        v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, need)
+        if v > best:
+            best = v
+            meld[0] = k
+            meld[1] = n
+            meld[2] = t
+            meld[3] = j
+    return best
+
+
+@njit(cache=True, nogil=True)
+def swap_is_legal(meld, wild, counts, code, wild_melds, swap_twos):
+    """May the hand swap a wild (``JOKER`` or ``TWO``) out of ``meld`` for a natural?
+
+    The player gives the natural card the wild stands for and must lay the freed wild at
+    once in a new combination from the hand. A meld of wilds only stands for no rank, so
+    nothing can be swapped out of it; 2s only with ``swap_twos``.
+    """
+    kind = meld[0]
+    if kind < FOUR or kind > ACE:
+        return False
+    if wild == JOKER:
+        if meld[3] == 0:
+            return False
+    elif wild == TWO:
+        if swap_twos == 0 or meld[2] == 0:
+            return False
+    else:
+        return False
+    if counts[kind] == 0:
+        return False
+    jk = counts[JOKER]
+    tw = counts[TWO]
+    if wild == JOKER:
+        jk += 1
+    else:
+        tw += 1
+    # Every card left in hand may go into the new combination (laying out the whole hand
+    # is going out, which the rules allow after the first turn).
+    room = BIG
+    need = 1 if wild == JOKER else 2
+    v, t, j = wild_meld(jk, tw, room, wild_melds, need)
+    if v > 0:
+        return True
+    for k in range(FOUR, ACE + 1):
+        c = counts[k] - (1 if k == kind else 0)
+        if c <= 0:
+            continue
+        v, n, t, j = rank_meld(c, 0, jk, tw, room, code, need)
+        if v >= 0:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def meld_points(meld, pts):
+    """Card points of a meld: naturals at their rank's points, 2s 20, Jokers 50."""
+    nat = meld[1] * pts[meld[0]] if meld[0] >= 0 else 0
+    return nat + meld[2] * pts[TWO] + meld[3] * pts[JOKER]
+
+
+@njit(cache=True, nogil=True)
+def score_side(melds, n_melds, red3_laid, left, went_out, pts, out_bonus, out_needs_canasta):
+    """Score of one side for a finished hand (RULES.md 3).
+
+    ``melds`` (n, 4) records of the side, ``red3_laid`` red 3s on its table, ``left`` the
+    counts per kind left in its players' hands, ``went_out`` 1 if its player went out.
+    With a canasta: bonuses + melded card points + 100 per red 3; without: melded cards and
+    red 3s count negative. Cards left in hand always count negative.
+    """
+    bonus = 0
+    melded = 0
+    canastas = 0
+    for i in range(n_melds):
+        ck = canasta_kind(melds[i, 0], melds[i, 1], melds[i, 2], melds[i, 3])
+        if ck != CANASTA_NONE:
+            canastas += 1
+        bonus += CANASTA_BONUS[ck]
+        melded += meld_points(melds[i], pts)
+    table = melded + red3_laid * pts[RED3]
+    score = bonus + table if canastas > 0 else -table
+    for k in range(N_KINDS):
+        score -= left[k] * pts[k]
+    if went_out != 0 and (out_needs_canasta == 0 or canastas > 0):
+        score += out_bonus
+    return score
+
+
+@njit(cache=True, nogil=True)
+def max_natural(counts):
+    m = 0
+    for k in range(FOUR, ACE + 1):
+        if counts[k] > m:
+            m = counts[k]
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _shuffle_prefix(s, d, m):
+    """Partial Fisher-Yates: positions 0..m-1 of ``d`` become a uniform draw without replacement.
+
+    ``d`` stays a permutation of the pack, so the next deal can shuffle it again as it is.
+    """
+    size = d.shape[0]
+    for i in range(m):
+        j = i + bounded(s, size - i)
+        x = d[i]
+        d[i] = d[j]
+        d[j] = x
+
+
+# ---- Monte Carlo chunk kernels ---------------------------------------------------------
+# Layout of the deal kernel's counts (offsets computed by analysis._deal_layout):
+#   lay[0] bad deals (card conservation broken), lay[1] first meld for wild codes 0,1,2,
+#   lay[2] open by taking the upcard, lay[3] first meld by turn, lay[4] 7 naturals by turn,
+#   lay[5] best-value histogram (value // 5), lay[6] wilds per hand, lay[7] red 3s per hand,
+#   lay[8] wilds per partnership, lay[9] red 3s per partnership, lay[10] most naturals of a rank,
+#   lay[11] first meld by the number of wilds in hand.
+N_VALUE_BINS = 401
+
+
+@njit(cache=True, nogil=True)
+def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, min_first, wild_melds,
+                lay, discard, check):
+    """Deal four hands of ``hand`` cards, turn the upcard, then draw ``turns`` cards for seat 0.
+
+    Seat 0 and seat 2 are the partnership. Draws come from the cards seat 0 has not seen,
+    one a turn (no pile). ``discard`` 0 keeps every card, so the by-turn figures say what the
+    cards seen by turn k hold; 1 discards the weakest card after each draw (policies.py).
+    """
+    d = deck.copy()  # chunks run in parallel; each shuffles its own copy
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    partner = np.zeros(N_KINDS, dtype=np.int64)
+    seen = np.zeros(N_KINDS, dtype=np.int64)
+    meld = np.zeros(4, dtype=np.int64)
+    used = 4 * hand + 1 + turns
+    for _ in range(n):
+        _shuffle_prefix(state, d, used)
+        counts[:] = 0
+        partner[:] = 0
+        for i in range(hand):
+            counts[d[i]] += 1
+            partner[d[2 * hand + i]] += 1
+        if check != 0:
+            seen[:] = 0
+            for i in range(d.shape[0]):
+                seen[d[i]] += 1
+            bad = False
+            tot = 0
+            for k in range(N_KINDS):
+                if seen[k] != deck_kind_counts[k] or counts[k] > deck_kind_counts[k]:
+                    bad = True
+                tot += counts[k]
+            if bad or tot != hand:
+                out[lay[0]] += 1
+        room = hand - 1
+        for c in range(3):
+            if best_meld_value(counts, room, pts, c, wild_melds) >= min_first:
+                out[lay[1] + c] += 1
+        top = d[4 * hand]
+        if best_meld_with_top(counts, top, pts, code, wild_melds, meld) >= min_first:
+            out[lay[2]] += 1
+        v = best_meld_value(counts, room, pts, code, wild_melds)
+        out[lay[5] + min(v // 5, N_VALUE_BINS - 1)] += 1
+        w = counts[TWO] + counts[JOKER]
+        out[lay[6] + w] += 1
+        out[lay[7] + counts[RED3]] += 1
+        out[lay[8] + w + partner[TWO] + partner[JOKER]] += 1
+        out[lay[9] + counts[RED3] + partner[RED3]] += 1
+        out[lay[10] + max_natural(counts)] += 1
+        if v >= min_first:
+            out[lay[11] + w] += 1
+        # Over the draws. Both events only grow with more cards, so once reached they hold.
+        opened = v >= min_first
+        canasta = max_natural(counts) >= 7
+        for k in range(turns + 1):
+            if k > 0:
+                x = d[4 * hand + k]
+                counts[x] += 1
+                room = hand + k - 1 if discard == 0 else hand
+                if not opened:
+                    opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
+                if not canasta:
+                    canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
+                if discard != 0:
+                    counts[weakest_card(counts, pts)] -= 1
+            if opened:
+                out[lay[3] + k] += 1
+            if canasta:
+                out[lay[4] + k] += 1
+        if check != 0:
+            tot = 0
+            for k in range(N_KINDS):
+                tot += counts[k]
+                if counts[k] < 0:
+                    tot = -1 << 30
+            if tot != (hand + turns if discard == 0 else hand):
+                out[lay[0]] += 1
+
+
+@njit(cache=True, nogil=True)
+def hand_kernel(state, n, out, base, rest, turns, pts, code, min_first, wild_melds, discard, check):
+    """A given hand (``base`` counts) draws ``turns`` cards from the ``rest`` of the pack.
+
+    ``out[0]`` bad draws (card conservation), ``out[1 + k]`` able to lay the first meld
+    after k draws, ``out[2 + turns + k]`` holding 7 naturals of a rank after k draws.
+    """
+    d = rest.copy()
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    hand = 0
+    for k in range(N_KINDS):
+        hand += base[k]
+    for _ in range(n):
+        _shuffle_prefix(state, d, turns)
+        counts[:] = base
+        opened = best_meld_value(counts, hand - 1, pts, code, wild_melds) >= min_first
+        canasta = max_natural(counts) >= 7
+        for k in range(turns + 1):
+            if k > 0:
+                x = d[k - 1]
+                counts[x] += 1
+                room = hand + k - 1 if discard == 0 else hand
+                if not opened:
+                    opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
+                if not canasta:
+                    canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
+                if discard != 0:
+                    counts[weakest_card(counts, pts)] -= 1
+            if opened:
+                out[1 + k] += 1
+            if canasta:
+                out[2 + turns + k] += 1
+        if check != 0:
+            tot = 0
+            for k in range(N_KINDS):
+                tot += counts[k]
+            if tot != (hand + turns if discard == 0 else hand):
+                out[0] += 1

@@ -1,0 +1,403 @@
+"""Meld odds of Polish Canasta, from the deal and over the draws, exact or Monte Carlo.
+
+>>> res = melds(samples=20_000, rng=1, turns=3)
+>>> 0.8 < res.first_meld.value < 0.9
+True
+>>> ex = melds(exact=True, turns=3)
+>>> ex.first_meld
+Estimate(0.853164 exact)
+>>> odds = hand_odds("Kh Kd 9c 9d Jk 4s 5s 6d 7c 8h Th Qs", turns=2, exact=True)
+>>> odds.first_meld_by_turn[0].value
+1.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+import numpy as np
+
+from .. import __version__
+from .. import engine
+from ..stats import Estimate
+from . import _kernels as K
+from . import exact as _exact
+from .cards import N_KINDS, deck_counts, deck_kinds, format_counts, hand_counts
+from .melds import best_first_meld
+from .policies import DISCARD_POLICIES
+from .rules import WILD_LIMITS, CanastaRules
+
+__all__ = ["HandOdds", "MeldOdds", "hand_odds", "melds"]
+
+MAX_TURNS = 40
+
+
+def _deal_layout(hand_size: int, turns: int, rules: CanastaRules) -> tuple[np.ndarray, int]:
+    wild_max = 8 + rules.jokers
+    sizes = [1, 3, 1, turns + 1, turns + 1, K.N_VALUE_BINS, wild_max + 1, 5, wild_max + 1, 5, 9, wild_max + 1]
+    offs = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+    return offs, int(sum(sizes))
+
+
+def _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard="keep"):
+    if discard not in DISCARD_POLICIES:
+        raise ValueError(f"discard={discard!r} is unknown; choose one of " + ", ".join(map(repr, DISCARD_POLICIES)))
+    if exact and discard != "keep":
+        raise ValueError(f"discard={discard!r} has no exact answer; use exact=False (Monte Carlo) or discard='keep'")
+    if not isinstance(rules, CanastaRules):
+        raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(wild_limit='three')")
+    if isinstance(turns, bool) or not isinstance(turns, (int, np.integer)) or not 0 <= turns <= MAX_TURNS:
+        raise ValueError(f"turns={turns!r} must be a whole number 0..{MAX_TURNS}")
+    if exact:
+        if samples is not None or target_halfwidth is not None:
+            raise ValueError("exact=True needs no samples= or target_halfwidth=; drop them or exact=True")
+    else:
+        engine.check_run_size(samples, target_halfwidth)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
+                                or threads < 1):
+        raise ValueError(f"threads={threads!r} must be a positive whole number")
+
+
+def _dist_estimates(counts, n) -> dict[int, Estimate]:
+    return {i: Estimate.proportion(int(c), n) for i, c in enumerate(counts)}
+
+
+def _exact_dist(d: dict[int, Fraction], size: int) -> dict[int, Estimate]:
+    return {i: Estimate.exact_value(d.get(i, Fraction(0))) for i in range(size)}
+
+
+def _trim(d: dict[int, Estimate]) -> dict[int, Estimate]:
+    """Drop the tail of impossible or unseen values so tables stay short."""
+    keys = [k for k, e in d.items() if e.value > 0]
+    last = max(keys) if keys else 0
+    return {k: e for k, e in d.items() if k <= last}
+
+
+@dataclass(frozen=True)
+class MeldOdds:
+    """Meld odds of a dealt hand and over the draws (see :func:`melds`)."""
+
+    first_meld: Estimate
+    first_meld_by_limit: dict
+    first_meld_by_turn: tuple
+    canasta_by_turn: tuple
+    pile_open: Estimate
+    best_value: dict
+    wild_cards: dict
+    red_threes: dict
+    partnership_wild_cards: dict
+    partnership_red_threes: dict
+    best_rank_naturals: dict
+    pair: Estimate
+    three: Estimate
+    first_meld_by_wilds: dict
+    hand_size: int
+    turns: int
+    rules: CanastaRules
+    exact: bool
+    samples: int
+    seed: object
+    discard: str = "keep"
+    version: str = __version__
+    bad_deals: int = 0
+    partial: bool = False
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_dict(self) -> dict:
+        """JSON-ready: every estimate as {"value", "se", "lo", "hi"}; distributions keyed by count."""
+        def dist(d):
+            return {str(k): e.to_dict() for k, e in d.items()}
+        return {
+            "game": "canasta", "question": "melds", "hand_size": self.hand_size, "turns": self.turns,
+            "discard": self.discard,
+            "exact": self.exact, "samples": self.samples, "seed": self.seed, "version": self.version,
+            "rules": self.rules.to_dict(),
+            "first_meld": self.first_meld.to_dict(),
+            "first_meld_by_limit": {k: e.to_dict() for k, e in self.first_meld_by_limit.items()},
+            "first_meld_by_turn": [e.to_dict() for e in self.first_meld_by_turn],
+            "canasta_by_turn": [e.to_dict() for e in self.canasta_by_turn],
+            "pile_open": self.pile_open.to_dict(),
+            "best_value": dist(self.best_value),
+            "wild_cards": dist(self.wild_cards),
+            "red_threes": dist(self.red_threes),
+            "partnership_wild_cards": dist(self.partnership_wild_cards),
+            "partnership_red_threes": dist(self.partnership_red_threes),
+            "best_rank_naturals": dist(self.best_rank_naturals),
+            "pair": self.pair.to_dict(), "three": self.three.to_dict(),
+            "first_meld_by_wilds": dist(self.first_meld_by_wilds),
+            "partial": self.partial,
+        }
+
+    def to_frame(self):
+        """One row per figure: ``figure``, ``key``, ``value``, ``se``, ``lo``, ``hi``."""
+        import pandas as pd
+
+        rows = []
+
+        def add(fig, key, e):
+            rows.append({"figure": fig, "key": key, "value": e.value, "se": e.se, "lo": e.lo, "hi": e.hi})
+        add("first_meld", "", self.first_meld)
+        for k, e in self.first_meld_by_limit.items():
+            add("first_meld_by_limit", k, e)
+        for k, e in enumerate(self.first_meld_by_turn):
+            add("first_meld_by_turn", k, e)
+        for k, e in enumerate(self.canasta_by_turn):
+            add("canasta_by_turn", k, e)
+        add("pile_open", "", self.pile_open)
+        for name in ("best_value", "wild_cards", "red_threes", "partnership_wild_cards",
+                     "partnership_red_threes", "best_rank_naturals", "first_meld_by_wilds"):
+            for k, e in getattr(self, name).items():
+                add(name, k, e)
+        add("pair", "", self.pair)
+        add("three", "", self.three)
+        return pd.DataFrame(rows)
+
+    def _how(self) -> str:
+        return "exact" if self.exact else f"{self.samples:,} deals, seed {self.seed}"
+
+    def __repr__(self) -> str:
+        lines = [f"Canasta meld odds, {self.hand_size}-card hand ({self._how()}; wild_limit="
+                 f"{self.rules.wild_limit!r}, first meld >= {self.rules.min_first_meld})",
+                 f"  first meld from the deal: {self.first_meld.format(percent=True)}",
+                 f"  by taking the upcard:     {self.pile_open.format(percent=True)}"]
+        for k, e in self.first_meld_by_limit.items():
+            lines.append(f"  wild_limit={k!r:11}      {e.format(percent=True)}")
+        for k, e in enumerate(self.first_meld_by_turn):
+            if k in (1, 3, 5, 10, 20):
+                lines.append(f"  first meld by turn {k:2}:    {e.format(percent=True)}")
+        lines.append(f"  7 naturals by turn {self.turns:2}:    {self.canasta_by_turn[-1].format(percent=True)}")
+        lines.append(f"  a pair / three of a rank: {self.pair.format(percent=True)} / {self.three.format(percent=True)}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{self!r}</pre>" + self.to_frame().to_html(index=False, max_rows=80)
+
+    def plot(self, ax=None):
+        """First meld and 7 naturals of a rank by turn, with 95% intervals."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 3.5))
+        ks = np.arange(len(self.first_meld_by_turn))
+        for series, label in ((self.first_meld_by_turn, "first meld possible"),
+                              (self.canasta_by_turn, "7 naturals of a rank")):
+            v = np.array([e.value for e in series])
+            ax.plot(ks, v, marker="o", ms=3, label=label)
+            ax.fill_between(ks, [e.lo for e in series], [e.hi for e in series], alpha=0.25)
+        ax.set_xlabel("cards drawn (turns)")
+        ax.set_ylabel("probability")
+        ax.set_ylim(0, 1.02)
+        ax.legend()
+        return ax
+
+
+def _check_hand_size(hand_size, turns, rules):
+    if isinstance(hand_size, bool) or not isinstance(hand_size, (int, np.integer)):
+        raise ValueError(f"hand_size={hand_size!r} must be a whole number, e.g. 12")
+    most = (rules.deck_size - 1 - turns) // 4
+    if not 1 <= hand_size <= most:
+        raise ValueError(f"hand_size={hand_size} is outside 1..{most}: four hands, the upcard and "
+                         f"{turns} draws must fit in the {rules.deck_size}-card pack")
+
+
+def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: int = 20,
+          discard: str = "keep", exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
+          rng=None, threads: int | None = None, progress: bool = False,
+          chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOdds:
+    """Meld odds of a dealt hand: the first meld (for every wild limit), by taking the upcard,
+    by turn k = 0..``turns`` drawing one card a turn (kept, no pile), 7 naturals of a rank by
+    turn, the best first-meld value, wilds and red 3s per hand and per partnership, pairs.
+
+    ``exact=True`` enumerates; otherwise Monte Carlo with ``samples`` deals (default 200,000)
+    or until the first-meld interval is ``target_halfwidth`` wide. ``discard`` is the drawing
+    player's policy (:mod:`cardodds.canasta.policies`): ``"keep"`` every card (exact possible)
+    or ``"weakest"`` (the hand stays at its size; Monte Carlo only).
+    """
+    _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard)
+    _check_hand_size(hand_size, turns, rules)
+    if exact:
+        return _melds_exact(int(hand_size), rules, int(turns))
+    if samples is None and target_halfwidth is None:
+        samples = 200_000
+    offs, n_out = _deal_layout(hand_size, turns, rules)
+    pts, code, min_first, wm, _, _ = rules.to_kernel()
+
+    def halfwidth(counts, n):
+        return Estimate.proportion(counts[offs[1] + code], n).halfwidth
+
+    res = engine.run(K.deal_kernel,
+                     (deck_kinds(rules.jokers), deck_counts(rules.jokers), int(hand_size), int(turns), pts,
+                      code, min_first, wm, offs, DISCARD_POLICIES.index(discard), 0),
+                     n_out, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
+                     rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
+    c = res.counts
+    n = res.samples
+
+    def seg(i, size):
+        return c[offs[i]:offs[i] + size]
+    wild_max = 8 + rules.jokers
+    nat = seg(10, 9)
+    values = seg(5, K.N_VALUE_BINS)
+    return MeldOdds(
+        first_meld=Estimate.proportion(c[offs[1] + code], n),
+        first_meld_by_limit={w: Estimate.proportion(c[offs[1] + i], n) for i, w in enumerate(WILD_LIMITS)},
+        first_meld_by_turn=tuple(Estimate.proportion(x, n) for x in seg(3, turns + 1)),
+        canasta_by_turn=tuple(Estimate.proportion(x, n) for x in seg(4, turns + 1)),
+        pile_open=Estimate.proportion(c[offs[2]], n),
+        best_value={5 * i: Estimate.proportion(x, n) for i, x in enumerate(values) if x > 0},
+        wild_cards=_trim(_dist_estimates(seg(6, wild_max + 1), n)),
+        red_threes=_dist_estimates(seg(7, 5), n),
+        partnership_wild_cards=_trim(_dist_estimates(seg(8, wild_max + 1), n)),
+        partnership_red_threes=_dist_estimates(seg(9, 5), n),
+        best_rank_naturals=_trim(_dist_estimates(nat, n)),
+        pair=Estimate.proportion(int(nat[2:].sum()), n),
+        three=Estimate.proportion(int(nat[3:].sum()), n),
+        # conditional on the wilds dealt: a proportion among the hands with that many wilds
+        first_meld_by_wilds={w: Estimate.proportion(int(x), int(y))
+                             for w, (x, y) in enumerate(zip(seg(11, wild_max + 1), seg(6, wild_max + 1))) if y > 0},
+        hand_size=int(hand_size), turns=int(turns), rules=rules, exact=False, samples=n, seed=res.seed,
+        discard=discard, bad_deals=int(c[offs[0]]), partial=res.partial, seconds=res.seconds,
+    )
+
+
+def _melds_exact(hand_size, rules, turns) -> MeldOdds:
+    E = Estimate.exact_value
+    by_limit = {w: E(_exact.first_meld_probability(hand_size, replace(rules, wild_limit=w))) for w in WILD_LIMITS}
+    nat = _exact.max_natural_distribution(hand_size, rules)
+    wild_max = 8 + rules.jokers
+    return MeldOdds(
+        first_meld=by_limit[rules.wild_limit],
+        first_meld_by_limit=by_limit,
+        first_meld_by_turn=tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules, hand_size=hand_size)),
+        canasta_by_turn=tuple(E(p) for p in _exact.canasta_by_turn(turns, rules, hand_size=hand_size)),
+        pile_open=E(_exact.pile_open_probability(hand_size, rules)),
+        best_value={v: E(p) for v, p in _exact.best_meld_distribution(hand_size, rules).items() if p > 0},
+        wild_cards=_trim(_exact_dist(_exact.wild_distribution(hand_size, rules), wild_max + 1)),
+        red_threes=_exact_dist(_exact.red_three_distribution(hand_size, rules), 5),
+        partnership_wild_cards=_trim(_exact_dist(_exact.wild_distribution(2 * hand_size, rules), wild_max + 1)),
+        partnership_red_threes=_exact_dist(_exact.red_three_distribution(2 * hand_size, rules), 5),
+        best_rank_naturals=_trim(_exact_dist(nat, 9)),
+        pair=E(sum(p for m, p in nat.items() if m >= 2)),
+        three=E(sum(p for m, p in nat.items() if m >= 3)),
+        first_meld_by_wilds={w: E(p) for w, p in _exact.first_meld_by_wilds(hand_size, rules).items()},
+        hand_size=hand_size, turns=turns, rules=rules, exact=True, samples=0, seed=None,
+    )
+
+
+@dataclass(frozen=True)
+class HandOdds:
+    """Odds of a given hand over the draws (see :func:`hand_odds`)."""
+
+    hand: str
+    best_meld: object
+    first_meld_by_turn: tuple
+    canasta_by_turn: tuple
+    turns: int
+    rules: CanastaRules
+    exact: bool
+    samples: int
+    seed: object
+    discard: str = "keep"
+    version: str = __version__
+    bad_draws: int = 0
+    partial: bool = False
+
+    def to_dict(self) -> dict:
+        return {
+            "game": "canasta", "question": "hand", "hand": self.hand, "turns": self.turns,
+            "discard": self.discard,
+            "exact": self.exact, "samples": self.samples, "seed": self.seed, "version": self.version,
+            "rules": self.rules.to_dict(), "best_meld": self.best_meld.to_dict(),
+            "first_meld_by_turn": [e.to_dict() for e in self.first_meld_by_turn],
+            "canasta_by_turn": [e.to_dict() for e in self.canasta_by_turn],
+            "partial": self.partial,
+        }
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame({
+            "turn": range(self.turns + 1),
+            "first_meld": [e.value for e in self.first_meld_by_turn],
+            "first_meld_lo": [e.lo for e in self.first_meld_by_turn],
+            "first_meld_hi": [e.hi for e in self.first_meld_by_turn],
+            "canasta": [e.value for e in self.canasta_by_turn],
+            "canasta_lo": [e.lo for e in self.canasta_by_turn],
+            "canasta_hi": [e.hi for e in self.canasta_by_turn],
+        })
+
+    def __repr__(self) -> str:
+        how = "exact" if self.exact else f"{self.samples:,} samples, seed {self.seed}"
+        m = self.best_meld
+        best = f"{m.meld!r} worth {m.value}" if m.meld is not None else "none"
+        lines = [f"Canasta hand {self.hand} ({how})", f"  best first meld now: {best}"
+                 f" ({'opens' if m.opens else 'below'} {m.minimum})"]
+        for k in range(self.turns + 1):
+            lines.append(f"  turn {k:2}: first meld {self.first_meld_by_turn[k].format(percent=True):>24}"
+                         f"   7 naturals {self.canasta_by_turn[k].format(percent=True)}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{self!r}</pre>"
+
+    def plot(self, ax=None):
+        return MeldOdds.plot(self, ax)  # same two series by turn
+
+
+def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, discard: str = "keep",
+              exact: bool = False,
+              samples: int | None = None, target_halfwidth: float | None = None, rng=None,
+              threads: int | None = None, progress: bool = False,
+              chunk_size: int = engine.DEFAULT_CHUNK) -> HandOdds:
+    """Odds that ``hand`` can lay its first meld, and holds 7 naturals of a rank, after k draws.
+
+    Entry 0 is the hand as given. Each turn draws one card from the cards the hand has not
+    seen and keeps it (no discard, no pile). ``exact=True`` enumerates; otherwise Monte Carlo
+    (default 100,000 samples). ``discard="weakest"`` keeps the hand at its size instead
+    (Monte Carlo only; see :mod:`cardodds.canasta.policies`).
+
+    >>> hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", turns=1, exact=True).first_meld_by_turn[1]
+    Estimate(0.1875 exact)
+    """
+    _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard)
+    if isinstance(hand, np.ndarray):
+        counts = np.asarray(hand, dtype=np.int64)
+        if counts.shape != (N_KINDS,) or (counts < 0).any() or (counts > deck_counts(rules.jokers)).any():
+            raise ValueError("hand counts must be 15 counts per kind within the pack; "
+                             "or give the hand as text, e.g. 'Ah Ad 2c Jk 7s'")
+    else:
+        counts = hand_counts(hand, jokers=rules.jokers)
+    size = int(counts.sum())
+    left = rules.deck_size - size
+    if size < 1:
+        raise ValueError("the hand is empty; give its cards, e.g. --hand 'Ah Ad 2c Jk 7s'")
+    if turns > left:
+        raise ValueError(f"turns={turns} draws more cards than the {left} the hand has not seen")
+    text = format_counts(counts)
+    best = best_first_meld(counts, rules)
+    if exact:
+        E = Estimate.exact_value
+        return HandOdds(text, best,
+                        tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules, hand=counts)),
+                        tuple(E(p) for p in _exact.canasta_by_turn(turns, rules, hand=counts)),
+                        int(turns), rules, True, 0, None)
+    if samples is None and target_halfwidth is None:
+        samples = 100_000
+    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    rest = np.repeat(np.arange(len(counts), dtype=np.int64), deck_counts(rules.jokers) - counts)
+    t = int(turns)
+
+    def halfwidth(c, n):
+        return max(Estimate.proportion(c[1 + k], n).halfwidth for k in range(t + 1))
+
+    res = engine.run(K.hand_kernel, (counts.astype(np.int64), rest, t, pts, code, min_first, wm,
+                                        DISCARD_POLICIES.index(discard), 0),
+                     2 * t + 3, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
+                     rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
+    c, n = res.counts, res.samples
+    return HandOdds(text, best,
+                    tuple(Estimate.proportion(c[1 + k], n) for k in range(t + 1)),
+                    tuple(Estimate.proportion(c[2 + t + k], n) for k in range(t + 1)),
+                    t, rules, False, n, res.seed, discard=discard, bad_draws=int(c[0]), partial=res.partial)
+

@@ -1,0 +1,102 @@
+"""Polish Canasta rules as data (RULES.md 3): every option a field, with its default.
+
+>>> r = CanastaRules()
+>>> r.jokers, r.wild_limit, r.min_first_meld, r.swap_twos, r.target
+(4, 'naturals', 30, False, 10000)
+>>> CanastaRules(wild_limit="three").to_kernel()[1]
+1
+>>> CanastaRules(jokers=5)
+Traceback (most recent call last):
+...
+ValueError: jokers=5 is not a pack the rules know; use jokers=4 (108 cards) or jokers=6 (110 cards)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .cards import ACE, BLACK3, FOUR, JOKER, KING, N_KINDS, RED3, TWO
+
+__all__ = ["WILD_LIMITS", "CanastaRules"]
+
+#: Wild-limit options in kernel-code order.
+WILD_LIMITS = ("naturals", "three", "none")
+
+
+@dataclass(frozen=True)
+class CanastaRules:
+    """Options of Polish Canasta (RULES.md 3); the defaults are the rules' defaults.
+
+    - ``jokers``: 4 (108-card pack) or 6 (110 cards).
+    - ``wild_limit``: wilds a natural-rank meld may hold. ``"naturals"`` (default): at least
+      2 naturals and no more wilds than naturals; ``"three"``: at least 2 naturals and at
+      most 3 wilds; ``"none"``: any number of wilds on at least one natural.
+    - ``min_first_meld``: points the first combination of a side must reach (30).
+    - ``swap_twos``: a 2 may be swapped out of a meld like a Joker (default False).
+    - ``wild_melds``: a meld of wilds only is allowed (default True; it can grow only into a
+      joker canasta).
+    - ``target``: game total that ends the game (10000).
+    - ``ace_points``, ``high_points`` (8..Q), ``low_points`` (4..7): card points the seed leaves
+      open (20, 10, 5). The seed's own values are fixed: Joker 50, 2 20, K 10, every 3 100.
+    - ``going_out_bonus``: 100 for the side of the player who goes out; ``going_out_needs_canasta``
+      (default False) makes going out need a canasta, as in standard Canasta.
+    """
+
+    jokers: int = 4
+    wild_limit: str = "naturals"
+    min_first_meld: int = 30
+    swap_twos: bool = False
+    wild_melds: bool = True
+    target: int = 10000
+    ace_points: int = 20
+    high_points: int = 10
+    low_points: int = 5
+    going_out_bonus: int = 100
+    going_out_needs_canasta: bool = False
+
+    def __post_init__(self):
+        if isinstance(self.jokers, bool) or self.jokers not in (4, 6):
+            raise ValueError(f"jokers={self.jokers!r} is not a pack the rules know; "
+                             "use jokers=4 (108 cards) or jokers=6 (110 cards)")
+        if self.wild_limit not in WILD_LIMITS:
+            raise ValueError(f"wild_limit={self.wild_limit!r} is unknown; choose one of "
+                             + ", ".join(repr(w) for w in WILD_LIMITS))
+        for name in ("min_first_meld", "target", "ace_points", "high_points", "low_points", "going_out_bonus"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"{name}={v!r} must be a whole number >= 0")
+        if self.target <= 0:
+            raise ValueError(f"target={self.target} must be positive, e.g. 10000")
+        for name in ("swap_twos", "wild_melds", "going_out_needs_canasta"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name}={getattr(self, name)!r} must be True or False")
+
+    @property
+    def deck_size(self) -> int:
+        return 104 + self.jokers
+
+    @property
+    def wild_code(self) -> int:
+        return WILD_LIMITS.index(self.wild_limit)
+
+    def points(self) -> np.ndarray:
+        """Card points per kind (int64[15]) as the kernels use them."""
+        p = np.empty(N_KINDS, dtype=np.int64)
+        p[TWO] = 20
+        p[BLACK3] = p[RED3] = 100
+        p[FOUR:FOUR + 4] = self.low_points  # 4 5 6 7
+        p[FOUR + 4:KING] = self.high_points  # 8 9 10 J Q
+        p[KING] = 10  # the seed's own value
+        p[ACE] = self.ace_points
+        p[JOKER] = 50
+        return p
+
+    def to_kernel(self) -> tuple:
+        """``(points, wild_code, min_first_meld, wild_melds, swap_twos, jokers)`` for the kernels."""
+        return (self.points(), self.wild_code, int(self.min_first_meld), int(bool(self.wild_melds)),
+                int(bool(self.swap_twos)), int(self.jokers))
+
+    def to_dict(self) -> dict:
+        return asdict(self)

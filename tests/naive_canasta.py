@@ -1,0 +1,159 @@
+"""Slow, obviously-correct twins of the Canasta kernels (pure Python, brute force).
+
+The random numbers are the same xoshiro256** words and Lemire bounds as cardodds._random,
+so a twin run from the same state must give exactly the kernel's counts.
+"""
+
+from __future__ import annotations
+
+M64 = (1 << 64) - 1
+TWO, BLACK3, RED3, JOKER = 0, 1, 2, 14
+NATURALS = range(3, 14)
+
+
+def _rotl(x, k):
+    return ((x << k) | (x >> (64 - k))) & M64
+
+
+def next_u64(s):
+    result = (_rotl((s[1] * 5) & M64, 7) * 9) & M64
+    t = (s[1] << 17) & M64
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+def bounded(s, bound):
+    m = (next_u64(s) >> 32) * bound
+    low = m & 0xFFFFFFFF
+    if low < bound:
+        threshold = ((1 << 32) - bound) % bound
+        while low < threshold:
+            m = (next_u64(s) >> 32) * bound
+            low = m & 0xFFFFFFFF
+    return m >> 32
+
+
+def legal(kind, nat, twos, jokers, limit, wild_melds=True):
+    """RULES.md 3 melds, written from the text."""
+    if nat + twos + jokers < 3:
+        return False
+    if kind is None:
+        return nat == 0 and wild_melds
+    w = twos + jokers
+    if limit == "naturals":
+        return nat >= 2 and w <= nat
+    if limit == "three":
+        return nat >= 2 and w <= 3
+    return nat >= 1
+
+
+LIMITS = ("naturals", "three", "none")
+
+
+def best_value(counts, room, pts, limit, wild_melds=True, need=None, rank=None):
+    """Most valuable meld by trying every (rank, naturals, 2s, Jokers) the hand holds."""
+    best = 0
+    kinds = [None] + list(NATURALS) if rank is None else [rank]
+    for kind in kinds:
+        cmax = 0 if kind is None else counts[kind]
+        for n in range(cmax + 1):
+            for t in range(counts[TWO] + 1):
+                for j in range(counts[JOKER] + 1):
+                    if n + t + j > room or not legal(kind, n, t, j, limit, wild_melds):
+                        continue
+                    if need == JOKER and j == 0 or need == TWO and t == 0:
+                        continue
+                    if rank is not None and n == 0:
+                        continue
+                    v = (n * pts[kind] if kind is not None else 0) + 20 * t + 50 * j
+                    best = max(best, v)
+    return best
+
+
+def best_with_top(counts, top, pts, limit, wild_melds=True):
+    if top in (BLACK3, RED3):
+        return 0
+    c = list(counts)
+    c[top] += 1
+    room = sum(counts)
+    if top in NATURALS:
+        return best_value(c, room, pts, limit, wild_melds, rank=top)
+    return best_value(c, room, pts, limit, wild_melds, need=top)
+
+
+def score_side(melds, red3, left, went_out, pts):
+    """melds: (kind or None, naturals, twos, jokers)."""
+    bonus = 0
+    points = 0
+    canastas = 0
+    for kind, n, t, j in melds:
+        if n + t + j >= 7:
+            canastas += 1
+            bonus += 1000 if n == 0 else (500 if n >= 7 else 300)
+        points += (n * pts[kind] if kind is not None else 0) + 20 * t + 50 * j
+    table = points + 100 * red3
+    s = bonus + table if canastas else -table
+    s -= sum(c * p for c, p in zip(left, pts))
+    return s + (100 if went_out else 0)
+
+
+def weakest(counts, pts):
+    """The "weakest" discard: a black 3, a red 3, the natural of the fewest-held (then cheapest)
+    rank, a 2, a Joker."""
+    for k in (BLACK3, RED3):
+        if counts[k]:
+            return k
+    held = [k for k in NATURALS if counts[k]]
+    if held:
+        return min(held, key=lambda k: (counts[k], pts[k], k))
+    return TWO if counts[TWO] else JOKER
+
+
+def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max, discard=0):
+    """Twin of _kernels.deal_kernel: the same deals, evaluated by brute force."""
+    s = [int(x) for x in state]
+    d = [int(x) for x in deck]
+    out = [0] * n_out
+    limit = LIMITS[code]
+    used = 4 * hand + 1 + turns
+    for _ in range(n):
+        for i in range(used):
+            j = i + bounded(s, len(d) - i)
+            d[i], d[j] = d[j], d[i]
+        counts = [0] * 15
+        partner = [0] * 15
+        for i in range(hand):
+            counts[d[i]] += 1
+            partner[d[2 * hand + i]] += 1
+        for c in range(3):
+            if best_value(counts, hand - 1, pts, LIMITS[c]) >= min_first:
+                out[lay[1] + c] += 1
+        if best_with_top(counts, d[4 * hand], pts, limit) >= min_first:
+            out[lay[2]] += 1
+        v = best_value(counts, hand - 1, pts, limit)
+        out[lay[5] + v // 5] += 1
+        w = counts[TWO] + counts[JOKER]
+        out[lay[6] + w] += 1
+        out[lay[7] + counts[RED3]] += 1
+        out[lay[8] + w + partner[TWO] + partner[JOKER]] += 1
+        out[lay[9] + counts[RED3] + partner[RED3]] += 1
+        out[lay[10] + max(counts[k] for k in NATURALS)] += 1
+        if v >= min_first:
+            out[lay[11] + w] += 1
+        opened = canasta = False
+        for k in range(turns + 1):
+            if k > 0:
+                counts[d[4 * hand + k]] += 1
+            room = hand + k - 1 if (discard == 0 or k == 0) else hand
+            opened = opened or best_value(counts, room, pts, limit) >= min_first
+            canasta = canasta or max(counts[x] for x in NATURALS) >= 7
+            out[lay[3] + k] += opened
+            out[lay[4] + k] += canasta
+            if k > 0 and discard:
+                counts[weakest(counts, pts)] -= 1
+    return out
