@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import naive_canasta as naive
+from . import naive_canasta as naive
 from cardodds import cards as core_cards
 from cardodds import engine
 from cardodds.canasta import (CanastaRules, Meld, best_first_meld, can_swap, hand_counts, hand_odds,
