@@ -30,7 +30,7 @@ __all__ = ["DEFAULT_CHUNK", "RunResult", "check_run_size", "default_threads", "r
 
 #: Deals per chunk: large enough that Python's dispatch is noise (< 1%), small enough
 #: that a Ctrl-C or a precision target is answered within milliseconds.
-DEFAULT_CHUNK = 1 << 16
+DEFAULT_CHUNK = 1 << 17
 #: Samples a precision-targeted run may spend at most unless told otherwise.
 DEFAULT_MAX_SAMPLES = 1 << 34
 

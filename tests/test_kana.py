@@ -10,7 +10,7 @@ from cardodds.cards import parse_card, parse_cards
 from cardodds.kana import KanaRules, exact_odds, live_odds, odds
 from cardodds.kana import exact as ex
 from cardodds.kana._kernels import (
-    SUPERKANA, best_holders, extra_offsets, hand_key, last_round_starter, offsets, play_rounds,
+    SUPERKANA, best_holders, extra_offsets, hand_key, offsets, play_rounds,
 )
 from cardodds.kana.analysis import _kernel_args, _positions
 
@@ -59,7 +59,7 @@ def test_kernel_equals_naive_twin_on_the_same_stream(rules, shown, positions, ch
     # kernel played the very same deals.
     n = rules.players
     out, args = _kernel_counts(rules, shown, positions, chunk(), 3000)
-    fixed = args[5].tolist()
+    fixed = args[5].tolist() if args[5] is not None else [[-1, -1, -1]] * n
     ref = kana_rounds(chunk(), 3000, n, *args[1:4], list(positions), fixed, args[6].tolist())
     assert out.tolist() == ref
     _check_invariants(out, n, 3000)
@@ -76,10 +76,15 @@ def test_hand_value_is_the_sum_and_superkana_beats_everything():
 
 
 def test_last_round_starter_is_lowest_first_turned_card_ties_to_earliest():
-    first = np.array(C("9h 4c Ks 4d"))
-    assert last_round_starter(first, 4, False) == 1
-    assert last_round_starter(first, 4, True) == 3  # the "latest" option
-    assert last_round_starter(np.array(C("2c 3c 2d")), 3, False) == 0
+    # First-turned cards 9h, 4c, Ks, 4d: the two 4s tie for lowest.
+    shown = {0: "2c 9h 3s", 1: "2d 4c 3h", 2: "2h Ks 3d", 3: "2s 4d 3c"}
+    r = _mc(shown, KanaRules(players=4), samples=2000)
+    assert r.last_round_starter[1].value == 1.0
+    r = _mc(shown, KanaRules(players=4, last_round_tie="latest"), samples=2000)
+    assert r.last_round_starter[3].value == 1.0
+    # With some seats' turned cards unknown the starter varies, ties still go to the earliest.
+    r = _mc({0: "3c 2h", 1: "5d"}, KanaRules(players=2), samples=2000)
+    assert r.last_round_starter[0].value == 1.0  # nothing is lower than a 2, and seat 0 is earliest
 
 
 def test_dark_card_compares_rank_only_ace_high():

@@ -317,9 +317,11 @@ def _halfwidth_of_wins(n: int):
 
 def _kernel_args(rules: KanaRules, shown: dict[int, tuple[int, ...]], positions) -> tuple:
     n, fresh, extra_all, latest = rules.to_kernel()
-    fixed = np.full((n, 3), -1, np.int64)
-    for s, cards in shown.items():
-        fixed[s, : len(cards)] = cards
+    fixed = None  # nothing shown: the kernel compiles without the shown-card branch
+    if shown:
+        fixed = np.full((n, 3), -1, np.int64)
+        for s, cards in shown.items():
+            fixed[s, : len(cards)] = cards
     out_cards = {c for cards in shown.values() for c in cards}
     base_deck = np.array([c for c in range(52) if c not in out_cards], np.int64)
     return (n, fresh, extra_all, latest, np.asarray(positions, np.int64), fixed, base_deck)
