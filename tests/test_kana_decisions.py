@@ -255,3 +255,16 @@ def test_table_bad_input():
         strategy_table("official", 4, samples=1000)
     with pytest.raises(ValueError, match="opponents="):
         strategy_table("peek-one", 4, opponents="strong", samples=1000)
+
+
+def test_shipped_equilibrium_tables_load():
+    from cardodds.kana.decisions import _shipped, table_strategy
+
+    shipped = _shipped()
+    for n in range(2, 9):
+        entry = shipped[f"peek-one/{n}"]
+        assert len(entry["actions"]) == 13 and entry["converged"]
+        s = table_strategy("peek-one", n)
+        assert s.kanas("2c") and not s.kanas("As")
+    assert len(shipped["peek-all/4"]["actions"]) == 455
+    assert table_strategy("peek-all", 4).choose("2c 2d Ah") == "Ah"
