@@ -178,10 +178,12 @@ def main(argv=None) -> int:
     figures["pure Python"] = rate(lambda k: python_rounds(k), 100_000 if not args.quick else 20_000, 3)
 
     one = figures["public, 1 thread"]
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     lines = [
         "# Känä benchmark",
         "",
-        f"Machine: {machine()}.",
+        f"Machine: {machine()}. Load average after the run: {load} (2 cores; other work on the machine "
+        "holds back the all-cores figures).",
         "",
         f"Rounds per second at {PLAYERS} players, median of {reps} repeats, compile time excluded. "
         "Extra rounds are played out except in the tuned reference.",

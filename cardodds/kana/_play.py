@@ -182,8 +182,7 @@ def play_configs(s, nrounds, out, n, fresh, extra_all, variant, kinds, args, ctx
     """Play every deal once under each configuration, from the same cards and stream.
 
     ``focal`` is the seat whose results are broken down (by its peeked rank in peek-one,
-    its hand's rank combination in peek-all) and paired between configurations; -1 draws
-    it uniformly each deal, as the starter rotates at a real table.
+    its hand's rank combination in peek-all) and paired between configurations.
     """
     C = kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
@@ -205,7 +204,7 @@ def play_configs(s, nrounds, out, n, fresh, extra_all, variant, kinds, args, ctx
     saved = np.empty(52, np.int64)
     state = np.empty(4, np.uint64)
     for _ in range(nrounds):
-        f = focal if focal >= 0 else bounded(s, n)
+        f = focal
         m = 52
         for p in range(n):
             hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, 3 * p, m)

@@ -20,6 +20,7 @@ import pandas as pd
 from .. import __version__
 from ..cards import RANKS, card_str, format_cards, parse_cards
 from ..engine import check_run_size, run
+from ..rng import as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
 from ._kernels import EXTRA_BLOCK
 from ._play import COMBOS, advise_worlds, config_offsets, no_custom, play_configs, posterior_tables
@@ -328,18 +329,14 @@ def _strategy_from(variant: str, actions: np.ndarray, name: str) -> Strategy:
 
 
 def _run_focal(rules, forced, opponents, samples, rng, threads, progress):
-    """Deals where a random focal seat plays each forced action and the rest ``opponents``.
+    """Deals where one seat plays each forced action (paired) and the others ``opponents``.
 
-    The kernel takes one strategy per seat and configuration; a focal seat drawn per deal
-    is handled by running the configurations for each seat in turn, with an equal share of
-    the samples, so every seat is the focal one as often (as the starter rotates)."""
+    Every seat takes the focal place for an equal share of the samples, as the starter
+    rotates at a real table, each share from its own child of the seed."""
     n = rules.players
     total = None
     N = 0
-    seed = None
     per = -(-samples // n)
-    from ..rng import as_seed_sequence
-
     ss, seed = as_seed_sequence(rng)
     for seat in range(n):
         configs = []
@@ -397,8 +394,6 @@ def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng=20261
     C = len(forced)
     K = 13 if variant == "peek-one" else COMBOS
     current = _initial_actions(variant) if start is None else _actions_of(start)
-    from ..rng import as_seed_sequence
-
     ss, _ = as_seed_sequence(rng)
     iterations = 0
     converged = False
@@ -461,8 +456,6 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     if target_halfwidth is not None:
         samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
     rules = KanaRules(players=players, variant=variant)
-    from ..rng import as_seed_sequence
-
     ss, seed = as_seed_sequence(rng)
     forced = _forced(variant)
     C = len(forced)
