@@ -268,3 +268,14 @@ def test_shipped_equilibrium_tables_load():
         assert s.kanas("2c") and not s.kanas("As")
     assert len(shipped["peek-all/4"]["actions"]) == 455
     assert table_strategy("peek-all", 4).choose("2c 2d Ah") == "Ah"
+
+
+def test_expected_value_in_antes():
+    from cardodds.kana import expected_value
+
+    # Blind against blind: every seat wins 1/n, so the expected gain is zero.
+    ev = expected_value("blind", 4, "official", opponents="blind", samples=200_000, rng=1)
+    assert ev.contains(0.0)
+    assert_within_4se(ev.scaled(0.25, 0.25), 0.25)  # back to a win rate
+    ev = expected_value("best-pair", 3, opponents="blind", samples=100_000, rng=2)
+    assert ev.lo > 0.3

@@ -7,10 +7,12 @@
 
 from . import exact, strategies
 from .analysis import KanaOdds, exact_odds, live_odds, odds, parse_shown
-from .decisions import Advice, Comparison, StrategyTable, advise, compare, equilibrium, strategy_table
+from .decisions import (
+    Advice, Comparison, StrategyTable, advise, compare, equilibrium, expected_value, strategy_table,
+)
 from .rules import KanaRules
 
 __all__ = [
     "Advice", "Comparison", "KanaOdds", "KanaRules", "StrategyTable", "advise", "compare", "equilibrium", "exact",
-    "exact_odds", "live_odds", "odds", "parse_shown", "strategies", "strategy_table",
+    "exact_odds", "expected_value", "live_odds", "odds", "parse_shown", "strategies", "strategy_table",
 ]

@@ -29,7 +29,9 @@ from .strategies import (
     Strategy, best_pair, blind, combos, kana_ranks, pack, parse_strategy, peek_all_table,
 )
 
-__all__ = ["Advice", "Comparison", "StrategyTable", "advise", "compare", "equilibrium", "strategy_table"]
+__all__ = [
+    "Advice", "Comparison", "StrategyTable", "advise", "compare", "equilibrium", "expected_value", "strategy_table",
+]
 
 DEFAULT_SAMPLES = 1_000_000
 MAX_ITERATIONS = 12
@@ -501,6 +503,32 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     return StrategyTable(rules=rules, strategy=table, rows=frame, win_vs_blind=overall["vs_blind"],
                          win_at_table=overall["at_table"], iterations=iterations, converged=converged,
                          samples=samples, seed=seed)
+
+
+def expected_value(strategy, players: int = 4, variant: str | None = None, *, opponents="table",
+                   samples: int | None = None, rng=None, threads=None, progress=False) -> Estimate:
+    """Expected gain per round, in antes, of one player using ``strategy`` against
+    ``opponents`` (``"table"``, ``"blind"`` or a strategy for all of them): n P(win) - 1,
+    averaged over the seats (the starter rotates).
+
+    >>> ev = expected_value("threshold:8", 4, opponents="blind", samples=100_000, rng=1)
+    >>> ev.lo > 0
+    True
+    """
+    if variant is None:
+        variant = _guess_variant(strategy, opponents if not isinstance(opponents, str) or ":" in opponents else None)
+    rules = _rules(players, variant, None)
+    s = parse_strategy(strategy, rules.variant)
+    if isinstance(opponents, str) and opponents in ("table", "blind"):
+        if opponents == "blind" or rules.variant == "official":
+            opp = blind("random")
+        else:
+            opp = table_strategy(rules.variant, rules.players)
+    else:
+        opp = parse_strategy(opponents, rules.variant)
+    samples, _ = _run_size(samples, None)
+    (counts, N, _), o, K = _run_focal(rules, [s], opp, samples, rng, threads, progress)
+    return Estimate.proportion(int(counts[o[1]:o[1] + K].sum()), N).scaled(rules.players, -1)
 
 
 # ---------------------------------------------------------------------------------------

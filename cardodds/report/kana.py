@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..kana import KanaRules, compare, odds, strategy_table
+from ..kana import KanaRules, compare, expected_value, odds, strategy_table
 from ..kana import exact as kana_exact
 from ..kana.decisions import _actions_of
 
@@ -164,6 +164,15 @@ def write(outdir: Path, *, seed: int = 20261129, scale: float = 1.0, progress: b
                   f"{row['diff']:+.4f} [{row['diff_lo']:+.4f}, {row['diff_hi']:+.4f}] |")
     md.append("")
 
+    md += ["Expected value per round in antes (n P(win) - 1) of one player using each strategy at 4 players, "
+           "the others blind or playing the equilibrium table:", "",
+           "| strategy | vs blind | vs the table |", "|---|---|---|"]
+    for name in ("blind", "threshold:6", "threshold:7", "threshold:8", "threshold:9", "threshold:10"):
+        evs = [expected_value(name, 4, "peek-one", opponents=opp, samples=n_tab, rng=next(seeds))
+               for opp in ("blind", "table")]
+        md.append(f"| {name} | " + " | ".join(f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}]" for e in evs) + " |")
+    md.append("")
+
     # --- peek-all -------------------------------------------------------------------------
     stage("peek-all strategy tables")
     md += ["## Peek-all: the best känä for every hand", "",
@@ -182,6 +191,12 @@ def write(outdir: Path, *, seed: int = 20261129, scale: float = 1.0, progress: b
                                                      "iterations": t.iterations, "converged": t.converged}
                 if n == 4:
                     keep = t.rows.loc[["22A", "22K", "2KA", "9TJ", "AAA"]]
+    md += ["", "Expected value per round in antes of one player using each named strategy at 4 players:", "",
+           "| strategy | vs blind | vs the table |", "|---|---|---|"]
+    for name in ("best-pair", "highest-sum", "kana-highest", "random"):
+        evs = [expected_value(name, 4, "peek-all", opponents=opp, samples=n_tab, rng=next(seeds))
+               for opp in ("blind", "table")]
+        md.append(f"| {name} | " + " | ".join(f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}]" for e in evs) + " |")
     md += ["", "Selected hands at 4 players (equilibrium):", "", "| hand | känä | win at the table |", "|---|---|---|"]
     for key, row in keep.iterrows():
         md.append(f"| {key} | {row['action']} | {row['at_table']:.4f} [{row['at_table_lo']:.4f}, {row['at_table_hi']:.4f}] |")
