@@ -12,31 +12,40 @@ M32 = (1 << 32) - 1
 M21 = (1 << 21) - 1
 
 
+def next_u64(s: list[int]) -> int:
+    """xoshiro256** as published by Blackman and Vigna, on a list of four Python ints."""
+    result = (_rotl((s[1] * 5) & M64, 7) * 9) & M64
+    t = (s[1] << 17) & M64
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+def bounded(s: list[int], bound: int) -> int:
+    """Lemire's multiply-and-reject on the high 32 bits: 0 .. bound-1."""
+    m = (next_u64(s) >> 32) * bound
+    if (m & M32) < bound:
+        threshold = (2**32 - bound) % bound
+        while (m & M32) < threshold:
+            m = (next_u64(s) >> 32) * bound
+    return m >> 32
+
+
 class Xoshiro:
-    """xoshiro256** as published by Blackman and Vigna, on Python ints."""
+    """The generator state of one chunk, as an object."""
 
     def __init__(self, state):
         self.s = [int(x) for x in state]
 
     def next(self) -> int:
-        s = self.s
-        result = (_rotl((s[1] * 5) & M64, 7) * 9) & M64
-        t = (s[1] << 17) & M64
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = _rotl(s[3], 45)
-        return result
+        return next_u64(self.s)
 
     def bounded(self, bound: int) -> int:
-        m = (self.next() >> 32) * bound
-        if (m & M32) < bound:
-            threshold = (2**32 - bound) % bound
-            while (m & M32) < threshold:
-                m = (self.next() >> 32) * bound
-        return m >> 32
+        return bounded(self.s, bound)
 
 
 def _rotl(x: int, k: int) -> int:

@@ -6,36 +6,10 @@ so a twin run from the same state must give exactly the kernel's counts.
 
 from __future__ import annotations
 
-M64 = (1 << 64) - 1
+from .naive import bounded, next_u64  # noqa: F401  (the shared xoshiro256** twin)
+
 TWO, BLACK3, RED3, JOKER = 0, 1, 2, 14
 NATURALS = range(3, 14)
-
-
-def _rotl(x, k):
-    return ((x << k) | (x >> (64 - k))) & M64
-
-
-def next_u64(s):
-    result = (_rotl((s[1] * 5) & M64, 7) * 9) & M64
-    t = (s[1] << 17) & M64
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
-    return result
-
-
-def bounded(s, bound):
-    m = (next_u64(s) >> 32) * bound
-    low = m & 0xFFFFFFFF
-    if low < bound:
-        threshold = ((1 << 32) - bound) % bound
-        while low < threshold:
-            m = (next_u64(s) >> 32) * bound
-            low = m & 0xFFFFFFFF
-    return m >> 32
 
 
 def legal(kind, nat, twos, jokers, limit, wild_melds=True):

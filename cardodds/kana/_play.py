@@ -103,6 +103,17 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     return cc
 
 
+@njit(inline="always", cache=True)
+def _kana(hand, pos, p, kanad, kept):
+    """Seat ``p`` känäs ``hand[pos]``; the other two, in order, are its kept cards."""
+    kanad[p] = hand[pos]
+    j = 0
+    for q in range(3):
+        if q != pos:
+            kept[p, j] = hand[q]
+            j += 1
+
+
 @njit(cache=True)
 def no_custom(seat, hand, peeked, kanad, n_kanad, s):
     """Placeholder decision function for tables without a custom strategy."""
@@ -219,12 +230,7 @@ def play_configs(s, nrounds, out, n, fresh, extra_all, variant, kinds, args, ctx
                 hand[1] = hands[p, 1]
                 hand[2] = hands[p, 2]
                 pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                kanad[p] = hand[pos]
-                j = 0
-                for q in range(3):
-                    if q != pos:
-                        kept[p, j] = hand[q]
-                        j += 1
+                _kana(hand, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
             winners[c], restocked = settle(
@@ -339,6 +345,28 @@ def _take(deck, pos_of, i, c):
     return True
 
 
+@njit(cache=True)
+def _play_options(s, out, extra_base, deck, saved, state, i, m, n, me, hands, kanad, kept, options, kinds, args,
+                  ctxmode, t1, t3, custom, peeked, fresh, extra_all, key, tied, first, dark, darkkey, hand, winners):
+    """From my turn on, play the deal once per option of mine (``options[c]`` = position I
+    känä), each from the same stock and random stream; winners go to ``winners[c]``."""
+    saved[:] = deck
+    state[:] = s
+    for c in range(options.shape[0]):
+        s[:] = state
+        deck[:] = saved
+        for p in range(me, n):
+            for j in range(3):
+                hand[j] = hands[p, j]
+            if p == me:
+                pos = options[c]
+            else:
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+            _kana(hand, pos, p, kanad, kept)
+        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, deck, i, m, n, kept, fresh, extra_all, key, tied,
+                                first, dark, darkkey)
+
+
 @njit(nogil=True, cache=True)
 def advise_worlds(s, nworlds, out, n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, me, my_cards,
                   kanad_known, options, pool, cum, total, zmax, px, py, custom):
@@ -399,12 +427,7 @@ def advise_worlds(s, nworlds, out, n, fresh, extra_all, variant, kinds, args, ct
                     for j in range(3):
                         hand[j] = hands[p, j]
                     pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                    kanad[p] = hand[pos]
-                    jj = 0
-                    for q in range(3):
-                        if q != pos:
-                            kept[p, jj] = hand[q]
-                            jj += 1
+                    _kana(hand, pos, p, kanad, kept)
                     continue
                 ctx = context_of(kanad, p, ctxmode[0, p])
                 z = total[p, ctx]
@@ -446,28 +469,9 @@ def advise_worlds(s, nworlds, out, n, fresh, extra_all, variant, kinds, args, ct
         for p in range(me + 1, n):
             hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
             i += 3
-        saved[:] = deck
-        state[:] = s
+        _play_options(s, out, o_extra, deck, saved, state, i, m, n, me, hands, kanad, kept, options, kinds, args,
+                      ctxmode, t1, t3, custom, peeked, fresh, extra_all, key, tied, first, dark, darkkey, hand, winners)
         for c in range(C):
-            s[:] = state
-            deck[:] = saved
-            for p in range(me, n):
-                for j in range(3):
-                    hand[j] = hands[p, j]
-                if p == me:
-                    pos = options[c]
-                else:
-                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                kanad[p] = hand[pos]
-                jj = 0
-                for q in range(3):
-                    if q != pos:
-                        kept[p, jj] = hand[q]
-                        jj += 1
-            winners[c], _r = settle(
-                s, out, o_extra + c * EXTRA_BLOCK, deck, i, m, n, kept, fresh, extra_all, key, tied, first,
-                dark, darkkey,
-            )
             if winners[c] == me:
                 out[o_wins + c] += 1
         pair = 0
@@ -503,6 +507,7 @@ def advise_by_rejection(s, ndeals, out, n, fresh, extra_all, variant, kinds, arg
     deck = np.empty(52, np.int64)
     saved = np.empty(52, np.int64)
     state = np.empty(4, np.uint64)
+    winners = np.empty(C, np.int64)
     for _ in range(ndeals):
         for j in range(npool):
             deck[j] = pool[j]
@@ -523,37 +528,15 @@ def advise_by_rejection(s, ndeals, out, n, fresh, extra_all, variant, kinds, arg
             for j in range(3):
                 hand[j] = hands[p, j]
             pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-            kanad[p] = hand[pos]
-            jj = 0
-            for q in range(3):
-                if q != pos:
-                    kept[p, jj] = hand[q]
-                    jj += 1
+            _kana(hand, pos, p, kanad, kept)
             if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                 ok = False
                 break
         if not ok:
             continue
         out[C] += 1
-        saved[:] = deck
-        state[:] = s
+        _play_options(s, out, C + 1, deck, saved, state, i, npool, n, me, hands, kanad, kept, options, kinds, args,
+                      ctxmode, t1, t3, custom, peeked, fresh, extra_all, key, tied, first, dark, darkkey, hand, winners)
         for c in range(C):
-            s[:] = state
-            deck[:] = saved
-            for p in range(me, n):
-                for j in range(3):
-                    hand[j] = hands[p, j]
-                if p == me:
-                    pos = options[c]
-                else:
-                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                kanad[p] = hand[pos]
-                jj = 0
-                for q in range(3):
-                    if q != pos:
-                        kept[p, jj] = hand[q]
-                        jj += 1
-            w, _r = settle(s, out, C + 1 + c * EXTRA_BLOCK, deck, i, npool, n, kept, fresh, extra_all, key, tied,
-                           first, dark, darkkey)
-            if w == me:
+            if winners[c] == me:
                 out[c] += 1
