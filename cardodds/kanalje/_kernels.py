@@ -575,7 +575,13 @@ def choose(state, t, seat, code, samples):
         return heuristic_choose(t, seat, legal)
     if code == P_LOOKAHEAD:
         return lookahead_choose(state, t, seat, legal, samples)
-    return USER_POLICY(state, legal, seat, user_view(t, seat))
+    c = USER_POLICY(state, legal, seat, user_view(t, seat))
+    if c < 0 or c > 51 or (legal & bit(c)) == 0:
+        # An illegal answer is counted (checked runs report it) and replaced, so a buggy
+        # policy cannot stall the deal.
+        t[T_BAD] += 1
+        return lowest(legal)
+    return c
 
 
 @njit(cache=True, nogil=True)

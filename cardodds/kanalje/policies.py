@@ -39,7 +39,8 @@ Your own policy
     zeroed); the ``T_*`` offsets of :mod:`cardodds.kanalje._kernels` name its fields, e.g.
     ``view[T_HAND + seat]`` your hand, ``view[T_TRICK:T_TRICK + view[T_TLEN]]`` the current
     trick, ``view[T_TRUMP]`` the trump suit, ``view[T_VOID + s]`` the suits seat ``s`` has
-    shown void in. Return a card in ``legal`` (the checked runs count anything else).
+    shown void in. Return a card in ``legal``: anything else is replaced by the lowest legal
+    card and counted (``result.violations`` of a run with ``check=True``).
 
 >>> from numba import njit
 >>> from cardodds.kanalje import jack_risk
