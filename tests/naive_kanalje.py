@@ -5,7 +5,7 @@ order as the kernel (the same xoshiro256** state and bounded draws), so both mus
 identical counts.
 """
 
-from cardodds._random import bounded
+from cardodds._random import bounded, next_u64
 
 PENALTY = {0: 2, 1: 3, 2: 4, 3: 1}  # jack of clubs, diamonds, hearts, spades
 JACK = 9
@@ -19,10 +19,29 @@ def rank(c):
     return c // 4
 
 
+def _lemire32(x, bound):
+    """j = floor(x * bound / 2**32), or None when Lemire's method rejects x."""
+    m = x * bound
+    low = m & 0xFFFFFFFF
+    if low < bound and low < (2**32 - bound) % bound:
+        return None
+    return m >> 32
+
+
 def shuffle(state, deck):
-    for i in range(len(deck) - 1, 0, -1):
-        j = int(bounded(state, i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
+    """Fisher-Yates from the top, two 32-bit draws per 64-bit word (high half first);
+    a rejected draw discards the rest of its word."""
+    i = len(deck) - 1
+    while i > 0:
+        word = int(next_u64(state))
+        for half in (word >> 32, word & 0xFFFFFFFF):
+            j = _lemire32(half, i + 1)
+            if j is None:
+                break
+            deck[i], deck[j] = deck[j], deck[i]
+            i -= 1
+            if i == 0:
+                break
 
 
 def legal(hand, trick):

@@ -22,7 +22,7 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
-from .._random import bounded
+from .._random import bounded, next_u64
 
 # ---- table layout ------------------------------------------------------------------------
 T_HAND = 0  # 4 slots: hand mask of seats 0..3
@@ -240,7 +240,7 @@ def _take_jack(t, s, seat, led):
     t[T_JLEAD + s] = 1 if led else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(inline="always", cache=True)
 def play_card(t, seat, c):
     """``seat`` plays ``c``; a full trick is taken at once. Returns True when the deal is over."""
     n = t[T_NP]
@@ -305,7 +305,7 @@ def _non_jack_high(mask):
     return highest(nj) if nj != 0 else highest(mask)
 
 
-@njit(cache=True, nogil=True)
+@njit(inline="always", cache=True)
 def _heuristic_lead(t, seat, hand, unseen, trump):
     n = t[T_NP]
     # Everybody else shown void in a suit: a lead there is taken by nobody but me.
@@ -364,7 +364,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
     return cheapest
 
 
-@njit(cache=True, nogil=True)
+@njit(inline="always", cache=True)
 def heuristic_choose(t, seat, legal):
     """The documented rule-based player (see ``policies.py``)."""
     if (legal & (legal - 1)) == 0:
@@ -566,7 +566,7 @@ def user_view(t, seat):
     return v
 
 
-@njit(cache=True, nogil=True)
+@njit(inline="always", cache=True)
 def choose(state, t, seat, code, samples):
     legal = legal_cards(t, seat)
     if code == P_RANDOM:
@@ -615,13 +615,41 @@ def play_traced(state, t, pol, samples, rec):
 
 # ---- dealing ------------------------------------------------------------------------------
 @njit(inline="always", cache=True)
+def _bounded32(x, bound):
+    """Lemire's multiply on a 32-bit draw ``x``: ``(value, ok)``; ``ok`` is False on the
+    rare rejection (probability < bound / 2**32), when the caller draws again."""
+    m = x * np.uint64(bound)
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < np.uint64(bound):
+        threshold = (np.uint64(0x100000000) - np.uint64(bound)) % np.uint64(bound)
+        if low < threshold:
+            return np.int64(0), False
+    return np.int64(m >> np.uint64(32)), True
+
+
+@njit(inline="always", cache=True)
 def shuffle(state, a, m):
-    """Shuffle the first ``m`` entries of ``a`` (Fisher-Yates)."""
-    for i in range(m - 1, 0, -1):
-        j = bounded(state, i + 1)
+    """Shuffle the first ``m`` entries of ``a`` (Fisher-Yates), two exact bounded draws
+    from each 64-bit word."""
+    i = m - 1
+    while i > 0:
+        word = next_u64(state)
+        j, ok = _bounded32(word >> np.uint64(32), i + 1)
+        if not ok:
+            continue
         tmp = a[i]
         a[i] = a[j]
         a[j] = tmp
+        i -= 1
+        if i == 0:
+            break
+        j, ok = _bounded32(word & np.uint64(0xFFFFFFFF), i + 1)
+        if not ok:
+            continue
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+        i -= 1
 
 
 @njit(cache=True, nogil=True)
