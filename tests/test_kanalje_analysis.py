@@ -167,3 +167,29 @@ def test_cli_bad_input_one_line_exit_2(args):
     p = subprocess.run([sys.executable, "-m", "cardodds.cli", *args], capture_output=True, text=True)
     assert p.returncode == 2
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+# ---- report section and notebook ---------------------------------------------------------------
+def test_report_section_is_byte_identical_for_the_same_seed(tmp_path):
+    from cardodds.report import build
+
+    a = build(tmp_path / "a", seed=5, scale=0.002, sections=["kanalje"])[0]
+    b = build(tmp_path / "b", seed=5, scale=0.002, sections=["kanalje"])[0]
+    assert a.read_text() == b.read_text()
+    assert "holder takes own" in a.read_text()
+    for png in sorted((tmp_path / "a").glob("kanalje_*.png")):
+        assert png.read_bytes() == (tmp_path / "b" / png.name).read_bytes()
+    assert len(list((tmp_path / "a").glob("kanalje_*.png"))) == 4
+
+
+def test_notebook_runs(monkeypatch):
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("CARDODDS_QUICK", "1")
+    path = Path(__file__).resolve().parent.parent / "analysis" / "kanalje.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(path.parent)}}).execute()
+    assert any("HandResult" in str(o) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
