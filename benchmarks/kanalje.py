@@ -148,7 +148,9 @@ def main() -> None:
     lscpu = subprocess.run("lscpu | head -n 15", shell=True, capture_output=True, text=True).stdout
     lines += ["Machine:", "", "```", lscpu.rstrip(),
               f"python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}",
-              "```", "", f"Medians of {repeats} runs; compile time excluded (measured apart).", ""]
+              "```", "", f"Medians of {repeats} runs; compile time excluded (measured apart).",
+              f"The machine is shared: load average {os.getloadavg()[0]:.2f} when the run started "
+              f"({cores} cores), so 'all cores' may include time another process held a core.", ""]
 
     with tempfile.TemporaryDirectory() as d:
         cold = compile_seconds(d)

@@ -33,6 +33,26 @@ def test_mean_deal_total_is_7_plus_the_turned_jacks_expected_penalty(risk):
     assert sum(m.value for m in risk.mean_score) == pytest.approx(e.value)
 
 
+def test_holders_length_in_the_jacks_suit_is_hypergeometric(risk):
+    # Given who holds a jack, the holder's other 16 cards are a uniform draw from the other
+    # 51, of which 12 are of the jack's suit; the turned card is of that suit with prob. 12/51.
+    from scipy.stats import hypergeom
+
+    from cardodds.kanalje import _kernels as K
+
+    c = risk.counts
+    for s in range(4):
+        held = c[K.O_HOLD + 28 * s:K.O_HOLD + 28 * s + 28].reshape(2, 14)
+        n = int(held.sum())
+        trump = int(held[1].sum())
+        p = 12 / 51
+        assert abs(trump / n - p) <= 4 * math.sqrt(p * (1 - p) / n)
+        for length in range(1, 10):
+            p = hypergeom(51, 12, 16).pmf(length - 1)
+            k = int(held[:, length].sum())
+            assert abs(k / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (s, length)
+
+
 def test_last_trick_rule_makes_the_total_exactly_7():
     r = jack_risk("random", rules=KanaljeRules(turned_jack="last_trick"), samples=20_000, rng=4)
     assert r.mean_total.value == 7 and r.mean_total.se == 0

@@ -37,19 +37,19 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
     outdir = Path(outdir)
     rules = KanaljeRules()
     sizes = {"random": _n(400_000, scale, 2_000), "heuristic": _n(400_000, scale, 2_000),
-             "lookahead": _n(1_500, scale, 24)}
+             "lookahead": _n(6_000, scale, 24)}
     risks = {p: jack_risk(p, rules=rules, samples=sizes[p], rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
                           progress=progress) for p in LINEUPS}
     matches = [
         strength_match("heuristic", "random", samples=_n(100_000, scale, 500), rng=seed, progress=progress),
-        strength_match("lookahead", "heuristic", samples=_n(1_200, scale, 16), rng=seed,
+        strength_match("lookahead", "heuristic", samples=_n(3_000, scale, 16), rng=seed,
                        lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
-        strength_match("lookahead", "random", samples=_n(1_200, scale, 16), rng=seed,
+        strength_match("lookahead", "random", samples=_n(3_000, scale, 16), rng=seed,
                        lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
     ]
     games = [
         game_odds("heuristic", rules=rules, samples=_n(20_000, scale, 200), rng=seed, progress=progress),
-        game_odds("random,heuristic,lookahead", rules=rules, samples=_n(600, scale, 8), rng=seed,
+        game_odds("random,heuristic,lookahead", rules=rules, samples=_n(2_000, scale, 8), rng=seed,
                   lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
     ]
 
@@ -95,16 +95,16 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
 
     # Chart 4: game win rates.
     fig, ax = plt.subplots(figsize=(7, 3))
-    labels, vals, errs = [], [], []
-    for g in games:
-        for s, e in enumerate(g.win):
-            labels.append(f"{'/'.join(g.policies)}\nseat {s} {g.policies[s]}")
-            vals.append(e.value)
-            errs.append([e.value - e.lo, e.hi - e.value])
-    ax.bar(range(len(vals)), vals, yerr=np.array(errs).T, capsize=2,
-           color=["C0"] * 3 + ["C1"] * 3)
-    ax.set_xticks(range(len(vals)), labels, fontsize=6)
+    labels = []
+    for i, g in enumerate(games):
+        es = g.win
+        pos = np.arange(3) + 4 * i
+        ax.bar(pos, [e.value for e in es], yerr=np.array([[e.value - e.lo, e.hi - e.value] for e in es]).T,
+               capsize=2, color=f"C{i}", label="/".join(g.policies))
+        labels += [f"seat {s}\n{g.policies[s]}" for s in range(3)]
+    ax.set_xticks([p for i in range(len(games)) for p in np.arange(3) + 4 * i], labels, fontsize=7)
     ax.set_ylabel("P(wins the game to 21)")
+    ax.legend(fontsize=8)
     _save(fig, outdir / "kanalje_game.png")
 
     L = ["# Kanalje (three players)", "",
@@ -139,8 +139,9 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
               "being paid by nobody).", ""]
     L += ["### Holder takes own jack, by length in the suit and trump (all heuristic)", "",
           "![by length](kanalje_holder_by_length.png)", "",
+          "Rows with at least 1,000 deals.", "",
           "| jack | trump | length | deals | P(holder takes it) |", "|---|---|---:|---:|---|"]
-    for _, row in tab[tab["deals"] >= 200].iterrows():
+    for _, row in tab[tab["deals"] >= 1000].iterrows():
         L.append(f"| J{row['jack'][0]} | {'yes' if row['trump'] else 'no'} | {row['length']} | {row['deals']:,} | "
                  f"{row['holder_takes']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}] |")
     L += ["", "## Score distributions", "", "![scores](kanalje_scores.png)", "",
