@@ -213,3 +213,13 @@ def test_notebook_runs(monkeypatch):
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(path.parent)}}).execute()
     assert any("HandResult" in str(o) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+
+
+def test_docstring_examples():
+    import doctest
+
+    import cardodds.kanalje as pkg
+    from cardodds.kanalje import analysis, rules
+
+    for mod in (rules, analysis, pkg):
+        assert doctest.testmod(mod).failed == 0, mod.__name__

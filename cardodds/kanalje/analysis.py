@@ -100,9 +100,6 @@ class JackRiskResult:
     counts: np.ndarray = field(default=None, repr=False)
 
     # Figures ---------------------------------------------------------------------------
-    def _c(self, off, k=1):
-        return self.counts[off:off + k]
-
     def _seat_mean(self, seat: int, which: int) -> Estimate:
         o = K.O_SEAT + 6 * seat + 2 * which
         return Estimate.mean(float(self.counts[o]), float(self.counts[o + 1]), self.samples)

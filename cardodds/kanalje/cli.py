@@ -21,11 +21,6 @@ def _common(p: argparse.ArgumentParser, default_samples: int) -> None:
     add_run_options(p, default_samples)
 
 
-def _samples(args, default_fast: int, default_lookahead: int) -> dict:
-    slow = "lookahead" in args.policies.lower()
-    return run_size(args, default_lookahead if slow else default_fast)
-
-
 def add_commands(sub) -> None:
     p = sub.add_parser("kanalje", help="Kanalje (three players): jack risk, hand value, the game to 21",
                        description="Kanalje for three players (RULES.md 2.1).")
@@ -97,5 +92,5 @@ def _game(args) -> int:
 
 
 def _size(args, fast: int, slow: int) -> dict:
-    d = _samples(args, fast, slow)
-    return {"samples": d["samples"], "target_halfwidth": d["target_halfwidth"]}
+    """``samples=`` / ``target_halfwidth=``; the default is smaller with a look-ahead player."""
+    return run_size(args, slow if "lookahead" in args.policies.lower() else fast)

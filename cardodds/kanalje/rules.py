@@ -9,7 +9,7 @@ trick of a deal and seat ``players - 1`` dealt it. Card codes are those of
 (3, 'dead', 21)
 >>> r.jack_penalty("Jh"), r.jack_penalty("Js")
 (4, 1)
->>> KanaljeRules(turned_jack="last_trick").to_kernel()[1]
+>>> int(KanaljeRules(turned_jack="last_trick").to_kernel()[1])
 1
 """
 
