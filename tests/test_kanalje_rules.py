@@ -229,3 +229,18 @@ def test_checked_run_counts_an_illegal_play():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
     K.play_card(t, 1, parse_card("Ah"))  # revokes: holds Kc
     assert t[K.T_BAD] == 1
+
+
+@pytest.mark.parametrize("turned_jack", ["dead", "last_trick"])
+def test_fast_random_path_equals_the_general_play(turned_jack):
+    # Unchecked all-random runs take play_out_random3; checked runs the general loop.
+    rules = KanaljeRules(turned_jack=turned_jack)
+    ss, _ = as_seed_sequence(5)
+    outs = []
+    for check in (0, 1):
+        out = np.zeros(K.O_SIZE, dtype=np.int64)
+        K.deals_kernel(chunk_state(ss, 0), 3_000, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1,
+                       -1, 0, -1, check)
+        outs.append(out)
+    assert outs[1][K.O_BAD] == 0
+    assert outs[0].tolist() == outs[1].tolist()

@@ -585,8 +585,75 @@ def choose(state, t, seat, code, samples):
 
 
 @njit(cache=True, nogil=True)
+def play_out_random3(state, t):
+    """Three random players from the start of a deal to its end, hands in registers.
+
+    The same deal, the same random draws and the same table at the end as :func:`play_out`
+    with three random policies, except that shown voids are not recorded and plays are
+    not checked (it is used only in unchecked runs; the tests compare both)."""
+    h0 = t[T_HAND]
+    h1 = t[T_HAND + 1]
+    h2 = t[T_HAND + 2]
+    trump = t[T_TRUMP]
+    leader = t[T_LEADER]
+    played = t[T_PLAYED]
+    w = leader
+    trick_leader = leader
+    while (h0 | h1 | h2) != 0:
+        trick_leader = leader
+        seat = leader
+        best = 0
+        w = leader
+        led = 0
+        for j in range(3):
+            hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+            if j == 0:
+                legal = hand
+            else:
+                f = hand & SUIT_MASK[led]
+                legal = f if f != 0 else hand
+            c = random_choose(state, legal)
+            b = bit(c)
+            if seat == 0:
+                h0 ^= b
+            elif seat == 1:
+                h1 ^= b
+            else:
+                h2 ^= b
+            played |= b
+            t[T_TRICK + j] = c
+            if j == 0:
+                led = c & 3
+                best = c
+            elif beats(c, best, trump):
+                best = c
+                w = seat
+            seat = seat + 1 if seat < 2 else 0
+        t[T_TRICKS + w] += 1
+        for j in range(3):
+            x = t[T_TRICK + j]
+            if (x >> 2) == JACK_RANK:
+                _take_jack(t, x & 3, w, w == leader)
+        t[T_NTRICK] += 1
+        leader = w
+    t[T_HAND] = 0
+    t[T_HAND + 1] = 0
+    t[T_HAND + 2] = 0
+    t[T_PLAYED] = played
+    t[T_LEADER] = leader
+    t[T_LASTWIN] = w
+    turned = t[T_TURNED]
+    if t[T_TJRULE] == 1 and turned >= 0 and (turned >> 2) == JACK_RANK:
+        _take_jack(t, turned & 3, w, w == trick_leader)
+
+
+@njit(cache=True, nogil=True)
 def play_out(state, t, pol, samples):
     """Play the deal to its end, seat ``s`` choosing by policy code ``pol[s]``."""
+    if (t[T_CHECK] == 0 and t[T_NP] == 3 and t[T_TLEN] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM
+            and pol[2] == P_RANDOM):
+        play_out_random3(state, t)
+        return
     while True:
         seat = to_play(t)
         if play_card(t, seat, choose(state, t, seat, pol[seat], samples)):
@@ -778,9 +845,6 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
                 if taker == h:
                     out[O_HOLDER_TAKES + s] += 1
                     out[O_HOLD_TAKES + o] += 1
-            else:
-                # the turned jack handed to the last trick's winner: nobody was dealt it
-                pass
         if check != 0:
             out[O_BAD] += check_deal_end(t, turned, tp, pens, hand_size)
 
