@@ -669,7 +669,6 @@ def play_traced(state, t, pol, samples, rec):
         seat = to_play(t)
         if t[T_TLEN] == 0:
             rec[i, 0] = seat
-        rec[i, 1 + t[T_TLEN]] = -1
         c = choose(state, t, seat, pol[seat], samples)
         rec[i, 1 + t[T_TLEN]] = c
         done = play_card(t, seat, c)
