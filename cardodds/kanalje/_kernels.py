@@ -586,49 +586,37 @@ def choose(state, t, seat, code, samples):
 
 @njit(cache=True, nogil=True)
 def play_out_random3(state, t):
-    """Three random players from the start of a deal to its end, hands in registers.
+    """Three random players from the start of a deal to its end, in a tight loop.
 
     The same deal, the same random draws and the same table at the end as :func:`play_out`
     with three random policies, except that shown voids are not recorded and plays are
-    not checked (it is used only in unchecked runs; the tests compare both)."""
-    h0 = t[T_HAND]
-    h1 = t[T_HAND + 1]
-    h2 = t[T_HAND + 2]
+    not checked (it is used only in unchecked runs; the tests compare both). Hands are
+    indexed by seat rather than chosen by branches, which the seat order makes unpredictable."""
     trump = t[T_TRUMP]
     leader = t[T_LEADER]
     played = t[T_PLAYED]
     w = leader
     trick_leader = leader
-    while (h0 | h1 | h2) != 0:
+    while (t[T_HAND] | t[T_HAND + 1] | t[T_HAND + 2]) != 0:
         trick_leader = leader
-        seat = leader
-        best = 0
+        c = random_choose(state, t[T_HAND + leader])
+        t[T_HAND + leader] ^= bit(c)
+        t[T_TRICK] = c
+        led_mask = SUIT_MASK[c & 3]
+        best = c
         w = leader
-        led = 0
-        for j in range(3):
-            hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
-            if j == 0:
-                legal = hand
-            else:
-                f = hand & SUIT_MASK[led]
-                legal = f if f != 0 else hand
-            c = random_choose(state, legal)
-            b = bit(c)
-            if seat == 0:
-                h0 ^= b
-            elif seat == 1:
-                h1 ^= b
-            else:
-                h2 ^= b
-            played |= b
+        seat = leader
+        for j in range(1, 3):
+            seat = seat + 1 if seat < 2 else 0
+            hand = t[T_HAND + seat]
+            f = hand & led_mask
+            c = random_choose(state, f if f != 0 else hand)
+            t[T_HAND + seat] = hand ^ bit(c)
             t[T_TRICK + j] = c
-            if j == 0:
-                led = c & 3
-                best = c
-            elif beats(c, best, trump):
+            if beats(c, best, trump):
                 best = c
                 w = seat
-            seat = seat + 1 if seat < 2 else 0
+        played |= bit(t[T_TRICK]) | bit(t[T_TRICK + 1]) | bit(t[T_TRICK + 2])
         t[T_TRICKS + w] += 1
         for j in range(3):
             x = t[T_TRICK + j]
@@ -636,9 +624,6 @@ def play_out_random3(state, t):
                 _take_jack(t, x & 3, w, w == leader)
         t[T_NTRICK] += 1
         leader = w
-    t[T_HAND] = 0
-    t[T_HAND + 1] = 0
-    t[T_HAND + 2] = 0
     t[T_PLAYED] = played
     t[T_LEADER] = leader
     t[T_LASTWIN] = w
