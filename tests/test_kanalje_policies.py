@@ -146,3 +146,20 @@ def test_lookahead_beats_heuristic():
     m = strength_match("lookahead", "heuristic", samples=80, rng=1, lookahead_samples=8, check=True)
     assert m.violations == 0
     assert m.advantage.lo > 0
+
+
+def test_heuristic_leads_a_boss_only_when_its_suits_jack_is_not_unseen():
+    t = table(["Ac 2d 3d", "Jc 5c 9d", "4c 6c Kd"], trump="h")
+    assert h(t, 0) == parse_card("2d")  # the Jc holder would shed it under the ace
+    t = table(["Ac 2d 3d", "Qh 5c 9d", "4c 6c Kd"], trump="h")
+    t[K.T_PLAYED] = mask("Jc")
+    assert h(t, 0) == parse_card("Ac")  # a cheap safe trick
+
+
+def test_heuristic_forced_to_win_stays_low_under_an_unseen_jack():
+    # Seat 1 must beat the 2c; the Jc is unseen, so it wins low (Tc) rather than high (Ac).
+    t = table(["2c 5d", "Tc Ac", "Jc 3c"], trump="h", trick=["2c"])
+    assert h(t, 1) == parse_card("Tc")
+    t = table(["2c 5d", "Tc Ac", "Qc 3c"], trump="h", trick=["2c"])
+    t[K.T_PLAYED] |= mask("Jc")
+    assert h(t, 1) == parse_card("Ac")

@@ -324,7 +324,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
     if jack_lead >= 0:
         return jack_lead
     # 2. A cheap safe trick: the best card left in a suit nobody has shown void in, when
-    #    no unseen jack of that suit could be forced onto it.
+    #    that suit's jack is not unseen (its holder would shed it under the winner).
     best = -1
     best_len = -1
     nonjack = hand & ~JACKS
@@ -339,8 +339,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
         others = unseen & SUIT_MASK[s]
         if others == 0 or (others & above(top)) != 0:
             continue
-        j = JACK_RANK * 4 + s
-        if (unseen & bit(j)) != 0 and popcount(others) < 2 * (n - 1):
+        if (unseen & bit(JACK_RANK * 4 + s)) != 0:
             continue
         if popcount(others) > best_len:
             best_len = popcount(others)
@@ -406,8 +405,10 @@ def heuristic_choose(t, seat, legal):
             return _non_jack_low(win)
         if lose != 0:
             return highest(lose)
-        if tpen > 0:
-            return _non_jack_low(win)  # hope a later player overtakes
+        if tpen > 0 or (unseen & jl) != 0:
+            # hope a later player overtakes; a low winner also stays under an unseen jack,
+            # which its holder then cannot shed here
+            return _non_jack_low(win)
         return _non_jack_high(win)
     # Void in the led suit.
     tmask = SUIT_MASK[trump] if trump >= 0 else np.int64(0)
@@ -438,7 +439,8 @@ def heuristic_choose(t, seat, legal):
             for k in range(1, n - tlen):
                 later_void |= t[T_VOID + (seat + k) % n]
             topt = highest(wt)
-            if (unseen & above(topt)) == 0 and ((later_void >> led) & 1) == 0:
+            led_jack_out = (unseen & bit(JACK_RANK * 4 + led)) == 0
+            if (unseen & above(topt)) == 0 and ((later_void >> led) & 1) == 0 and led_jack_out:
                 return topt
     side = hand & ~tmask & ~JACKS
     if side != 0:

@@ -11,18 +11,20 @@ Built-in policies, by name:
     holding the jack of the led suit under it, it sheds that jack. Last to play, it takes a
     trick that holds no jack with its lowest winning card (a cheap safe trick); otherwise it
     ducks with its highest losing card. Forced to beat the card, it plays its lowest winner
-    (not the jack) when the trick holds a jack, hoping to be overtaken, else its highest.
+    (not the jack) when the trick holds a jack or the led suit's jack is still unseen (a
+    later player holding it would shed it under a high card), else its highest.
 
     *Void in the led suit.* An off-suit card never takes the trick, so it sheds its dearest
     jack of a side suit; the trump jack it sheds only under a higher trump. It trumps a trick
     worth taking (no jack in it) when it plays last, with its lowest winning trump, or earlier
-    with a trump nobody can beat when no later player has shown a void in the led suit.
+    with a trump nobody can beat when no later player has shown a void in the led suit and
+    the led suit's jack is no longer unseen.
     Otherwise it throws its highest side-suit card (the card likeliest to win a later trick),
     and only then a trump.
 
     *Leading.* A jack all of whose unseen cards of the suit outrank it (whoever follows must
     take it); else the best remaining card of a suit nobody has shown void in (a cheap safe
-    trick), unless an unseen jack of that suit could be forced onto it; else its lowest
+    trick) when that suit's jack is not unseen (its holder would shed it there); else its lowest
     side-suit card, then its lowest trump, then its cheapest jack.
 ``lookahead``
     At each decision it samples the unseen cards consistently with what it has seen (cards
