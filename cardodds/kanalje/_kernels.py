@@ -641,6 +641,9 @@ def play_out(state, t, pol, samples):
             and pol[2] == P_RANDOM):
         play_out_random3(state, t)
         return
+    if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (t[T_NP] == 2 or pol[2] == P_HEURISTIC):
+        play_out_heuristic(t)  # the heuristic draws no random numbers: the same play, a leaner loop
+        return
     while True:
         seat = to_play(t)
         if play_card(t, seat, choose(state, t, seat, pol[seat], samples)):
