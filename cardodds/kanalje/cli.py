@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .._cliutil import add_run_options, positive_int, print_json, run_size, show_progress
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES
@@ -25,7 +26,7 @@ def add_commands(sub) -> None:
     p = sub.add_parser("kanalje", help="Kanalje (three players): jack risk, hand value, the game to 21",
                        description="Kanalje for three players (RULES.md 2.1).")
     ksub = p.add_subparsers(dest="kanalje_command", metavar="COMMAND", parser_class=type(p))
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
 
     r = ksub.add_parser("risk", help="who takes each jack, and each seat's expected score",
                         description="Probability each seat takes each jack, the holder takes their own jack, "
