@@ -690,22 +690,17 @@ def shuffle(state, a, m):
     i = m - 1
     while i > 0:
         word = next_u64(state)
-        j, ok = _bounded32(word >> np.uint64(32), i + 1)
-        if not ok:
-            continue
-        tmp = a[i]
-        a[i] = a[j]
-        a[j] = tmp
-        i -= 1
-        if i == 0:
-            break
-        j, ok = _bounded32(word & np.uint64(0xFFFFFFFF), i + 1)
-        if not ok:
-            continue
-        tmp = a[i]
-        a[i] = a[j]
-        a[j] = tmp
-        i -= 1
+        for half in range(2):
+            x = word >> np.uint64(32) if half == 0 else word & np.uint64(0xFFFFFFFF)
+            j, ok = _bounded32(x, i + 1)
+            if not ok:
+                break  # a rejected draw discards the rest of its word
+            tmp = a[i]
+            a[i] = a[j]
+            a[j] = tmp
+            i -= 1
+            if i == 0:
+                break
 
 
 @njit(cache=True, nogil=True)

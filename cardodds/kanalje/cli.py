@@ -60,11 +60,7 @@ def _risk(args) -> int:
 
     res = jack_risk(args.policies, rules=_rules(args), lookahead_samples=args.lookahead_samples, rng=args.seed,
                     threads=args.threads, progress=show_progress(args), **_size(args, 200_000, 2_000))
-    if args.json:
-        print_json(res.to_dict())
-    else:
-        print(repr(res))
-    return 0
+    return _show(args, res)
 
 
 def _hand(args) -> int:
@@ -73,11 +69,7 @@ def _hand(args) -> int:
     res = evaluate_hand(args.hand, args.turned, seat=args.seat, policies=args.policies, rules=_rules(args),
                         lookahead_samples=args.lookahead_samples, rng=args.seed, threads=args.threads,
                         progress=show_progress(args), **_size(args, 100_000, 1_000))
-    if args.json:
-        print_json(res.to_dict())
-    else:
-        print(repr(res))
-    return 0
+    return _show(args, res)
 
 
 def _game(args) -> int:
@@ -85,6 +77,10 @@ def _game(args) -> int:
 
     res = game_odds(args.policies, rules=_rules(args), lookahead_samples=args.lookahead_samples, rng=args.seed,
                     threads=args.threads, progress=show_progress(args), **_size(args, 10_000, 100))
+    return _show(args, res)
+
+
+def _show(args, res) -> int:
     if args.json:
         print_json(res.to_dict())
     else:
