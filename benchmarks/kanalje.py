@@ -1,0 +1,204 @@
+"""Kanalje throughput: deals per second of the public call, per core and on all cores.
+
+Run: ``python benchmarks/kanalje.py [--quick]``; writes ``benchmarks/RESULTS_kanalje.md``.
+
+Measured in one run on one machine: ``jack_risk`` with random, heuristic and look-ahead
+players (compile time apart: the first call in a fresh process with an empty cache, and
+with a warm cache), a pure-Python random player, a vectorised numpy random player, and the
+peer OpenSpiel ``hearts`` with its C++ uniform random bots (``pip install 'cardodds[bench]'``;
+skipped with a note when ``open_spiel`` is not installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+
+def median_rate(fn, n, repeats):
+    rates = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn(n)
+        rates.append(n / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def compile_seconds(cache_dir: str) -> float:
+    code = ("import time; t=time.perf_counter(); from cardodds.kanalje import jack_risk; "
+            "jack_risk('heuristic', samples=1000, rng=1, threads=1); print(time.perf_counter()-t)")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+# ---- baselines ------------------------------------------------------------------------------------
+def python_random_deals(n, seed=1):
+    """Pure Python: lists of cards, follow suit, random legal card."""
+    rng = np.random.default_rng(seed)
+    pen = {0: 2, 1: 3, 2: 4, 3: 1}
+    for _ in range(n):
+        deck = rng.permutation(52).tolist()
+        hands = [deck[0:17], deck[17:34], deck[34:51]]
+        trump = deck[51] % 4
+        u = rng.random(51).tolist()
+        k = 0
+        leader = 0
+        score = [0, 0, 0]
+        for _ in range(17):
+            trick = []
+            for j in range(3):
+                seat = (leader + j) % 3
+                h = hands[seat]
+                legal = [c for c in h if c % 4 == trick[0] % 4] if trick else h
+                if not legal:
+                    legal = h
+                c = legal[int(u[k] * len(legal))]
+                k += 1
+                h.remove(c)
+                trick.append(c)
+            best = 0
+            for i in (1, 2):
+                c, b = trick[i], trick[best]
+                if (c % 4 == b % 4 and c > b) or (c % 4 == trump and b % 4 != trump):
+                    best = i
+            w = (leader + best) % 3
+            score[w] += 1 - sum(pen[c % 4] for c in trick if c // 4 == 9)
+            leader = w
+
+
+def numpy_random_deals(n, seed=1, batch=4096):
+    """Vectorised numpy: ``batch`` deals at a time, one card play per step for all of them."""
+    rng = np.random.default_rng(seed)
+    suit = np.arange(52) % 4
+    penalty = np.where(np.arange(52) // 4 == 9, np.array([2, 3, 4, 1])[suit], 0)
+    done = 0
+    while done < n:
+        b = min(batch, n - done)
+        perm = np.argsort(rng.random((b, 52)), axis=1)
+        owner = np.empty((b, 52), dtype=np.int64)
+        rows = np.arange(b)[:, None]
+        owner[rows, perm] = np.minimum(np.arange(52) // 17, 3)
+        hold = np.stack([owner == s for s in range(3)], axis=1)  # (b, 3, 52)
+        trump = perm[:, 51] % 4
+        leader = np.zeros(b, dtype=np.int64)
+        score = np.zeros((b, 3), dtype=np.int64)
+        ar = np.arange(b)
+        for _ in range(17):
+            cards = np.empty((b, 3), dtype=np.int64)
+            for j in range(3):
+                seat = (leader + j) % 3
+                h = hold[ar, seat]
+                if j == 0:
+                    legal = h
+                else:
+                    follow = h & (suit[None, :] == (cards[:, 0] % 4)[:, None])
+                    legal = np.where(follow.any(axis=1)[:, None], follow, h)
+                key = np.where(legal, rng.random((b, 52)), -1.0)
+                c = key.argmax(axis=1)
+                hold[ar, seat, c] = False
+                cards[:, j] = c
+            s = cards % 4
+            led = s[:, :1]
+            is_trump = s == trump[:, None]
+            rank_key = np.where(is_trump, 100 + cards, np.where(s == led, cards, -1))
+            w = (leader + rank_key.argmax(axis=1)) % 3
+            score[ar, w] += 1 - penalty[cards].sum(axis=1)
+            leader = w
+        done += b
+
+
+def openspiel_hearts(n_games, seed=1):
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    t0 = time.perf_counter()
+    for _ in range(n_games):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+    return n_games / (time.perf_counter() - t0)
+
+
+# ---- main ---------------------------------------------------------------------------------------
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small runs (a smoke test of the script)")
+    ap.add_argument("--out", default=str(HERE / "RESULTS_kanalje.md"))
+    args = ap.parse_args()
+    q = args.quick
+    repeats = 3
+    import numba
+
+    from cardodds.engine import default_threads
+    from cardodds.kanalje import jack_risk
+
+    cores = default_threads()
+    lines = ["# Kanalje benchmark", ""]
+    lscpu = subprocess.run("lscpu | head -n 15", shell=True, capture_output=True, text=True).stdout
+    lines += ["Machine:", "", "```", lscpu.rstrip(),
+              f"python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}",
+              "```", "", f"Medians of {repeats} runs; compile time excluded (measured apart).",
+              f"The machine is shared: load average {os.getloadavg()[0]:.2f} when the run started "
+              f"({cores} cores), so 'all cores' may include time another process held a core.", ""]
+
+    with tempfile.TemporaryDirectory() as d:
+        cold = compile_seconds(d)
+        warm = compile_seconds(d)
+    lines += ["## Compile time", "",
+              f"- first call in a fresh process, empty cache: {cold:.1f} s",
+              f"- first call in a fresh process, warm cache: {warm:.2f} s", ""]
+
+    rows = []
+    for name, n in (("random", 200_000 if q else 2_000_000), ("heuristic", 100_000 if q else 1_000_000)):
+        jack_risk(name, samples=1000, rng=0, threads=1)  # compiled
+        one = median_rate(lambda k: jack_risk(name, samples=k, rng=1, threads=1), n, repeats)
+        allc = median_rate(lambda k: jack_risk(name, samples=k, rng=1, threads=cores), n, repeats)
+        rows.append((f"cardodds `jack_risk('{name}')`", one, allc))
+    la_n = 64 if q else 256
+    jack_risk("lookahead,heuristic,heuristic", samples=64, rng=0, threads=1)
+    la_one = median_rate(lambda k: jack_risk("lookahead,heuristic,heuristic", samples=k, rng=1, threads=1),
+                         la_n, repeats)
+    la_all = median_rate(lambda k: jack_risk("lookahead,heuristic,heuristic", samples=k, rng=1, threads=cores),
+                         la_n, repeats)
+    rows.append(("cardodds `jack_risk('lookahead,heuristic,heuristic')`, 16 samples", la_one, la_all))
+    py = median_rate(python_random_deals, 2_000 if q else 10_000, repeats)
+    rows.append(("pure Python, random players", py, float("nan")))
+    npy = median_rate(numpy_random_deals, 8_192 if q else 65_536, repeats)
+    rows.append(("numpy (vectorised, 4096 deals a step), random players", npy, float("nan")))
+    peer_note = ""
+    try:
+        hearts = statistics.median(openspiel_hearts(2_000 if q else 20_000) for _ in range(repeats))
+        rows.append(("peer: OpenSpiel `hearts`, C++ uniform random bots (games/s)", hearts, float("nan")))
+    except ImportError:
+        peer_note = ("OpenSpiel is not installed here (`pip install open-spiel` failed or was not run), "
+                     "so the peer was not measured in this run.")
+
+    lines += ["## Throughput", "", f"Deals per second; all cores = {cores} threads.", "",
+              "| what | 1 core | all cores |", "|---|---:|---:|"]
+    for name, one, allc in rows:
+        a = "" if allc != allc else f"{allc:,.0f}"
+        lines.append(f"| {name} | {one:,.0f} | {a} |")
+    lines += ["", f"Look-ahead decisions per second (17 decisions of the look-ahead seat a deal, each "
+              f"sampling 16 worlds and playing every legal card out): {17 * la_one:,.0f} on 1 core, "
+              f"{17 * la_all:,.0f} on all cores.", ""]
+    if peer_note:
+        lines += [peer_note, ""]
+    lines += ["Targets (issue 4): random >= 1.5 million deals/s per core, heuristic >= 0.5 million.", ""]
+    text = "\n".join(lines)
+    Path(args.out).write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Kanalje (RULES.md 2.1): take tricks, avoid the jacks. Engine, players and analyses.
+
+>>> from cardodds.kanalje import jack_risk, evaluate_hand, KanaljeRules
+>>> r = jack_risk("random,heuristic,heuristic", samples=10_000, rng=1)
+>>> r.mean_score[0].value < r.mean_score[1].value
+True
+"""
+
+from .analysis import (
+    GameResult,
+    HandResult,
+    JackRiskResult,
+    MatchResult,
+    evaluate_hand,
+    game_odds,
+    jack_risk,
+    play_deal,
+    strength_match,
+)
+from .policies import POLICIES
+from .rules import KanaljeRules
+
+__all__ = [
+    "POLICIES",
+    "GameResult",
+    "HandResult",
+    "JackRiskResult",
+    "KanaljeRules",
+    "MatchResult",
+    "evaluate_hand",
+    "game_odds",
+    "jack_risk",
+    "play_deal",
+    "strength_match",
+]

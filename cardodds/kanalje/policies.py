@@ -1,0 +1,105 @@
+"""The players (policies) of Kanalje, and how to write your own.
+
+Built-in policies, by name:
+
+``random``
+    A uniformly random legal card.
+``heuristic``
+    A rule-based player, deterministic, in this order of concerns:
+
+    *Following suit.* A card under the trick's current best can never take the trick, so
+    holding the jack of the led suit under it, it sheds that jack. Last to play, it takes a
+    trick that holds no jack with its lowest winning card (a cheap safe trick); otherwise it
+    ducks with its highest losing card. Forced to beat the card, it plays its lowest winner
+    (not the jack) when the trick holds a jack or the led suit's jack is still unseen (a
+    later player holding it would shed it under a high card), else its highest.
+
+    *Void in the led suit.* An off-suit card never takes the trick, so it sheds its dearest
+    jack of a side suit; the trump jack it sheds only under a higher trump. It trumps a trick
+    worth taking (no jack in it) when it plays last, with its lowest winning trump, or earlier
+    with a trump nobody can beat when no later player has shown a void in the led suit and
+    the led suit's jack is no longer unseen.
+    Otherwise it throws its highest side-suit card (the card likeliest to win a later trick),
+    and only then a trump.
+
+    *Leading.* A jack all of whose unseen cards of the suit outrank it (whoever follows must
+    take it); else the best remaining card of a suit nobody has shown void in (a cheap safe
+    trick) when that suit's jack is not unseen (its holder would shed it there); else its lowest
+    side-suit card, then its lowest trump, then its cheapest jack.
+``lookahead``
+    At each decision it samples the unseen cards consistently with what it has seen (cards
+    played, the turned card, and the voids players showed by not following suit), plays
+    each legal card followed by the heuristic for every seat to the end of the deal, and
+    chooses the card with the best total score over its samples (``samples`` worlds, the
+    same worlds for every candidate card, so the comparison is paired).
+
+Your own policy
+    An ``@njit`` function ``policy(state, legal, seat, view) -> card`` where ``state`` is the
+    chunk's xoshiro256** state (uint64[4]; draw with :func:`cardodds._random.bounded`),
+    ``legal`` the int64 bit mask of the cards you may play (bit ``c`` for card code ``c``),
+    ``seat`` your seat and ``view`` the int64 table array as your seat sees it (other hands
+    zeroed); the ``T_*`` offsets of :mod:`cardodds.kanalje._kernels` name its fields, e.g.
+    ``view[T_HAND + seat]`` your hand, ``view[T_TRICK:T_TRICK + view[T_TLEN]]`` the current
+    trick, ``view[T_TRUMP]`` the trump suit, ``view[T_VOID + s]`` the suits seat ``s`` has
+    shown void in. Return a card in ``legal``: anything else is replaced by the lowest legal
+    card and counted (``result.violations`` of a run with ``check=True``).
+
+>>> from numba import njit
+>>> from cardodds.kanalje import jack_risk
+>>> from cardodds.kanalje._kernels import lowest
+>>> @njit
+... def lowest_card(state, legal, seat, view):
+...     return lowest(legal)
+>>> r = jack_risk([lowest_card, "heuristic", "heuristic"], samples=2000, rng=1)
+>>> r.policies
+('user', 'heuristic', 'heuristic')
+"""
+
+from __future__ import annotations
+
+from . import _kernels as K
+
+__all__ = ["POLICIES", "resolve_policies"]
+
+POLICIES = {"random": K.P_RANDOM, "heuristic": K.P_HEURISTIC, "lookahead": K.P_LOOKAHEAD}
+DEFAULT_LOOKAHEAD_SAMPLES = 16
+
+
+def _is_njit(obj) -> bool:
+    return hasattr(obj, "py_func") and hasattr(obj, "compile")
+
+
+def resolve_policies(policies, players: int = 3):
+    """Turn ``policies`` (a comma list, one name for every seat, or a sequence of names and
+    at most one ``@njit`` function) into ``(codes, names, user_function)``."""
+    if isinstance(policies, str):
+        items = [p.strip() for p in policies.split(",") if p.strip()]
+    elif _is_njit(policies):
+        items = [policies]
+    else:
+        try:
+            items = list(policies)
+        except TypeError:
+            raise ValueError(f"policies={policies!r}: give names like 'heuristic' or a list of {players}") from None
+    if len(items) == 1:
+        items = items * players
+    if len(items) != players:
+        raise ValueError(f"{len(items)} policies given for {players} players; give one for every seat "
+                         "(e.g. 'random,heuristic,lookahead') or one for all")
+    codes, names, user = [], [], None
+    for p in items:
+        if isinstance(p, str):
+            key = p.strip().lower()
+            if key not in POLICIES:
+                raise ValueError(f"unknown policy {p!r}; choose from {', '.join(POLICIES)} or pass an @njit function")
+            codes.append(POLICIES[key])
+            names.append(key)
+        elif _is_njit(p):
+            if user is not None and p is not user:
+                raise ValueError("at most one user @njit policy per run; give the same function for several seats")
+            user = p
+            codes.append(K.P_USER)
+            names.append("user")
+        else:
+            raise ValueError(f"policy {p!r} is neither a name ({', '.join(POLICIES)}) nor an @njit function")
+    return codes, tuple(names), user

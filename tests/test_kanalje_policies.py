@@ -1,0 +1,165 @@
+"""The Kanalje players: the heuristic's documented rules, the look-ahead's sampling, user
+policies, and the strength ordering random < heuristic < lookahead in paired matches."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from cardodds.cards import parse_card, parse_cards
+from cardodds.kanalje import jack_risk, strength_match
+from cardodds.kanalje import _kernels as K
+from cardodds.kanalje.policies import resolve_policies
+
+from test_kanalje_rules import cards_of, mask, table
+
+
+def h(t, seat):
+    return int(K.heuristic_choose(t, seat, K.legal_cards(t, seat)))
+
+
+# ---- heuristic --------------------------------------------------------------------------------
+def test_heuristic_sheds_jack_of_led_suit_under_a_higher_card():
+    t = table(["Ac 2d", "Jc 5c 3c", "Kd 6c"], trump="h", trick=["Ac"])
+    assert h(t, 1) == parse_card("Jc")
+
+
+def test_heuristic_sheds_dearest_side_jack_when_void():
+    t = table(["Ac 2d", "Js Jd 5h 9s", "Kc 6c"], trump="h", trick=["Ac"])
+    assert h(t, 1) == parse_card("Jd")
+
+
+def test_heuristic_keeps_trump_jack_unless_under_a_higher_trump():
+    t = table(["Ac 2d", "Jh 4h 9s Ks", "Kc 6c"], trump="h", trick=["Ac"])
+    assert h(t, 1) != parse_card("Jh")
+    t = table(["Ac 2d", "Qh 2c", "Jh 4h 9s"], trump="h", trick=["Ac", "Qh"], leader=0)
+    # seat 1 had no club? it holds 2c, so rebuild: seat 1 void in clubs trumps with Qh
+    t = table(["Ac 2d", "Qh 5d", "Jh 4h 9s"], trump="h", trick=["Ac", "Qh"])
+    assert h(t, 2) == parse_card("Jh")
+
+
+def test_heuristic_takes_a_clean_trick_last_with_lowest_winner():
+    t = table(["5c 2d", "8c 3d", "9c Kc Ac 4d"], trump="h", trick=["5c", "8c"])
+    assert h(t, 2) == parse_card("9c")
+
+
+def test_heuristic_ducks_a_trick_with_a_jack_in_it():
+    t = table(["5c 2d", "Jc 3d", "9c Kc 2c 4d"], trump="h", trick=["5c", "Jc"])
+    assert h(t, 2) == parse_card("9c")  # its highest card under the jack
+
+
+def test_heuristic_trumps_a_clean_trick_when_last():
+    t = table(["5c 2d", "8c 3d", "9h 3h Ks 4d"], trump="h", trick=["5c", "8c"])
+    assert h(t, 2) == parse_card("3h")
+
+
+def test_heuristic_does_not_trump_a_trick_holding_a_jack():
+    t = table(["5c 2d", "Jc 3d", "9h 3h Ks 4d"], trump="h", trick=["5c", "Jc"])
+    assert h(t, 2) == parse_card("Ks")  # throws its highest side card
+
+
+def test_heuristic_leads_a_jack_that_must_be_overtaken():
+    # Every unseen spade is above the J of spades: whoever follows must take it.
+    others = "Qs Ks As 2c 3c 4c"
+    t = table(["Js 5d 6d 7d 8d", "Qs Ks 2c", "As 3c 4c"], trump="h")
+    t[K.T_PLAYED] = mask(" ".join(f"{r}s" for r in "23456789T"))
+    assert h(t, 0) == parse_card("Js")
+    assert others  # (documentation of the unseen cards above)
+
+
+# ---- look-ahead -------------------------------------------------------------------------------
+def _state(seed=1):
+    from cardodds.rng import as_seed_sequence, chunk_state
+
+    return chunk_state(as_seed_sequence(seed)[0], 0)
+
+
+def test_sample_world_respects_voids_sizes_and_my_hand():
+    t = table(["2c 3c Jh", "4c 5c 6d 7d", "8c 9d Td Jd"], trump="s", trick=["2c", "4c", "9d"])
+    # seat 2 has shown void in clubs; it is seat 0's turn
+    w = np.empty_like(t)
+    s = _state()
+    seen_a = set()
+    for _ in range(200):
+        K.sample_world(s, t, 0, w)
+        assert w[K.T_HAND] == t[K.T_HAND]
+        assert K.popcount(w[K.T_HAND + 1]) == K.popcount(t[K.T_HAND + 1])
+        assert K.popcount(w[K.T_HAND + 2]) == K.popcount(t[K.T_HAND + 2])
+        assert w[K.T_HAND + 1] | w[K.T_HAND + 2] == t[K.T_HAND + 1] | t[K.T_HAND + 2]
+        assert w[K.T_HAND + 2] & K.SUIT_MASK[0] == 0  # never a club to the void seat
+        seen_a.add(int(w[K.T_HAND + 1]))
+    assert len(seen_a) > 1
+
+
+def test_lookahead_does_not_peek_at_other_hands():
+    # Two deals that differ only in how the unseen cards are split between the others:
+    # with the same random state the look-ahead must choose the same card.
+    a = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
+    b = table(["2c 9c Ah Jd", "Ac 4d 6s 7s", "3c Kc 5d Qs"], trump="h")
+    for seed in range(5):
+        ca = K.lookahead_choose(_state(seed), a, 0, K.legal_cards(a, 0), 8)
+        cb = K.lookahead_choose(_state(seed), b, 0, K.legal_cards(b, 0), 8)
+        assert ca == cb
+
+
+# ---- user policies ----------------------------------------------------------------------------
+@njit
+def lowest_card(state, legal, seat, view):
+    return K.lowest(legal)
+
+
+@njit
+def cheat(state, legal, seat, view):
+    # plays a card it does not hold: the checked run must count it
+    return 0 if (legal & 1) == 0 else 1
+
+
+def test_user_policy_runs_in_every_seat():
+    r = jack_risk([lowest_card, "heuristic", lowest_card], samples=3_000, rng=1, check=True)
+    assert r.policies == ("user", "heuristic", "user")
+    assert r.violations == 0
+    assert abs(r.mean_total.value - 7.19) < 0.2
+
+
+def test_illegal_user_card_is_counted_and_replaced():
+    choose = K.kernels_for(cheat)["choose"]
+    t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
+    c = choose(_state(), t, 1, K.P_USER, 1)
+    assert c == parse_card("Kc") and t[K.T_BAD] == 1
+
+
+def test_policy_names_and_errors():
+    assert resolve_policies("random,heuristic,lookahead")[1] == ("random", "heuristic", "lookahead")
+    assert resolve_policies("heuristic")[1] == ("heuristic",) * 3
+    for bad in ("foo", "random,random", ["random", 3, "random"]):
+        with pytest.raises(ValueError):
+            resolve_policies(bad)
+
+
+# ---- strength ordering, paired ----------------------------------------------------------------
+def test_heuristic_beats_random():
+    m = strength_match("heuristic", "random", samples=3_000, rng=1, check=True)
+    assert m.violations == 0
+    assert m.advantage.lo > 0.5
+
+
+def test_lookahead_beats_heuristic():
+    m = strength_match("lookahead", "heuristic", samples=80, rng=1, lookahead_samples=8, check=True)
+    assert m.violations == 0
+    assert m.advantage.lo > 0
+
+
+def test_heuristic_leads_a_boss_only_when_its_suits_jack_is_not_unseen():
+    t = table(["Ac 2d 3d", "Jc 5c 9d", "4c 6c Kd"], trump="h")
+    assert h(t, 0) == parse_card("2d")  # the Jc holder would shed it under the ace
+    t = table(["Ac 2d 3d", "Qh 5c 9d", "4c 6c Kd"], trump="h")
+    t[K.T_PLAYED] = mask("Jc")
+    assert h(t, 0) == parse_card("Ac")  # a cheap safe trick
+
+
+def test_heuristic_forced_to_win_stays_low_under_an_unseen_jack():
+    # Seat 1 must beat the 2c; the Jc is unseen, so it wins low (Tc) rather than high (Ac).
+    t = table(["2c 5d", "Tc Ac", "Jc 3c"], trump="h", trick=["2c"])
+    assert h(t, 1) == parse_card("Tc")
+    t = table(["2c 5d", "Tc Ac", "Qc 3c"], trump="h", trick=["2c"])
+    t[K.T_PLAYED] |= mask("Jc")
+    assert h(t, 1) == parse_card("Ac")

@@ -1,0 +1,246 @@
+"""Kanalje rules (RULES.md 2.1), one by one, on hand-built deals; kernel vs its naive twin;
+invariants on every simulated deal."""
+
+import numpy as np
+import pytest
+
+from cardodds.cards import parse_card, parse_cards
+from cardodds.kanalje import KanaljeRules, jack_risk, play_deal
+from cardodds.kanalje import _kernels as K
+from cardodds.rng import as_seed_sequence, chunk_state
+
+import naive_kanalje as naive
+
+
+def mask(text):
+    m = 0
+    for c in parse_cards(text):
+        m |= 1 << c
+    return m
+
+
+def table(hands, trump="h", leader=0, turned=None, trick=(), rules=KanaljeRules()):
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    tsuit = "cdhs".index(trump) if trump else -1
+    K.new_table(t, 3, tsuit, leader, parse_card(turned) if turned else -1, 0,
+                np.array(rules.jack_penalties, dtype=np.int64), 1, 1)
+    for s, h in enumerate(hands):
+        t[K.T_HAND + s] = mask(h)
+    for i, c in enumerate(parse_cards(" ".join(trick))):
+        seat = (leader + i) % 3
+        t[K.T_HAND + seat] |= 1 << c
+        K.play_card(t, seat, c)
+    return t
+
+
+def cards_of(m):
+    return [c for c in range(52) if (m >> c) & 1]
+
+
+# ---- 52 cards, 2 low .. A high; highest card of the led suit wins ---------------------------
+def test_higher_rank_of_led_suit_wins_and_ace_is_high():
+    d = play_deal(["Ac", "2c", "Kc"], "5d", leader=1, policies="random")
+    assert d["tricks"] == [(1, [parse_card("2c"), parse_card("Kc"), parse_card("Ac")], 0)]
+    assert d["taken"] == [1, 0, 0]
+
+
+def test_off_suit_card_never_wins_without_trump():
+    # Seat 1 is void in clubs and throws the ace of spades; spades are not trump.
+    d = play_deal(["2c", "As", "3c"], "5d", policies="random")
+    assert d["tricks"][0][2] == 2
+
+
+# ---- the turned card's suit is trump; trick to the highest trump -------------------------------
+def test_lowest_trump_beats_ace_of_led_suit():
+    d = play_deal(["Ac", "2h", "Kc"], "3h", policies="random")
+    assert d["tricks"][0][2] == 1
+    d = play_deal(["Ac", "2h", "Kc"], "3d", policies="random")  # hearts not trump: ace wins
+    assert d["tricks"][0][2] == 0
+
+
+def test_highest_trump_wins_among_trumps():
+    d = play_deal(["Ac", "2h", "5h"], "3h", policies="random")
+    assert d["tricks"][0][2] == 2
+
+
+def test_trump_led_is_won_by_highest_trump():
+    d = play_deal(["4h", "Ah", "Ac"], "3h", policies="random")
+    assert d["tricks"][0][2] == 1
+
+
+# ---- follow suit if able; if void any card; trumping allowed, never forced ---------------------
+def test_must_follow_suit():
+    t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
+    assert cards_of(K.legal_cards(t, 1)) == [parse_card("Kc")]
+
+
+def test_void_may_play_anything_and_need_not_trump():
+    t = table(["2c 3c", "Ah 5d", "4c 5c"], trump="h", trick=["2c"])
+    assert sorted(cards_of(K.legal_cards(t, 1))) == sorted(parse_cards("Ah 5d"))
+
+
+def test_leader_may_lead_anything():
+    t = table(["2c Jh As", "Kc Ah 4d", "4c 5d 6d"])
+    assert sorted(cards_of(K.legal_cards(t, 0))) == sorted(parse_cards("2c Jh As"))
+
+
+def test_void_is_recorded_when_not_following():
+    t = table(["2c 3c", "Ah 5d", "4c 5c"], trump="h", trick=["2c", "5d"])
+    assert t[K.T_VOID + 1] == 1 << 0  # shown void in clubs
+    assert t[K.T_VOID + 0] == 0
+
+
+# ---- the winner leads the next trick --------------------------------------------------------
+def test_winner_leads_next_trick():
+    hands = ["2c 9d", "Ac 3d", "3c Td"]
+    leaders = set()
+    for seed in range(6):
+        d = play_deal(hands, "2h", policies="random", rng=seed)
+        for a, b in zip(d["tricks"], d["tricks"][1:]):
+            assert b[0] == a[2]
+        leaders.add(d["tricks"][1][0])
+    assert leaders == {1, 2}  # 2c led: Ac wins; 9d led: Td wins
+
+
+# ---- +1 a trick; J♠ -1, J♣ -2, J♦ -3, J♥ -4 --------------------------------------------------
+@pytest.mark.parametrize("jack,penalty", [("Js", 1), ("Jc", 2), ("Jd", 3), ("Jh", 4)])
+def test_jack_penalty_goes_to_trick_winner(jack, penalty):
+    s = jack[1]
+    d = play_deal([f"A{s}", jack, f"2{s}"], "3h" if s != "h" else "3c", policies="random")
+    assert d["taken"] == [1, 0, 0]
+    assert d["penalty"] == [penalty, 0, 0]
+    assert d["score"] == [1 - penalty, 0, 0]
+    assert d["jack_taker"][{"s": "spades", "c": "clubs", "d": "diamonds", "h": "hearts"}[s]] == 0
+
+
+def test_jack_penalties_follow_the_rules_object():
+    r = KanaljeRules(jack_penalties=(1, 1, 1, 5))
+    d = play_deal(["As", "Js", "2s"], "3h", policies="random", rules=r)
+    assert d["penalty"] == [5, 0, 0]
+
+
+# ---- the turned card: dead, or a turned jack to the last trick's winner ------------------------
+def test_turned_jack_dead_is_paid_by_nobody():
+    d = play_deal(["Ac", "2c", "3c"], "Jh", policies="random")
+    assert d["penalty"] == [0, 0, 0]
+    assert d["jack_taker"]["hearts"] == -2
+
+
+def test_turned_jack_last_trick_goes_to_last_trick_winner():
+    r = KanaljeRules(turned_jack="last_trick")
+    for seed in range(4):
+        d = play_deal(["2c 3d", "Ac 4d", "5c Ad"], "Jh", policies="random", rules=r, rng=seed)
+        last = d["tricks"][-1][2]
+        assert d["penalty"] == [4 if s == last else 0 for s in range(3)]
+        assert d["jack_taker"]["hearts"] == last
+
+
+def test_turned_non_jack_with_last_trick_changes_nothing():
+    r = KanaljeRules(turned_jack="last_trick")
+    d = play_deal(["2c", "Ac", "5c"], "Qh", policies="random", rules=r)
+    assert d["penalty"] == [0, 0, 0] and d["taken"] == [0, 1, 0]
+
+
+# ---- left of the dealer leads; the deal passes clockwise; game to 21 -------------------------
+def test_first_leader_is_left_of_dealer():
+    # play_deal's leader is the player left of the dealer; the game kernel passes the deal on.
+    d = play_deal(["2c", "3c", "4c"], "5d", leader=2, policies="random")
+    assert d["tricks"][0][0] == 2
+
+
+@pytest.mark.parametrize("totals,expect", [
+    ([21, 5, 3], 0), ([22, 25, 0], 1), ([21, 21, 3], -1), ([20, 20, 20], -1), ([-5, 21, 21], -1),
+    ([-3, 30, 29], 1), ([20, 19, -4], -1), ([24, 23, 25], 2),
+])
+def test_game_winner_highest_total_once_target_reached(totals, expect):
+    assert K.game_winner(np.array(totals, dtype=np.int64), 3, 21) == expect
+
+
+def test_game_rotates_dealer_and_ends_at_target():
+    from cardodds.kanalje import game_odds
+
+    g = game_odds("random", samples=400, rng=3, check=True)
+    assert g.violations == 0
+    assert sum(e.value for e in g.win) == pytest.approx(1.0)
+    assert g.unfinished == 0
+    # 7.2 points a deal: from 21 upward somebody reaches the target in about 8-12 deals
+    assert 6 < g.mean_deals.value < 14
+    assert min(g.deals_distribution) >= 2  # at most 17 points a deal: one deal never reaches 21
+
+
+# ---- rules object ---------------------------------------------------------------------------
+def test_rules_options_and_errors():
+    assert KanaljeRules().deal_total() == 7
+    assert KanaljeRules().deal_total(parse_card("Jh")) == 11
+    assert KanaljeRules(turned_jack="last_trick").deal_total(parse_card("Jh")) == 7
+    for bad in ({"turned_jack": "x"}, {"target": 0}, {"players": 4}, {"jack_penalties": (1, 2)},
+                {"players": 2}, {"trick_points": -1}):
+        with pytest.raises(ValueError):
+            KanaljeRules(**bad)
+
+
+# ---- kernel vs naive twin -------------------------------------------------------------------
+@pytest.mark.parametrize("turned_jack", ["dead", "last_trick"])
+def test_kernel_matches_naive_twin(turned_jack):
+    rules = KanaljeRules(turned_jack=turned_jack)
+    ss, _ = as_seed_sequence(11)
+    n = 150
+    out = np.zeros(K.O_SIZE, dtype=np.int64)
+    K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 1)
+    state = chunk_state(ss, 0)
+    deck = list(range(52))
+    exp = np.zeros(K.O_SIZE, dtype=np.int64)
+    for _ in range(n):
+        scores, pen, tricks, taker, holder, turned = naive.play_random_deal(state, deck, turned_jack)
+        for p in range(3):
+            o = K.O_SEAT + 6 * p
+            exp[o:o + 6] += [scores[p], scores[p] ** 2, pen[p], pen[p] ** 2, tricks[p], tricks[p] ** 2]
+            exp[K.O_PENDIST + K.PEN_BINS * p + min(pen[p], 10)] += 1
+        exp[K.O_TOTAL] += sum(scores)
+        for s in range(4):
+            who = taker.get(s, -1)
+            if who is None:
+                exp[K.O_TAKER + 4 * s + 3] += 1
+            else:
+                exp[K.O_TAKER + 4 * s + who] += 1
+                if holder[s] is not None and holder[s] == who:
+                    exp[K.O_HOLDER_TAKES + s] += 1
+    assert out[K.O_BAD] == 0
+    for lo, hi in [(K.O_SEAT, K.O_SEAT + 18), (K.O_PENDIST, K.O_PENDIST + 33), (K.O_TOTAL, K.O_TOTAL + 1),
+                   (K.O_TAKER, K.O_TAKER + 16), (K.O_HOLDER_TAKES, K.O_HOLDER_TAKES + 4)]:
+        assert out[lo:hi].tolist() == exp[lo:hi].tolist()
+
+
+# ---- invariants on every simulated deal -------------------------------------------------------
+@pytest.mark.parametrize("policies,n", [("random", 40_000), ("heuristic", 40_000),
+                                        ("random,heuristic,lookahead", 100)])
+@pytest.mark.parametrize("turned_jack", ["dead", "last_trick"])
+def test_conservation_and_deal_total_on_every_deal(policies, n, turned_jack):
+    r = jack_risk(policies, rules=KanaljeRules(turned_jack=turned_jack), samples=n, rng=2, check=True,
+                  lookahead_samples=4)
+    assert r.violations == 0
+    # every jack is taken by exactly one seat or out of play
+    for suit in ("spades", "clubs", "diamonds", "hearts"):
+        k = sum(r.counts[K.O_TAKER + 4 * "cdhs".index(suit[0]) + p] for p in range(4))
+        assert k == n
+
+
+def test_checked_run_counts_an_illegal_play():
+    t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
+    K.play_card(t, 1, parse_card("Ah"))  # revokes: holds Kc
+    assert t[K.T_BAD] == 1
+
+
+@pytest.mark.parametrize("turned_jack", ["dead", "last_trick"])
+def test_fast_random_path_equals_the_general_play(turned_jack):
+    # Unchecked all-random runs take play_out_random3; checked runs the general loop.
+    rules = KanaljeRules(turned_jack=turned_jack)
+    ss, _ = as_seed_sequence(5)
+    outs = []
+    for check in (0, 1):
+        out = np.zeros(K.O_SIZE, dtype=np.int64)
+        K.deals_kernel(chunk_state(ss, 0), 3_000, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1,
+                       -1, 0, -1, check)
+        outs.append(out)
+    assert outs[1][K.O_BAD] == 0
+    assert outs[0].tolist() == outs[1].tolist()
