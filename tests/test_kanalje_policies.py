@@ -10,7 +10,7 @@ from cardodds.kanalje import jack_risk, strength_match
 from cardodds.kanalje import _kernels as K
 from cardodds.kanalje.policies import resolve_policies
 
-from test_kanalje_rules import cards_of, mask, table
+from .test_kanalje_rules import cards_of, mask, table
 
 
 def h(t, seat):

@@ -9,7 +9,7 @@ from cardodds.kanalje import KanaljeRules, jack_risk, play_deal
 from cardodds.kanalje import _kernels as K
 from cardodds.rng import as_seed_sequence, chunk_state
 
-import naive_kanalje as naive
+from . import naive_kanalje as naive
 
 
 def mask(text):
