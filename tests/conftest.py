@@ -1,6 +1,5 @@
 import math
 
-import numpy as np
 import pytest
 
 
@@ -18,13 +17,8 @@ def assert_within_4se(estimate, exact: float, n: int | None = None):
 
 
 @pytest.fixture
-def within_4se():
-    return assert_within_4se
-
-
-@pytest.fixture
 def chunk():
-    """State of chunk 0 of seed 12345: a fixed, deterministic random stream."""
+    """chunk(i): the generator state of chunk i of seed 12345, a fixed random stream."""
     from cardodds.rng import as_seed_sequence, chunk_state
 
     ss, _ = as_seed_sequence(12345)

@@ -5,14 +5,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from cardodds import kana
 from cardodds.cards import parse_card, parse_cards
 from cardodds.kana import KanaRules, exact_odds, live_odds, odds
 from cardodds.kana import exact as ex
 from cardodds.kana._kernels import (
     SUPERKANA, best_holders, extra_offsets, hand_key, offsets, play_rounds,
 )
-from cardodds.kana.analysis import _kernel_args, _positions
+from cardodds.kana.analysis import _kernel_args
 
 from .conftest import assert_within_4se
 from .naive import kana_rounds

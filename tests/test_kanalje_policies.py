@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cardodds.cards import parse_card, parse_cards
+from cardodds.cards import parse_card
 from cardodds.kanalje import jack_risk, strength_match
 from cardodds.kanalje import _kernels as K
 from cardodds.kanalje.policies import resolve_policies
 
-from .test_kanalje_rules import cards_of, mask, table
+from .test_kanalje_rules import mask, table
 
 
 def h(t, seat):
