@@ -25,7 +25,6 @@ def _plt():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.hashsalt": "cardodds", "font.size": 9})
     return plt
 
 
@@ -43,6 +42,13 @@ def _est(e, digits=4) -> str:
 
 
 def write(outdir: Path, *, seed: int = 20261129, scale: float = 1.0, progress: bool = False) -> Path:
+    """Write ``kana.md`` and its charts into ``outdir``; returns the markdown's path."""
+    # Local style only: the sections of one report run must not change each other's charts.
+    with _plt().rc_context({"font.size": 9}):
+        return _write(outdir, seed=seed, scale=scale, progress=progress)
+
+
+def _write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
     import sys
 
     def stage(text: str) -> None:
