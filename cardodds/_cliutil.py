@@ -24,9 +24,9 @@ def precision(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a 95%% half-width such as 0.002") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a 95% half-width such as 0.002") from None
     if not (0 < value < 1) or math.isnan(value):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a 95%% half-width between 0 and 1, e.g. 0.002")
+        raise argparse.ArgumentTypeError(f"{text!r} must be a 95% half-width between 0 and 1, e.g. 0.002")
     return value
 
 

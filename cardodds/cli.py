@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cardodds",
         description=(
             "Odds with their uncertainty for Känä, Kanalje and Polish Canasta. "
-            "Every probability is printed with its 95%% interval; --json gives one JSON object for scripts."
+            "Every probability is printed with its 95% interval; --json gives one JSON object for scripts."
         ),
     )
     parser.add_argument("--version", action="version", version=f"cardodds {__version__}")

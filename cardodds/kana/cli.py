@@ -55,7 +55,7 @@ def add_commands(sub) -> None:
     odds = ksub.add_parser(
         "odds",
         help="each seat's win probability with its interval (Monte Carlo, --exact, or live with --shown)",
-        description="Each seat's probability of winning a Känä round under the official rules, with 95%% intervals. "
+        description="Each seat's probability of winning a Känä round under the official rules, with 95% intervals. "
         "Seats count clockwise from the round's starter (seat 0). With --shown, the odds at that moment of the "
         "round (live odds), counting the extra rounds; they are exact when the unknown cards are few, else "
         "simulated, and the output says which.",
@@ -76,7 +76,7 @@ def add_commands(sub) -> None:
     adv = ksub.add_parser(
         "advise",
         help="which card should I känä? each option's win probability, the best, and its edge",
-        description="Each känä I can make with its win probability (95%% interval), played on the same deals, "
+        description="Each känä I can make with its win probability (95% interval), played on the same deals, "
         "and the best one, named only when its paired difference to the next best excludes zero. Deals are "
         "sampled consistent with what I know, including what each earlier känä says about that player's "
         "kept cards under the opponents' strategy.",

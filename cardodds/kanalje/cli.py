@@ -30,7 +30,7 @@ def add_commands(sub) -> None:
 
     r = ksub.add_parser("risk", help="who takes each jack, and each seat's expected score",
                         description="Probability each seat takes each jack, the holder takes their own jack, "
-                        "and each seat's expected score and penalty, with 95%% intervals.")
+                        "and each seat's expected score and penalty, with 95% intervals.")
     _common(r, 200_000)
     r.set_defaults(func=_risk)
 
