@@ -277,3 +277,175 @@ def test_same_seed_same_counts_on_one_and_two_threads():
 
 
 HAND = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
+
+
+# ---- phase-1 players ---------------------------------------------------------------------------
+def _state(seed=0):
+    ss, _ = as_seed_sequence(seed)
+    return chunk_state(ss, 0)
+
+
+def h1(t, seat):
+    return K.heuristic1_choose(t, seat, K.legal_cards1(t, seat))
+
+
+def test_heuristic1_sheds_the_led_suits_jack_under_a_higher_lead():
+    t = table1(["Qh 2c", "Jh 3h 2d"], "Ah 3s", trick=["Qh"])
+    assert h1(t, 1) == parse_card("Jh")
+
+
+def test_heuristic1_fights_for_a_high_face_up_card_with_its_lowest_winner():
+    t = table1(["5c 2d", "9c Kc 3d"], "Ah 3s", trick=["5c"])
+    assert h1(t, 1) == parse_card("9c")
+
+
+def test_heuristic1_ducks_a_face_up_jack_and_a_low_card_with_its_lowest_loser():
+    t = table1(["5c 2d", "9c Kc 3d 4s"], "Js 3s", trick=["5c"])
+    assert h1(t, 1) == parse_card("3d")
+    t = table1(["5c 2d", "9c Kc 3d 4s"], "4h 3s", trick=["5c"])
+    assert h1(t, 1) == parse_card("3d")
+
+
+def test_heuristic1_does_not_win_a_led_jack_for_a_card_worth_less():
+    t = table1(["Jc 2d", "Qc 3d"], "Ah 3s", trick=["Jc"])  # Ah is worth +1, the Jc costs 2
+    assert h1(t, 1) == parse_card("3d")
+
+
+def test_heuristic1_leads_a_sure_winner_for_a_high_card_else_its_lowest():
+    t = table1(["Ac Kd 2h Js", "3c 4d 5h 6s"], "Ah 3s 4s 5s")
+    t[K.T_PLAYED] |= mask("Kc Qc Tc 9c 8c 7c 6c 5c 4c 2c")  # nothing unseen above Ac but ... Ac is the boss
+    assert h1(t, 0) == parse_card("Ac")
+    t = table1(["Ac Kd 2h Js", "3c 4d 5h 6s"], "2s 3s 4s 5s")
+    assert h1(t, 0) == parse_card("2h")  # a low face-up card: lead the cheapest non-jack card
+
+
+def test_phase1_sampler_is_consistent_with_what_the_seat_saw():
+    # Seat 1 took the Ah face up; seat 0 must keep seeing it in seat 1's hand, and the hidden
+    # cards (seat 1's others and the stock under the face-up card) are reshuffled among themselves.
+    t = table1(["5c 9c 2d", "Kc 3d 4d"], "Ah 3h Qs 4s 6h 7h", trick=["5c", "Kc"])
+    pos = int(t[K.T_SPOS])
+    hidden = (t[K.T_HAND + 1] & ~mask("Ah")) | sum(1 << int(t[K.T_STOCK + i]) for i in range(pos + 1, 26))
+    seen = set()
+    w = np.zeros(K.T_SIZE, dtype=np.int64)
+    state = _state(1)
+    for _ in range(200):
+        K.sample_world1(state, t, 0, w)
+        assert w[K.T_HAND] == t[K.T_HAND] and w[K.T_FACEUP] == t[K.T_FACEUP]
+        assert w[K.T_STOCK + pos] == t[K.T_STOCK + pos]
+        assert w[K.T_HAND + 1] & mask("Ah") and K.popcount(w[K.T_HAND + 1]) == K.popcount(t[K.T_HAND + 1])
+        rest = (w[K.T_HAND + 1] & ~mask("Ah")) | sum(1 << int(w[K.T_STOCK + i]) for i in range(pos + 1, 26))
+        assert rest == hidden
+        seen.add(int(w[K.T_HAND + 1]))
+    assert len(seen) > 3
+
+
+def test_phase1_lookahead_does_not_peek():
+    # Seat 1 won the Ah face up and leads; seat 0 took the 3h unseen. Two tables that differ
+    # only in how seat 0's hidden card and the hidden stock are split.
+    a = table1(["5c 9c 2d", "Kc 3d 4d"], "Ah 3h Qs 4s 6h 7h", trick=["5c", "Kc"])
+    assert a[K.T_HAND] & mask("3h") and K.to_play(a) == 1
+    b = a.copy()
+    b[K.T_HAND] = a[K.T_HAND] & ~mask("3h") | mask("7h")
+    for i in range(26):
+        if b[K.T_STOCK + i] == parse_card("7h"):
+            b[K.T_STOCK + i] = parse_card("3h")
+    for seed in range(4):
+        ca = K.lookahead1_choose(_state(seed), a, 1, K.legal_cards1(a, 1), 6, 0, 0, 0)
+        cb = K.lookahead1_choose(_state(seed), b, 1, K.legal_cards1(b, 1), 6, 0, 0, 0)
+        assert ca == cb
+
+
+def test_two_player_strength_ordering():
+    from cardodds.kanalje import strength_match
+
+    m = strength_match("heuristic", "random", rules=TWO, samples=2_000, rng=1, check=True)
+    assert m.violations == 0 and m.advantage.lo > 1
+    m = strength_match("lookahead", "heuristic", rules=TWO, samples=30, rng=1, lookahead_samples=6, check=True)
+    assert m.violations == 0 and m.advantage.lo > 0
+
+
+def test_user_policy_plays_both_phases():
+    # the same @njit function as the three-player test: its play loop compiles once
+    from .test_kanalje_policies import lowest_card
+
+    r = jack_risk([lowest_card, "heuristic"], rules=TWO, samples=2_000, rng=1, check=True)
+    assert r.violations == 0 and r.policies == ("user", "heuristic") and r.mean_total.value == 3
+
+
+# ---- analyses for two players --------------------------------------------------------------------
+def test_jack_risk_two_players_answers_with_intervals_and_faceup_figures():
+    r = jack_risk("heuristic", rules=TWO, samples=20_000, rng=3)
+    d = r.to_dict()
+    assert len(d["mean_score"]) == 2 and len(d["jacks"]["hearts"]["taken_by_seat"]) == 2
+    assert set(d["faceup_leader_takes"]["rank"]) == set("23456789TJQKA")
+    jh = r.faceup_jack("hearts")
+    assert 0 < jh["taken_face_up"].value < 1 and jh["cost"].value == pytest.approx(4 * jh["taker_pays"].value)
+    assert jh["cost"].lo <= jh["cost"].value <= jh["cost"].hi
+    # the heuristic never fights for a face-up jack: the follower ducks, the leader takes it
+    assert r.faceup_leader_takes("rank")["J"].value > 0.9
+    assert sum(e.value for e in r.phase1_tricks) == pytest.approx(13)
+    with pytest.raises(ValueError):
+        jack_risk("heuristic", samples=100, rng=1).faceup_jack("hearts")
+
+
+def test_evaluate_hand_two_players_phase1_and_phase2():
+    strong = "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc"
+    h2 = evaluate_hand(strong, trump="2c", rules=TWO, samples=2_000, rng=1, check=True)
+    assert h2.violations == 0 and h2.tricks.value > 10 and h2.phase == 2
+    d = h2.to_dict()
+    assert d["trump"] == "2c" and d["phase"] == 2 and "turned" not in d
+    h1_ = evaluate_hand(strong, faceup="Jh", rules=TWO, samples=2_000, rng=1, check=True)
+    assert h1_.violations == 0 and h1_.to_dict()["faceup"] == "Jh"
+    weak = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
+    hw = evaluate_hand(weak, faceup="Jh", rules=TWO, samples=2_000, rng=1)
+    assert hw.score.hi < h1_.score.lo
+    # a jack that is the dead trump card is taken by nobody
+    hj = evaluate_hand(weak, trump="Jh", rules=TWO, samples=500, rng=1)
+    assert hj.jacks["hearts"].value == 0 and hj.jacks["hearts"].se == 0
+
+
+@pytest.mark.parametrize("kwargs", [dict(faceup="Ah", trump="2c"), dict(), dict(turned="Ah"),
+                                    dict(faceup="2c"), dict(trump="3c"), dict(faceup="Xx")])
+def test_evaluate_hand_two_players_bad_input(kwargs):
+    with pytest.raises(ValueError):
+        evaluate_hand("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d", rules=TWO, samples=100, **kwargs)
+
+
+@pytest.mark.parametrize("hand", ["2c 3c 4c", "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 5d",
+                                  "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d"])
+def test_evaluate_hand_two_players_wrong_hands(hand):
+    with pytest.raises(ValueError):
+        evaluate_hand(hand, faceup="Ah", rules=TWO, samples=100)
+    with pytest.raises(ValueError):
+        jack_risk("heuristic,foo", rules=TWO, samples=100)
+
+
+def test_game_to_21_two_players():
+    g = game_odds("random,heuristic", rules=TWO, samples=300, rng=1, check=True)
+    assert g.violations == 0 and len(g.win) == 2
+    assert sum(e.value for e in g.win) == pytest.approx(1.0) and g.win[1].lo > 0.5
+    assert min(g.deals_distribution) >= 2  # at most 13 points a deal
+
+
+def test_cli_two_players(capsys):
+    import json
+
+    from cardodds.cli import main
+
+    assert main(["kanalje", "risk", "--players", "2", "--samples", "2000", "--seed", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["rules"]["players"] == 2 and len(d["mean_score"]) == 2 and "faceup_jacks" in d
+    assert main(["kanalje", "hand", "--players", "2", "--hand", "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc",
+                 "--faceup", "Jh", "--samples", "500", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["faceup"] == "Jh"
+    assert main(["kanalje", "game", "--players", "2", "--samples", "50", "--seed", "1"]) == 0
+    assert "seat 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra", [["--faceup", "Ac"], ["--trump", "Ac"], ["--turned", "2h"], [],
+                                   ["--faceup", "2h", "--trump", "3h"]])
+def test_cli_two_players_bad_input_one_line_exit_2(extra):
+    args = ["kanalje", "hand", "--players", "2", "--hand", "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", *extra]
+    p = subprocess.run([sys.executable, "-m", "cardodds.cli", *args], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr

@@ -59,7 +59,8 @@ T_FULEAD = 60  # of those, the ones the trick's leader won
 T_P1PLAYED = 61  # cards of the phase-1 tricks
 T_P1JACKS = 62  # jacks that fell in phase-1 tricks
 T_STOCK = 63  # 26 slots: the stock from its top
-T_SIZE = 89
+T_TRUMPK = 89  # preset draw (0..25) for the phase-2 trump card, -1: draw it when phase 2 starts
+T_SIZE = 90
 
 # ---- out layout of the deal kernel (int64 counts) -----------------------------------------
 O_DEALS = 0
@@ -1033,7 +1034,10 @@ def start_phase2(state, t, p2lead, p2trump, non_dealer):
     t[T_PHASE] = 0
     t[T_P1PLAYED] = t[T_PLAYED]
     if p2trump == P2TRUMP_TRICK_CARD:
-        c = nth_card(t[T_PLAYED], bounded(state, popcount(t[T_PLAYED])))
+        k = t[T_TRUMPK]
+        if k < 0:
+            k = bounded(state, popcount(t[T_PLAYED]))
+        c = nth_card(t[T_PLAYED], k)
         t[T_TRUMPCARD] = c
         t[T_TRUMP] = c & 3
     else:
@@ -1050,6 +1054,7 @@ def new_table2(t, stock, leader, pens, tp, p1j, check):
     t[T_SPOS] = 0
     t[T_P1J] = p1j
     t[T_TRUMPCARD] = -1
+    t[T_TRUMPK] = -1
     for s in range(4):
         t[T_FUTAKER + s] = -1
     for i in range(26):
@@ -1478,6 +1483,51 @@ def game2_kernel(state, n, out, rules, pol, samples, check):
             out[G_HIST + MAX_DEALS] += 1
         out[G_DEALS] += deals
         out[G_DEALSQ] += deals * deals
+
+
+@njit(cache=True, nogil=True)
+def match2_kernel(state, n, out, rules, pol_a, pol_b, samples, check):
+    """Two-player paired match on the same deals (hands, stock and phase-2 trump draw): B in
+    both seats, then A in seat r and B in the other for r = 0, 1; out sums A's score minus B's
+    in seat r over both seats (one figure per deal)."""
+    t = np.empty(T_SIZE, dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    hand0 = np.empty(4, dtype=np.int64)
+    stock = np.empty(26, dtype=np.int64)
+    pol = np.empty(2, dtype=np.int64)
+    base = np.empty(2, dtype=np.int64)
+    leader = 0 if rules[10] == P1LEAD_NON_DEALER else 1
+    for _ in range(n):
+        start_deal2(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
+        for i in range(26):
+            stock[i] = t[T_STOCK + i]
+        k = bounded(state, 26)
+        d = 0
+        for r in range(-1, 2):
+            for s in range(2):
+                pol[s] = pol_a if s == r else pol_b
+            new_table2(t, stock, leader, rules[4:8], rules[3], rules[9], check)
+            t[T_HAND] = hand0[0]
+            t[T_HAND + 1] = hand0[1]
+            t[T_TRUMPK] = k
+            play_out2(state, t, pol, samples, rules[11], rules[12], 0)
+            if check != 0:
+                out[M_BAD] += check_deal_end2(t, rules, 1)
+            if r < 0:
+                base[0] = score(t, 0)
+                base[1] = score(t, 1)
+            else:
+                a = score(t, r)
+                out[M_A] += a
+                out[M_B] += base[r]
+                d += a - base[r]
+        out[M_DEALS] += 1
+        out[M_SUM] += d
+        out[M_SUMSQ] += d * d
+        if d > 0:
+            out[M_PLUS] += 1
+        elif d < 0:
+            out[M_MINUS] += 1
 
 
 _USER_BUILT = ("choose", "play_out", "deals_kernel", "match_kernel", "game_kernel", "choose1",

@@ -556,15 +556,16 @@ class MatchResult:
     @property
     def advantage(self) -> Estimate:
         """Points per deal A scores more than B would in the same seat (averaged over seats)."""
-        return Estimate.mean(float(self.counts[K.M_SUM]), float(self.counts[K.M_SUMSQ]), self.samples).scaled(1 / 3)
+        np_ = self.rules.players
+        return Estimate.mean(float(self.counts[K.M_SUM]), float(self.counts[K.M_SUMSQ]), self.samples).scaled(1 / np_)
 
     @property
     def mean_a(self) -> float:
-        return float(self.counts[K.M_A]) / (3 * self.samples)
+        return float(self.counts[K.M_A]) / (self.rules.players * self.samples)
 
     @property
     def mean_b(self) -> float:
-        return float(self.counts[K.M_B]) / (3 * self.samples)
+        return float(self.counts[K.M_B]) / (self.rules.players * self.samples)
 
     @property
     def better(self) -> Estimate:
@@ -603,7 +604,9 @@ def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None =
     """Measure how much better ``policy_a`` scores than ``policy_b`` on the same deals.
 
     Each deal is played four times: B in every seat, then A in seat 0, 1, 2 in turn with
-    B elsewhere; the paired difference in A's seat is averaged over the seats.
+    B elsewhere; the paired difference in A's seat is averaged over the seats. With two players
+    (``rules=KanaljeRules(players=2)``) three times: B in both seats, then A in seat 0 and 1; the
+    hands, the stock and the phase-2 trump draw are the same in every playing.
 
     >>> m = strength_match("heuristic", "random", samples=5_000, rng=1)
     >>> m.advantage.lo > 0
@@ -612,12 +615,12 @@ def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None =
     rules = _check_rules(rules)
     check_run_size(samples, None)
     lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    codes, names, _, chunk = _lineup([policy_a, policy_b, policy_b], rules)
+    codes, names, _, chunk = _lineup([policy_a] + [policy_b] * (rules.players - 1), rules)
     if K.P_USER in codes:
         raise ValueError("strength_match takes policy names (random, heuristic, lookahead)")
     if samples is None:
         samples = _default_samples(codes) // 4
-    res = run(K.match_kernel, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check))),
+    res = run(K.match2_kernel if rules.players == 2 else K.match_kernel, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check))),
               K.M_SIZE, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return MatchResult(names[0], names[1], rules, res.samples, res.seed, lookahead_samples, res.partial, __version__,
                        res.counts)
