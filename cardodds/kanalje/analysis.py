@@ -271,8 +271,8 @@ class JackRiskResult:
         return d
 
     def __repr__(self) -> str:
-        lines = [f"JackRiskResult({'/'.join(self.policies)}, {self.samples:,} deals, seed {self.seed}, "
-                 f"turned_jack={self.rules.turned_jack!r})"]
+        what = f"turned_jack={self.rules.turned_jack!r}" if self.rules.players == 3 else "two players"
+        lines = [f"JackRiskResult({'/'.join(self.policies)}, {self.samples:,} deals, seed {self.seed}, {what})"]
         for p in range(self.rules.players):
             lines.append(f"  seat {p} ({self.policies[p]}): score {self.mean_score[p].format(3)}, "
                          f"penalty {self.mean_penalty[p].format(3)}")
