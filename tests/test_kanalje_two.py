@@ -449,3 +449,19 @@ def test_cli_two_players_bad_input_one_line_exit_2(extra):
     p = subprocess.run([sys.executable, "-m", "cardodds.cli", *args], capture_output=True, text=True)
     assert p.returncode == 2
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_user_view_in_phase1_hides_the_other_hand_the_stock_and_face_down_cards():
+    ss, _ = as_seed_sequence(2)
+    state = chunk_state(ss, 0)
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    hand0 = np.zeros(4, dtype=np.int64)
+    K.start_deal2(state, t, np.arange(52, dtype=np.int64), 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+    for _ in range(6):  # three phase-1 tricks
+        seat = K.to_play(t)
+        K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
+    v = K.user_view1(t, 0)
+    assert v[K.T_HAND] == t[K.T_HAND] and v[K.T_HAND + 1] == 0
+    assert [int(v[K.T_STOCK + i]) for i in range(26)] == \
+        [int(t[K.T_STOCK + i]) if i % 2 == 0 and i <= 6 else -1 for i in range(26)]
+    assert v[K.T_FACEUP] == t[K.T_STOCK + 6]

@@ -1222,10 +1222,13 @@ def lookahead1_choose(state, t, seat, legal, samples, p2lead, p2trump, non_deale
 
 @njit(cache=True, nogil=True)
 def user_view1(t, seat):
-    """Phase 1 as ``seat`` may see it: the other hand and the stock under the face-up card hidden."""
+    """Phase 1 as ``seat`` may see it: the other hand, the stock under the face-up card and
+    the cards dealt face down (odd stock positions) hidden; the face-up cards stay."""
     v = user_view(t, seat)
-    for i in range(t[T_SPOS] + 1, 26):
-        v[T_STOCK + i] = -1
+    pos = t[T_SPOS]
+    for i in range(26):
+        if i > pos or (i & 1) == 1:
+            v[T_STOCK + i] = -1
     return v
 
 

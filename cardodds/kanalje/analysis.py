@@ -122,7 +122,8 @@ class JackRiskResult:
 
     def taken_by_seat(self, suit: str) -> list[Estimate]:
         s = _SUIT_INDEX[suit]
-        return [Estimate.proportion(self.counts[K.O_TAKER + 4 * s + p], self.samples) for p in range(self.rules.players)]
+        return [Estimate.proportion(self.counts[K.O_TAKER + 4 * s + p], self.samples)
+                for p in range(self.rules.players)]
 
     def out_of_play(self, suit: str) -> Estimate:
         s = _SUIT_INDEX[suit]
@@ -258,7 +259,8 @@ class JackRiskResult:
             }
             for suit in JACK_ORDER
         }
-        d["penalty_distribution"] = [[_est_dict(e) for e in self.penalty_distribution(p)] for p in range(self.rules.players)]
+        d["penalty_distribution"] = [[_est_dict(e) for e in self.penalty_distribution(p)]
+                                     for p in range(self.rules.players)]
         d["score_distribution"] = [{str(v): _est_dict(e) for v, e in self.score_distribution(p).items()}
                                    for p in range(self.rules.players)]
         d["holder_takes_by_length"] = self.holder_table().to_dict(orient="records")
@@ -620,7 +622,8 @@ def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None =
         raise ValueError("strength_match takes policy names (random, heuristic, lookahead)")
     if samples is None:
         samples = _default_samples(codes) // 4
-    res = run(K.match2_kernel if rules.players == 2 else K.match_kernel, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check))),
+    kern = K.match2_kernel if rules.players == 2 else K.match_kernel
+    res = run(kern, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check))),
               K.M_SIZE, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return MatchResult(names[0], names[1], rules, res.samples, res.seed, lookahead_samples, res.partial, __version__,
                        res.counts)

@@ -76,7 +76,8 @@ def _risk(args) -> int:
 def _hand(args) -> int:
     from .analysis import evaluate_hand
 
-    res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat, policies=args.policies, rules=_rules(args),
+    res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
+                        policies=args.policies, rules=_rules(args),
                         lookahead_samples=args.lookahead_samples, rng=args.seed, threads=args.threads,
                         progress=show_progress(args), **_size(args, 100_000, 1_000))
     return _show(args, res)

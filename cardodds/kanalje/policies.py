@@ -61,7 +61,8 @@ Your own policy
     trick, ``view[T_TRUMP]`` the trump suit, ``view[T_VOID + s]`` the suits seat ``s`` has
     shown void in. In the two-player game ``view[T_PHASE]`` is 1 during phase 1, where
     ``view[T_FACEUP]`` is the face-up stock card, ``view[T_KNOWN + s]`` the face-up cards
-    seat ``s`` took, and the stock under the face-up card reads -1. Return a card in ``legal``: anything else is replaced by the lowest legal
+    seat ``s`` took, and the stock under the face-up card and the cards dealt face down
+    read -1. Return a card in ``legal``: anything else is replaced by the lowest legal
     card and counted (``result.violations`` of a run with ``check=True``).
 
 >>> from numba import njit

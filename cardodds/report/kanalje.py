@@ -212,7 +212,8 @@ def _two_players(outdir: Path, *, seed: int, scale: float, progress: bool) -> li
         r = risks[p]
         L += [f"### Both players `{p}` ({r.samples:,} deals)", "",
               "| jack | penalty | seat 0 takes | seat 1 takes | falls in phase 1 | holder takes own | "
-              "taken face up | face-up taker pays | cost of taking it face up |", "|---|---:|---|---|---|---|---|---|---|"]
+              "taken face up | face-up taker pays | cost of taking it face up |",
+              "|---|---:|---|---|---|---|---|---|---|"]
         for s in JACK_ORDER:
             by = " | ".join(_fmt(e) for e in r.taken_by_seat(s))
             fj = r.faceup_jack(s)
