@@ -11,6 +11,7 @@ from cardodds.cards import parse_card, parse_cards
 from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, play_deal
 from cardodds.kanalje import _kernels as K
 from cardodds.rng import as_seed_sequence, chunk_state
+from cardodds.stats import Estimate
 
 from . import naive_kanalje as naive
 from .conftest import assert_within_4se
@@ -259,10 +260,10 @@ def test_deal_facts_match_their_exact_probabilities():
     r = jack_risk("random", rules=TWO, samples=20_000, rng=5)
     n = r.samples
     # each card is one of the 13 face-up cards with probability 13/52
-    assert_within_4se(type(r.mean_total).proportion(int(r.counts[K.O2_FU_N + parse_card("Jh")]), n), 0.25)
+    assert_within_4se(Estimate.proportion(int(r.counts[K.O2_FU_N + parse_card("Jh")]), n), 0.25)
     # a jack is dealt to a player (not into the stock) with probability 26/52
     dealt = int(r.counts[K.O_HOLD + 28 * 2:K.O_HOLD + 28 * 3].sum())
-    assert_within_4se(type(r.mean_total).proportion(dealt, n), 0.5)
+    assert_within_4se(Estimate.proportion(dealt, n), 0.5)
 
 
 def test_same_seed_same_counts_on_one_and_two_threads():
@@ -465,3 +466,15 @@ def test_user_view_in_phase1_hides_the_other_hand_the_stock_and_face_down_cards(
     assert [int(v[K.T_STOCK + i]) for i in range(26)] == \
         [int(t[K.T_STOCK + i]) if i % 2 == 0 and i <= 6 else -1 for i in range(26)]
     assert v[K.T_FACEUP] == t[K.T_STOCK + 6]
+
+
+def test_hand_evaluation_deals_match_their_exact_probabilities():
+    weak = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
+    # phase 2: a jack not in my hand and not the trump card is dead (in the 25 phase-1 cards) w.p. 25/38
+    h = evaluate_hand(weak, trump="7h", rules=TWO, samples=4_000, rng=4)
+    s = "cdhs".index("s")
+    assert_within_4se(Estimate.proportion(int(h.counts[K.O_TAKER + 4 * s + 3]), h.samples), 25 / 38)
+    # phase 1: such a jack is dealt to the other hand (not into the stock) w.p. 13/38
+    h = evaluate_hand(weak, faceup="7h", rules=TWO, samples=4_000, rng=4)
+    dealt = int(h.counts[K.O_HOLD + 28 * s:K.O_HOLD + 28 * s + 28].sum())
+    assert_within_4se(Estimate.proportion(dealt, h.samples), 13 / 38)

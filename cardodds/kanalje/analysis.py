@@ -645,7 +645,8 @@ class GameResult:
 
     @property
     def win(self) -> list[Estimate]:
-        """P(each seat wins the game); seat 2 deals first, so seat 0 leads the first deal."""
+        """P(each seat wins the game); seat 2 deals first, so seat 0 leads the first deal (two
+        players: seat 1 deals first, seat 0 leads the first phase 1; the deal alternates)."""
         return [Estimate.proportion(self.counts[K.G_WIN + s], self.samples) for s in range(self.rules.players)]
 
     @property
