@@ -478,3 +478,13 @@ def test_hand_evaluation_deals_match_their_exact_probabilities():
     h = evaluate_hand(weak, faceup="7h", rules=TWO, samples=4_000, rng=4)
     dealt = int(h.counts[K.O_HOLD + 28 * s:K.O_HOLD + 28 * s + 28].sum())
     assert_within_4se(Estimate.proportion(dealt, h.samples), 13 / 38)
+
+
+@pytest.mark.parametrize("opts", [dict(phase1_leader="dealer"), dict(phase2_leader="non_dealer"),
+                                  dict(phase2_trump="none")])
+def test_rule_options_keep_the_invariants_on_every_deal(opts):
+    rules = KanaljeRules(players=2, **opts)
+    r = jack_risk("random,heuristic", rules=rules, samples=5_000, rng=6, check=True)
+    assert r.violations == 0 and r.mean_total.value == 3
+    g = game_odds("heuristic", rules=rules, samples=100, rng=6, check=True)
+    assert g.violations == 0
