@@ -1,6 +1,7 @@
 """Kanalje throughput: deals per second of the public call, per core and on all cores.
 
-Run: ``python benchmarks/kanalje.py [--quick]``; writes ``benchmarks/RESULTS_kanalje.md``.
+Run: ``python benchmarks/kanalje.py [--quick] [--players 2]``; writes ``benchmarks/RESULTS_kanalje.md``
+(``--players 2`` measures only the two-player game and replaces its section in that file).
 
 Measured in one run on one machine: ``jack_risk`` with random, heuristic and look-ahead
 players (compile time apart: the first call in a fresh process with an empty cache, and
@@ -130,10 +131,41 @@ def openspiel_hearts(n_games, seed=1):
     return n_games / (time.perf_counter() - t0)
 
 
+TWO_HEADER = "## Two players (RULES.md 2.2)"
+
+
+def two_players(q: bool, repeats: int, cores: int) -> list[str]:
+    """Deals per second of the two-player game (both phases), per core and on all cores."""
+    from cardodds.kanalje import KanaljeRules, jack_risk
+
+    two = KanaljeRules(players=2)
+    rows = []
+    for name, n in (("random", 100_000 if q else 1_000_000), ("heuristic", 100_000 if q else 1_000_000),
+                    ("lookahead,heuristic", 32 if q else 128)):
+        jack_risk(name, rules=two, samples=64, rng=0, threads=1)  # compiled
+        one = median_rate(lambda k: jack_risk(name, rules=two, samples=k, rng=1, threads=1), n, repeats)
+        allc = median_rate(lambda k: jack_risk(name, rules=two, samples=k, rng=1, threads=cores), n, repeats)
+        rows.append((name, one, allc))
+    lines = [TWO_HEADER, "",
+             f"Deals per second of `jack_risk(..., rules=KanaljeRules(players=2))`, both phases; medians of "
+             f"{repeats} runs; load average {os.getloadavg()[0]:.2f} when this part started.", "",
+             "| players | 1 core | all cores |", "|---|---:|---:|"]
+    for name, one, allc in rows:
+        extra = ", 16 samples" if "lookahead" in name else ""
+        lines.append(f"| `{name}`{extra} | {one:,.0f} | {allc:,.0f} |")
+    la_one, la_all = rows[-1][1], rows[-1][2]
+    lines += ["", f"Look-ahead decisions per second (26 decisions of the look-ahead seat a deal, 13 in each phase, "
+              f"each sampling 16 worlds and playing every legal card out through both phases): "
+              f"{26 * la_one:,.0f} on 1 core, {26 * la_all:,.0f} on all cores.", ""]
+    return lines
+
+
 # ---- main ---------------------------------------------------------------------------------------
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small runs (a smoke test of the script)")
+    ap.add_argument("--players", type=int, choices=(2, 3), default=None,
+                    help="2: measure only the two-player game and replace its section in --out")
     ap.add_argument("--out", default=str(HERE / "RESULTS_kanalje.md"))
     args = ap.parse_args()
     q = args.quick
@@ -144,6 +176,14 @@ def main() -> None:
     from cardodds.kanalje import jack_risk
 
     cores = default_threads()
+    if args.players == 2:
+        out = Path(args.out)
+        old = out.read_text() if out.exists() else ""
+        head = old.split(TWO_HEADER)[0].rstrip("\n")
+        text = (head + "\n\n" if head else "") + "\n".join(two_players(q, repeats, cores))
+        out.write_text(text)
+        print(text)
+        return
     lines = ["# Kanalje benchmark", ""]
     lscpu = subprocess.run("lscpu | head -n 15", shell=True, capture_output=True, text=True).stdout
     lines += ["Machine:", "", "```", lscpu.rstrip(),
@@ -195,6 +235,8 @@ def main() -> None:
     if peer_note:
         lines += [peer_note, ""]
     lines += ["Targets (issue 4): random >= 1.5 million deals/s per core, heuristic >= 0.5 million.", ""]
+    if args.players is None:
+        lines += two_players(q, repeats, cores)
     text = "\n".join(lines)
     Path(args.out).write_text(text)
     print(text)

@@ -96,3 +96,75 @@ def play_random_deal(state, deck, turned_jack="dead"):
             taker[suit(turned)] = None
     scores = [tricks[s] - pen[s] for s in range(3)]
     return scores, pen, tricks, taker, dealt_holder, turned
+
+
+def legal_phase1(hand, trick):
+    """RULES.md 2.2 phase 1: any card, but the second player may not play a jack of another
+    suit than the led one (unless it holds nothing else)."""
+    if not trick:
+        return sorted(hand)
+    ok = [c for c in hand if not (rank(c) == JACK and suit(c) != suit(trick[0]))]
+    return sorted(ok) if ok else sorted(hand)
+
+
+def _pick(state, options):
+    return options[0] if len(options) == 1 else options[int(bounded(state, len(options)))]
+
+
+def play_random_deal2(state, deck, phase1_jacks_cost=True):
+    """The two-player game (RULES.md 2.2) with random players, from the persistent ``deck``:
+    seat 0 (non-dealer) gets the first 13 cards and leads, seat 1 the next 13, the other 26
+    are the stock from its top. Returns scores, penalties, phase-2 tricks, jack takers
+    (None: fell dead in phase 1), phase-1 tricks won and the face-up cards with who took them."""
+    shuffle(state, deck)
+    hands = [list(deck[0:13]), list(deck[13:26])]
+    stock = list(deck[26:52])
+    pen = [0, 0]
+    taker = {}
+    won1 = [0, 0]
+    faceups = []  # (card, leader won)
+    played1 = []
+    leader = 0
+    for _ in range(13):
+        trick = []
+        for k in range(2):
+            seat = (leader + k) % 2
+            c = _pick(state, legal_phase1(hands[seat], trick))
+            hands[seat].remove(c)
+            trick.append(c)
+        lead, follow = trick
+        w = (leader + 1) % 2 if (suit(follow) == suit(lead) and rank(follow) > rank(lead)) else leader
+        for c in trick:
+            if rank(c) == JACK:
+                if phase1_jacks_cost:
+                    pen[w] += PENALTY[suit(c)]
+                    taker[suit(c)] = w
+                else:
+                    taker[suit(c)] = None
+        faceup, hidden = stock.pop(0), stock.pop(0)
+        hands[w].append(faceup)
+        hands[1 - w].append(hidden)
+        faceups.append((faceup, w == leader))
+        won1[w] += 1
+        played1 += trick
+        leader = w
+    assert len(hands[0]) == 13 and len(hands[1]) == 13 and not stock
+    trump_card = sorted(played1)[int(bounded(state, 26))]
+    trump = suit(trump_card)
+    tricks = [0, 0]
+    for _ in range(13):
+        trick = []
+        for k in range(2):
+            seat = (leader + k) % 2
+            c = _pick(state, legal(hands[seat], trick))
+            hands[seat].remove(c)
+            trick.append(c)
+        w = (leader + winner_index(trick, trump)) % 2
+        tricks[w] += 1
+        for c in trick:
+            if rank(c) == JACK:
+                pen[w] += PENALTY[suit(c)]
+                taker[suit(c)] = w
+        leader = w
+    scores = [tricks[s] - pen[s] for s in range(2)]
+    return scores, pen, tricks, taker, won1, faceups, trump_card

@@ -200,6 +200,10 @@ def test_report_section_is_byte_identical_for_the_same_seed(tmp_path):
     for png in sorted((tmp_path / "a").glob("kanalje_*.png")):
         assert png.read_bytes() == (tmp_path / "b" / png.name).read_bytes()
     assert len(list((tmp_path / "a").glob("kanalje_*.png"))) == 4
+    # the two-player section: its text, and its chart byte-identical too
+    assert "# Kanalje (two players)" in a.read_text() and "cost of taking it face up" in a.read_text()
+    png2 = "kanalje2_faceup.png"
+    assert (tmp_path / "a" / png2).read_bytes() == (tmp_path / "b" / png2).read_bytes()
 
 
 def test_notebook_runs(monkeypatch):
@@ -213,6 +217,7 @@ def test_notebook_runs(monkeypatch):
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(path.parent)}}).execute()
     assert any("HandResult" in str(o) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert any("faceup Jh" in str(o) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
 
 
 def test_docstring_examples():

@@ -174,7 +174,7 @@ def test_rules_options_and_errors():
     assert KanaljeRules().deal_total(parse_card("Jh")) == 11
     assert KanaljeRules(turned_jack="last_trick").deal_total(parse_card("Jh")) == 7
     for bad in ({"turned_jack": "x"}, {"target": 0}, {"players": 4}, {"jack_penalties": (1, 2)},
-                {"players": 2}, {"trick_points": -1}):
+                {"players": 1}, {"trick_points": -1}):
         with pytest.raises(ValueError):
             KanaljeRules(**bad)
 

@@ -46,7 +46,21 @@ T_PENS = 41  # 4 slots: penalty of the jack of each suit
 T_TP = 45  # points per trick
 T_BAD = 46  # broken-invariant count (checked play only)
 T_CHECK = 47  # 1: check every card played is legal and present
-T_SIZE = 48
+# two-player game (RULES.md 2.2): phase 1 state
+T_PHASE = 48  # 1 while phase 1 of the two-player game is played, else 0
+T_FACEUP = 49  # the face-up stock card, -1 for none
+T_SPOS = 50  # index in the stock of the face-up card (26: stock empty)
+T_P1J = 51  # 1: jacks in phase-1 tricks cost their winner
+T_TRUMPCARD = 52  # the phase-1 trick card drawn for the phase-2 trump (dead), -1 for none
+T_FUTAKER = 53  # 4 slots by suit: seat that took that jack face up from the stock, -1
+T_P1WINS = 57  # 2 slots: phase-1 tricks won
+T_FUMASK = 59  # cards that were face up in phase 1
+T_FULEAD = 60  # of those, the ones the trick's leader won
+T_P1PLAYED = 61  # cards of the phase-1 tricks
+T_P1JACKS = 62  # jacks that fell in phase-1 tricks
+T_STOCK = 63  # 26 slots: the stock from its top
+T_TRUMPK = 89  # preset draw (0..25) for the phase-2 trump card, -1: draw it when phase 2 starts
+T_SIZE = 90
 
 # ---- out layout of the deal kernel (int64 counts) -----------------------------------------
 O_DEALS = 0
@@ -65,6 +79,14 @@ O_HOLD = 166  # [jack suit 4][trump? 2][holder's length in the suit 0..13]: deal
 O_HOLD_TAKES = 278  # same: the holder took it
 O_BAD = 390
 O_SIZE = 391
+# two-player extras, after the common layout
+O2_FU_N = 391  # [card 52]: phase-1 tricks played with that card face up
+O2_FU_LEAD = 443  # [card 52]: ... and won (so the card taken) by the trick's leader
+O2_FUJ_N = 495  # [jack suit 4]: the jack was taken face up
+O2_FUJ_PAY = 499  # [4]: ... and its taker ended up paying it
+O2_P1JACK = 503  # [4]: the jack fell in a phase-1 trick
+O2_PHASE1_TRICKS = 507  # [seat 2]: phase-1 tricks won, and squares
+O2_SIZE = 511
 
 # ---- out layout of the paired match kernel ------------------------------------------------
 M_DEALS, M_SUM, M_SUMSQ, M_A, M_B, M_PLUS, M_MINUS, M_BAD, M_SIZE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -935,7 +957,584 @@ def game_kernel(state, n, out, rules, pol, samples, check):
         out[G_DEALSQ] += deals * deals
 
 
-_USER_BUILT = ("choose", "play_out", "deals_kernel", "match_kernel", "game_kernel")
+# ==== the two-player game (RULES.md 2.2) ======================================================
+# Phase 1: no trump, no duty to follow suit, but the second player may not play a jack of a
+# suit other than the led suit; the highest card of the led suit wins; the winner takes the
+# face-up stock card, the loser the next one face down; the next is turned. Phase 2 is the
+# trick play above with T_NP = 2 and a trump drawn from the 26 phase-1 trick cards.
+P1LEAD_NON_DEALER, P1LEAD_DEALER = 0, 1
+P2LEAD_LAST_TRICK, P2LEAD_NON_DEALER = 0, 1
+P2TRUMP_TRICK_CARD, P2TRUMP_NONE = 0, 1
+
+
+@njit(inline="always", cache=True)
+def legal_cards1(t, seat):
+    """Phase 1: anything, except that the second player may not play a jack of a suit other
+    than the led suit. A second player holding nothing else plays one of those jacks
+    (RULES.md is silent on that case; the rule cannot be kept)."""
+    hand = t[T_HAND + seat]
+    if t[T_TLEN] == 0:
+        return hand
+    ok = hand & ~(JACKS & ~SUIT_MASK[t[T_TRICK] & 3])
+    return ok if ok != 0 else hand
+
+
+@njit(inline="always", cache=True)
+def play_card1(t, seat, c):
+    """Phase 1: ``seat`` plays ``c``; a full trick is taken and the stock dealt from at once.
+    Returns True when phase 1 is over (the caller then starts phase 2)."""
+    b = bit(c)
+    if t[T_CHECK] != 0:
+        if seat != to_play(t) or (legal_cards1(t, seat) & b) == 0 or (t[T_PLAYED] & b) != 0 \
+                or (t[T_HAND + seat] & b) == 0:
+            t[T_BAD] += 1
+    tlen = t[T_TLEN]
+    t[T_HAND + seat] &= ~b
+    t[T_PLAYED] |= b
+    t[T_TRICK + tlen] = c
+    if tlen == 0:
+        t[T_TLEN] = 1
+        return False
+    leader = t[T_LEADER]
+    lead = t[T_TRICK]
+    w = seat if ((c & 3) == (lead & 3) and c > lead) else leader
+    lo = 1 - w
+    for i in range(2):
+        x = t[T_TRICK + i]
+        if (x >> 2) == JACK_RANK:
+            t[T_P1JACKS] |= bit(x)
+            if t[T_P1J] != 0:
+                _take_jack(t, x & 3, w, w == leader)
+            else:
+                t[T_JTAKER + (x & 3)] = -2
+    pos = t[T_SPOS]
+    fu = t[T_STOCK + pos]
+    t[T_HAND + w] |= bit(fu)
+    t[T_KNOWN + w] |= bit(fu)
+    t[T_FUMASK] |= bit(fu)
+    if w == leader:
+        t[T_FULEAD] |= bit(fu)
+    if (fu >> 2) == JACK_RANK:
+        t[T_FUTAKER + (fu & 3)] = w
+    t[T_HAND + lo] |= bit(t[T_STOCK + pos + 1])
+    pos += 2
+    t[T_SPOS] = pos
+    t[T_FACEUP] = t[T_STOCK + pos] if pos < 26 else -1
+    t[T_P1WINS + w] += 1
+    t[T_LEADER] = w
+    t[T_LASTWIN] = w
+    t[T_TLEN] = 0
+    return pos >= 26
+
+
+@njit(cache=True, nogil=True)
+def start_phase2(state, t, p2lead, p2trump, non_dealer):
+    """Draw the phase-2 trump from the 26 phase-1 trick cards (the card stays dead) and set
+    the phase-2 leader."""
+    t[T_PHASE] = 0
+    t[T_P1PLAYED] = t[T_PLAYED]
+    if p2trump == P2TRUMP_TRICK_CARD:
+        k = t[T_TRUMPK]
+        if k < 0:
+            k = bounded(state, popcount(t[T_PLAYED]))
+        c = nth_card(t[T_PLAYED], k)
+        t[T_TRUMPCARD] = c
+        t[T_TRUMP] = c & 3
+    else:
+        t[T_TRUMPCARD] = -1
+        t[T_TRUMP] = -1
+    t[T_LEADER] = t[T_LASTWIN] if p2lead == P2LEAD_LAST_TRICK else non_dealer
+
+
+@njit(cache=True, nogil=True)
+def new_table2(t, stock, leader, pens, tp, p1j, check):
+    """A fresh two-player table in phase 1: hands are set by the caller; ``stock`` holds 26 cards."""
+    new_table(t, 2, -1, leader, -1, 0, pens, tp, check)
+    t[T_PHASE] = 1
+    t[T_SPOS] = 0
+    t[T_P1J] = p1j
+    t[T_TRUMPCARD] = -1
+    t[T_TRUMPK] = -1
+    for s in range(4):
+        t[T_FUTAKER + s] = -1
+    for i in range(26):
+        t[T_STOCK + i] = stock[i]
+    t[T_FACEUP] = stock[0]
+
+
+# ---- phase-1 heuristic ------------------------------------------------------------------------
+@njit(inline="always", cache=True)
+def faceup_value(t, fu):
+    """What the face-up card is worth to its taker, in the heuristic's eyes: a jack is its
+    danger (minus its penalty), a ten, queen, king or ace a likely phase-2 trick (+1), a
+    lower card nothing."""
+    if fu < 0:
+        return 0
+    r = fu >> 2
+    if r == JACK_RANK:
+        return -t[T_PENS + (fu & 3)]
+    return 1 if r >= 8 else 0
+
+
+@njit(inline="always", cache=True)
+def _lowest_rank(mask):
+    """The card of lowest rank in a mask, jacks last."""
+    nj = mask & ~JACKS
+    return lowest(nj) if nj != 0 else lowest(mask)
+
+
+@njit(cache=True, nogil=True)
+def heuristic1_choose(t, seat, legal):
+    """The phase-1 rule-based player (documented in ``policies.py``)."""
+    if (legal & (legal - 1)) == 0:
+        return lowest(legal)
+    hand = t[T_HAND + seat]
+    fu = t[T_FACEUP]
+    v = faceup_value(t, fu)
+    unseen = FULL & ~(hand | t[T_PLAYED])
+    if fu >= 0:
+        unseen &= ~bit(fu)
+    if t[T_TLEN] == 0:
+        nonjack = legal & ~JACKS
+        if nonjack == 0:  # only jacks: the cheapest
+            cheapest = -1
+            for s in range(4):
+                j = JACK_RANK * 4 + s
+                if (legal & bit(j)) != 0 and (cheapest < 0 or t[T_PENS + s] < t[T_PENS + (cheapest & 3)]):
+                    cheapest = j
+            return cheapest
+        if v > 0:
+            # fight: the lowest card nobody can beat, else the highest card
+            sure = np.int64(0)
+            x = nonjack
+            while x != 0:
+                c = lowest(x)
+                x &= x - 1
+                if (unseen & above(c)) == 0:
+                    sure |= bit(c)
+            if sure != 0:
+                return lowest(sure)
+            return highest(nonjack)
+        return lowest(nonjack)  # nothing to win: lead the cheapest card
+    lead = t[T_TRICK]
+    led = lead & 3
+    jl = JACK_RANK * 4 + led
+    if (legal & bit(jl)) != 0 and lead > jl:
+        return jl  # shed my jack of the led suit under a higher card: the leader pays it
+    cost = 0
+    if (lead >> 2) == JACK_RANK and t[T_P1J] != 0:
+        cost = t[T_PENS + led]
+    win = legal & above(lead)
+    lose = legal & ~win
+    if v - cost > 0:
+        wnj = win & ~JACKS
+        if wnj != 0:
+            return lowest(wnj)
+    if lose != 0:
+        return _lowest_rank(lose)
+    return _lowest_rank(win)
+
+
+@njit(cache=True, nogil=True)
+def play_out1_heuristic(t):
+    """The heuristic for both seats to the end of phase 1."""
+    while True:
+        seat = to_play(t)
+        if play_card1(t, seat, heuristic1_choose(t, seat, legal_cards1(t, seat))):
+            return
+
+
+@njit(cache=True, nogil=True)
+def sample_world1(state, t, seat, w):
+    """Copy ``t`` into ``w`` with what ``seat`` cannot see in phase 1 redealt at random: the
+    opponent's cards other than the face-up cards it took, and the stock under the face-up
+    card."""
+    w[:] = t
+    opp = 1 - seat
+    known = t[T_KNOWN + opp] & t[T_HAND + opp]
+    hidden = t[T_HAND + opp] & ~known
+    pos = t[T_SPOS]
+    pool = hidden
+    for i in range(pos + 1, 26):
+        pool |= bit(t[T_STOCK + i])
+    m = popcount(pool)
+    a = np.empty(52, dtype=np.int64)
+    x = pool
+    for i in range(m):
+        a[i] = lowest(x)
+        x &= x - 1
+    shuffle(state, a, m)
+    k = popcount(hidden)
+    h = known
+    for i in range(k):
+        h |= bit(a[i])
+    w[T_HAND + opp] = h
+    for i in range(pos + 1, 26):
+        w[T_STOCK + i] = a[k + i - pos - 1]
+
+
+@njit(cache=True, nogil=True)
+def finish_heuristic2(state, t, p2lead, p2trump, non_dealer):
+    """Both seats play the heuristic to the end of the two-player deal, from either phase."""
+    if t[T_PHASE] == 1:
+        if t[T_TLEN] != 0 or t[T_SPOS] < 26:
+            play_out1_heuristic(t)
+        start_phase2(state, t, p2lead, p2trump, non_dealer)
+    play_out_heuristic(t)
+
+
+@njit(cache=True, nogil=True)
+def lookahead1_choose(state, t, seat, legal, samples, p2lead, p2trump, non_dealer):
+    """Phase-1 look-ahead: in ``samples`` worlds consistent with what ``seat`` saw, play each
+    legal card, then the heuristic for both seats through both phases; best total score."""
+    if (legal & (legal - 1)) == 0:
+        return lowest(legal)
+    k = popcount(legal)
+    cands = np.empty(k, dtype=np.int64)
+    x = legal
+    for i in range(k):
+        cands[i] = lowest(x)
+        x &= x - 1
+    totals = np.zeros(k, dtype=np.int64)
+    w = np.empty(T_SIZE, dtype=np.int64)
+    w2 = np.empty(T_SIZE, dtype=np.int64)
+    sub = np.empty(4, dtype=np.uint64)
+    for _ in range(samples):
+        sample_world1(state, t, seat, w)
+        w[T_CHECK] = 0
+        for j in range(4):  # the same trump draw for every candidate: a paired comparison
+            sub[j] = next_u64(state)
+        for i in range(k):
+            w2[:] = w
+            s2 = sub.copy()
+            if play_card1(w2, seat, cands[i]):
+                start_phase2(s2, w2, p2lead, p2trump, non_dealer)
+                play_out_heuristic(w2)
+            else:
+                finish_heuristic2(s2, w2, p2lead, p2trump, non_dealer)
+            totals[i] += score(w2, seat)
+    bi = 0
+    for i in range(1, k):
+        if totals[i] > totals[bi]:
+            bi = i
+    return cands[bi]
+
+
+@njit(cache=True, nogil=True)
+def user_view1(t, seat):
+    """Phase 1 as ``seat`` may see it: the other hand, the stock under the face-up card and
+    the cards dealt face down (odd stock positions) hidden; the face-up cards stay."""
+    v = user_view(t, seat)
+    pos = t[T_SPOS]
+    for i in range(26):
+        if i > pos or (i & 1) == 1:
+            v[T_STOCK + i] = -1
+    return v
+
+
+@njit(cache=True, nogil=True)
+def choose1(state, t, seat, code, samples, p2lead, p2trump, non_dealer):
+    legal = legal_cards1(t, seat)
+    if code == P_RANDOM:
+        return random_choose(state, legal)
+    if code == P_HEURISTIC:
+        return heuristic1_choose(t, seat, legal)
+    if code == P_LOOKAHEAD:
+        return lookahead1_choose(state, t, seat, legal, samples, p2lead, p2trump, non_dealer)
+    c = USER_POLICY(state, legal, seat, user_view1(t, seat))
+    if c < 0 or c > 51 or (legal & bit(c)) == 0:
+        t[T_BAD] += 1
+        return lowest(legal)
+    return c
+
+
+@njit(cache=True, nogil=True)
+def play_out2(state, t, pol, samples, p2lead, p2trump, non_dealer):
+    """Play a two-player deal to its end from either phase, seat ``s`` by policy ``pol[s]``."""
+    if t[T_PHASE] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, p2lead, p2trump, non_dealer)):
+                break
+        start_phase2(state, t, p2lead, p2trump, non_dealer)
+    play_out(state, t, pol, samples)
+
+
+@njit(cache=True, nogil=True)
+def play_traced2(state, t, pol, samples, p2lead, p2trump, non_dealer, rec):
+    """Like :func:`play_traced` for both phases: row = leader, 2 cards, (2 unused), winner,
+    face-up card (phase 1, else -1); returns nothing, rows 0..12 phase 1, 13..25 phase 2."""
+    i = 0
+    while True:
+        seat = to_play(t)
+        p1 = t[T_PHASE] == 1
+        if t[T_TLEN] == 0:
+            rec[i, 0] = seat
+            rec[i, 6] = t[T_FACEUP] if p1 else -1
+        if p1:
+            c = choose1(state, t, seat, pol[seat], samples, p2lead, p2trump, non_dealer)
+        else:
+            c = choose(state, t, seat, pol[seat], samples)
+        rec[i, 1 + t[T_TLEN]] = c
+        if p1:
+            done = play_card1(t, seat, c)
+            if t[T_TLEN] == 0:
+                rec[i, 5] = t[T_LASTWIN]
+                i += 1
+            if done:
+                start_phase2(state, t, p2lead, p2trump, non_dealer)
+        else:
+            done = play_card(t, seat, c)
+            if t[T_TLEN] == 0:
+                rec[i, 5] = t[T_LASTWIN]
+                i += 1
+            if done:
+                return
+
+
+@njit(cache=True, nogil=True)
+def start_deal2(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, non_dealer, check,
+                hand0):
+    """Deal a two-player deal into ``t``. ``start_phase`` 1: 13 cards each and a 26-card
+    stock whose top (``fixed_card`` if >= 0) is face up; 2: the table at the start of phase 2
+    with ``fixed_card`` the dead card that named trump, 13 cards each, the other 25 dead
+    (played in phase 1; their jacks out of play). ``fixed_seat`` holds ``fixed_hand``."""
+    shuffle(state, deck, nfree)
+    k = 0
+    for s in range(2):
+        if s == fixed_seat:
+            hand0[s] = fixed_hand
+            continue
+        h = np.int64(0)
+        for _ in range(13):
+            h |= bit(deck[k])
+            k += 1
+        hand0[s] = h
+    leader = non_dealer if rules[10] == P1LEAD_NON_DEALER else 1 - non_dealer
+    stock = np.empty(26, dtype=np.int64)
+    if start_phase == 1:
+        i0 = 0
+        if fixed_card >= 0:
+            stock[0] = fixed_card
+            i0 = 1
+        for i in range(i0, 26):
+            stock[i] = deck[k]
+            k += 1
+        new_table2(t, stock, leader, rules[4:8], rules[3], rules[9], check)
+        t[T_HAND] = hand0[0]
+        t[T_HAND + 1] = hand0[1]
+        return
+    new_table(t, 2, fixed_card & 3, non_dealer, -1, 0, rules[4:8], rules[3], check)
+    dead = bit(fixed_card)
+    while k < nfree:
+        dead |= bit(deck[k])
+        k += 1
+    t[T_HAND] = hand0[0]
+    t[T_HAND + 1] = hand0[1]
+    t[T_PLAYED] = dead
+    t[T_P1PLAYED] = dead
+    t[T_TRUMPCARD] = fixed_card
+    t[T_SPOS] = 26
+    t[T_FACEUP] = -1
+    t[T_TRUMPCARD] = fixed_card
+    for s in range(4):
+        t[T_FUTAKER + s] = -1
+        if (dead & bit(JACK_RANK * 4 + s)) != 0:
+            t[T_JTAKER + s] = -2
+
+
+@njit(cache=True, nogil=True)
+def check_deal_end2(t, rules, start_phase):
+    """Broken invariants at the end of a two-player deal: 0 when all is well. Every card
+    was played once (26 in phase 1 and 26 in phase 2, or dead), the stock was used up,
+    phase 2 had 13 tricks, each jack was paid exactly once across both phases (or fell in a
+    phase-1 trick without ``phase1_jacks_cost``), and the scores add up."""
+    bad = 0
+    if t[T_PLAYED] != FULL or t[T_HAND] != 0 or t[T_HAND + 1] != 0:
+        bad += 1
+    if popcount(t[T_P1PLAYED]) != 26 or t[T_SPOS] != 26 or t[T_PHASE] != 0:
+        bad += 1
+    if t[T_TRUMPCARD] >= 0 and (t[T_P1PLAYED] & bit(t[T_TRUMPCARD])) == 0:
+        bad += 1
+    if start_phase == 1 and t[T_P1WINS] + t[T_P1WINS + 1] != 13:
+        bad += 1
+    if t[T_TRICKS] + t[T_TRICKS + 1] != 13 or t[T_NTRICK] != 13:
+        bad += 1
+    expect = 13 * rules[3]
+    pens = 0
+    for s in range(4):
+        j = bit(JACK_RANK * 4 + s)
+        taker = t[T_JTAKER + s]
+        if taker >= 0:
+            expect -= rules[4 + s]
+        elif taker == -2:
+            if (t[T_P1PLAYED] & j) == 0 or (start_phase == 1 and rules[9] != 0):
+                bad += 1
+        else:
+            bad += 1
+    for s in range(2):
+        pens += t[T_PEN + s]
+    if score(t, 0) + score(t, 1) != expect or pens != 13 * rules[3] - expect:
+        bad += 1
+    return bad + t[T_BAD]
+
+
+@njit(cache=True, nogil=True)
+def deals2_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check):
+    """``n`` two-player deals, seat 0 the non-dealer: jack takers, scores, the face-up card."""
+    t = np.empty(T_SIZE, dtype=np.int64)
+    deck, nfree = free_cards(fixed_hand, fixed_card)
+    held = np.empty(4, dtype=np.int64)
+    hand0 = np.empty(4, dtype=np.int64)
+    for _ in range(n):
+        start_deal2(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
+        for s in range(4):
+            j = bit(JACK_RANK * 4 + s)
+            held[s] = -2
+            for p in range(2):
+                if (hand0[p] & j) != 0:
+                    held[s] = p
+        play_out2(state, t, pol, samples, rules[11], rules[12], 0)
+        out[O_DEALS] += 1
+        total = 0
+        for p in range(2):
+            sc = score(t, p)
+            pen = t[T_PEN + p]
+            tr = t[T_TRICKS + p]
+            total += sc
+            o = O_SEAT + 6 * p
+            out[o] += sc
+            out[o + 1] += sc * sc
+            out[o + 2] += pen
+            out[o + 3] += pen * pen
+            out[o + 4] += tr
+            out[o + 5] += tr * tr
+            out[O_PENDIST + PEN_BINS * p + min(pen, PEN_BINS - 1)] += 1
+            b = min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)
+            out[O_SCOREDIST + SCORE_BINS * p + b] += 1
+            w1 = t[T_P1WINS + p]
+            out[O2_PHASE1_TRICKS + 2 * p] += w1
+            out[O2_PHASE1_TRICKS + 2 * p + 1] += w1 * w1
+        out[O_TOTAL] += total
+        out[O_TOTAL + 1] += total * total
+        trump = t[T_TRUMP]
+        for s in range(4):
+            jb = bit(JACK_RANK * 4 + s)
+            if (t[T_P1JACKS] & jb) != 0:
+                out[O2_P1JACK + s] += 1
+            ft = t[T_FUTAKER + s]
+            taker = t[T_JTAKER + s]
+            if ft >= 0:
+                out[O2_FUJ_N + s] += 1
+                if taker == ft:
+                    out[O2_FUJ_PAY + s] += 1
+            if taker < 0:
+                out[O_TAKER + 4 * s + 3] += 1
+                continue
+            out[O_TAKER + 4 * s + taker] += 1
+            out[O_INPLAY + s] += 1
+            out[O_LEADER_TAKES + s] += t[T_JLEAD + s]
+            h = held[s]
+            if h >= 0:
+                length = popcount(hand0[h] & SUIT_MASK[s])
+                o = 28 * s + 14 * (1 if s == trump else 0) + length
+                out[O_HOLD + o] += 1
+                if taker == h:
+                    out[O_HOLDER_TAKES + s] += 1
+                    out[O_HOLD_TAKES + o] += 1
+        x = t[T_FUMASK]
+        while x != 0:
+            c = lowest(x)
+            x &= x - 1
+            out[O2_FU_N + c] += 1
+            if (t[T_FULEAD] & bit(c)) != 0:
+                out[O2_FU_LEAD + c] += 1
+        if check != 0:
+            out[O_BAD] += check_deal_end2(t, rules, start_phase)
+
+
+@njit(cache=True, nogil=True)
+def game2_kernel(state, n, out, rules, pol, samples, check):
+    """``n`` two-player games to ``target``; seat 1 deals the first deal, the deal alternates."""
+    t = np.empty(T_SIZE, dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    hand0 = np.empty(4, dtype=np.int64)
+    totals = np.zeros(2, dtype=np.int64)
+    target = rules[2]
+    for _ in range(n):
+        totals[:] = 0
+        dealer = 1
+        deals = 0
+        winner = -1
+        while winner < 0 and deals < MAX_DEALS:
+            nd = 1 - dealer
+            start_deal2(state, t, deck, 52, rules, -1, 0, -1, 1, nd, check, hand0)
+            play_out2(state, t, pol, samples, rules[11], rules[12], nd)
+            if check != 0:
+                out[G_BAD] += check_deal_end2(t, rules, 1)
+            for s in range(2):
+                totals[s] += score(t, s)
+            deals += 1
+            dealer = 1 - dealer
+            winner = game_winner(totals, 2, target)
+        out[G_GAMES] += 1
+        if winner >= 0:
+            out[G_WIN + winner] += 1
+            out[G_HIST + deals] += 1
+        else:
+            out[G_UNFINISHED] += 1
+            out[G_HIST + MAX_DEALS] += 1
+        out[G_DEALS] += deals
+        out[G_DEALSQ] += deals * deals
+
+
+@njit(cache=True, nogil=True)
+def match2_kernel(state, n, out, rules, pol_a, pol_b, samples, check):
+    """Two-player paired match on the same deals (hands, stock and phase-2 trump draw): B in
+    both seats, then A in seat r and B in the other for r = 0, 1; out sums A's score minus B's
+    in seat r over both seats (one figure per deal)."""
+    t = np.empty(T_SIZE, dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    hand0 = np.empty(4, dtype=np.int64)
+    stock = np.empty(26, dtype=np.int64)
+    pol = np.empty(2, dtype=np.int64)
+    base = np.empty(2, dtype=np.int64)
+    leader = 0 if rules[10] == P1LEAD_NON_DEALER else 1
+    for _ in range(n):
+        start_deal2(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
+        for i in range(26):
+            stock[i] = t[T_STOCK + i]
+        k = bounded(state, 26)
+        d = 0
+        for r in range(-1, 2):
+            for s in range(2):
+                pol[s] = pol_a if s == r else pol_b
+            new_table2(t, stock, leader, rules[4:8], rules[3], rules[9], check)
+            t[T_HAND] = hand0[0]
+            t[T_HAND + 1] = hand0[1]
+            t[T_TRUMPK] = k
+            play_out2(state, t, pol, samples, rules[11], rules[12], 0)
+            if check != 0:
+                out[M_BAD] += check_deal_end2(t, rules, 1)
+            if r < 0:
+                base[0] = score(t, 0)
+                base[1] = score(t, 1)
+            else:
+                a = score(t, r)
+                out[M_A] += a
+                out[M_B] += base[r]
+                d += a - base[r]
+        out[M_DEALS] += 1
+        out[M_SUM] += d
+        out[M_SUMSQ] += d * d
+        if d > 0:
+            out[M_PLUS] += 1
+        elif d < 0:
+            out[M_MINUS] += 1
+
+
+_USER_BUILT = ("choose", "play_out", "deals_kernel", "match_kernel", "game_kernel", "choose1",
+               "play_out2", "play_traced2", "deals2_kernel", "game2_kernel")
 
 
 def kernels_for(user=None):

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..cards import SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
+from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
 from ..engine import check_run_size, run
 from ..stats import Estimate
 from . import _kernels as K
@@ -106,15 +106,15 @@ class JackRiskResult:
 
     @property
     def mean_score(self) -> list[Estimate]:
-        return [self._seat_mean(s, 0) for s in range(3)]
+        return [self._seat_mean(s, 0) for s in range(self.rules.players)]
 
     @property
     def mean_penalty(self) -> list[Estimate]:
-        return [self._seat_mean(s, 1) for s in range(3)]
+        return [self._seat_mean(s, 1) for s in range(self.rules.players)]
 
     @property
     def mean_tricks(self) -> list[Estimate]:
-        return [self._seat_mean(s, 2) for s in range(3)]
+        return [self._seat_mean(s, 2) for s in range(self.rules.players)]
 
     @property
     def mean_total(self) -> Estimate:
@@ -122,7 +122,8 @@ class JackRiskResult:
 
     def taken_by_seat(self, suit: str) -> list[Estimate]:
         s = _SUIT_INDEX[suit]
-        return [Estimate.proportion(self.counts[K.O_TAKER + 4 * s + p], self.samples) for p in range(3)]
+        return [Estimate.proportion(self.counts[K.O_TAKER + 4 * s + p], self.samples)
+                for p in range(self.rules.players)]
 
     def out_of_play(self, suit: str) -> Estimate:
         s = _SUIT_INDEX[suit]
@@ -172,6 +173,52 @@ class JackRiskResult:
         """Broken invariants counted in a checked run (always 0 unless something is wrong)."""
         return int(self.counts[K.O_BAD])
 
+    # Two players: phase 1 and the face-up card ----------------------------------------
+    def _two(self):
+        if self.rules.players != 2:
+            raise ValueError("the face-up card and phase 1 exist only in the two-player game (players=2)")
+
+    def faceup_leader_takes(self, by: str = "rank") -> dict[str, Estimate]:
+        """Two players: P(the trick's leader wins a phase-1 trick, and so takes the face-up card)
+        by the face-up card's rank (``by="rank"``, keys ``2``..``A``), suit (``"suit"``) or
+        card (``"card"``); the follower takes it otherwise. Over all phase-1 tricks."""
+        self._two()
+        n = self.counts[K.O2_FU_N:K.O2_FU_N + 52]
+        w = self.counts[K.O2_FU_LEAD:K.O2_FU_LEAD + 52]
+        if by == "card":
+            return {card_str(c): Estimate.proportion(int(w[c]), int(n[c])) for c in range(52)}
+        if by == "rank":
+            return {RANKS[r]: Estimate.proportion(int(w[4 * r:4 * r + 4].sum()), int(n[4 * r:4 * r + 4].sum()))
+                    for r in range(13)}
+        if by == "suit":
+            return {SUIT_NAMES[s]: Estimate.proportion(int(w[s::4].sum()), int(n[s::4].sum())) for s in range(4)}
+        raise ValueError(f"by={by!r}: use rank, suit or card")
+
+    def faceup_jack(self, suit: str) -> dict[str, Estimate]:
+        """Two players: for the jack of ``suit``: P(it is taken face up from the stock in a
+        deal), P(its face-up taker ends up paying it), and the average cost of taking it face
+        up (its penalty times that probability)."""
+        self._two()
+        s = _SUIT_INDEX[suit]
+        n = int(self.counts[K.O2_FUJ_N + s])
+        pay = Estimate.proportion(int(self.counts[K.O2_FUJ_PAY + s]), n)
+        return {"taken_face_up": Estimate.proportion(n, self.samples), "taker_pays": pay,
+                "cost": pay.scaled(self.rules.jack_penalty(suit)),
+                "falls_in_phase1": Estimate.proportion(int(self.counts[K.O2_P1JACK + s]), self.samples)}
+
+    @property
+    def phase1_tricks(self) -> list[Estimate]:
+        """Two players: each seat's mean number of phase-1 tricks won."""
+        self._two()
+        return [Estimate.mean(float(self.counts[K.O2_PHASE1_TRICKS + 2 * p]),
+                              float(self.counts[K.O2_PHASE1_TRICKS + 2 * p + 1]), self.samples) for p in range(2)]
+
+    def faceup_frame(self) -> pd.DataFrame:
+        """Two players: P(the leader takes the face-up card) by its rank."""
+        rows = [{"rank": k, "tricks": e.n, "leader_takes": e.value, "lo": e.lo,
+                 "hi": e.hi} for k, e in self.faceup_leader_takes("rank").items()]
+        return pd.DataFrame(rows).set_index("rank")
+
     # Presentation ---------------------------------------------------------------------
     def to_frame(self) -> pd.DataFrame:
         """One row per jack: who takes it, with 95% intervals."""
@@ -189,7 +236,7 @@ class JackRiskResult:
 
     def seat_frame(self) -> pd.DataFrame:
         rows = []
-        for p in range(3):
+        for p in range(self.rules.players):
             rows.append({"seat": p, "policy": self.policies[p], "score": self.mean_score[p].value,
                          "score_lo": self.mean_score[p].lo, "score_hi": self.mean_score[p].hi,
                          "penalty": self.mean_penalty[p].value, "tricks": self.mean_tricks[p].value})
@@ -212,16 +259,23 @@ class JackRiskResult:
             }
             for suit in JACK_ORDER
         }
-        d["penalty_distribution"] = [[_est_dict(e) for e in self.penalty_distribution(p)] for p in range(3)]
+        d["penalty_distribution"] = [[_est_dict(e) for e in self.penalty_distribution(p)]
+                                     for p in range(self.rules.players)]
         d["score_distribution"] = [{str(v): _est_dict(e) for v, e in self.score_distribution(p).items()}
-                                   for p in range(3)]
+                                   for p in range(self.rules.players)]
         d["holder_takes_by_length"] = self.holder_table().to_dict(orient="records")
+        if self.rules.players == 2:
+            d["phase1_tricks"] = [_est_dict(e) for e in self.phase1_tricks]
+            d["faceup_leader_takes"] = {by: {k: _est_dict(e) for k, e in self.faceup_leader_takes(by).items()}
+                                        for by in ("rank", "suit")}
+            d["faceup_jacks"] = {suit: {k: _est_dict(e) for k, e in self.faceup_jack(suit).items()}
+                                 for suit in JACK_ORDER}
         return d
 
     def __repr__(self) -> str:
-        lines = [f"JackRiskResult({'/'.join(self.policies)}, {self.samples:,} deals, seed {self.seed}, "
-                 f"turned_jack={self.rules.turned_jack!r})"]
-        for p in range(3):
+        what = f"turned_jack={self.rules.turned_jack!r}" if self.rules.players == 3 else "two players"
+        lines = [f"JackRiskResult({'/'.join(self.policies)}, {self.samples:,} deals, seed {self.seed}, {what})"]
+        for p in range(self.rules.players):
             lines.append(f"  seat {p} ({self.policies[p]}): score {self.mean_score[p].format(3)}, "
                          f"penalty {self.mean_penalty[p].format(3)}")
         for suit in JACK_ORDER:
@@ -240,7 +294,7 @@ class JackRiskResult:
             _, ax = plt.subplots(figsize=(7, 3.5))
         width = 0.25
         x = np.arange(4)
-        for p in range(3):
+        for p in range(self.rules.players):
             es = [self.taken_by_seat(s)[p] for s in JACK_ORDER]
             v = np.array([e.value for e in es])
             err = np.array([[e.value - e.lo for e in es], [e.hi - e.value for e in es]])
@@ -272,12 +326,17 @@ def jack_risk(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     codes, names, user, chunk = _lineup(policies, rules)
     if samples is None and target_halfwidth is None:
         samples = _default_samples(codes)
-    kern = K.kernels_for(user)["deals_kernel"]
+    if rules.players == 2:
+        kern = K.kernels_for(user)["deals2_kernel"]
+        args, n_out = (rules.to_kernel(), codes, lookahead_samples, -1, 0, -1, 1, int(bool(check))), K.O2_SIZE
+    else:
+        kern = K.kernels_for(user)["deals_kernel"]
+        args, n_out = (rules.to_kernel(), codes, lookahead_samples, -1, 0, -1, int(bool(check))), K.O_SIZE
 
     def hw(counts, n):
         return Estimate.mean(float(counts[K.O_SEAT]), float(counts[K.O_SEAT + 1]), n).halfwidth
 
-    res = run(kern, (rules.to_kernel(), codes, lookahead_samples, -1, 0, -1, int(bool(check))), K.O_SIZE,
+    res = run(kern, args, n_out,
               samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress)
     return JackRiskResult(rules, names, res.samples, res.seed, lookahead_samples, res.partial, __version__, res.counts)
@@ -299,6 +358,14 @@ class HandResult:
     partial: bool = False
     version: str = __version__
     counts: np.ndarray = field(default=None, repr=False)
+    #: 0 three players (``turned`` is the turned card); two players: 1 the whole deal from
+    #: phase 1 (``turned`` holds the face-up stock card), 2 phase 2 alone (``turned`` holds
+    #: the dead card that named trump)
+    phase: int = 0
+
+    @property
+    def card_role(self) -> str:
+        return ("turned", "faceup", "trump")[self.phase]
 
     def _mean(self, which):
         o = K.O_SEAT + 6 * self.seat + 2 * which
@@ -323,7 +390,8 @@ class HandResult:
         for suit in JACK_ORDER:
             s = _SUIT_INDEX[suit]
             j = K.JACK_RANK * 4 + s
-            if j == self.turned and self.rules.turned_jack == "dead":
+            dead = (self.phase == 0 and self.rules.turned_jack == "dead") or self.phase == 2
+            if j == self.turned and dead:
                 out[suit] = Estimate.exact_value(0.0)
             else:
                 out[suit] = Estimate.proportion(self.counts[K.O_TAKER + 4 * s + self.seat], self.samples)
@@ -347,7 +415,10 @@ class HandResult:
 
     def to_dict(self) -> dict:
         d = _meta(self.rules, self.policies, self.samples, self.seed, self.lookahead_samples, self.partial)
-        d.update(hand=format_cards(sorted(self.hand)), turned=card_str(self.turned), seat=self.seat)
+        d.update(hand=format_cards(sorted(self.hand)), seat=self.seat)
+        d[self.card_role] = card_str(self.turned)
+        if self.rules.players == 2:
+            d["phase"] = self.phase
         d["tricks"] = _est_dict(self.tricks)
         d["penalty"] = _est_dict(self.penalty)
         d["score"] = _est_dict(self.score)
@@ -356,7 +427,7 @@ class HandResult:
         return d
 
     def __repr__(self) -> str:
-        lines = [f"HandResult(seat {self.seat}, turned {card_str(self.turned)}, {'/'.join(self.policies)}, "
+        lines = [f"HandResult(seat {self.seat}, {self.card_role} {card_str(self.turned)}, {'/'.join(self.policies)}, "
                  f"{self.samples:,} deals, seed {self.seed})",
                  f"  hand    {format_cards(sorted(self.hand))}",
                  f"  tricks  {self.tricks.format(3)}", f"  penalty {self.penalty.format(3)}",
@@ -384,34 +455,64 @@ class HandResult:
         return ax
 
 
-def _check_hand(hand, turned, seat, rules):
+def _check_hand(hand, turned, seat, rules, faceup=None, trump=None):
+    """Validate a hand query; returns ``(cards, card, seat, phase)``: ``card`` is the turned
+    card (three players, ``phase`` 0), the face-up stock card (two players, ``phase`` 1) or
+    the dead card that named the phase-2 trump (two players, ``phase`` 2)."""
     cards = parse_cards(hand) if isinstance(hand, str) else parse_cards(list(hand))
     if len(cards) != rules.hand_size:
+        example = "17" if rules.players == 3 else "13"
         raise ValueError(f"the hand has {len(cards)} cards; a Kanalje hand for {rules.players} players has "
-                         f"{rules.hand_size}, e.g. --hand \"2c 5c ... Ah\"")
-    if turned is None:
-        raise ValueError("give the turned card (it names trump), e.g. turned='7h'")
-    t = parse_card(turned) if isinstance(turned, str) else parse_cards([turned])[0]
+                         f"{rules.hand_size}, e.g. --hand \"2c 5c ... Ah\" ({example} cards)")
+    if rules.players == 3:
+        if faceup is not None or trump is not None:
+            raise ValueError("faceup= and trump= belong to the two-player game (players=2); with three players "
+                             "give the turned card, e.g. turned='7h'")
+        if turned is None:
+            raise ValueError("give the turned card (it names trump), e.g. turned='7h'")
+        card, phase, what = turned, 0, "turned card"
+    else:
+        if turned is not None:
+            raise ValueError("two players have no turned card: give faceup='7h' (the face-up stock card, phase 1) "
+                             "or trump='7h' (the dead phase-1 card that named trump, phase 2)")
+        if (faceup is None) == (trump is None):
+            raise ValueError("give exactly one of faceup='7h' (phase 1: my 13 cards and the face-up stock card) "
+                             "or trump='7h' (phase 2: my 13 cards and the dead card that named trump)")
+        card, phase, what = (faceup, 1, "face-up card") if faceup is not None else (trump, 2, "trump card")
+    t = parse_card(card) if isinstance(card, str) else parse_cards([card])[0]
     if t in cards:
-        raise ValueError(f"the turned card {card_str(t)} is also in the hand; each card exists once")
+        raise ValueError(f"the {what} {card_str(t)} is also in the hand; each card exists once")
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < rules.players:
         raise ValueError(f"seat={seat!r} must be 0..{rules.players - 1} (0 leads the first trick)")
-    return cards, t, int(seat)
+    return cards, t, int(seat), phase
 
 
-def evaluate_hand(hand, turned, *, seat: int = 0, policies="heuristic", rules: KanaljeRules | None = None,
+def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, policies="heuristic",
+                  rules: KanaljeRules | None = None,
                   samples: int | None = None, target_halfwidth: float | None = None,
                   lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
                   progress: bool = False, check: bool = False) -> HandResult:
     """Expected tricks, penalty and score of my 17 cards in ``seat`` with ``turned`` turned
     (its suit is trump), the other 34 cards dealt at random and played out by ``policies``.
 
+    With two players (``rules=KanaljeRules(players=2)``) give 13 cards and either
+    ``faceup=`` (phase 1: the deal from its start, my 13 cards and the face-up stock card; the
+    other 38 cards are dealt at random to the other hand and the stock under the face-up
+    card; figures are for the whole deal) or ``trump=`` (phase 2: my 13 cards, the phase-1
+    trick card that named trump, dead; the other hand is 13 random cards of the other 38 and
+    the remaining 25 are the dead phase-1 tricks, their jacks out of play; figures are for
+    phase 2 alone). ``seat`` 0 leads (phase 1 as the non-dealer, or phase 2).
+
     >>> h = evaluate_hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c", samples=2_000, rng=1)
     >>> h.tricks.value > 8
     True
+    >>> h2 = evaluate_hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", trump="2c",
+    ...                    rules=KanaljeRules(players=2), samples=2_000, rng=1)
+    >>> h2.tricks.value > 10
+    True
     """
     rules = _check_rules(rules)
-    cards, t, seat = _check_hand(hand, turned, seat, rules)
+    cards, t, seat, phase = _check_hand(hand, turned, seat, rules, faceup, trump)
     check_run_size(samples, target_halfwidth)
     lookahead_samples = _check_lookahead_samples(lookahead_samples)
     codes, names, user, chunk = _lineup(policies, rules)
@@ -420,17 +521,22 @@ def evaluate_hand(hand, turned, *, seat: int = 0, policies="heuristic", rules: K
     mask = 0
     for c in cards:
         mask |= 1 << c
-    kern = K.kernels_for(user)["deals_kernel"]
+    if rules.players == 2:
+        kern = K.kernels_for(user)["deals2_kernel"]
+        args, n_out = (rules.to_kernel(), codes, lookahead_samples, seat, mask, t, phase, int(bool(check))), K.O2_SIZE
+    else:
+        kern = K.kernels_for(user)["deals_kernel"]
+        args, n_out = (rules.to_kernel(), codes, lookahead_samples, seat, mask, t, int(bool(check))), K.O_SIZE
     o = K.O_SEAT + 6 * seat
 
     def hw(counts, n):
         return Estimate.mean(float(counts[o]), float(counts[o + 1]), n).halfwidth
 
-    res = run(kern, (rules.to_kernel(), codes, lookahead_samples, seat, mask, t, int(bool(check))), K.O_SIZE,
+    res = run(kern, args, n_out,
               samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress)
     return HandResult(tuple(cards), t, seat, rules, names, res.samples, res.seed, lookahead_samples, res.partial,
-                      __version__, res.counts)
+                      __version__, res.counts, phase)
 
 
 # ---- strength matches ---------------------------------------------------------------------
@@ -452,15 +558,16 @@ class MatchResult:
     @property
     def advantage(self) -> Estimate:
         """Points per deal A scores more than B would in the same seat (averaged over seats)."""
-        return Estimate.mean(float(self.counts[K.M_SUM]), float(self.counts[K.M_SUMSQ]), self.samples).scaled(1 / 3)
+        np_ = self.rules.players
+        return Estimate.mean(float(self.counts[K.M_SUM]), float(self.counts[K.M_SUMSQ]), self.samples).scaled(1 / np_)
 
     @property
     def mean_a(self) -> float:
-        return float(self.counts[K.M_A]) / (3 * self.samples)
+        return float(self.counts[K.M_A]) / (self.rules.players * self.samples)
 
     @property
     def mean_b(self) -> float:
-        return float(self.counts[K.M_B]) / (3 * self.samples)
+        return float(self.counts[K.M_B]) / (self.rules.players * self.samples)
 
     @property
     def better(self) -> Estimate:
@@ -499,7 +606,9 @@ def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None =
     """Measure how much better ``policy_a`` scores than ``policy_b`` on the same deals.
 
     Each deal is played four times: B in every seat, then A in seat 0, 1, 2 in turn with
-    B elsewhere; the paired difference in A's seat is averaged over the seats.
+    B elsewhere; the paired difference in A's seat is averaged over the seats. With two players
+    (``rules=KanaljeRules(players=2)``) three times: B in both seats, then A in seat 0 and 1; the
+    hands, the stock and the phase-2 trump draw are the same in every playing.
 
     >>> m = strength_match("heuristic", "random", samples=5_000, rng=1)
     >>> m.advantage.lo > 0
@@ -508,12 +617,13 @@ def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None =
     rules = _check_rules(rules)
     check_run_size(samples, None)
     lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    codes, names, _, chunk = _lineup([policy_a, policy_b, policy_b], rules)
+    codes, names, _, chunk = _lineup([policy_a] + [policy_b] * (rules.players - 1), rules)
     if K.P_USER in codes:
         raise ValueError("strength_match takes policy names (random, heuristic, lookahead)")
     if samples is None:
         samples = _default_samples(codes) // 4
-    res = run(K.match_kernel, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check))),
+    kern = K.match2_kernel if rules.players == 2 else K.match_kernel
+    res = run(kern, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check))),
               K.M_SIZE, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return MatchResult(names[0], names[1], rules, res.samples, res.seed, lookahead_samples, res.partial, __version__,
                        res.counts)
@@ -535,8 +645,9 @@ class GameResult:
 
     @property
     def win(self) -> list[Estimate]:
-        """P(each seat wins the game); seat 2 deals first, so seat 0 leads the first deal."""
-        return [Estimate.proportion(self.counts[K.G_WIN + s], self.samples) for s in range(3)]
+        """P(each seat wins the game); seat 2 deals first, so seat 0 leads the first deal (two
+        players: seat 1 deals first, seat 0 leads the first phase 1; the deal alternates)."""
+        return [Estimate.proportion(self.counts[K.G_WIN + s], self.samples) for s in range(self.rules.players)]
 
     @property
     def unfinished(self) -> int:
@@ -611,15 +722,16 @@ def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     def hw(counts, n):
         return Estimate.proportion(counts[K.G_WIN], n).halfwidth
 
-    res = run(K.kernels_for(user)["game_kernel"], (rules.to_kernel(), codes, lookahead_samples, int(bool(check))),
+    kname = "game2_kernel" if rules.players == 2 else "game_kernel"
+    res = run(K.kernels_for(user)[kname], (rules.to_kernel(), codes, lookahead_samples, int(bool(check))),
               K.G_SIZE, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="game")
     return GameResult(rules, names, res.samples, res.seed, lookahead_samples, res.partial, __version__, res.counts)
 
 
 # ---- a single traced deal (for tests and for watching a player) -----------------------------
-def play_deal(hands, turned, *, leader: int = 0, policies="heuristic", rules: KanaljeRules | None = None,
-              lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=0) -> dict:
+def play_deal(hands, turned=None, *, stock=None, leader: int = 0, policies="heuristic",
+              rules: KanaljeRules | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=0) -> dict:
     """Play one deal from given hands (three lists or strings of cards) and return every trick.
 
     Returns ``{"tricks": [(leader, [cards...], winner), ...], "taken": [tricks per seat],
@@ -628,10 +740,17 @@ def play_deal(hands, turned, *, leader: int = 0, policies="heuristic", rules: Ka
     >>> d = play_deal(["Ac Kc", "Qc 2d", "3c 4d"], "2h", policies="random")
     >>> d["tricks"][0]
     (0, [48, 40, 4], 0)
+
+    Two players (``rules=KanaljeRules(players=2)``): two hands of 13, no turned card, and
+    ``stock`` the 26 stock cards from the top; ``leader`` leads phase 1. The first 13
+    tricks are phase 1; the result adds ``"faceup"`` (the face-up card of each phase-1 trick),
+    ``"trump_card"`` (the dead phase-1 card drawn for trump, or -1), ``"phase1_won"``.
     """
     from ..rng import as_seed_sequence, chunk_state
 
     rules = _check_rules(rules)
+    if rules.players == 2:
+        return _play_deal2(hands, turned, stock, leader, policies, rules, lookahead_samples, rng)
     hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
     if len(hs) != rules.players:
         raise ValueError(f"give {rules.players} hands")
@@ -669,6 +788,56 @@ def play_deal(hands, turned, *, leader: int = 0, policies="heuristic", rules: Ka
         "taken": [int(t[K.T_TRICKS + s]) for s in range(n)],
         "penalty": [int(t[K.T_PEN + s]) for s in range(n)],
         "score": [int(t[K.T_TRICKS + s] * rules.trick_points - t[K.T_PEN + s]) for s in range(n)],
+        "jack_taker": {suit: int(t[K.T_JTAKER + _SUIT_INDEX[suit]]) for suit in JACK_ORDER},
+        "policies": names,
+    }
+
+
+def _play_deal2(hands, turned, stock, leader, policies, rules, lookahead_samples, rng) -> dict:
+    from ..rng import as_seed_sequence, chunk_state
+
+    if turned is not None:
+        raise ValueError("two players have no turned card; give the 26 stock cards as stock=")
+    hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
+    if len(hs) != 2 or any(len(h) != 13 for h in hs):
+        raise ValueError("give two hands of 13 cards")
+    st = [] if stock is None else (parse_cards(stock) if isinstance(stock, str) else parse_cards(list(stock)))
+    if len(st) != 26:
+        raise ValueError("give the 26 stock cards from the top as stock=")
+    seen = [c for h in hs for c in h] + st
+    if len(set(seen)) != 52:
+        raise ValueError("a card is given twice across the hands and the stock")
+    if not 0 <= leader < 2:
+        raise ValueError("leader must be 0 or 1")
+    codes, names, user, _ = _lineup(policies, rules)
+    if user is not None:
+        raise ValueError("play_deal takes policy names (random, heuristic, lookahead)")
+    ss, _ = as_seed_sequence(rng)
+    state = chunk_state(ss, 0)
+    r = rules.to_kernel()
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    K.new_table2(t, np.array(st, dtype=np.int64), leader, np.array(rules.jack_penalties, dtype=np.int64),
+                 rules.trick_points, int(rules.phase1_jacks_cost), 1)
+    for s, h in enumerate(hs):
+        m = 0
+        for c in h:
+            m |= 1 << c
+        t[K.T_HAND + s] = m
+    rec = np.full((26, 7), -1, dtype=np.int64)
+    non_dealer = leader if rules.phase1_leader == "non_dealer" else 1 - leader
+    K.play_traced2(state, t, codes, _check_lookahead_samples(lookahead_samples), int(r[11]), int(r[12]),
+                   non_dealer, rec)
+    if t[K.T_BAD]:
+        raise AssertionError("an illegal card was played")  # a bug, never the user's input
+    tricks = [(int(x[0]), [int(c) for c in x[1:3]], int(x[5])) for x in rec]
+    return {
+        "tricks": tricks,
+        "faceup": [int(x[6]) for x in rec[:13]],
+        "trump_card": int(t[K.T_TRUMPCARD]),
+        "phase1_won": [int(t[K.T_P1WINS + s]) for s in range(2)],
+        "taken": [int(t[K.T_TRICKS + s]) for s in range(2)],
+        "penalty": [int(t[K.T_PEN + s]) for s in range(2)],
+        "score": [int(t[K.T_TRICKS + s] * rules.trick_points - t[K.T_PEN + s]) for s in range(2)],
         "jack_taker": {suit: int(t[K.T_JTAKER + _SUIT_INDEX[suit]]) for suit in JACK_ORDER},
         "policies": names,
     }

@@ -26,12 +26,30 @@ Built-in policies, by name:
     take it); else the best remaining card of a suit nobody has shown void in (a cheap safe
     trick) when that suit's jack is not unseen (its holder would shed it there); else its lowest
     side-suit card, then its lowest trump, then its cheapest jack.
+    *Two players, phase 1* (RULES.md 2.2: no trump, no duty to follow; the trick's winner
+    takes the face-up stock card, the loser the next one unseen). The face-up card's worth
+    to its taker is judged for phase 2 and for its danger: a jack is worth minus its
+    penalty (never fight for it), a ten, queen, king or ace +1 (a likely phase-2 trick:
+    fight for it), a lower card 0 (not worth a good card). *Leading*, it fights for a +1
+    card with its lowest card nobody can beat (else its highest card), and otherwise leads
+    its lowest non-jack card (a jack only when it holds nothing else, the cheapest).
+    *Second*, holding the jack of the led suit under a higher lead it sheds it (the leader
+    pays it); it wins the trick with its lowest winning non-jack card when the face-up
+    card's worth exceeds the cost of a jack led to it; otherwise it throws its lowest card
+    that does not win (jacks of other suits it may not throw), keeping high cards and trumps
+    for phase 2. Phase 2 is the trick play above.
 ``lookahead``
     At each decision it samples the unseen cards consistently with what it has seen (cards
     played, the turned card, and the voids players showed by not following suit), plays
     each legal card followed by the heuristic for every seat to the end of the deal, and
     chooses the card with the best total score over its samples (``samples`` worlds, the
     same worlds for every candidate card, so the comparison is paired).
+    With two players, in phase 1 it samples what it cannot see: the opponent's cards other
+    than the face-up cards it saw the opponent take (still in hand), and the order of the
+    stock under the face-up card; it plays each legal card and then the heuristic for both
+    seats through phase 1 and phase 2 (the phase-2 trump drawn the same way for every
+    candidate). In phase 2 nothing is hidden (every other card lies in the phase-1 tricks or
+    my hand), so the worlds are the true deal.
 
 Your own policy
     An ``@njit`` function ``policy(state, legal, seat, view) -> card`` where ``state`` is the
@@ -41,7 +59,10 @@ Your own policy
     zeroed); the ``T_*`` offsets of :mod:`cardodds.kanalje._kernels` name its fields, e.g.
     ``view[T_HAND + seat]`` your hand, ``view[T_TRICK:T_TRICK + view[T_TLEN]]`` the current
     trick, ``view[T_TRUMP]`` the trump suit, ``view[T_VOID + s]`` the suits seat ``s`` has
-    shown void in. Return a card in ``legal``: anything else is replaced by the lowest legal
+    shown void in. In the two-player game ``view[T_PHASE]`` is 1 during phase 1, where
+    ``view[T_FACEUP]`` is the face-up stock card, ``view[T_KNOWN + s]`` the face-up cards
+    seat ``s`` took, and the stock under the face-up card and the cards dealt face down
+    read -1. Return a card in ``legal``: anything else is replaced by the lowest legal
     card and counted (``result.violations`` of a run with ``check=True``).
 
 >>> from numba import njit

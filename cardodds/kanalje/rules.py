@@ -1,7 +1,8 @@
-"""The rules of Kanalje as data (RULES.md 2.1; the two-player game of 2.2 is not built yet).
+"""The rules of Kanalje as data (RULES.md 2.1 for three players, 2.2 for two).
 
 Seats are numbered clockwise from the player left of the dealer: seat 0 leads the first
-trick of a deal and seat ``players - 1`` dealt it. Card codes are those of
+trick of a deal and seat ``players - 1`` dealt it (with two players: seat 0 is the
+non-dealer, who leads phase 1 by default). Card codes are those of
 :mod:`cardodds.cards` (``rank * 4 + suit``, suits clubs, diamonds, hearts, spades).
 
 >>> r = KanaljeRules()
@@ -24,9 +25,13 @@ from ..cards import SUIT_NAMES, card_rank, card_suit, parse_card
 __all__ = ["KanaljeRules", "TURNED_JACK_CHOICES"]
 
 TURNED_JACK_CHOICES = ("dead", "last_trick")
+PHASE1_LEADER_CHOICES = ("non_dealer", "dealer")
+PHASE2_LEADER_CHOICES = ("last_trick", "non_dealer")
+PHASE2_TRUMP_CHOICES = ("trick_card", "none")
 #: Layout of the packed rules array the kernels read.
 R_PLAYERS, R_TURNED_JACK, R_TARGET, R_TRICK_POINTS, R_PENALTY = 0, 1, 2, 3, 4  # R_PENALTY..+3 by suit
-R_HAND, R_SIZE = 8, 9
+R_HAND = 8
+R_P1J, R_P1LEAD, R_P2LEAD, R_P2TRUMP, R_SIZE = 9, 10, 11, 12, 13  # two-player game
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,8 @@ class KanaljeRules:
     """Every option of Kanalje, with the defaults of RULES.md 2.1.
 
     players:
-        3 (RULES.md 2.1). ``players=2`` is the two-phase game of RULES.md 2.2, not available yet.
+        3 (RULES.md 2.1) or 2, the two-phase game of RULES.md 2.2 (13 cards each, a 26-card
+        stock; phase 1 without trump or duty to follow, phase 2 by the three-player rules).
     turned_jack:
         ``"dead"`` [default]: the turned 52nd card takes no part in play, so a turned jack
         is paid by nobody; ``"last_trick"``: a turned jack goes to the last trick's winner.
@@ -45,6 +51,17 @@ class KanaljeRules:
         Points for each trick taken [seed: 1].
     jack_penalties:
         Penalty of the jack of clubs, diamonds, hearts, spades [seed: 2, 3, 4, 1].
+    phase1_jacks_cost:
+        Two players only [seed: jacks cost "in both phases"]: a jack in a phase-1 trick costs
+        its penalty to the trick's winner (True, default) or falls dead (False).
+    phase1_leader:
+        Two players: who leads the first phase-1 trick, ``"non_dealer"`` [default] or ``"dealer"``.
+    phase2_leader:
+        Two players: who leads phase 2, the winner of the last phase-1 trick (``"last_trick"``
+        [default]) or the non-dealer.
+    phase2_trump:
+        Two players: the phase-2 trump is the suit of one card drawn at random from the 26
+        phase-1 trick cards, which stays dead (``"trick_card"`` [default]), or no trump (``"none"``).
     """
 
     players: int = 3
@@ -52,12 +69,20 @@ class KanaljeRules:
     target: int = 21
     trick_points: int = 1
     jack_penalties: tuple[int, int, int, int] = (2, 3, 4, 1)
+    phase1_jacks_cost: bool = True
+    phase1_leader: str = "non_dealer"
+    phase2_leader: str = "last_trick"
+    phase2_trump: str = "trick_card"
 
     def __post_init__(self):
-        if self.players == 2:
-            raise ValueError("players=2 (the two-phase game of RULES.md 2.2) is not available yet; use players=3")
-        if self.players != 3:
-            raise ValueError(f"players={self.players!r}: Kanalje is played by 3 players (RULES.md 2.1)")
+        if isinstance(self.players, bool) or self.players not in (2, 3):
+            raise ValueError(f"players={self.players!r}: Kanalje is played by 3 players (RULES.md 2.1) or 2 (2.2)")
+        if not isinstance(self.phase1_jacks_cost, (bool, np.bool_)):
+            raise ValueError(f"phase1_jacks_cost={self.phase1_jacks_cost!r} must be True or False")
+        for name, choices in (("phase1_leader", PHASE1_LEADER_CHOICES), ("phase2_leader", PHASE2_LEADER_CHOICES),
+                              ("phase2_trump", PHASE2_TRUMP_CHOICES)):
+            if getattr(self, name) not in choices:
+                raise ValueError(f"{name}={getattr(self, name)!r} is not a choice; use one of {', '.join(choices)}")
         if self.turned_jack not in TURNED_JACK_CHOICES:
             raise ValueError(
                 f"turned_jack={self.turned_jack!r} is not a choice; use one of {', '.join(TURNED_JACK_CHOICES)}"
@@ -76,8 +101,8 @@ class KanaljeRules:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each player: 17 with three players."""
-        return 17
+        """Cards dealt to each player: 17 with three players, 13 with two."""
+        return 17 if self.players == 3 else 13
 
     def jack_penalty(self, jack) -> int:
         """Penalty of a jack given as a code, a name like ``'Jh'`` or a suit name like ``'hearts'``."""
@@ -89,7 +114,10 @@ class KanaljeRules:
         return self.jack_penalties[card_suit(code)]
 
     def deal_total(self, turned_card: int | None = None) -> int:
-        """Sum of all players' scores in one deal: 17 trick points less the jacks that are paid."""
+        """Sum of all players' scores in one deal: 17 (13 with two players) trick points less
+        the jacks that are paid."""
+        if self.players == 2:  # every jack paid once across both phases (phase1_jacks_cost=True;
+            return 13 * self.trick_points - sum(self.jack_penalties)  # without it, less the dead ones)
         total = self.hand_size * self.trick_points - sum(self.jack_penalties)
         if turned_card is not None and card_rank(turned_card) == 9 and self.turned_jack == "dead":
             total += self.jack_penalties[card_suit(turned_card)]
@@ -104,6 +132,10 @@ class KanaljeRules:
         a[R_TRICK_POINTS] = self.trick_points
         a[R_PENALTY:R_PENALTY + 4] = self.jack_penalties
         a[R_HAND] = self.hand_size
+        a[R_P1J] = int(bool(self.phase1_jacks_cost))
+        a[R_P1LEAD] = PHASE1_LEADER_CHOICES.index(self.phase1_leader)
+        a[R_P2LEAD] = PHASE2_LEADER_CHOICES.index(self.phase2_leader)
+        a[R_P2TRUMP] = PHASE2_TRUMP_CHOICES.index(self.phase2_trump)
         return a
 
     def to_dict(self) -> dict:

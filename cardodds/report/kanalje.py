@@ -1,5 +1,6 @@
 """The Kanalje section of the reports: jack risk by player strength, holder-takes tables,
-score distributions, strength matches and the game to 21 (``reports/kanalje.md``)."""
+score distributions, strength matches and the game to 21, for three players and for the
+two-player game (``reports/kanalje.md``)."""
 
 from __future__ import annotations
 
@@ -157,6 +158,91 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
         L.append(f"| {'/'.join(g.policies)} | {g.samples:,} | " + " | ".join(_fmt(e) for e in g.win)
                  + f" | {_fmt(g.mean_deals, 2)} |")
     L.append("")
+    L += _two_players(outdir, seed=seed, scale=scale, progress=progress)
     path = outdir / "kanalje.md"
     path.write_text("\n".join(L))
     return path
+
+
+def _two_players(outdir: Path, *, seed: int, scale: float, progress: bool) -> list[str]:
+    """The two-player game (RULES.md 2.2): strength, jack risk, the face-up card, the game."""
+    rules = KanaljeRules(players=2)
+    sizes = {"random": _n(400_000, scale, 2_000), "heuristic": _n(400_000, scale, 2_000),
+             "lookahead": _n(2_000, scale, 16)}
+    risks = {p: jack_risk(p, rules=rules, samples=sizes[p], rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
+                          progress=progress) for p in LINEUPS}
+    matches = [
+        strength_match("heuristic", "random", rules=rules, samples=_n(100_000, scale, 500), rng=seed,
+                       progress=progress),
+        strength_match("lookahead", "heuristic", rules=rules, samples=_n(1_000, scale, 8), rng=seed,
+                       lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
+    ]
+    games = [game_odds("heuristic", rules=rules, samples=_n(20_000, scale, 200), rng=seed, progress=progress),
+             game_odds("random,heuristic", rules=rules, samples=_n(20_000, scale, 200), rng=seed, progress=progress)]
+
+    # Chart: P(the trick's leader takes the face-up card) by its rank, per lineup.
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for i, p in enumerate(LINEUPS):
+        d = risks[p].faceup_leader_takes("rank")
+        es = list(d.values())
+        err = np.array([[e.value - e.lo for e in es], [e.hi - e.value for e in es]])
+        ax.errorbar(np.arange(13) + (i - 1) * 0.15, [e.value for e in es], yerr=err, marker="o", capsize=2,
+                    linestyle="-", label=f"both {p}")
+    ax.set_xticks(np.arange(13), list(risks["random"].faceup_leader_takes("rank")))
+    ax.set_xlabel("rank of the face-up stock card")
+    ax.set_ylabel("P(leader wins it)")
+    ax.set_title("Two players, phase 1: who takes the face-up card")
+    ax.legend(fontsize=8)
+    _save(fig, outdir / "kanalje2_faceup.png")
+
+    L = ["# Kanalje (two players)", "",
+         f"Rules: RULES.md 2.2, `{rules!r}`. Seat 0 is the non-dealer and leads phase 1; the winner of the last "
+         "phase-1 trick leads phase 2, whose trump is the suit of a random phase-1 trick card. Phase-1 jacks cost "
+         "the trick's winner. Scores per deal add up to 13 - 10 = 3.", "",
+         "## Strength: paired matches on the same deals (two players)", "",
+         "Each deal (hands, stock, phase-2 trump draw) is played with B in both seats and with A in seat 0 and "
+         "1 in turn; the advantage is A's score minus B's in the same seat, per deal.", "",
+         "| A | B | deals | A's mean score | B's mean score | advantage (points a deal) |",
+         "|---|---|---:|---:|---:|---|"]
+    for m in matches:
+        L.append(f"| {m.policy_a} | {m.policy_b} | {m.samples:,} | {m.mean_a:.3f} | {m.mean_b:.3f} | "
+                 f"{_fmt(m.advantage)} |")
+    L += ["", "## Jack risk and scores (two players)", ""]
+    for p in LINEUPS:
+        r = risks[p]
+        L += [f"### Both players `{p}` ({r.samples:,} deals)", "",
+              "| jack | penalty | seat 0 takes | seat 1 takes | falls in phase 1 | holder takes own | "
+              "taken face up | face-up taker pays | cost of taking it face up |",
+              "|---|---:|---|---|---|---|---|---|---|"]
+        for s in JACK_ORDER:
+            by = " | ".join(_fmt(e) for e in r.taken_by_seat(s))
+            fj = r.faceup_jack(s)
+            L.append(f"| J{s[0]} | -{rules.jack_penalty(s)} | {by} | {_fmt(fj['falls_in_phase1'])} | "
+                     f"{_fmt(r.holder_takes(s))} | {_fmt(fj['taken_face_up'])} | {_fmt(fj['taker_pays'])} | "
+                     f"{_fmt(fj['cost'])} |")
+        L += ["", "| seat | mean score | mean penalty | phase-2 tricks | phase-1 tricks won |", "|---|---|---|---|---|"]
+        for seat in range(2):
+            L.append(f"| {seat} | {_fmt(r.mean_score[seat])} | {_fmt(r.mean_penalty[seat])} | "
+                     f"{_fmt(r.mean_tricks[seat])} | {_fmt(r.phase1_tricks[seat])} |")
+        L += ["", f"Mean deal total {_fmt(r.mean_total)} (exact: 3).", ""]
+    L += ["## The face-up card", "",
+          "The winner of a phase-1 trick takes the face-up stock card. P(the trick's leader wins it), by the "
+          "card's rank and suit; the follower takes it otherwise.", "", "![face-up](kanalje2_faceup.png)", "",
+          "| rank | " + " | ".join(f"both {p}" for p in LINEUPS) + " |", "|---|" + "---|" * len(LINEUPS)]
+    by_rank = {p: risks[p].faceup_leader_takes("rank") for p in LINEUPS}
+    for k in by_rank["random"]:
+        L.append(f"| {k} | " + " | ".join(_fmt(by_rank[p][k]) for p in LINEUPS) + " |")
+    by_suit = {p: risks[p].faceup_leader_takes("suit") for p in LINEUPS}
+    L += ["", "| suit | " + " | ".join(f"both {p}" for p in LINEUPS) + " |", "|---|" + "---|" * len(LINEUPS)]
+    for k in by_suit["random"]:
+        L.append(f"| {k} | " + " | ".join(_fmt(by_suit[p][k]) for p in LINEUPS) + " |")
+    L += ["", "The cost of taking a jack face up is its penalty times the probability its taker ends up paying "
+          "it (the jack tables above).", "",
+          "## The game to 21 (two players)", "",
+          "Seat 1 deals first (seat 0 leads the first phase 1); the deal alternates.", "",
+          "| lineup | games | seat 0 wins | seat 1 wins | deals a game |", "|---|---:|---|---|---|"]
+    for g in games:
+        L.append(f"| {'/'.join(g.policies)} | {g.samples:,} | " + " | ".join(_fmt(e) for e in g.win)
+                 + f" | {_fmt(g.mean_deals, 2)} |")
+    L.append("")
+    return L

@@ -1,0 +1,490 @@
+"""Kanalje for two players (RULES.md 2.2), rule by rule on hand-built deals; kernel vs its
+naive twin; invariants on every simulated deal; the analyses for two players."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cardodds.cards import parse_card, parse_cards
+from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, play_deal
+from cardodds.kanalje import _kernels as K
+from cardodds.rng import as_seed_sequence, chunk_state
+from cardodds.stats import Estimate
+
+from . import naive_kanalje as naive
+from .conftest import assert_within_4se
+
+TWO = KanaljeRules(players=2)
+PENS = np.array(TWO.jack_penalties, dtype=np.int64)
+
+
+def mask(text):
+    m = 0
+    for c in parse_cards(text):
+        m |= 1 << c
+    return m
+
+
+def cards_of(m):
+    return [c for c in range(52) if (m >> c) & 1]
+
+
+def table1(hands, stock, leader=0, trick=(), p1j=1):
+    """A phase-1 table near the end of phase 1: ``stock`` are the last stock cards (from the
+    face-up one down); the hands hold what is left to play."""
+    st = np.zeros(26, dtype=np.int64)
+    sc = parse_cards(stock)
+    st[26 - len(sc):] = sc
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    K.new_table2(t, st, leader, PENS, 1, p1j, 1)
+    t[K.T_SPOS] = 26 - len(sc)
+    t[K.T_FACEUP] = sc[0]
+    for s, h in enumerate(hands):
+        t[K.T_HAND + s] = mask(h)
+    for i, c in enumerate(parse_cards(" ".join(trick))):
+        K.play_card1(t, (leader + i) % 2, c)
+    return t
+
+
+# ---- the rules object -----------------------------------------------------------------------
+def test_two_player_rules_and_their_options():
+    assert TWO.hand_size == 13 and TWO.phase1_jacks_cost and TWO.phase1_leader == "non_dealer"
+    assert TWO.phase2_leader == "last_trick" and TWO.phase2_trump == "trick_card"
+    assert TWO.deal_total() == 3
+    for bad in (dict(players=4), dict(players=2, phase1_leader="x"), dict(players=2, phase2_trump="turned"),
+                dict(players=2, phase1_jacks_cost="yes"), dict(players=True)):
+        with pytest.raises(ValueError):
+            KanaljeRules(**bad)
+
+
+# ---- deal: 13 each, a 26-card stock, the top card face up, not trump -------------------------
+def test_deal_gives_13_each_and_a_26_card_stock_with_face_up_top():
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    ss, _ = as_seed_sequence(3)
+    deck = np.arange(52, dtype=np.int64)
+    hand0 = np.zeros(4, dtype=np.int64)
+    K.start_deal2(chunk_state(ss, 0), t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+    stock = 0
+    for i in range(26):
+        stock |= 1 << int(t[K.T_STOCK + i])
+    assert K.popcount(t[K.T_HAND]) == 13 and K.popcount(t[K.T_HAND + 1]) == 13 and K.popcount(stock) == 26
+    assert (t[K.T_HAND] | t[K.T_HAND + 1] | stock) == K.FULL
+    assert t[K.T_FACEUP] == t[K.T_STOCK] and t[K.T_TRUMP] == -1 and t[K.T_PHASE] == 1
+    assert t[K.T_LEADER] == 0  # the non-dealer leads phase 1
+    r = KanaljeRules(players=2, phase1_leader="dealer").to_kernel()
+    K.start_deal2(chunk_state(ss, 0), t, deck, 52, r, -1, 0, -1, 1, 0, 1, hand0)
+    assert t[K.T_LEADER] == 1
+
+
+# ---- phase 1: no duty to follow; no jack of another suit from the second player ----------------
+def test_phase1_no_duty_to_follow_suit():
+    t = table1(["5c 9c", "Kc 2d"], "Ah 3h Qs 4s", trick=["5c"])
+    assert cards_of(K.legal_cards1(t, 1)) == sorted(parse_cards("Kc 2d"))
+
+
+def test_phase1_second_player_may_not_play_a_jack_of_another_suit():
+    t = table1(["5c 9c", "Jh Jc 2d"], "Ah 3h Qs 4s 5s 6s", trick=["5c"])
+    assert cards_of(K.legal_cards1(t, 1)) == sorted(parse_cards("Jc 2d"))  # the led suit's jack is fine
+
+
+def test_phase1_leading_a_jack_is_allowed():
+    t = table1(["Jh 9c", "Kc 2d"], "Ah 3h Qs 4s")
+    assert cards_of(K.legal_cards1(t, 0)) == sorted(parse_cards("Jh 9c"))
+
+
+def test_phase1_second_player_holding_only_other_jacks_plays_one():
+    # RULES.md is silent; the rule cannot be kept, so any of those jacks may be played.
+    t = table1(["5c", "Jh"], "Ah 3h", trick=["5c"])
+    assert cards_of(K.legal_cards1(t, 1)) == [parse_card("Jh")]
+
+
+def test_checked_phase1_play_counts_an_off_suit_jack_from_the_second_player():
+    t = table1(["5c 9c", "Jh 2d"], "Ah 3h Qs 4s", trick=["5c"])
+    K.play_card1(t, 1, parse_card("Jh"))
+    assert t[K.T_BAD] == 1
+
+
+# ---- phase 1: the highest card of the led suit wins; no trump --------------------------------
+@pytest.mark.parametrize("lead,follow,winner", [("5c", "Kc", 1), ("Kc", "5c", 0), ("2c", "As", 0),
+                                                ("9h", "Th", 1)])
+def test_phase1_highest_card_of_led_suit_wins(lead, follow, winner):
+    t = table1([lead, follow], "Ah 3h", trick=[lead, follow])
+    assert t[K.T_LASTWIN] == winner and t[K.T_P1WINS + winner] == 1
+
+
+# ---- phase 1: winner takes the face-up card, loser the next face down; next is turned --------
+def test_phase1_winner_takes_face_up_card_loser_the_next_and_the_next_is_turned():
+    t = table1(["5c 9c", "Kc 2d"], "Ah 3h Qs 4s", trick=["5c", "Kc"])
+    assert cards_of(t[K.T_HAND + 1]) == sorted(parse_cards("2d Ah"))
+    assert cards_of(t[K.T_HAND]) == sorted(parse_cards("9c 3h"))
+    assert t[K.T_FACEUP] == parse_card("Qs") and t[K.T_LEADER] == 1
+    assert t[K.T_KNOWN + 1] == mask("Ah") and t[K.T_KNOWN] == 0  # the hidden card stays unseen
+    assert t[K.T_TRICKS] == t[K.T_TRICKS + 1] == 0  # phase-1 tricks score no trick points
+
+
+def test_phase1_ends_with_the_stock_and_13_cards_each():
+    ss, _ = as_seed_sequence(8)
+    state = chunk_state(ss, 0)
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    deck = np.arange(52, dtype=np.int64)
+    hand0 = np.zeros(4, dtype=np.int64)
+    for _ in range(50):
+        K.start_deal2(state, t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+        for _trick in range(13):
+            assert K.popcount(t[K.T_HAND]) == 13 and K.popcount(t[K.T_HAND + 1]) == 13
+            done = False
+            for _ in range(2):
+                seat = K.to_play(t)
+                done = K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
+        assert done and t[K.T_SPOS] == 26 and t[K.T_FACEUP] == -1
+        assert K.popcount(t[K.T_HAND]) == 13 and K.popcount(t[K.T_HAND + 1]) == 13
+        assert K.popcount(t[K.T_PLAYED]) == 26 and t[K.T_BAD] == 0
+
+
+# ---- phase 1: jacks cost the trick's winner (option phase1_jacks_cost) ------------------------
+def test_phase1_jack_costs_the_trick_winner():
+    t = table1(["Jh 9c", "Kh 2d"], "Ah 3h Qs 4s", trick=["Jh", "Kh"])
+    assert t[K.T_PEN + 1] == 4 and t[K.T_JTAKER + 2] == 1
+    t = table1(["Jh 9c", "Kc 2d"], "Ah 3h Qs 4s", trick=["Jh", "Kc"])
+    assert t[K.T_PEN] == 4 and t[K.T_JTAKER + 2] == 0
+
+
+def test_phase1_jack_falls_dead_without_phase1_jacks_cost():
+    t = table1(["Jh 9c", "Kh 2d"], "Ah 3h Qs 4s", trick=["Jh", "Kh"], p1j=0)
+    assert t[K.T_PEN + 1] == 0 and t[K.T_JTAKER + 2] == -2
+
+
+# ---- phase 2: trump from a phase-1 trick card; the last phase-1 winner leads -----------------
+def test_phase2_trump_is_a_dead_phase1_card_and_last_winner_leads():
+    ss, _ = as_seed_sequence(4)
+    state = chunk_state(ss, 0)
+    seen = set()
+    for _ in range(100):
+        t = table1(["5c", "Kc"], "Ah 3h", trick=["5c", "Kc"])
+        t[K.T_PLAYED] |= mask("2s 3s 4s 5s 6s 7s 8s 9s Ts Qs Ks As 2d 3d 4d 5d 6d 7d 8d 9d Td Qd Kd Ad")
+        K.start_phase2(state, t, K.P2LEAD_LAST_TRICK, K.P2TRUMP_TRICK_CARD, 0)
+        assert t[K.T_PLAYED] >> t[K.T_TRUMPCARD] & 1 and t[K.T_TRUMP] == t[K.T_TRUMPCARD] & 3
+        assert t[K.T_LEADER] == 1 and t[K.T_PHASE] == 0
+        seen.add(int(t[K.T_TRUMP]))
+    assert seen == {0, 1, 3}  # clubs, diamonds and spades were in the tricks, hearts not
+    K.start_phase2(state, t, K.P2LEAD_NON_DEALER, K.P2TRUMP_NONE, 0)
+    assert t[K.T_LEADER] == 0 and t[K.T_TRUMP] == -1
+
+
+def test_phase2_follows_the_three_player_trick_rules():
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    K.new_table(t, 2, 2, 0, -1, 0, PENS, 1, 1)  # hearts trump
+    t[K.T_HAND] = mask("Ac Jd")
+    t[K.T_HAND + 1] = mask("Kc 2h")
+    K.play_card(t, 0, parse_card("Ac"))
+    assert cards_of(K.legal_cards(t, 1)) == [parse_card("Kc")]  # follow suit
+    t[K.T_HAND + 1] = mask("2h 3d")
+    t[K.T_HAND] = mask("Jd")
+    t2 = t.copy()
+    K.play_card(t2, 1, parse_card("2h"))  # void: trumping allowed ...
+    assert t2[K.T_LASTWIN] == 1 and t2[K.T_TRICKS + 1] == 1
+    K.play_card(t, 1, parse_card("3d"))  # ... never forced
+    assert t[K.T_LASTWIN] == 0 and t[K.T_TRICKS] == 1
+    K.play_card(t, 0, parse_card("Jd"))
+    assert K.play_card(t, 1, parse_card("2h")) and t[K.T_PEN + 1] == 3  # jack costs its taker
+    assert t[K.T_BAD] == 0
+
+
+def test_play_deal_two_players_traces_both_phases():
+    deck = list(range(52))
+    d = play_deal([deck[0:13], deck[13:26]], stock=deck[26:], policies="random",
+                  rules=TWO, rng=1)
+    assert len(d["tricks"]) == 26 and d["faceup"] == deck[26::2]
+    assert sum(d["phase1_won"]) == 13 and sum(d["taken"]) == 13
+    p1 = {c for _, cs, _ in d["tricks"][:13] for c in cs}
+    assert d["trump_card"] in p1
+    assert d["tricks"][13][0] == d["tricks"][12][2]  # the last phase-1 winner leads phase 2
+    assert sum(d["score"]) == 3
+
+
+# ---- kernel vs naive twin (random play) --------------------------------------------------------
+@pytest.mark.parametrize("p1j", [True, False])
+def test_two_player_kernel_matches_naive_twin(p1j):
+    rules = KanaljeRules(players=2, phase1_jacks_cost=p1j)
+    ss, _ = as_seed_sequence(21)
+    n = 120
+    out = np.zeros(K.O2_SIZE, dtype=np.int64)
+    K.deals2_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(2, dtype=np.int64), 1, -1, 0, -1, 1, 1)
+    state = chunk_state(ss, 0)
+    deck = list(range(52))
+    exp = np.zeros(K.O2_SIZE, dtype=np.int64)
+    for _ in range(n):
+        scores, pen, tricks, taker, won1, faceups, _trump = naive.play_random_deal2(state, deck, p1j)
+        for p in range(2):
+            o = K.O_SEAT + 6 * p
+            exp[o:o + 6] += [scores[p], scores[p] ** 2, pen[p], pen[p] ** 2, tricks[p], tricks[p] ** 2]
+            exp[K.O2_PHASE1_TRICKS + 2 * p:K.O2_PHASE1_TRICKS + 2 * p + 2] += [won1[p], won1[p] ** 2]
+        exp[K.O_TOTAL] += sum(scores)
+        for s in range(4):
+            who = taker.get(s)
+            exp[K.O_TAKER + 4 * s + (3 if who is None else who)] += 1
+        for c, lead_won in faceups:
+            exp[K.O2_FU_N + c] += 1
+            exp[K.O2_FU_LEAD + c] += lead_won
+    assert out[K.O_BAD] == 0
+    for lo, hi in [(K.O_SEAT, K.O_SEAT + 12), (K.O_TOTAL, K.O_TOTAL + 1), (K.O_TAKER, K.O_TAKER + 16),
+                   (K.O2_FU_N, K.O2_FU_LEAD + 52), (K.O2_PHASE1_TRICKS, K.O2_PHASE1_TRICKS + 4)]:
+        assert out[lo:hi].tolist() == exp[lo:hi].tolist()
+
+
+# ---- invariants on every simulated deal ---------------------------------------------------------
+@pytest.mark.parametrize("policies,n", [("random", 20_000), ("heuristic", 20_000), ("random,heuristic", 5_000),
+                                        ("lookahead,heuristic", 40), ("heuristic,lookahead", 40)])
+@pytest.mark.parametrize("p1j", [True, False])
+def test_conservation_and_jacks_paid_once_on_every_deal(policies, n, p1j):
+    r = jack_risk(policies, rules=KanaljeRules(players=2, phase1_jacks_cost=p1j), samples=n, rng=2, check=True,
+                  lookahead_samples=3)
+    assert r.violations == 0
+    for s in range(4):
+        assert r.counts[K.O_TAKER + 4 * s:K.O_TAKER + 4 * s + 4].sum() == n
+        if p1j:
+            assert r.counts[K.O_TAKER + 4 * s + 3] == 0  # every jack paid
+    if p1j:
+        assert r.mean_total.value == 3 and r.mean_total.se == 0
+
+
+def test_checked_two_player_runs_count_a_broken_deal():
+    t = table1(["5c", "Kc"], "Ah 3h", trick=["5c", "Kc"])
+    assert K.check_deal_end2(t, TWO.to_kernel(), 1) > 0  # phase 2 not played, cards missing
+
+
+# ---- Monte Carlo vs exact facts of the deal --------------------------------------------------------
+def test_deal_facts_match_their_exact_probabilities():
+    r = jack_risk("random", rules=TWO, samples=20_000, rng=5)
+    n = r.samples
+    # each card is one of the 13 face-up cards with probability 13/52
+    assert_within_4se(Estimate.proportion(int(r.counts[K.O2_FU_N + parse_card("Jh")]), n), 0.25)
+    # a jack is dealt to a player (not into the stock) with probability 26/52
+    dealt = int(r.counts[K.O_HOLD + 28 * 2:K.O_HOLD + 28 * 3].sum())
+    assert_within_4se(Estimate.proportion(dealt, n), 0.5)
+
+
+def test_same_seed_same_counts_on_one_and_two_threads():
+    a = jack_risk("random,heuristic", rules=TWO, samples=100_000, rng=9, threads=1)
+    b = jack_risk("random,heuristic", rules=TWO, samples=100_000, rng=9, threads=2)
+    assert a.counts.tolist() == b.counts.tolist()
+    ha = evaluate_hand(HAND, faceup="Ah", rules=TWO, samples=200, rng=9, threads=1, policies="lookahead,heuristic",
+                       lookahead_samples=2)
+    hb = evaluate_hand(HAND, faceup="Ah", rules=TWO, samples=200, rng=9, threads=2, policies="lookahead,heuristic",
+                       lookahead_samples=2)
+    assert ha.counts.tolist() == hb.counts.tolist()
+
+
+HAND = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
+
+
+# ---- phase-1 players ---------------------------------------------------------------------------
+def _state(seed=0):
+    ss, _ = as_seed_sequence(seed)
+    return chunk_state(ss, 0)
+
+
+def h1(t, seat):
+    return K.heuristic1_choose(t, seat, K.legal_cards1(t, seat))
+
+
+def test_heuristic1_sheds_the_led_suits_jack_under_a_higher_lead():
+    t = table1(["Qh 2c", "Jh 3h 2d"], "Ah 3s", trick=["Qh"])
+    assert h1(t, 1) == parse_card("Jh")
+
+
+def test_heuristic1_fights_for_a_high_face_up_card_with_its_lowest_winner():
+    t = table1(["5c 2d", "9c Kc 3d"], "Ah 3s", trick=["5c"])
+    assert h1(t, 1) == parse_card("9c")
+
+
+def test_heuristic1_ducks_a_face_up_jack_and_a_low_card_with_its_lowest_loser():
+    t = table1(["5c 2d", "9c Kc 3d 4s"], "Js 3s", trick=["5c"])
+    assert h1(t, 1) == parse_card("3d")
+    t = table1(["5c 2d", "9c Kc 3d 4s"], "4h 3s", trick=["5c"])
+    assert h1(t, 1) == parse_card("3d")
+
+
+def test_heuristic1_does_not_win_a_led_jack_for_a_card_worth_less():
+    t = table1(["Jc 2d", "Qc 3d"], "Ah 3s", trick=["Jc"])  # Ah is worth +1, the Jc costs 2
+    assert h1(t, 1) == parse_card("3d")
+
+
+def test_heuristic1_leads_a_sure_winner_for_a_high_card_else_its_lowest():
+    t = table1(["Ac Kd 2h Js", "3c 4d 5h 6s"], "Ah 3s 4s 5s")
+    t[K.T_PLAYED] |= mask("Kc Qc Tc 9c 8c 7c 6c 5c 4c 2c")  # nothing unseen above Ac but ... Ac is the boss
+    assert h1(t, 0) == parse_card("Ac")
+    t = table1(["Ac Kd 2h Js", "3c 4d 5h 6s"], "2s 3s 4s 5s")
+    assert h1(t, 0) == parse_card("2h")  # a low face-up card: lead the cheapest non-jack card
+
+
+def test_phase1_sampler_is_consistent_with_what_the_seat_saw():
+    # Seat 1 took the Ah face up; seat 0 must keep seeing it in seat 1's hand, and the hidden
+    # cards (seat 1's others and the stock under the face-up card) are reshuffled among themselves.
+    t = table1(["5c 9c 2d", "Kc 3d 4d"], "Ah 3h Qs 4s 6h 7h", trick=["5c", "Kc"])
+    pos = int(t[K.T_SPOS])
+    hidden = (t[K.T_HAND + 1] & ~mask("Ah")) | sum(1 << int(t[K.T_STOCK + i]) for i in range(pos + 1, 26))
+    seen = set()
+    w = np.zeros(K.T_SIZE, dtype=np.int64)
+    state = _state(1)
+    for _ in range(200):
+        K.sample_world1(state, t, 0, w)
+        assert w[K.T_HAND] == t[K.T_HAND] and w[K.T_FACEUP] == t[K.T_FACEUP]
+        assert w[K.T_STOCK + pos] == t[K.T_STOCK + pos]
+        assert w[K.T_HAND + 1] & mask("Ah") and K.popcount(w[K.T_HAND + 1]) == K.popcount(t[K.T_HAND + 1])
+        rest = (w[K.T_HAND + 1] & ~mask("Ah")) | sum(1 << int(w[K.T_STOCK + i]) for i in range(pos + 1, 26))
+        assert rest == hidden
+        seen.add(int(w[K.T_HAND + 1]))
+    assert len(seen) > 3
+
+
+def test_phase1_lookahead_does_not_peek():
+    # Seat 1 won the Ah face up and leads; seat 0 took the 3h unseen. Two tables that differ
+    # only in how seat 0's hidden card and the hidden stock are split.
+    a = table1(["5c 9c 2d", "Kc 3d 4d"], "Ah 3h Qs 4s 6h 7h", trick=["5c", "Kc"])
+    assert a[K.T_HAND] & mask("3h") and K.to_play(a) == 1
+    b = a.copy()
+    b[K.T_HAND] = a[K.T_HAND] & ~mask("3h") | mask("7h")
+    for i in range(26):
+        if b[K.T_STOCK + i] == parse_card("7h"):
+            b[K.T_STOCK + i] = parse_card("3h")
+    for seed in range(4):
+        ca = K.lookahead1_choose(_state(seed), a, 1, K.legal_cards1(a, 1), 6, 0, 0, 0)
+        cb = K.lookahead1_choose(_state(seed), b, 1, K.legal_cards1(b, 1), 6, 0, 0, 0)
+        assert ca == cb
+
+
+def test_two_player_strength_ordering():
+    from cardodds.kanalje import strength_match
+
+    m = strength_match("heuristic", "random", rules=TWO, samples=2_000, rng=1, check=True)
+    assert m.violations == 0 and m.advantage.lo > 1
+    m = strength_match("lookahead", "heuristic", rules=TWO, samples=30, rng=1, lookahead_samples=6, check=True)
+    assert m.violations == 0 and m.advantage.lo > 0
+
+
+def test_user_policy_plays_both_phases():
+    # the same @njit function as the three-player test: its play loop compiles once
+    from .test_kanalje_policies import lowest_card
+
+    r = jack_risk([lowest_card, "heuristic"], rules=TWO, samples=2_000, rng=1, check=True)
+    assert r.violations == 0 and r.policies == ("user", "heuristic") and r.mean_total.value == 3
+
+
+# ---- analyses for two players --------------------------------------------------------------------
+def test_jack_risk_two_players_answers_with_intervals_and_faceup_figures():
+    r = jack_risk("heuristic", rules=TWO, samples=20_000, rng=3)
+    d = r.to_dict()
+    assert len(d["mean_score"]) == 2 and len(d["jacks"]["hearts"]["taken_by_seat"]) == 2
+    assert set(d["faceup_leader_takes"]["rank"]) == set("23456789TJQKA")
+    jh = r.faceup_jack("hearts")
+    assert 0 < jh["taken_face_up"].value < 1 and jh["cost"].value == pytest.approx(4 * jh["taker_pays"].value)
+    assert jh["cost"].lo <= jh["cost"].value <= jh["cost"].hi
+    # the heuristic never fights for a face-up jack: the follower ducks, the leader takes it
+    assert r.faceup_leader_takes("rank")["J"].value > 0.9
+    assert sum(e.value for e in r.phase1_tricks) == pytest.approx(13)
+    with pytest.raises(ValueError):
+        jack_risk("heuristic", samples=100, rng=1).faceup_jack("hearts")
+
+
+def test_evaluate_hand_two_players_phase1_and_phase2():
+    strong = "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc"
+    h2 = evaluate_hand(strong, trump="2c", rules=TWO, samples=2_000, rng=1, check=True)
+    assert h2.violations == 0 and h2.tricks.value > 10 and h2.phase == 2
+    d = h2.to_dict()
+    assert d["trump"] == "2c" and d["phase"] == 2 and "turned" not in d
+    h1_ = evaluate_hand(strong, faceup="Jh", rules=TWO, samples=2_000, rng=1, check=True)
+    assert h1_.violations == 0 and h1_.to_dict()["faceup"] == "Jh"
+    weak = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
+    hw = evaluate_hand(weak, faceup="Jh", rules=TWO, samples=2_000, rng=1)
+    assert hw.score.hi < h1_.score.lo
+    # a jack that is the dead trump card is taken by nobody
+    hj = evaluate_hand(weak, trump="Jh", rules=TWO, samples=500, rng=1)
+    assert hj.jacks["hearts"].value == 0 and hj.jacks["hearts"].se == 0
+
+
+@pytest.mark.parametrize("kwargs", [dict(faceup="Ah", trump="2c"), dict(), dict(turned="Ah"),
+                                    dict(faceup="2c"), dict(trump="3c"), dict(faceup="Xx")])
+def test_evaluate_hand_two_players_bad_input(kwargs):
+    with pytest.raises(ValueError):
+        evaluate_hand("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d", rules=TWO, samples=100, **kwargs)
+
+
+@pytest.mark.parametrize("hand", ["2c 3c 4c", "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 5d",
+                                  "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d"])
+def test_evaluate_hand_two_players_wrong_hands(hand):
+    with pytest.raises(ValueError):
+        evaluate_hand(hand, faceup="Ah", rules=TWO, samples=100)
+    with pytest.raises(ValueError):
+        jack_risk("heuristic,foo", rules=TWO, samples=100)
+
+
+def test_game_to_21_two_players():
+    g = game_odds("random,heuristic", rules=TWO, samples=300, rng=1, check=True)
+    assert g.violations == 0 and len(g.win) == 2
+    assert sum(e.value for e in g.win) == pytest.approx(1.0) and g.win[1].lo > 0.5
+    assert min(g.deals_distribution) >= 2  # at most 13 points a deal
+
+
+def test_cli_two_players(capsys):
+    import json
+
+    from cardodds.cli import main
+
+    assert main(["kanalje", "risk", "--players", "2", "--samples", "2000", "--seed", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["rules"]["players"] == 2 and len(d["mean_score"]) == 2 and "faceup_jacks" in d
+    assert main(["kanalje", "hand", "--players", "2", "--hand", "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc",
+                 "--faceup", "Jh", "--samples", "500", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["faceup"] == "Jh"
+    assert main(["kanalje", "game", "--players", "2", "--samples", "50", "--seed", "1"]) == 0
+    assert "seat 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra", [["--faceup", "Ac"], ["--trump", "Ac"], ["--turned", "2h"], [],
+                                   ["--faceup", "2h", "--trump", "3h"]])
+def test_cli_two_players_bad_input_one_line_exit_2(extra):
+    args = ["kanalje", "hand", "--players", "2", "--hand", "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", *extra]
+    p = subprocess.run([sys.executable, "-m", "cardodds.cli", *args], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+
+
+def test_user_view_in_phase1_hides_the_other_hand_the_stock_and_face_down_cards():
+    ss, _ = as_seed_sequence(2)
+    state = chunk_state(ss, 0)
+    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    hand0 = np.zeros(4, dtype=np.int64)
+    K.start_deal2(state, t, np.arange(52, dtype=np.int64), 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+    for _ in range(6):  # three phase-1 tricks
+        seat = K.to_play(t)
+        K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
+    v = K.user_view1(t, 0)
+    assert v[K.T_HAND] == t[K.T_HAND] and v[K.T_HAND + 1] == 0
+    assert [int(v[K.T_STOCK + i]) for i in range(26)] == \
+        [int(t[K.T_STOCK + i]) if i % 2 == 0 and i <= 6 else -1 for i in range(26)]
+    assert v[K.T_FACEUP] == t[K.T_STOCK + 6]
+
+
+def test_hand_evaluation_deals_match_their_exact_probabilities():
+    weak = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
+    # phase 2: a jack not in my hand and not the trump card is dead (in the 25 phase-1 cards) w.p. 25/38
+    h = evaluate_hand(weak, trump="7h", rules=TWO, samples=4_000, rng=4)
+    s = "cdhs".index("s")
+    assert_within_4se(Estimate.proportion(int(h.counts[K.O_TAKER + 4 * s + 3]), h.samples), 25 / 38)
+    # phase 1: such a jack is dealt to the other hand (not into the stock) w.p. 13/38
+    h = evaluate_hand(weak, faceup="7h", rules=TWO, samples=4_000, rng=4)
+    dealt = int(h.counts[K.O_HOLD + 28 * s:K.O_HOLD + 28 * s + 28].sum())
+    assert_within_4se(Estimate.proportion(dealt, h.samples), 13 / 38)
+
+
+@pytest.mark.parametrize("opts", [dict(phase1_leader="dealer"), dict(phase2_leader="non_dealer"),
+                                  dict(phase2_trump="none")])
+def test_rule_options_keep_the_invariants_on_every_deal(opts):
+    rules = KanaljeRules(players=2, **opts)
+    r = jack_risk("random,heuristic", rules=rules, samples=5_000, rng=6, check=True)
+    assert r.violations == 0 and r.mean_total.value == 3
+    g = game_odds("heuristic", rules=rules, samples=100, rng=6, check=True)
+    assert g.violations == 0
