@@ -797,6 +797,63 @@ def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_turne
 
 
 # ---- chunk kernels ------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _jack_holders(hand0, players, held):
+    """``held[s]``: the seat dealt the jack of suit ``s``, or -2 when no seat was."""
+    for s in range(4):
+        j = bit(JACK_RANK * 4 + s)
+        held[s] = -2
+        for p in range(players):
+            if (hand0[p] & j) != 0:
+                held[s] = p
+
+
+@njit(cache=True, inline="always")
+def _record_seats(out, t, players):
+    """Each seat's score, penalty and tricks (sums and squares) and their distributions;
+    returns the deal's total score."""
+    total = 0
+    for p in range(players):
+        sc = score(t, p)
+        pen = t[T_PEN + p]
+        tr = t[T_TRICKS + p]
+        total += sc
+        o = O_SEAT + 6 * p
+        out[o] += sc
+        out[o + 1] += sc * sc
+        out[o + 2] += pen
+        out[o + 3] += pen * pen
+        out[o + 4] += tr
+        out[o + 5] += tr * tr
+        out[O_PENDIST + PEN_BINS * p + min(pen, PEN_BINS - 1)] += 1
+        b = min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)
+        out[O_SCOREDIST + SCORE_BINS * p + b] += 1
+    out[O_TOTAL] += total
+    out[O_TOTAL + 1] += total * total
+    return total
+
+
+@njit(cache=True, inline="always")
+def _record_jack(out, t, s, held, hand0, trump_suit):
+    """Who took the jack of suit ``s``: by seat, by its holder (by the holder's length in
+    the suit and whether it is trump), by the trick's leader; out of play in bin 3."""
+    taker = t[T_JTAKER + s]
+    if taker < 0:
+        out[O_TAKER + 4 * s + 3] += 1
+        return
+    out[O_TAKER + 4 * s + taker] += 1
+    out[O_INPLAY + s] += 1
+    out[O_LEADER_TAKES + s] += t[T_JLEAD + s]
+    h = held[s]
+    if h >= 0:
+        length = popcount(hand0[h] & SUIT_MASK[s])
+        o = 28 * s + 14 * (1 if s == trump_suit else 0) + length
+        out[O_HOLD + o] += 1
+        if taker == h:
+            out[O_HOLDER_TAKES + s] += 1
+            out[O_HOLD_TAKES + o] += 1
+
+
 @njit(cache=True, nogil=True)
 def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_turned, check):
     """``n`` deals with seat 0 leading: jack takers, scores and their distributions."""
@@ -809,48 +866,12 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
     hand_size = rules[8]
     for _ in range(n):
         turned = start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_turned, 0, check, hand0)
-        for s in range(4):
-            j = bit(JACK_RANK * 4 + s)
-            held[s] = -2
-            for p in range(3):
-                if (hand0[p] & j) != 0:
-                    held[s] = p
+        _jack_holders(hand0, 3, held)
         play_out(state, t, pol, samples)
         out[O_DEALS] += 1
-        total = 0
-        for p in range(3):
-            sc = score(t, p)
-            pen = t[T_PEN + p]
-            tr = t[T_TRICKS + p]
-            total += sc
-            o = O_SEAT + 6 * p
-            out[o] += sc
-            out[o + 1] += sc * sc
-            out[o + 2] += pen
-            out[o + 3] += pen * pen
-            out[o + 4] += tr
-            out[o + 5] += tr * tr
-            out[O_PENDIST + PEN_BINS * p + min(pen, PEN_BINS - 1)] += 1
-            b = min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)
-            out[O_SCOREDIST + SCORE_BINS * p + b] += 1
-        out[O_TOTAL] += total
-        out[O_TOTAL + 1] += total * total
+        _record_seats(out, t, 3)
         for s in range(4):
-            taker = t[T_JTAKER + s]
-            if taker == -2:
-                out[O_TAKER + 4 * s + 3] += 1
-                continue
-            out[O_TAKER + 4 * s + taker] += 1
-            out[O_INPLAY + s] += 1
-            out[O_LEADER_TAKES + s] += t[T_JLEAD + s]
-            h = held[s]
-            if h >= 0:
-                length = popcount(hand0[h] & SUIT_MASK[s])
-                o = 28 * s + 14 * (1 if s == (turned & 3) else 0) + length
-                out[O_HOLD + o] += 1
-                if taker == h:
-                    out[O_HOLDER_TAKES + s] += 1
-                    out[O_HOLD_TAKES + o] += 1
+            _record_jack(out, t, s, held, hand0, turned & 3)
         if check != 0:
             out[O_BAD] += check_deal_end(t, turned, tp, pens, hand_size)
 
@@ -1388,60 +1409,25 @@ def deals2_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fi
     hand0 = np.empty(4, dtype=np.int64)
     for _ in range(n):
         start_deal2(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
-        for s in range(4):
-            j = bit(JACK_RANK * 4 + s)
-            held[s] = -2
-            for p in range(2):
-                if (hand0[p] & j) != 0:
-                    held[s] = p
+        _jack_holders(hand0, 2, held)
         play_out2(state, t, pol, samples, rules[11], rules[12], 0)
         out[O_DEALS] += 1
-        total = 0
+        _record_seats(out, t, 2)
         for p in range(2):
-            sc = score(t, p)
-            pen = t[T_PEN + p]
-            tr = t[T_TRICKS + p]
-            total += sc
-            o = O_SEAT + 6 * p
-            out[o] += sc
-            out[o + 1] += sc * sc
-            out[o + 2] += pen
-            out[o + 3] += pen * pen
-            out[o + 4] += tr
-            out[o + 5] += tr * tr
-            out[O_PENDIST + PEN_BINS * p + min(pen, PEN_BINS - 1)] += 1
-            b = min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)
-            out[O_SCOREDIST + SCORE_BINS * p + b] += 1
             w1 = t[T_P1WINS + p]
             out[O2_PHASE1_TRICKS + 2 * p] += w1
             out[O2_PHASE1_TRICKS + 2 * p + 1] += w1 * w1
-        out[O_TOTAL] += total
-        out[O_TOTAL + 1] += total * total
         trump = t[T_TRUMP]
         for s in range(4):
             jb = bit(JACK_RANK * 4 + s)
             if (t[T_P1JACKS] & jb) != 0:
                 out[O2_P1JACK + s] += 1
             ft = t[T_FUTAKER + s]
-            taker = t[T_JTAKER + s]
             if ft >= 0:
                 out[O2_FUJ_N + s] += 1
-                if taker == ft:
+                if t[T_JTAKER + s] == ft:
                     out[O2_FUJ_PAY + s] += 1
-            if taker < 0:
-                out[O_TAKER + 4 * s + 3] += 1
-                continue
-            out[O_TAKER + 4 * s + taker] += 1
-            out[O_INPLAY + s] += 1
-            out[O_LEADER_TAKES + s] += t[T_JLEAD + s]
-            h = held[s]
-            if h >= 0:
-                length = popcount(hand0[h] & SUIT_MASK[s])
-                o = 28 * s + 14 * (1 if s == trump else 0) + length
-                out[O_HOLD + o] += 1
-                if taker == h:
-                    out[O_HOLDER_TAKES + s] += 1
-                    out[O_HOLD_TAKES + o] += 1
+            _record_jack(out, t, s, held, hand0, trump)
         x = t[T_FUMASK]
         while x != 0:
             c = lowest(x)
