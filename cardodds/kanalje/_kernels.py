@@ -541,18 +541,25 @@ def sample_world(state, t, seat, w):
     w[T_HAND + b] = to_b
 
 
+@njit(cache=True)
+def _cards_of(mask):
+    """The cards of a mask, lowest first."""
+    out = np.empty(popcount(mask), dtype=np.int64)
+    x = mask
+    for i in range(out.shape[0]):
+        out[i] = lowest(x)
+        x &= x - 1
+    return out
+
+
 @njit(cache=True, nogil=True)
 def lookahead_choose(state, t, seat, legal, samples):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody; pick the best average final score."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
-    k = popcount(legal)
-    cands = np.empty(k, dtype=np.int64)
-    x = legal
-    for i in range(k):
-        cands[i] = lowest(x)
-        x &= x - 1
+    cands = _cards_of(legal)
+    k = cands.shape[0]
     totals = np.zeros(k, dtype=np.int64)
     w = np.empty(T_SIZE, dtype=np.int64)
     w2 = np.empty(T_SIZE, dtype=np.int64)
@@ -564,11 +571,7 @@ def lookahead_choose(state, t, seat, legal, samples):
             if not play_card(w2, seat, cands[i]):
                 play_out_heuristic(w2)
             totals[i] += score(w2, seat)
-    bi = 0
-    for i in range(1, k):
-        if totals[i] > totals[bi]:
-            bi = i
-    return cands[bi]
+    return cands[np.argmax(totals)]  # ties to the lowest card, as argmax takes the first
 
 
 @njit(cache=True, nogil=True)
@@ -1210,12 +1213,8 @@ def lookahead1_choose(state, t, seat, legal, samples, p2lead, p2trump, non_deale
     legal card, then the heuristic for both seats through both phases; best total score."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
-    k = popcount(legal)
-    cands = np.empty(k, dtype=np.int64)
-    x = legal
-    for i in range(k):
-        cands[i] = lowest(x)
-        x &= x - 1
+    cands = _cards_of(legal)
+    k = cands.shape[0]
     totals = np.zeros(k, dtype=np.int64)
     w = np.empty(T_SIZE, dtype=np.int64)
     w2 = np.empty(T_SIZE, dtype=np.int64)
@@ -1234,11 +1233,7 @@ def lookahead1_choose(state, t, seat, legal, samples, p2lead, p2trump, non_deale
             else:
                 finish_heuristic2(s2, w2, p2lead, p2trump, non_dealer)
             totals[i] += score(w2, seat)
-    bi = 0
-    for i in range(1, k):
-        if totals[i] > totals[bi]:
-            bi = i
-    return cands[bi]
+    return cands[np.argmax(totals)]  # ties to the lowest card, as argmax takes the first
 
 
 @njit(cache=True, nogil=True)
