@@ -126,6 +126,29 @@ def wild_meld(jokers, twos, room, wild_melds, need):
 
 
 @njit(cache=True, nogil=True)
+def _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld):
+    """The best meld of wilds alone or of one natural rank, with ``jk`` Jokers and ``tw``
+    2s to hand; records it in ``meld`` when it beats 0 and returns its value."""
+    best = 0
+    v, t, j = wild_meld(jk, tw, room, wild_melds, need)
+    if v > best:
+        best = v
+        meld[2] = t
+        meld[3] = j
+    for k in range(FOUR, ACE + 1):
+        if counts[k] == 0:
+            continue
+        v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, need)
+        if v > best:
+            best = v
+            meld[0] = k
+            meld[1] = n
+            meld[2] = t
+            meld[3] = j
+    return best
+
+
+@njit(cache=True, nogil=True)
 def best_meld(counts, room, pts, code, wild_melds, meld):
     """Most valuable single meld of the hand; fills ``meld`` (kind, naturals, twos, jokers).
 
@@ -134,27 +157,11 @@ def best_meld(counts, room, pts, code, wild_melds, meld):
     """
     jk = counts[JOKER]
     tw = counts[TWO]
-    best = 0
     meld[0] = WILDS_ONLY
     meld[1] = 0
     meld[2] = 0
     meld[3] = 0
-    v, t, j = wild_meld(jk, tw, room, wild_melds, 0)
-    if v > best:
-        best = v
-        meld[2] = t
-        meld[3] = j
-    for k in range(FOUR, ACE + 1):
-        if counts[k] == 0:
-            continue
-        v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, 0)
-        if v > best:
-            best = v
-            meld[0] = k
-            meld[1] = n
-            meld[2] = t
-            meld[3] = j
-    return best
+    return _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, 0, meld)
 
 
 @njit(cache=True, nogil=True)
@@ -209,23 +216,7 @@ def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
         jk += 1
     else:
         tw += 1
-    best = 0
-    v, t, j = wild_meld(jk, tw, room, wild_melds, need)
-    if v > best:
-        best = v
-        meld[2] = t
-        meld[3] = j
-    for k in range(FOUR, ACE + 1):
-        if counts[k] == 0:
-            continue
-        v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, need)
-        if v > best:
-            best = v
-            meld[0] = k
-            meld[1] = n
-            meld[2] = t
-            meld[3] = j
-    return best
+    return _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld)
 
 
 @njit(cache=True, nogil=True)

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import _kernels as _k
 from .cards import BLACK3, JOKER, NATURAL_KINDS, RED3, TWO, deck_counts
 from .rules import CanastaRules
 
@@ -38,53 +39,15 @@ __all__ = [
 ]
 
 
-# ---- the meld values, as the kernels compute them (pure Python, for enumeration) -------
-def _wild_room(n, code):
-    if code == 0:
-        return n if n >= 2 else -1
-    if code == 1:
-        return 3 if n >= 2 else -1
-    return 1 << 20 if n >= 1 else -1
-
-
+# ---- the meld values: the kernels' own, cached for the enumeration ---------------------
 @lru_cache(maxsize=None)
 def _rank_value(c, p, jokers, twos, room, code, need=0):
-    best = -1
-    for n in range(c, 0, -1):
-        w = _wild_room(n, code)
-        if w < 0:
-            continue
-        w = min(w, jokers + twos, room - n)
-        if w < 0 or n + w < 3:
-            continue
-        j = min(jokers, w)
-        t = w - j
-        if need == 1 and j == 0:
-            continue
-        if need == 2 and t == 0:
-            if w == 0 or twos == 0:
-                continue
-            j, t = j - 1, t + 1
-        best = max(best, n * p + 50 * j + 20 * t)
-    return best
+    return int(_k.rank_meld(c, p, jokers, twos, room, code, need)[0])
 
 
 @lru_cache(maxsize=None)
 def _wild_value(jokers, twos, room, wild_melds, need=0):
-    if not wild_melds:
-        return -1
-    w = min(jokers + twos, room)
-    if w < 3:
-        return -1
-    j = min(jokers, w)
-    t = w - j
-    if need == 1 and j == 0:
-        return -1
-    if need == 2 and t == 0:
-        if twos == 0:
-            return -1
-        j, t = j - 1, t + 1
-    return 50 * j + 20 * t
+    return int(_k.wild_meld(jokers, twos, room, int(wild_melds), need)[0])
 
 
 # ---- the enumeration ---------------------------------------------------------------
