@@ -143,3 +143,18 @@ def deal3_from(s, deck, i, m):
     deck[j] = deck[i + 2]
     deck[i + 2] = c2
     return c0, c1, c2
+
+
+@njit(inline="always", cache=True)
+def shuffle_prefix(s, deck, m, size):
+    """Partial Fisher-Yates: ``deck[0:m]`` becomes a uniform ordered draw from ``deck[0:size]``.
+
+    The one dealing routine of every game: any deck size, two exact bounded picks from each
+    64-bit word (Lemire's rejection keeps them uniform). ``deck`` stays a permutation of its
+    cards, so the next deal shuffles it again as it is, with no reset. ``m = size - 1``
+    shuffles the whole deck.
+    """
+    word = np.uint64(0)
+    have = 0
+    for i in range(m):
+        c, word, have = deal_from(s, deck, i, size, word, have)

@@ -1,0 +1,43 @@
+"""Numba configuration in one place.
+
+Every compiled function in cardodds is declared with one of these decorators, so the flags
+(disk cache, released GIL, bounds checking) are set here and nowhere else:
+
+- :func:`kernel`: a chunk kernel or any compiled function a wrapper calls (``cache=True``,
+  ``nogil=True`` so the engine's threads run in parallel).
+- :func:`inline`: a small helper inlined into its callers at the numba IR level.
+- :func:`helper`: a compiled function called from other compiled code that is too large to inline.
+
+Set ``CARDODDS_BOUNDSCHECK=1`` in the environment (the tests' debug job does) to compile every
+kernel with bounds checking: an index outside an array then raises ``IndexError`` instead of
+reading memory it should not. The flag takes part in numba's cache key, so the two builds do
+not overwrite each other's cache entries.
+"""
+
+from __future__ import annotations
+
+import os
+
+from numba import njit
+
+__all__ = ["BOUNDSCHECK", "helper", "inline", "kernel"]
+
+#: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
+BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
+
+
+def kernel(fn=None, **extra):
+    """Decorator for compiled kernels: ``cache=True, nogil=True`` (and ``boundscheck`` in debug)."""
+    flags = {"cache": True, "nogil": True, "boundscheck": BOUNDSCHECK, **extra}
+    return njit(**flags) if fn is None else njit(**flags)(fn)
+
+
+def helper(fn=None, **extra):
+    """Decorator for compiled helpers called from kernels (not inlined)."""
+    return kernel(fn, **extra)
+
+
+def inline(fn=None, **extra):
+    """Decorator for small helpers inlined into every caller (``inline="always"``)."""
+    flags = {"cache": True, "inline": "always", "boundscheck": BOUNDSCHECK, **extra}
+    return njit(**flags) if fn is None else njit(**flags)(fn)
