@@ -159,3 +159,28 @@ def test_merge_counts():
     assert merge_counts([np.array([1, 2]), np.array([3, 4])]).tolist() == [4, 6]
     with pytest.raises(ValueError):
         merge_counts([])
+
+
+def test_wilson_and_z95_match_scipy_to_the_bit():
+    # stats.py computes both without importing scipy (import cost); they must stay scipy's.
+    from scipy import stats as sps
+
+    from cardodds.stats import Z95, _wilson
+
+    assert Z95 == float(sps.norm.ppf(0.975))
+    rng = np.random.default_rng(3)
+    cases = [(0, 1), (1, 1), (0, 10), (10, 10), (3, 7), (1, 2_000_000_000)]
+    cases += [(int(k), int(n)) for n in rng.integers(1, 10**9, 200) for k in rng.integers(0, n + 1, 1)]
+    for k, n in cases:
+        ci = sps.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        expected = (0.0 if k == 0 else float(ci.low), 1.0 if k == n else float(ci.high))
+        assert _wilson(k, n) == expected, (k, n)
+
+
+def test_import_cardodds_does_not_load_scipy_pandas_matplotlib():
+    import subprocess
+    import sys
+
+    code = "import sys, cardodds; print(sorted(m for m in ('scipy', 'pandas', 'matplotlib') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
