@@ -15,8 +15,11 @@ SCORE_OFFSET = 10
 SCORE_BINS = 28
 #: Seat slots in the per-seat counts (three players; two leave the last empty).
 SEATS = 3
-#: Per-seat sums: score, score², penalty, penalty², tricks, tricks².
+#: Per-seat sums: score, score², penalty, penalty², tricks, tricks²; the offset of each
+#: figure's sum in a seat's record (its square follows at ``+ SQUARE``).
 SEAT_SUMS = 6
+SUM_SCORE, SUM_PENALTY, SUM_TRICKS = 0, 2, 4
+SQUARE = 1
 #: A game still open after this many deals is counted as unfinished.
 MAX_DEALS = 200
 
@@ -28,7 +31,8 @@ DEALS = Layout("kanalje deals", [
     ("leader_takes", 4),  # [jack suit]: taken by the trick's leader
     ("in_play", 4),  # [jack suit]: taken by somebody
     ("seat_sums", SEATS * SEAT_SUMS),  # [seat][SEAT_SUMS]
-    ("total", 2),  # the deal's total score, its square
+    ("total", 1),  # the deal's total score
+    ("total_sq", 1),
     ("penalty_dist", SEATS * PEN_BINS),  # [seat][penalty bin]
     ("score_dist", SEATS * SCORE_BINS),  # [seat][score bin]
     ("held", 4 * 2 * 14),  # [jack suit][trump? 0/1][holder's length in the suit 0..13]: deals
@@ -40,8 +44,12 @@ DEALS = Layout("kanalje deals", [
     ("faceup_jack", 4),  # [jack suit]: the jack was taken face up
     ("faceup_jack_paid", 4),  # [jack suit]: ... and its taker ended up paying it
     ("phase1_jack", 4),  # [jack suit]: the jack fell in a phase-1 trick
-    ("phase1_tricks", 4),  # [seat 2][sum, square]: phase-1 tricks won
+    ("phase1_tricks", 4),  # [seat 2][sum, + SQUARE]: phase-1 tricks won
 ])
+
+#: One traced trick (``play_deal``): leader, the cards in playing order, winner, and the
+#: face-up card (two players' phase 1, else -1).
+TRACE = Layout("kanalje trick", [("leader", 1), ("cards", 4), ("winner", 1), ("faceup", 1)])
 
 #: Paired strength matches: per deal d = sum over seats of A's score minus B's in that seat.
 MATCH = Layout("kanalje match", [

@@ -23,13 +23,15 @@ from numba import types
 from .._jit import callback, helper, inline, kernel
 from .._random import bounded, next_u64, shuffle_prefix
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
-from ._counts import DEALS, GAME, MATCH, MAX_DEALS, PEN_BINS, SCORE_BINS, SCORE_OFFSET, SEAT_SUMS
+from ._counts import (DEALS, GAME, MATCH, MAX_DEALS, PEN_BINS, SCORE_BINS, SCORE_OFFSET, SEAT_SUMS, SQUARE,
+                      SUM_PENALTY, SUM_SCORE, SUM_TRICKS, TRACE)
 from .rules import R
 from .view import TABLE, T
 
 D = DEALS.at
 G = GAME.at
 M = MATCH.at
+TR = TRACE.at
 TABLE_SIZE = TABLE.size
 
 # ---- policies -----------------------------------------------------------------------------
@@ -770,19 +772,18 @@ def play_out(state, t, pol, samples, user):
 
 @kernel
 def play_traced(state, t, pol, samples, rec, user):
-    """Play ``t`` to its end, writing each trick as a row of ``rec``: leader, the cards in
-    playing order (4 slots), winner, the face-up card (two players' phase 1, else -1)."""
+    """Play ``t`` to its end, writing each trick as a row of ``rec`` (:data:`TRACE`)."""
     i = 0
     while True:
         seat = to_play(t)
         if t[T.trick_len] == 0:
-            rec[i, 0] = seat
-            rec[i, 6] = t[T.faceup] if t[T.phase] == 1 else -1
+            rec[i, TR.leader] = seat
+            rec[i, TR.faceup] = t[T.faceup] if t[T.phase] == 1 else -1
         c = choose(state, t, seat, pol[seat], samples, user)
-        rec[i, 1 + t[T.trick_len]] = c
+        rec[i, TR.cards + t[T.trick_len]] = c
         done = play_any(state, t, seat, c)
         if t[T.trick_len] == 0:
-            rec[i, 5] = t[T.last_winner]
+            rec[i, TR.winner] = t[T.last_winner]
             i += 1
         if done:
             return
@@ -938,16 +939,16 @@ def _record_seats(out, t, players):
         tr = t[T.tricks + p]
         total += sc
         o = D.seat_sums + SEAT_SUMS * p
-        out[o] += sc
-        out[o + 1] += sc * sc
-        out[o + 2] += pen
-        out[o + 3] += pen * pen
-        out[o + 4] += tr
-        out[o + 5] += tr * tr
+        out[o + SUM_SCORE] += sc
+        out[o + SUM_SCORE + SQUARE] += sc * sc
+        out[o + SUM_PENALTY] += pen
+        out[o + SUM_PENALTY + SQUARE] += pen * pen
+        out[o + SUM_TRICKS] += tr
+        out[o + SUM_TRICKS + SQUARE] += tr * tr
         out[D.penalty_dist + PEN_BINS * p + min(pen, PEN_BINS - 1)] += 1
         out[D.score_dist + SCORE_BINS * p + min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)] += 1
     out[D.total] += total
-    out[D.total + 1] += total * total
+    out[D.total_sq] += total * total
 
 
 @inline
@@ -978,7 +979,7 @@ def _record_phase1(out, t):
     for p in range(2):
         w1 = t[T.phase1_wins + p]
         out[D.phase1_tricks + 2 * p] += w1
-        out[D.phase1_tricks + 2 * p + 1] += w1 * w1
+        out[D.phase1_tricks + 2 * p + SQUARE] += w1 * w1
     for s in range(4):
         if (t[T.phase1_jacks] & bit(JACK_RANK * 4 + s)) != 0:
             out[D.phase1_jack + s] += 1

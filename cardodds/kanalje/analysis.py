@@ -26,7 +26,8 @@ from ..engine import check_run_size, run
 from ..results import Result, counts_field
 from ..stats import Estimate
 from . import _kernels as K
-from ._counts import DEALS, GAME, MATCH, MAX_DEALS, PEN_BINS, SCORE_BINS, SCORE_OFFSET, SEAT_SUMS, SEATS
+from ._counts import (DEALS, GAME, MATCH, MAX_DEALS, PEN_BINS, SCORE_BINS, SCORE_OFFSET, SEAT_SUMS, SEATS, SQUARE,
+                      SUM_PENALTY, SUM_SCORE, SUM_TRICKS, TRACE)
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, compile_policy, resolve_policies
 from .rules import KanaljeRules
 from .view import JACK_RANK, TABLE, T
@@ -81,13 +82,9 @@ def _est_dict(e: Estimate) -> dict:
     return e.to_dict()
 
 
-#: Offsets in a seat's record of ``DEALS.seat_sums``: each figure's sum (its square follows).
-SUM_SCORE, SUM_PENALTY, SUM_TRICKS = 0, 2, 4
-
-
 def _seat_mean(counts, seat: int, which: int, samples: int) -> Estimate:
     rec = DEALS.view(counts).seat_sums.reshape(SEATS, SEAT_SUMS)[seat]
-    return Estimate.mean(float(rec[which]), float(rec[which + 1]), samples)
+    return Estimate.mean(float(rec[which]), float(rec[which + SQUARE]), samples)
 
 
 def _score_distribution(counts, seat: int, samples: int) -> dict[int, Estimate]:
@@ -170,8 +167,8 @@ class JackRiskResult(_KanaljeResult):
 
     @property
     def mean_total(self) -> Estimate:
-        total = DEALS.view(self.counts).total
-        return Estimate.mean(float(total[0]), float(total[1]), self.samples)
+        v = DEALS.view(self.counts)
+        return Estimate.mean(float(v.total), float(v.total_sq), self.samples)
 
     def taken_by_seat(self, suit: str) -> list[Estimate]:
         return [_taken_by(self.counts, suit, p, self.samples) for p in range(self.rules.players)]
@@ -255,7 +252,7 @@ class JackRiskResult(_KanaljeResult):
         """Two players: each seat's mean number of phase-1 tricks won."""
         self._two()
         sums = DEALS.view(self.counts).phase1_tricks.reshape(2, 2)
-        return [Estimate.mean(float(sums[p, 0]), float(sums[p, 1]), self.samples) for p in range(2)]
+        return [Estimate.mean(float(sums[p, 0]), float(sums[p, SQUARE]), self.samples) for p in range(2)]
 
     def faceup_frame(self) -> pd.DataFrame:
         """Two players: P(the leader takes the face-up card) by its rank."""
@@ -735,14 +732,16 @@ def play_deal(hands, turned=None, *, stock=None, leader: int = 0, policies="heur
         K.open_phase1(t, leader if rules.phase1_leader == "non_dealer" else 1 - leader)
     for s, h in enumerate(hs):
         t[T.hand + s] = sum(1 << c for c in h)
-    rec = np.full((len(hs[0]) * (2 if n == 2 else 1), 7), -1, dtype=np.int64)
+    rec = np.full((len(hs[0]) * (2 if n == 2 else 1), TRACE.size), -1, dtype=np.int64)
     K.play_traced(state, t, codes, _check_lookahead_samples(lookahead_samples), rec, compile_policy(None))
     v = TABLE.view(t)
     if v.violations:
         raise AssertionError("an illegal card was played")  # a bug, never the user's input
-    out: dict = {"tricks": [(int(x[0]), [int(c) for c in x[1:1 + n]], int(x[5])) for x in rec]}
+    tr = TRACE.view(rec)
+    out: dict = {"tricks": [(int(lead), [int(c) for c in cards[:n]], int(w))
+                            for lead, cards, w in zip(tr.leader[:, 0], tr.cards, tr.winner[:, 0])]}
     if n == 2:
-        out.update(faceup=[int(x[6]) for x in rec[:13]], trump_card=v.trump_card,
+        out.update(faceup=tr.faceup[:13, 0].tolist(), trump_card=v.trump_card,
                    phase1_won=v.phase1_wins.tolist())
     tricks, pen = v.tricks[:n].tolist(), v.penalty[:n].tolist()
     out.update(taken=tricks, penalty=pen, score=[tricks[s] * rules.trick_points - pen[s] for s in range(n)],
