@@ -6,8 +6,8 @@ import pytest
 from numba import njit
 
 from cardodds.cards import parse_card
-from cardodds.kanalje import jack_risk, strength_match
 from cardodds.kanalje import _kernels as K
+from cardodds.kanalje import jack_risk, strength_match
 from cardodds.kanalje.policies import compile_policy, resolve_policies
 from cardodds.kanalje.view import T, lowest
 

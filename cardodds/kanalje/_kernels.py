@@ -23,9 +23,22 @@ from numba import types
 from .._jit import callback, helper, inline, kernel
 from .._random import bounded, next_u64, shuffle_prefix
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
-from ._counts import (DEALS, GAME, MATCH, MAX_DEALS, PEN_BINS, SCORE_BINS, SCORE_OFFSET, SEAT_SUMS, SQUARE,
-                      SUM_PENALTY, SUM_SCORE, SUM_TRICKS, TRACE)
-from .rules import R
+from ._counts import (
+    DEALS,
+    GAME,
+    MATCH,
+    MAX_DEALS,
+    PEN_BINS,
+    SCORE_BINS,
+    SCORE_OFFSET,
+    SEAT_SUMS,
+    SQUARE,
+    SUM_PENALTY,
+    SUM_SCORE,
+    SUM_TRICKS,
+    TRACE,
+)
+from .rules import PHASE1_LEADER_CHOICES, PHASE2_LEADER_CHOICES, PHASE2_TRUMP_CHOICES, R
 from .view import TABLE, T
 
 D = DEALS.at
@@ -36,10 +49,10 @@ TABLE_SIZE = TABLE.size
 
 # ---- policies -----------------------------------------------------------------------------
 P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER = 0, 1, 2, 3
-# ---- two-player rule choices, as packed (their order in ``rules.py``) -------------------------
-P1LEAD_NON_DEALER, P1LEAD_DEALER = 0, 1
-P2LEAD_LAST_TRICK, P2LEAD_NON_DEALER = 0, 1
-P2TRUMP_TRICK_CARD, P2TRUMP_NONE = 0, 1
+# ---- two-player rule choices, as ``KanaljeRules.to_kernel`` packs them ------------------------
+P1LEAD_NON_DEALER = PHASE1_LEADER_CHOICES.index("non_dealer")
+P2LEAD_LAST_TRICK, P2LEAD_NON_DEALER = (PHASE2_LEADER_CHOICES.index(c) for c in ("last_trick", "non_dealer"))
+P2TRUMP_TRICK_CARD, P2TRUMP_NONE = (PHASE2_TRUMP_CHOICES.index(c) for c in ("trick_card", "none"))
 STOCK = 26  # two players: cards in the stock
 
 
@@ -315,7 +328,8 @@ def heuristic_choose(t, seat, legal):
         # An off-suit card never takes the trick: shed the dearest jack.
         bj = -1
         for s in range(4):
-            if (side_jacks & bit(JACK_RANK * 4 + s)) != 0 and (bj < 0 or t[T.jack_penalty + s] > t[T.jack_penalty + (bj & 3)]):
+            dearer = bj < 0 or t[T.jack_penalty + s] > t[T.jack_penalty + (bj & 3)]
+            if (side_jacks & bit(JACK_RANK * 4 + s)) != 0 and dearer:
                 bj = JACK_RANK * 4 + s
         return bj
     trumps = hand & tmask
@@ -685,16 +699,7 @@ def user_view(t, seat):
 
 
 @inline
-def choose(state, t, seat, code, samples, user):
-    """The card policy ``code`` plays for ``seat`` now (``user`` is the user's policy)."""
-    p1 = t[T.phase] == 1
-    legal = legal_cards1(t, seat) if p1 else legal_cards(t, seat)
-    if code == P_RANDOM:
-        return random_choose(state, legal)
-    if code == P_HEURISTIC:
-        return heuristic1_choose(t, seat, legal) if p1 else heuristic_choose(t, seat, legal)
-    if code == P_LOOKAHEAD:
-        return lookahead_choose(state, t, seat, legal, samples)
+def _user_card(state, t, seat, legal, user):
     c = user(state, legal, seat, user_view(t, seat))
     if c < 0 or c > 51 or (legal & bit(c)) == 0:
         # An illegal answer is counted (checked runs report it) and replaced, so a buggy
@@ -702,6 +707,40 @@ def choose(state, t, seat, code, samples, user):
         t[T.violations] += 1
         return lowest(legal)
     return c
+
+
+@inline
+def choose_trick(state, t, seat, code, samples, user):
+    """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
+    legal = legal_cards(t, seat)
+    if code == P_RANDOM:
+        return random_choose(state, legal)
+    if code == P_HEURISTIC:
+        return heuristic_choose(t, seat, legal)
+    if code == P_LOOKAHEAD:
+        return lookahead_choose(state, t, seat, legal, samples)
+    return _user_card(state, t, seat, legal, user)
+
+
+@helper
+def choose1(state, t, seat, code, samples, user):
+    """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
+    legal = legal_cards1(t, seat)
+    if code == P_RANDOM:
+        return random_choose(state, legal)
+    if code == P_HEURISTIC:
+        return heuristic1_choose(t, seat, legal)
+    if code == P_LOOKAHEAD:
+        return lookahead_choose(state, t, seat, legal, samples)
+    return _user_card(state, t, seat, legal, user)
+
+
+@inline
+def choose(state, t, seat, code, samples, user):
+    """The card policy ``code`` plays for ``seat`` now (``user`` is the user's policy)."""
+    if t[T.phase] == 1:
+        return choose1(state, t, seat, code, samples, user)
+    return choose_trick(state, t, seat, code, samples, user)
 
 
 @kernel
@@ -764,9 +803,15 @@ def play_out(state, t, pol, samples, user):
     if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
         play_out_heuristic(state, t)  # the heuristic draws no card at random: the same play, a leaner loop
         return
+    if t[T.phase] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user)):
+                break
+        start_phase2(state, t)
     while True:
         seat = to_play(t)
-        if play_any(state, t, seat, choose(state, t, seat, pol[seat], samples, user)):
+        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user)):
             return
 
 
@@ -908,7 +953,8 @@ def check_deal_end(t, rules, start_phase):
         if taker >= 0:
             expect -= rules[R.jack_penalty + s]
         elif taker == -2:
-            if (t[T.phase1_played] & bit(JACK_RANK * 4 + s)) == 0 or (start_phase == 1 and rules[R.phase1_jacks_cost] != 0):
+            fell = (t[T.phase1_played] & bit(JACK_RANK * 4 + s)) != 0
+            if not fell or (start_phase == 1 and rules[R.phase1_jacks_cost] != 0):
                 bad += 1
         else:
             bad += 1

@@ -26,8 +26,22 @@ from ..engine import check_run_size, run
 from ..results import Result, counts_field
 from ..stats import Estimate
 from . import _kernels as K
-from ._counts import (DEALS, GAME, MATCH, MAX_DEALS, PEN_BINS, SCORE_BINS, SCORE_OFFSET, SEAT_SUMS, SEATS, SQUARE,
-                      SUM_PENALTY, SUM_SCORE, SUM_TRICKS, TRACE)
+from ._counts import (
+    DEALS,
+    GAME,
+    MATCH,
+    MAX_DEALS,
+    PEN_BINS,
+    SCORE_BINS,
+    SCORE_OFFSET,
+    SEAT_SUMS,
+    SEATS,
+    SQUARE,
+    SUM_PENALTY,
+    SUM_SCORE,
+    SUM_TRICKS,
+    TRACE,
+)
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, compile_policy, resolve_policies
 from .rules import KanaljeRules
 from .view import JACK_RANK, TABLE, T
