@@ -20,13 +20,18 @@ SEATS = 3
 SEAT_SUMS = 6
 SUM_SCORE, SUM_PENALTY, SUM_TRICKS = 0, 2, 4
 SQUARE = 1
+#: Jack-taker bins per jack: seats 0..2, then OUT_OF_PLAY (turned dead, or fallen dead in phase 1).
+TAKER_BINS = 4
+OUT_OF_PLAY = 3
+#: Holder-length bins per jack and trump flag: the holder's length in the jack's suit, 0..13.
+LENGTHS = 14
 #: A game still open after this many deals is counted as unfinished.
 MAX_DEALS = 200
 
 #: Deals (``jack_risk``, ``evaluate_hand``): the two-player fields stay 0 with three players.
 DEALS = Layout("kanalje deals", [
     ("deals", 1),
-    ("jack_taker", 16),  # [jack suit 4][seat 0..2, 3 = out of play]
+    ("jack_taker", 4 * TAKER_BINS),  # [jack suit][seat 0..2, OUT_OF_PLAY]
     ("holder_takes", 4),  # [jack suit]: the seat dealt the jack took it
     ("leader_takes", 4),  # [jack suit]: taken by the trick's leader
     ("in_play", 4),  # [jack suit]: taken by somebody
@@ -35,8 +40,8 @@ DEALS = Layout("kanalje deals", [
     ("total_sq", 1),
     ("penalty_dist", SEATS * PEN_BINS),  # [seat][penalty bin]
     ("score_dist", SEATS * SCORE_BINS),  # [seat][score bin]
-    ("held", 4 * 2 * 14),  # [jack suit][trump? 0/1][holder's length in the suit 0..13]: deals
-    ("held_taken", 4 * 2 * 14),  # same: the holder took it
+    ("held", 4 * 2 * LENGTHS),  # [jack suit][trump? 0/1][holder's length in the suit]: deals
+    ("held_taken", 4 * 2 * LENGTHS),  # same: the holder took it
     ("violations", 1),
     # two players (RULES.md 2.2)
     ("faceup_n", 52),  # [card]: phase-1 tricks played with that card face up

@@ -26,8 +26,10 @@ from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest
 from ._counts import (
     DEALS,
     GAME,
+    LENGTHS,
     MATCH,
     MAX_DEALS,
+    OUT_OF_PLAY,
     PEN_BINS,
     SCORE_BINS,
     SCORE_OFFSET,
@@ -36,6 +38,7 @@ from ._counts import (
     SUM_PENALTY,
     SUM_SCORE,
     SUM_TRICKS,
+    TAKER_BINS,
     TRACE,
 )
 from .rules import PHASE1_LEADER_CHOICES, PHASE2_LEADER_CHOICES, PHASE2_TRUMP_CHOICES, R
@@ -1003,15 +1006,15 @@ def _record_jack(out, t, s, held, hand0, trump_suit):
     the suit and whether it is trump), by the trick's leader; out of play in bin 3."""
     taker = t[T.jack_taker + s]
     if taker < 0:
-        out[D.jack_taker + 4 * s + 3] += 1
+        out[D.jack_taker + TAKER_BINS * s + OUT_OF_PLAY] += 1
         return
-    out[D.jack_taker + 4 * s + taker] += 1
+    out[D.jack_taker + TAKER_BINS * s + taker] += 1
     out[D.in_play + s] += 1
     out[D.leader_takes + s] += t[T.jack_led + s]
     h = held[s]
     if h >= 0:
         length = popcount(hand0[h] & SUIT_MASK[s])
-        o = 28 * s + 14 * (1 if s == trump_suit else 0) + length
+        o = LENGTHS * (2 * s + (1 if s == trump_suit else 0)) + length
         out[D.held + o] += 1
         if taker == h:
             out[D.holder_takes + s] += 1

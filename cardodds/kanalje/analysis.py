@@ -29,8 +29,10 @@ from . import _kernels as K
 from ._counts import (
     DEALS,
     GAME,
+    LENGTHS,
     MATCH,
     MAX_DEALS,
+    OUT_OF_PLAY,
     PEN_BINS,
     SCORE_BINS,
     SCORE_OFFSET,
@@ -40,6 +42,7 @@ from ._counts import (
     SUM_PENALTY,
     SUM_SCORE,
     SUM_TRICKS,
+    TAKER_BINS,
     TRACE,
 )
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, compile_policy, resolve_policies
@@ -108,8 +111,8 @@ def _score_distribution(counts, seat: int, samples: int) -> dict[int, Estimate]:
 
 
 def _taken_by(counts, suit: str, seat: int, samples: int) -> Estimate:
-    """P(seat takes the jack of ``suit``; seat 3: the jack is out of play)."""
-    return Estimate.proportion(DEALS.view(counts).jack_taker.reshape(4, 4)[_SUIT_INDEX[suit], seat], samples)
+    """P(seat takes the jack of ``suit``; seat ``OUT_OF_PLAY``: the jack is out of play)."""
+    return Estimate.proportion(DEALS.view(counts).jack_taker.reshape(4, TAKER_BINS)[_SUIT_INDEX[suit], seat], samples)
 
 
 @dataclass(frozen=True, repr=False, kw_only=True)
@@ -188,13 +191,13 @@ class JackRiskResult(_KanaljeResult):
         return [_taken_by(self.counts, suit, p, self.samples) for p in range(self.rules.players)]
 
     def out_of_play(self, suit: str) -> Estimate:
-        return _taken_by(self.counts, suit, 3, self.samples)
+        return _taken_by(self.counts, suit, OUT_OF_PLAY, self.samples)
 
     def holder_takes(self, suit: str) -> Estimate:
         """P(the player dealt this jack ends up taking it | it was dealt to a player)."""
         s = _SUIT_INDEX[suit]
         v = DEALS.view(self.counts)
-        return Estimate.proportion(v.holder_takes[s], int(v.held.reshape(4, 28)[s].sum()))
+        return Estimate.proportion(v.holder_takes[s], int(v.held.reshape(4, 2 * LENGTHS)[s].sum()))
 
     def leader_takes(self, suit: str) -> Estimate:
         """P(the jack is taken by the player who led the trick it falls in), over all deals."""
@@ -213,12 +216,12 @@ class JackRiskResult(_KanaljeResult):
         """'Holder takes own jack' by jack, whether its suit is trump, and the holder's length
         in the suit (rows with at least one deal)."""
         v = DEALS.view(self.counts)
-        held, taken = v.held.reshape(4, 2, 14), v.held_taken.reshape(4, 2, 14)
+        held, taken = v.held.reshape(4, 2, LENGTHS), v.held_taken.reshape(4, 2, LENGTHS)
         rows = []
         for suit in JACK_ORDER:
             s = _SUIT_INDEX[suit]
             for tr in (0, 1):
-                for length in range(14):
+                for length in range(LENGTHS):
                     n = int(held[s, tr, length])
                     if n == 0:
                         continue
