@@ -713,29 +713,30 @@ def _user_card(state, t, seat, legal, user):
 
 
 @inline
-def choose_trick(state, t, seat, code, samples, user):
-    """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
-    legal = legal_cards(t, seat)
+def _choose_drawn(state, t, seat, code, samples, user, legal):
+    """The card of a random, look-ahead or user policy (the same in either phase)."""
     if code == P_RANDOM:
         return random_choose(state, legal)
-    if code == P_HEURISTIC:
-        return heuristic_choose(t, seat, legal)
     if code == P_LOOKAHEAD:
         return lookahead_choose(state, t, seat, legal, samples)
     return _user_card(state, t, seat, legal, user)
+
+
+@inline
+def choose_trick(state, t, seat, code, samples, user):
+    """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
+    legal = legal_cards(t, seat)
+    if code == P_HEURISTIC:
+        return heuristic_choose(t, seat, legal)
+    return _choose_drawn(state, t, seat, code, samples, user, legal)
 
 
 @helper
 def choose1(state, t, seat, code, samples, user):
     """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
     legal = legal_cards1(t, seat)
-    if code == P_RANDOM:
-        return random_choose(state, legal)
-    if code == P_HEURISTIC:
-        return heuristic1_choose(t, seat, legal)
-    if code == P_LOOKAHEAD:
-        return lookahead_choose(state, t, seat, legal, samples)
-    return _user_card(state, t, seat, legal, user)
+    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else \
+        _choose_drawn(state, t, seat, code, samples, user, legal)
 
 
 @inline

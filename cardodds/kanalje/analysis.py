@@ -25,26 +25,9 @@ from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse
 from ..engine import check_run_size, run
 from ..results import Result, counts_field
 from ..stats import Estimate
+from . import _counts as C
 from . import _kernels as K
-from ._counts import (
-    DEALS,
-    GAME,
-    LENGTHS,
-    MATCH,
-    MAX_DEALS,
-    OUT_OF_PLAY,
-    PEN_BINS,
-    SCORE_BINS,
-    SCORE_OFFSET,
-    SEAT_SUMS,
-    SEATS,
-    SQUARE,
-    SUM_PENALTY,
-    SUM_SCORE,
-    SUM_TRICKS,
-    TAKER_BINS,
-    TRACE,
-)
+from ._counts import DEALS, GAME, MATCH, TRACE
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, compile_policy, resolve_policies
 from .rules import KanaljeRules
 from .view import JACK_RANK, TABLE, T
@@ -100,19 +83,19 @@ def _est_dict(e: Estimate) -> dict:
 
 
 def _seat_mean(counts, seat: int, which: int, samples: int) -> Estimate:
-    rec = DEALS.view(counts).seat_sums.reshape(SEATS, SEAT_SUMS)[seat]
-    return Estimate.mean(float(rec[which]), float(rec[which + SQUARE]), samples)
+    rec = DEALS.view(counts).seat_sums.reshape(C.SEATS, C.SEAT_SUMS)[seat]
+    return Estimate.mean(float(rec[which]), float(rec[which + C.SQUARE]), samples)
 
 
 def _score_distribution(counts, seat: int, samples: int) -> dict[int, Estimate]:
     """P(seat scores v in a deal), for the scores that occurred."""
-    row = DEALS.view(counts).score_dist.reshape(SEATS, SCORE_BINS)[seat]
-    return {v - SCORE_OFFSET: Estimate.proportion(row[v], samples) for v in range(SCORE_BINS) if row[v] > 0}
+    row = DEALS.view(counts).score_dist.reshape(C.SEATS, C.SCORE_BINS)[seat]
+    return {v - C.SCORE_OFFSET: Estimate.proportion(row[v], samples) for v in range(C.SCORE_BINS) if row[v] > 0}
 
 
 def _taken_by(counts, suit: str, seat: int, samples: int) -> Estimate:
-    """P(seat takes the jack of ``suit``; seat ``OUT_OF_PLAY``: the jack is out of play)."""
-    return Estimate.proportion(DEALS.view(counts).jack_taker.reshape(4, TAKER_BINS)[_SUIT_INDEX[suit], seat], samples)
+    """P(seat takes the jack of ``suit``; seat ``C.OUT_OF_PLAY``: the jack is out of play)."""
+    return Estimate.proportion(DEALS.view(counts).jack_taker.reshape(4, C.TAKER_BINS)[_SUIT_INDEX[suit], seat], samples)
 
 
 @dataclass(frozen=True, repr=False, kw_only=True)
@@ -153,7 +136,7 @@ def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed
         samples = default_samples(codes)
 
     def hw(counts, n):
-        return _seat_mean(counts, halfwidth_seat, SUM_SCORE, n).halfwidth
+        return _seat_mean(counts, halfwidth_seat, C.SUM_SCORE, n).halfwidth
 
     args = (rules.to_kernel(), codes, lookahead_samples, fixed_seat, fixed_hand, fixed_card, phase, int(bool(check)),
             compile_policy(user))
@@ -172,15 +155,15 @@ class JackRiskResult(_KanaljeResult):
     # Figures ---------------------------------------------------------------------------
     @property
     def mean_score(self) -> list[Estimate]:
-        return [_seat_mean(self.counts, s, SUM_SCORE, self.samples) for s in range(self.rules.players)]
+        return [_seat_mean(self.counts, s, C.SUM_SCORE, self.samples) for s in range(self.rules.players)]
 
     @property
     def mean_penalty(self) -> list[Estimate]:
-        return [_seat_mean(self.counts, s, SUM_PENALTY, self.samples) for s in range(self.rules.players)]
+        return [_seat_mean(self.counts, s, C.SUM_PENALTY, self.samples) for s in range(self.rules.players)]
 
     @property
     def mean_tricks(self) -> list[Estimate]:
-        return [_seat_mean(self.counts, s, SUM_TRICKS, self.samples) for s in range(self.rules.players)]
+        return [_seat_mean(self.counts, s, C.SUM_TRICKS, self.samples) for s in range(self.rules.players)]
 
     @property
     def mean_total(self) -> Estimate:
@@ -191,13 +174,13 @@ class JackRiskResult(_KanaljeResult):
         return [_taken_by(self.counts, suit, p, self.samples) for p in range(self.rules.players)]
 
     def out_of_play(self, suit: str) -> Estimate:
-        return _taken_by(self.counts, suit, OUT_OF_PLAY, self.samples)
+        return _taken_by(self.counts, suit, C.OUT_OF_PLAY, self.samples)
 
     def holder_takes(self, suit: str) -> Estimate:
         """P(the player dealt this jack ends up taking it | it was dealt to a player)."""
         s = _SUIT_INDEX[suit]
         v = DEALS.view(self.counts)
-        return Estimate.proportion(v.holder_takes[s], int(v.held.reshape(4, 2 * LENGTHS)[s].sum()))
+        return Estimate.proportion(v.holder_takes[s], int(v.held.reshape(4, 2 * C.LENGTHS)[s].sum()))
 
     def leader_takes(self, suit: str) -> Estimate:
         """P(the jack is taken by the player who led the trick it falls in), over all deals."""
@@ -205,8 +188,8 @@ class JackRiskResult(_KanaljeResult):
 
     def penalty_distribution(self, seat: int) -> list[Estimate]:
         """P(seat pays 0, 1, ..., 10 penalty points in a deal)."""
-        row = DEALS.view(self.counts).penalty_dist.reshape(SEATS, PEN_BINS)[seat]
-        return [Estimate.proportion(row[v], self.samples) for v in range(PEN_BINS)]
+        row = DEALS.view(self.counts).penalty_dist.reshape(C.SEATS, C.PEN_BINS)[seat]
+        return [Estimate.proportion(row[v], self.samples) for v in range(C.PEN_BINS)]
 
     def score_distribution(self, seat: int) -> dict[int, Estimate]:
         """P(seat scores v in a deal), for the scores that occurred."""
@@ -216,12 +199,12 @@ class JackRiskResult(_KanaljeResult):
         """'Holder takes own jack' by jack, whether its suit is trump, and the holder's length
         in the suit (rows with at least one deal)."""
         v = DEALS.view(self.counts)
-        held, taken = v.held.reshape(4, 2, LENGTHS), v.held_taken.reshape(4, 2, LENGTHS)
+        held, taken = v.held.reshape(4, 2, C.LENGTHS), v.held_taken.reshape(4, 2, C.LENGTHS)
         rows = []
         for suit in JACK_ORDER:
             s = _SUIT_INDEX[suit]
             for tr in (0, 1):
-                for length in range(LENGTHS):
+                for length in range(C.LENGTHS):
                     n = int(held[s, tr, length])
                     if n == 0:
                         continue
@@ -269,7 +252,7 @@ class JackRiskResult(_KanaljeResult):
         """Two players: each seat's mean number of phase-1 tricks won."""
         self._two()
         sums = DEALS.view(self.counts).phase1_tricks.reshape(2, 2)
-        return [Estimate.mean(float(sums[p, 0]), float(sums[p, SQUARE]), self.samples) for p in range(2)]
+        return [Estimate.mean(float(sums[p, 0]), float(sums[p, C.SQUARE]), self.samples) for p in range(2)]
 
     def faceup_frame(self) -> pd.DataFrame:
         """Two players: P(the leader takes the face-up card) by its rank."""
@@ -403,15 +386,15 @@ class HandResult(_KanaljeResult):
 
     @property
     def score(self) -> Estimate:
-        return _seat_mean(self.counts, self.seat, SUM_SCORE, self.samples)
+        return _seat_mean(self.counts, self.seat, C.SUM_SCORE, self.samples)
 
     @property
     def penalty(self) -> Estimate:
-        return _seat_mean(self.counts, self.seat, SUM_PENALTY, self.samples)
+        return _seat_mean(self.counts, self.seat, C.SUM_PENALTY, self.samples)
 
     @property
     def tricks(self) -> Estimate:
-        return _seat_mean(self.counts, self.seat, SUM_TRICKS, self.samples)
+        return _seat_mean(self.counts, self.seat, C.SUM_TRICKS, self.samples)
 
     @property
     def jacks(self) -> dict[str, Estimate]:
@@ -638,7 +621,7 @@ class GameResult(_KanaljeResult):
 
     @property
     def unfinished(self) -> int:
-        """Games still tied or short of the target after ``MAX_DEALS`` deals (0 in practice)."""
+        """Games still tied or short of the target after ``C.MAX_DEALS`` deals (0 in practice)."""
         return int(GAME.view(self.counts).unfinished)
 
     @property
@@ -649,7 +632,7 @@ class GameResult(_KanaljeResult):
     @property
     def deals_distribution(self) -> dict[int, Estimate]:
         h = GAME.view(self.counts).deals_hist
-        return {d: Estimate.proportion(h[d], self.samples) for d in range(MAX_DEALS) if h[d] > 0}
+        return {d: Estimate.proportion(h[d], self.samples) for d in range(C.MAX_DEALS) if h[d] > 0}
 
     def to_frame(self) -> pd.DataFrame:
         rows = [{"seat": s, "policy": self.policies[s], "win": e.value, "lo": e.lo, "hi": e.hi}
