@@ -2,6 +2,9 @@
 
 Run: ``python benchmarks/kanalje.py [--quick] [--players 2]``; writes ``benchmarks/RESULTS_kanalje.md``
 (``--players 2`` measures only the two-player game and replaces its section in that file).
+``--cpu-rates`` prints, and writes nothing, the single-thread rate of every public call on CPU
+time (best of 5), which a busy machine disturbs far less than wall-clock time: run it on two
+checkouts (``PYTHONPATH=/path/to/old python benchmarks/kanalje.py --cpu-rates``) to compare them.
 
 Measured in one run on one machine: ``jack_risk`` with random, heuristic and look-ahead
 players (compile time apart: the first call in a fresh process with an empty cache, and
@@ -134,6 +137,42 @@ def openspiel_hearts(n_games, seed=1):
 TWO_HEADER = "## Two players (RULES.md 2.2)"
 
 
+def cpu_rates(repeats: int = 5) -> None:
+    """Single-thread deals (games) per CPU second of each public call, best of ``repeats``."""
+    from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, strength_match
+
+    two = KanaljeRules(players=2)
+    hand = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d 8d 9d 2h"
+    cases = {
+        "jack_risk('random')": (lambda k: jack_risk("random", samples=k, rng=1, threads=1), 1_000_000),
+        "jack_risk('heuristic')": (lambda k: jack_risk("heuristic", samples=k, rng=1, threads=1), 400_000),
+        "jack_risk('lookahead,heuristic,heuristic')": (
+            lambda k: jack_risk("lookahead,heuristic,heuristic", samples=k, rng=1, threads=1), 128),
+        "two players: jack_risk('random')": (lambda k: jack_risk("random", rules=two, samples=k, rng=1, threads=1),
+                                             500_000),
+        "two players: jack_risk('heuristic')": (
+            lambda k: jack_risk("heuristic", rules=two, samples=k, rng=1, threads=1), 300_000),
+        "two players: jack_risk('lookahead,heuristic')": (
+            lambda k: jack_risk("lookahead,heuristic", rules=two, samples=k, rng=1, threads=1), 64),
+        "evaluate_hand(heuristic)": (lambda k: evaluate_hand(hand, "Ah", samples=k, rng=1, threads=1), 300_000),
+        "game_odds('heuristic'), games": (lambda k: game_odds("heuristic", samples=k, rng=1, threads=1), 40_000),
+        "two players: game_odds('heuristic'), games": (
+            lambda k: game_odds("heuristic", rules=two, samples=k, rng=1, threads=1), 30_000),
+        "strength_match('heuristic', 'random')": (
+            lambda k: strength_match("heuristic", "random", samples=k, rng=1, threads=1), 100_000),
+        "two players: strength_match('heuristic', 'random')": (
+            lambda k: strength_match("heuristic", "random", rules=two, samples=k, rng=1, threads=1), 100_000),
+    }
+    for name, (fn, n) in cases.items():
+        fn(max(n // 100, 8))  # compiled
+        rates = []
+        for _ in range(repeats):
+            t0 = time.process_time()
+            fn(n)
+            rates.append(n / (time.process_time() - t0))
+        print(f"{name}\t{max(rates):.0f}", flush=True)
+
+
 def two_players(q: bool, repeats: int, cores: int) -> list[str]:
     """Deals per second of the two-player game (both phases), per core and on all cores."""
     from cardodds.kanalje import KanaljeRules, jack_risk
@@ -167,7 +206,11 @@ def main() -> None:
     ap.add_argument("--players", type=int, choices=(2, 3), default=None,
                     help="2: measure only the two-player game and replace its section in --out")
     ap.add_argument("--out", default=str(HERE / "RESULTS_kanalje.md"))
+    ap.add_argument("--cpu-rates", action="store_true", help="print single-thread rates on CPU time; write nothing")
     args = ap.parse_args()
+    if args.cpu_rates:
+        cpu_rates()
+        return
     q = args.quick
     repeats = 3
     import numba

@@ -7,6 +7,9 @@ Every compiled function in cardodds is declared with one of these decorators, so
   ``nogil=True`` so the engine's threads run in parallel).
 - :func:`inline`: a small helper inlined into its callers at the numba IR level.
 - :func:`helper`: a compiled function called from other compiled code that is too large to inline.
+- :func:`callback`: a function kernels receive as an argument and call through a pointer (a
+  numba ``cfunc`` of a fixed signature), e.g. a user's policy: the kernels are compiled, and
+  cached, once for the signature, not once per function.
 
 Set ``CARDODDS_BOUNDSCHECK=1`` in the environment (the tests' debug job does) to compile every
 kernel with bounds checking: an index outside an array then raises ``IndexError`` instead of
@@ -18,9 +21,9 @@ from __future__ import annotations
 
 import os
 
-from numba import njit
+from numba import cfunc, njit
 
-__all__ = ["BOUNDSCHECK", "helper", "inline", "kernel"]
+__all__ = ["BOUNDSCHECK", "callback", "helper", "inline", "kernel"]
 
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
@@ -41,3 +44,9 @@ def inline(fn=None, **extra):
     """Decorator for small helpers inlined into every caller (``inline="always"``)."""
     flags = {"cache": True, "inline": "always", "boundscheck": BOUNDSCHECK, **extra}
     return njit(**flags) if fn is None else njit(**flags)(fn)
+
+
+def callback(signature, **extra):
+    """Decorator compiling a function (or an ``@njit`` dispatcher) to a ``cfunc`` of ``signature``."""
+    flags = {"cache": True, **extra}
+    return cfunc(signature, **flags)

@@ -1,11 +1,13 @@
 """A slow, obviously-correct twin of the Kanalje deal kernel with random players.
 
 It is written from RULES.md 2.1 with Python lists and draws its random numbers in the same
-order as the kernel (the same xoshiro256** state and bounded draws), so both must produce
-identical counts.
+order as the kernel, from the pure-Python xoshiro256** twin of :mod:`tests.naive` (``rng``, a
+:class:`~tests.naive.Xoshiro` started from the kernel's chunk state), so both must produce
+identical counts. ``deck`` is a :class:`~tests.naive.Stock` kept from deal to deal, as the
+kernel keeps its deck array.
 """
 
-from cardodds._random import bounded, next_u64
+from .naive import Stock, Xoshiro
 
 PENALTY = {0: 2, 1: 3, 2: 4, 3: 1}  # jack of clubs, diamonds, hearts, spades
 JACK = 9
@@ -19,29 +21,14 @@ def rank(c):
     return c // 4
 
 
-def _lemire32(x, bound):
-    """j = floor(x * bound / 2**32), or None when Lemire's method rejects x."""
-    m = x * bound
-    low = m & 0xFFFFFFFF
-    if low < bound and low < (2**32 - bound) % bound:
-        return None
-    return m >> 32
-
-
-def shuffle(state, deck):
-    """Fisher-Yates from the top, two 32-bit draws per 64-bit word (high half first);
-    a rejected draw discards the rest of its word."""
-    i = len(deck) - 1
-    while i > 0:
-        word = int(next_u64(state))
-        for half in (word >> 32, word & 0xFFFFFFFF):
-            j = _lemire32(half, i + 1)
-            if j is None:
-                break
-            deck[i], deck[j] = deck[j], deck[i]
-            i -= 1
-            if i == 0:
-                break
+def shuffle(rng: Xoshiro, deck: Stock, m: int) -> list[int]:
+    """``cardodds._random.shuffle_prefix``: a partial Fisher-Yates from the top, ``deck[0:m]``
+    a uniform ordered draw (two 32-bit picks per 64-bit word, low half first); the deck stays
+    a permutation for the next deal."""
+    deck.i, deck.word, deck.have = 0, 0, 0
+    for _ in range(m):
+        deck.deal(rng)
+    return deck.deck
 
 
 def legal(hand, trick):
@@ -62,9 +49,9 @@ def winner_index(trick, trump):
     return best
 
 
-def play_random_deal(state, deck, turned_jack="dead"):
-    """Deal from the persistent ``deck`` list and play with random players; seat 0 leads."""
-    shuffle(state, deck)
+def play_random_deal(rng, deck, turned_jack="dead"):
+    """Deal from the persistent ``deck`` and play with random players; seat 0 leads."""
+    deck = shuffle(rng, deck, 51)
     hands = [list(deck[17 * s:17 * s + 17]) for s in range(3)]
     turned = deck[51]
     trump = suit(turned)
@@ -78,7 +65,7 @@ def play_random_deal(state, deck, turned_jack="dead"):
         for k in range(3):
             seat = (leader + k) % 3
             options = legal(hands[seat], trick)
-            c = options[0] if len(options) == 1 else options[int(bounded(state, len(options)))]
+            c = _pick(rng, options)
             hands[seat].remove(c)
             trick.append(c)
         w = (leader + winner_index(trick, trump)) % 3
@@ -107,16 +94,16 @@ def legal_phase1(hand, trick):
     return sorted(ok) if ok else sorted(hand)
 
 
-def _pick(state, options):
-    return options[0] if len(options) == 1 else options[int(bounded(state, len(options)))]
+def _pick(rng, options):
+    return options[0] if len(options) == 1 else options[rng.bounded(len(options))]
 
 
-def play_random_deal2(state, deck, phase1_jacks_cost=True):
+def play_random_deal2(rng, deck, phase1_jacks_cost=True):
     """The two-player game (RULES.md 2.2) with random players, from the persistent ``deck``:
     seat 0 (non-dealer) gets the first 13 cards and leads, seat 1 the next 13, the other 26
     are the stock from its top. Returns scores, penalties, phase-2 tricks, jack takers
     (None: fell dead in phase 1), phase-1 tricks won and the face-up cards with who took them."""
-    shuffle(state, deck)
+    deck = shuffle(rng, deck, 51)
     hands = [list(deck[0:13]), list(deck[13:26])]
     stock = list(deck[26:52])
     pen = [0, 0]
@@ -129,7 +116,7 @@ def play_random_deal2(state, deck, phase1_jacks_cost=True):
         trick = []
         for k in range(2):
             seat = (leader + k) % 2
-            c = _pick(state, legal_phase1(hands[seat], trick))
+            c = _pick(rng, legal_phase1(hands[seat], trick))
             hands[seat].remove(c)
             trick.append(c)
         lead, follow = trick
@@ -149,14 +136,14 @@ def play_random_deal2(state, deck, phase1_jacks_cost=True):
         played1 += trick
         leader = w
     assert len(hands[0]) == 13 and len(hands[1]) == 13 and not stock
-    trump_card = sorted(played1)[int(bounded(state, 26))]
+    trump_card = sorted(played1)[rng.bounded(26)]
     trump = suit(trump_card)
     tricks = [0, 0]
     for _ in range(13):
         trick = []
         for k in range(2):
             seat = (leader + k) % 2
-            c = _pick(state, legal(hands[seat], trick))
+            c = _pick(rng, legal(hands[seat], trick))
             hands[seat].remove(c)
             trick.append(c)
         w = (leader + winner_index(trick, trump)) % 2

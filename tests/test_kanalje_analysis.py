@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from cardodds.cli import main
-from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk
+from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, strength_match
 
 JACKS = ("spades", "clubs", "diamonds", "hearts")
 HAND = "2c 3c 4c 5c 6c 7c 8c 9c Tc 2d 3d 4d 5d 6d 7d 8d 9d"
@@ -38,11 +38,12 @@ def test_holders_length_in_the_jacks_suit_is_hypergeometric(risk):
     # 51, of which 12 are of the jack's suit; the turned card is of that suit with prob. 12/51.
     from scipy.stats import hypergeom
 
-    from cardodds.kanalje import _kernels as K
+    from cardodds.kanalje._counts import DEALS
 
+    D = DEALS.at
     c = risk.counts
     for s in range(4):
-        held = c[K.O_HOLD + 28 * s:K.O_HOLD + 28 * s + 28].reshape(2, 14)
+        held = c[D.held + 28 * s:D.held + 28 * s + 28].reshape(2, 14)
         n = int(held.sum())
         trump = int(held[1].sum())
         p = 12 / 51
@@ -142,6 +143,23 @@ def test_game_result():
     assert g.win[2].hi < min(g.win[0].lo, g.win[1].lo)
     d = g.to_dict()
     assert len(d["win"]) == 3 and "mean_deals" in d and d["games"] == 1_000
+
+
+def test_results_compare_by_figures_and_keep_counts_out_of_repr():
+    from cardodds.results import Result
+
+    two = KanaljeRules(players=2)
+    for make in (lambda: game_odds("random", samples=300, rng=4),
+                 lambda: jack_risk("random", rules=two, samples=300, rng=4),
+                 lambda: evaluate_hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", trump="2c", rules=two, samples=300,
+                                       rng=4),
+                 lambda: strength_match("heuristic", "random", samples=100, rng=4)):
+        a, b = make(), make()
+        assert isinstance(a, Result) and type(a).__name__.endswith("Result")
+        assert a == b and (a.counts == b.counts).all()
+        assert "counts" not in repr(a) and "array" not in repr(a)
+        assert a.to_dict()["samples"] == a.samples and a.to_dict()["version"] == a.version
+    assert game_odds("random", samples=300, rng=4) != game_odds("random", samples=300, rng=5)
 
 
 # ---- CLI ----------------------------------------------------------------------------------------------

@@ -6,9 +6,10 @@ import pytest
 from numba import njit
 
 from cardodds.cards import parse_card
-from cardodds.kanalje import jack_risk, strength_match
 from cardodds.kanalje import _kernels as K
-from cardodds.kanalje.policies import resolve_policies
+from cardodds.kanalje import jack_risk, strength_match
+from cardodds.kanalje.policies import compile_policy, resolve_policies
+from cardodds.kanalje.view import T, lowest
 
 from .test_kanalje_rules import mask, table
 
@@ -61,7 +62,7 @@ def test_heuristic_leads_a_jack_that_must_be_overtaken():
     # Every unseen spade is above the J of spades: whoever follows must take it.
     others = "Qs Ks As 2c 3c 4c"
     t = table(["Js 5d 6d 7d 8d", "Qs Ks 2c", "As 3c 4c"], trump="h")
-    t[K.T_PLAYED] = mask(" ".join(f"{r}s" for r in "23456789T"))
+    t[T.played] = mask(" ".join(f"{r}s" for r in "23456789T"))
     assert h(t, 0) == parse_card("Js")
     assert others  # (documentation of the unseen cards above)
 
@@ -81,12 +82,12 @@ def test_sample_world_respects_voids_sizes_and_my_hand():
     seen_a = set()
     for _ in range(200):
         K.sample_world(s, t, 0, w)
-        assert w[K.T_HAND] == t[K.T_HAND]
-        assert K.popcount(w[K.T_HAND + 1]) == K.popcount(t[K.T_HAND + 1])
-        assert K.popcount(w[K.T_HAND + 2]) == K.popcount(t[K.T_HAND + 2])
-        assert w[K.T_HAND + 1] | w[K.T_HAND + 2] == t[K.T_HAND + 1] | t[K.T_HAND + 2]
-        assert w[K.T_HAND + 2] & K.SUIT_MASK[0] == 0  # never a club to the void seat
-        seen_a.add(int(w[K.T_HAND + 1]))
+        assert w[T.hand] == t[T.hand]
+        assert K.popcount(w[T.hand + 1]) == K.popcount(t[T.hand + 1])
+        assert K.popcount(w[T.hand + 2]) == K.popcount(t[T.hand + 2])
+        assert w[T.hand + 1] | w[T.hand + 2] == t[T.hand + 1] | t[T.hand + 2]
+        assert w[T.hand + 2] & K.SUIT_MASK[0] == 0  # never a club to the void seat
+        seen_a.add(int(w[T.hand + 1]))
     assert len(seen_a) > 1
 
 
@@ -104,7 +105,19 @@ def test_lookahead_does_not_peek_at_other_hands():
 # ---- user policies ----------------------------------------------------------------------------
 @njit
 def lowest_card(state, legal, seat, view):
-    return K.lowest(legal)
+    return lowest(legal)
+
+
+@njit
+def honest_view(state, legal, seat, view):
+    # answers illegally (-1) if the view shows another seat's hand, or a trump that is not
+    # the turned card's suit: a checked run counts every such answer
+    for s in range(view[T.players]):
+        if s != seat and view[T.hand + s] != 0:
+            return -1
+    if view[T.trump] != (view[T.turned] & 3) or (view[T.hand + seat] & legal) != legal:
+        return -1
+    return lowest(legal)
 
 
 @njit
@@ -120,11 +133,33 @@ def test_user_policy_runs_in_every_seat():
     assert abs(r.mean_total.value - 7.19) < 0.2
 
 
+def test_user_policy_sees_its_own_hand_and_the_named_fields_only():
+    r = jack_risk([honest_view, "heuristic", "random"], samples=2_000, rng=1, check=True)
+    assert r.violations == 0
+    assert jack_risk([cheat, "heuristic", "random"], samples=200, rng=1, check=True).violations > 0
+
+
+def test_user_policy_is_compiled_once_and_the_kernels_not_again():
+    assert compile_policy(lowest_card) is compile_policy(lowest_card)
+    jack_risk([lowest_card, "heuristic", "heuristic"], samples=100, rng=1)
+    before = len(K.deals_kernel.signatures)
+    jack_risk([honest_view, "heuristic", "heuristic"], samples=100, rng=1)
+    assert len(K.deals_kernel.signatures) == before
+
+
 def test_illegal_user_card_is_counted_and_replaced():
-    choose = K.kernels_for(cheat)["choose"]
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
-    c = choose(_state(), t, 1, K.P_USER, 1)
-    assert c == parse_card("Kc") and t[K.T_BAD] == 1
+    c = K.choose(_state(), t, 1, K.P_USER, 1, compile_policy(cheat))
+    assert c == parse_card("Kc") and t[T.violations] == 1
+
+
+def test_a_policy_that_does_not_compile_is_a_value_error():
+    @njit
+    def wrong(state, legal):
+        return lowest(legal)
+
+    with pytest.raises(ValueError, match="does not compile"):
+        jack_risk([wrong, "heuristic", "heuristic"], samples=10, rng=1)
 
 
 def test_policy_names_and_errors():
@@ -152,7 +187,7 @@ def test_heuristic_leads_a_boss_only_when_its_suits_jack_is_not_unseen():
     t = table(["Ac 2d 3d", "Jc 5c 9d", "4c 6c Kd"], trump="h")
     assert h(t, 0) == parse_card("2d")  # the Jc holder would shed it under the ace
     t = table(["Ac 2d 3d", "Qh 5c 9d", "4c 6c Kd"], trump="h")
-    t[K.T_PLAYED] = mask("Jc")
+    t[T.played] = mask("Jc")
     assert h(t, 0) == parse_card("Ac")  # a cheap safe trick
 
 
@@ -161,5 +196,5 @@ def test_heuristic_forced_to_win_stays_low_under_an_unseen_jack():
     t = table(["2c 5d", "Tc Ac", "Jc 3c"], trump="h", trick=["2c"])
     assert h(t, 1) == parse_card("Tc")
     t = table(["2c 5d", "Tc Ac", "Qc 3c"], trump="h", trick=["2c"])
-    t[K.T_PLAYED] |= mask("Jc")
+    t[T.played] |= mask("Jc")
     assert h(t, 1) == parse_card("Ac")

@@ -7,9 +7,13 @@ import pytest
 from cardodds.cards import parse_card, parse_cards
 from cardodds.kanalje import KanaljeRules, jack_risk, play_deal
 from cardodds.kanalje import _kernels as K
+from cardodds.kanalje._counts import DEALS, PEN_BINS
+from cardodds.kanalje.view import TABLE, T
 from cardodds.rng import as_seed_sequence, chunk_state
 
 from . import naive_kanalje as naive
+
+D = DEALS.at
 
 
 def mask(text):
@@ -20,15 +24,14 @@ def mask(text):
 
 
 def table(hands, trump="h", leader=0, turned=None, trick=(), rules=KanaljeRules()):
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
-    tsuit = "cdhs".index(trump) if trump else -1
-    K.new_table(t, 3, tsuit, leader, parse_card(turned) if turned else -1, 0,
-                np.array(rules.jack_penalties, dtype=np.int64), 1, 1)
+    t = TABLE.zeros()
+    K.new_table(t, rules.to_kernel(), leader, parse_card(turned) if turned else -1, 1)
+    t[T.trump] = "cdhs".index(trump) if trump else -1
     for s, h in enumerate(hands):
-        t[K.T_HAND + s] = mask(h)
+        t[T.hand + s] = mask(h)
     for i, c in enumerate(parse_cards(" ".join(trick))):
         seat = (leader + i) % 3
-        t[K.T_HAND + seat] |= 1 << c
+        t[T.hand + seat] |= 1 << c
         K.play_card(t, seat, c)
     return t
 
@@ -86,8 +89,8 @@ def test_leader_may_lead_anything():
 
 def test_void_is_recorded_when_not_following():
     t = table(["2c 3c", "Ah 5d", "4c 5c"], trump="h", trick=["2c", "5d"])
-    assert t[K.T_VOID + 1] == 1 << 0  # shown void in clubs
-    assert t[K.T_VOID + 0] == 0
+    assert t[T.void + 1] == 1 << 0  # shown void in clubs
+    assert t[T.void + 0] == 0
 
 
 # ---- the winner leads the next trick --------------------------------------------------------
@@ -185,29 +188,30 @@ def test_kernel_matches_naive_twin(turned_jack):
     rules = KanaljeRules(turned_jack=turned_jack)
     ss, _ = as_seed_sequence(11)
     n = 150
-    out = np.zeros(K.O_SIZE, dtype=np.int64)
-    K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 1)
-    state = chunk_state(ss, 0)
-    deck = list(range(52))
-    exp = np.zeros(K.O_SIZE, dtype=np.int64)
+    out = DEALS.zeros()
+    K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 0, 1,
+                   K.no_user_policy)
+    state = naive.Xoshiro(chunk_state(ss, 0))
+    deck = naive.Stock(range(52))
+    exp = DEALS.zeros()
     for _ in range(n):
         scores, pen, tricks, taker, holder, turned = naive.play_random_deal(state, deck, turned_jack)
         for p in range(3):
-            o = K.O_SEAT + 6 * p
+            o = D.seat_sums + 6 * p
             exp[o:o + 6] += [scores[p], scores[p] ** 2, pen[p], pen[p] ** 2, tricks[p], tricks[p] ** 2]
-            exp[K.O_PENDIST + K.PEN_BINS * p + min(pen[p], 10)] += 1
-        exp[K.O_TOTAL] += sum(scores)
+            exp[D.penalty_dist + PEN_BINS * p + min(pen[p], 10)] += 1
+        exp[D.total] += sum(scores)
         for s in range(4):
             who = taker.get(s, -1)
             if who is None:
-                exp[K.O_TAKER + 4 * s + 3] += 1
+                exp[D.jack_taker + 4 * s + 3] += 1
             else:
-                exp[K.O_TAKER + 4 * s + who] += 1
+                exp[D.jack_taker + 4 * s + who] += 1
                 if holder[s] is not None and holder[s] == who:
-                    exp[K.O_HOLDER_TAKES + s] += 1
-    assert out[K.O_BAD] == 0
-    for lo, hi in [(K.O_SEAT, K.O_SEAT + 18), (K.O_PENDIST, K.O_PENDIST + 33), (K.O_TOTAL, K.O_TOTAL + 1),
-                   (K.O_TAKER, K.O_TAKER + 16), (K.O_HOLDER_TAKES, K.O_HOLDER_TAKES + 4)]:
+                    exp[D.holder_takes + s] += 1
+    assert out[D.violations] == 0
+    for lo, hi in [(D.seat_sums, D.seat_sums + 18), (D.penalty_dist, D.penalty_dist + 33), (D.total, D.total + 1),
+                   (D.jack_taker, D.jack_taker + 16), (D.holder_takes, D.holder_takes + 4)]:
         assert out[lo:hi].tolist() == exp[lo:hi].tolist()
 
 
@@ -221,14 +225,14 @@ def test_conservation_and_deal_total_on_every_deal(policies, n, turned_jack):
     assert r.violations == 0
     # every jack is taken by exactly one seat or out of play
     for suit in ("spades", "clubs", "diamonds", "hearts"):
-        k = sum(r.counts[K.O_TAKER + 4 * "cdhs".index(suit[0]) + p] for p in range(4))
+        k = sum(r.counts[D.jack_taker + 4 * "cdhs".index(suit[0]) + p] for p in range(4))
         assert k == n
 
 
 def test_checked_run_counts_an_illegal_play():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
     K.play_card(t, 1, parse_card("Ah"))  # revokes: holds Kc
-    assert t[K.T_BAD] == 1
+    assert t[T.violations] == 1
 
 
 @pytest.mark.parametrize("turned_jack", ["dead", "last_trick"])
@@ -238,9 +242,9 @@ def test_fast_random_path_equals_the_general_play(turned_jack):
     ss, _ = as_seed_sequence(5)
     outs = []
     for check in (0, 1):
-        out = np.zeros(K.O_SIZE, dtype=np.int64)
+        out = DEALS.zeros()
         K.deals_kernel(chunk_state(ss, 0), 3_000, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1,
-                       -1, 0, -1, check)
+                       -1, 0, -1, 0, check, K.no_user_policy)
         outs.append(out)
-    assert outs[1][K.O_BAD] == 0
+    assert outs[1][D.violations] == 0
     assert outs[0].tolist() == outs[1].tolist()

@@ -10,14 +10,17 @@ import pytest
 from cardodds.cards import parse_card, parse_cards
 from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, play_deal
 from cardodds.kanalje import _kernels as K
+from cardodds.kanalje._counts import DEALS
+from cardodds.kanalje.view import TABLE, T
 from cardodds.rng import as_seed_sequence, chunk_state
 from cardodds.stats import Estimate
 
 from . import naive_kanalje as naive
 from .conftest import assert_within_4se
 
+D = DEALS.at
+
 TWO = KanaljeRules(players=2)
-PENS = np.array(TWO.jack_penalties, dtype=np.int64)
 
 
 def mask(text):
@@ -37,12 +40,14 @@ def table1(hands, stock, leader=0, trick=(), p1j=1):
     st = np.zeros(26, dtype=np.int64)
     sc = parse_cards(stock)
     st[26 - len(sc):] = sc
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
-    K.new_table2(t, st, leader, PENS, 1, p1j, 1)
-    t[K.T_SPOS] = 26 - len(sc)
-    t[K.T_FACEUP] = sc[0]
+    t = TABLE.zeros()
+    K.new_table(t, KanaljeRules(players=2, phase1_jacks_cost=bool(p1j)).to_kernel(), leader, -1, 1)
+    t[TABLE.slice("stock")] = st
+    K.open_phase1(t, leader)
+    t[T.stock_pos] = 26 - len(sc)
+    t[T.faceup] = sc[0]
     for s, h in enumerate(hands):
-        t[K.T_HAND + s] = mask(h)
+        t[T.hand + s] = mask(h)
     for i, c in enumerate(parse_cards(" ".join(trick))):
         K.play_card1(t, (leader + i) % 2, c)
     return t
@@ -61,21 +66,21 @@ def test_two_player_rules_and_their_options():
 
 # ---- deal: 13 each, a 26-card stock, the top card face up, not trump -------------------------
 def test_deal_gives_13_each_and_a_26_card_stock_with_face_up_top():
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    t = TABLE.zeros()
     ss, _ = as_seed_sequence(3)
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.zeros(4, dtype=np.int64)
-    K.start_deal2(chunk_state(ss, 0), t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+    K.start_deal(chunk_state(ss, 0), t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
     stock = 0
     for i in range(26):
-        stock |= 1 << int(t[K.T_STOCK + i])
-    assert K.popcount(t[K.T_HAND]) == 13 and K.popcount(t[K.T_HAND + 1]) == 13 and K.popcount(stock) == 26
-    assert (t[K.T_HAND] | t[K.T_HAND + 1] | stock) == K.FULL
-    assert t[K.T_FACEUP] == t[K.T_STOCK] and t[K.T_TRUMP] == -1 and t[K.T_PHASE] == 1
-    assert t[K.T_LEADER] == 0  # the non-dealer leads phase 1
+        stock |= 1 << int(t[T.stock + i])
+    assert K.popcount(t[T.hand]) == 13 and K.popcount(t[T.hand + 1]) == 13 and K.popcount(stock) == 26
+    assert (t[T.hand] | t[T.hand + 1] | stock) == K.FULL
+    assert t[T.faceup] == t[T.stock] and t[T.trump] == -1 and t[T.phase] == 1
+    assert t[T.leader] == 0  # the non-dealer leads phase 1
     r = KanaljeRules(players=2, phase1_leader="dealer").to_kernel()
-    K.start_deal2(chunk_state(ss, 0), t, deck, 52, r, -1, 0, -1, 1, 0, 1, hand0)
-    assert t[K.T_LEADER] == 1
+    K.start_deal(chunk_state(ss, 0), t, deck, 52, r, -1, 0, -1, 1, 0, 1, hand0)
+    assert t[T.leader] == 1
 
 
 # ---- phase 1: no duty to follow; no jack of another suit from the second player ----------------
@@ -103,7 +108,7 @@ def test_phase1_second_player_holding_only_other_jacks_plays_one():
 def test_checked_phase1_play_counts_an_off_suit_jack_from_the_second_player():
     t = table1(["5c 9c", "Jh 2d"], "Ah 3h Qs 4s", trick=["5c"])
     K.play_card1(t, 1, parse_card("Jh"))
-    assert t[K.T_BAD] == 1
+    assert t[T.violations] == 1
 
 
 # ---- phase 1: the highest card of the led suit wins; no trump --------------------------------
@@ -111,49 +116,49 @@ def test_checked_phase1_play_counts_an_off_suit_jack_from_the_second_player():
                                                 ("9h", "Th", 1)])
 def test_phase1_highest_card_of_led_suit_wins(lead, follow, winner):
     t = table1([lead, follow], "Ah 3h", trick=[lead, follow])
-    assert t[K.T_LASTWIN] == winner and t[K.T_P1WINS + winner] == 1
+    assert t[T.last_winner] == winner and t[T.phase1_wins + winner] == 1
 
 
 # ---- phase 1: winner takes the face-up card, loser the next face down; next is turned --------
 def test_phase1_winner_takes_face_up_card_loser_the_next_and_the_next_is_turned():
     t = table1(["5c 9c", "Kc 2d"], "Ah 3h Qs 4s", trick=["5c", "Kc"])
-    assert cards_of(t[K.T_HAND + 1]) == sorted(parse_cards("2d Ah"))
-    assert cards_of(t[K.T_HAND]) == sorted(parse_cards("9c 3h"))
-    assert t[K.T_FACEUP] == parse_card("Qs") and t[K.T_LEADER] == 1
-    assert t[K.T_KNOWN + 1] == mask("Ah") and t[K.T_KNOWN] == 0  # the hidden card stays unseen
-    assert t[K.T_TRICKS] == t[K.T_TRICKS + 1] == 0  # phase-1 tricks score no trick points
+    assert cards_of(t[T.hand + 1]) == sorted(parse_cards("2d Ah"))
+    assert cards_of(t[T.hand]) == sorted(parse_cards("9c 3h"))
+    assert t[T.faceup] == parse_card("Qs") and t[T.leader] == 1
+    assert t[T.known + 1] == mask("Ah") and t[T.known] == 0  # the hidden card stays unseen
+    assert t[T.tricks] == t[T.tricks + 1] == 0  # phase-1 tricks score no trick points
 
 
 def test_phase1_ends_with_the_stock_and_13_cards_each():
     ss, _ = as_seed_sequence(8)
     state = chunk_state(ss, 0)
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    t = TABLE.zeros()
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.zeros(4, dtype=np.int64)
     for _ in range(50):
-        K.start_deal2(state, t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+        K.start_deal(state, t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
         for _trick in range(13):
-            assert K.popcount(t[K.T_HAND]) == 13 and K.popcount(t[K.T_HAND + 1]) == 13
+            assert K.popcount(t[T.hand]) == 13 and K.popcount(t[T.hand + 1]) == 13
             done = False
             for _ in range(2):
                 seat = K.to_play(t)
                 done = K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
-        assert done and t[K.T_SPOS] == 26 and t[K.T_FACEUP] == -1
-        assert K.popcount(t[K.T_HAND]) == 13 and K.popcount(t[K.T_HAND + 1]) == 13
-        assert K.popcount(t[K.T_PLAYED]) == 26 and t[K.T_BAD] == 0
+        assert done and t[T.stock_pos] == 26 and t[T.faceup] == -1
+        assert K.popcount(t[T.hand]) == 13 and K.popcount(t[T.hand + 1]) == 13
+        assert K.popcount(t[T.played]) == 26 and t[T.violations] == 0
 
 
 # ---- phase 1: jacks cost the trick's winner (option phase1_jacks_cost) ------------------------
 def test_phase1_jack_costs_the_trick_winner():
     t = table1(["Jh 9c", "Kh 2d"], "Ah 3h Qs 4s", trick=["Jh", "Kh"])
-    assert t[K.T_PEN + 1] == 4 and t[K.T_JTAKER + 2] == 1
+    assert t[T.penalty + 1] == 4 and t[T.jack_taker + 2] == 1
     t = table1(["Jh 9c", "Kc 2d"], "Ah 3h Qs 4s", trick=["Jh", "Kc"])
-    assert t[K.T_PEN] == 4 and t[K.T_JTAKER + 2] == 0
+    assert t[T.penalty] == 4 and t[T.jack_taker + 2] == 0
 
 
 def test_phase1_jack_falls_dead_without_phase1_jacks_cost():
     t = table1(["Jh 9c", "Kh 2d"], "Ah 3h Qs 4s", trick=["Jh", "Kh"], p1j=0)
-    assert t[K.T_PEN + 1] == 0 and t[K.T_JTAKER + 2] == -2
+    assert t[T.penalty + 1] == 0 and t[T.jack_taker + 2] == -2
 
 
 # ---- phase 2: trump from a phase-1 trick card; the last phase-1 winner leads -----------------
@@ -163,33 +168,36 @@ def test_phase2_trump_is_a_dead_phase1_card_and_last_winner_leads():
     seen = set()
     for _ in range(100):
         t = table1(["5c", "Kc"], "Ah 3h", trick=["5c", "Kc"])
-        t[K.T_PLAYED] |= mask("2s 3s 4s 5s 6s 7s 8s 9s Ts Qs Ks As 2d 3d 4d 5d 6d 7d 8d 9d Td Qd Kd Ad")
-        K.start_phase2(state, t, K.P2LEAD_LAST_TRICK, K.P2TRUMP_TRICK_CARD, 0)
-        assert t[K.T_PLAYED] >> t[K.T_TRUMPCARD] & 1 and t[K.T_TRUMP] == t[K.T_TRUMPCARD] & 3
-        assert t[K.T_LEADER] == 1 and t[K.T_PHASE] == 0
-        seen.add(int(t[K.T_TRUMP]))
+        t[T.played] |= mask("2s 3s 4s 5s 6s 7s 8s 9s Ts Qs Ks As 2d 3d 4d 5d 6d 7d 8d 9d Td Qd Kd Ad")
+        K.start_phase2(state, t)  # the defaults: the last trick's winner leads, a trick card names trump
+        assert t[T.played] >> t[T.trump_card] & 1 and t[T.trump] == t[T.trump_card] & 3
+        assert t[T.leader] == 1 and t[T.phase] == 0
+        seen.add(int(t[T.trump]))
     assert seen == {0, 1, 3}  # clubs, diamonds and spades were in the tricks, hearts not
-    K.start_phase2(state, t, K.P2LEAD_NON_DEALER, K.P2TRUMP_NONE, 0)
-    assert t[K.T_LEADER] == 0 and t[K.T_TRUMP] == -1
+    t[T.phase2_leader] = K.P2LEAD_NON_DEALER
+    t[T.phase2_trump] = K.P2TRUMP_NONE
+    K.start_phase2(state, t)
+    assert t[T.leader] == 0 and t[T.trump] == -1
 
 
 def test_phase2_follows_the_three_player_trick_rules():
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
-    K.new_table(t, 2, 2, 0, -1, 0, PENS, 1, 1)  # hearts trump
-    t[K.T_HAND] = mask("Ac Jd")
-    t[K.T_HAND + 1] = mask("Kc 2h")
+    t = TABLE.zeros()
+    K.new_table(t, TWO.to_kernel(), 0, -1, 1)
+    t[T.trump] = 2  # hearts trump
+    t[T.hand] = mask("Ac Jd")
+    t[T.hand + 1] = mask("Kc 2h")
     K.play_card(t, 0, parse_card("Ac"))
     assert cards_of(K.legal_cards(t, 1)) == [parse_card("Kc")]  # follow suit
-    t[K.T_HAND + 1] = mask("2h 3d")
-    t[K.T_HAND] = mask("Jd")
+    t[T.hand + 1] = mask("2h 3d")
+    t[T.hand] = mask("Jd")
     t2 = t.copy()
     K.play_card(t2, 1, parse_card("2h"))  # void: trumping allowed ...
-    assert t2[K.T_LASTWIN] == 1 and t2[K.T_TRICKS + 1] == 1
+    assert t2[T.last_winner] == 1 and t2[T.tricks + 1] == 1
     K.play_card(t, 1, parse_card("3d"))  # ... never forced
-    assert t[K.T_LASTWIN] == 0 and t[K.T_TRICKS] == 1
+    assert t[T.last_winner] == 0 and t[T.tricks] == 1
     K.play_card(t, 0, parse_card("Jd"))
-    assert K.play_card(t, 1, parse_card("2h")) and t[K.T_PEN + 1] == 3  # jack costs its taker
-    assert t[K.T_BAD] == 0
+    assert K.play_card(t, 1, parse_card("2h")) and t[T.penalty + 1] == 3  # jack costs its taker
+    assert t[T.violations] == 0
 
 
 def test_play_deal_two_players_traces_both_phases():
@@ -210,27 +218,28 @@ def test_two_player_kernel_matches_naive_twin(p1j):
     rules = KanaljeRules(players=2, phase1_jacks_cost=p1j)
     ss, _ = as_seed_sequence(21)
     n = 120
-    out = np.zeros(K.O2_SIZE, dtype=np.int64)
-    K.deals2_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(2, dtype=np.int64), 1, -1, 0, -1, 1, 1)
-    state = chunk_state(ss, 0)
-    deck = list(range(52))
-    exp = np.zeros(K.O2_SIZE, dtype=np.int64)
+    out = DEALS.zeros()
+    K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(2, dtype=np.int64), 1, -1, 0, -1, 1, 1,
+                   K.no_user_policy)
+    state = naive.Xoshiro(chunk_state(ss, 0))
+    deck = naive.Stock(range(52))
+    exp = DEALS.zeros()
     for _ in range(n):
         scores, pen, tricks, taker, won1, faceups, _trump = naive.play_random_deal2(state, deck, p1j)
         for p in range(2):
-            o = K.O_SEAT + 6 * p
+            o = D.seat_sums + 6 * p
             exp[o:o + 6] += [scores[p], scores[p] ** 2, pen[p], pen[p] ** 2, tricks[p], tricks[p] ** 2]
-            exp[K.O2_PHASE1_TRICKS + 2 * p:K.O2_PHASE1_TRICKS + 2 * p + 2] += [won1[p], won1[p] ** 2]
-        exp[K.O_TOTAL] += sum(scores)
+            exp[D.phase1_tricks + 2 * p:D.phase1_tricks + 2 * p + 2] += [won1[p], won1[p] ** 2]
+        exp[D.total] += sum(scores)
         for s in range(4):
             who = taker.get(s)
-            exp[K.O_TAKER + 4 * s + (3 if who is None else who)] += 1
+            exp[D.jack_taker + 4 * s + (3 if who is None else who)] += 1
         for c, lead_won in faceups:
-            exp[K.O2_FU_N + c] += 1
-            exp[K.O2_FU_LEAD + c] += lead_won
-    assert out[K.O_BAD] == 0
-    for lo, hi in [(K.O_SEAT, K.O_SEAT + 12), (K.O_TOTAL, K.O_TOTAL + 1), (K.O_TAKER, K.O_TAKER + 16),
-                   (K.O2_FU_N, K.O2_FU_LEAD + 52), (K.O2_PHASE1_TRICKS, K.O2_PHASE1_TRICKS + 4)]:
+            exp[D.faceup_n + c] += 1
+            exp[D.faceup_leader + c] += lead_won
+    assert out[D.violations] == 0
+    for lo, hi in [(D.seat_sums, D.seat_sums + 12), (D.total, D.total + 1), (D.jack_taker, D.jack_taker + 16),
+                   (D.faceup_n, D.faceup_leader + 52), (D.phase1_tricks, D.phase1_tricks + 4)]:
         assert out[lo:hi].tolist() == exp[lo:hi].tolist()
 
 
@@ -243,16 +252,16 @@ def test_conservation_and_jacks_paid_once_on_every_deal(policies, n, p1j):
                   lookahead_samples=3)
     assert r.violations == 0
     for s in range(4):
-        assert r.counts[K.O_TAKER + 4 * s:K.O_TAKER + 4 * s + 4].sum() == n
+        assert r.counts[D.jack_taker + 4 * s:D.jack_taker + 4 * s + 4].sum() == n
         if p1j:
-            assert r.counts[K.O_TAKER + 4 * s + 3] == 0  # every jack paid
+            assert r.counts[D.jack_taker + 4 * s + 3] == 0  # every jack paid
     if p1j:
         assert r.mean_total.value == 3 and r.mean_total.se == 0
 
 
 def test_checked_two_player_runs_count_a_broken_deal():
     t = table1(["5c", "Kc"], "Ah 3h", trick=["5c", "Kc"])
-    assert K.check_deal_end2(t, TWO.to_kernel(), 1) > 0  # phase 2 not played, cards missing
+    assert K.check_deal_end(t, TWO.to_kernel(), 1) > 0  # phase 2 not played, cards missing
 
 
 # ---- Monte Carlo vs exact facts of the deal --------------------------------------------------------
@@ -260,9 +269,9 @@ def test_deal_facts_match_their_exact_probabilities():
     r = jack_risk("random", rules=TWO, samples=20_000, rng=5)
     n = r.samples
     # each card is one of the 13 face-up cards with probability 13/52
-    assert_within_4se(Estimate.proportion(int(r.counts[K.O2_FU_N + parse_card("Jh")]), n), 0.25)
+    assert_within_4se(Estimate.proportion(int(r.counts[D.faceup_n + parse_card("Jh")]), n), 0.25)
     # a jack is dealt to a player (not into the stock) with probability 26/52
-    dealt = int(r.counts[K.O_HOLD + 28 * 2:K.O_HOLD + 28 * 3].sum())
+    dealt = int(r.counts[D.held + 28 * 2:D.held + 28 * 3].sum())
     assert_within_4se(Estimate.proportion(dealt, n), 0.5)
 
 
@@ -314,7 +323,7 @@ def test_heuristic1_does_not_win_a_led_jack_for_a_card_worth_less():
 
 def test_heuristic1_leads_a_sure_winner_for_a_high_card_else_its_lowest():
     t = table1(["Ac Kd 2h Js", "3c 4d 5h 6s"], "Ah 3s 4s 5s")
-    t[K.T_PLAYED] |= mask("Kc Qc Tc 9c 8c 7c 6c 5c 4c 2c")  # nothing unseen above Ac but ... Ac is the boss
+    t[T.played] |= mask("Kc Qc Tc 9c 8c 7c 6c 5c 4c 2c")  # nothing unseen above Ac but ... Ac is the boss
     assert h1(t, 0) == parse_card("Ac")
     t = table1(["Ac Kd 2h Js", "3c 4d 5h 6s"], "2s 3s 4s 5s")
     assert h1(t, 0) == parse_card("2h")  # a low face-up card: lead the cheapest non-jack card
@@ -324,19 +333,19 @@ def test_phase1_sampler_is_consistent_with_what_the_seat_saw():
     # Seat 1 took the Ah face up; seat 0 must keep seeing it in seat 1's hand, and the hidden
     # cards (seat 1's others and the stock under the face-up card) are reshuffled among themselves.
     t = table1(["5c 9c 2d", "Kc 3d 4d"], "Ah 3h Qs 4s 6h 7h", trick=["5c", "Kc"])
-    pos = int(t[K.T_SPOS])
-    hidden = (t[K.T_HAND + 1] & ~mask("Ah")) | sum(1 << int(t[K.T_STOCK + i]) for i in range(pos + 1, 26))
+    pos = int(t[T.stock_pos])
+    hidden = (t[T.hand + 1] & ~mask("Ah")) | sum(1 << int(t[T.stock + i]) for i in range(pos + 1, 26))
     seen = set()
-    w = np.zeros(K.T_SIZE, dtype=np.int64)
+    w = TABLE.zeros()
     state = _state(1)
     for _ in range(200):
-        K.sample_world1(state, t, 0, w)
-        assert w[K.T_HAND] == t[K.T_HAND] and w[K.T_FACEUP] == t[K.T_FACEUP]
-        assert w[K.T_STOCK + pos] == t[K.T_STOCK + pos]
-        assert w[K.T_HAND + 1] & mask("Ah") and K.popcount(w[K.T_HAND + 1]) == K.popcount(t[K.T_HAND + 1])
-        rest = (w[K.T_HAND + 1] & ~mask("Ah")) | sum(1 << int(w[K.T_STOCK + i]) for i in range(pos + 1, 26))
+        K.sample_world(state, t, 0, w)
+        assert w[T.hand] == t[T.hand] and w[T.faceup] == t[T.faceup]
+        assert w[T.stock + pos] == t[T.stock + pos]
+        assert w[T.hand + 1] & mask("Ah") and K.popcount(w[T.hand + 1]) == K.popcount(t[T.hand + 1])
+        rest = (w[T.hand + 1] & ~mask("Ah")) | sum(1 << int(w[T.stock + i]) for i in range(pos + 1, 26))
         assert rest == hidden
-        seen.add(int(w[K.T_HAND + 1]))
+        seen.add(int(w[T.hand + 1]))
     assert len(seen) > 3
 
 
@@ -344,15 +353,15 @@ def test_phase1_lookahead_does_not_peek():
     # Seat 1 won the Ah face up and leads; seat 0 took the 3h unseen. Two tables that differ
     # only in how seat 0's hidden card and the hidden stock are split.
     a = table1(["5c 9c 2d", "Kc 3d 4d"], "Ah 3h Qs 4s 6h 7h", trick=["5c", "Kc"])
-    assert a[K.T_HAND] & mask("3h") and K.to_play(a) == 1
+    assert a[T.hand] & mask("3h") and K.to_play(a) == 1
     b = a.copy()
-    b[K.T_HAND] = a[K.T_HAND] & ~mask("3h") | mask("7h")
+    b[T.hand] = a[T.hand] & ~mask("3h") | mask("7h")
     for i in range(26):
-        if b[K.T_STOCK + i] == parse_card("7h"):
-            b[K.T_STOCK + i] = parse_card("3h")
+        if b[T.stock + i] == parse_card("7h"):
+            b[T.stock + i] = parse_card("3h")
     for seed in range(4):
-        ca = K.lookahead1_choose(_state(seed), a, 1, K.legal_cards1(a, 1), 6, 0, 0, 0)
-        cb = K.lookahead1_choose(_state(seed), b, 1, K.legal_cards1(b, 1), 6, 0, 0, 0)
+        ca = K.lookahead_choose(_state(seed), a, 1, K.legal_cards1(a, 1), 6)
+        cb = K.lookahead_choose(_state(seed), b, 1, K.legal_cards1(b, 1), 6)
         assert ca == cb
 
 
@@ -455,17 +464,17 @@ def test_cli_two_players_bad_input_one_line_exit_2(extra):
 def test_user_view_in_phase1_hides_the_other_hand_the_stock_and_face_down_cards():
     ss, _ = as_seed_sequence(2)
     state = chunk_state(ss, 0)
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
+    t = TABLE.zeros()
     hand0 = np.zeros(4, dtype=np.int64)
-    K.start_deal2(state, t, np.arange(52, dtype=np.int64), 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+    K.start_deal(state, t, np.arange(52, dtype=np.int64), 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
     for _ in range(6):  # three phase-1 tricks
         seat = K.to_play(t)
         K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
-    v = K.user_view1(t, 0)
-    assert v[K.T_HAND] == t[K.T_HAND] and v[K.T_HAND + 1] == 0
-    assert [int(v[K.T_STOCK + i]) for i in range(26)] == \
-        [int(t[K.T_STOCK + i]) if i % 2 == 0 and i <= 6 else -1 for i in range(26)]
-    assert v[K.T_FACEUP] == t[K.T_STOCK + 6]
+    v = K.user_view(t, 0)
+    assert v[T.hand] == t[T.hand] and v[T.hand + 1] == 0
+    assert [int(v[T.stock + i]) for i in range(26)] == \
+        [int(t[T.stock + i]) if i % 2 == 0 and i <= 6 else -1 for i in range(26)]
+    assert v[T.faceup] == t[T.stock + 6]
 
 
 def test_hand_evaluation_deals_match_their_exact_probabilities():
@@ -473,10 +482,10 @@ def test_hand_evaluation_deals_match_their_exact_probabilities():
     # phase 2: a jack not in my hand and not the trump card is dead (in the 25 phase-1 cards) w.p. 25/38
     h = evaluate_hand(weak, trump="7h", rules=TWO, samples=4_000, rng=4)
     s = "cdhs".index("s")
-    assert_within_4se(Estimate.proportion(int(h.counts[K.O_TAKER + 4 * s + 3]), h.samples), 25 / 38)
+    assert_within_4se(Estimate.proportion(int(h.counts[D.jack_taker + 4 * s + 3]), h.samples), 25 / 38)
     # phase 1: such a jack is dealt to the other hand (not into the stock) w.p. 13/38
     h = evaluate_hand(weak, faceup="7h", rules=TWO, samples=4_000, rng=4)
-    dealt = int(h.counts[K.O_HOLD + 28 * s:K.O_HOLD + 28 * s + 28].sum())
+    dealt = int(h.counts[D.held + 28 * s:D.held + 28 * s + 28].sum())
     assert_within_4se(Estimate.proportion(dealt, h.samples), 13 / 38)
 
 

@@ -6,30 +6,9 @@
 True
 """
 
-from .analysis import (
-    GameResult,
-    HandResult,
-    JackRiskResult,
-    MatchResult,
-    evaluate_hand,
-    game_odds,
-    jack_risk,
-    play_deal,
-    strength_match,
-)
+from . import analysis
+from .analysis import *  # noqa: F403 - the analyses, as analysis.__all__ lists them
 from .policies import POLICIES
 from .rules import KanaljeRules
 
-__all__ = [
-    "POLICIES",
-    "GameResult",
-    "HandResult",
-    "JackRiskResult",
-    "KanaljeRules",
-    "MatchResult",
-    "evaluate_hand",
-    "game_odds",
-    "jack_risk",
-    "play_deal",
-    "strength_match",
-]
+__all__ = ["POLICIES", "KanaljeRules", *analysis.__all__]

@@ -16,19 +16,21 @@ True
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
 from ..engine import check_run_size, run
+from ..results import Result, counts_field
 from ..stats import Estimate
+from . import _counts as C
 from . import _kernels as K
-from .policies import DEFAULT_LOOKAHEAD_SAMPLES, resolve_policies
+from ._counts import DEALS, GAME, MATCH, TRACE
+from .policies import DEFAULT_LOOKAHEAD_SAMPLES, compile_policy, resolve_policies
 from .rules import KanaljeRules
+from .view import JACK_RANK, TABLE, T
 
 __all__ = [
     "GameResult",
@@ -76,102 +78,140 @@ def _default_samples(codes) -> int:
     return 2_000 if K.P_LOOKAHEAD in list(codes) else 200_000
 
 
-def _meta(rules, names, samples, seed, lookahead_samples, partial) -> dict:
-    return {"rules": rules.to_dict(), "policies": list(names), "samples": samples, "seed": seed,
-            "lookahead_samples": lookahead_samples, "partial": partial, "version": __version__}
-
-
 def _est_dict(e: Estimate) -> dict:
     return e.to_dict()
 
 
-# ---- jack risk ----------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
-class JackRiskResult:
-    """Who takes each jack, and each seat's score, over simulated deals of one lineup."""
+def _seat_mean(counts, seat: int, which: int, samples: int) -> Estimate:
+    rec = DEALS.view(counts).seat_sums.reshape(C.SEATS, C.SEAT_SUMS)[seat]
+    return Estimate.mean(float(rec[which]), float(rec[which + C.SQUARE]), samples)
 
-    rules: KanaljeRules
-    policies: tuple[str, ...]
-    samples: int
-    seed: Any
-    lookahead_samples: int
-    partial: bool = False
-    version: str = __version__
-    counts: np.ndarray = field(default=None, repr=False)
 
-    # Figures ---------------------------------------------------------------------------
-    def _seat_mean(self, seat: int, which: int) -> Estimate:
-        o = K.O_SEAT + 6 * seat + 2 * which
-        return Estimate.mean(float(self.counts[o]), float(self.counts[o + 1]), self.samples)
+def _score_distribution(counts, seat: int, samples: int) -> dict[int, Estimate]:
+    """P(seat scores v in a deal), for the scores that occurred."""
+    row = DEALS.view(counts).score_dist.reshape(C.SEATS, C.SCORE_BINS)[seat]
+    return {v - C.SCORE_OFFSET: Estimate.proportion(row[v], samples) for v in range(C.SCORE_BINS) if row[v] > 0}
 
-    @property
-    def mean_score(self) -> list[Estimate]:
-        return [self._seat_mean(s, 0) for s in range(self.rules.players)]
 
-    @property
-    def mean_penalty(self) -> list[Estimate]:
-        return [self._seat_mean(s, 1) for s in range(self.rules.players)]
+def _taken_by(counts, suit: str, seat: int, samples: int) -> Estimate:
+    """P(seat takes the jack of ``suit``; seat ``C.OUT_OF_PLAY``: the jack is out of play)."""
+    return Estimate.proportion(DEALS.view(counts).jack_taker.reshape(4, C.TAKER_BINS)[_SUIT_INDEX[suit], seat], samples)
 
-    @property
-    def mean_tricks(self) -> list[Estimate]:
-        return [self._seat_mean(s, 2) for s in range(self.rules.players)]
 
-    @property
-    def mean_total(self) -> Estimate:
-        return Estimate.mean(float(self.counts[K.O_TOTAL]), float(self.counts[K.O_TOTAL + 1]), self.samples)
+@dataclass(frozen=True, repr=False, kw_only=True)
+class _KanaljeResult(Result):
+    """What every Kanalje result records besides the base fields: the look-ahead player's
+    sample count and the kernel's raw counts (out of ``==`` and ``repr``)."""
 
-    def taken_by_seat(self, suit: str) -> list[Estimate]:
-        s = _SUIT_INDEX[suit]
-        return [Estimate.proportion(self.counts[K.O_TAKER + 4 * s + p], self.samples)
-                for p in range(self.rules.players)]
+    lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES
+    counts: np.ndarray = counts_field(default=None)
 
-    def out_of_play(self, suit: str) -> Estimate:
-        s = _SUIT_INDEX[suit]
-        return Estimate.proportion(self.counts[K.O_TAKER + 4 * s + 3], self.samples)
+    def _lineup(self) -> tuple[str, ...]:
+        return self.policies  # type: ignore[attr-defined]
 
-    def holder_takes(self, suit: str) -> Estimate:
-        """P(the player dealt this jack ends up taking it | it was dealt to a player)."""
-        s = _SUIT_INDEX[suit]
-        dealt = int(self.counts[K.O_HOLD + 28 * s:K.O_HOLD + 28 * s + 28].sum())
-        return Estimate.proportion(self.counts[K.O_HOLDER_TAKES + s], dealt)
-
-    def leader_takes(self, suit: str) -> Estimate:
-        """P(the jack is taken by the player who led the trick it falls in), over all deals."""
-        s = _SUIT_INDEX[suit]
-        return Estimate.proportion(self.counts[K.O_LEADER_TAKES + s], self.samples)
-
-    def penalty_distribution(self, seat: int) -> list[Estimate]:
-        """P(seat pays 0, 1, ..., 10 penalty points in a deal)."""
-        o = K.O_PENDIST + K.PEN_BINS * seat
-        return [Estimate.proportion(self.counts[o + v], self.samples) for v in range(K.PEN_BINS)]
-
-    def score_distribution(self, seat: int) -> dict[int, Estimate]:
-        """P(seat scores v in a deal), for the scores that occurred."""
-        o = K.O_SCOREDIST + K.SCORE_BINS * seat
-        return {v - K.SCORE_OFFSET: Estimate.proportion(self.counts[o + v], self.samples)
-                for v in range(K.SCORE_BINS) if self.counts[o + v] > 0}
-
-    def holder_table(self) -> pd.DataFrame:
-        """'Holder takes own jack' by jack, whether its suit is trump, and the holder's length
-        in the suit (rows with at least one deal)."""
-        rows = []
-        for suit in JACK_ORDER:
-            s = _SUIT_INDEX[suit]
-            for tr in (0, 1):
-                for length in range(14):
-                    o = 28 * s + 14 * tr + length
-                    n = int(self.counts[K.O_HOLD + o])
-                    if n == 0:
-                        continue
-                    e = Estimate.proportion(self.counts[K.O_HOLD_TAKES + o], n)
-                    rows.append({"jack": suit, "trump": bool(tr), "length": length, "deals": n,
-                                 "holder_takes": e.value, "lo": e.lo, "hi": e.hi})
-        return pd.DataFrame(rows)
+    def meta(self) -> dict:
+        return {"rules": self.rules.to_dict(), "policies": list(self._lineup()), "samples": int(self.samples),
+                "seed": self.seed, "lookahead_samples": self.lookahead_samples, "partial": bool(self.partial),
+                "version": self.version}
 
     @property
     def violations(self) -> int:
         """Broken invariants counted in a checked run (always 0 unless something is wrong)."""
-        return int(self.counts[K.O_BAD])
+        return int(self._layout.view(self.counts).violations)
+
+    _layout = DEALS
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(repr(self))}</pre>" + self.to_frame().to_html(float_format="%.4f")
+
+
+# ---- running the deals kernel -----------------------------------------------------------------
+def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed_card, phase, check, samples,
+               target_halfwidth, default_samples, halfwidth_seat, rng, threads, progress):
+    """Run :func:`~._kernels.deals_kernel` for a lineup; returns ``(run result, names)``."""
+    check_run_size(samples, target_halfwidth)
+    lookahead_samples = _check_lookahead_samples(lookahead_samples)
+    codes, names, user, chunk = _lineup(policies, rules)
+    if samples is None and target_halfwidth is None:
+        samples = default_samples(codes)
+
+    def hw(counts, n):
+        return _seat_mean(counts, halfwidth_seat, C.SUM_SCORE, n).halfwidth
+
+    args = (rules.to_kernel(), codes, lookahead_samples, fixed_seat, fixed_hand, fixed_card, phase, int(bool(check)),
+            compile_policy(user))
+    res = run(K.deals_kernel, args, DEALS.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw,
+              rng=rng, chunk_size=chunk, threads=threads, progress=progress)
+    return res, names, lookahead_samples
+
+
+# ---- jack risk ----------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class JackRiskResult(_KanaljeResult):
+    """Who takes each jack, and each seat's score, over simulated deals of one lineup."""
+
+    policies: tuple[str, ...]
+
+    # Figures ---------------------------------------------------------------------------
+    @property
+    def mean_score(self) -> list[Estimate]:
+        return [_seat_mean(self.counts, s, C.SUM_SCORE, self.samples) for s in range(self.rules.players)]
+
+    @property
+    def mean_penalty(self) -> list[Estimate]:
+        return [_seat_mean(self.counts, s, C.SUM_PENALTY, self.samples) for s in range(self.rules.players)]
+
+    @property
+    def mean_tricks(self) -> list[Estimate]:
+        return [_seat_mean(self.counts, s, C.SUM_TRICKS, self.samples) for s in range(self.rules.players)]
+
+    @property
+    def mean_total(self) -> Estimate:
+        v = DEALS.view(self.counts)
+        return Estimate.mean(float(v.total), float(v.total_sq), self.samples)
+
+    def taken_by_seat(self, suit: str) -> list[Estimate]:
+        return [_taken_by(self.counts, suit, p, self.samples) for p in range(self.rules.players)]
+
+    def out_of_play(self, suit: str) -> Estimate:
+        return _taken_by(self.counts, suit, C.OUT_OF_PLAY, self.samples)
+
+    def holder_takes(self, suit: str) -> Estimate:
+        """P(the player dealt this jack ends up taking it | it was dealt to a player)."""
+        s = _SUIT_INDEX[suit]
+        v = DEALS.view(self.counts)
+        return Estimate.proportion(v.holder_takes[s], int(v.held.reshape(4, 2 * C.LENGTHS)[s].sum()))
+
+    def leader_takes(self, suit: str) -> Estimate:
+        """P(the jack is taken by the player who led the trick it falls in), over all deals."""
+        return Estimate.proportion(DEALS.view(self.counts).leader_takes[_SUIT_INDEX[suit]], self.samples)
+
+    def penalty_distribution(self, seat: int) -> list[Estimate]:
+        """P(seat pays 0, 1, ..., 10 penalty points in a deal)."""
+        row = DEALS.view(self.counts).penalty_dist.reshape(C.SEATS, C.PEN_BINS)[seat]
+        return [Estimate.proportion(row[v], self.samples) for v in range(C.PEN_BINS)]
+
+    def score_distribution(self, seat: int) -> dict[int, Estimate]:
+        """P(seat scores v in a deal), for the scores that occurred."""
+        return _score_distribution(self.counts, seat, self.samples)
+
+    def holder_table(self) -> pd.DataFrame:
+        """'Holder takes own jack' by jack, whether its suit is trump, and the holder's length
+        in the suit (rows with at least one deal)."""
+        v = DEALS.view(self.counts)
+        held, taken = v.held.reshape(4, 2, C.LENGTHS), v.held_taken.reshape(4, 2, C.LENGTHS)
+        rows = []
+        for suit in JACK_ORDER:
+            s = _SUIT_INDEX[suit]
+            for tr in (0, 1):
+                for length in range(C.LENGTHS):
+                    n = int(held[s, tr, length])
+                    if n == 0:
+                        continue
+                    e = Estimate.proportion(taken[s, tr, length], n)
+                    rows.append({"jack": suit, "trump": bool(tr), "length": length, "deals": n,
+                                 "holder_takes": e.value, "lo": e.lo, "hi": e.hi})
+        return pd.DataFrame(rows)
 
     # Two players: phase 1 and the face-up card ----------------------------------------
     def _two(self):
@@ -183,8 +223,8 @@ class JackRiskResult:
         by the face-up card's rank (``by="rank"``, keys ``2``..``A``), suit (``"suit"``) or
         card (``"card"``); the follower takes it otherwise. Over all phase-1 tricks."""
         self._two()
-        n = self.counts[K.O2_FU_N:K.O2_FU_N + 52]
-        w = self.counts[K.O2_FU_LEAD:K.O2_FU_LEAD + 52]
+        v = DEALS.view(self.counts)
+        n, w = v.faceup_n, v.faceup_leader
         if by == "card":
             return {card_str(c): Estimate.proportion(int(w[c]), int(n[c])) for c in range(52)}
         if by == "rank":
@@ -200,18 +240,19 @@ class JackRiskResult:
         up (its penalty times that probability)."""
         self._two()
         s = _SUIT_INDEX[suit]
-        n = int(self.counts[K.O2_FUJ_N + s])
-        pay = Estimate.proportion(int(self.counts[K.O2_FUJ_PAY + s]), n)
+        v = DEALS.view(self.counts)
+        n = int(v.faceup_jack[s])
+        pay = Estimate.proportion(int(v.faceup_jack_paid[s]), n)
         return {"taken_face_up": Estimate.proportion(n, self.samples), "taker_pays": pay,
                 "cost": pay.scaled(self.rules.jack_penalty(suit)),
-                "falls_in_phase1": Estimate.proportion(int(self.counts[K.O2_P1JACK + s]), self.samples)}
+                "falls_in_phase1": Estimate.proportion(int(v.phase1_jack[s]), self.samples)}
 
     @property
     def phase1_tricks(self) -> list[Estimate]:
         """Two players: each seat's mean number of phase-1 tricks won."""
         self._two()
-        return [Estimate.mean(float(self.counts[K.O2_PHASE1_TRICKS + 2 * p]),
-                              float(self.counts[K.O2_PHASE1_TRICKS + 2 * p + 1]), self.samples) for p in range(2)]
+        sums = DEALS.view(self.counts).phase1_tricks.reshape(2, 2)
+        return [Estimate.mean(float(sums[p, 0]), float(sums[p, C.SQUARE]), self.samples) for p in range(2)]
 
     def faceup_frame(self) -> pd.DataFrame:
         """Two players: P(the leader takes the face-up card) by its rank."""
@@ -243,7 +284,7 @@ class JackRiskResult:
         return pd.DataFrame(rows).set_index("seat")
 
     def to_dict(self) -> dict:
-        d = _meta(self.rules, self.policies, self.samples, self.seed, self.lookahead_samples, self.partial)
+        d = self.meta()
         d["deals"] = self.samples
         d["mean_score"] = [_est_dict(e) for e in self.mean_score]
         d["mean_penalty"] = [_est_dict(e) for e in self.mean_penalty]
@@ -283,9 +324,6 @@ class JackRiskResult:
             lines.append(f"  J of {suit:<8} taken by seats {by}; holder takes {self.holder_takes(suit).format(3)}")
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>" + self.to_frame().to_html(float_format="%.4f")
-
     def plot(self, ax=None):
         """Bar chart: probability each seat takes each jack, with 95% intervals."""
         import matplotlib.pyplot as plt
@@ -321,43 +359,22 @@ def jack_risk(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     [2.4, 2.4, 2.4]
     """
     rules = _check_rules(rules)
-    check_run_size(samples, target_halfwidth)
-    lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    codes, names, user, chunk = _lineup(policies, rules)
-    if samples is None and target_halfwidth is None:
-        samples = _default_samples(codes)
-    if rules.players == 2:
-        kern = K.kernels_for(user)["deals2_kernel"]
-        args, n_out = (rules.to_kernel(), codes, lookahead_samples, -1, 0, -1, 1, int(bool(check))), K.O2_SIZE
-    else:
-        kern = K.kernels_for(user)["deals_kernel"]
-        args, n_out = (rules.to_kernel(), codes, lookahead_samples, -1, 0, -1, int(bool(check))), K.O_SIZE
-
-    def hw(counts, n):
-        return Estimate.mean(float(counts[K.O_SEAT]), float(counts[K.O_SEAT + 1]), n).halfwidth
-
-    res = run(kern, args, n_out,
-              samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
-              threads=threads, progress=progress)
-    return JackRiskResult(rules, names, res.samples, res.seed, lookahead_samples, res.partial, __version__, res.counts)
+    res, names, lookahead_samples = _run_deals(
+        rules, policies, lookahead_samples, -1, 0, -1, 1, check, samples, target_halfwidth, _default_samples, 0,
+        rng, threads, progress)
+    return JackRiskResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
+                          lookahead_samples=lookahead_samples, counts=res.counts)
 
 
 # ---- one hand -----------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class HandResult:
+class HandResult(_KanaljeResult):
     """What my 17 cards are worth in my seat, over random deals of the other 34."""
 
     hand: tuple[int, ...]
     turned: int
     seat: int
-    rules: KanaljeRules
     policies: tuple[str, ...]
-    samples: int
-    seed: Any
-    lookahead_samples: int
-    partial: bool = False
-    version: str = __version__
-    counts: np.ndarray = field(default=None, repr=False)
     #: 0 three players (``turned`` is the turned card); two players: 1 the whole deal from
     #: phase 1 (``turned`` holds the face-up stock card), 2 phase 2 alone (``turned`` holds
     #: the dead card that named trump)
@@ -367,45 +384,33 @@ class HandResult:
     def card_role(self) -> str:
         return ("turned", "faceup", "trump")[self.phase]
 
-    def _mean(self, which):
-        o = K.O_SEAT + 6 * self.seat + 2 * which
-        return Estimate.mean(float(self.counts[o]), float(self.counts[o + 1]), self.samples)
-
     @property
     def score(self) -> Estimate:
-        return self._mean(0)
+        return _seat_mean(self.counts, self.seat, C.SUM_SCORE, self.samples)
 
     @property
     def penalty(self) -> Estimate:
-        return self._mean(1)
+        return _seat_mean(self.counts, self.seat, C.SUM_PENALTY, self.samples)
 
     @property
     def tricks(self) -> Estimate:
-        return self._mean(2)
+        return _seat_mean(self.counts, self.seat, C.SUM_TRICKS, self.samples)
 
     @property
     def jacks(self) -> dict[str, Estimate]:
         """P(I take each jack); exactly 0 for a jack that is out of play."""
         out = {}
+        dead = (self.phase == 0 and self.rules.turned_jack == "dead") or self.phase == 2
         for suit in JACK_ORDER:
-            s = _SUIT_INDEX[suit]
-            j = K.JACK_RANK * 4 + s
-            dead = (self.phase == 0 and self.rules.turned_jack == "dead") or self.phase == 2
-            if j == self.turned and dead:
+            if JACK_RANK * 4 + _SUIT_INDEX[suit] == self.turned and dead:
                 out[suit] = Estimate.exact_value(0.0)
             else:
-                out[suit] = Estimate.proportion(self.counts[K.O_TAKER + 4 * s + self.seat], self.samples)
+                out[suit] = _taken_by(self.counts, suit, self.seat, self.samples)
         return out
 
     @property
     def score_distribution(self) -> dict[int, Estimate]:
-        o = K.O_SCOREDIST + K.SCORE_BINS * self.seat
-        return {v - K.SCORE_OFFSET: Estimate.proportion(self.counts[o + v], self.samples)
-                for v in range(K.SCORE_BINS) if self.counts[o + v] > 0}
-
-    @property
-    def violations(self) -> int:
-        return int(self.counts[K.O_BAD])
+        return _score_distribution(self.counts, self.seat, self.samples)
 
     def to_frame(self) -> pd.DataFrame:
         rows = [{"figure": k, "value": e.value, "lo": e.lo, "hi": e.hi}
@@ -414,7 +419,7 @@ class HandResult:
         return pd.DataFrame(rows).set_index("figure")
 
     def to_dict(self) -> dict:
-        d = _meta(self.rules, self.policies, self.samples, self.seed, self.lookahead_samples, self.partial)
+        d = self.meta()
         d.update(hand=format_cards(sorted(self.hand)), seat=self.seat)
         d[self.card_role] = card_str(self.turned)
         if self.rules.players == 2:
@@ -435,9 +440,6 @@ class HandResult:
         for s, e in self.jacks.items():
             lines.append(f"  P(I take J of {s}) {e.format(3)}")
         return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>" + self.to_frame().to_html(float_format="%.4f")
 
     def plot(self, ax=None):
         """The score distribution with 95% intervals."""
@@ -513,70 +515,47 @@ def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, 
     """
     rules = _check_rules(rules)
     cards, t, seat, phase = _check_hand(hand, turned, seat, rules, faceup, trump)
-    check_run_size(samples, target_halfwidth)
-    lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    codes, names, user, chunk = _lineup(policies, rules)
-    if samples is None and target_halfwidth is None:
-        samples = _default_samples(codes) // 2
     mask = 0
     for c in cards:
         mask |= 1 << c
-    if rules.players == 2:
-        kern = K.kernels_for(user)["deals2_kernel"]
-        args, n_out = (rules.to_kernel(), codes, lookahead_samples, seat, mask, t, phase, int(bool(check))), K.O2_SIZE
-    else:
-        kern = K.kernels_for(user)["deals_kernel"]
-        args, n_out = (rules.to_kernel(), codes, lookahead_samples, seat, mask, t, int(bool(check))), K.O_SIZE
-    o = K.O_SEAT + 6 * seat
-
-    def hw(counts, n):
-        return Estimate.mean(float(counts[o]), float(counts[o + 1]), n).halfwidth
-
-    res = run(kern, args, n_out,
-              samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
-              threads=threads, progress=progress)
-    return HandResult(tuple(cards), t, seat, rules, names, res.samples, res.seed, lookahead_samples, res.partial,
-                      __version__, res.counts, phase)
+    res, names, lookahead_samples = _run_deals(
+        rules, policies, lookahead_samples, seat, mask, t, phase, check, samples, target_halfwidth,
+        lambda codes: _default_samples(codes) // 2, seat, rng, threads, progress)
+    return HandResult(tuple(cards), t, seat, names, phase, rules=rules, samples=res.samples, seed=res.seed,
+                      partial=res.partial, lookahead_samples=lookahead_samples, counts=res.counts)
 
 
 # ---- strength matches ---------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class MatchResult:
+class MatchResult(_KanaljeResult):
     """Paired match: policy A in one seat against B in the others, versus B everywhere, on
     the same deals. ``advantage`` is A's mean score minus B's in the same seat."""
 
     policy_a: str
     policy_b: str
-    rules: KanaljeRules
-    samples: int
-    seed: Any
-    lookahead_samples: int
-    partial: bool = False
-    version: str = __version__
-    counts: np.ndarray = field(default=None, repr=False)
+    _layout = MATCH
+
+    def _lineup(self) -> tuple[str, ...]:
+        return (self.policy_a, self.policy_b)
 
     @property
     def advantage(self) -> Estimate:
         """Points per deal A scores more than B would in the same seat (averaged over seats)."""
-        np_ = self.rules.players
-        return Estimate.mean(float(self.counts[K.M_SUM]), float(self.counts[K.M_SUMSQ]), self.samples).scaled(1 / np_)
+        v = MATCH.view(self.counts)
+        return Estimate.mean(float(v.sum), float(v.sum_sq), self.samples).scaled(1 / self.rules.players)
 
     @property
     def mean_a(self) -> float:
-        return float(self.counts[K.M_A]) / (self.rules.players * self.samples)
+        return float(MATCH.view(self.counts).score_a) / (self.rules.players * self.samples)
 
     @property
     def mean_b(self) -> float:
-        return float(self.counts[K.M_B]) / (self.rules.players * self.samples)
+        return float(MATCH.view(self.counts).score_b) / (self.rules.players * self.samples)
 
     @property
     def better(self) -> Estimate:
         """P(the deal went better for A than for B, summed over the three seats)."""
-        return Estimate.proportion(self.counts[K.M_PLUS], self.samples)
-
-    @property
-    def violations(self) -> int:
-        return int(self.counts[K.M_BAD])
+        return Estimate.proportion(MATCH.view(self.counts).plus, self.samples)
 
     def to_frame(self) -> pd.DataFrame:
         a = self.advantage
@@ -585,8 +564,7 @@ class MatchResult:
                               "lo": a.lo, "hi": a.hi}])
 
     def to_dict(self) -> dict:
-        d = _meta(self.rules, (self.policy_a, self.policy_b), self.samples, self.seed, self.lookahead_samples,
-                  self.partial)
+        d = self.meta()
         d.update(policy_a=self.policy_a, policy_b=self.policy_b, mean_score_a=self.mean_a, mean_score_b=self.mean_b,
                  advantage=_est_dict(self.advantage), better=_est_dict(self.better))
         return d
@@ -595,9 +573,6 @@ class MatchResult:
         return (f"MatchResult({self.policy_a} vs {self.policy_b}, {self.samples:,} paired deals: "
                 f"{self.policy_a} scores {self.mean_a:.3f}, {self.policy_b} {self.mean_b:.3f} in the same seat; "
                 f"advantage {self.advantage.format(3)} points a deal)")
-
-    def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>"
 
 
 def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None, samples: int | None = None,
@@ -622,50 +597,42 @@ def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None =
         raise ValueError("strength_match takes policy names (random, heuristic, lookahead)")
     if samples is None:
         samples = _default_samples(codes) // 4
-    kern = K.match2_kernel if rules.players == 2 else K.match_kernel
-    res = run(kern, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check))),
-              K.M_SIZE, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
-    return MatchResult(names[0], names[1], rules, res.samples, res.seed, lookahead_samples, res.partial, __version__,
-                       res.counts)
+    res = run(K.match_kernel, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check)),
+                               compile_policy(None)),
+              MATCH.size, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
+    return MatchResult(names[0], names[1], rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
+                       lookahead_samples=lookahead_samples, counts=res.counts)
 
 
 # ---- the game to 21 -----------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class GameResult:
+class GameResult(_KanaljeResult):
     """Who wins the game to ``rules.target`` and how many deals it takes."""
 
-    rules: KanaljeRules
     policies: tuple[str, ...]
-    samples: int
-    seed: Any
-    lookahead_samples: int
-    partial: bool = False
-    version: str = __version__
-    counts: np.ndarray = field(default=None, repr=False)
+    _layout = GAME
 
     @property
     def win(self) -> list[Estimate]:
         """P(each seat wins the game); seat 2 deals first, so seat 0 leads the first deal (two
         players: seat 1 deals first, seat 0 leads the first phase 1; the deal alternates)."""
-        return [Estimate.proportion(self.counts[K.G_WIN + s], self.samples) for s in range(self.rules.players)]
+        wins = GAME.view(self.counts).win
+        return [Estimate.proportion(wins[s], self.samples) for s in range(self.rules.players)]
 
     @property
     def unfinished(self) -> int:
-        """Games still tied or short of the target after ``MAX_DEALS`` deals (0 in practice)."""
-        return int(self.counts[K.G_UNFINISHED])
+        """Games still tied or short of the target after ``C.MAX_DEALS`` deals (0 in practice)."""
+        return int(GAME.view(self.counts).unfinished)
 
     @property
     def mean_deals(self) -> Estimate:
-        return Estimate.mean(float(self.counts[K.G_DEALS]), float(self.counts[K.G_DEALSQ]), self.samples)
+        v = GAME.view(self.counts)
+        return Estimate.mean(float(v.deals), float(v.deals_sq), self.samples)
 
     @property
     def deals_distribution(self) -> dict[int, Estimate]:
-        h = self.counts[K.G_HIST:K.G_HIST + K.MAX_DEALS]
-        return {d: Estimate.proportion(h[d], self.samples) for d in range(K.MAX_DEALS) if h[d] > 0}
-
-    @property
-    def violations(self) -> int:
-        return int(self.counts[K.G_BAD])
+        h = GAME.view(self.counts).deals_hist
+        return {d: Estimate.proportion(h[d], self.samples) for d in range(C.MAX_DEALS) if h[d] > 0}
 
     def to_frame(self) -> pd.DataFrame:
         rows = [{"seat": s, "policy": self.policies[s], "win": e.value, "lo": e.lo, "hi": e.hi}
@@ -673,7 +640,7 @@ class GameResult:
         return pd.DataFrame(rows).set_index("seat")
 
     def to_dict(self) -> dict:
-        d = _meta(self.rules, self.policies, self.samples, self.seed, self.lookahead_samples, self.partial)
+        d = self.meta()
         d["games"] = self.samples
         d["win"] = [_est_dict(e) for e in self.win]
         d["mean_deals"] = _est_dict(self.mean_deals)
@@ -685,9 +652,6 @@ class GameResult:
         wins = ", ".join(f"seat {s} ({self.policies[s]}) {e.format(3)}" for s, e in enumerate(self.win))
         return (f"GameResult(to {self.rules.target}, {self.samples:,} games, seed {self.seed}: wins {wins}; "
                 f"deals per game {self.mean_deals.format(2)})")
-
-    def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>" + self.to_frame().to_html(float_format="%.4f")
 
     def plot(self, ax=None):
         """Distribution of the number of deals a game takes."""
@@ -720,13 +684,13 @@ def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     chunk = 4 if K.P_LOOKAHEAD in list(codes) else 1 << 12
 
     def hw(counts, n):
-        return Estimate.proportion(counts[K.G_WIN], n).halfwidth
+        return Estimate.proportion(GAME.view(counts).win[0], n).halfwidth
 
-    kname = "game2_kernel" if rules.players == 2 else "game_kernel"
-    res = run(K.kernels_for(user)[kname], (rules.to_kernel(), codes, lookahead_samples, int(bool(check))),
-              K.G_SIZE, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
+    res = run(K.game_kernel, (rules.to_kernel(), codes, lookahead_samples, int(bool(check)), compile_policy(user)),
+              GAME.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="game")
-    return GameResult(rules, names, res.samples, res.seed, lookahead_samples, res.partial, __version__, res.counts)
+    return GameResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
+                      lookahead_samples=lookahead_samples, counts=res.counts)
 
 
 # ---- a single traced deal (for tests and for watching a player) -----------------------------
@@ -749,9 +713,44 @@ def play_deal(hands, turned=None, *, stock=None, leader: int = 0, policies="heur
     from ..rng import as_seed_sequence, chunk_state
 
     rules = _check_rules(rules)
-    if rules.players == 2:
-        return _play_deal2(hands, turned, stock, leader, policies, rules, lookahead_samples, rng)
+    n = rules.players
     hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
+    if n == 2:
+        st = _check_deal2(hs, turned, stock, leader)
+        t_card = -1
+    else:
+        t_card = _check_deal3(hs, turned, leader, rules)
+    codes, names, user, _ = _lineup(policies, rules)
+    if user is not None:
+        raise ValueError("play_deal takes policy names (random, heuristic, lookahead)")
+    ss, _ = as_seed_sequence(rng)
+    state = chunk_state(ss, 0)
+    t = TABLE.zeros()
+    K.new_table(t, rules.to_kernel(), leader, t_card, 1)
+    if n == 2:
+        t[TABLE.slice("stock")] = st
+        K.open_phase1(t, leader if rules.phase1_leader == "non_dealer" else 1 - leader)
+    for s, h in enumerate(hs):
+        t[T.hand + s] = sum(1 << c for c in h)
+    rec = np.full((len(hs[0]) * (2 if n == 2 else 1), TRACE.size), -1, dtype=np.int64)
+    K.play_traced(state, t, codes, _check_lookahead_samples(lookahead_samples), rec, compile_policy(None))
+    v = TABLE.view(t)
+    if v.violations:
+        raise AssertionError("an illegal card was played")  # a bug, never the user's input
+    tr = TRACE.view(rec)
+    out: dict = {"tricks": [(int(lead), [int(c) for c in cards[:n]], int(w))
+                            for lead, cards, w in zip(tr.leader[:, 0], tr.cards, tr.winner[:, 0])]}
+    if n == 2:
+        out.update(faceup=tr.faceup[:13, 0].tolist(), trump_card=v.trump_card,
+                   phase1_won=v.phase1_wins.tolist())
+    tricks, pen = v.tricks[:n].tolist(), v.penalty[:n].tolist()
+    out.update(taken=tricks, penalty=pen, score=[tricks[s] * rules.trick_points - pen[s] for s in range(n)],
+               jack_taker={suit: int(v.jack_taker[_SUIT_INDEX[suit]]) for suit in JACK_ORDER}, policies=names)
+    return out
+
+
+def _check_deal3(hs, turned, leader, rules) -> int:
+    """Validate three hands and the turned card for :func:`play_deal`; returns the turned card or -1."""
     if len(hs) != rules.players:
         raise ValueError(f"give {rules.players} hands")
     sizes = {len(h) for h in hs}
@@ -763,42 +762,13 @@ def play_deal(hands, turned=None, *, stock=None, leader: int = 0, policies="heur
         raise ValueError("a card is given twice across the hands and the turned card")
     if not 0 <= leader < rules.players:
         raise ValueError(f"leader must be 0..{rules.players - 1}")
-    codes, names, user, _ = _lineup(policies, rules)
-    if user is not None:
-        raise ValueError("play_deal takes policy names (random, heuristic, lookahead)")
-    ss, _ = as_seed_sequence(rng)
-    state = chunk_state(ss, 0)
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
-    trump = (t_card & 3) if t_card >= 0 else -1
-    K.new_table(t, rules.players, trump, leader, t_card, 1 if rules.turned_jack == "last_trick" else 0,
-                np.array(rules.jack_penalties, dtype=np.int64), rules.trick_points, 1)
-    for s, h in enumerate(hs):
-        m = 0
-        for c in h:
-            m |= 1 << c
-        t[K.T_HAND + s] = m
-    rec = np.full((len(hs[0]), 6), -1, dtype=np.int64)
-    K.play_traced(state, t, codes, _check_lookahead_samples(lookahead_samples), rec)
-    if t[K.T_BAD]:
-        raise AssertionError("an illegal card was played")  # a bug, never the user's input
-    n = rules.players
-    tricks = [(int(r[0]), [int(c) for c in r[1:1 + n]], int(r[5])) for r in rec]
-    return {
-        "tricks": tricks,
-        "taken": [int(t[K.T_TRICKS + s]) for s in range(n)],
-        "penalty": [int(t[K.T_PEN + s]) for s in range(n)],
-        "score": [int(t[K.T_TRICKS + s] * rules.trick_points - t[K.T_PEN + s]) for s in range(n)],
-        "jack_taker": {suit: int(t[K.T_JTAKER + _SUIT_INDEX[suit]]) for suit in JACK_ORDER},
-        "policies": names,
-    }
+    return t_card
 
 
-def _play_deal2(hands, turned, stock, leader, policies, rules, lookahead_samples, rng) -> dict:
-    from ..rng import as_seed_sequence, chunk_state
-
+def _check_deal2(hs, turned, stock, leader) -> np.ndarray:
+    """Validate two hands and the stock for :func:`play_deal`; returns the stock."""
     if turned is not None:
         raise ValueError("two players have no turned card; give the 26 stock cards as stock=")
-    hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
     if len(hs) != 2 or any(len(h) != 13 for h in hs):
         raise ValueError("give two hands of 13 cards")
     st = [] if stock is None else (parse_cards(stock) if isinstance(stock, str) else parse_cards(list(stock)))
@@ -809,35 +779,4 @@ def _play_deal2(hands, turned, stock, leader, policies, rules, lookahead_samples
         raise ValueError("a card is given twice across the hands and the stock")
     if not 0 <= leader < 2:
         raise ValueError("leader must be 0 or 1")
-    codes, names, user, _ = _lineup(policies, rules)
-    if user is not None:
-        raise ValueError("play_deal takes policy names (random, heuristic, lookahead)")
-    ss, _ = as_seed_sequence(rng)
-    state = chunk_state(ss, 0)
-    r = rules.to_kernel()
-    t = np.zeros(K.T_SIZE, dtype=np.int64)
-    K.new_table2(t, np.array(st, dtype=np.int64), leader, np.array(rules.jack_penalties, dtype=np.int64),
-                 rules.trick_points, int(rules.phase1_jacks_cost), 1)
-    for s, h in enumerate(hs):
-        m = 0
-        for c in h:
-            m |= 1 << c
-        t[K.T_HAND + s] = m
-    rec = np.full((26, 7), -1, dtype=np.int64)
-    non_dealer = leader if rules.phase1_leader == "non_dealer" else 1 - leader
-    K.play_traced2(state, t, codes, _check_lookahead_samples(lookahead_samples), int(r[11]), int(r[12]),
-                   non_dealer, rec)
-    if t[K.T_BAD]:
-        raise AssertionError("an illegal card was played")  # a bug, never the user's input
-    tricks = [(int(x[0]), [int(c) for c in x[1:3]], int(x[5])) for x in rec]
-    return {
-        "tricks": tricks,
-        "faceup": [int(x[6]) for x in rec[:13]],
-        "trump_card": int(t[K.T_TRUMPCARD]),
-        "phase1_won": [int(t[K.T_P1WINS + s]) for s in range(2)],
-        "taken": [int(t[K.T_TRICKS + s]) for s in range(2)],
-        "penalty": [int(t[K.T_PEN + s]) for s in range(2)],
-        "score": [int(t[K.T_TRICKS + s] * rules.trick_points - t[K.T_PEN + s]) for s in range(2)],
-        "jack_taker": {suit: int(t[K.T_JTAKER + _SUIT_INDEX[suit]]) for suit in JACK_ORDER},
-        "policies": names,
-    }
+    return np.array(st, dtype=np.int64)

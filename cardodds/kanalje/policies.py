@@ -56,18 +56,20 @@ Your own policy
     chunk's xoshiro256** state (uint64[4]; draw with :func:`cardodds._random.bounded`),
     ``legal`` the int64 bit mask of the cards you may play (bit ``c`` for card code ``c``),
     ``seat`` your seat and ``view`` the int64 table array as your seat sees it (other hands
-    zeroed); the ``T_*`` offsets of :mod:`cardodds.kanalje._kernels` name its fields, e.g.
-    ``view[T_HAND + seat]`` your hand, ``view[T_TRICK:T_TRICK + view[T_TLEN]]`` the current
-    trick, ``view[T_TRUMP]`` the trump suit, ``view[T_VOID + s]`` the suits seat ``s`` has
-    shown void in. In the two-player game ``view[T_PHASE]`` is 1 during phase 1, where
-    ``view[T_FACEUP]`` is the face-up stock card, ``view[T_KNOWN + s]`` the face-up cards
-    seat ``s`` took, and the stock under the face-up card and the cards dealt face down
-    read -1. Return a card in ``legal``: anything else is replaced by the lowest legal
-    card and counted (``result.violations`` of a run with ``check=True``).
+    zeroed). :mod:`cardodds.kanalje.view` names its fields (``T``, every field documented)
+    and gives the card-mask helpers, e.g. ``view[T.hand + seat]`` your hand,
+    ``view[T.trick:T.trick + view[T.trick_len]]`` the current trick, ``view[T.trump]`` the
+    trump suit, ``view[T.void + s]`` the suits seat ``s`` has shown void in. In the two-player
+    game ``view[T.phase]`` is 1 during phase 1, where ``view[T.faceup]`` is the face-up stock
+    card, ``view[T.known + s]`` the face-up cards seat ``s`` took, and the stock under the
+    face-up card and the cards dealt face down read -1. Return a card in ``legal``: anything
+    else is replaced by the lowest legal card and counted (``result.violations`` of a run with
+    ``check=True``). The policy is compiled once more, to a function the kernels receive as an
+    argument (:func:`compile_policy`); the kernels themselves are not recompiled.
 
 >>> from numba import njit
 >>> from cardodds.kanalje import jack_risk
->>> from cardodds.kanalje._kernels import lowest
+>>> from cardodds.kanalje.view import lowest
 >>> @njit
 ... def lowest_card(state, legal, seat, view):
 ...     return lowest(legal)
@@ -78,9 +80,10 @@ Your own policy
 
 from __future__ import annotations
 
+from .._jit import callback
 from . import _kernels as K
 
-__all__ = ["POLICIES", "resolve_policies"]
+__all__ = ["POLICIES", "compile_policy", "resolve_policies"]
 
 POLICIES = {"random": K.P_RANDOM, "heuristic": K.P_HEURISTIC, "lookahead": K.P_LOOKAHEAD}
 DEFAULT_LOOKAHEAD_SAMPLES = 16
@@ -124,3 +127,23 @@ def resolve_policies(policies, players: int = 3):
         else:
             raise ValueError(f"policy {p!r} is neither a name ({', '.join(POLICIES)}) nor an @njit function")
     return codes, tuple(names), user
+
+
+def compile_policy(user):
+    """The kernels' policy argument: ``user`` (an ``@njit`` policy) compiled to
+    :data:`~cardodds.kanalje._kernels.POLICY_SIGNATURE`, or the built-in stand-in for None."""
+    if user is None:
+        return K.no_user_policy
+    hit = _compiled.get(id(user))
+    if hit is None or hit[0] is not user:
+        try:
+            fn = callback(K.POLICY_SIGNATURE, cache=False)(user)
+        except Exception as e:  # numba's typing error, shortened to what the user must fix
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise ValueError(f"the policy {getattr(user, '__name__', user)!r} does not compile as "
+                             f"policy(state, legal, seat, view) -> card: {first}") from e
+        hit = _compiled[id(user)] = (user, fn)
+    return hit[1]
+
+
+_compiled: dict = {}

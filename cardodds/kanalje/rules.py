@@ -10,7 +10,7 @@ non-dealer, who leads phase 1 by default). Card codes are those of
 (3, 'dead', 21)
 >>> r.jack_penalty("Jh"), r.jack_penalty("Js")
 (4, 1)
->>> int(KanaljeRules(turned_jack="last_trick").to_kernel()[1])
+>>> RULES.view(KanaljeRules(turned_jack="last_trick").to_kernel()).turned_jack
 1
 """
 
@@ -21,17 +21,22 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..cards import SUIT_NAMES, card_rank, card_suit, parse_card
+from ..layout import Layout
 
-__all__ = ["KanaljeRules", "TURNED_JACK_CHOICES"]
+__all__ = ["RULES", "KanaljeRules", "TURNED_JACK_CHOICES"]
 
 TURNED_JACK_CHOICES = ("dead", "last_trick")
 PHASE1_LEADER_CHOICES = ("non_dealer", "dealer")
 PHASE2_LEADER_CHOICES = ("last_trick", "non_dealer")
 PHASE2_TRUMP_CHOICES = ("trick_card", "none")
-#: Layout of the packed rules array the kernels read.
-R_PLAYERS, R_TURNED_JACK, R_TARGET, R_TRICK_POINTS, R_PENALTY = 0, 1, 2, 3, 4  # R_PENALTY..+3 by suit
-R_HAND = 8
-R_P1J, R_P1LEAD, R_P2LEAD, R_P2TRUMP, R_SIZE = 9, 10, 11, 12, 13  # two-player game
+#: Layout of the packed rules array the kernels read; a choice is packed as its index in the
+#: ``*_CHOICES`` tuple, ``jack_penalty`` by suit (clubs, diamonds, hearts, spades).
+RULES = Layout("kanalje rules", [
+    ("players", 1), ("turned_jack", 1), ("target", 1), ("trick_points", 1), ("jack_penalty", 4), ("hand_size", 1),
+    ("phase1_jacks_cost", 1), ("phase1_leader", 1), ("phase2_leader", 1), ("phase2_trump", 1),
+])
+#: Offsets of the rules fields, read by the kernels: ``rules[R.target]``.
+R = RULES.at
 
 
 @dataclass(frozen=True)
@@ -125,18 +130,13 @@ class KanaljeRules:
 
     def to_kernel(self) -> np.ndarray:
         """The rules packed into the int64 array the kernels read."""
-        a = np.zeros(R_SIZE, dtype=np.int64)
-        a[R_PLAYERS] = self.players
-        a[R_TURNED_JACK] = TURNED_JACK_CHOICES.index(self.turned_jack)
-        a[R_TARGET] = self.target
-        a[R_TRICK_POINTS] = self.trick_points
-        a[R_PENALTY:R_PENALTY + 4] = self.jack_penalties
-        a[R_HAND] = self.hand_size
-        a[R_P1J] = int(bool(self.phase1_jacks_cost))
-        a[R_P1LEAD] = PHASE1_LEADER_CHOICES.index(self.phase1_leader)
-        a[R_P2LEAD] = PHASE2_LEADER_CHOICES.index(self.phase2_leader)
-        a[R_P2TRUMP] = PHASE2_TRUMP_CHOICES.index(self.phase2_trump)
-        return a
+        return RULES.pack(
+            players=self.players, turned_jack=TURNED_JACK_CHOICES.index(self.turned_jack), target=self.target,
+            trick_points=self.trick_points, jack_penalty=self.jack_penalties, hand_size=self.hand_size,
+            phase1_jacks_cost=int(bool(self.phase1_jacks_cost)),
+            phase1_leader=PHASE1_LEADER_CHOICES.index(self.phase1_leader),
+            phase2_leader=PHASE2_LEADER_CHOICES.index(self.phase2_leader),
+            phase2_trump=PHASE2_TRUMP_CHOICES.index(self.phase2_trump))
 
     def to_dict(self) -> dict:
         d = asdict(self)
