@@ -64,7 +64,7 @@ def test_kana_live_json(capsys):
     [
         (["kana", "odds", "--players", "18"], "Känä is played by 2 to 17"),
         (["kana", "odds", "--players", "1"], "Känä is played by 2 to 17"),
-        (["kana", "odds", "--samples", "0"], "must be positive"),
+        (["kana", "odds", "--samples", "0"], "must be a positive whole number"),
         (["kana", "odds", "--samples", "many"], "not a whole number"),
         (["kana", "odds", "--precision", "0"], "half-width"),
         (["kana", "odds", "--shown", "0:Zz"], "cannot read card 'Zz'"),
@@ -72,7 +72,7 @@ def test_kana_live_json(capsys):
         (["kana", "odds", "--shown", "0:Ah Kd Qc Jc"], "at most 3"),
         (["kana", "odds", "--shown", "7:Ah"], "seat 7 does not exist"),
         (["kana", "odds", "--shown", "Ah"], "SEAT:CARDS"),
-        (["kana", "odds", "--exact", "--samples", "10"], "--exact computes without sampling"),
+        (["kana", "odds", "--exact", "--samples", "10"], "not allowed with argument --exact"),
         (["kana", "odds", "--seed", "-3"], "must be >= 0"),
         (["kana", "nothing"], "invalid choice"),
     ],
