@@ -118,6 +118,7 @@ def flag_words(message: str, flags: Iterable[str] = ()) -> str:
         return f"{flag} {value}"
 
     text = re.sub(r"\b([a-z][a-z0-9_]*)=('[^']*'|\"[^\"]*\"|[^\s,;)]+)", sub, message)
+    text = re.sub(r"\b([a-z][a-z0-9_]*)=(?=[\s,;)]|$)", lambda m: flag_of(m.group(1)) or m.group(0), text)
     # A bare Python argument name in the message, e.g. "give samples or target_halfwidth".
     for name, flag in _RENAMED.items():
         if flag in known:
@@ -310,17 +311,20 @@ def cores_available() -> int:
         return os.cpu_count() or 1
 
 
-def settle_run_options(args) -> None:
-    """Once per command, after parsing: cap ``--threads`` at the cores (one notice on stderr),
-    and draw a seed when none is given, so every run prints the seed that repeats it."""
+def settle_run_options(args) -> list[str]:
+    """Once per command, after parsing: cap ``--threads`` at the cores, and draw a seed when
+    none is given, so every run prints the seed that repeats it. Returns the notices to print
+    once the command has succeeded (an error stays the only line on stderr)."""
+    notes = []
     threads = getattr(args, "threads", None)
     if threads is not None:
         most = cores_available()
         if threads > most:
-            print(f"cardodds: note: --threads {threads} capped at the {most} cores available", file=sys.stderr)
+            notes.append(f"cardodds: note: --threads {threads} capped at the {most} cores available")
             args.threads = most
     if hasattr(args, "seed") and args.seed is None and not getattr(args, "exact", False):
         args.seed = secrets.randbits(SEED_BITS)
+    return notes
 
 
 # ---- output ---------------------------------------------------------------------------------

@@ -55,8 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        settle_run_options(args)
-        return int(func(args) or 0)
+        notes = settle_run_options(args)
+        code = int(func(args) or 0)
+        for note in notes:
+            print(note, file=sys.stderr)
+        return code
     except (ValueError, OverflowError) as exc:
         print(error_line(flag_words(str(exc), option_strings(getattr(args, "parser", parser)))), file=sys.stderr)
         return 2

@@ -109,8 +109,14 @@ def _risk(args) -> int:
 def _hand(args) -> int:
     from .analysis import evaluate_hand
 
+    from ..cards import parse_card, parse_cards
+
     rules = _rules(args)
     _check_policies(args, rules)
+    cu.about("--hand", args.hand, parse_cards, args.hand)
+    for flag, card in (("--turned", args.turned), ("--faceup", args.faceup), ("--trump", args.trump)):
+        if card is not None:
+            cu.about(flag, card, parse_card, card)
     if args.seat >= rules.players:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
     res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
