@@ -171,10 +171,10 @@ def odds_text(r) -> str:
         lines.append(f"seat {s} shows: " + ", ".join(f"{ROLES[j]} {card_str(c)}" for j, c in enumerate(cards)))
     seats = cu.table(("seat", "win (95% interval)", "net per round"),
                      [(s, cu.est(w), cu.est(g, sign=True)) for s, (w, g) in enumerate(zip(r.win, r.net))])
-    round_rows = [("extra round needed", cu.est(r.extra_round)), ("seat 0 Superkänä", cu.est(r.superkana, 5))]
+    round_rows = [("extra round needed", cu.est(r.extra_round)), ("seat 0 Superkänä", cu.est(r.superkana))]
     if r.extra_rounds_per_round is not None:
         round_rows.append(("extra rounds per round", cu.est(r.extra_rounds_per_round)))
-    return cu.block(head, r, *lines, seats, cu.table(("round", "probability"), round_rows))
+    return cu.block(head, r, *lines, seats, cu.table(("the round", "value (95% interval)"), round_rows))
 
 
 def _advise(args) -> int:
