@@ -108,7 +108,7 @@ CARD = st.sampled_from(["7h", "Jh", "Ac", "Zz", "", "2s"])
 
 COMMANDS = {
     "kana odds": (["kana", "odds"], {**KANA_RULES, **COMMON, "--shown": SHOWN}, _sizes(True)),
-    "kana advise": (["kana", "advise"], {**KANA_RULES, **COMMON,
+    "kana advise": (["kana", "advise", "--cards", "9h ? ?"], {**KANA_RULES, **COMMON,
                                          "--variant": st.sampled_from(["official", "peek-one", "peek-all", "peek_one"]),
                                          "--seat": st.sampled_from(["0", "1", "3", "16", "17", "-1"]),
                                          "--cards": st.sampled_from(["9h ? ?", "? ? ?", "2c 2d Ah", "Zz", "9h 9h ?"]),

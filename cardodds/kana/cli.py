@@ -185,6 +185,9 @@ def _advise(args) -> int:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
     from ..cards import parse_cards
 
+    if args.cards is None and args.variant != "official":
+        example = "'9h ? ?' (the peeked card first)" if args.variant == "peek-one" else "'9h Kd 2c'"
+        raise cu.UsageError(f"--cards is needed with --variant {args.variant}: what I know of my cards, e.g. {example}")
     for flag, text in (("--cards", args.cards), ("--kanad", args.kanad)):
         if text is not None:
             cu.about(flag, text, parse_cards, text, allow_unknown=True)
