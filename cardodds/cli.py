@@ -13,7 +13,14 @@ import importlib
 import sys
 
 from . import __version__
-from ._cliutil import Parser, error_line, flag_words, join_dash_values, option_strings, settle_run_options
+from ._cliutil import (
+    Parser,
+    error_line,
+    flag_words,
+    join_dash_values,
+    option_strings,
+    settle_run_options,
+)
 
 #: Games whose commands the CLI offers, in the order ``--help`` lists them.
 GAMES = ("kana", "kanalje", "canasta")

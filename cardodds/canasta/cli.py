@@ -80,7 +80,6 @@ def _melds(args) -> int:
 
 def _hand(args) -> int:
     from .analysis import hand_odds
-
     from .cards import parse_hand
 
     rules = _rules(args)

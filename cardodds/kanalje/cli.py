@@ -107,9 +107,8 @@ def _risk(args) -> int:
 
 
 def _hand(args) -> int:
-    from .analysis import evaluate_hand
-
     from ..cards import parse_card, parse_cards
+    from .analysis import evaluate_hand
 
     rules = _rules(args)
     _check_policies(args, rules)

@@ -39,6 +39,20 @@ def save(fig, path: Path, dpi: int = 110) -> None:
     plt().close(fig)
 
 
+def label(ax, xlabel: str, ylabel: str, title: str, legend: str | None = "right", integer_x: bool = False) -> None:
+    """Axis labels, title and legend of a chart; ``legend="right"`` puts it beside the plot,
+    clear of the data, another value is a matplotlib ``loc`` inside it, None: no legend."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if integer_x:
+        integer_ticks(ax.xaxis)
+    if legend == "right":
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    elif legend is not None:
+        ax.legend(fontsize=8, loc=legend)
+
+
 def integer_ticks(axis) -> None:
     """Ticks on whole numbers only (an axis counting turns, cards or deals)."""
     from matplotlib.ticker import MaxNLocator

@@ -14,7 +14,7 @@ import numpy as np
 from .. import __version__
 from ..canasta import CanastaRules, hand_odds, melds
 from ..canasta.rules import WILD_LIMITS
-from ._common import STYLE, Stages, figure, integer_ticks, md_table, pct, plt, save
+from ._common import STYLE, Stages, figure, label, md_table, pct, plt, save
 
 EXAMPLE_HAND = "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h"
 TURNS = 20
@@ -66,11 +66,7 @@ def _by_turn_chart(data: dict):
         ax.errorbar(ks, [x.value for x in m], yerr=[[x.value - x.lo for x in m], [x.hi - x.value for x in m]],
                     fmt="o", ms=3, capsize=2, label=f"Monte Carlo ({n:,} deals)")
         ax.plot(ks, [x.value for x in e], "-", lw=1, label="exact")
-        integer_ticks(ax.xaxis)
-        ax.set_title(title)
-        ax.set_xlabel("cards drawn after the deal (turns)")
-        ax.set_ylabel("probability")
-        ax.legend(fontsize=8, loc=where)
+        label(ax, "cards drawn after the deal (turns)", "probability", title, legend=where, integer_x=True)
     fig.suptitle("A 12-card hand over the draws")
     return fig
 
@@ -84,10 +80,8 @@ def _best_value_chart(data: dict):
     ax.plot(mv, [mc.best_value[v].value for v in mv], "k.", ms=4, label="Monte Carlo")
     ax.axvline(rules.min_first_meld - 2.5, color="red", lw=1, ls="--", label="first-meld minimum")
     ax.set_xlim(-5, 250)
-    ax.set_xlabel("value of the best single meld in a 12-card hand (points; 0 = no meld)")
-    ax.set_ylabel("probability")
-    ax.set_title("The best first meld a dealt hand can lay")
-    ax.legend(fontsize=8, loc="upper right")
+    label(ax, "value of the best single meld in a 12-card hand (points; 0 = no meld)", "probability",
+          "The best first meld a dealt hand can lay", legend="upper right")
     return fig
 
 
@@ -96,16 +90,12 @@ def _wilds_chart(data: dict):
     fig, axes = figure((9, 3.6), ncols=2)
     for ax, (a, b, title) in zip(axes, (("wild_cards", "partnership_wild_cards", "wild cards (2s and Jokers)"),
                                          ("red_threes", "partnership_red_threes", "red 3s"))):
-        for name, off, label in ((a, -0.2, "per hand"), (b, 0.2, "per partnership")):
+        for name, off, whose in ((a, -0.2, "per hand"), (b, 0.2, "per partnership")):
             d = getattr(ex, name)
-            ax.bar(np.array(list(d)) + off, [e.value for e in d.values()], width=0.4, label=f"{label} (exact)")
+            ax.bar(np.array(list(d)) + off, [e.value for e in d.values()], width=0.4, label=f"{whose} (exact)")
             dm = getattr(mc, name)
             ax.plot(np.array(list(dm)) + off, [e.value for e in dm.values()], "k.", ms=4)
-        integer_ticks(ax.xaxis)
-        ax.set_title(title + "  (dots: Monte Carlo)")
-        ax.set_xlabel("cards")
-        ax.set_ylabel("probability")
-        ax.legend(fontsize=8, loc="upper right")
+        label(ax, "cards", "probability", title + "  (dots: Monte Carlo)", legend="upper right", integer_x=True)
     fig.suptitle("Wild cards and red 3s per hand (12 cards) and per partnership (24)")
     return fig
 

@@ -18,7 +18,7 @@ from ..kana import KanaRules, compare, expected_value, odds, strategy_table
 from ..kana import exact as kana_exact
 from ..kana.decisions import _actions_of
 from ..stats import Estimate
-from ._common import STYLE, Stages, est, figure, integer_ticks, md_table, plt, save, signed
+from ._common import STYLE, Stages, est, figure, md_table, plt, save, signed
 
 PLAYER_RANGE = range(2, 9)
 POSITIONS = ("first", "second", "third", "random")

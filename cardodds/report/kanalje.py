@@ -15,7 +15,7 @@ import numpy as np
 from .. import __version__
 from ..kanalje import KanaljeRules, game_odds, jack_risk, strength_match
 from ..kanalje.analysis import JACK_ORDER
-from ._common import STYLE, Stages, est, figure, integer_ticks, md_table, plt, samples, save
+from ._common import STYLE, Stages, est, figure, label, md_table, plt, samples, save
 
 LINEUPS = ("random", "heuristic", "lookahead")
 LOOKAHEAD_SAMPLES = 16
@@ -122,24 +122,18 @@ def _holder_takes_chart(data: dict):
         err = np.array([[e.value - e.lo for e in es], [e.hi - e.value for e in es]])
         ax.bar(x + (i - 1) * 0.27, v, 0.27, yerr=err, capsize=2, label=f"all {p}")
     ax.set_xticks(x, [f"{_jack(s)} (-{rules.jack_penalty(s)})" for s in JACK_ORDER])
-    ax.set_xlabel("jack (penalty)")
-    ax.set_ylabel("P(dealt holder takes it)")
-    ax.set_title("Who is stuck with their own jack, by player strength")
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    label(ax, "jack (penalty)", "P(dealt holder takes it)", "Who is stuck with their own jack, by player strength")
     return fig
 
 
 def _by_length_chart(data: dict):
     tab = data["risks"]["heuristic"].holder_table()
     fig, ax = figure((7, 3.5))
-    for trump, label in ((False, "side suit"), (True, "trump suit")):
+    for trump, suit in ((False, "side suit"), (True, "trump suit")):
         length, p, err = _holder_by_length(tab, trump)
-        ax.errorbar(length, p, yerr=err, marker="o", capsize=2, label=label)
-    integer_ticks(ax.xaxis)
-    ax.set_xlabel("holder's length in the jack's suit (cards dealt)")
-    ax.set_ylabel("P(holder takes own jack)")
-    ax.set_title("All-heuristic table, all four jacks")
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+        ax.errorbar(length, p, yerr=err, marker="o", capsize=2, label=suit)
+    label(ax, "holder's length in the jack's suit (cards dealt)", "P(holder takes own jack)",
+          "All-heuristic table, all four jacks", integer_x=True)
     return fig
 
 
@@ -148,11 +142,8 @@ def _scores_chart(data: dict):
     for p in LINEUPS:
         dist = data["risks"][p].score_distribution(0)
         ax.plot(list(dist), [e.value for e in dist.values()], marker=".", label=f"all {p}")
-    integer_ticks(ax.xaxis)
-    ax.set_xlabel("seat 0's score in a deal (points)")
-    ax.set_ylabel("probability")
-    ax.set_title("Seat 0's score distribution, by player strength")
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    label(ax, "seat 0's score in a deal (points)", "probability", "Seat 0's score distribution, by player strength",
+          integer_x=True)
     return fig
 
 
@@ -167,10 +158,7 @@ def _game_chart(data: dict):
                capsize=2, color=f"C{i}", label="/".join(g.policies))
         labels += [f"seat {s}\n{g.policies[s]}" for s in range(3)]
     ax.set_xticks([p for i in range(len(games)) for p in np.arange(3) + 4 * i], labels, fontsize=7)
-    ax.set_xlabel("seat and its player, by lineup")
-    ax.set_ylabel("P(wins the game to 21)")
-    ax.set_title("The game to 21: each seat's chance to win")
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    label(ax, "seat and its player, by lineup", "P(wins the game to 21)", "The game to 21: each seat's chance to win")
     return fig
 
 
@@ -232,10 +220,7 @@ def _faceup_chart(data: dict):
         ax.errorbar(np.arange(13) + (i - 1) * 0.15, [e.value for e in es], yerr=err, marker="o", capsize=2,
                     linestyle="-", label=f"both {p}")
     ax.set_xticks(np.arange(13), list(risks["random"].faceup_leader_takes("rank")))
-    ax.set_xlabel("rank of the face-up stock card")
-    ax.set_ylabel("P(leader wins it)")
-    ax.set_title("Two players, phase 1: who takes the face-up card")
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    label(ax, "rank of the face-up stock card", "P(leader wins it)", "Two players, phase 1: who takes the face-up card")
     return fig
 
 
