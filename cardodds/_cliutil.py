@@ -347,7 +347,7 @@ def _json_ready(d: dict, result) -> dict:
     d = dict(d)
     d.setdefault("samples", int(getattr(result, "samples", 0) or 0))
     d.setdefault("seed", getattr(result, "seed", None))
-    d.setdefault("partial", bool(getattr(result, "partial", False)))
+    d.setdefault("partial", is_partial(result))
     rules = getattr(result, "rules", None)
     d.setdefault("rules", rules.to_dict() if hasattr(rules, "to_dict") else rules)
     d.setdefault("version", getattr(result, "version", __version__))
@@ -371,14 +371,21 @@ def _clean(obj):
 
 def emit(args, result, text: Callable[[object], str], data: Callable[[object], dict] | None = None) -> int:
     """Print ``result`` as JSON (``--json``) or as ``text(result)``; the whole output is built
-    before anything is written, so an error leaves stdout empty. Returns the exit status."""
+    before anything is written, so an error leaves stdout empty. Returns the exit status: 0, or
+    130 for a run interrupted by Ctrl-C (its partial result is printed first, marked partial)."""
     if getattr(args, "json", False):
         out = json_text(_json_ready(data(result) if data else result.to_dict(), result))
     else:
         out = text(result).rstrip("\n") + "\n"
     sys.stdout.write(out)
     sys.stdout.flush()
-    return 0
+    return 130 if is_partial(result) else 0
+
+
+def is_partial(result) -> bool:
+    if isinstance(result, (list, tuple)):
+        return any(is_partial(r) for r in result)
+    return bool(getattr(result, "partial", False))
 
 
 # ---- tables ---------------------------------------------------------------------------------

@@ -28,13 +28,19 @@ def check_figure(fig, name: str) -> None:
         assert ax.get_ylabel(), f"{name}: an axis without a y label"
         titled = titled or bool(ax.get_title())
     assert titled, f"{name}: no title"
-    # Every legend lies inside the figure and off the axes' data area, or is placed 'best'.
-    for ax in fig.axes:
-        leg = ax.get_legend()
-        if leg is not None:
-            box = leg.get_window_extent(renderer)
-            fb = fig.bbox
-            assert box.x0 >= fb.x0 - 1 and box.x1 <= fb.x1 + 1 and box.y0 >= fb.y0 - 1 and box.y1 <= fb.y1 + 1, name
+    # Every legend lies inside the figure and covers no data point (line vertices, bar tops).
+    legends = [(ax, ax.get_legend()) for ax in fig.axes if ax.get_legend() is not None]
+    legends += [(ax, leg) for leg in fig.legends for ax in fig.axes]
+    for ax, leg in legends:
+        box = leg.get_window_extent(renderer)
+        fb = fig.bbox
+        assert box.x0 >= fb.x0 - 1 and box.x1 <= fb.x1 + 1 and box.y0 >= fb.y0 - 1 and box.y1 <= fb.y1 + 1, name
+        points = [line.get_transform().transform(line.get_xydata()) for line in ax.lines if len(line.get_xydata())]
+        points += [ax.transData.transform([(p.get_x() + p.get_width() / 2, p.get_y() + p.get_height())])
+                   for p in ax.patches if hasattr(p, "get_width")]
+        for xy in points:
+            inside = ((xy[:, 0] > box.x0) & (xy[:, 0] < box.x1) & (xy[:, 1] > box.y0) & (xy[:, 1] < box.y1))
+            assert not inside.any(), f"{name}: the legend covers data"
 
 
 def _integer_ticks(ax) -> bool:

@@ -178,7 +178,7 @@ class MeldOdds:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
+            _, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
         ks = np.arange(len(self.first_meld_by_turn))
         for series, label in ((self.first_meld_by_turn, "first meld possible"),
                               (self.canasta_by_turn, "7 naturals of a rank")):
@@ -192,8 +192,8 @@ class MeldOdds:
         ax.set_ylabel("probability")
         ax.set_ylim(0, 1.02)
         how = "exact" if self.exact else f"{self.samples:,} deals"
-        ax.set_title(f"Canasta: first meld and 7 naturals by turn ({how})")
-        ax.legend(loc="center right")
+        ax.set_title(f"Canasta: the first meld and 7 naturals by turn ({how})")
+        ax.legend(frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))  # beside the plot, clear of the curves
         return ax
 
 

@@ -302,7 +302,7 @@ class StrategyTable:
             ax.set_xlabel("hand (rank combinations in table order)")
         ax.set_ylabel("P(win)")
         ax.set_title(f"Känä {self.rules.variant} strategy table, {self.rules.players} players: win rate by key")
-        ax.legend(frameon=False, loc="upper left")
+        ax.legend(frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))  # beside the plot, clear of the curves
         return ax
 
 
