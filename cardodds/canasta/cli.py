@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from .. import _cliutil as cu
+from .analysis import MAX_TURNS
 from .rules import WILD_LIMITS, CanastaRules
 
 #: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.
 MAX_FIRST_MELD = 400
-#: Most draws the questions follow (the API's limit).
-MAX_TURNS = 40
 _EXACT_HELP = "enumerate exactly instead of simulating"
 
 

@@ -7,7 +7,13 @@ import argparse
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
 from ..stats import Estimate
+from .analysis import DEFAULT_SAMPLES as ODDS_SAMPLES
+from .decisions import DEFAULT_SAMPLES as ADVISE_SAMPLES
+from .decisions import equilibrium
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
+
+#: Rounds a step of a strategy table (the API's default, read from it).
+TABLE_SAMPLES = equilibrium.__kwdefaults__["samples"]
 
 #: Highest ante the CLI takes: the pot (players x ante) must stay an ordinary number.
 MAX_ANTE = 1_000_000.0
@@ -68,7 +74,7 @@ def add_commands(sub) -> None:
     odds.add_argument("--shown", action="append", default=None, metavar="SEAT:CARDS",
                       help="cards a seat has shown, in order: känäd card, first turned, second turned "
                       "(e.g. '1:5h Ks'); repeat for each seat")
-    cu.add_run_options(odds, "2,000,000", unit="rounds", exact="exact figures by enumeration instead of simulation")
+    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds", exact="exact figures by enumeration instead of simulation")
     odds.set_defaults(func=_odds)
 
     adv = ksub.add_parser(
@@ -96,7 +102,7 @@ def add_commands(sub) -> None:
     adv.add_argument("--opponents", default="table", metavar="WHO",
                      help="how the others play: table (the equilibrium table, default), blind, or a strategy name "
                      "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
-    cu.add_run_options(adv, "1,000,000")
+    cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
     adv.set_defaults(func=_advise)
 
     tab = ksub.add_parser(
@@ -114,7 +120,7 @@ def add_commands(sub) -> None:
     tab.add_argument("--players", type=_player_range, default=[4], metavar="N|A-B",
                      help=f"players, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; default 4)")
     tab.add_argument("--opponents", type=cu.choice("table", "blind"), default="table", metavar="table|blind")
-    cu.add_run_options(tab, "400,000 a step", unit="rounds")
+    cu.add_run_options(tab, f"{TABLE_SAMPLES:,} a step", unit="rounds")
     tab.add_argument("--csv", action="store_true", help="print the rows as CSV (the JSON rows' names)")
     tab.set_defaults(func=_table)
 
