@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -38,8 +39,10 @@ HUGE_SAMPLES = ["99999999999999999999999999", str(2**63)] if _engine_refuses(10*
 ODD = st.sampled_from(["", " ", "-", "--", "-1", "0", "nan", "inf", "-inf", "1e308", "1e-9", "x" * 100_000,
                        "ü", "Känä", "♥♠", "\u200b", "١٢", "🂡", "%s", "{}", "'", "\"", "\\", "None", "9" * 40,
                        "0x10", "1_000", "+3", " 7 "])
-#: Examples per command: about a minute for the whole file on one core.
-EXAMPLES = 20
+#: Examples per command: about a minute for the whole file on one core. CARDODDS_FUZZ_EXAMPLES=N
+#: runs N random examples a command instead (a longer hunt; not derandomized).
+EXAMPLES = int(os.environ.get("CARDODDS_FUZZ_EXAMPLES", "20"))
+DERANDOMIZE = "CARDODDS_FUZZ_EXAMPLES" not in os.environ
 
 
 @st.composite
@@ -174,7 +177,7 @@ def test_fuzz_command(name):
 
     codes = []
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=DERANDOMIZE,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(_options(flags, sizes))
     def check(opts):
