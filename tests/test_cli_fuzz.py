@@ -100,6 +100,8 @@ KANALJE = {"--policies": st.sampled_from(["random", "heuristic", "random,heurist
            "--turned-jack": st.sampled_from(["dead", "last-trick", "last_trick", "alive"]),
            "--no-phase1-jacks-cost": None,
            "--lookahead-samples": st.sampled_from(["1", "2", "0", "100001"])}
+#: The look-ahead player, kept to two worlds a decision (the game to 21 runs without it: too slow).
+LOOKAHEAD = {"--policies": st.sampled_from(["random,heuristic,lookahead", "lookahead,random", "heuristic", "x"])}
 CANASTA = {"--wild-limit": st.sampled_from(["naturals", "three", "none", "all"]),
            "--min-first-meld": st.sampled_from(["0", "30", "400", "401", "100000", "-1"]),
            "--jokers": st.sampled_from(["4", "6", "5", "0"]),
@@ -123,9 +125,10 @@ COMMANDS = {
                                        "--players": st.sampled_from(["2", "4", "2-3", "8-2", "9", "1-2", "x-y"]),
                                        "--opponents": st.sampled_from(["table", "blind", "x"]), "--csv": None},
                    _sizes(False, precision=("0.45",))),
-    "kanalje risk": (["kanalje", "risk"], {**KANALJE, **COMMON}, _sizes(False)),
+    "kanalje risk": (["kanalje", "risk", "--lookahead-samples", "2"], {**KANALJE, **COMMON, **LOOKAHEAD},
+                     _sizes(False)),
     "kanalje hand": (["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s",
-                      "--turned", "7h"], {**KANALJE, **COMMON, "--hand": HANDS17, "--turned": CARD,
+                      "--turned", "7h", "--lookahead-samples", "2"], {**KANALJE, **COMMON, **LOOKAHEAD, "--hand": HANDS17, "--turned": CARD,
                                            "--faceup": CARD, "--trump": CARD,
                                            "--seat": st.sampled_from(["0", "1", "2", "3"])}, _sizes(False)),
     "kanalje game": (["kanalje", "game"], {**KANALJE, **COMMON,
