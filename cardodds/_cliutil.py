@@ -407,14 +407,15 @@ def title(text: str, result=None) -> str:
     return text
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[object]], indent: int = 2) -> list[str]:
-    """Aligned columns, two spaces apart; the first column left-aligned, the rest too (numbers
-    in one style line up because they have the same width)."""
-    rows = [[str(c) for c in r] for r in rows]
-    cols = [list(header)] + rows
-    width = [max(len(r[i]) for r in cols) for i in range(len(header))]
+def table(header: Sequence[str] | None, rows: Iterable[Sequence[object]], indent: int = 2) -> list[str]:
+    """Aligned columns, two spaces apart, left-aligned (figures in one style line up because
+    they have the same width); ``header`` None: label-value rows without a header line."""
+    lines = [[str(c) for c in r] for r in rows]
+    if header is not None:
+        lines.insert(0, list(header))
+    width = [max(len(r[i]) for r in lines) for i in range(len(lines[0]))]
     pad = " " * indent
-    return [pad + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in cols]
+    return [pad + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in lines]
 
 
 def block(head: str, result, *parts: Sequence[str] | str) -> str:

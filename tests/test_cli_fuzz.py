@@ -37,7 +37,8 @@ def _engine_refuses(samples) -> bool:
 HUGE_SAMPLES = ["99999999999999999999999999", str(2**63)] if _engine_refuses(10**26) else []
 
 ODD = st.sampled_from(["", " ", "-", "--", "-1", "0", "nan", "inf", "-inf", "1e308", "1e-9", "x" * 100_000,
-                       "ü", "Känä", "♥♠", "\u200b", "١٢", "🂡", "%s", "{}", "'", "\"", "\\", "None", "9" * 40,
+                       "ü", "Känä", "♥♠", "\u200b", "١٢", "🂡", "%s", "{}", "'", "\"", "\\", "None",
+                       "9" * 40,
                        "0x10", "1_000", "+3", " 7 "])
 #: Examples per command: about a minute for the whole file on one core. CARDODDS_FUZZ_EXAMPLES=N
 #: runs N random examples a command instead (a longer hunt; not derandomized).
@@ -128,7 +129,8 @@ COMMANDS = {
     "kanalje risk": (["kanalje", "risk", "--lookahead-samples", "2"], {**KANALJE, **COMMON, **LOOKAHEAD},
                      _sizes(False)),
     "kanalje hand": (["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s",
-                      "--turned", "7h", "--lookahead-samples", "2"], {**KANALJE, **COMMON, **LOOKAHEAD, "--hand": HANDS17, "--turned": CARD,
+                      "--turned", "7h", "--lookahead-samples", "2"],
+                     {**KANALJE, **COMMON, **LOOKAHEAD, "--hand": HANDS17, "--turned": CARD,
                                            "--faceup": CARD, "--trump": CARD,
                                            "--seat": st.sampled_from(["0", "1", "2", "3"])}, _sizes(False)),
     "kanalje game": (["kanalje", "game"], {**KANALJE, **COMMON,

@@ -121,7 +121,7 @@ def hand_text(r, hand: str) -> str:
     m = r.best_meld
     best = (f"{_meld_words(m.meld)}, {m.value} points ({'opens' if m.opens else 'below'} {m.minimum})"
             if m.meld is not None else f"none (below {m.minimum})")
-    facts = cu.table(("", ""), [("hand", _hand_cards(hand, r.rules.jokers)), ("best first meld now", best)])[1:]
+    facts = cu.table(None, [("hand", _hand_cards(hand, r.rules.jokers)), ("best first meld now", best)])
     by_turn = cu.table(("turn", "first meld", "7 naturals of a rank"),
                        [(k, cu.est(r.first_meld_by_turn[k]), cu.est(r.canasta_by_turn[k]))
                         for k in range(r.turns + 1)])

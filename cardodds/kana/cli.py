@@ -74,7 +74,8 @@ def add_commands(sub) -> None:
     odds.add_argument("--shown", action="append", default=None, metavar="SEAT:CARDS",
                       help="cards a seat has shown, in order: känäd card, first turned, second turned "
                       "(e.g. '1:5h Ks'); repeat for each seat")
-    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds", exact="exact figures by enumeration instead of simulation")
+    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds",
+                       exact="exact figures by enumeration instead of simulation")
     odds.set_defaults(func=_odds)
 
     adv = ksub.add_parser(
@@ -211,11 +212,11 @@ def advice_text(a) -> str:
     r = a.rules
     seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in a.kanad.items()) or "none known"
     head = f"Känä {r.variant}, {r.players} players: seat {a.seat}'s känä ({cu.how(a)})"
-    facts = cu.table(("", ""), [("my cards", format_cards(a.cards)), ("känäd before me", seen),
-                                ("opponents", a.opponents)])[1:]
+    facts = cu.table(None, [("my cards", format_cards(a.cards)), ("känäd before me", seen),
+                                ("opponents", a.opponents)])
     options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in a.options])
-    verdict = cu.table(("", ""), [("best - next best (paired)", cu.est(a.difference, sign=True)),
-                                  ("verdict", a.verdict)])[1:]
+    verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference, sign=True)),
+                                  ("verdict", a.verdict)])
     return cu.block(head, a, facts, options, verdict)
 
 

@@ -179,5 +179,5 @@ def game_text(g) -> str:
                     [(s, g.policies[s], cu.est(e)) for s, e in enumerate(g.win)])
     unfinished = (f"{g.unfinished:,} of {g.samples:,} (still open after {MAX_DEALS} deals; no seat wins them)"
                   if g.unfinished else f"0 (every game ended within {MAX_DEALS} deals)")
-    deals = cu.table(("", ""), [("deals a game", cu.est(g.mean_deals, 2)), ("unfinished games", unfinished)])[1:]
+    deals = cu.table(None, [("deals a game", cu.est(g.mean_deals, 2)), ("unfinished games", unfinished)])
     return cu.block(head, g, wins, deals)
