@@ -1,85 +1,429 @@
-"""Pieces every game's CLI shares: run-size options, JSON output, tables."""
+"""Pieces every game's CLI shares: the parser, option types, run-size options, errors, output.
+
+One pattern for every command:
+
+- :func:`add_run_options` adds ``--samples N | --precision H [| --exact]`` (one exclusive
+  group), ``--seed``, ``--threads``, ``--progress/--no-progress`` and ``--json``;
+  :func:`run_size` turns them into the API's ``samples=`` / ``target_halfwidth=`` / ``exact=``.
+- A handler builds its whole output first and hands it to :func:`emit` (JSON or a titled
+  table), so an error never leaves half an answer on stdout.
+- Every error is one line, ``cardodds: error: ...``, at most :data:`MAX_ERROR` characters,
+  naming the flag as typed (:func:`error_line`, :func:`flag_words`); exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import os
+import re
+import secrets
 import sys
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from .stats import Estimate
+
+PREFIX = "cardodds: error: "
+#: Longest error line (prefix included); longer tokens are shortened to fit.
+MAX_ERROR = 200
+#: Longest token echoed whole in an error; a longer one is cut with its length noted.
+MAX_TOKEN = 40
+#: Bits of a seed the CLI draws when none is given: exact as a JSON number in any parser
+#: (IEEE doubles hold 53-bit integers), and passing it back with ``--seed`` repeats the run.
+SEED_BITS = 53
+
+
+# ---- errors ---------------------------------------------------------------------------------
+def shorten(text: str, limit: int = MAX_TOKEN) -> str:
+    """``text`` with every whitespace-free token longer than ``limit`` cut to its ends."""
+    def cut(m: re.Match) -> str:
+        t = m.group(0)
+        return f"{t[:limit // 2]}...({len(t):,} characters)"
+    return re.sub(r"\S{%d,}" % (limit + 1), cut, text)
+
+
+def error_line(message: str) -> str:
+    """One line, one prefix, at most :data:`MAX_ERROR` characters."""
+    text = " ".join(str(message).split())
+    text = shorten(text)
+    for old in ("cardodds: error: ", "error: "):
+        if text.startswith(old):
+            text = text[len(old):]
+    line = PREFIX + text
+    if len(line) > MAX_ERROR:
+        line = line[:MAX_ERROR - 3].rstrip() + "..."
+    return line
+
+
+class UsageError(ValueError):
+    """Bad command-line input found after parsing; printed like an argparse error."""
+
+
+def about(flag: str, value, check: Callable, *args, **kwargs):
+    """``check(*args, **kwargs)``; its ``ValueError`` as a usage error that names ``flag`` and ``value``."""
+    try:
+        return check(*args, **kwargs)
+    except ValueError as exc:
+        message = str(exc)
+        if message.startswith(flag):
+            raise
+        raise UsageError(f"{flag} {shorten(repr(value)) if isinstance(value, str) else value}: {message}") from None
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with cardodds' error convention: one line on stderr, exit status 2."""
+
+    def error(self, message):
+        self.exit(2, error_line(f"{message} (see {self.prog} --help)") + "\n")
+
+
+def help_exit(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """Handler of a bare game command: its help on stderr, exit status 2."""
+    def run(args) -> int:
+        parser.print_help(sys.stderr)
+        return 2
+    return run
+
+
+# Python argument names the API's messages use, and the flag a CLI user typed instead.
+_RENAMED = {"target_halfwidth": "--precision", "rng": "--seed"}
+
+
+def flag_words(message: str, flags: Iterable[str] = ()) -> str:
+    """Rewrite ``name=value`` in an API message as ``--name value`` for the flags this command has.
+
+    ``seat=5 must be 0..2`` reads ``--seat 5 must be 0..2``; ``exact=True`` reads ``--exact``,
+    ``exact=False`` "without --exact"; values lose their Python quotes and use hyphens
+    (``turned_jack='last_trick'`` reads ``--turned-jack last-trick``).
+    """
+    known = set(flags)
+
+    def flag_of(name: str) -> str | None:
+        flag = _RENAMED.get(name, "--" + name.replace("_", "-"))
+        return flag if flag in known else None
+
+    def sub(m: re.Match) -> str:
+        name, value = m.group(1), m.group(2)
+        flag = flag_of(name)
+        if flag is None:
+            return m.group(0)
+        if value in ("True", "False"):
+            return flag if value == "True" else f"without {flag}"
+        value = value.strip("'\"")
+        if re.fullmatch(r"[a-z_]+", value):
+            value = value.replace("_", "-")
+        return f"{flag} {value}"
+
+    text = re.sub(r"\b([a-z][a-z0-9_]*)=('[^']*'|\"[^\"]*\"|[^\s,;)]+)", sub, message)
+    text = re.sub(r"\b([a-z][a-z0-9_]*)=(?=[\s,;)]|$)", lambda m: flag_of(m.group(1)) or m.group(0), text)
+    # A bare Python argument name in the message, e.g. "give samples or target_halfwidth".
+    for name, flag in _RENAMED.items():
+        if flag in known:
+            text = re.sub(rf"(?<![-\w]){name}\b(?!=)", flag, text)
+    return text
+
+
+def option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option string of ``parser`` and of its sub-commands."""
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for p in action.choices.values():
+                found |= option_strings(p)
+    return found
+
+
+def value_options(parser: argparse.ArgumentParser) -> set[str]:
+    """Options (of ``parser`` and its sub-commands) that take one value."""
+    found: set[str] = set()
+    for action in parser._actions:
+        if action.option_strings and action.nargs is None:
+            found.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for p in action.choices.values():
+                found |= value_options(p)
+    return found
+
+
+def join_dash_values(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``--shown -1:5h`` as ``--shown=-1:5h``: argparse would take ``-1:5h`` for an option.
+
+    Only a value that is not itself one of the command's options is joined, so
+    ``--seed --json`` still reports the missing seed.
+    """
+    takes = value_options(parser)
+    known = option_strings(parser)
+    out: list[str] = []
+    i = 0
+    argv = list(argv)
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            out.extend(argv[i:])
+            break
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if (tok in takes and nxt is not None and nxt.startswith("-") and nxt != "--"
+                and nxt.split("=", 1)[0] not in known):
+            out.append(f"{tok}={nxt}")
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+# ---- option types ---------------------------------------------------------------------------
+def _whole(text: str) -> int:
+    t = text.strip().replace("_", "")
+    if not re.fullmatch(r"[+-]?\d{1,30}", t):
+        raise argparse.ArgumentTypeError(f"{shorten(repr(text))} is not a whole number")
+    return int(t)
+
+
+def int_range(low: int, high: int | None = None, what: str = "") -> Callable[[str], int]:
+    """Type: a whole number in ``low..high`` (``high`` None: no upper bound)."""
+    def check(text: str) -> int:
+        value = _whole(text)
+        if value < low or (high is not None and value > high):
+            accepted = f"{low:,}..{high:,}" if high is not None else f"{low:,} or more"
+            raise argparse.ArgumentTypeError(f"{shorten(text)} is outside {accepted}{what}")
+        return value
+    check.__name__ = "whole number"
+    return check
+
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _whole(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        raise argparse.ArgumentTypeError(f"{shorten(text)} must be a positive whole number")
     return value
+
+
+def positive_float(low_ok: float = 0.0, high: float | None = None, example: str = "") -> Callable[[str], float]:
+    """Type: a finite number above ``low_ok`` (and at most ``high``)."""
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shorten(repr(text))} is not a number{example}") from None
+        if not math.isfinite(value) or value <= low_ok or (high is not None and value > high):
+            top = f" and at most {high:g}" if high is not None else ""
+            raise argparse.ArgumentTypeError(f"{shorten(text)} must be a finite number above {low_ok:g}{top}{example}")
+        return value
+    check.__name__ = "number"
+    return check
 
 
 def precision(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a 95% half-width such as 0.002") from None
-    if not (0 < value < 1) or math.isnan(value):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a 95% half-width between 0 and 1, e.g. 0.002")
+        raise argparse.ArgumentTypeError(f"{shorten(repr(text))} is not a number; give a 95% half-width "
+                                         "such as 0.002") from None
+    if not (0 < value < 1):
+        raise argparse.ArgumentTypeError(f"{shorten(text)} must be a 95% half-width between 0 and 1, e.g. 0.002")
     return value
 
 
 def seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _whole(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
+        raise argparse.ArgumentTypeError(f"{shorten(text)} must be >= 0")
     return value
 
 
-def add_run_options(p: argparse.ArgumentParser, default_samples: int) -> None:
-    """``--samples N | --precision H``, ``--seed``, ``--threads``, ``--no-progress``, ``--json``."""
+def choice(*names: str, old: dict[str, str] | None = None) -> Callable[[str], str]:
+    """Type: one of ``names`` (hyphenated); ``old`` maps accepted older spellings to them."""
+    aliases = {n: n for n in names}
+    aliases.update({n.replace("-", "_"): n for n in names})
+    aliases.update(old or {})
+
+    def check(text: str) -> str:
+        if text in aliases:
+            return aliases[text]
+        raise argparse.ArgumentTypeError(f"{shorten(repr(text))} is not one of {', '.join(names)}")
+    check.__name__ = "choice"
+    return check
+
+
+def python_name(value: str) -> str:
+    """A hyphenated CLI value as the API spells it (``last-trick`` -> ``last_trick``)."""
+    return value.replace("-", "_")
+
+
+# ---- the shared run options -----------------------------------------------------------------
+def add_run_options(p: argparse.ArgumentParser, default_samples: str, *, exact: str | None = None,
+                    unit: str = "deals") -> None:
+    """``--samples N | --precision H [| --exact]``, ``--seed``, ``--threads``, progress, ``--json``.
+
+    ``default_samples`` is the help text's default (the API's own default is used when neither
+    is given); ``exact`` the help of ``--exact`` where the command can enumerate.
+    """
     size = p.add_mutually_exclusive_group()
-    size.add_argument(
-        "--samples", type=positive_int, default=None, metavar="N",
-        help=f"number of simulated deals (default {default_samples:,})",
-    )
-    size.add_argument(
-        "--precision", type=precision, default=None, metavar="H",
-        help="simulate until the headline figure's 95%% interval is ±H (e.g. 0.001)",
-    )
+    size.add_argument("--samples", type=positive_int, default=None, metavar="N",
+                      help=f"number of simulated {unit} (default {default_samples})")
+    size.add_argument("--precision", type=precision, default=None, metavar="H",
+                      help="simulate until the headline figure's 95%% interval is ±H (e.g. 0.001)")
+    if exact is not None:
+        size.add_argument("--exact", action="store_true", help=exact)
     p.add_argument("--seed", type=seed, default=None, metavar="S",
-                   help="random seed; the same seed gives the same numbers on any number of threads")
+                   help="random seed; the same seed gives the same numbers on any number of threads "
+                        "(default: a fresh seed, printed with the result)")
     p.add_argument("--threads", type=positive_int, default=None, metavar="T",
-                   help="worker threads (default: all cores)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+                   help="worker threads (default: all cores; more than the cores available are capped)")
+    add_progress_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
-def run_size(args, default_samples: int) -> dict:
-    """The API's ``samples=`` / ``target_halfwidth=`` from the options."""
-    if args.precision is not None:
-        return {"samples": None, "target_halfwidth": args.precision}
-    return {"samples": args.samples or default_samples, "target_halfwidth": None}
+def add_progress_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show progress on stderr even when it is not a terminal")
+    g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress on stderr")
+
+
+def run_size(args) -> dict:
+    """The API's ``samples=`` / ``target_halfwidth=`` (None, None: the API's default size)."""
+    return {"samples": args.samples, "target_halfwidth": args.precision}
+
+
+def run_options(args) -> dict:
+    """``rng=``, ``threads=``, ``progress=`` for the API."""
+    return {"rng": args.seed, "threads": args.threads, "progress": show_progress(args)}
 
 
 def show_progress(args) -> bool:
-    return not args.no_progress and not args.json and sys.stderr.isatty()
+    """Progress bars only in a terminal, unless ``--progress`` / ``--no-progress`` says otherwise."""
+    forced = getattr(args, "progress", None)
+    if forced is not None:
+        return bool(forced)
+    return sys.stderr.isatty()
 
 
+def cores_available() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def settle_run_options(args) -> list[str]:
+    """Once per command, after parsing: cap ``--threads`` at the cores, and draw a seed when
+    none is given, so every run prints the seed that repeats it. Returns the notices to print
+    once the command has succeeded (an error stays the only line on stderr)."""
+    notes = []
+    threads = getattr(args, "threads", None)
+    if threads is not None:
+        most = cores_available()
+        if threads > most:
+            notes.append(f"cardodds: note: --threads {threads} capped at the {most} cores available")
+            args.threads = most
+    if hasattr(args, "seed") and args.seed is None and not getattr(args, "exact", False):
+        args.seed = secrets.randbits(SEED_BITS)
+    return notes
+
+
+# ---- output ---------------------------------------------------------------------------------
 def _default(o):
     if isinstance(o, np.integer):
         return int(o)
     if isinstance(o, np.floating):
         return float(o)
+    if isinstance(o, np.bool_):
+        return bool(o)
     if isinstance(o, np.ndarray):
         return o.tolist()
     raise TypeError(f"cannot write {type(o).__name__} as JSON")
 
 
-def print_json(obj) -> None:
-    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, default=_default, allow_nan=False)
-    sys.stdout.write("\n")
+def _json_ready(d: dict, result) -> dict:
+    """Every JSON object carries ``partial``, ``seed``, ``samples``, ``rules`` and ``version``."""
+    from . import __version__
+
+    d = dict(d)
+    d.setdefault("samples", int(getattr(result, "samples", 0) or 0))
+    d.setdefault("seed", getattr(result, "seed", None))
+    d.setdefault("partial", is_partial(result))
+    rules = getattr(result, "rules", None)
+    d.setdefault("rules", rules.to_dict() if hasattr(rules, "to_dict") else rules)
+    d.setdefault("version", getattr(result, "version", __version__))
+    return d
+
+
+def json_text(obj) -> str:
+    """``obj`` as one JSON document (no NaN or infinity: a figure that is not a number is null)."""
+    return json.dumps(_clean(obj), indent=2, ensure_ascii=False, default=_default, allow_nan=False) + "\n"
+
+
+def _clean(obj):
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+def emit(args, result, text: Callable[[object], str], data: Callable[[object], dict] | None = None) -> int:
+    """Print ``result`` as JSON (``--json``) or as ``text(result)``; the whole output is built
+    before anything is written, so an error leaves stdout empty. Returns the exit status: 0, or
+    130 for a run interrupted by Ctrl-C (its partial result is printed first, marked partial)."""
+    if getattr(args, "json", False):
+        out = json_text(_json_ready(data(result) if data else result.to_dict(), result))
+    else:
+        out = text(result).rstrip("\n") + "\n"
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    return 130 if is_partial(result) else 0
+
+
+def is_partial(result) -> bool:
+    if isinstance(result, (list, tuple)):
+        return any(is_partial(r) for r in result)
+    return bool(getattr(result, "partial", False))
+
+
+# ---- tables ---------------------------------------------------------------------------------
+def est(e: Estimate, digits: int = 4, sign: bool = False) -> str:
+    """One estimate as every command prints it: ``value [lo, hi]`` or ``value (exact)``."""
+    return e.format(digits, sign=sign)
+
+
+def how(result, unit: str = "deals") -> str:
+    """``exact`` or ``Monte Carlo, N unit, seed S``."""
+    if getattr(result, "exact", False) or getattr(result, "method", "") == "exact" or not result.samples:
+        return "exact"
+    return f"Monte Carlo, {result.samples:,} {unit}, seed {result.seed}"
+
+
+def title(text: str, result=None) -> str:
+    if result is not None and getattr(result, "partial", False):
+        text += " [PARTIAL: interrupted, figures from the deals counted so far]"
+    return text
+
+
+def table(header: Sequence[str] | None, rows: Iterable[Sequence[object]], indent: int = 2) -> list[str]:
+    """Aligned columns, two spaces apart, left-aligned (figures in one style line up because
+    they have the same width); ``header`` None: label-value rows without a header line."""
+    lines = [[str(c) for c in r] for r in rows]
+    if header is not None:
+        lines.insert(0, list(header))
+    width = [max(len(r[i]) for r in lines) for i in range(len(lines[0]))]
+    pad = " " * indent
+    return [pad + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in lines]
+
+
+def block(head: str, result, *parts: Sequence[str] | str) -> str:
+    """A titled answer: the title line, then each part (a table's lines or a line)."""
+    lines = [title(head, result)]
+    for part in parts:
+        if isinstance(part, str):
+            lines.append("  " + part if part else "")
+        else:
+            lines.extend(part)
+    return "\n".join(lines)

@@ -99,13 +99,20 @@ class Estimate:
         """``{"value", "se", "lo", "hi"}`` as JSON numbers (exact: se 0, lo = hi = value)."""
         return {"value": _num(self.value), "se": _num(self.se), "lo": _num(self.lo), "hi": _num(self.hi)}
 
-    def format(self, digits: int = 4, percent: bool = False) -> str:
+    def format(self, digits: int = 4, percent: bool = False, sign: bool = False) -> str:
+        """``value [lo, hi]`` (or ``value (exact)``) to ``digits`` places; ``sign=True`` prints
+        ``+`` on positive numbers (differences, gains). A zero prints as ``0``, never ``-0``."""
         f = 100.0 if percent else 1.0
         unit = "%" if percent else ""
         d = max(digits - 2, 1) if percent else digits
+        spec = f"+.{d}f" if sign else f".{d}f"
+
+        def num(x: float) -> str:
+            return format(x * f + 0.0, spec)  # + 0.0 turns -0.0 into 0.0
+
         if self.exact:
-            return f"{self.value * f:.{d}f}{unit} (exact)"
-        return f"{self.value * f:.{d}f}{unit} [{self.lo * f:.{d}f}, {self.hi * f:.{d}f}]"
+            return f"{num(self.value)}{unit} (exact)"
+        return f"{num(self.value)}{unit} [{num(self.lo)}, {num(self.hi)}]"
 
     def __repr__(self) -> str:
         if self.exact:

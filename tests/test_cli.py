@@ -64,7 +64,7 @@ def test_kana_live_json(capsys):
     [
         (["kana", "odds", "--players", "18"], "Känä is played by 2 to 17"),
         (["kana", "odds", "--players", "1"], "Känä is played by 2 to 17"),
-        (["kana", "odds", "--samples", "0"], "must be positive"),
+        (["kana", "odds", "--samples", "0"], "must be a positive whole number"),
         (["kana", "odds", "--samples", "many"], "not a whole number"),
         (["kana", "odds", "--precision", "0"], "half-width"),
         (["kana", "odds", "--shown", "0:Zz"], "cannot read card 'Zz'"),
@@ -72,7 +72,7 @@ def test_kana_live_json(capsys):
         (["kana", "odds", "--shown", "0:Ah Kd Qc Jc"], "at most 3"),
         (["kana", "odds", "--shown", "7:Ah"], "seat 7 does not exist"),
         (["kana", "odds", "--shown", "Ah"], "SEAT:CARDS"),
-        (["kana", "odds", "--exact", "--samples", "10"], "--exact computes without sampling"),
+        (["kana", "odds", "--exact", "--samples", "10"], "not allowed with argument --exact"),
         (["kana", "odds", "--seed", "-3"], "must be >= 0"),
         (["kana", "nothing"], "invalid choice"),
     ],
@@ -94,3 +94,152 @@ def test_console_script_exit_status_and_help():
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kana", "odds", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "--shown" in r.stdout and "--precision" in r.stdout
+
+
+# ---- issue list: every bad input refused with one line naming the flag --------------------------
+@pytest.mark.parametrize(
+    "argv,flag",
+    [
+        (["report", "--out", "/proc/nope"], "--out"),
+        (["kana", "odds", "--ante", "inf", "--json"], "--ante"),
+        (["kana", "odds", "--ante", "1e308", "--json"], "--ante"),
+        (["kana", "odds", "--ante", "1e308"], "--ante"),
+        (["kana", "odds", "--ante", "nan"], "--ante"),
+        (["kanalje", "game", "--target", "100000000"], "--target"),
+        (["kanalje", "game", "--max-deals", "50"], "--max-deals"),
+        (["kanalje", "risk", "--players", "2", "--turned-jack", "last_trick"], "--turned-jack"),
+        (["kanalje", "risk", "--players", "2", "--turned-jack", "last-trick"], "--turned-jack"),
+        (["kanalje", "risk", "--no-phase1-jacks-cost"], "--no-phase1-jacks-cost"),
+        (["kana", "odds", "--shown", "0:"], "--shown"),
+        (["kana", "odds", "--shown", "-1:5h"], "--shown"),
+        (["canasta", "melds", "--min-first-meld", "100000"], "--min-first-meld"),
+        (["canasta", "melds", "--exact", "--discard", "weakest"], "--discard"),
+        (["canasta", "hand", "--hand", "Ah Ah Ah"], "--hand"),
+        (["kana", "advise", "--seat", "5"], "--seat"),
+        (["kana", "advise", "--cards", "Zz ? ?"], "--cards"),
+        (["kanalje", "risk", "--policies", "foo"], "--policies"),
+        (["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--faceup", "7h"],
+         "--faceup"),
+        (["kana", "odds", "--samples", "x" * 100_000], "--samples"),
+        (["kana", "odds", "--players", "ü" * 5000], "--players"),
+    ],
+)
+def test_issue_inputs_are_refused_in_one_line_naming_the_flag(capsys, argv, flag):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardodds: error: ") and len(lines[0]) <= 200, err[:300]
+    assert flag in lines[0]
+    assert "=" not in lines[0].split("error: ", 1)[1].split(" (see")[0] or flag in ("--shown",), lines[0]
+
+
+def test_long_tokens_are_shortened(capsys):
+    code, _, err = run_cli(capsys, "kana", "odds", "--samples", "9" * 100_000 + "x")
+    assert code == 2 and "characters)" in err and "9" * 50 not in err and len(err.strip()) <= 200
+
+
+def test_old_value_spelling_is_accepted_and_printed_with_hyphens(capsys):
+    code, out, _ = run_cli(capsys, "kanalje", "risk", "--turned-jack", "last_trick", "--samples", "200", "--seed", "1")
+    assert code == 0 and "turned jack last-trick" in out
+    code, out, _ = run_cli(capsys, "kanalje", "risk", "--turned-jack", "last-trick", "--samples", "200", "--seed", "1",
+                           "--json")
+    assert json.loads(out)["rules"]["turned_jack"] == "last_trick"
+
+
+def test_bare_game_commands_print_help_to_stderr_and_exit_2(capsys):
+    for game in ("kana", "kanalje", "canasta"):
+        code, out, err = run_cli(capsys, game)
+        assert code == 2 and out == "" and f"usage: cardodds {game}" in err
+
+
+def test_threads_above_the_cores_are_capped_with_one_note(capsys):
+    code, out, err = run_cli(capsys, "kana", "odds", "--samples", "1000", "--seed", "1", "--threads", "1000")
+    assert code == 0 and out
+    assert err.splitlines() == [err.strip()] and "--threads 1000 capped" in err
+
+
+def test_unseeded_runs_print_a_seed_json_reads_exactly_and_that_repeats_the_run(capsys):
+    code, out, _ = run_cli(capsys, "kana", "odds", "--players", "3", "--samples", "3000", "--json")
+    first = json.loads(out)
+    seed = first["seed"]
+    assert isinstance(seed, int) and 0 <= seed < 2**53 and float(seed) == seed
+    code, out, _ = run_cli(capsys, "kana", "odds", "--players", "3", "--samples", "3000", "--json", "--seed", str(seed))
+    assert json.loads(out)["win"] == first["win"]
+
+
+META = ("partial", "seed", "samples", "rules", "version")
+ALL_JSON = [
+    ["kana", "odds", "--samples", "500", "--seed", "1"],
+    ["kana", "odds", "--exact", "--players", "2"],
+    ["kana", "odds", "--players", "2", "--shown", "0:5h Ks Qd", "--shown", "1:2c Ah"],
+    ["kana", "advise", "--samples", "500", "--seed", "1", "--opponents", "blind", "--cards", "9h ? ?"],
+    ["kana", "table", "--samples", "500", "--seed", "1", "--opponents", "blind"],
+    ["kana", "table", "--samples", "500", "--seed", "1", "--opponents", "blind", "--players", "2-3"],
+    ["kanalje", "risk", "--samples", "200", "--seed", "1"],
+    ["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--turned", "7h",
+     "--samples", "200", "--seed", "1"],
+    ["kanalje", "game", "--samples", "50", "--seed", "1"],
+    ["canasta", "melds", "--samples", "500", "--seed", "1", "--turns", "2"],
+    ["canasta", "hand", "--hand", "Kh Kd 9c", "--samples", "500", "--seed", "1", "--turns", "2"],
+]
+
+
+@pytest.mark.parametrize("argv", ALL_JSON, ids=lambda a: " ".join(a[:2]))
+def test_every_json_object_carries_the_run_metadata_and_every_table_one_style(capsys, argv):
+    code, out, _ = run_cli(capsys, *argv, "--json")
+    d = json.loads(out)
+    assert code == 0 and all(k in d for k in META), sorted(d)
+    code, text, _ = run_cli(capsys, *argv)
+    assert code == 0
+    lines = text.splitlines()
+    for before, line in zip([""] + lines, lines):  # a title, then its indented table lines
+        assert line.startswith("  ") or not line or not before, text
+    for bad in ("Result(", "Meld(", "Odds(", ".to_frame()", "wild_limit='", "-0.0000 (exact)", "iteration"
+                "s)", "_trick"):
+        assert bad not in text, (bad, text)
+    assert "(exact)" in text or "[" in text
+
+
+def test_kana_table_csv_and_json_use_the_same_names(capsys):
+    argv = ["kana", "table", "--samples", "500", "--seed", "1", "--opponents", "blind"]
+    _, out, _ = run_cli(capsys, *argv, "--json")
+    row = json.loads(out)["rows"][0]
+    _, csv_text, _ = run_cli(capsys, *argv, "--csv")
+    header = csv_text.splitlines()[0].split(",")
+    expected = ["players"]
+    for k, v in row.items():
+        expected += [k] + ([f"{k}_se", f"{k}_lo", f"{k}_hi"] if isinstance(v, dict) else [])
+    assert header == expected
+    _, text, _ = run_cli(capsys, *argv)
+    assert "1 best-response iteration)" in text or "best-response iterations" in text
+
+
+def test_exact_results_print_no_negative_zero(capsys):
+    code, out, _ = run_cli(capsys, "kana", "odds", "--players", "2", "--exact")
+    assert "+0.0000 (exact)" in out and "-0.0000" not in out
+
+
+def test_kanalje_game_says_how_many_games_did_not_finish(capsys):
+    argv = ["kanalje", "game", "--target", "1000", "--samples", "20", "--seed", "1"]
+    code, out, _ = run_cli(capsys, *argv)
+    assert code == 0 and "20 of 20 (still open after 200 deals" in out
+    d = json.loads(run_cli(capsys, *argv, "--json")[1])
+    assert d["unfinished"] == 20 and d["max_deals"] == 200
+
+
+def test_report_names_every_stage_without_progress_frames_when_not_a_terminal(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "report", "--section", "canasta", "--scale", "0.002",
+                        "--out", str(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(tmp_path / "canasta.md")
+    stages = [line for line in r.stderr.splitlines() if line.startswith("canasta [")]
+    assert len(stages) == 4 and stages[-1].startswith("canasta [4/4]")
+    assert "\r" not in r.stderr
+
+
+def test_report_refuses_an_unwritable_out(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for out_dir in ("/proc/nope", str(blocker / "sub")):
+        code, out, err = run_cli(capsys, "report", "--out", out_dir)
+        assert code == 2 and out == "" and err.startswith("cardodds: error: --out ") and len(err.splitlines()) == 1

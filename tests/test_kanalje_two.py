@@ -449,7 +449,7 @@ def test_cli_two_players(capsys):
                  "--faceup", "Jh", "--samples", "500", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["faceup"] == "Jh"
     assert main(["kanalje", "game", "--players", "2", "--samples", "50", "--seed", "1"]) == 0
-    assert "seat 1" in capsys.readouterr().out
+    assert "\n  1     heuristic  " in capsys.readouterr().out  # seat 1's row of the table
 
 
 @pytest.mark.parametrize("extra", [["--faceup", "Ac"], ["--trump", "Ac"], ["--turned", "2h"], [],

@@ -178,17 +178,22 @@ class MeldOdds:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.5))
+            _, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
         ks = np.arange(len(self.first_meld_by_turn))
         for series, label in ((self.first_meld_by_turn, "first meld possible"),
                               (self.canasta_by_turn, "7 naturals of a rank")):
             v = np.array([e.value for e in series])
             ax.plot(ks, v, marker="o", ms=3, label=label)
             ax.fill_between(ks, [e.lo for e in series], [e.hi for e in series], alpha=0.25)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("cards drawn (turns)")
         ax.set_ylabel("probability")
         ax.set_ylim(0, 1.02)
-        ax.legend()
+        how = "exact" if self.exact else f"{self.samples:,} deals"
+        ax.set_title(f"Canasta: the first meld and 7 naturals by turn ({how})")
+        ax.legend(frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))  # beside the plot, clear of the curves
         return ax
 
 

@@ -155,7 +155,7 @@ class KanaOdds:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(8, 3.5))
+            _, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
         vals = list(self.hand_value)
         p = np.array([self.hand_value[v].value for v in vals])
         lo = np.array([self.hand_value[v].lo for v in vals])
@@ -168,7 +168,9 @@ class KanaOdds:
         ax.set_xlabel("hand value (4 = Superkänä)")
         ax.set_ylabel("probability")
         ax.set_xticks(vals[::2])
-        ax.legend(frameon=False)
+        how = "exact" if self.method == "exact" else f"{self.samples:,} rounds"
+        ax.set_title(f"Känä, {self.players} players: seat 0's hand value ({how})")
+        ax.legend(frameon=False, loc="upper left")
         return ax
 
 

@@ -1,47 +1,52 @@
-"""``cardodds kana ...`` commands."""
+"""``cardodds kana odds|advise|table``."""
 
 from __future__ import annotations
 
 import argparse
 
 from .. import _cliutil as cu
+from ..cards import card_str, format_cards
+from ..stats import Estimate
+from .analysis import DEFAULT_SAMPLES as ODDS_SAMPLES
+from .decisions import DEFAULT_SAMPLES as ADVISE_SAMPLES
+from .decisions import equilibrium
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
 
-DEFAULT_SAMPLES = 2_000_000
+#: Rounds a step of a strategy table (the API's default, read from it).
+TABLE_SAMPLES = equilibrium.__kwdefaults__["samples"]
 
+#: Highest ante the CLI takes: the pot (players x ante) must stay an ordinary number.
+MAX_ANTE = 1_000_000.0
+#: Player counts the strategy tables are built for.
+TABLE_PLAYERS = (2, 8)
 
-def _players(text: str) -> int:
-    v = cu.positive_int(text)
-    if not MIN_PLAYERS <= v <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"{v} players: Känä is played by {MIN_PLAYERS} to {MAX_PLAYERS}")
-    return v
-
-
-def _ante(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive stake, e.g. 0.40")
-    return v
+_players = cu.int_range(MIN_PLAYERS, MAX_PLAYERS, f" (Känä is played by {MIN_PLAYERS} to {MAX_PLAYERS})")
+_ante = cu.positive_float(0.0, MAX_ANTE, " (each player's stake, e.g. 0.40)")
 
 
 def add_rule_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("house rules (RULES.md 1.1; defaults are the official rules' settled defaults)")
-    g.add_argument("--players", type=_players, default=4, metavar="N", help="players at the table, 2..17 (default 4)")
-    g.add_argument("--ante", type=_ante, default=0.40, metavar="A", help="each player's stake (default 0.40)")
-    g.add_argument("--tiebreak-deck", choices=("remaining", "fresh"), default="remaining",
-                   help="extra-round cards from the undealt stock (default) or a fresh deck")
-    g.add_argument("--extra-round", choices=("tied", "all"), default="tied",
+    g.add_argument("--players", type=_players, default=4, metavar="N",
+                   help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} (default 4)")
+    g.add_argument("--ante", type=_ante, default=0.40, metavar="A",
+                   help=f"each player's stake, above 0 and at most {MAX_ANTE:,.0f} (default 0.40)")
+    g.add_argument("--tiebreak-deck", type=cu.choice("remaining", "fresh"), default="remaining",
+                   metavar="remaining|fresh", help="extra-round cards from the undealt stock (default) or a fresh deck")
+    g.add_argument("--extra-round", type=cu.choice("tied", "all"), default="tied", metavar="tied|all",
                    help="who plays an extra round after a tie: the tied players (default) or all")
-    g.add_argument("--last-round-tie", choices=("earliest", "latest"), default="earliest",
+    g.add_argument("--last-round-tie", type=cu.choice("earliest", "latest"), default="earliest",
+                   metavar="earliest|latest",
                    help="who starts the last turn round when first-turned cards tie lowest")
 
 
 def rules_from(args, variant: str = "official") -> KanaRules:
     return KanaRules(players=args.players, variant=variant, ante=args.ante, tiebreak_deck=args.tiebreak_deck,
                      extra_round=args.extra_round, last_round_tie=args.last_round_tie)
+
+
+def _examples(*lines: str) -> dict:
+    return {"epilog": "examples:\n" + "\n".join(f"  cardodds kana {x}" for x in lines),
+            "formatter_class": argparse.RawDescriptionHelpFormatter}
 
 
 def add_commands(sub) -> None:
@@ -52,6 +57,8 @@ def add_commands(sub) -> None:
         "(Superkänä) beat all.",
     )
     ksub = kana.add_subparsers(dest="command", metavar="COMMAND")
+    kana.set_defaults(func=cu.help_exit(kana))
+
     odds = ksub.add_parser(
         "odds",
         help="each seat's win probability with its interval (Monte Carlo, --exact, or live with --shown)",
@@ -59,18 +66,16 @@ def add_commands(sub) -> None:
         "Seats count clockwise from the round's starter (seat 0). With --shown, the odds at that moment of the "
         "round (live odds), counting the extra rounds; they are exact when the unknown cards are few, else "
         "simulated, and the output says which.",
-        epilog="examples:\n  cardodds kana odds --players 4\n  cardodds kana odds --players 3 --exact\n"
-        "  cardodds kana odds --players 3 --shown '0:5h Ks' --shown '1:2c Qs' --shown '2:9d'\n"
-        "  cardodds kana odds --precision 0.001 --seed 1 --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **_examples("odds --players 4", "odds --players 3 --exact",
+                    "odds --players 3 --shown '0:5h Ks' --shown '1:2c Qs' --shown '2:9d'",
+                    "odds --precision 0.001 --seed 1 --json"),
     )
     add_rule_options(odds)
-    odds.add_argument("--exact", action="store_true",
-                      help="exact figures by enumeration instead of simulation")
     odds.add_argument("--shown", action="append", default=None, metavar="SEAT:CARDS",
                       help="cards a seat has shown, in order: känäd card, first turned, second turned "
                       "(e.g. '1:5h Ks'); repeat for each seat")
-    cu.add_run_options(odds, DEFAULT_SAMPLES)
+    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds",
+                       exact="exact figures by enumeration instead of simulation")
     odds.set_defaults(func=_odds)
 
     adv = ksub.add_parser(
@@ -80,15 +85,16 @@ def add_commands(sub) -> None:
         "and the best one, named only when its paired difference to the next best excludes zero. Deals are "
         "sampled consistent with what I know, including what each earlier känä says about that player's "
         "kept cards under the opponents' strategy.",
-        epilog="examples:\n  cardodds kana advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?'\n"
-        "  cardodds kana advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?' --kanad '5c Kd'\n"
-        "  cardodds kana advise --players 3 --variant peek-all --seat 1 --cards '2c 2d Ah' --opponents blind",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **_examples("advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?'",
+                    "advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?' --kanad '5c Kd'",
+                    "advise --players 3 --variant peek-all --seat 1 --cards '2c 2d Ah' --opponents blind"),
     )
     add_rule_options(adv)
-    adv.add_argument("--variant", choices=("official", "peek-one", "peek-all"), default="peek-one",
-                     help="official (nobody looks), peek-one (default) or peek-all")
-    adv.add_argument("--seat", type=int, default=0, metavar="S", help="my place in the känä order, 0 = the starter")
+    adv.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default="peek-one",
+                     metavar="official|peek-one|peek-all", help="official (nobody looks), peek-one (default) or "
+                     "peek-all")
+    adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
+                     help="my place in the känä order, 0 = the starter")
     adv.add_argument("--cards", default=None, metavar="CARDS",
                      help="what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
                      "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
@@ -97,7 +103,7 @@ def add_commands(sub) -> None:
     adv.add_argument("--opponents", default="table", metavar="WHO",
                      help="how the others play: table (the equilibrium table, default), blind, or a strategy name "
                      "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
-    cu.add_run_options(adv, 1_000_000)
+    cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
     adv.set_defaults(func=_advise)
 
     tab = ksub.add_parser(
@@ -110,32 +116,44 @@ def add_commands(sub) -> None:
         "key against blind opponents and against the table.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    tab.add_argument("--variant", choices=("peek-one", "peek-all"), default="peek-one")
-    tab.add_argument("--players", default="4", metavar="N|A-B",
-                     help="players, or a range such as 2-8 (default 4)")
-    tab.add_argument("--opponents", choices=("table", "blind"), default="table")
-    cu.add_run_options(tab, 400_000)
-    tab.add_argument("--csv", action="store_true", help="print the rows as CSV")
+    tab.add_argument("--variant", type=cu.choice("peek-one", "peek-all"), default="peek-one",
+                     metavar="peek-one|peek-all")
+    tab.add_argument("--players", type=_player_range, default=[4], metavar="N|A-B",
+                     help=f"players, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; default 4)")
+    tab.add_argument("--opponents", type=cu.choice("table", "blind"), default="table", metavar="table|blind")
+    cu.add_run_options(tab, f"{TABLE_SAMPLES:,} a step", unit="rounds")
+    tab.add_argument("--csv", action="store_true", help="print the rows as CSV (the JSON rows' names)")
     tab.set_defaults(func=_table)
-    kana.set_defaults(func=lambda args: _help(kana))
 
 
-def _help(parser) -> int:
-    import sys
+def _player_range(text: str) -> list[int]:
+    lo_, hi_ = TABLE_PLAYERS
+    parts = text.split("-", 1) if "-" in text.strip()[1:] else [text]
+    try:
+        a, b = (int(x) for x in (parts if len(parts) == 2 else parts * 2))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{cu.shorten(repr(text))}: give a number or a range such as "
+                                         f"{lo_}-{hi_}") from None
+    if not lo_ <= a <= b <= hi_:
+        raise argparse.ArgumentTypeError(f"{cu.shorten(text)}: strategy tables are built for {lo_}..{hi_} "
+                                         f"players (e.g. {lo_}-{hi_})")
+    return list(range(a, b + 1))
 
-    parser.print_help(sys.stderr)
-    return 2
 
-
+# ---- handlers -------------------------------------------------------------------------------
 def _odds(args) -> int:
-    from .analysis import exact_odds, live_odds, odds
+    from .analysis import exact_odds, live_odds, odds, parse_shown
 
     rules = rules_from(args)
-    if args.exact and (args.samples or args.precision):
-        raise ValueError("--exact computes without sampling; drop --samples/--precision, or drop --exact")
-    size = cu.run_size(args, DEFAULT_SAMPLES)
-    run = dict(rng=args.seed, threads=args.threads, progress=cu.show_progress(args))
+    size = cu.run_size(args)
+    run = cu.run_options(args)
     if args.shown:
+        for entry in args.shown:
+            seat, colon, cards = entry.partition(":")
+            if colon and seat.strip() and not cards.strip():
+                raise cu.UsageError(f"--shown {cu.shorten(repr(entry))} names no card; give the seat's shown "
+                                    "cards in order, e.g. '1:5h Ks'")
+            cu.about("--shown", entry, parse_shown, [entry], rules.players)
         if args.exact:
             result = live_odds(args.shown, rules=rules, method="exact")
         elif args.samples or args.precision:
@@ -146,69 +164,134 @@ def _odds(args) -> int:
         result = exact_odds(rules=rules)
     else:
         result = odds(rules=rules, **size, **run)
-    if args.json:
-        cu.print_json(result.to_dict())
-    else:
-        print(result)
-    return 0
+    return cu.emit(args, result, odds_text)
+
+
+def odds_text(r) -> str:
+    from .analysis import ROLES
+
+    head = f"Känä, {r.players} players, {r.rules.variant} rules ({cu.how(r, 'rounds')})"
+    lines: list[str] = []
+    if r.strategies:
+        lines.append("strategies: " + ", ".join(r.strategies))
+    for s, cards in r.shown.items():
+        lines.append(f"seat {s} shows: " + ", ".join(f"{ROLES[j]} {card_str(c)}" for j, c in enumerate(cards)))
+    seats = cu.table(("seat", "win (95% interval)", "net per round"),
+                     [(s, cu.est(w), cu.est(g, sign=True)) for s, (w, g) in enumerate(zip(r.win, r.net))])
+    round_rows = [("extra round needed", cu.est(r.extra_round)), ("seat 0 Superkänä", cu.est(r.superkana))]
+    if r.extra_rounds_per_round is not None:
+        round_rows.append(("extra rounds per round", cu.est(r.extra_rounds_per_round)))
+    return cu.block(head, r, *lines, seats, cu.table(("the round", "value (95% interval)"), round_rows))
 
 
 def _advise(args) -> int:
     from .decisions import advise
 
     rules = rules_from(args, variant=args.variant)
+    if args.seat >= rules.players:
+        raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
+    from ..cards import parse_cards
+
+    if args.cards is None and args.variant != "official":
+        example = "'9h ? ?' (the peeked card first)" if args.variant == "peek-one" else "'9h Kd 2c'"
+        raise cu.UsageError(f"--cards is needed with --variant {args.variant}: what I know of my cards, e.g. {example}")
+    for flag, text in (("--cards", args.cards), ("--kanad", args.kanad)):
+        if text is not None:
+            cu.about(flag, text, parse_cards, text, allow_unknown=True)
     opponents = args.opponents
     if opponents not in ("table", "blind"):
         from .strategies import parse_strategy
 
-        opponents = parse_strategy(opponents, args.variant)
-    size = cu.run_size(args, 1_000_000)
+        opponents = cu.about("--opponents", opponents, parse_strategy, opponents, args.variant)
     result = advise(rules=rules, seat=args.seat, cards=args.cards or "? ? ?", kanad=args.kanad,
-                    opponents=opponents, rng=args.seed, threads=args.threads, progress=cu.show_progress(args), **size)
-    if args.json:
-        cu.print_json(result.to_dict())
-    else:
-        print(result)
-    return 0
+                    opponents=opponents, **cu.run_size(args), **cu.run_options(args))
+    return cu.emit(args, result, advice_text)
 
 
-def _player_range(text: str) -> list[int]:
-    try:
-        if "-" in text:
-            a, b = (int(x) for x in text.split("-", 1))
-        else:
-            a = b = int(text)
-    except ValueError:
-        raise ValueError(f"--players {text!r}: give a number or a range such as 2-8") from None
-    if not 2 <= a <= b <= 8:
-        raise ValueError(f"--players {text!r}: strategy tables are built for 2..8 players (e.g. 2-8)")
-    return list(range(a, b + 1))
+def advice_text(a) -> str:
+    r = a.rules
+    seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in a.kanad.items()) or "none known"
+    head = f"Känä {r.variant}, {r.players} players: seat {a.seat}'s känä ({cu.how(a)})"
+    facts = cu.table(None, [("my cards", format_cards(a.cards)), ("känäd before me", seen),
+                                ("opponents", a.opponents)])
+    options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in a.options])
+    verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference, sign=True)),
+                                  ("verdict", a.verdict)])
+    return cu.block(head, a, facts, options, verdict)
 
 
 def _table(args) -> int:
-    import sys
-
     from .decisions import strategy_table
 
     if args.json and args.csv:
-        raise ValueError("choose one of --json and --csv")
-    size = cu.run_size(args, 400_000)
-    results = []
-    for n in _player_range(args.players):
-        seed = args.seed if args.seed is not None else None
-        results.append(strategy_table(args.variant, n, opponents=args.opponents, rng=seed, threads=args.threads,
-                                      progress=cu.show_progress(args), **size))
-    if args.json:
-        cu.print_json(results[0].to_dict() if len(results) == 1 else {"tables": [r.to_dict() for r in results]})
-    elif args.csv:
-        import pandas as pd
+        raise cu.UsageError("choose one of --json and --csv")
+    results = [strategy_table(args.variant, n, opponents=args.opponents, **cu.run_size(args), **cu.run_options(args))
+               for n in args.players]
+    if args.csv:
+        import sys
 
-        frames = []
-        for r in results:
-            f = r.to_frame().reset_index()
-            f.insert(0, "players", r.rules.players)
-            frames.append(f)
-        pd.concat(frames).to_csv(sys.stdout, index=False, float_format="%.6f")
-    else:
-        print("\n\n".join(repr(r) for r in results))
-    return 0
+        sys.stdout.write(table_csv(results))
+        return 0
+    if len(results) == 1:
+        return cu.emit(args, results[0], table_text, table_dict)
+    return cu.emit(args, results, lambda rs: "\n\n".join(table_text(t) for t in rs), tables_dict)
+
+
+def _row_estimates(row: dict):
+    return {k: Estimate(v["value"], v["se"], v["lo"], v["hi"], 1) for k, v in row.items() if isinstance(v, dict)}
+
+
+def table_dict(t) -> dict:
+    d = t.to_dict()
+    d.setdefault("partial", bool(getattr(t, "partial", False)))
+    return d
+
+
+def tables_dict(ts) -> dict:
+    """Several player counts: their tables, and the keys every JSON object carries."""
+    first = ts[0]
+    return {"tables": [table_dict(t) for t in ts], "samples": first.samples, "seed": first.seed,
+            "partial": any(getattr(t, "partial", False) for t in ts), "rules": [t.rules.to_dict() for t in ts],
+            "version": first.version}
+
+
+def table_csv(ts) -> str:
+    """One CSV row per key: ``players`` and the JSON row's names, an estimate ``x`` as
+    ``x``, ``x_se``, ``x_lo``, ``x_hi``."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = None
+    for t in ts:
+        for row in t.to_dict()["rows"]:
+            flat: dict = {"players": t.rules.players}
+            for k, v in row.items():
+                if isinstance(v, dict):
+                    flat[k] = f"{v['value']:.6f}"
+                    for part in ("se", "lo", "hi"):
+                        flat[f"{k}_{part}"] = f"{v[part]:.6f}"
+                else:
+                    flat[k] = v
+            if writer is None:
+                writer = csv.DictWriter(buf, fieldnames=list(flat), lineterminator="\n")
+                writer.writeheader()
+            writer.writerow(flat)
+    return buf.getvalue()
+
+
+def table_text(t) -> str:
+    r = t.rules
+    its = f"{t.iterations} best-response iteration{'' if t.iterations == 1 else 's'}"
+    head = (f"Känä {r.variant} strategy table, {r.players} players (Monte Carlo, {t.samples:,} rounds a step, "
+            f"seed {t.seed}; {its}{'' if t.converged else ', NOT converged'})")
+    rows = []
+    for row in t.to_dict()["rows"]:
+        e = _row_estimates(row)
+        rows.append((row["key"], row["action"], cu.est(e["win_vs_blind"]), cu.est(e["win_at_table"]),
+                     cu.est(e["difference"], sign=True)))
+    body = cu.table(("key", "action", "win vs blind", "win at the table", "best - next best"), rows)
+    summary = cu.table(("", "win", "EV (antes)"), [
+        ("table vs blind opponents", cu.est(t.win_vs_blind), cu.est(t.ev_vs_blind, sign=True)),
+        ("table vs itself", cu.est(t.win_at_table), cu.est(t.ev_at_table, sign=True))])
+    return cu.block(head, t, body, summary)

@@ -288,7 +288,7 @@ class StrategyTable:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(8, 3.5))
+            _, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
         x = np.arange(len(self.rows))
         for col, label, colour in (("vs_blind", "vs blind", "#7a9cc6"), ("at_table", "at the table", "#c0392b")):
             v = self.rows[col].to_numpy()
@@ -297,8 +297,12 @@ class StrategyTable:
         ax.axhline(1 / self.rules.players, color="grey", lw=0.8, ls=":")
         if len(self.rows) <= 20:
             ax.set_xticks(x, [str(k) for k in self.rows.index])
+            ax.set_xlabel("peeked rank" if self.rules.variant == "peek-one" else "hand (ranks)")
+        else:
+            ax.set_xlabel("hand (rank combinations in table order)")
         ax.set_ylabel("P(win)")
-        ax.legend(frameon=False)
+        ax.set_title(f"Känä {self.rules.variant} strategy table, {self.rules.players} players: win rate by key")
+        ax.legend(frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))  # beside the plot, clear of the curves
         return ax
 
 

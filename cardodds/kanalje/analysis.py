@@ -329,7 +329,7 @@ class JackRiskResult(_KanaljeResult):
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(7, 3.5))
+            _, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
         width = 0.25
         x = np.arange(4)
         for p in range(self.rules.players):
@@ -338,8 +338,10 @@ class JackRiskResult(_KanaljeResult):
             err = np.array([[e.value - e.lo for e in es], [e.hi - e.value for e in es]])
             ax.bar(x + (p - 1) * width, v, width, yerr=err, capsize=2, label=f"seat {p} ({self.policies[p]})")
         ax.set_xticks(x, [f"J{s[0]} (-{self.rules.jack_penalty(s)})" for s in JACK_ORDER])
+        ax.set_xlabel("jack (penalty)")
         ax.set_ylabel("P(takes the jack)")
-        ax.legend(fontsize=8)
+        ax.set_title(f"Kanalje, {self.rules.players} players: who takes each jack ({self.samples:,} deals)")
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
         return ax
 
 
@@ -446,14 +448,18 @@ class HandResult(_KanaljeResult):
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3))
+            _, ax = plt.subplots(figsize=(6, 3), layout="constrained")
         dist = self.score_distribution
         v = np.array(list(dist))
         p = np.array([e.value for e in dist.values()])
         err = np.array([[e.value - e.lo for e in dist.values()], [e.hi - e.value for e in dist.values()]])
         ax.bar(v, p, yerr=err, capsize=2)
-        ax.set_xlabel("score of the deal")
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("score of the deal (points)")
         ax.set_ylabel("probability")
+        ax.set_title(f"Kanalje: my score with this hand, seat {self.seat} ({self.samples:,} deals)")
         return ax
 
 
@@ -658,18 +664,27 @@ class GameResult(_KanaljeResult):
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3))
+            _, ax = plt.subplots(figsize=(6, 3), layout="constrained")
         dist = self.deals_distribution
         ax.bar(list(dist), [e.value for e in dist.values()])
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("deals in the game")
         ax.set_ylabel("probability")
+        ax.set_title(f"Kanalje game to {self.rules.target}: deals a game ({self.samples:,} games)")
         return ax
 
 
 def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
               target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None,
-              threads: int | None = None, progress: bool = False, check: bool = False) -> GameResult:
+              threads: int | None = None, progress: bool = False, check: bool = False,
+              max_deals: int = K.MAX_DEALS) -> GameResult:
     """P(each seat wins the game to ``rules.target``) and the number of deals, for a lineup.
+
+    A game still open after ``max_deals`` deals is counted in ``unfinished`` (no seat wins
+    it); the compiled game loop caps games at ``MAX_DEALS`` (200) deals, the only cap
+    supported so far.
 
     >>> g = game_odds("random", samples=2_000, rng=1)
     >>> round(sum(e.value for e in g.win), 6)
@@ -678,6 +693,9 @@ def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     rules = _check_rules(rules)
     check_run_size(samples, target_halfwidth)
     lookahead_samples = _check_lookahead_samples(lookahead_samples)
+    if isinstance(max_deals, bool) or not isinstance(max_deals, (int, np.integer)) or max_deals != K.MAX_DEALS:
+        raise ValueError(f"max_deals={max_deals!r}: games are played to at most {K.MAX_DEALS} deals, the compiled "
+                         f"cap; give {K.MAX_DEALS}")
     codes, names, user, chunk = _lineup(policies, rules)
     if samples is None and target_halfwidth is None:
         samples = max(_default_samples(codes) // 20, 100)

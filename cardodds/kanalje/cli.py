@@ -3,40 +3,49 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from .._cliutil import add_run_options, positive_int, print_json, run_size, show_progress
+from .. import _cliutil as cu
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES
 from .rules import TURNED_JACK_CHOICES, KanaljeRules
+
+#: Highest ``--target``: 200 deals of at most 17 points each could not reach much more.
+MAX_TARGET = 1_000
+#: Highest ``--lookahead-samples`` (the API's own limit).
+MAX_LOOKAHEAD = 100_000
+#: The compiled cap on the deals of one game (``--max-deals``).
+MAX_DEALS = 200
+_JACKS = (("spades", "Js"), ("clubs", "Jc"), ("diamonds", "Jd"), ("hearts", "Jh"))
+_TURNED_JACK = cu.choice(*(c.replace("_", "-") for c in TURNED_JACK_CHOICES))
 
 _POL_HELP = (f"players for seats 0,1,2 (0,1 with --players 2): one name for all or a comma list of "
              f"{', '.join(POLICIES)} (default heuristic); seat 0 leads the first trick")
 
 
-def _common(p: argparse.ArgumentParser, default_samples: int) -> None:
+def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
     p.add_argument("--policies", default="heuristic", metavar="P[,P,P]", help=_POL_HELP)
-    p.add_argument("--lookahead-samples", type=positive_int, default=DEFAULT_LOOKAHEAD_SAMPLES, metavar="K",
-                   help=f"worlds the lookahead player samples per decision (default {DEFAULT_LOOKAHEAD_SAMPLES})")
-    p.add_argument("--players", type=int, choices=(2, 3), default=3,
-                   help="3 (RULES.md 2.1, default) or 2: the two-phase game of RULES.md 2.2")
-    p.add_argument("--turned-jack", choices=TURNED_JACK_CHOICES, default="dead",
+    p.add_argument("--lookahead-samples", type=cu.int_range(1, MAX_LOOKAHEAD), default=DEFAULT_LOOKAHEAD_SAMPLES,
+                   metavar="K", help=f"worlds the lookahead player samples per decision, 1..{MAX_LOOKAHEAD:,} "
+                   f"(default {DEFAULT_LOOKAHEAD_SAMPLES})")
+    p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: RULES.md 2.2)"), default=3,
+                   metavar="3|2", help="3 (RULES.md 2.1, default) or 2: the two-phase game of RULES.md 2.2")
+    p.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
                    help="three players: a turned jack takes no part (dead, default) or goes to the last trick's "
-                   "winner")
+                   "winner (last-trick)")
     p.add_argument("--no-phase1-jacks-cost", action="store_true",
                    help="two players: jacks in phase-1 tricks fall dead instead of costing the trick's winner")
-    add_run_options(p, default_samples)
+    cu.add_run_options(p, default_samples, unit=unit)
 
 
 def add_commands(sub) -> None:
     p = sub.add_parser("kanalje", help="Kanalje (three or two players): jack risk, hand value, the game to 21",
                        description="Kanalje for three players (RULES.md 2.1) or two (2.2, --players 2).")
     ksub = p.add_subparsers(dest="kanalje_command", metavar="COMMAND", parser_class=type(p))
-    p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
+    p.set_defaults(func=cu.help_exit(p))
 
     r = ksub.add_parser("risk", help="who takes each jack, and each seat's expected score",
                         description="Probability each seat takes each jack, the holder takes their own jack, "
                         "and each seat's expected score and penalty, with 95% intervals.")
-    _common(r, 200_000)
+    _common(r, "200,000; 2,000 with a lookahead player")
     r.set_defaults(func=_risk)
 
     h = ksub.add_parser("hand", help="what my 17 (13) cards are worth",
@@ -48,57 +57,127 @@ def add_commands(sub) -> None:
     h.add_argument("--turned", metavar="CARD", help="three players: the turned card; its suit is trump")
     h.add_argument("--faceup", metavar="CARD", help="two players, phase 1: the face-up stock card")
     h.add_argument("--trump", metavar="CARD", help="two players, phase 2: the dead phase-1 card that named trump")
-    h.add_argument("--seat", type=int, default=0, metavar="S", help="your seat: 0 leads the first trick (default 0)")
-    _common(h, 100_000)
+    h.add_argument("--seat", type=cu.int_range(0, 2), default=0, metavar="S",
+                   help="your seat: 0 leads the first trick (default 0)")
+    _common(h, "100,000; 1,000 with a lookahead player")
     h.set_defaults(func=_hand)
 
     g = ksub.add_parser("game", help="who wins the game to 21",
                         description="Probability each seat wins the game to 21 (highest total once somebody "
-                        "reaches it; a tie at the top plays on) and the number of deals it takes.")
-    g.add_argument("--target", type=positive_int, default=21, metavar="PTS", help="points that end the game (21)")
-    _common(g, 10_000)
+                        "reaches it; a tie at the top plays on) and the number of deals it takes. A game still "
+                        "open after --max-deals deals is counted as unfinished, and the output says how many.")
+    g.add_argument("--target", type=cu.int_range(1, MAX_TARGET), default=21, metavar="PTS",
+                   help=f"points that end the game, 1..{MAX_TARGET:,} (default 21)")
+    g.add_argument("--max-deals", type=cu.int_range(MAX_DEALS, MAX_DEALS, " (the compiled cap on a game's deals)"),
+                   default=MAX_DEALS, metavar="D",
+                   help=f"deals after which an open game counts as unfinished (default and only value so far "
+                   f"{MAX_DEALS})")
+    _common(g, "10,000; 100 with a lookahead player", unit="games")
     g.set_defaults(func=_game)
 
 
 def _rules(args) -> KanaljeRules:
-    return KanaljeRules(players=args.players, turned_jack=args.turned_jack, target=getattr(args, "target", 21),
+    if args.players == 2 and args.turned_jack is not None:
+        raise cu.UsageError(f"--turned-jack {args.turned_jack} applies to three players; two players turn no "
+                            "card (drop it, or use --players 3)")
+    if args.players == 3 and args.no_phase1_jacks_cost:
+        raise cu.UsageError("--no-phase1-jacks-cost applies to the two-player game; three players have no phase 1 "
+                            "(drop it, or use --players 2)")
+    turned_jack = cu.python_name(args.turned_jack or "dead")
+    return KanaljeRules(players=args.players, turned_jack=turned_jack, target=getattr(args, "target", 21),
                         phase1_jacks_cost=not args.no_phase1_jacks_cost)
+
+
+def _check_policies(args, rules) -> None:
+    from .policies import resolve_policies
+
+    cu.about("--policies", args.policies, resolve_policies, args.policies, rules.players)
+
+
+def _run_args(args) -> dict:
+    return dict(lookahead_samples=args.lookahead_samples, **cu.run_size(args), **cu.run_options(args))
 
 
 def _risk(args) -> int:
     from .analysis import jack_risk
 
-    res = jack_risk(args.policies, rules=_rules(args), lookahead_samples=args.lookahead_samples, rng=args.seed,
-                    threads=args.threads, progress=show_progress(args), **_size(args, 200_000, 2_000))
-    return _show(args, res)
+    rules = _rules(args)
+    _check_policies(args, rules)
+    return cu.emit(args, jack_risk(args.policies, rules=rules, **_run_args(args)), risk_text)
 
 
 def _hand(args) -> int:
+    from ..cards import parse_card, parse_cards
     from .analysis import evaluate_hand
 
+    rules = _rules(args)
+    _check_policies(args, rules)
+    cu.about("--hand", args.hand, parse_cards, args.hand)
+    for flag, card in (("--turned", args.turned), ("--faceup", args.faceup), ("--trump", args.trump)):
+        if card is not None:
+            cu.about(flag, card, parse_card, card)
+    if args.seat >= rules.players:
+        raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
     res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
-                        policies=args.policies, rules=_rules(args),
-                        lookahead_samples=args.lookahead_samples, rng=args.seed, threads=args.threads,
-                        progress=show_progress(args), **_size(args, 100_000, 1_000))
-    return _show(args, res)
+                        policies=args.policies, rules=rules, **_run_args(args))
+    return cu.emit(args, res, hand_text)
 
 
 def _game(args) -> int:
     from .analysis import game_odds
 
-    res = game_odds(args.policies, rules=_rules(args), lookahead_samples=args.lookahead_samples, rng=args.seed,
-                    threads=args.threads, progress=show_progress(args), **_size(args, 10_000, 100))
-    return _show(args, res)
+    rules = _rules(args)
+    _check_policies(args, rules)
+    res = game_odds(args.policies, rules=rules, max_deals=args.max_deals, **_run_args(args))
+    return cu.emit(args, res, game_text, lambda g: {**g.to_dict(), "max_deals": args.max_deals})
 
 
-def _show(args, res) -> int:
-    if args.json:
-        print_json(res.to_dict())
-    else:
-        print(repr(res))
-    return 0
+def _lineup(r) -> str:
+    return "/".join(r.policies)
 
 
-def _size(args, fast: int, slow: int) -> dict:
-    """``samples=`` / ``target_halfwidth=``; the default is smaller with a look-ahead player."""
-    return run_size(args, slow if "lookahead" in args.policies.lower() else fast)
+def _variant(rules) -> str:
+    if rules.players == 2:
+        return "2 players" + ("" if rules.phase1_jacks_cost else ", phase-1 jacks fall dead")
+    return f"3 players, turned jack {rules.turned_jack.replace('_', '-')}"
+
+
+def risk_text(r) -> str:
+    two = r.rules.players == 2
+    head = f"Kanalje jack risk, {_variant(r.rules)}, {_lineup(r)} ({cu.how(r)})"
+    seat_rows = []
+    for p in range(r.rules.players):
+        row = [p, r.policies[p], cu.est(r.mean_score[p], 3, sign=True), cu.est(r.mean_penalty[p], 3),
+               cu.est(r.mean_tricks[p], 3)]
+        if two:
+            row.append(cu.est(r.phase1_tricks[p], 3))
+        seat_rows.append(row)
+    seat_head = ["seat", "player", "mean score", "mean penalty", "mean tricks"] + (["phase-1 tricks"] if two else [])
+    jack_head = (["jack", "penalty"] + [f"seat {p} takes it" for p in range(r.rules.players)]
+                 + ["holder takes own"])
+    jack_rows = [[card, f"-{r.rules.jack_penalty(suit)}"] + [cu.est(e) for e in r.taken_by_seat(suit)]
+                 + [cu.est(r.holder_takes(suit))] for suit, card in _JACKS]
+    return cu.block(head, r, cu.table(seat_head, seat_rows), cu.table(jack_head, jack_rows),
+                    f"mean deal total {cu.est(r.mean_total, 3, sign=True)} points")
+
+
+def hand_text(h) -> str:
+    from ..cards import card_str, format_cards
+
+    head = (f"Kanalje hand, {_variant(h.rules)}, seat {h.seat}, {h.card_role} {card_str(h.turned)}, "
+            f"{_lineup(h)} ({cu.how(h)})")
+    figures = cu.table(("figure", "mean (95% interval)"), [
+        ("hand", format_cards(sorted(h.hand))), ("tricks", cu.est(h.tricks, 3)),
+        ("penalty", cu.est(h.penalty, 3)), ("score", cu.est(h.score, 3, sign=True))])
+    jacks = cu.table(("jack", "P(I take it)"), [(card, cu.est(h.jacks[suit])) for suit, card in _JACKS])
+    return cu.block(head, h, figures, jacks)
+
+
+def game_text(g) -> str:
+    head = f"Kanalje game to {g.rules.target}, {_variant(g.rules)}, {_lineup(g)} ({cu.how(g, 'games')})"
+    wins = cu.table(("seat", "player", "wins the game"),
+                    [(s, g.policies[s], cu.est(e)) for s, e in enumerate(g.win)])
+    unfinished = (f"{g.unfinished:,} of {g.samples:,} (still open after {MAX_DEALS} deals; no seat wins them)"
+                  if g.unfinished else f"0 (every game ended within {MAX_DEALS} deals)")
+    deals = cu.table(None, [("deals a game", cu.est(g.mean_deals, 2)), ("unfinished games", unfinished)])
+    return cu.block(head, g, wins, deals)

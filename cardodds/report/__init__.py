@@ -1,9 +1,10 @@
 """Reports: markdown with PNG charts, rebuilt by ``cardodds report`` (one command, fixed seed).
 
 Each game's section lives in ``cardodds/report/<game>.py`` with a function
-``write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path`` that writes
-``<game>.md`` and its charts into ``outdir`` and returns the markdown's path. ``scale``
-multiplies every sample count (1.0 for the published report, small in tests).
+``write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool) -> Path`` that
+writes ``<game>.md`` and its charts into ``outdir`` and returns the markdown's path. ``scale``
+multiplies every sample count (1.0 for the published report, small in tests); ``progress``
+shows progress bars, ``log`` names each stage of the section on stderr.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def available_sections() -> list[str]:
 
 
 def build(outdir: str | Path = "reports", *, seed: int = 20261129, scale: float = 1.0,
-          sections=None, progress: bool = False) -> list[Path]:
+          sections=None, progress: bool = False, log: bool = False) -> list[Path]:
     """Write every report section into ``outdir``; returns the markdown files written."""
     names = available_sections() if sections is None else list(sections)
     unknown = sorted(set(names) - set(SECTIONS))
@@ -42,5 +43,5 @@ def build(outdir: str | Path = "reports", *, seed: int = 20261129, scale: float 
     written = []
     for name in names:
         module = importlib.import_module(f"cardodds.report.{name}")
-        written.append(module.write(out, seed=seed, scale=scale, progress=progress))
+        written.append(module.write(out, seed=seed, scale=scale, progress=progress, log=log))
     return written

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
+import os
+import sys
+from pathlib import Path
 
-from .._cliutil import seed as _seed
+from .. import _cliutil as cu
+from . import SECTIONS
 
-
-def _scale(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return v
+_scale = cu.positive_float(0.0, 100.0, " (multiplies every sample count; 0.01 for a quick look)")
 
 
 def add_commands(sub) -> None:
@@ -22,25 +17,40 @@ def add_commands(sub) -> None:
         "report",
         help="rebuild the reports with charts into reports/ (byte-identical for the same seed)",
         description="Write reports/<game>.md and its PNG charts for every game. The same seed and "
-        "scale rebuild the same files byte for byte.",
+        "scale rebuild the same files byte for byte. Each stage of every section is named on stderr; "
+        "progress bars show when stderr is a terminal (--progress to force).",
     )
     p.add_argument("--out", default="reports", metavar="DIR", help="output folder (default reports/)")
-    p.add_argument("--seed", type=_seed, default=20261129, metavar="S", help="seed (default 20261129)")
+    p.add_argument("--seed", type=cu.seed, default=20261129, metavar="S", help="seed (default 20261129)")
     p.add_argument("--scale", type=_scale, default=1.0, metavar="F",
-                   help="multiply every sample count by F (e.g. 0.01 for a quick look; default 1)")
-    p.add_argument("--section", action="append", default=None, metavar="GAME",
-                   help="build only this section (repeatable): kana, kanalje, canasta")
-    p.add_argument("--no-progress", action="store_true", help="no progress output")
+                   help="multiply every sample count by F, above 0 and at most 100 (e.g. 0.01 for a quick look; "
+                        "default 1)")
+    p.add_argument("--section", action="append", type=cu.choice(*SECTIONS), default=None, metavar="GAME",
+                   help=f"build only this section (repeatable): {', '.join(SECTIONS)}")
+    cu.add_progress_options(p)
     p.set_defaults(func=_run)
 
 
-def _run(args) -> int:
-    import sys
+def writable_folder(text: str, flag: str = "--out") -> Path:
+    """The folder ``text``, created if need be; a folder that cannot be written is a usage error."""
+    out = Path(text)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cu.UsageError(f"{flag} {cu.shorten(text)}: cannot create the folder ({exc.strerror or exc}); "
+                            "give a folder you can write") from None
+    if not out.is_dir() or not os.access(out, os.W_OK | os.X_OK):
+        raise cu.UsageError(f"{flag} {cu.shorten(text)}: not a folder you can write; give one you can")
+    return out
 
+
+def _run(args) -> int:
     from . import build
 
-    for path in build(args.out, seed=args.seed, scale=args.scale, sections=args.section,
-                      progress=not args.no_progress):
+    out = writable_folder(args.out)
+    log = args.progress is not False
+    for path in build(out, seed=args.seed, scale=args.scale, sections=args.section,
+                      progress=cu.show_progress(args), log=log):
         print(path)
         sys.stdout.flush()
     return 0

@@ -1,101 +1,155 @@
 """The Kanalje section of the reports: jack risk by player strength, holder-takes tables,
 score distributions, strength matches and the game to 21, for three players and for the
-two-player game (``reports/kanalje.md``)."""
+two-player game (``reports/kanalje.md``).
+
+Each part has a data function (the simulations), table functions (markdown) and chart
+functions (matplotlib figures); the formatting helpers are shared with the other sections.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from .. import __version__  # noqa: E402
-from ..kanalje import KanaljeRules, game_odds, jack_risk, strength_match  # noqa: E402
-from ..kanalje.analysis import JACK_ORDER  # noqa: E402
+from .. import __version__
+from ..kanalje import KanaljeRules, game_odds, jack_risk, strength_match
+from ..kanalje.analysis import JACK_ORDER
+from ._common import STYLE, Stages, est, figure, label, md_table, plt, samples, save
 
 LINEUPS = ("random", "heuristic", "lookahead")
 LOOKAHEAD_SAMPLES = 16
-
-
-def _n(base: int, scale: float, least: int) -> int:
-    return max(int(base * scale), least)
-
-
-def _save(fig, path: Path) -> None:
-    fig.tight_layout()
-    fig.savefig(path, dpi=100, metadata={"Software": None})
-    plt.close(fig)
+DPI = 100
 
 
 def _fmt(e, d=3) -> str:
-    return e.format(d)
+    return est(e, d)
 
 
-def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
+def _jack(suit: str) -> str:
+    return f"J{suit[0]}"
+
+
+def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = False) -> Path:
     outdir = Path(outdir)
-    rules = KanaljeRules()
-    sizes = {"random": _n(400_000, scale, 2_000), "heuristic": _n(400_000, scale, 2_000),
-             "lookahead": _n(6_000, scale, 24)}
+    stage = Stages("kanalje", 6, log)
+    with plt().rc_context(STYLE):
+        three = _three_data(seed, scale, progress, stage)
+        for name, fig in _three_charts(three).items():
+            save(fig, outdir / name, dpi=DPI)
+        two = _two_data(seed, scale, progress, stage)
+        save(_faceup_chart(two), outdir / "kanalje2_faceup.png", dpi=DPI)
+    lines = _three_tables(three, seed) + _two_tables(two)
+    path = outdir / "kanalje.md"
+    path.write_text("\n".join(lines))
+    return path
+
+
+# ---- data ---------------------------------------------------------------------------------------
+def _data(rules, seed, scale, progress, stage, *, lookahead_deals, matches, games, players: str) -> dict:
+    sizes = {"random": samples(400_000, scale, 2_000), "heuristic": samples(400_000, scale, 2_000),
+             "lookahead": lookahead_deals}
+    stage(f"{players}: jack risk, all random / heuristic / lookahead")
     risks = {p: jack_risk(p, rules=rules, samples=sizes[p], rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
                           progress=progress) for p in LINEUPS}
-    matches = [
-        strength_match("heuristic", "random", samples=_n(100_000, scale, 500), rng=seed, progress=progress),
-        strength_match("lookahead", "heuristic", samples=_n(3_000, scale, 16), rng=seed,
-                       lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
-        strength_match("lookahead", "random", samples=_n(3_000, scale, 16), rng=seed,
-                       lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
-    ]
-    games = [
-        game_odds("heuristic", rules=rules, samples=_n(20_000, scale, 200), rng=seed, progress=progress),
-        game_odds("random,heuristic,lookahead", rules=rules, samples=_n(2_000, scale, 8), rng=seed,
-                  lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
-    ]
+    stage(f"{players}: strength matches on the same deals")
+    played = [strength_match(a, b, rules=rules, samples=n, rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
+                             progress=progress) for a, b, n in matches]
+    stage(f"{players}: the game to {rules.target}")
+    finished = [game_odds(lineup, rules=rules, samples=n, rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
+                          progress=progress) for lineup, n in games]
+    return {"rules": rules, "risks": risks, "matches": played, "games": finished}
 
-    # Chart 1: P(holder takes own jack) per jack, by lineup.
-    fig, ax = plt.subplots(figsize=(7, 3.5))
+
+def _three_data(seed, scale, progress, stage) -> dict:
+    return _data(KanaljeRules(), seed, scale, progress, stage, players="three players",
+                 lookahead_deals=samples(6_000, scale, 24),
+                 matches=[("heuristic", "random", samples(100_000, scale, 500)),
+                          ("lookahead", "heuristic", samples(3_000, scale, 16)),
+                          ("lookahead", "random", samples(3_000, scale, 16))],
+                 games=[("heuristic", samples(20_000, scale, 200)),
+                        ("random,heuristic,lookahead", samples(2_000, scale, 8))])
+
+
+def _two_data(seed, scale, progress, stage) -> dict:
+    return _data(KanaljeRules(players=2), seed, scale, progress, stage, players="two players",
+                 lookahead_deals=samples(2_000, scale, 16),
+                 matches=[("heuristic", "random", samples(100_000, scale, 500)),
+                          ("lookahead", "heuristic", samples(1_000, scale, 8))],
+                 games=[("heuristic", samples(20_000, scale, 200)),
+                        ("random,heuristic", samples(20_000, scale, 200))])
+
+
+# ---- tables shared by both player counts -----------------------------------------------------------
+def _match_table(matches) -> list[str]:
+    return md_table(("A", "B", "deals", "A's mean score", "B's mean score", "advantage (points a deal)"),
+                    [(m.policy_a, m.policy_b, f"{m.samples:,}", f"{m.mean_a:.3f}", f"{m.mean_b:.3f}",
+                      _fmt(m.advantage)) for m in matches], align="llrrrl")
+
+
+def _game_table(games, players: int) -> list[str]:
+    return md_table(["lineup", "games"] + [f"seat {s} wins" for s in range(players)] + ["deals a game"],
+                    [["/".join(g.policies), f"{g.samples:,}"] + [_fmt(e) for e in g.win] + [_fmt(g.mean_deals, 2)]
+                     for g in games], align="lr" + "l" * (players + 1))
+
+
+def _holder_by_length(tab, trump: bool):
+    """P(holder takes own jack) by length in the suit (all jacks), with its 95% half-width."""
+    rows = tab[tab["trump"] == trump]
+    sub = rows.groupby("length")[["deals"]].sum()
+    taken = rows.assign(k=lambda d: d["holder_takes"] * d["deals"]).groupby("length")["k"].sum()
+    sub = sub[sub["deals"] >= 50]
+    p = (taken.loc[sub.index] / sub["deals"]).to_numpy()
+    se = np.sqrt(p * (1 - p) / sub["deals"].to_numpy())
+    return sub.index, p, 1.96 * se
+
+
+# ---- three players ---------------------------------------------------------------------------------
+def _three_charts(data: dict) -> dict:
+    return {"kanalje_holder_takes.png": _holder_takes_chart(data),
+            "kanalje_holder_by_length.png": _by_length_chart(data),
+            "kanalje_scores.png": _scores_chart(data),
+            "kanalje_game.png": _game_chart(data)}
+
+
+def _holder_takes_chart(data: dict):
+    rules, risks = data["rules"], data["risks"]
+    fig, ax = figure((7, 3.5))
     x = np.arange(4)
     for i, p in enumerate(LINEUPS):
         es = [risks[p].holder_takes(s) for s in JACK_ORDER]
         v = np.array([e.value for e in es])
         err = np.array([[e.value - e.lo for e in es], [e.hi - e.value for e in es]])
         ax.bar(x + (i - 1) * 0.27, v, 0.27, yerr=err, capsize=2, label=f"all {p}")
-    ax.set_xticks(x, [f"J{s[0]} (-{rules.jack_penalty(s)})" for s in JACK_ORDER])
-    ax.set_ylabel("P(dealt holder takes it)")
-    ax.set_title("Who is stuck with their own jack, by player strength")
-    ax.legend(fontsize=8)
-    _save(fig, outdir / "kanalje_holder_takes.png")
+    ax.set_xticks(x, [f"{_jack(s)} (-{rules.jack_penalty(s)})" for s in JACK_ORDER])
+    label(ax, "jack (penalty)", "P(dealt holder takes it)", "Who is stuck with their own jack, by player strength")
+    return fig
 
-    # Chart 2: holder takes own jack by length in the suit, trump or not (heuristic, all jacks).
-    tab = risks["heuristic"].holder_table()
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for tr, label in ((False, "side suit"), (True, "trump suit")):
-        sub = tab[tab["trump"] == tr].groupby("length")[["deals"]].sum()
-        taken = tab[tab["trump"] == tr].assign(k=lambda d: d["holder_takes"] * d["deals"]).groupby("length")["k"].sum()
-        sub = sub[sub["deals"] >= 50]
-        p = (taken.loc[sub.index] / sub["deals"]).to_numpy()
-        se = np.sqrt(p * (1 - p) / sub["deals"].to_numpy())
-        ax.errorbar(sub.index, p, yerr=1.96 * se, marker="o", capsize=2, label=label)
-    ax.set_xlabel("holder's length in the jack's suit (cards dealt)")
-    ax.set_ylabel("P(holder takes own jack)")
-    ax.set_title("All-heuristic table, all four jacks")
-    ax.legend(fontsize=8)
-    _save(fig, outdir / "kanalje_holder_by_length.png")
 
-    # Chart 3: score distribution of seat 0 by lineup.
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for i, p in enumerate(LINEUPS):
-        dist = risks[p].score_distribution(0)
+def _by_length_chart(data: dict):
+    tab = data["risks"]["heuristic"].holder_table()
+    fig, ax = figure((7, 3.5))
+    for trump, suit in ((False, "side suit"), (True, "trump suit")):
+        length, p, err = _holder_by_length(tab, trump)
+        ax.errorbar(length, p, yerr=err, marker="o", capsize=2, label=suit)
+    label(ax, "holder's length in the jack's suit (cards dealt)", "P(holder takes own jack)",
+          "All-heuristic table, all four jacks", integer_x=True)
+    return fig
+
+
+def _scores_chart(data: dict):
+    fig, ax = figure((7, 3.5))
+    for p in LINEUPS:
+        dist = data["risks"][p].score_distribution(0)
         ax.plot(list(dist), [e.value for e in dist.values()], marker=".", label=f"all {p}")
-    ax.set_xlabel("seat 0's score in a deal")
-    ax.set_ylabel("probability")
-    ax.legend(fontsize=8)
-    _save(fig, outdir / "kanalje_scores.png")
+    label(ax, "seat 0's score in a deal (points)", "probability", "Seat 0's score distribution, by player strength",
+          integer_x=True)
+    return fig
 
-    # Chart 4: game win rates.
-    fig, ax = plt.subplots(figsize=(7, 3))
+
+def _game_chart(data: dict):
+    games = data["games"]
+    fig, ax = figure((7, 3.4))
     labels = []
     for i, g in enumerate(games):
         es = g.win
@@ -104,10 +158,12 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
                capsize=2, color=f"C{i}", label="/".join(g.policies))
         labels += [f"seat {s}\n{g.policies[s]}" for s in range(3)]
     ax.set_xticks([p for i in range(len(games)) for p in np.arange(3) + 4 * i], labels, fontsize=7)
-    ax.set_ylabel("P(wins the game to 21)")
-    ax.legend(fontsize=8)
-    _save(fig, outdir / "kanalje_game.png")
+    label(ax, "seat and its player, by lineup", "P(wins the game to 21)", "The game to 21: each seat's chance to win")
+    return fig
 
+
+def _three_tables(data: dict, seed: int) -> list[str]:
+    rules, risks = data["rules"], data["risks"]
     L = ["# Kanalje (three players)", "",
          f"Rules: RULES.md 2.1, `{rules!r}`. cardodds {__version__}, seed {seed}. "
          "Seats are numbered clockwise from the player left of the dealer: seat 0 leads the first trick. "
@@ -117,132 +173,96 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
          f"the play so far, {LOOKAHEAD_SAMPLES} worlds a decision, plays each legal card out with the heuristic).", "",
          "## Strength: paired matches on the same deals", "",
          "Each deal is played with B in every seat and with A in seat 0, 1, 2 in turn; the advantage is A's "
-         "score minus B's in the same seat, per deal.", "",
-         "| A | B | deals | A's mean score | B's mean score | advantage (points a deal) |", "|---|---|---:|---:|---:|---|"]
-    for m in matches:
-        L.append(f"| {m.policy_a} | {m.policy_b} | {m.samples:,} | {m.mean_a:.3f} | {m.mean_b:.3f} | "
-                 f"{_fmt(m.advantage)} |")
+         "score minus B's in the same seat, per deal.", ""]
+    L += _match_table(data["matches"])
     L += ["", "## Jack risk", "", "![holder takes own jack](kanalje_holder_takes.png)", ""]
     for p in LINEUPS:
         r = risks[p]
-        L += [f"### All players `{p}` ({r.samples:,} deals)", "",
-              "| jack | penalty | seat 0 takes | seat 1 takes | seat 2 takes | out of play | holder takes own | "
-              "trick's leader takes |", "|---|---:|---|---|---|---|---|---|"]
-        for s in JACK_ORDER:
-            by = " | ".join(_fmt(e) for e in r.taken_by_seat(s))
-            L.append(f"| J{s[0]} | -{rules.jack_penalty(s)} | {by} | {_fmt(r.out_of_play(s))} | "
-                     f"{_fmt(r.holder_takes(s))} | {_fmt(r.leader_takes(s))} |")
-        L += ["", "| seat | mean score | mean penalty | mean tricks |", "|---|---|---|---|"]
-        for seat in range(3):
-            L.append(f"| {seat} | {_fmt(r.mean_score[seat])} | {_fmt(r.mean_penalty[seat])} | "
-                     f"{_fmt(r.mean_tricks[seat])} |")
+        L += [f"### All players `{p}` ({r.samples:,} deals)", ""]
+        L += md_table(("jack", "penalty", "seat 0 takes", "seat 1 takes", "seat 2 takes", "out of play",
+                       "holder takes own", "trick's leader takes"),
+                      [[_jack(s), f"-{rules.jack_penalty(s)}"] + [_fmt(e) for e in r.taken_by_seat(s)]
+                       + [_fmt(r.out_of_play(s)), _fmt(r.holder_takes(s)), _fmt(r.leader_takes(s))]
+                       for s in JACK_ORDER], align="lrllllll")
+        L += [""] + md_table(("seat", "mean score", "mean penalty", "mean tricks"),
+                             [(seat, _fmt(r.mean_score[seat]), _fmt(r.mean_penalty[seat]), _fmt(r.mean_tricks[seat]))
+                              for seat in range(3)])
         L += ["", f"Mean deal total {_fmt(r.mean_total)} (exact: 7 + 10/52 = {7 + 10 / 52:.4f}, the turned jack "
               "being paid by nobody).", ""]
+    tab = risks["heuristic"].holder_table()
     L += ["### Holder takes own jack, by length in the suit and trump (all heuristic)", "",
           "![by length](kanalje_holder_by_length.png)", "",
-          "Rows with at least 1,000 deals.", "",
-          "| jack | trump | length | deals | P(holder takes it) |", "|---|---|---:|---:|---|"]
-    for _, row in tab[tab["deals"] >= 1000].iterrows():
-        L.append(f"| J{row['jack'][0]} | {'yes' if row['trump'] else 'no'} | {row['length']} | {row['deals']:,} | "
-                 f"{row['holder_takes']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}] |")
-    L += ["", "## Score distributions", "", "![scores](kanalje_scores.png)", "",
-          "| lineup | seat 0 P(score <= 0) |", "|---|---|"]
-    for p in LINEUPS:
-        d = risks[p].score_distribution(0)
-        L.append(f"| all {p} | {sum(e.value for v, e in d.items() if v <= 0):.3f} |")
+          "Rows with at least 1,000 deals.", ""]
+    L += md_table(("jack", "trump", "length", "deals", "P(holder takes it)"),
+                  [(f"J{row['jack'][0]}", "yes" if row["trump"] else "no", row["length"], f"{row['deals']:,}",
+                    f"{row['holder_takes']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]")
+                   for _, row in tab[tab["deals"] >= 1000].iterrows()], align="llrrl")
+    L += ["", "## Score distributions", "", "![scores](kanalje_scores.png)", ""]
+    L += md_table(("lineup", "seat 0 P(score <= 0)"),
+                  [(f"all {p}", f"{sum(e.value for v, e in risks[p].score_distribution(0).items() if v <= 0):.3f}")
+                   for p in LINEUPS])
     L += ["", "## The game to 21", "",
           "Highest total once somebody has 21 wins; a tie at the top plays another deal; the deal passes "
-          "clockwise, seat 2 dealing first.", "", "![game](kanalje_game.png)", "",
-          "| lineup | games | seat 0 wins | seat 1 wins | seat 2 wins | deals a game |", "|---|---:|---|---|---|---|"]
-    for g in games:
-        L.append(f"| {'/'.join(g.policies)} | {g.samples:,} | " + " | ".join(_fmt(e) for e in g.win)
-                 + f" | {_fmt(g.mean_deals, 2)} |")
+          "clockwise, seat 2 dealing first.", "", "![game](kanalje_game.png)", ""]
+    L += _game_table(data["games"], 3)
     L.append("")
-    L += _two_players(outdir, seed=seed, scale=scale, progress=progress)
-    path = outdir / "kanalje.md"
-    path.write_text("\n".join(L))
-    return path
+    return L
 
 
-def _two_players(outdir: Path, *, seed: int, scale: float, progress: bool) -> list[str]:
-    """The two-player game (RULES.md 2.2): strength, jack risk, the face-up card, the game."""
-    rules = KanaljeRules(players=2)
-    sizes = {"random": _n(400_000, scale, 2_000), "heuristic": _n(400_000, scale, 2_000),
-             "lookahead": _n(2_000, scale, 16)}
-    risks = {p: jack_risk(p, rules=rules, samples=sizes[p], rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
-                          progress=progress) for p in LINEUPS}
-    matches = [
-        strength_match("heuristic", "random", rules=rules, samples=_n(100_000, scale, 500), rng=seed,
-                       progress=progress),
-        strength_match("lookahead", "heuristic", rules=rules, samples=_n(1_000, scale, 8), rng=seed,
-                       lookahead_samples=LOOKAHEAD_SAMPLES, progress=progress),
-    ]
-    games = [game_odds("heuristic", rules=rules, samples=_n(20_000, scale, 200), rng=seed, progress=progress),
-             game_odds("random,heuristic", rules=rules, samples=_n(20_000, scale, 200), rng=seed, progress=progress)]
-
-    # Chart: P(the trick's leader takes the face-up card) by its rank, per lineup.
-    fig, ax = plt.subplots(figsize=(7, 3.5))
+# ---- two players -----------------------------------------------------------------------------------
+def _faceup_chart(data: dict):
+    """P(the trick's leader takes the face-up card) by its rank, per lineup."""
+    risks = data["risks"]
+    fig, ax = figure((7, 3.5))
     for i, p in enumerate(LINEUPS):
-        d = risks[p].faceup_leader_takes("rank")
-        es = list(d.values())
+        es = list(risks[p].faceup_leader_takes("rank").values())
         err = np.array([[e.value - e.lo for e in es], [e.hi - e.value for e in es]])
         ax.errorbar(np.arange(13) + (i - 1) * 0.15, [e.value for e in es], yerr=err, marker="o", capsize=2,
                     linestyle="-", label=f"both {p}")
     ax.set_xticks(np.arange(13), list(risks["random"].faceup_leader_takes("rank")))
-    ax.set_xlabel("rank of the face-up stock card")
-    ax.set_ylabel("P(leader wins it)")
-    ax.set_title("Two players, phase 1: who takes the face-up card")
-    ax.legend(fontsize=8)
-    _save(fig, outdir / "kanalje2_faceup.png")
+    label(ax, "rank of the face-up stock card", "P(leader wins it)", "Two players, phase 1: who takes the face-up card")
+    return fig
 
+
+def _two_tables(data: dict) -> list[str]:
+    """The two-player game (RULES.md 2.2): strength, jack risk, the face-up card, the game."""
+    rules, risks = data["rules"], data["risks"]
     L = ["# Kanalje (two players)", "",
          f"Rules: RULES.md 2.2, `{rules!r}`. Seat 0 is the non-dealer and leads phase 1; the winner of the last "
          "phase-1 trick leads phase 2, whose trump is the suit of a random phase-1 trick card. Phase-1 jacks cost "
          "the trick's winner. Scores per deal add up to 13 - 10 = 3.", "",
          "## Strength: paired matches on the same deals (two players)", "",
          "Each deal (hands, stock, phase-2 trump draw) is played with B in both seats and with A in seat 0 and "
-         "1 in turn; the advantage is A's score minus B's in the same seat, per deal.", "",
-         "| A | B | deals | A's mean score | B's mean score | advantage (points a deal) |",
-         "|---|---|---:|---:|---:|---|"]
-    for m in matches:
-        L.append(f"| {m.policy_a} | {m.policy_b} | {m.samples:,} | {m.mean_a:.3f} | {m.mean_b:.3f} | "
-                 f"{_fmt(m.advantage)} |")
+         "1 in turn; the advantage is A's score minus B's in the same seat, per deal.", ""]
+    L += _match_table(data["matches"])
     L += ["", "## Jack risk and scores (two players)", ""]
     for p in LINEUPS:
         r = risks[p]
-        L += [f"### Both players `{p}` ({r.samples:,} deals)", "",
-              "| jack | penalty | seat 0 takes | seat 1 takes | falls in phase 1 | holder takes own | "
-              "taken face up | face-up taker pays | cost of taking it face up |",
-              "|---|---:|---|---|---|---|---|---|---|"]
+        L += [f"### Both players `{p}` ({r.samples:,} deals)", ""]
+        rows = []
         for s in JACK_ORDER:
-            by = " | ".join(_fmt(e) for e in r.taken_by_seat(s))
             fj = r.faceup_jack(s)
-            L.append(f"| J{s[0]} | -{rules.jack_penalty(s)} | {by} | {_fmt(fj['falls_in_phase1'])} | "
-                     f"{_fmt(r.holder_takes(s))} | {_fmt(fj['taken_face_up'])} | {_fmt(fj['taker_pays'])} | "
-                     f"{_fmt(fj['cost'])} |")
-        L += ["", "| seat | mean score | mean penalty | phase-2 tricks | phase-1 tricks won |", "|---|---|---|---|---|"]
-        for seat in range(2):
-            L.append(f"| {seat} | {_fmt(r.mean_score[seat])} | {_fmt(r.mean_penalty[seat])} | "
-                     f"{_fmt(r.mean_tricks[seat])} | {_fmt(r.phase1_tricks[seat])} |")
+            rows.append([_jack(s), f"-{rules.jack_penalty(s)}"] + [_fmt(e) for e in r.taken_by_seat(s)]
+                        + [_fmt(fj["falls_in_phase1"]), _fmt(r.holder_takes(s)), _fmt(fj["taken_face_up"]),
+                           _fmt(fj["taker_pays"]), _fmt(fj["cost"])])
+        L += md_table(("jack", "penalty", "seat 0 takes", "seat 1 takes", "falls in phase 1", "holder takes own",
+                       "taken face up", "face-up taker pays", "cost of taking it face up"), rows, align="lrlllllll")
+        L += [""] + md_table(("seat", "mean score", "mean penalty", "phase-2 tricks", "phase-1 tricks won"),
+                             [(seat, _fmt(r.mean_score[seat]), _fmt(r.mean_penalty[seat]), _fmt(r.mean_tricks[seat]),
+                               _fmt(r.phase1_tricks[seat])) for seat in range(2)])
         L += ["", f"Mean deal total {_fmt(r.mean_total)} (exact: 3).", ""]
     L += ["## The face-up card", "",
           "The winner of a phase-1 trick takes the face-up stock card. P(the trick's leader wins it), by the "
-          "card's rank and suit; the follower takes it otherwise.", "", "![face-up](kanalje2_faceup.png)", "",
-          "| rank | " + " | ".join(f"both {p}" for p in LINEUPS) + " |", "|---|" + "---|" * len(LINEUPS)]
-    by_rank = {p: risks[p].faceup_leader_takes("rank") for p in LINEUPS}
-    for k in by_rank["random"]:
-        L.append(f"| {k} | " + " | ".join(_fmt(by_rank[p][k]) for p in LINEUPS) + " |")
-    by_suit = {p: risks[p].faceup_leader_takes("suit") for p in LINEUPS}
-    L += ["", "| suit | " + " | ".join(f"both {p}" for p in LINEUPS) + " |", "|---|" + "---|" * len(LINEUPS)]
-    for k in by_suit["random"]:
-        L.append(f"| {k} | " + " | ".join(_fmt(by_suit[p][k]) for p in LINEUPS) + " |")
-    L += ["", "The cost of taking a jack face up is its penalty times the probability its taker ends up paying "
+          "card's rank and suit; the follower takes it otherwise.", "", "![face-up](kanalje2_faceup.png)", ""]
+    for by in ("rank", "suit"):
+        table = {p: risks[p].faceup_leader_takes(by) for p in LINEUPS}
+        L += md_table([by] + [f"both {p}" for p in LINEUPS],
+                      [[k] + [_fmt(table[p][k]) for p in LINEUPS] for k in table["random"]])
+        L.append("")
+    L += ["The cost of taking a jack face up is its penalty times the probability its taker ends up paying "
           "it (the jack tables above).", "",
           "## The game to 21 (two players)", "",
-          "Seat 1 deals first (seat 0 leads the first phase 1); the deal alternates.", "",
-          "| lineup | games | seat 0 wins | seat 1 wins | deals a game |", "|---|---:|---|---|---|"]
-    for g in games:
-        L.append(f"| {'/'.join(g.policies)} | {g.samples:,} | " + " | ".join(_fmt(e) for e in g.win)
-                 + f" | {_fmt(g.mean_deals, 2)} |")
+          "Seat 1 deals first (seat 0 leads the first phase 1); the deal alternates.", ""]
+    L += _game_table(data["games"], 2)
     L.append("")
     return L

@@ -1,0 +1,99 @@
+"""Every chart has a title and axis labels, and nothing is clipped: the tight bounding box of
+everything drawn lies inside the figure. Charts are rendered from small runs."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from cardodds.report import _common  # noqa: E402
+
+
+def check_figure(fig, name: str) -> None:
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    tight = fig.get_tightbbox(renderer)
+    w, h = fig.get_size_inches()
+    eps = 0.02  # inches
+    assert tight.x0 >= -eps and tight.y0 >= -eps and tight.x1 <= w + eps and tight.y1 <= h + eps, \
+        (name, tight.bounds, (w, h))
+    titled = bool(fig._suptitle and fig._suptitle.get_text())
+    for ax in fig.axes:
+        assert ax.get_xlabel(), f"{name}: an axis without an x label"
+        if ax.get_ylabel() == "" and ax is not fig.axes[0]:
+            continue  # a shared y axis is labelled once
+        assert ax.get_ylabel(), f"{name}: an axis without a y label"
+        titled = titled or bool(ax.get_title())
+    assert titled, f"{name}: no title"
+    # Every legend lies inside the figure and covers no data point (line vertices, bar tops).
+    legends = [(ax, ax.get_legend()) for ax in fig.axes if ax.get_legend() is not None]
+    legends += [(ax, leg) for leg in fig.legends for ax in fig.axes]
+    for ax, leg in legends:
+        box = leg.get_window_extent(renderer)
+        fb = fig.bbox
+        assert box.x0 >= fb.x0 - 1 and box.x1 <= fb.x1 + 1 and box.y0 >= fb.y0 - 1 and box.y1 <= fb.y1 + 1, name
+        points = [line.get_transform().transform(line.get_xydata()) for line in ax.lines if len(line.get_xydata())]
+        points += [ax.transData.transform([(p.get_x() + p.get_width() / 2, p.get_y() + p.get_height())])
+                   for p in ax.patches if hasattr(p, "get_width")]
+        for xy in points:
+            inside = ((xy[:, 0] > box.x0) & (xy[:, 0] < box.x1) & (xy[:, 1] > box.y0) & (xy[:, 1] < box.y1))
+            assert not inside.any(), f"{name}: the legend covers data"
+
+
+def _integer_ticks(ax) -> bool:
+    return all(float(t).is_integer() for t in ax.get_xticks())
+
+
+@pytest.fixture
+def saved(monkeypatch):
+    """Charts a report section writes, checked before they are saved."""
+    names = []
+    real = _common.save
+
+    def checking_save(fig, path, dpi=110):
+        check_figure(fig, path.name)
+        names.append(path.name)
+        real(fig, path, dpi)
+
+    monkeypatch.setattr(_common, "save", checking_save)
+    for mod in ("kana", "kanalje", "canasta"):
+        monkeypatch.setattr(f"cardodds.report.{mod}.save", checking_save)
+    return names
+
+
+@pytest.mark.parametrize("section,charts", [
+    ("canasta", {"canasta_by_turn.png", "canasta_best_value.png", "canasta_wilds_red3.png"}),
+    ("kanalje", {"kanalje_holder_takes.png", "kanalje_holder_by_length.png", "kanalje_scores.png",
+                 "kanalje_game.png", "kanalje2_faceup.png"}),
+    ("kana", {"kana_official.png", "kana_hand_values.png", "kana_peek_one.png"}),
+])
+def test_report_charts_are_labelled_and_unclipped(tmp_path, saved, section, charts):
+    import importlib
+
+    module = importlib.import_module(f"cardodds.report.{section}")
+    module.write(tmp_path, seed=3, scale=0.0005, progress=False)
+    assert set(saved) == charts
+
+
+def test_result_plots_are_labelled_and_unclipped():
+    from cardodds import canasta, kana, kanalje
+
+    plots = {
+        "kana odds": kana.odds(players=3, samples=2_000, rng=1),
+        "kana table": kana.strategy_table("peek-one", 3, opponents="blind", samples=2_000, rng=1),
+        "kanalje risk": kanalje.jack_risk("random", samples=500, rng=1),
+        "kanalje hand": kanalje.evaluate_hand("Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "7h",
+                                              samples=500, rng=1),
+        "kanalje game": kanalje.game_odds("random", samples=200, rng=1),
+        "canasta melds": canasta.melds(12, turns=5, samples=2_000, rng=1),
+        "canasta hand": canasta.hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", 3, samples=2_000, rng=1),
+    }
+    for name, result in plots.items():
+        ax = result.plot()
+        check_figure(ax.figure, name)
+        if name in ("kanalje hand", "kanalje game", "canasta melds", "canasta hand"):
+            assert _integer_ticks(ax), f"{name}: ticks between whole turns, cards or points"
+        plt.close(ax.figure)
