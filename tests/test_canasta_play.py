@@ -388,3 +388,56 @@ def test_random_play_equals_the_python_twin_on_the_same_stream(rules):
     assert (v.end_turn.reshape(2, T1) == ends).all()
     assert (v.open_turn.reshape(2, T1) == opened).all()
     assert (v.canasta_turn.reshape(2, T1) == can).all()
+
+
+# ---- the deal-time figure "first meld by taking the upcard" counts the card drawn first ---------------
+def _pile_open_brute(hand_size, rules):
+    """P(the dealt cards + the card drawn + the upcard make a legal meld holding the upcard
+    worth min_first_meld, one card kept back), by brute force over kinds (hypergeometric)."""
+    import itertools
+    import math
+    from fractions import Fraction
+
+    from cardodds.canasta._kernels import best_meld_with_top
+
+    full = deck_counts(rules.jokers)
+    n = int(full.sum())
+    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    k_cards = hand_size + 1
+    meld = np.zeros(4, dtype=np.int64)
+    total = Fraction(0)
+    for top in range(N_KINDS):
+        avail = full.copy()
+        avail[top] -= 1
+        ways = 0
+        for combo in itertools.combinations_with_replacement(range(N_KINDS), k_cards):
+            c = np.bincount(combo, minlength=N_KINDS).astype(np.int64)
+            if (c > avail).any():
+                continue
+            w = math.prod(math.comb(int(avail[k]), int(c[k])) for k in range(N_KINDS))
+            if top not in (BLACK3, RED3) and best_meld_with_top(c, top, pts, code, wm, meld) >= max(min_first, 1):
+                ways += w
+        total += Fraction(int(full[top]), n) * Fraction(ways, math.comb(n - 1, k_cards))
+    return total
+
+
+def test_pile_open_uses_the_dealt_cards_the_drawn_card_and_the_upcard():
+    from cardodds.canasta import exact, melds
+
+    rules = CanastaRules()
+    # Two dealt cards alone can never take the upcard (a meld needs 3 cards and one card stays
+    # back for the discard); with the card drawn first they can: K K in hand + K on the pile.
+    p = exact.pile_open_probability(2, rules)
+    assert p > 0
+    assert p == _pile_open_brute(2, rules)
+    assert exact.pile_open_probability(3, CanastaRules()) == _pile_open_brute(3, CanastaRules())
+    from cardodds.canasta._kernels import best_meld_with_top
+
+    meld = np.zeros(4, dtype=np.int64)
+    pts, code, _, wm, _, _ = rules.to_kernel()
+    assert best_meld_with_top(hand_counts("Kh Kd"), KING, pts, code, wm, meld) == 0
+    assert best_meld_with_top(hand_counts("Kh Kd 5c"), KING, pts, code, wm, meld) == 30
+    n = 40_000
+    mc = melds(2, rules, samples=n, rng=4, turns=0, chunk_size=8192)
+    se = (float(p) * (1 - float(p)) / n) ** 0.5
+    assert abs(mc.pile_open.value - float(p)) <= 4 * se
