@@ -8,10 +8,23 @@
 from .analysis import HandOdds, MeldOdds, hand_odds, melds
 from .cards import hand_counts, parse_hand
 from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
+from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, game, house_options, play, strength,
+                   trace)
+from .players import HeuristicParams
 from .rules import CanastaRules
 
 __all__ = [
     "CanastaRules",
+    "GameResult",
+    "HeuristicParams",
+    "HouseOptionsResult",
+    "PlayResult",
+    "StrengthResult",
+    "game",
+    "house_options",
+    "play",
+    "strength",
+    "trace",
     "FirstMeld",
     "HandOdds",
     "Meld",
