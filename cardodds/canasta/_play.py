@@ -991,3 +991,79 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
             out[MA.worse] += 1
     for v in range(N_VIOL):
         out[MA.violations + v] += viol[v]
+
+
+# ---- the advisor: options played out on the same sampled deals --------------------------------------
+@helper
+def play_out(rng, t, rl, pol, hp, user, mv, work):
+    """Play the hand on from table ``t`` to its end; the scores go to ``t[score]``."""
+    while t[SA.phase] != PH_OVER:
+        nm = gen_moves(t, rl, mv, work)
+        if nm == 0:
+            t[SA.phase] = PH_OVER
+            break
+        i = choose(rng, t, rl, mv, nm, pol, hp, user)
+        apply_move(t, rl, mv[i])
+    score_hand(t, rl, work)
+
+
+@kernel
+def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp, user):
+    """Each sample deals the ``unseen`` kinds to the hidden places (``hidden``: cards of
+    seats 1, 2, 3, then the pile under its top card; the rest is the stock), then plays each
+    option from that same deal on the same random stream. An option is a move record, or
+    type -1 "leave the pile" (the pile may no longer be taken this turn). ``out`` per option
+    ``i`` (k options): ``[3 i]`` sum of side 0's margin, ``[3 i + 1]`` its square,
+    ``[3 i + 2]`` hands side 0 scored more; then for each pair ``i < j`` the sum and sum of
+    squares of margin_i - margin_j and the count of margin_i > margin_j minus the reverse."""
+    k = options.shape[0]
+    t = np.zeros(S_SIZE, dtype=np.int64)
+    world = np.zeros(S_SIZE, dtype=np.int64)
+    mv = np.zeros((MAX_MOVES, MW), dtype=np.int64)
+    work = np.zeros(N_KINDS, dtype=np.int64)
+    u = unseen.copy()
+    m = np.zeros(k, dtype=np.int64)
+    saved = rng.copy()
+    size = u.shape[0]
+    for _ in range(n):
+        if size > 1:
+            shuffle_prefix(rng, u, size - 1, size)
+        world[:] = base
+        p = 0
+        for s in range(1, SEATS):
+            for c in range(hidden[s - 1]):
+                world[hand_at(s, u[p])] += 1
+                p += 1
+        under = hidden[3]
+        top = world[SA.pile + world[SA.pile_len] - 1]
+        for i in range(under):
+            world[SA.pile + i] = u[p]
+            p += 1
+        world[SA.pile + under] = top
+        world[SA.pile_len] = under + 1
+        start = world[SA.deck_size] - (size - p)
+        world[SA.stock_pos] = start
+        for i in range(size - p):
+            world[SA.stock + start + i] = u[p + i]
+        saved[:] = rng
+        for o in range(k):
+            t[:] = world
+            rng[:] = saved
+            if options[o, 0] < 0:
+                t[SA.can_take] = 0
+            else:
+                apply_move(t, rl, options[o])
+            play_out(rng, t, rl, pol, hp, user, mv, work)
+            m[o] = t[SA.score] - t[SA.score + 1]
+            out[3 * o] += m[o]
+            out[3 * o + 1] += m[o] * m[o]
+            if m[o] > 0:
+                out[3 * o + 2] += 1
+        q = 3 * k
+        for i in range(k):
+            for j in range(i + 1, k):
+                d = m[i] - m[j]
+                out[q] += d
+                out[q + 1] += d * d
+                out[q + 2] += 1 if d > 0 else (-1 if d < 0 else 0)
+                q += 3
