@@ -265,8 +265,8 @@ def play(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples:
 
     ``policies``: one name for every seat (``"random"``, ``"heuristic"``), a comma list of four,
     or a list with at most one ``@njit`` user policy (:mod:`cardodds.canasta.players`).
-    ``samples`` hands (default 20,000) or until the side-0 score's interval is
-    ``target_halfwidth`` points wide. ``check=True`` verifies the table after every move and
+    ``samples`` hands (default 20,000) or until the 95% interval of P(side 0 makes a canasta
+    in the hand) is ``target_halfwidth`` wide. ``check=True`` verifies the table after every move and
     reports violations (all zero unless something is broken).
     """
     _check_rules(rules)
@@ -276,18 +276,14 @@ def play(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples:
 
     def halfwidth(c, n):
         v = P.O.view(c)
-        return _mean(v.score[0], v.score_sq[0], n).halfwidth
+        never = v.canasta_turn[P.MAX_TURNS]  # side 0 made no canasta
+        return Estimate.proportion(n - never, n).halfwidth
 
     res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), pack_rules(rules), codes, hp, int(bool(check)),
                                       deck_counts(rules.jokers), user),
-                     P.O.size, samples=samples, target_halfwidth=_points(target_halfwidth), halfwidth=halfwidth,
+                     P.O.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
     return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
-
-
-def _points(h):
-    # engine.run compares the half-width with the target as given (points here).
-    return h
 
 
 # ---- games ------------------------------------------------------------------------------------------
