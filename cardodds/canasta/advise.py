@@ -108,6 +108,7 @@ class AdviceResult(Result):
     win: tuple              # Estimate per option: P(our side scores more this hand)
     versus_best: tuple      # Estimate per option: paired margin difference, best - option
     best: str | None        # named only when every paired difference excludes zero
+    best_option: str = ""   # the option with the highest mean margin, named or not
     counts: np.ndarray = counts_field()
 
     def to_dict(self) -> dict:
@@ -128,7 +129,8 @@ class AdviceResult(Result):
     def __repr__(self) -> str:
         lines = [f"Canasta advice ({self.decision}), {self.samples:,} sampled deals, seed {self.seed}"]
         for o, m, w, v in zip(self.options, self.margin, self.win, self.versus_best):
-            vb = "" if v.value == 0 and v.se == 0 else f"; best - this {v.format(1)}"
+            vb = "  (plays as the best)" if v.value == 0 and v.se == 0 and o != self.best_option else \
+                ("" if v.value == 0 and v.se == 0 else f"; best - this {v.format(1)}")
             lines.append(f"  {o:48} margin {m.format(1):>26}  P(our side ahead) {w.format(percent=True)}{vb}")
         lines.append(f"  best: {self.best}" if self.best else "  no difference at this precision")
         return "\n".join(lines)
@@ -263,7 +265,10 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         raise AssertionError
 
     vs = tuple(pair(best_i, j) for j in range(k))
-    clear = k > 1 and all(not v.contains_zero() for j, v in enumerate(vs) if j != best_i)
+    # An option that played exactly like the best on every deal is the same choice in other
+    # words (e.g. melding the third K now or adding it later): not a rival.
+    rivals = [v for j, v in enumerate(vs) if j != best_i and not (v.value == 0 and v.se == 0)]
+    clear = bool(rivals) and all(not v.contains_zero() for v in rivals)
     return AdviceResult(decision=decision, options=tuple(labels), margin=margin, win=win, versus_best=vs,
-                        best=labels[best_i] if clear else None, counts=c, rules=rules, samples=int(n), seed=res.seed,
+                        best=labels[best_i] if clear else None, best_option=labels[best_i], counts=c, rules=rules, samples=int(n), seed=res.seed,
                         partial=res.partial)
