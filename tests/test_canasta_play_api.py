@@ -91,7 +91,9 @@ def test_advisor_prefers_taking_a_big_pile_it_can_meld():
     a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
                counts=(10, 9, 11), decision="take", samples=300, rng=1)
     assert a.options[0] == "leave the pile" and len(a.options) >= 2
-    assert a.best is not None and a.best != "leave the pile"
+    # taking beats leaving on the same deals (the ways of melding the K may tie among themselves)
+    assert a.best_option != "leave the pile" and a.versus_best[0].lo > 0
+    assert a.best is None or a.best == a.best_option
     d = a.to_dict()
     assert d["decision"] == "take" and len(d["options"]) == len(a.options)
 
@@ -154,7 +156,7 @@ def test_cli_play_advise_trace(capsys):
 
 
 def test_tuner_reports_an_edge_with_its_interval():
-    r = tune(samples=60, grid={"take_min_pile": (8,), "keep_wilds": (0,)}, rng=1)
+    r = tune(samples=60, grid={"take_min_pile": (8,), "keep_wilds": (2,)}, rng=1)
     assert len(r.history) == 2
     assert r.edge.lo <= r.edge.value <= r.edge.hi
     assert "edge over the defaults" in repr(r)
