@@ -41,6 +41,7 @@ REC = 4  # a meld record: kind, naturals, twos, jokers
 MAX_CARDS = 110
 MAX_TURNS = 64
 MAX_ROUNDS = 17
+BIG_ROOM = 1 << 20
 
 #: The table. ``hand`` 4 seats x 15 kinds; ``meld`` 2 sides x 12 slots x (kind, naturals,
 #: twos, jokers); ``red3`` red 3s laid per side; ``opened`` per side; ``pile`` kinds bottom
@@ -242,8 +243,12 @@ def _new_melds(t, rl, seat, cnt, need, fixed_kind, extra, mv, nm, mtype, count_o
         else:
             nlo, nhi, p = 1, cnt[kind], rl[RA.points + kind]
         for n in range(nlo, nhi + 1):
-            for tw in range(T + 1):
-                for jk in range(J + 1):
+            # wilds beyond the limit are never legal: bound the loops (same moves, same order)
+            room = BIG_ROOM if kind == WILDS_ONLY else wild_room(n, code)
+            if room < 0:
+                continue
+            for tw in range(min(T, room) + 1):
+                for jk in range(min(J, room - tw) + 1):
                     if need == TWO and tw == 0:
                         continue
                     if need == JOKER and jk == 0:
