@@ -328,10 +328,10 @@ def test_going_out_needs_a_canasta_with_that_option():
 # ---- checked play and the twin ---------------------------------------------------------------------------------------
 def _run(policy, rules, n, seed=11, chunk=0):
     ss, _ = as_seed_sequence(seed)
-    codes, _, user, hp = resolve_policies(policy)
+    codes, _, _, hp = resolve_policies(policy)
     out = np.zeros(P.O.size, dtype=np.int64)
     P.hands_kernel(chunk_state(ss, chunk), n, out, deck_kinds(rules.jokers), pack_rules(rules), codes, hp, 1,
-                   deck_counts(rules.jokers), user)
+                   deck_counts(rules.jokers))
     return P.O.view(out)
 
 
@@ -351,9 +351,9 @@ def test_a_million_checked_random_hands_have_no_violation():
     from cardodds import engine
 
     for i, rules in enumerate(OPTIONS):
-        codes, _, user, hp = resolve_policies("random")
+        codes, _, _, hp = resolve_policies("random")
         res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), pack_rules(rules), codes, hp, 1,
-                                          deck_counts(rules.jokers), user),
+                                          deck_counts(rules.jokers)),
                          P.O.size, samples=100_000, rng=1000 + i, chunk_size=4096)
         v = P.O.view(res.counts)
         assert v.hands == 100_000 and not v.violations.any(), (rules, v.violations)

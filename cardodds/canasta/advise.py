@@ -242,7 +242,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     options = np.asarray(opts, dtype=np.int64)
     k = len(opts)
     hidden = np.asarray(counts + [hidden_pile], dtype=np.int64)
-    res = engine.run(P.advise_kernel, (t, unseen, hidden, options, rl, codes, hp, user),
+    res = engine.run(P.kernels_for(user)["advise_kernel"], (t, unseen, hidden, options, rl, codes, hp),
                      3 * k + 3 * (k * (k - 1) // 2), samples=samples, rng=rng, threads=threads, progress=progress,
                      chunk_size=64, unit="deal")
     c = res.counts

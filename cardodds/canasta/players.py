@@ -92,7 +92,7 @@ def _is_njit(obj) -> bool:
 
 
 def resolve_policies(policies, params: HeuristicParams | None = None):
-    """``(codes int64[4], names, user function, heuristic parameters int64[4, H.size])``."""
+    """``(codes int64[4], names, user function or None, heuristic parameters int64[4, H.size])``."""
     if params is None:
         params = HeuristicParams()
     if not isinstance(params, HeuristicParams):
@@ -128,7 +128,7 @@ def resolve_policies(policies, params: HeuristicParams | None = None):
         else:
             raise ValueError(f"policy {p!r} is neither a name ({', '.join(POLICIES)}) nor an @njit function")
     hp = np.tile(params.pack(), (4, 1))
-    return (np.asarray(codes, dtype=np.int64), tuple(names), user if user is not None else P.no_user_policy, hp)
+    return np.asarray(codes, dtype=np.int64), tuple(names), user, hp
 
 
 # ---- the tuner ------------------------------------------------------------------------------------------------
