@@ -29,6 +29,7 @@ def test_play_figures_are_consistent_and_repeatable_on_any_thread_count():
         assert total == pytest.approx(a.canastas_per_hand[s].value)
         assert sum(a.score_distribution[s].values()) == pytest.approx(1.0)
     assert a.score_difference.value == pytest.approx(a.score[0].value - a.score[1].value)
+    assert sum(a.end_turn_distribution["went_out"].values()) == pytest.approx(a.went_out.value)
     d = json.loads(json.dumps(a.to_dict()))
     assert d["question"] == "play" and d["hands"] == 600 and len(d["opened_by_round"]["side0"]) == 15
     assert len(a.to_frame()) > 50 and "side 0 opened" in repr(a)
@@ -160,3 +161,19 @@ def test_tuner_reports_an_edge_with_its_interval():
     assert len(r.history) == 2
     assert r.edge.lo <= r.edge.value <= r.edge.hi
     assert "edge over the defaults" in repr(r)
+
+
+def test_report_section_is_byte_identical(tmp_path):
+    from cardodds.report import SECTIONS
+    from cardodds.report import canasta_play as rep
+
+    assert "canasta_play" in SECTIONS
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = rep.write(tmp_path / "a", seed=3, scale=0.001, progress=False)
+    b = rep.write(tmp_path / "b", seed=3, scale=0.001, progress=False)
+    text = a.read_text()
+    assert "House options" in text and "canasta_play_by_round.png" in text
+    for name in ("canasta_play.md", "canasta_play_by_round.png", "canasta_play_canastas_pile.png",
+                 "canasta_play_scores.png", "canasta_play_house_options.png"):
+        assert (a.parent / name).read_bytes() == (b.parent / name).read_bytes(), name

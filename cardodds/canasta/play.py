@@ -108,6 +108,7 @@ class PlayResult(Result):
     went_out: Estimate              # P(the hand ends by a player going out)
     stock_out: Estimate             # P(the hand ends on an empty stock)
     end_turn: Estimate              # mean table turns a hand lasts
+    end_turn_distribution: dict     # {"went_out"|"stock_out": {turns: probability of all hands}}
     score: tuple                    # [side]: mean hand score
     score_difference: Estimate      # side 0 - side 1, mean
     score_distribution: dict        # {side: {bin_low: probability}} in 100-point bins
@@ -127,6 +128,8 @@ class PlayResult(Result):
             "pile_size": self.pile_size.to_dict(),
             "went_out": self.went_out.to_dict(), "stock_out": self.stock_out.to_dict(),
             "end_turn": self.end_turn.to_dict(),
+            "end_turn_distribution": {how: {str(k): v for k, v in d.items()}
+                                      for how, d in self.end_turn_distribution.items()},
             "score": {f"side{s}": self.score[s].to_dict() for s in range(2)},
             "score_difference": self.score_difference.to_dict(),
             "score_distribution": {f"side{s}": {str(k): v for k, v in self.score_distribution[s].items()}
@@ -232,6 +235,8 @@ def _play_result(c: np.ndarray, policies, rules, n, seed, partial) -> PlayResult
         went_out=Estimate.proportion(int(ends[0].sum()), n),
         stock_out=Estimate.proportion(int(ends[1].sum()), n),
         end_turn=_hist_mean(ends.sum(axis=0), turns),
+        end_turn_distribution={how: {int(k): float(x) / n for k, x in enumerate(ends[i]) if x > 0}
+                               for i, how in enumerate(("went_out", "stock_out"))},
         score=tuple(_mean(v.score[s], v.score_sq[s], n) for s in range(2)),
         score_difference=_mean(int(v.score[0]) - int(v.score[1]), v.diff_sq, n),
         score_distribution={s: {P.SCORE_LO + 100 * b: float(x) / n for b, x in enumerate(hist[s]) if x > 0}
