@@ -9,7 +9,7 @@ import pytest
 from . import naive_canasta_play as naive
 from cardodds.canasta import _play as P
 from cardodds.canasta._kernels import score_side
-from cardodds.canasta.cards import ACE, BLACK3, JOKER, KING, N_KINDS, RED3, TWO, deck_counts, deck_kinds, hand_counts
+from cardodds.canasta.cards import BLACK3, JOKER, KING, N_KINDS, RED3, TWO, deck_counts, deck_kinds, hand_counts
 from cardodds.canasta.play import pack_rules
 from cardodds.canasta.players import resolve_policies
 from cardodds.canasta.rules import CanastaRules
@@ -329,10 +329,10 @@ def test_going_out_needs_a_canasta_with_that_option():
 def _run(policy, rules, n, seed=11, chunk=0):
     ss, _ = as_seed_sequence(seed)
     codes, _, _, hp = resolve_policies(policy)
-    out = np.zeros(P.O.size, dtype=np.int64)
+    out = np.zeros(P.HC.size, dtype=np.int64)
     P.hands_kernel(chunk_state(ss, chunk), n, out, deck_kinds(rules.jokers), pack_rules(rules), codes, hp, 1,
                    deck_counts(rules.jokers))
-    return P.O.view(out)
+    return P.HC.view(out)
 
 
 @pytest.mark.parametrize("rules", OPTIONS, ids=lambda r: next((f"{k}={v}" for k, v in r.to_dict().items()
@@ -354,8 +354,8 @@ def test_a_million_checked_random_hands_have_no_violation():
         codes, _, _, hp = resolve_policies("random")
         res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), pack_rules(rules), codes, hp, 1,
                                           deck_counts(rules.jokers)),
-                         P.O.size, samples=100_000, rng=1000 + i, chunk_size=4096)
-        v = P.O.view(res.counts)
+                         P.HC.size, samples=100_000, rng=1000 + i, chunk_size=4096)
+        v = P.HC.view(res.counts)
         assert v.hands == 100_000 and not v.violations.any(), (rules, v.violations)
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from .._jit import helper, inline, kernel
 from .._random import bounded, shuffle_prefix
 from ..layout import Layout
-from ._kernels import (ACE, BLACK3, CANASTA_BONUS, CANASTA_NONE, FOUR, JOKER, N_KINDS, RED3, TWO, WILDS_ONLY,
+from ._kernels import (ACE, BLACK3, CANASTA_NONE, FOUR, JOKER, N_KINDS, RED3, TWO, WILDS_ONLY,
                        canasta_kind, meld_is_legal, score_side, wild_room)
 
 SEATS = 4
@@ -678,7 +678,9 @@ def heuristic_choose(t, rl, mv, nm, hp):
             if h == 1:
                 sc = 100000 if allow_out else -10000
             elif hp[HA.discard_care] != 0:
-                sc = -_danger(t, card, side) - pts[card] - 10 * t[hb + card] if card >= FOUR else -_danger(t, card, side) - pts[card]
+                sc = -_danger(t, card, side) - pts[card]
+                if card >= FOUR:
+                    sc -= 10 * t[hb + card]  # break up small groups before pairs
             else:
                 sc = -pts[card]
             if card == BLACK3:
@@ -785,7 +787,7 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
 #: Counts of the hands kernels, per block (one block per rules set in a paired run).
 SCORE_BINS = 240   # hand score per side in 100-point bins from -8000
 SCORE_LO = -8000
-O = Layout("canasta play counts", [
+HC = Layout("canasta play counts", [
     ("hands", 1), ("violations", N_VIOL),
     ("open_turn", 2 * (MAX_TURNS + 1)),     # side x the turn it opened (last bin: never)
     ("canasta_turn", 2 * (MAX_TURNS + 1)),  # side x the turn of its first canasta (last: never)
@@ -799,8 +801,8 @@ O = Layout("canasta play counts", [
     ("diff_sq", 1),                         # sum of squares of (side 0 - side 1)
     ("red3", 2),                            # red 3s laid, side totals
 ])
-OA = O.at
-O_SIZE = O.size
+OA = HC.at
+O_SIZE = HC.size
 
 
 @helper

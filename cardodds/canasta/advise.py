@@ -167,7 +167,8 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         raise ValueError(f"pile_size={pile_size!r} is smaller than the {len(pile_kinds)} pile cards given")
     full_pile = len(pile_kinds) > 1
     if full_pile and pile_size != len(pile_kinds):
-        raise ValueError(f"the pile is given as {len(pile_kinds)} cards but pile_size={pile_size}; give one or the other")
+        raise ValueError(f"the pile is given as {len(pile_kinds)} cards but pile_size={pile_size}; "
+                         "give one or the other")
     try:
         counts = [int(c) for c in counts]
     except (TypeError, ValueError):
@@ -270,5 +271,6 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     rivals = [v for j, v in enumerate(vs) if j != best_i and not (v.value == 0 and v.se == 0)]
     clear = bool(rivals) and all(not v.contains_zero() for v in rivals)
     return AdviceResult(decision=decision, options=tuple(labels), margin=margin, win=win, versus_best=vs,
-                        best=labels[best_i] if clear else None, best_option=labels[best_i], counts=c, rules=rules, samples=int(n), seed=res.seed,
+                        best=labels[best_i] if clear else None, best_option=labels[best_i], counts=c, rules=rules,
+                        samples=int(n), seed=res.seed,
                         partial=res.partial)

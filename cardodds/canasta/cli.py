@@ -157,7 +157,8 @@ def add_play_commands(csub) -> None:
                    help=f"hands (default {DEFAULT_PLAY_HANDS:,}; games {DEFAULT_GAMES:,})")
     g.add_argument("--precision", type=precision, default=None, metavar="H",
                    help="hands until P(side 0 makes a canasta) is known to ±H (95%%)")
-    p.add_argument("--seed", type=seed, default=None, metavar="S", help="random seed (same numbers on any thread count)")
+    p.add_argument("--seed", type=seed, default=None, metavar="S",
+                   help="random seed (same numbers on any thread count)")
     p.add_argument("--threads", type=positive_int, default=None, metavar="T", help="worker threads (default all cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")

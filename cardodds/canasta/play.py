@@ -21,7 +21,7 @@ allowed in a player's first turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -213,7 +213,7 @@ def _violations(v) -> dict:
 
 
 def _play_result(c: np.ndarray, policies, rules, n, seed, partial) -> PlayResult:
-    v = P.O.view(c)
+    v = P.HC.view(c)
     T1 = P.MAX_TURNS + 1
     opened_t = v.open_turn.reshape(2, T1)
     can_t = v.canasta_turn.reshape(2, T1)
@@ -280,13 +280,13 @@ def play(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples:
     codes, names, user, hp = resolve_policies(policies, params)
 
     def halfwidth(c, n):
-        v = P.O.view(c)
+        v = P.HC.view(c)
         never = v.canasta_turn[P.MAX_TURNS]  # side 0 made no canasta
         return Estimate.proportion(n - never, n).halfwidth
 
     res = engine.run(P.kernels_for(user)["hands_kernel"], (deck_kinds(rules.jokers), pack_rules(rules), codes, hp,
                                                            int(bool(check)), deck_counts(rules.jokers)),
-                     P.O.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
+                     P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
     return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
 
@@ -448,16 +448,16 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
         except TypeError:
             raise ValueError(f"house option {name!r} names an unknown rules field: {fields}") from None
         res = engine.run(P.kernels_for(user)["paired_kernel"],
-                         (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt), codes, hp,
-                          int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers)),
-                         2 * P.O.size + 3, samples=samples, rng=rng, threads=threads, progress=progress,
+                         (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
+                          codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers)),
+                         2 * P.HC.size + 3, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         c = res.counts
         n = res.samples
         if base is None:
-            base = _play_result(c[:P.O.size].copy(), names, rules, n, res.seed, res.partial)
-        out_opts[name] = _play_result(c[P.O.size:2 * P.O.size].copy(), names, alt, n, res.seed, res.partial)
-        change[name] = _mean(c[2 * P.O.size], c[2 * P.O.size + 1], n)
+            base = _play_result(c[:P.HC.size].copy(), names, rules, n, res.seed, res.partial)
+        out_opts[name] = _play_result(c[P.HC.size:2 * P.HC.size].copy(), names, alt, n, res.seed, res.partial)
+        change[name] = _mean(c[2 * P.HC.size], c[2 * P.HC.size + 1], n)
     return HouseOptionsResult(policies=names, base=base, options=out_opts, side0_change=change, rules=rules,
                               samples=int(samples), seed=base.seed if base else None,
                               partial=bool(base.partial) if base else False)

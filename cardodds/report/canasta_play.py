@@ -180,6 +180,6 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool) -> Path:
 
 
 def _take_slice():
-    from ..canasta._play import O
+    from ..canasta._play import HC
 
-    return O.slice("take_size")
+    return HC.slice("take_size")
