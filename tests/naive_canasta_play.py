@@ -191,6 +191,8 @@ class Table:
         for card in range(15):
             if hand[card] and (h - 1 >= 1 or (not self.r["meld_all"] and self.may_out(has_can))):
                 out.append(("discard", card))
+        if not out and not self.stock:
+            out.append(("pass",))  # a last card that may not be discarded, and no stock left
         return out
 
     # -- playing a move -----------------------------------------------------------------------
@@ -211,6 +213,11 @@ class Table:
         seat, side = self.seat, self.seat % 2
         hand = self.hands[seat]
         kind = mv[0]
+        if kind == "pass":
+            self.turn += 1
+            self.seat = (seat + 1) % 4
+            self.draw_turn()
+            return
         if kind == "discard":
             hand[mv[1]] -= 1
             self.pile.append(mv[1])

@@ -441,3 +441,20 @@ def test_pile_open_uses_the_dealt_cards_the_drawn_card_and_the_upcard():
     mc = melds(2, rules, samples=n, rng=4, turns=0, chunk_size=8192)
     se = (float(p) * (1 - float(p)) / n) ** 0.5
     assert abs(mc.pile_open.value - float(p)) <= 4 * se
+
+
+def test_a_last_card_that_may_not_be_discarded_passes_the_turn_on_an_empty_stock():
+    # meld_all: red 3, replacement red 3 again, laid too, and the stock is empty: one card
+    # left that may not be discarded; the turn ends without a discard and the hand is over.
+    r = pack_rules(CanastaRules(going_out="meld_all"))
+    t = table({0: "3h 9c"}, stock=[RED3], empty_stock=True)
+    assert (P.MV_RED3, 0, 0, 0, 0) in moves(t, r)
+    play(t, (P.MV_RED3, 0, 0, 0, 0), r)
+    assert t[SA.red3] == 2 and hand(t, 0).sum() == 1
+    assert moves(t, r) == [(P.MV_PASS, 0, 0, 0, 0)]
+    play(t, (P.MV_PASS, 0, 0, 0, 0), r)
+    assert t[SA.phase] == P.PH_OVER and t[SA.went_out] == -1 and hand(t, 0)[NINE] == 1
+    # with the default rules the last card may be discarded instead: going out
+    t = table({0: "3h 9c"}, stock=[RED3], empty_stock=True)
+    play(t, (P.MV_RED3, 0, 0, 0, 0))
+    assert moves(t) == [(P.MV_DISCARD, NINE, 0, 0, 0)]

@@ -80,7 +80,8 @@ MV_ADD = 3       # a = side of the meld, b = slot, c = kind of the card added
 MV_SWAP = 4      # a = side, b = slot, c = the wild swapped out (JOKER, or TWO with swap_twos)
 MV_TAKE_NEW = 5  # take the pile: new meld (a kind, b naturals, c twos, d jokers) holding the top card
 MV_TAKE_ADD = 6  # take the pile: top card onto meld (a side, b slot)
-MOVE_NAMES = ("discard", "red3", "meld", "add", "swap", "take+meld", "take+add")
+MV_PASS = 7      # end the turn without a discard: only when the stock is empty and the last card may not go
+MOVE_NAMES = ("discard", "red3", "meld", "add", "swap", "take+meld", "take+add", "pass")
 MW = 5
 MAX_MOVES = 16384
 
@@ -384,6 +385,10 @@ def gen_moves(t, rl, mv, work):
             continue
         if h - 1 >= 1 or (rl[RA.meld_all] == 0 and may_go_out(t, rl, has_can)):
             nm = _put(mv, nm, MV_DISCARD, card, 0, 0, 0)
+    if nm == 0 and stock_left(t) <= 0:
+        # Red 3s laid with no replacement left one card that may not be discarded (meld_all):
+        # the turn ends without a discard, and the next player's draw ends the hand.
+        nm = _put(mv, nm, MV_PASS, 0, 0, 0, 0)
     return nm
 
 
@@ -420,6 +425,11 @@ def apply_move(t, rl, m):
     side = seat % 2
     hb = SA.hand + seat * N_KINDS
     typ = m[0]
+    if typ == MV_PASS:
+        t[SA.turn] += 1
+        t[SA.seat] = (seat + 1) % SEATS
+        start_turn(t)
+        return
     if typ == MV_DISCARD:
         t[hb + m[1]] -= 1
         t[SA.pile + t[SA.pile_len]] = m[1]

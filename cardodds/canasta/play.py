@@ -544,6 +544,8 @@ def describe_move(t: np.ndarray, m) -> str:
         return "our" if side == seat % 2 else "their"
     if typ == P.MV_DISCARD:
         return f"discards {KIND_NAMES[m[1]]}"
+    if typ == P.MV_PASS:
+        return "cannot discard its last card and ends the turn (the stock is empty)"
     if typ == P.MV_RED3:
         return "lays a red 3 and draws a replacement"
     if typ == P.MV_NEW:

@@ -22,16 +22,18 @@ Moves are int64 records ``(type, a, b, c, d)``:
 ``MV_SWAP``               swap wild ``c`` out of meld ``b`` of side ``a`` (then meld it)
 ``MV_TAKE_NEW``           take the pile, the top card in the new meld ``(a, b, c, d)``
 ``MV_TAKE_ADD``           take the pile, the top card onto meld ``b`` of side ``a``
+``MV_PASS``               end the turn without a discard (only with an empty stock and a last
+                          card that may not be discarded)
 ========================  ==============================================================
 
 >>> AT.hand, TABLE.sizes.meld
 (0, 96)
 """
 
-from ._play import (MV_ADD, MV_DISCARD, MV_NEW, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, S, SLOTS,
+from ._play import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, S, SLOTS,
                     WILD_SLOT)
 
-__all__ = ["AT", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD", "MV_TAKE_NEW", "SLOTS",
+__all__ = ["AT", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD", "MV_TAKE_NEW", "SLOTS",
            "TABLE", "WILD_SLOT"]
 
 #: The table layout (:class:`cardodds.layout.Layout`).
