@@ -20,7 +20,8 @@ Rule choices where RULES.md is silent (each documented in ``play.py``):
   replacement; with an empty stock there is no replacement;
 - going out: the hand becomes empty by melding or (``going_out="meld_or_discard"``) by the
   final discard; never in the player's first turn; with ``going_out_needs_canasta`` only
-  when the side holds a canasta.
+  when the side holds a canasta. A player left with one card it may not discard (red 3s laid
+  on an empty stock) ends the turn without a discard (``MV_PASS``).
 """
 
 from __future__ import annotations
