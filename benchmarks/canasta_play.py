@@ -33,6 +33,17 @@ def median_rate(fn, n, repeats):
     return statistics.median(rates)
 
 
+def median_cpu_rate(fn, n, repeats):
+    """Hands per second of this process's CPU time: on a shared machine, closer to what one
+    free core does than the wall clock (other jobs take turns on the same cores)."""
+    rates = []
+    for _ in range(repeats):
+        t0 = time.process_time()
+        fn(n)
+        rates.append(n / (time.process_time() - t0))
+    return statistics.median(rates)
+
+
 def compile_seconds(cache_dir: str) -> float:
     code = ("import time; t=time.perf_counter(); from cardodds.canasta import play; "
             "play('heuristic', samples=200, rng=1, threads=1); print(time.perf_counter()-t)")
@@ -69,8 +80,9 @@ def main() -> None:
     rows = []
     for pol in ("random", "heuristic"):
         one = median_rate(lambda n, p=pol: play(p, samples=n, rng=1, threads=1), n1, repeats)
+        cpu = median_cpu_rate(lambda n, p=pol: play(p, samples=n, rng=1, threads=1), n1, repeats)
         allc = median_rate(lambda n, p=pol: play(p, samples=n, rng=1, threads=cores), n1 * cores, repeats)
-        rows.append((pol, one, allc))
+        rows.append((pol, one, cpu, allc))
     try:
         import pyspiel  # noqa: F401
 
@@ -88,12 +100,17 @@ def main() -> None:
         "so these are lower bounds).", "",
         f"Compile time (first call, fresh process): {cold:.1f} s with an empty numba cache, {warm:.1f} s with a warm "
         "cache (imports included).", "",
-        "| player | hands/s one core | hands/s all cores |", "|---|---|---|",
+        "| player | hands/s one core (wall clock) | hands per CPU second, one thread | hands/s all cores |",
+        "|---|---|---|---|",
     ]
-    for pol, one, allc in rows:
-        lines.append(f"| {pol} | {one:,.0f} | {allc:,.0f} |")
+    for pol, one, cpu, allc in rows:
+        lines.append(f"| {pol} | {one:,.0f} | {cpu:,.0f} | {allc:,.0f} |")
+    heur_cpu = rows[1][2]
+    verdict = "met" if heur_cpu >= 20_000 else "not met on this run"
     lines += ["", f"OpenSpiel `gin_rummy`, random players: {os_note}.", "",
-              "Target: 20,000 heuristic hands/s per core. Reproduce: `python benchmarks/canasta_play.py`.", ""]
+              f"Target: 20,000 heuristic hands/s per core: {verdict} ({heur_cpu:,.0f} hands per CPU second; the "
+              "wall-clock figures are shared with the other jobs on the machine). "
+              "Reproduce: `python benchmarks/canasta_play.py`.", ""]
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
 
