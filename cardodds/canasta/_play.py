@@ -213,7 +213,7 @@ def start_turn(t):
 
 # ---- listing the legal moves ----------------------------------------------------------
 @helper
-def _new_melds(t, rl, seat, cnt, need, fixed_kind, extra, mv, nm, mtype, count_only):
+def _new_melds(t, rl, seat, cnt, need, fixed_kind, extra, mv, nm, mtype, count_only, has_can):
     """Append every legal new meld formed from the counts ``cnt``.
 
     ``need`` (TWO/JOKER or -1): the meld must hold that wild; ``fixed_kind`` (or -2): the
@@ -229,7 +229,6 @@ def _new_melds(t, rl, seat, cnt, need, fixed_kind, extra, mv, nm, mtype, count_o
         total += cnt[k]
     pts_two = rl[RA.points + TWO]
     pts_jk = rl[RA.points + JOKER]
-    has_can = side_has_canasta(t, side)
     T = cnt[TWO]
     J = cnt[JOKER]
     for kk in range(FOUR, ACE + 2):
@@ -314,7 +313,7 @@ def gen_moves(t, rl, mv, work):
     if t[SA.phase] == PH_FREED:
         for k in range(N_KINDS):
             work[k] = t[hb + k]
-        return _new_melds(t, rl, seat, work, t[SA.freed], -2, 0, mv, 0, MV_NEW, False)
+        return _new_melds(t, rl, seat, work, t[SA.freed], -2, 0, mv, 0, MV_NEW, False, side_has_canasta(t, side))
     opened = t[SA.opened + side] != 0
     has_can = side_has_canasta(t, side)
     # red 3s
@@ -331,9 +330,9 @@ def gen_moves(t, rl, mv, work):
                 work[k] = t[hb + k]
             work[top] += 1
             if top == TWO or top == JOKER:
-                nm = _new_melds(t, rl, seat, work, top, -2, rest, mv, nm, MV_TAKE_NEW, False)
+                nm = _new_melds(t, rl, seat, work, top, -2, rest, mv, nm, MV_TAKE_NEW, False, has_can)
             else:
-                nm = _new_melds(t, rl, seat, work, -1, top, rest, mv, nm, MV_TAKE_NEW, False)
+                nm = _new_melds(t, rl, seat, work, -1, top, rest, mv, nm, MV_TAKE_NEW, False, has_can)
             if opened:
                 for s2 in range(2):
                     ms = side if s2 == 0 else 1 - side
@@ -345,7 +344,7 @@ def gen_moves(t, rl, mv, work):
     # new melds from the hand
     for k in range(N_KINDS):
         work[k] = t[hb + k]
-    nm = _new_melds(t, rl, seat, work, -1, -2, 0, mv, nm, MV_NEW, False)
+    nm = _new_melds(t, rl, seat, work, -1, -2, 0, mv, nm, MV_NEW, False, has_can)
     if opened:
         # adding one card to a meld, own side's first
         for s2 in range(2):
@@ -353,8 +352,10 @@ def gen_moves(t, rl, mv, work):
             for sl in range(SLOTS):
                 if meld_size(t, ms, sl) == 0:
                     continue
-                for card in range(N_KINDS):
-                    if t[hb + card] == 0:
+                for ci in range(3):
+                    # only a 2, the meld's rank or a Joker can join it (ascending: same order)
+                    card = TWO if ci == 0 else (t[meld_at(ms, sl)] if ci == 1 else JOKER)
+                    if card < 0 or t[hb + card] == 0:
                         continue
                     if fits(t, rl, ms, sl, card):
                         mk = ms == side and meld_size(t, ms, sl) + 1 >= 7
@@ -378,7 +379,7 @@ def gen_moves(t, rl, mv, work):
                         work[k] = t[hb + k]
                     work[kind] -= 1
                     work[wild] += 1
-                    if _new_melds(t, rl, seat, work, wild, -2, 0, mv, 0, MV_NEW, True) > 0:
+                    if _new_melds(t, rl, seat, work, wild, -2, 0, mv, 0, MV_NEW, True, has_can) > 0:
                         nm = _put(mv, nm, MV_SWAP, ms, sl, wild, 0)
     # the discard that ends the turn
     for card in range(N_KINDS):
@@ -681,6 +682,7 @@ def heuristic_choose(t, rl, mv, nm, hp):
     allow_out = hp[HA.out_needs_canasta] == 0 or has_can
     best = -1 << 40
     bi = 0
+    pile_gain = -1
     for i in range(nm):
         typ = mv[i, 0]
         sc = -1 << 40
@@ -734,13 +736,13 @@ def heuristic_choose(t, rl, mv, nm, hp):
             sc = 1200 if mv[i, 1] == side else 800
         elif typ == MV_TAKE_NEW or typ == MV_TAKE_ADD:
             size = t[SA.pile_len]
-            gain = 0
-            for j in range(size):
-                c = t[SA.pile + j]
-                if FOUR <= c <= ACE:
-                    gain += pts[c]
-                elif c == TWO or c == JOKER:
-                    gain += pts[c]
+            if pile_gain < 0:
+                pile_gain = 0
+                for j in range(size):
+                    c = t[SA.pile + j]
+                    if FOUR <= c <= ACE or c == TWO or c == JOKER:
+                        pile_gain += pts[c]
+            gain = pile_gain
             if typ == MV_TAKE_NEW:
                 gain += mv[i, 2] * (pts[mv[i, 1]] if mv[i, 1] != WILDS_ONLY else 0) - 20 * (mv[i, 3] + mv[i, 4])
                 if mv[i, 1] == WILDS_ONLY:
