@@ -458,3 +458,19 @@ def test_a_last_card_that_may_not_be_discarded_passes_the_turn_on_an_empty_stock
     t = table({0: "3h 9c"}, stock=[RED3], empty_stock=True)
     play(t, (P.MV_RED3, 0, 0, 0, 0))
     assert moves(t) == [(P.MV_DISCARD, NINE, 0, 0, 0)]
+
+
+def test_game_ends_when_a_side_reaches_the_target_and_an_exact_tie_plays_on():
+    assert P.game_decided(10_000, 9_000, 10_000) and P.game_decided(-500, 10_020, 10_000)
+    assert not P.game_decided(9_990, 9_000, 10_000)
+    assert not P.game_decided(10_500, 10_500, 10_000)  # tie at the top: another hand
+    assert P.game_decided(12_000, 15_000, 10_000)      # the higher side wins
+
+
+def test_the_deal_rotates_in_a_game():
+    # the game kernel deals hand h with dealer h % 4; the seat left of it moves first
+    ss, _ = as_seed_sequence(3)
+    t = np.zeros(P.S.size, dtype=np.int64)
+    for h in range(8):
+        P.new_hand(chunk_state(ss, h), t, deck_kinds(4), h % 4)
+        assert t[SA.dealer] == h % 4 and t[SA.seat] == (h + 1) % 4

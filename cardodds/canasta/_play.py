@@ -935,6 +935,12 @@ G = Layout("canasta game counts", [
 GA = G.at
 
 
+@helper
+def game_decided(tot0, tot1, target):
+    """After a hand: a side has reached the target and the totals differ (an exact tie plays on)."""
+    return (tot0 >= target or tot1 >= target) and tot0 != tot1
+
+
 @kernel
 def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts):
     """Play ``n`` games to ``target``; side 0 (seat 0) deals the first hand, the deal passes
@@ -955,7 +961,7 @@ def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts):
             hands += 1
             tot0 += t[SA.score]
             tot1 += t[SA.score + 1]
-            if (tot0 >= rl[RA.target] or tot1 >= rl[RA.target]) and tot0 != tot1:
+            if game_decided(tot0, tot1, rl[RA.target]):
                 done = True
                 break
         out[GA.games] += 1
