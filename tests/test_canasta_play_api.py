@@ -117,6 +117,8 @@ def test_advisor_names_no_best_when_options_are_the_same():
     (dict(hand="K K Q", pile="5 7 K", pile_size=9), "pile_size"),
     (dict(hand="K K Q", counts=(60, 40, 12)), "more cards on the table"),
     (dict(hand="K K Q", decision="maybe"), "decision"),
+    (dict(hand="K K Q", pile="5 7 K", top="Q"), "contradicts"),
+    (dict(hand="K K Q", pile="5 7 K", pile_size=2), "smaller"),
 ])
 def test_advisor_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):

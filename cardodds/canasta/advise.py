@@ -136,15 +136,16 @@ class AdviceResult(Result):
         return "\n".join(lines)
 
 
-def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None = None, counts=(12, 12, 12),
-           red3=(0, 0), decision: str = "discard", rules: CanastaRules = CanastaRules(), turn: int = 8,
+def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None = None, top=None,
+           counts=(12, 12, 12), red3=(0, 0), decision: str = "discard", rules: CanastaRules = CanastaRules(), turn: int = 8,
            samples: int = 2000, rng=None, threads: int | None = None, params: HeuristicParams | None = None,
            progress: bool = False) -> AdviceResult:
     """Compare the options of one decision of mine (seat 0).
 
     ``hand``: my cards now (after my draw for ``decision="take"``; when I am about to
     discard for ``"discard"``). ``melds``: ``"us: K K K 2; them: 9 9 9"``. ``pile``: its top
-    card, or all its cards bottom to top; ``pile_size``: its size when only the top is given.
+    card, or all its cards bottom to top; ``pile_size``: its size when only the top is given;
+    ``top``: the top card, when the pile is given separately (they must agree).
     ``counts``: cards held by the seats after me (left opponent, partner, right opponent).
     ``red3``: red 3s laid (us, them). ``turn``: table turns played so far (going out is not
     allowed in a player's first turn, turns 0..3).
@@ -159,6 +160,15 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         raise ValueError("hand: give my cards, e.g. \"K K 9 9 5 Jk 3b\"")
     table_melds = parse_melds(melds, rules)
     pile_kinds = parse_kinds(pile, "pile") if pile is not None else []
+    if top is not None:
+        tk = parse_kinds(top, "top")
+        if len(tk) != 1:
+            raise ValueError(f"top={top!r}: give one card, e.g. top='K'")
+        if pile_kinds and pile_kinds[-1] != tk[0]:
+            raise ValueError(f"the top card {KIND_NAMES[tk[0]]} contradicts the pile given (its last card, the top, "
+                             f"is {KIND_NAMES[pile_kinds[-1]]}); list the pile bottom to top or drop top=")
+        if not pile_kinds:
+            pile_kinds = tk
     if decision == "take" and not pile_kinds:
         raise ValueError("pile: give at least its top card to decide whether to take it, e.g. pile='K'")
     if pile_size is None:

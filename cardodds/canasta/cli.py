@@ -174,7 +174,9 @@ def add_play_commands(csub) -> None:
     a.add_argument("--melds", default="", metavar="TEXT", help="\"us: A A A, K K K 2; them: 8 8 8\"")
     a.add_argument("--pile", default=None, metavar="CARDS",
                    help="the pile's top card (\"K\"), or all its cards bottom to top (\"5 7 K\")")
-    a.add_argument("--pile-size", type=int, default=None, metavar="N", help="pile size when only its top is given")
+    a.add_argument("--pile-size", type=int, default=None, metavar="N",
+                   help="pile size when only its top is given")
+    a.add_argument("--top", default=None, metavar="CARD", help="the pile's top card (must agree with --pile)")
     a.add_argument("--counts", default="12,12,12", metavar="L,P,R",
                    help="cards of the left opponent, my partner, the right opponent (default 12,12,12)")
     a.add_argument("--red3", default="0,0", metavar="US,THEM", help="red 3s laid by each side (default 0,0)")
@@ -243,8 +245,8 @@ def _play(args) -> int:
 def _advise(args) -> int:
     from .advise import advise
 
-    decision = args.decision or ("take" if args.pile else "discard")
-    res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size,
+    decision = args.decision or ("take" if (args.pile or args.top) else "discard")
+    res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
                  counts=_ints(args.counts, 3, "--counts"), red3=_ints(args.red3, 2, "--red3"), decision=decision,
                  rules=_play_rules(args), turn=args.turn, samples=args.samples, rng=args.seed, threads=args.threads,
                  progress=show_progress(args))
