@@ -59,6 +59,8 @@ def test_house_options_pair_the_same_deals():
     assert same.side0_change["same"].value == 0.0 and same.side0_change["same"].se == 0.0
     assert (same.base.counts == same.options["same"].counts).all()
     assert "side-0 score change" in repr(h)
+    g = house_options("heuristic", options=["going_out=meld_all"], samples=100, rng=4, games=10)
+    assert set(g.games) == {"base", "going_out=meld_all"} and g.games["base"].games == 10
 
 
 def test_user_policy_gets_the_view_and_its_bad_answers_are_counted():

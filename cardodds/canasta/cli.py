@@ -228,7 +228,7 @@ def _play(args) -> int:
         if len(parts) != 2:
             raise ValueError(f"--strength {args.strength!r}: give two players, e.g. heuristic,random")
         return _show(args, strength(parts[0], parts[1], rules, samples=args.samples, check=args.check, **common))
-    if args.games:
+    if args.games and not args.house_options:
         if args.precision is not None:
             raise ValueError("--precision applies to hands; give --samples with --games")
         return _show(args, game(args.policies, rules, samples=args.samples or DEFAULT_GAMES, check=args.check,
@@ -236,7 +236,8 @@ def _play(args) -> int:
     if args.house_options:
         if args.precision is not None:
             raise ValueError("--precision applies to single hands; give --samples with --house-options")
-        return _show(args, house_options(args.policies, rules, samples=args.samples, check=args.check, **common))
+        return _show(args, house_options(args.policies, rules, samples=args.samples, check=args.check,
+                                         games=DEFAULT_GAMES // 5 if args.games else 0, **common))
     size = {"target_halfwidth": args.precision} if args.precision is not None else \
         {"samples": args.samples or DEFAULT_PLAY_HANDS}
     return _show(args, play(args.policies, rules, check=args.check, **size, **common))

@@ -21,7 +21,7 @@ allowed in a player's first turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -385,13 +385,15 @@ class HouseOptionsResult(Result):
     base: PlayResult
     options: dict        # {name: PlayResult}
     side0_change: dict   # {name: Estimate} paired change of side 0's hand score (option - base)
+    games: dict = field(default_factory=dict)  # {"base" | name: GameResult} with games= > 0
 
     def to_dict(self) -> dict:
         d = self.meta()
         d.update({"game": "canasta", "question": "house_options", "policies": list(self.policies),
                   "base": self.base.to_dict(),
                   "options": {k: {"rules": v.rules.to_dict(), "figures": v.to_dict(),
-                                  "side0_change": self.side0_change[k].to_dict()} for k, v in self.options.items()}})
+                                  "side0_change": self.side0_change[k].to_dict()} for k, v in self.options.items()},
+                  "games": {k: g.to_dict() for k, g in self.games.items()}})
         return d
 
     def to_frame(self):
@@ -418,16 +420,23 @@ class HouseOptionsResult(Result):
                                                         if ch.contains_zero() else ""))
             lines.append(f"  {name:22} {r.opened_by_round[0][4].value:10.3f} {r.canastas_per_hand[0].value:9.3f} "
                          f"{r.pile_takes[0].value:7.2f} {r.went_out.value:7.3f} {r.end_turn.value:7.1f}  {txt}")
+        if self.games:
+            lines.append("  whole games (same seed for every rules set): side dealing first wins / hands a game")
+            for name, g in self.games.items():
+                lines.append(f"  {name:22} {g.first_dealer_wins.format(percent=True)} / {g.hands.format()}")
         return "\n".join(lines)
 
 
 def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *, options=None,
                   samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
-                  params: HeuristicParams | None = None, progress: bool = False) -> HouseOptionsResult:
+                  params: HeuristicParams | None = None, games: int = 0,
+                  progress: bool = False) -> HouseOptionsResult:
     """The figures of :func:`play` under each house option, each paired with the base ``rules``
     on the same deals (the same random stream from the shuffle on; with ``jokers=6`` the pack
     differs, so only the stream is shared). ``options``: names of :data:`HOUSE_OPTIONS`
-    (default all) or a dict ``{name: {field: value}}``."""
+    (default all) or a dict ``{name: {field: value}}``. ``games`` > 0 also plays that many
+    whole games under each rules set (from the same seed): P(the side dealing first wins) and
+    hands a game."""
     _check_rules(rules)
     _check_threads(threads)
     samples = _size(samples, None, DEFAULT_HANDS // 4)
@@ -458,7 +467,19 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
             base = _play_result(c[:P.HC.size].copy(), names, rules, n, res.seed, res.partial)
         out_opts[name] = _play_result(c[P.HC.size:2 * P.HC.size].copy(), names, alt, n, res.seed, res.partial)
         change[name] = _mean(c[2 * P.HC.size], c[2 * P.HC.size + 1], n)
-    return HouseOptionsResult(policies=names, base=base, options=out_opts, side0_change=change, rules=rules,
+    game_res = {}
+    if games:
+        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
+            raise ValueError(f"games={games!r} must be a whole number >= 0")
+        from ..rng import as_seed_sequence
+
+        _, gseed = as_seed_sequence(rng if rng is not None else base.seed)
+        game_res["base"] = game(policies, rules, samples=int(games), rng=gseed, threads=threads, params=params)
+        for name, fields in options.items():
+            game_res[name] = game(policies, replace(rules, **fields), samples=int(games), rng=gseed, threads=threads,
+                                  params=params)
+    return HouseOptionsResult(policies=names, base=base, options=out_opts, side0_change=change, games=game_res,
+                              rules=rules,
                               samples=int(samples), seed=base.seed if base else None,
                               partial=bool(base.partial) if base else False)
 
