@@ -94,7 +94,7 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
     d = [int(x) for x in deck]
     out = [0] * n_out
     limit = LIMITS[code]
-    used = 4 * hand + 1 + turns
+    used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
     for _ in range(n):
         for i in range(used):
             j = i + bounded(s, len(d) - i)
@@ -107,7 +107,9 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
         for c in range(3):
             if best_value(counts, hand - 1, pts, LIMITS[c]) >= min_first:
                 out[lay[1] + c] += 1
-        if best_with_top(counts, d[4 * hand], pts, limit) >= min_first:
+        drawn = list(counts)
+        drawn[d[4 * hand + 1]] += 1
+        if best_with_top(drawn, d[4 * hand], pts, limit) >= min_first:
             out[lay[2]] += 1
         v = best_value(counts, hand - 1, pts, limit)
         out[lay[5] + v // 5] += 1

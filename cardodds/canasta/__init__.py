@@ -8,10 +8,28 @@
 from .analysis import HandOdds, MeldOdds, hand_odds, melds
 from .cards import hand_counts, parse_hand
 from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
+from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, game, house_options, play, strength,
+                   trace)
+from .advise import AdviceResult, advise
+from .players import HeuristicParams, TuneResult, tune
 from .rules import CanastaRules
 
 __all__ = [
+    "AdviceResult",
     "CanastaRules",
+    "TuneResult",
+    "advise",
+    "tune",
+    "GameResult",
+    "HeuristicParams",
+    "HouseOptionsResult",
+    "PlayResult",
+    "StrengthResult",
+    "game",
+    "house_options",
+    "play",
+    "strength",
+    "trace",
     "FirstMeld",
     "HandOdds",
     "Meld",

@@ -344,7 +344,7 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, m
     partner = np.zeros(N_KINDS, dtype=np.int64)
     seen = np.zeros(N_KINDS, dtype=np.int64)
     meld = np.zeros(4, dtype=np.int64)
-    used = 4 * hand + 1 + turns
+    used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
     for _ in range(n):
         _shuffle_prefix(state, d, used)
         counts[:] = 0
@@ -369,8 +369,10 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, m
             if best_meld_value(counts, room, pts, c, wild_melds) >= min_first:
                 out[lay[1] + c] += 1
         top = d[4 * hand]
+        counts[d[4 * hand + 1]] += 1  # the player draws from the stock before taking the pile
         if best_meld_with_top(counts, top, pts, code, wild_melds, meld) >= min_first:
             out[lay[2]] += 1
+        counts[d[4 * hand + 1]] -= 1
         v = best_meld_value(counts, room, pts, code, wild_melds)
         out[lay[5] + min(v // 5, N_VALUE_BINS - 1)] += 1
         w = counts[TWO] + counts[JOKER]

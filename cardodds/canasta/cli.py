@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from .. import _cliutil as cu
 from .analysis import MAX_TURNS
 from .rules import WILD_LIMITS, CanastaRules
@@ -50,6 +52,7 @@ def add_commands(sub) -> None:
     _rule_options(h)
     cu.add_run_options(h, "100,000", unit="samples", exact=_EXACT_HELP)
     h.set_defaults(func=_hand)
+    add_play_commands(csub)
 
 
 positive_hand = cu.int_range(1, 26, " cards (four hands, the upcard and the draws must fit the pack)")
@@ -126,3 +129,137 @@ def hand_text(r, hand: str) -> str:
                        [(k, cu.est(r.first_meld_by_turn[k]), cu.est(r.canasta_by_turn[k]))
                         for k in range(r.turns + 1)])
     return cu.block(head, r, facts, by_turn)
+
+
+# ---- the played game: play, advise, --trace ------------------------------------------------------------
+DEFAULT_PLAY_HANDS = 20_000
+DEFAULT_GAMES = 1_000
+DEFAULT_ADVICE_SAMPLES = 2_000
+
+
+def _house_flags(p) -> None:
+    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default="naturals", metavar="naturals|three|none",
+                   help="wilds a meld may hold: naturals (default), three, none")
+    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"), default=30,
+                   metavar="P", help=f"points of a side's first meld, 0..{MAX_FIRST_MELD} (default 30)")
+    p.add_argument("--jokers", type=cu.int_range(4, 6), default=4, metavar="4|6",
+                   help="Jokers in the pack: 4 (default) or 6")
+    p.add_argument("--going-out", type=cu.choice("meld-or-discard", "meld-all"), default="meld_or_discard",
+                   metavar="meld-or-discard|meld-all",
+                   help="meld-or-discard (default: the last card may be discarded) or meld-all")
+    p.add_argument("--swap-twos", action="store_true", help="a 2 may be swapped out of a meld like a Joker")
+    p.add_argument("--out-needs-canasta", action="store_true", help="going out needs a canasta on the side")
+    p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=10_000, metavar="T",
+                   help="game total, 1..1,000,000 (default 10,000)")
+
+
+def _play_rules(args) -> CanastaRules:
+    return CanastaRules(jokers=args.jokers, wild_limit=args.wild_limit, min_first_meld=args.min_first_meld,
+                        going_out=cu.python_name(args.going_out), swap_twos=args.swap_twos,
+                        going_out_needs_canasta=args.out_needs_canasta, target=args.target)
+
+
+def add_play_commands(csub) -> None:
+    """``cardodds canasta play`` and ``cardodds canasta advise`` (the game played by four)."""
+    p = csub.add_parser("play", help="whole hands and games by four players: opening, canastas, pile, scores",
+                        description="Polish Canasta played by four players in two partnerships (RULES.md 3): how "
+                                    "soon each side opens and makes a canasta, canastas by kind, pile takes, how "
+                                    "hands end, scores; --games for whole games to the target; --house-options "
+                                    "for every house option paired with the rules given; --strength A,B for a "
+                                    "paired match; --trace for every move of one hand. 95% intervals.")
+    p.add_argument("--policies", default="heuristic", metavar="P",
+                   help="random | heuristic, one for all seats or four comma-separated (seat 0..3)")
+    p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands")
+    p.add_argument("--house-options", action="store_true",
+                   help="each house option against the rules given, on the same deals")
+    p.add_argument("--strength", default=None, metavar="A,B",
+                   help="paired match of player A against player B, e.g. heuristic,random")
+    p.add_argument("--trace", action="store_true", help="print every move of one hand (seed --seed)")
+    p.add_argument("--check", action="store_true", help="verify the table after every move; report violations")
+    _house_flags(p)
+    cu.add_run_options(p, f"{DEFAULT_PLAY_HANDS:,} hands; {DEFAULT_GAMES:,} games with --games", unit="hands")
+    p.set_defaults(func=_play)
+
+    a = csub.add_parser("advise", help="take the pile or not; which card to discard (paired intervals)",
+                        description="For my hand (seat 0) and the table: each option of the decision played out "
+                                    "by the heuristic players on the same sampled deals (hidden cards drawn from "
+                                    "those not seen): our side's expected margin this hand and P(our side "
+                                    "ahead); the best option is named only when its paired difference with every "
+                                    "other excludes zero.")
+    a.add_argument("--hand", required=True, metavar="CARDS", help="my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"")
+    a.add_argument("--melds", default="", metavar="TEXT", help="\"us: A A A, K K K 2; them: 8 8 8\"")
+    a.add_argument("--pile", default=None, metavar="CARDS",
+                   help="the pile's top card (\"K\"), or all its cards bottom to top (\"5 7 K\")")
+    a.add_argument("--pile-size", type=cu.int_range(1, 108), default=None, metavar="N",
+                   help="pile size when only its top is given")
+    a.add_argument("--top", default=None, metavar="CARD", help="the pile's top card (must agree with --pile)")
+    a.add_argument("--counts", default="12,12,12", metavar="L,P,R",
+                   help="cards of the left opponent, my partner, the right opponent (default 12,12,12)")
+    a.add_argument("--red3", default="0,0", metavar="US,THEM", help="red 3s laid by each side (default 0,0)")
+    a.add_argument("--decision", type=cu.choice("take", "discard"), default=None, metavar="take|discard",
+                   help="take (my hand after the draw) or discard; default: take when --pile is given")
+    a.add_argument("--turn", type=cu.int_range(0, 10_000), default=8, metavar="N", help="table turns played so far (default 8)")
+    _house_flags(a)
+    cu.add_run_options(a, f"{DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals")
+    a.set_defaults(func=_advise)
+
+
+def _ints(text: str, n: int, what: str) -> list[int]:
+    try:
+        vals = [int(x) for x in text.replace(";", ",").split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"{what} {text!r} must be {n} whole numbers separated by commas") from None
+    if len(vals) != n:
+        raise ValueError(f"{what} {text!r} must be {n} whole numbers separated by commas")
+    return vals
+
+
+def _show(args, res) -> int:
+    return cu.emit(args, res, str)
+
+
+def _play(args) -> int:
+    from .play import game, house_options, play, strength, trace
+
+    rules = _play_rules(args)
+    if args.trace:
+        lines = trace(args.policies, rules, rng=args.seed)
+        if args.json:
+            from .. import __version__
+
+            sys.stdout.write(cu.json_text({"game": "canasta", "question": "trace", "moves": lines, "partial": False,
+                                           "seed": args.seed, "samples": 1, "rules": rules.to_dict(),
+                                           "version": __version__}))
+        else:
+            sys.stdout.write("\n".join(lines) + "\n")
+        return 0
+    common = dict(cu.run_options(args))
+    if args.strength:
+        parts = [x.strip() for x in args.strength.split(",")]
+        if len(parts) != 2:
+            raise ValueError(f"--strength {args.strength!r}: give two players, e.g. heuristic,random")
+        return _show(args, strength(parts[0], parts[1], rules, samples=args.samples, check=args.check, **common))
+    if args.games and not args.house_options:
+        if args.precision is not None:
+            raise ValueError("--precision applies to hands; give --samples with --games")
+        return _show(args, game(args.policies, rules, samples=args.samples or DEFAULT_GAMES, check=args.check,
+                                **common))
+    if args.house_options:
+        if args.precision is not None:
+            raise ValueError("--precision applies to single hands; give --samples with --house-options")
+        return _show(args, house_options(args.policies, rules, samples=args.samples, check=args.check,
+                                         games=DEFAULT_GAMES // 5 if args.games else 0, **common))
+    size = {"target_halfwidth": args.precision} if args.precision is not None else \
+        {"samples": args.samples or DEFAULT_PLAY_HANDS}
+    return _show(args, play(args.policies, rules, check=args.check, **size, **common))
+
+
+def _advise(args) -> int:
+    from .advise import advise
+
+    decision = args.decision or ("take" if (args.pile or args.top) else "discard")
+    res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
+                 counts=_ints(args.counts, 3, "--counts"), red3=_ints(args.red3, 2, "--red3"), decision=decision,
+                 rules=_play_rules(args), turn=args.turn, samples=args.samples or DEFAULT_ADVICE_SAMPLES,
+                 **cu.run_options(args))
+    return _show(args, res)

@@ -225,11 +225,14 @@ def best_meld_distribution(hand_size: int, rules: CanastaRules = CanastaRules())
 
 
 def pile_open_probability(hand_size: int, rules: CanastaRules = CanastaRules()) -> Fraction:
-    """Probability that a dealt hand can lay a first meld holding the upcard (taking the pile)."""
+    """Probability that a dealt hand can lay a first meld holding the upcard (taking the pile).
+
+    The player draws from the stock before the pile may be taken, so the meld is made from
+    the ``hand_size`` dealt cards, the card drawn and the upcard."""
     full = deck_counts(rules.jokers)
     pts, code, min_first, wm, _, _ = rules.to_kernel()
     n = int(full.sum())
-    room = hand_size  # hand + top card - one card for the discard
+    room = hand_size + 1  # hand + drawn card + top card - one card for the discard
     prob = Fraction(0)
     for top in range(len(full)):
         if top in (BLACK3, RED3) or full[top] == 0:
@@ -256,9 +259,9 @@ def pile_open_probability(hand_size: int, rules: CanastaRules = CanastaRules()) 
 
             def wild_ok(J, T, need=need, add=add):
                 return _wild_value(*add(J, T), room, wm, need) < min_first
-        ways = _count(base, avail, hand_size, rank_ok, wild_ok)
+        ways = _count(base, avail, hand_size + 1, rank_ok, wild_ok)
         p_top = Fraction(int(full[top]), n)
-        prob += p_top * (1 - Fraction(ways, math.comb(n - 1, hand_size)))
+        prob += p_top * (1 - Fraction(ways, math.comb(n - 1, hand_size + 1)))
     return prob
 
 

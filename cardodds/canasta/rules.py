@@ -19,10 +19,12 @@ import numpy as np
 
 from .cards import ACE, BLACK3, FOUR, JOKER, KING, N_KINDS, RED3, TWO
 
-__all__ = ["WILD_LIMITS", "CanastaRules"]
+__all__ = ["GOING_OUT", "WILD_LIMITS", "CanastaRules"]
 
 #: Wild-limit options in kernel-code order.
 WILD_LIMITS = ("naturals", "three", "none")
+#: Ways of going out in played hands.
+GOING_OUT = ("meld_or_discard", "meld_all")
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,9 @@ class CanastaRules:
       open (20, 10, 5). The seed's own values are fixed: Joker 50, 2 20, K 10, every 3 100.
     - ``going_out_bonus``: 100 for the side of the player who goes out; ``going_out_needs_canasta``
       (default False) makes going out need a canasta, as in standard Canasta.
+    - ``going_out``: how a player goes out in played hands: ``"meld_or_discard"`` (default; the
+      last card may be melded or discarded) or ``"meld_all"`` (the seed's "for laying out all
+      cards in combinations": the hand must end by melding, the last card may not be discarded).
     """
 
     jokers: int = 4
@@ -55,6 +60,7 @@ class CanastaRules:
     low_points: int = 5
     going_out_bonus: int = 100
     going_out_needs_canasta: bool = False
+    going_out: str = "meld_or_discard"
 
     def __post_init__(self):
         if isinstance(self.jokers, bool) or self.jokers not in (4, 6):
@@ -69,6 +75,9 @@ class CanastaRules:
                 raise ValueError(f"{name}={v!r} must be a whole number >= 0")
         if self.target <= 0:
             raise ValueError(f"target={self.target} must be positive, e.g. 10000")
+        if self.going_out not in GOING_OUT:
+            raise ValueError(f"going_out={self.going_out!r} is unknown; choose one of "
+                             + ", ".join(repr(g) for g in GOING_OUT))
         for name in ("swap_twos", "wild_melds", "going_out_needs_canasta"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name}={getattr(self, name)!r} must be True or False")

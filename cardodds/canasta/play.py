@@ -1,0 +1,634 @@
+"""Polish Canasta played: whole hands and games by four players in two partnerships.
+
+Seats 0 and 2 (side 0) play against seats 1 and 3 (side 1). In single hands seat 3 deals,
+so side 0 moves first; in games side 0 deals the first hand and the deal passes left.
+Every figure comes with its 95% interval.
+
+>>> from cardodds.canasta import play
+>>> res = play("heuristic", samples=300, rng=1)
+>>> res.hands
+300
+>>> 0.0 < res.opened_by_round[0][-1].value <= 1.0
+True
+>>> sorted(res.to_dict()["canastas"]["side0"])
+['clean', 'joker', 'mixed']
+
+Rule choices the engine makes where RULES.md is silent (see :mod:`cardodds.canasta._play`):
+one meld per rank per side; a side opens with its own combination before adding to any meld;
+the pile is taken before other moves; a replacement red 3 is laid at once; going out is never
+allowed in a player's first turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .. import engine
+from ..results import Result, counts_field
+from ..stats import Z95, Estimate
+from . import _play as P
+from .cards import KIND_NAMES, deck_counts, deck_kinds
+from .players import HeuristicParams, resolve_policies
+from .rules import CanastaRules
+
+__all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "game", "house_options", "play",
+           "strength", "trace"]
+
+DEFAULT_HANDS = 20_000
+DEFAULT_GAMES = 2_000
+MAX_ROUNDS = 15
+CANASTA_KINDS = ("mixed", "clean", "joker")
+#: Games still open after this many hands count as unfinished (random players can lose
+#: points hand after hand for ever).
+DEFAULT_MAX_HANDS = 300
+#: A small chunk: a hand is a few thousand moves, so chunks stay short for Ctrl-C.
+CHUNK = 1 << 10
+
+
+def pack_rules(rules: CanastaRules, max_hands: int = DEFAULT_MAX_HANDS) -> np.ndarray:
+    """The rules as the play kernels read them (layout :data:`cardodds.canasta._play.R`)."""
+    return P.R.pack(points=rules.points(), wild_code=rules.wild_code, min_first=rules.min_first_meld,
+                    wild_melds=int(rules.wild_melds), swap_twos=int(rules.swap_twos), jokers=rules.jokers,
+                    meld_all=int(rules.going_out == "meld_all"), out_bonus=rules.going_out_bonus,
+                    out_needs_canasta=int(rules.going_out_needs_canasta), target=rules.target,
+                    max_hands=max_hands)
+
+
+def _check_rules(rules):
+    if not isinstance(rules, CanastaRules):
+        raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(going_out='meld_all')")
+
+
+def _check_threads(threads):
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
+                                or threads < 1):
+        raise ValueError(f"threads={threads!r} must be a positive whole number")
+
+
+def _mean(total, total_sq, n) -> Estimate:
+    return Estimate.mean(float(total), float(total_sq), int(n))
+
+
+def _hist_mean(hist, values) -> Estimate:
+    hist = np.asarray(hist, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64)
+    n = hist.sum()
+    return Estimate.mean(float((hist * values).sum()), float((hist * values * values).sum()), int(n))
+
+
+def _by_round(turn_hist: np.ndarray, seat_offset: int, n: int) -> tuple:
+    """P(done by the side's round r), r = 1..MAX_ROUNDS, from a histogram of table turns.
+
+    Round r of a side ends with the table turn 4(r - 1) + seat_offset (its first player's
+    r-th turn is that turn; its partner's comes two turns later, counted with round r)."""
+    cum = np.cumsum(turn_hist[:-1])
+    out = []
+    for r in range(1, MAX_ROUNDS + 1):
+        last = min(4 * (r - 1) + seat_offset + 2, len(cum) - 1)
+        out.append(Estimate.proportion(int(cum[last]), n))
+    return tuple(out)
+
+
+# ---- single hands ----------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False, kw_only=True)
+class PlayResult(Result):
+    """Figures of played hands (see :func:`play`). Sides: 0 = seats 0+2 (moves first), 1 = seats 1+3."""
+
+    policies: tuple
+    hands: int
+    opened_by_round: tuple          # [side][r-1]: P(side opened by its round r)
+    canasta_by_round: tuple         # [side][r-1]: P(side made its first canasta by its round r)
+    opened: tuple                   # [side]: P(side opened in the hand)
+    canastas: dict                  # {side: {kind: mean a hand}}
+    canastas_per_hand: tuple        # [side]: mean canastas a hand
+    pile_takes: tuple               # [side]: mean takes a hand
+    pile_size: Estimate             # mean cards taken with the pile (over takes)
+    went_out: Estimate              # P(the hand ends by a player going out)
+    stock_out: Estimate             # P(the hand ends on an empty stock)
+    end_turn: Estimate              # mean table turns a hand lasts
+    end_turn_distribution: dict     # {"went_out"|"stock_out": {turns: probability of all hands}}
+    score: tuple                    # [side]: mean hand score
+    score_difference: Estimate      # side 0 - side 1, mean
+    score_distribution: dict        # {side: {bin_low: probability}} in 100-point bins
+    violations: dict
+    counts: np.ndarray = counts_field()
+
+    def to_dict(self) -> dict:
+        d = self.meta()
+        d.update({
+            "game": "canasta", "question": "play", "policies": list(self.policies), "hands": self.hands,
+            "opened_by_round": {f"side{s}": [e.to_dict() for e in self.opened_by_round[s]] for s in range(2)},
+            "canasta_by_round": {f"side{s}": [e.to_dict() for e in self.canasta_by_round[s]] for s in range(2)},
+            "opened": {f"side{s}": self.opened[s].to_dict() for s in range(2)},
+            "canastas": {f"side{s}": {k: e.to_dict() for k, e in self.canastas[s].items()} for s in range(2)},
+            "canastas_per_hand": {f"side{s}": self.canastas_per_hand[s].to_dict() for s in range(2)},
+            "pile_takes": {f"side{s}": self.pile_takes[s].to_dict() for s in range(2)},
+            "pile_size": self.pile_size.to_dict(),
+            "went_out": self.went_out.to_dict(), "stock_out": self.stock_out.to_dict(),
+            "end_turn": self.end_turn.to_dict(),
+            "end_turn_distribution": {how: {str(k): v for k, v in d.items()}
+                                      for how, d in self.end_turn_distribution.items()},
+            "score": {f"side{s}": self.score[s].to_dict() for s in range(2)},
+            "score_difference": self.score_difference.to_dict(),
+            "score_distribution": {f"side{s}": {str(k): v for k, v in self.score_distribution[s].items()}
+                                   for s in range(2)},
+            "violations": dict(self.violations),
+        })
+        return d
+
+    def to_frame(self):
+        """One row per figure: ``figure``, ``side``, ``key``, ``value``, ``se``, ``lo``, ``hi``."""
+        import pandas as pd
+
+        rows = []
+
+        def add(fig, side, key, e):
+            rows.append({"figure": fig, "side": side, "key": key, "value": e.value, "se": e.se, "lo": e.lo,
+                         "hi": e.hi})
+        for s in range(2):
+            for r, e in enumerate(self.opened_by_round[s], 1):
+                add("opened_by_round", s, r, e)
+            for r, e in enumerate(self.canasta_by_round[s], 1):
+                add("canasta_by_round", s, r, e)
+            for k, e in self.canastas[s].items():
+                add("canastas", s, k, e)
+            add("pile_takes", s, "", self.pile_takes[s])
+            add("score", s, "", self.score[s])
+        add("pile_size", "", "", self.pile_size)
+        add("went_out", "", "", self.went_out)
+        add("stock_out", "", "", self.stock_out)
+        add("end_turn", "", "", self.end_turn)
+        add("score_difference", "", "", self.score_difference)
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        pol = ",".join(self.policies)
+        lines = [f"Polish Canasta played: {self.hands:,} hands, policies {pol}, seed {self.seed} "
+                 f"(side 0 = seats 0+2 moves first)"]
+        for s in range(2):
+            ob = self.opened_by_round[s]
+            lines.append(f"  side {s} opened by round 1 / 3 / 5 / 10: " + " / ".join(
+                ob[r - 1].format(percent=True) for r in (1, 3, 5, 10)))
+        for s in range(2):
+            cb = self.canasta_by_round[s]
+            lines.append(f"  side {s} first canasta by round 5 / 10 / 15: " + " / ".join(
+                cb[r - 1].format(percent=True) for r in (5, 10, 15)))
+        for s in range(2):
+            c = self.canastas[s]
+            lines.append(f"  side {s} canastas a hand: " + ", ".join(f"{k} {c[k].format()}" for k in CANASTA_KINDS))
+        for s in range(2):
+            lines.append(f"  side {s} pile takes a hand: {self.pile_takes[s].format()}")
+        lines.append(f"  cards taken with the pile: {self.pile_size.format()}")
+        lines.append(f"  hand ends by going out: {self.went_out.format(percent=True)}; on an empty stock: "
+                     f"{self.stock_out.format(percent=True)}; after {self.end_turn.format()} turns")
+        for s in range(2):
+            lines.append(f"  side {s} hand score: {self.score[s].format()}")
+        if any(self.violations.values()):
+            lines.append(f"  VIOLATIONS: {self.violations}")
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        """P(opened) and P(first canasta) by round for both sides, with 95% intervals."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 3.5))
+        rs = np.arange(1, MAX_ROUNDS + 1)
+        for s in range(2):
+            for series, label in ((self.opened_by_round[s], "opened"), (self.canasta_by_round[s], "first canasta")):
+                ax.plot(rs, [e.value for e in series], marker="o", ms=3, label=f"side {s} {label}")
+                ax.fill_between(rs, [e.lo for e in series], [e.hi for e in series], alpha=0.2)
+        ax.set_xlabel("round (each player's turn count)")
+        ax.set_ylabel("probability")
+        ax.set_ylim(0, 1.02)
+        ax.legend(fontsize=8)
+        return ax
+
+
+def _violations(v) -> dict:
+    names = ("cards", "meld", "score", "first_turn_out", "stuck", "policy", "open")
+    return {n: int(x) for n, x in zip(names, v)}
+
+
+def _play_result(c: np.ndarray, policies, rules, n, seed, partial) -> PlayResult:
+    v = P.HC.view(c)
+    T1 = P.MAX_TURNS + 1
+    opened_t = v.open_turn.reshape(2, T1)
+    can_t = v.canasta_turn.reshape(2, T1)
+    canastas = v.canastas.reshape(2, 4)
+    ends = v.end_turn.reshape(2, T1)
+    turns = np.arange(T1)
+    hist = v.score_hist.reshape(2, P.SCORE_BINS)
+    total_c = canastas.sum(axis=1)
+    return PlayResult(
+        policies=tuple(policies), hands=int(n),
+        opened_by_round=tuple(_by_round(opened_t[s], s, n) for s in range(2)),
+        canasta_by_round=tuple(_by_round(can_t[s], s, n) for s in range(2)),
+        opened=tuple(Estimate.proportion(int(n - opened_t[s, -1]), n) for s in range(2)),
+        canastas={s: {k: _poisson_mean(int(canastas[s, i + 1]), n) for i, k in enumerate(CANASTA_KINDS)}
+                  for s in range(2)},
+        canastas_per_hand=tuple(_mean(total_c[s], v.canastas_sq[s], n) for s in range(2)),
+        pile_takes=tuple(_mean(v.takes[s], v.takes_sq[s], n) for s in range(2)),
+        pile_size=_hist_mean(v.take_size, np.arange(P.MAX_CARDS + 1)),
+        went_out=Estimate.proportion(int(ends[0].sum()), n),
+        stock_out=Estimate.proportion(int(ends[1].sum()), n),
+        end_turn=_hist_mean(ends.sum(axis=0), turns),
+        end_turn_distribution={how: {int(k): float(x) / n for k, x in enumerate(ends[i]) if x > 0}
+                               for i, how in enumerate(("went_out", "stock_out"))},
+        score=tuple(_mean(v.score[s], v.score_sq[s], n) for s in range(2)),
+        score_difference=_mean(int(v.score[0]) - int(v.score[1]), v.diff_sq, n),
+        score_distribution={s: {P.SCORE_LO + 100 * b: float(x) / n for b, x in enumerate(hist[s]) if x > 0}
+                            for s in range(2)},
+        violations=_violations(v.violations),
+        counts=c, rules=rules, samples=int(n), seed=seed, partial=partial,
+    )
+
+
+def _poisson_mean(k: int, n: int) -> Estimate:
+    """Mean count a hand of a rare, at most one or two a hand, event: k over n with a
+    Poisson standard error (a canasta kind is 0 or 1 a hand almost always)."""
+    if n <= 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), float("nan"), 0)
+    m = k / n
+    se = (max(k, 1) ** 0.5) / n
+    return Estimate(m, se, max(0.0, m - Z95 * se), m + Z95 * se, n)
+
+
+def _size(samples, target_halfwidth, default):
+    engine.check_run_size(samples, target_halfwidth)
+    if samples is None and target_halfwidth is None:
+        return default
+    return samples
+
+
+def play(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
+         target_halfwidth: float | None = None, rng=None, threads: int | None = None, check: bool = False,
+         params: HeuristicParams | None = None, progress: bool = False) -> PlayResult:
+    """Play single hands and report how they go, with 95% intervals.
+
+    ``policies``: one name for every seat (``"random"``, ``"heuristic"``), a comma list of four,
+    or a list with at most one ``@njit`` user policy (:mod:`cardodds.canasta.players`).
+    ``samples`` hands (default 20,000) or until the 95% interval of P(side 0 makes a canasta
+    in the hand) is ``target_halfwidth`` wide. ``check=True`` verifies the table after every move and
+    reports violations (all zero unless something is broken).
+    """
+    _check_rules(rules)
+    _check_threads(threads)
+    samples = _size(samples, target_halfwidth, DEFAULT_HANDS)
+    codes, names, user, hp = resolve_policies(policies, params)
+
+    def halfwidth(c, n):
+        v = P.HC.view(c)
+        never = v.canasta_turn[P.MAX_TURNS]  # side 0 made no canasta
+        return Estimate.proportion(n - never, n).halfwidth
+
+    res = engine.run(P.kernels_for(user)["hands_kernel"], (deck_kinds(rules.jokers), pack_rules(rules), codes, hp,
+                                                           int(bool(check)), deck_counts(rules.jokers)),
+                     P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
+                     rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
+    return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
+
+
+# ---- games ------------------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False, kw_only=True)
+class GameResult(Result):
+    """Whole games to ``rules.target`` (see :func:`game`)."""
+
+    policies: tuple
+    games: int
+    first_dealer_wins: Estimate     # P(the side that deals the first hand wins), finished games
+    hands: Estimate                 # mean hands a finished game lasts
+    hands_distribution: dict        # {hands: probability} over finished games
+    margin: Estimate                # mean winning margin
+    unfinished: Estimate            # P(still open after max_hands hands)
+    max_hands: int
+    violations: dict
+    counts: np.ndarray = counts_field()
+
+    def to_dict(self) -> dict:
+        d = self.meta()
+        d.update({"game": "canasta", "question": "game", "policies": list(self.policies), "games": self.games,
+                  "first_dealer_wins": self.first_dealer_wins.to_dict(), "hands": self.hands.to_dict(),
+                  "hands_distribution": {str(k): v for k, v in self.hands_distribution.items()},
+                  "margin": self.margin.to_dict(), "unfinished": self.unfinished.to_dict(),
+                  "max_hands": self.max_hands, "violations": dict(self.violations)})
+        return d
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame([{"figure": k, "value": e.value, "lo": e.lo, "hi": e.hi}
+                             for k, e in (("first_dealer_wins", self.first_dealer_wins), ("hands", self.hands),
+                                          ("margin", self.margin), ("unfinished", self.unfinished))])
+
+    def __repr__(self) -> str:
+        return "\n".join([
+            f"Polish Canasta games to {self.rules.target:,}: {self.games:,} games, policies "
+            f"{','.join(self.policies)}, seed {self.seed}",
+            f"  side dealing first wins: {self.first_dealer_wins.format(percent=True)}",
+            f"  hands a game: {self.hands.format()}",
+            f"  winning margin: {self.margin.format()}",
+            f"  unfinished after {self.max_hands} hands: {self.unfinished.format(percent=True)}",
+        ])
+
+
+def game(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
+         rng=None, threads: int | None = None, check: bool = False, params: HeuristicParams | None = None,
+         max_hands: int = DEFAULT_MAX_HANDS, progress: bool = False) -> GameResult:
+    """Play ``samples`` whole games (default 2,000) to ``rules.target``; side 0 deals first.
+
+    >>> g = game("heuristic", CanastaRules(target=1500), samples=50, rng=1)
+    >>> g.games
+    50
+    """
+    _check_rules(rules)
+    _check_threads(threads)
+    samples = _size(samples, None, DEFAULT_GAMES)
+    if isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer)) or not 1 <= max_hands <= 10_000:
+        raise ValueError(f"max_hands={max_hands!r} must be a whole number 1..10000")
+    codes, names, user, hp = resolve_policies(policies, params)
+    res = engine.run(P.kernels_for(user)["game_kernel"], (deck_kinds(rules.jokers), pack_rules(rules, int(max_hands)),
+                                                          codes, hp, int(bool(check)), deck_counts(rules.jokers)),
+                     P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
+                     unit="game")
+    c = res.counts
+    v = P.G.view(c)
+    n = res.samples
+    done = n - v.unfinished
+    dist = {h: float(x) / done for h, x in enumerate(v.hands) if x > 0} if done else {}
+    return GameResult(policies=names, games=int(n), first_dealer_wins=Estimate.proportion(v.first_dealer_wins, done),
+                      hands=_mean(v.hands_sum, v.hands_sq, done), hands_distribution=dist,
+                      margin=_mean(v.margin, v.margin_sq, done), unfinished=Estimate.proportion(v.unfinished, n),
+                      max_hands=int(max_hands), violations=_violations(v.violations), counts=c, rules=rules,
+                      samples=int(n), seed=res.seed, partial=res.partial)
+
+
+# ---- house options, paired on the same deals --------------------------------------------------------
+HOUSE_OPTIONS = {
+    "wild_limit=three": {"wild_limit": "three"},
+    "wild_limit=none": {"wild_limit": "none"},
+    "min_first_meld=50": {"min_first_meld": 50},
+    "min_first_meld=0": {"min_first_meld": 0},
+    "jokers=6": {"jokers": 6},
+    "going_out=meld_all": {"going_out": "meld_all"},
+    "swap_twos=True": {"swap_twos": True},
+}
+
+
+@dataclass(frozen=True, repr=False, kw_only=True)
+class HouseOptionsResult(Result):
+    """Each house option against the base rules on the same deals (see :func:`house_options`)."""
+
+    policies: tuple
+    base: PlayResult
+    options: dict        # {name: PlayResult}
+    side0_change: dict   # {name: Estimate} paired change of side 0's hand score (option - base)
+    games: dict = field(default_factory=dict)  # {"base" | name: GameResult} with games= > 0
+
+    def to_dict(self) -> dict:
+        d = self.meta()
+        d.update({"game": "canasta", "question": "house_options", "policies": list(self.policies),
+                  "base": self.base.to_dict(),
+                  "options": {k: {"rules": v.rules.to_dict(), "figures": v.to_dict(),
+                                  "side0_change": self.side0_change[k].to_dict()} for k, v in self.options.items()},
+                  "games": {k: g.to_dict() for k, g in self.games.items()}})
+        return d
+
+    def to_frame(self):
+        import pandas as pd
+
+        rows = []
+        for name, r in [("base", self.base)] + list(self.options.items()):
+            rows.append({"rules": name, "opened_by_round5_side0": r.opened_by_round[0][4].value,
+                         "canastas_side0": r.canastas_per_hand[0].value, "pile_takes_side0": r.pile_takes[0].value,
+                         "went_out": r.went_out.value, "end_turn": r.end_turn.value, "score_side0": r.score[0].value,
+                         "side0_change": self.side0_change[name].value if name in self.side0_change else 0.0,
+                         "side0_change_lo": self.side0_change[name].lo if name in self.side0_change else 0.0,
+                         "side0_change_hi": self.side0_change[name].hi if name in self.side0_change else 0.0})
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        lines = [f"Polish Canasta house options, {self.base.hands:,} hands each on the same deals, policies "
+                 f"{','.join(self.policies)}, seed {self.seed}",
+                 f"  {'rules':22} {'opened r5':>10} {'canastas':>9} {'takes':>7} {'out':>7} {'turns':>7}"
+                 f"  side-0 score change (paired)"]
+        for name, r in [("base", self.base)] + list(self.options.items()):
+            ch = self.side0_change.get(name)
+            txt = "" if ch is None else (ch.format() + ("  (no difference at this precision)"
+                                                        if ch.contains_zero() else ""))
+            lines.append(f"  {name:22} {r.opened_by_round[0][4].value:10.3f} {r.canastas_per_hand[0].value:9.3f} "
+                         f"{r.pile_takes[0].value:7.2f} {r.went_out.value:7.3f} {r.end_turn.value:7.1f}  {txt}")
+        if self.games:
+            lines.append("  whole games (same seed for every rules set): side dealing first wins / hands a game")
+            for name, g in self.games.items():
+                lines.append(f"  {name:22} {g.first_dealer_wins.format(percent=True)} / {g.hands.format()}")
+        return "\n".join(lines)
+
+
+def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *, options=None,
+                  samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
+                  params: HeuristicParams | None = None, games: int = 0,
+                  progress: bool = False) -> HouseOptionsResult:
+    """The figures of :func:`play` under each house option, each paired with the base ``rules``
+    on the same deals (the same random stream from the shuffle on; with ``jokers=6`` the pack
+    differs, so only the stream is shared). ``options``: names of :data:`HOUSE_OPTIONS`
+    (default all) or a dict ``{name: {field: value}}``. ``games`` > 0 also plays that many
+    whole games under each rules set (from the same seed): P(the side dealing first wins) and
+    hands a game."""
+    _check_rules(rules)
+    _check_threads(threads)
+    samples = _size(samples, None, DEFAULT_HANDS // 4)
+    if options is None:
+        options = HOUSE_OPTIONS
+    elif not isinstance(options, dict):
+        bad = [o for o in options if o not in HOUSE_OPTIONS]
+        if bad:
+            raise ValueError(f"unknown house option(s) {', '.join(map(repr, bad))}; choose from "
+                             + ", ".join(HOUSE_OPTIONS))
+        options = {o: HOUSE_OPTIONS[o] for o in options}
+    codes, names, user, hp = resolve_policies(policies, params)
+    base = None
+    out_opts, change = {}, {}
+    for i, (name, fields) in enumerate(options.items()):
+        try:
+            alt = replace(rules, **fields)
+        except TypeError:
+            raise ValueError(f"house option {name!r} names an unknown rules field: {fields}") from None
+        res = engine.run(P.kernels_for(user)["paired_kernel"],
+                         (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
+                          codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers)),
+                         2 * P.HC.size + 3, samples=samples, rng=rng, threads=threads, progress=progress,
+                         chunk_size=CHUNK, unit="hand")
+        c = res.counts
+        n = res.samples
+        if base is None:
+            base = _play_result(c[:P.HC.size].copy(), names, rules, n, res.seed, res.partial)
+        out_opts[name] = _play_result(c[P.HC.size:2 * P.HC.size].copy(), names, alt, n, res.seed, res.partial)
+        change[name] = _mean(c[2 * P.HC.size], c[2 * P.HC.size + 1], n)
+    game_res = {}
+    if games:
+        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
+            raise ValueError(f"games={games!r} must be a whole number >= 0")
+        from ..rng import as_seed_sequence
+
+        _, gseed = as_seed_sequence(rng if rng is not None else base.seed)
+        game_res["base"] = game(policies, rules, samples=int(games), rng=gseed, threads=threads, params=params)
+        for name, fields in options.items():
+            game_res[name] = game(policies, replace(rules, **fields), samples=int(games), rng=gseed, threads=threads,
+                                  params=params)
+    return HouseOptionsResult(policies=names, base=base, options=out_opts, side0_change=change, games=game_res,
+                              rules=rules,
+                              samples=int(samples), seed=base.seed if base else None,
+                              partial=bool(base.partial) if base else False)
+
+
+# ---- strength --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False, kw_only=True)
+class StrengthResult(Result):
+    """Player A against player B in points a hand, paired (see :func:`strength`)."""
+
+    a: str
+    b: str
+    pairs: int
+    points: Estimate          # A's side minus B's side, points a hand (mean over the pair)
+    better: Estimate          # P(A's side did better over the pair)
+    violations: dict
+    counts: np.ndarray = counts_field()
+
+    def to_dict(self) -> dict:
+        d = self.meta()
+        d.update({"game": "canasta", "question": "strength", "a": self.a, "b": self.b, "pairs": self.pairs,
+                  "points": self.points.to_dict(), "better": self.better.to_dict(),
+                  "violations": dict(self.violations)})
+        return d
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame([{"a": self.a, "b": self.b, "points": self.points.value, "lo": self.points.lo,
+                              "hi": self.points.hi, "better": self.better.value}])
+
+    def __repr__(self) -> str:
+        verdict = " (no difference at this precision)" if self.points.contains_zero() else ""
+        return (f"Canasta strength {self.a} vs {self.b}: {self.points.format()} points a hand{verdict}; "
+                f"A's side better in {self.better.format(percent=True)} of {self.pairs:,} paired deals "
+                f"(seed {self.seed})")
+
+
+def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
+             rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
+             params_b: HeuristicParams | None = None, check: bool = False, progress: bool = False) -> StrengthResult:
+    """A's partnership against B's on the same deals with the sides swapped: A's edge in points
+    a hand with its 95% interval.
+
+    >>> s = strength("heuristic", "random", samples=100, rng=1)
+    >>> s.points.value > 0
+    True
+    """
+    _check_rules(rules)
+    _check_threads(threads)
+    samples = _size(samples, None, 5_000)
+    ca, na, ua, ha = resolve_policies(a, params_a)
+    cb, nb, ub, hb = resolve_policies(b, params_b)
+    user = ua if na[0] == "user" else ub
+    if na[0] == "user" and nb[0] == "user" and ua is not ub:
+        raise ValueError("at most one user @njit policy per run")
+    res = engine.run(P.kernels_for(user)["match_kernel"], (deck_kinds(rules.jokers), pack_rules(rules), int(ca[0]),
+                                                           int(cb[0]), ha[0], hb[0], int(bool(check)),
+                                                           deck_counts(rules.jokers)),
+                     P.M.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=256,
+                     unit="pair")
+    v = P.M.view(res.counts)
+    n = res.samples
+    pts = _mean(v.diff2, v.diff2_sq, n).scaled(0.5)
+    return StrengthResult(a=na[0], b=nb[0], pairs=int(n), points=pts, better=Estimate.proportion(v.better, n),
+                          violations=_violations(v.violations), counts=res.counts, rules=rules, samples=int(n),
+                          seed=res.seed)
+
+
+# ---- a traced hand -------------------------------------------------------------------------------------------
+def describe_move(t: np.ndarray, m) -> str:
+    """A move in the game's words, read before it is played on table ``t``."""
+    typ = int(m[0])
+    seat = int(t[P.SA.seat])
+
+    def meld_txt(kind, n, tw, jk):
+        parts = []
+        if kind >= 0:
+            parts += [KIND_NAMES[kind]] * n
+        parts += ["2"] * tw + ["Jk"] * jk
+        return " ".join(parts)
+
+    def owner(side):
+        return "our" if side == seat % 2 else "their"
+    if typ == P.MV_DISCARD:
+        return f"discards {KIND_NAMES[m[1]]}"
+    if typ == P.MV_PASS:
+        return "cannot discard its last card and ends the turn (the stock is empty)"
+    if typ == P.MV_RED3:
+        return "lays a red 3 and draws a replacement"
+    if typ == P.MV_NEW:
+        return f"melds {meld_txt(m[1], m[2], m[3], m[4])}"
+    if typ == P.MV_ADD:
+        kind = int(t[P.meld_at(m[1], m[2])])
+        return f"adds {KIND_NAMES[m[3]]} to {owner(m[1])} {('wild' if kind < 0 else KIND_NAMES[kind])} meld"
+    if typ == P.MV_SWAP:
+        kind = int(t[P.meld_at(m[1], m[2])])
+        return f"swaps {KIND_NAMES[m[3]]} out of {owner(m[1])} {KIND_NAMES[kind]} meld for a natural {KIND_NAMES[kind]}"
+    top = KIND_NAMES[int(t[P.SA.pile + t[P.SA.pile_len] - 1])]
+    size = int(t[P.SA.pile_len])
+    if typ == P.MV_TAKE_NEW:
+        return f"takes the pile ({size} cards, {top} on top) melding {meld_txt(m[1], m[2], m[3], m[4])}"
+    kind = int(t[P.meld_at(m[1], m[2])])
+    return f"takes the pile ({size} cards, {top} on top) adding {top} to {owner(m[1])} " \
+           f"{('wild' if kind < 0 else KIND_NAMES[kind])} meld"
+
+
+def trace(policies="heuristic", rules: CanastaRules = CanastaRules(), *, rng=None,
+          params: HeuristicParams | None = None) -> list[str]:
+    """Every move of one hand (seat 3 deals) in readable card names, the scores last.
+
+    >>> lines = trace("random", rng=3)
+    >>> lines[0].startswith("deal:")
+    True
+    """
+    from ..rng import as_seed_sequence, chunk_state
+    from .cards import format_counts
+
+    _check_rules(rules)
+    codes, names, user, hp = resolve_policies(policies, params)
+    ss, seed = as_seed_sequence(rng)
+    state = chunk_state(ss, 0)
+    rl = pack_rules(rules)
+    deck = deck_kinds(rules.jokers)
+    t = np.zeros(P.S.size, dtype=np.int64)
+    mv = np.zeros((P.MAX_MOVES, P.MW), dtype=np.int64)
+    work = np.zeros(15, dtype=np.int64)
+    choose = P.kernels_for(user)["choose"]
+    P.new_hand(state, t, deck, 3)
+    hb = P.SA.hand
+    lines = [f"deal: seed {seed}, seat 3 deals, upcard {KIND_NAMES[int(t[P.SA.pile])]}"]
+    for s in range(4):
+        lines.append(f"  seat {s} ({names[s]}): {format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
+    last_turn = -1
+    while t[P.SA.phase] != P.PH_OVER:
+        if t[P.SA.turn] != last_turn:
+            last_turn = int(t[P.SA.turn])
+            s = int(t[P.SA.seat])
+            drawn = KIND_NAMES[int(t[P.SA.stock + t[P.SA.stock_pos] - 1])]
+            lines.append(f"turn {last_turn + 1}: seat {s} draws {drawn}; hand "
+                         f"{format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
+        nm = P.gen_moves(t, rl, mv, work)
+        if nm == 0:
+            lines.append("  no legal move (a bug: please report it)")
+            break
+        i = choose(state, t, rl, mv, nm, codes, hp)
+        lines.append(f"  seat {int(t[P.SA.seat])} {describe_move(t, mv[i])}")
+        P.apply_move(t, rl, mv[i])
+    P.score_hand(t, rl, work)
+    how = f"seat {int(t[P.SA.went_out])} went out" if t[P.SA.went_out] >= 0 else "the stock ran out"
+    lines.append(f"hand over after {int(t[P.SA.turn]) + 1} turns: {how}; "
+                 f"side 0 scores {int(t[P.SA.score])}, side 1 scores {int(t[P.SA.score + 1])}")
+    return lines

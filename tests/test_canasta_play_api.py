@@ -1,0 +1,183 @@
+"""Polish Canasta played: the public answers, the advisor, the tuner, the CLI and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from numba import njit
+
+from cardodds.canasta import (CanastaRules, HeuristicParams, advise, game, house_options, play, strength, trace,
+                              tune)
+from cardodds.canasta.view import AT, MV_DISCARD
+from cardodds.cli import main as cli_main
+
+
+def test_play_figures_are_consistent_and_repeatable_on_any_thread_count():
+    a = play("heuristic", samples=600, rng=5, threads=1, check=True)
+    b = play("heuristic", samples=600, rng=5, threads=2, check=True)
+    assert (a.counts == b.counts).all()
+    assert not any(a.violations.values())
+    assert a.went_out.value + a.stock_out.value == pytest.approx(1.0)
+    for s in range(2):
+        by = [e.value for e in a.opened_by_round[s]]
+        assert by == sorted(by) and by[-1] <= a.opened[s].value + 1e-12
+        cb = [e.value for e in a.canasta_by_round[s]]
+        assert cb == sorted(cb)
+        total = sum(e.value for e in a.canastas[s].values())
+        assert total == pytest.approx(a.canastas_per_hand[s].value)
+        assert sum(a.score_distribution[s].values()) == pytest.approx(1.0)
+    assert a.score_difference.value == pytest.approx(a.score[0].value - a.score[1].value)
+    assert sum(a.end_turn_distribution["went_out"].values()) == pytest.approx(a.went_out.value)
+    d = json.loads(json.dumps(a.to_dict()))
+    assert d["question"] == "play" and d["hands"] == 600 and len(d["opened_by_round"]["side0"]) == 15
+    assert len(a.to_frame()) > 50 and "side 0 opened" in repr(a)
+
+
+def test_random_and_heuristic_differ_and_heuristic_is_stronger():
+    s = strength("heuristic", "random", samples=200, rng=3, check=True)
+    assert s.points.lo > 0 and not any(s.violations.values())
+    # the same player on both sides: the edge is zero up to noise, and exactly antisymmetric
+    same = strength("random", "random", samples=200, rng=3)
+    assert same.points.contains_zero()
+
+
+def test_game_to_a_small_target():
+    g = game("heuristic", CanastaRules(target=2000), samples=60, rng=2, check=True)
+    assert g.games == 60 and g.unfinished.value == 0.0
+    assert g.hands.value >= 1 and 0 <= g.first_dealer_wins.value <= 1
+    assert sum(g.hands_distribution.values()) == pytest.approx(1.0)
+    assert not any(g.violations.values())
+
+
+def test_house_options_pair_the_same_deals():
+    h = house_options("heuristic", options=["min_first_meld=0", "going_out=meld_all"], samples=300, rng=4, check=True)
+    assert set(h.options) == {"min_first_meld=0", "going_out=meld_all"}
+    # an option equal to the base gives exactly the same hands: a zero paired difference
+    same = house_options("heuristic", options={"same": {"min_first_meld": 30}}, samples=200, rng=4)
+    assert same.side0_change["same"].value == 0.0 and same.side0_change["same"].se == 0.0
+    assert (same.base.counts == same.options["same"].counts).all()
+    assert "side-0 score change" in repr(h)
+    g = house_options("heuristic", options=["going_out=meld_all"], samples=100, rng=4, games=10)
+    assert set(g.games) == {"base", "going_out=meld_all"} and g.games["base"].games == 10
+
+
+def test_user_policy_gets_the_view_and_its_bad_answers_are_counted():
+    @njit
+    def first_discard(rng, view, moves, n_moves, seat):
+        if view[AT.hand_count + seat] < 1 or view[AT.hand + 15 * ((seat + 1) % 4)] != 0:
+            return n_moves + 100  # the view is wrong: answer badly so the test sees it
+        for i in range(n_moves):
+            if moves[i, 0] == MV_DISCARD:
+                return i
+        return 0
+
+    r = play([first_discard, "heuristic", "heuristic", "heuristic"], samples=100, rng=1, check=True)
+    assert r.policies[0] == "user" and not any(r.violations.values())
+
+    @njit
+    def broken(rng, view, moves, n_moves, seat):
+        return n_moves + 5
+
+    r = play(broken, samples=20, rng=1, check=True)
+    assert r.violations["policy"] > 0
+
+
+def test_trace_names_every_move_and_ends_with_the_scores():
+    lines = trace("random", rng=9)
+    assert lines[0].startswith("deal:") and lines[-1].startswith("hand over")
+    assert any("discards" in x for x in lines)
+
+
+def test_advisor_prefers_taking_a_big_pile_it_can_meld():
+    a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
+               counts=(10, 9, 11), decision="take", samples=300, rng=1)
+    assert a.options[0] == "leave the pile" and len(a.options) >= 2
+    # taking beats leaving on the same deals (the ways of melding the K may tie among themselves)
+    assert a.best_option != "leave the pile" and a.versus_best[0].lo > 0
+    assert a.best is None or a.best == a.best_option
+    d = a.to_dict()
+    assert d["decision"] == "take" and len(d["options"]) == len(a.options)
+
+
+def test_advisor_names_no_best_when_options_are_the_same():
+    # two copies of the same worthless card: discarding either is the same option, so no
+    # best is named unless every difference excludes zero
+    a = advise("K K Q 9 5 7 3b", melds="us: A A A", pile="K", pile_size=5, decision="discard", samples=60, rng=2)
+    assert all(o.startswith("discard") for o in a.options)
+    assert a.versus_best[int(np.argmax([m.value for m in a.margin]))].value == 0.0
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(hand="K K Zz"), "cannot read"),
+    (dict(hand="K K 3"), "colour"),
+    (dict(hand="K K K K K K K K K"), "more K"),
+    (dict(hand="K K Q", melds="us: K K"), "not a legal meld"),
+    (dict(hand="K K Q", melds="us: K K K; us: K K K"), "two melds"),
+    (dict(hand="K K Q", melds="ours: K K K"), "side"),
+    (dict(hand="K K Q", pile="5 7 K", pile_size=9), "pile_size"),
+    (dict(hand="K K Q", counts=(60, 40, 12)), "more cards on the table"),
+    (dict(hand="K K Q", decision="maybe"), "decision"),
+    (dict(hand="K K Q", pile="5 7 K", top="Q"), "contradicts"),
+    (dict(hand="K K Q", pile="5 7 K", pile_size=2), "smaller"),
+])
+def test_advisor_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        advise(**{"samples": 10, **kwargs})
+
+
+def test_bad_play_input():
+    with pytest.raises(ValueError, match="unknown policy"):
+        play("genius", samples=10)
+    with pytest.raises(ValueError, match="4 seats"):
+        play("random,heuristic", samples=10)
+    with pytest.raises(ValueError, match="going_out"):
+        CanastaRules(going_out="never")
+    with pytest.raises(ValueError, match="house option"):
+        house_options(options=["jokers=8"], samples=10)
+    with pytest.raises(ValueError, match="heuristic parameter"):
+        HeuristicParams(keep_wilds=-1)
+    with pytest.raises(ValueError, match="no heuristic parameter"):
+        tune(grid={"bluff": (1,)}, samples=10)
+
+
+def test_cli_play_advise_trace(capsys):
+    assert cli_main(["canasta", "play", "--samples", "200", "--seed", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["hands"] == 200 and "canastas" in d
+    assert cli_main(["canasta", "play", "--trace", "--seed", "2", "--policies", "random"]) == 0
+    assert "hand over" in capsys.readouterr().out
+    assert cli_main(["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b", "--melds", "us: A A A; them: 8 8 8",
+                     "--pile", "K", "--pile-size", "4", "--decision", "discard", "--samples", "30",
+                     "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "discard 3b" in out and ("best:" in out or "no difference at this precision" in out)
+    assert cli_main(["canasta", "play", "--policies", "genius", "--samples", "10"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown policy" in err
+    assert cli_main(["canasta", "advise", "--hand", "K K Q", "--counts", "1,2"]) == 2
+    assert "--counts" in capsys.readouterr().err
+
+
+def test_tuner_reports_an_edge_with_its_interval():
+    r = tune(samples=60, grid={"take_min_pile": (8,), "keep_wilds": (2,)}, rng=1)
+    assert len(r.history) == 2
+    assert r.edge.lo <= r.edge.value <= r.edge.hi
+    assert "edge over the defaults" in repr(r)
+
+
+def test_report_section_is_byte_identical(tmp_path):
+    from cardodds.report import SECTIONS
+    from cardodds.report import canasta_play as rep
+
+    assert "canasta_play" in SECTIONS
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = rep.write(tmp_path / "a", seed=3, scale=0.001, progress=False)
+    b = rep.write(tmp_path / "b", seed=3, scale=0.001, progress=False)
+    text = a.read_text()
+    assert "House options" in text and "canasta_play_by_round.png" in text
+    for name in ("canasta_play.md", "canasta_play_by_round.png", "canasta_play_canastas_pile.png",
+                 "canasta_play_scores.png", "canasta_play_house_options.png"):
+        assert (a.parent / name).read_bytes() == (b.parent / name).read_bytes(), name
