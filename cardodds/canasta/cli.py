@@ -198,7 +198,8 @@ def add_play_commands(csub) -> None:
     a.add_argument("--red3", default="0,0", metavar="US,THEM", help="red 3s laid by each side (default 0,0)")
     a.add_argument("--decision", type=cu.choice("take", "discard"), default=None, metavar="take|discard",
                    help="take (my hand after the draw) or discard; default: take when --pile is given")
-    a.add_argument("--turn", type=cu.int_range(0, 10_000), default=8, metavar="N", help="table turns played so far (default 8)")
+    a.add_argument("--turn", type=cu.int_range(0, 10_000), default=8, metavar="N",
+                   help="table turns played so far (default 8)")
     _house_flags(a)
     cu.add_run_options(a, f"{DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals")
     a.set_defaults(func=_advise)
@@ -215,7 +216,86 @@ def _ints(text: str, n: int, what: str) -> list[int]:
 
 
 def _show(args, res) -> int:
-    return cu.emit(args, res, str)
+    from .advise import AdviceResult
+    from .play import GameResult, HouseOptionsResult, PlayResult, StrengthResult
+
+    text = {PlayResult: play_text, GameResult: game_text, HouseOptionsResult: house_text,
+            StrengthResult: strength_text, AdviceResult: advice_text}[type(res)]
+    return cu.emit(args, res, text)
+
+
+def _played_words(r) -> str:
+    return f"policies {','.join(r.policies)}; {_rules_words(r.rules)}, going out {r.rules.going_out.replace('_', '-')}"
+
+
+def _violations(r) -> list[str]:
+    bad = {k: v for k, v in r.violations.items() if v}
+    return [f"RULE VIOLATIONS in checked play: {bad}"] if bad else []
+
+
+def play_text(r) -> str:
+    head = f"Canasta played, side 0 (seats 0+2) moves first ({cu.how(r, 'hands')}; {_played_words(r)})"
+    rows = []
+    for rnd in (1, 3, 5, 10):
+        rows.append((f"opened by round {rnd}",) + tuple(cu.est(r.opened_by_round[s][rnd - 1]) for s in (0, 1)))
+    for rnd in (5, 10, 15):
+        rows.append((f"first canasta by round {rnd}",) + tuple(cu.est(r.canasta_by_round[s][rnd - 1]) for s in (0, 1)))
+    for kind in r.canastas[0]:
+        rows.append((f"{kind} canastas a hand",) + tuple(cu.est(r.canastas[s][kind]) for s in (0, 1)))
+    rows.append(("pile takes a hand",) + tuple(cu.est(r.pile_takes[s]) for s in (0, 1)))
+    rows.append(("hand score",) + tuple(cu.est(r.score[s], 1, sign=True) for s in (0, 1)))
+    per_side = cu.table(("figure", "side 0", "side 1"), rows)
+    hand = cu.table(("the hand", "estimate"), [
+        ("cards taken with the pile", cu.est(r.pile_size, 2)),
+        ("ends by going out", cu.est(r.went_out)), ("ends on an empty stock", cu.est(r.stock_out)),
+        ("table turns a hand", cu.est(r.end_turn, 1)),
+        ("score side 0 - side 1", cu.est(r.score_difference, 1, sign=True))])
+    return cu.block(head, r, per_side, hand, *_violations(r))
+
+
+def game_text(r) -> str:
+    head = (f"Canasta games to {r.rules.target:,}, side 0 deals first ({cu.how(r, 'games')}; {_played_words(r)})")
+    facts = cu.table(("figure", "estimate"), [
+        ("side dealing first wins", cu.est(r.first_dealer_wins)), ("hands a game", cu.est(r.hands, 2)),
+        ("winning margin", cu.est(r.margin, 1)),
+        (f"unfinished after {r.max_hands} hands", cu.est(r.unfinished))])
+    return cu.block(head, r, facts, *_violations(r))
+
+
+def house_text(r) -> str:
+    head = (f"Canasta house options, each on the same deals as the rules given "
+            f"({cu.how(r.base, 'hands')}; {_played_words(r.base)})")
+    rows = []
+    for name, o in [("rules given", r.base)] + list(r.options.items()):
+        ch = r.side0_change.get(name)
+        rows.append((name, cu.est(o.opened_by_round[0][4]), cu.est(o.canastas_per_hand[0], 3),
+                     cu.est(o.went_out), "" if ch is None else cu.est(ch, 1, sign=True)))
+    parts = [cu.table(("rules", "side 0 opened by round 5", "side 0 canastas a hand", "ends by going out",
+                       "side 0 score change (paired)"), rows)]
+    if r.games:
+        parts.append(cu.table(("rules (whole games, same seed)", "side dealing first wins", "hands a game"),
+                              [(n, cu.est(g.first_dealer_wins), cu.est(g.hands, 2)) for n, g in r.games.items()]))
+    parts.append("a change whose interval contains 0: no difference at this precision")
+    return cu.block(head, r, *parts)
+
+
+def strength_text(r) -> str:
+    head = f"Canasta strength, {r.a} against {r.b}, sides swapped on the same deals ({cu.how(r, 'deal pairs')})"
+    verdict = ("no difference at this precision" if r.points.contains_zero()
+               else f"{r.a if r.points.value > 0 else r.b} is stronger")
+    facts = cu.table(("figure", "estimate"), [
+        (f"{r.a} minus {r.b}, points a hand", cu.est(r.points, 1, sign=True)),
+        (f"{r.a}'s side better over the pair", cu.est(r.better))])
+    return cu.block(head, r, facts, verdict, *_violations(r))
+
+
+def advice_text(r) -> str:
+    head = f"Canasta advice: {r.decision} ({cu.how(r, 'sampled deals')}; {_rules_words(r.rules)})"
+    rows = [(o, cu.est(m, 1, sign=True), cu.est(w), "" if (v.value == 0 and v.se == 0) else cu.est(v, 1, sign=True))
+            for o, m, w, v in zip(r.options, r.margin, r.win, r.versus_best)]
+    verdict = f"best: {r.best}" if r.best else "no difference at this precision"
+    return cu.block(head, r, cu.table(("option", "our margin this hand", "P(our side ahead)", "best minus this"),
+                                      rows), verdict)
 
 
 def _play(args) -> int:

@@ -579,10 +579,11 @@ def describe_move(t: np.ndarray, m) -> str:
         return f"swaps {KIND_NAMES[m[3]]} out of {owner(m[1])} {KIND_NAMES[kind]} meld for a natural {KIND_NAMES[kind]}"
     top = KIND_NAMES[int(t[P.SA.pile + t[P.SA.pile_len] - 1])]
     size = int(t[P.SA.pile_len])
+    cards = f"{size} card{'s' if size != 1 else ''}"
     if typ == P.MV_TAKE_NEW:
-        return f"takes the pile ({size} cards, {top} on top) melding {meld_txt(m[1], m[2], m[3], m[4])}"
+        return f"takes the pile ({cards}, {top} on top) melding {meld_txt(m[1], m[2], m[3], m[4])}"
     kind = int(t[P.meld_at(m[1], m[2])])
-    return f"takes the pile ({size} cards, {top} on top) adding {top} to {owner(m[1])} " \
+    return f"takes the pile ({cards}, {top} on top) adding {top} to {owner(m[1])} " \
            f"{('wild' if kind < 0 else KIND_NAMES[kind])} meld"
 
 
