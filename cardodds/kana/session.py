@@ -54,9 +54,11 @@ def _ratio(x: int, xx: int, xr: int, r: int, rr: int, sessions: int) -> Estimate
     so the error is the ratio estimator's: the spread of the sessions' residuals
     ``x_j - rate * r_j``. With sessions of a fixed length it is the plain mean's error / R.
     """
-    if sessions < 2 or r == 0:
+    if r == 0:
         return Estimate(math.nan, math.nan, math.nan, math.nan, sessions)
     rate = x / r
+    if sessions < 2:  # one session: the rate is known, its error is not
+        return Estimate(rate, math.nan, math.nan, math.nan, sessions)
     resid = float(xx) - 2.0 * rate * float(xr) + rate * rate * float(rr)
     mean_r = r / sessions
     se = math.sqrt(max(resid, 0.0) / (sessions * (sessions - 1))) / mean_r
@@ -227,7 +229,8 @@ class SessionResult(Result):
         d = self.meta()
         d.update({
             "players": self.players, "variant": self.rules.variant, "strategies": list(self.strategies),
-            "rounds": self.rounds, "leave_at": self.leave_at, "first": self.first, "length": self.length.to_dict(),
+            "rounds": self.rounds, "leave_at": self.leave_at,
+            "first": "random" if self.first is None else self.first, "length": self.length.to_dict(),
             "starter_win": self.starter_win.to_dict(), "starter_win_rotation": self.starter_win_rotation.to_dict(),
             "by_player": [
                 {
