@@ -200,6 +200,18 @@ def test_rotating_starter_matches_the_one_round_figure():
     assert sum(s.value for s in r.starts) == pytest.approx(1.0)
 
 
+def test_starter_rule_changes_nothing_for_strategies_that_ignore_earlier_kanas():
+    # A player who does not react to earlier känäs keeps the same cards wherever the round
+    # starts, and a tie's extra round is fair to every tied player, so each round's chances
+    # do not depend on the starter: the real rule's effect is exactly 0 for every player,
+    # though the peeking players start more often.
+    r = session(["threshold:8", "threshold:10", "blind", "kana:2-5"], variant="peek-one", rounds=30, samples=2_000,
+                rng=8)
+    for q in range(4):
+        _within_4se(r.difference[q], 0.0)
+    assert r.starts[0].lo > 0.25 and r.starts[2].hi < 0.25
+
+
 def test_same_seed_same_counts_on_any_thread_count():
     a = session("threshold:7,blind,blind", variant="peek-one", rounds=15, samples=700, rng=9, threads=1)
     b = session("threshold:7,blind,blind", variant="peek-one", rounds=15, samples=700, rng=9, threads=2)
@@ -211,6 +223,9 @@ def test_session_table_structure():
     assert list(t.rows.index) == list("23456789TJQKA")
     assert set(t.rows["today"]) <= {"känä", "keep"} and t.iterations == 1
     assert "switching, real rule" in repr(t) and t.to_dict()["rows"][0]["peeked"] == "2"
+    # For a table that ignores earlier känäs the starter rule's effect is exactly 0.
+    for _, row in t.rows.iterrows():
+        assert abs(row["starter_effect"]) <= 4 * row["starter_effect_se"] + 1e-12
 
 
 def test_result_protocol():

@@ -11,7 +11,7 @@ random numbers: every round the same cards go to the same player at every table,
 player's own random choices (a blind random känä, a custom function's draws) come from the
 same private stream whatever its position, and extra rounds draw from one shared stream.
 Tables are therefore compared paired, session by session (``ref[t]`` names the table that
-table ``t`` is compared with).
+table ``t`` is compared with, ``less[t]`` a pair whose difference is subtracted from that).
 
 Strategies are configurations packed by ``strategies.pack`` with one configuration per
 table and starter: configuration ``t * n + starter`` lists, by position, the strategies of
@@ -39,7 +39,10 @@ def session_layout(n: int, tables: int, rounds: int) -> Layout:
     Per table and player (index ``t * n + q``): rounds won, and for the session totals of
     the started rounds, the net winnings, the paired net difference to the table's
     reference and the wins by position, their sum, sum of squares and sum of products with
-    the session's length (for ratio estimates with session-level errors). Table 0 alone:
+    the session's length (for ratio estimates with session-level errors). The *contrast* of
+    table ``t`` is its paired difference less that of table ``less[t, 0]`` against table
+    ``less[t, 1]`` (a difference of differences, e.g. how much the starter rule changes what
+    a switch of strategy gains); ``less[t] = (t, t)`` makes it the plain difference. Table 0 alone:
     who left, the histogram of each player's final net (index ``net + rounds``, one row of
     ``n * rounds + 1`` per player) and of each player's longest losing run (``0..rounds``).
     """
@@ -50,6 +53,7 @@ def session_layout(n: int, tables: int, rounds: int) -> Layout:
         ("starts", tn), ("starts_sq", tn), ("starts_rounds", tn),
         ("net", tn), ("net_sq", tn), ("net_rounds", tn),
         ("diff", tn), ("diff_sq", tn), ("diff_rounds", tn),
+        ("contrast", tn), ("contrast_sq", tn), ("contrast_rounds", tn),
         ("position_wins", tn), ("position_sq", tn), ("position_rounds", tn),
         ("left", n),
         ("final", n * (n * rounds + 1)),
@@ -83,8 +87,8 @@ def _place(deck, cards, k):
 
 
 @kernel
-def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, kinds, args, ctxmode,
-                  t1, t3, peeked, custom, o, preset, trace, to):
+def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
+                  ctxmode, t1, t3, peeked, custom, o, preset, trace, to):
     """Play ``nsessions`` sessions of up to ``rounds`` rounds at every table and add their counts.
 
     ``first`` is the first round's starter (-1: uniformly random each session). ``o`` holds
@@ -217,6 +221,10 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
                 out[o[IX.diff] + i] += d
                 out[o[IX.diff_sq] + i] += d * d
                 out[o[IX.diff_rounds] + i] += d * R
+                d -= total[less[t, 0], q] - total[less[t, 1], q]
+                out[o[IX.contrast] + i] += d
+                out[o[IX.contrast_sq] + i] += d * d
+                out[o[IX.contrast_rounds] + i] += d * R
                 x = starts[t, q]
                 out[o[IX.starts] + i] += x
                 out[o[IX.starts_sq] + i] += x * x

@@ -98,7 +98,7 @@ def _check_rounds(rounds, leave_at, first, n):
 
 
 def _kernel_args(rules: KanaRules, tables: list[list[Strategy]], rotation, ref, rounds: int, leave: int, first: int,
-                 preset=None, trace_rows: int = 0):
+                 preset=None, trace_rows: int = 0, less=None):
     """Arguments of ``play_sessions`` after ``(state, n, out)``, the layout and the trace layout."""
     n = rules.players
     configs = [[seats[(starter + p) % n] for p in range(n)] for seats in tables for starter in range(n)]
@@ -108,7 +108,9 @@ def _kernel_args(rules: KanaRules, tables: list[list[Strategy]], rotation, ref, 
     tlayout = trace_layout(n)
     pre = np.zeros((0, n, 3), np.int64) if preset is None else np.asarray(preset, np.int64).reshape(-1, n, 3)
     trace = np.zeros((trace_rows, tlayout.size), np.int64)
-    kargs = (n, fresh, extra_all, rounds, leave, first, np.asarray(rotation, np.int64), np.asarray(ref, np.int64),
+    T = len(tables)
+    less = np.array([[t, t] for t in range(T)] if less is None else less, np.int64).reshape(T, 2)
+    kargs = (n, fresh, extra_all, rounds, leave, first, np.asarray(rotation, np.int64), np.asarray(ref, np.int64), less,
              kinds, args, ctxmode, t1, t3, _PEEKED[rules.variant], fn or no_custom, layout.offsets_array(), pre, trace,
              tlayout.offsets_array())
     return kargs, layout, tlayout
@@ -121,8 +123,8 @@ def _chunk(rounds: int, tables: int) -> int:
 
 def _per_player(v, field: str, t: int, n: int):
     """(sum, sum of squares, sum of products with the length) of ``field`` for table t's players."""
-    sq = {"net": "net_sq", "diff": "diff_sq", "starts": "starts_sq", "position_wins": "position_sq"}[field]
-    rr = {"net": "net_rounds", "diff": "diff_rounds", "starts": "starts_rounds", "position_wins": "position_rounds"}[field]
+    sq = "position_sq" if field == "position_wins" else field + "_sq"
+    rr = "position_rounds" if field == "position_wins" else field + "_rounds"
     s = slice(t * n, (t + 1) * n)
     return getattr(v, field)[s], getattr(v, sq)[s], getattr(v, rr)[s]
 
@@ -402,7 +404,9 @@ class SessionTableResult(Result):
     rotating), the action under the real starter rule, and for the *other* action the
     paired change of a player's antes per round when it alone switches at that rank,
     measured over sessions under the real rule (``switch``) and with a rotating starter
-    (``switch_rotation``); a table is an equilibrium when no switch gains significantly.
+    (``switch_rotation``), and their paired difference (``starter_effect``: how much the real
+    starter rule changes what the switch gains); a table is an equilibrium when no switch
+    gains significantly.
     ``changed`` lists the ranks whose action differs from today's.
     """
 
@@ -431,8 +435,8 @@ class SessionTableResult(Result):
             "rows": [
                 {"peeked": k, "today": r["today"], "real_rule": r["real_rule"],
                  "switch": {c: float(r[f"switch{s}"]) for c, s in (("value", ""), ("lo", "_lo"), ("hi", "_hi"))},
-                 "switch_rotation": {c: float(r[f"switch_rotation{s}"]) for c, s in
-                                     (("value", ""), ("lo", "_lo"), ("hi", "_hi"))}}
+                 **{col: {c: float(r[f"{col}{s}"]) for c, s in (("value", ""), ("lo", "_lo"), ("hi", "_hi"))}
+                    for col in ("switch_rotation", "starter_effect")}}
                 for k, r in self.rows.iterrows()
             ],
         })
@@ -442,12 +446,14 @@ class SessionTableResult(Result):
         r = self.rules
         lines = [f"Känä peek-one table under the real starter rule, {r.players} players ({self.samples:,} sessions of "
                  f"{self.rounds} rounds a step, {self.iterations} iteration(s){'' if self.converged else ', NOT converged'})",
-                 f"  {'peeked':<7} {'today':<6} {'real':<6} {'switching, real rule':<30} {'switching, rotation':<30}"]
+                 f"  {'peeked':<7} {'today':<6} {'real':<6} {'switching, real rule':<30} {'switching, rotation':<30} "
+                 f"{'real - rotation (paired)':<30}"]
         for k, row in self.rows.iterrows():
             lines.append(f"  {k:<7} {row['today']:<6} {row['real_rule']:<6} "
                          f"{row['switch']:+.5f} [{row['switch_lo']:+.5f}, {row['switch_hi']:+.5f}]   "
                          f"{row['switch_rotation']:+.5f} [{row['switch_rotation_lo']:+.5f}, "
-                         f"{row['switch_rotation_hi']:+.5f}]")
+                         f"{row['switch_rotation_hi']:+.5f}]   {row['starter_effect']:+.5f} "
+                         f"[{row['starter_effect_lo']:+.5f}, {row['starter_effect_hi']:+.5f}]")
         lines.append(f"  changed: {', '.join(self.changed) or 'none'} (switch = antes a round gained by one player "
                      "switching at that rank, paired)")
         return "\n".join(lines)
@@ -499,7 +505,11 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
         tables = tables + [list(t) for t in tables]  # the same tables with a rotating starter
         rotation = [0] * (K + 1) + [1] * (K + 1)
         ref = [0] * (K + 1) + [K + 1] * (K + 1)
-        kargs, layout, _ = _kernel_args(rules, tables, rotation, ref, rounds, 0, first_code)
+        # A real-rule switch is also set against the same switch with the rotating starter.
+        less = [[t, t] for t in range(2 * (K + 1))]
+        for k in range(K):
+            less[1 + k] = [K + 2 + k, K + 1]
+        kargs, layout, _ = _kernel_args(rules, tables, rotation, ref, rounds, 0, first_code, less=less)
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
         res = run(play_sessions, kargs, layout.size, samples=samples, rng=child, threads=threads, progress=progress,
                   unit="session", chunk_size=_chunk(rounds, len(tables)))
@@ -507,6 +517,7 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
         v = layout.view(res.counts)
         real = [_rates(v, "diff", 1 + k, n)[0] for k in range(K)]
         rot = [_rates(v, "diff", K + 2 + k, n)[0] for k in range(K)]
+        effect = [_rates(v, "contrast", 1 + k, n)[0] for k in range(K)]
         new = current.copy()
         for k in range(K):
             if real[k].lo > 0:
@@ -519,7 +530,7 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     data = []
     for k, rank in enumerate("2 3 4 5 6 7 8 9 T J Q K A".split()):
         row = {"peeked": rank, "today": names[today[k]], "real_rule": names[current[k]]}
-        for col, e in (("switch", real[k]), ("switch_rotation", rot[k])):
+        for col, e in (("switch", real[k]), ("switch_rotation", rot[k]), ("starter_effect", effect[k])):
             row.update({col: e.value, col + "_se": e.se, col + "_lo": e.lo, col + "_hi": e.hi})
         data.append(row)
     frame = pd.DataFrame(data).set_index("peeked")
