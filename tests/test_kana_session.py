@@ -251,3 +251,39 @@ def test_result_protocol():
 def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         session(**kwargs)
+
+
+def test_cli_session_table_and_json(capsys):
+    import json
+
+    from cardodds.cli import main
+
+    argv = ["kana", "session", "--players", "4", "--variant", "peek-one", "--strategies", "threshold:8,blind,blind,blind",
+            "--rounds", "20", "--samples", "600", "--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Känä sessions, 4 players, peek-one: 20 rounds") and "threshold(8)" in out
+    lines = out.splitlines()
+    assert lines[2].index("[") == lines[3].index("[")  # aligned columns
+    assert main(argv + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["samples"] == 600 and d["seed"] == 3 and d["partial"] is False and d["rules"]["variant"] == "peek-one"
+    assert d["version"] and d["strategies"][0] == "threshold(8)" and d["rounds"] == 20
+    assert main(["kana", "session", "--players", "3", "--strategies", "blind,blind"]) == 2
+    assert "2 strategies for 3 players" in capsys.readouterr().err
+    assert main(["kana", "session", "--strategies", "threshold:99"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_report_section_rebuilds_byte_identically(tmp_path):
+    from cardodds.report import build
+
+    a = build(tmp_path / "a", seed=7, scale=0.003, sections=["kana_session"])
+    build(tmp_path / "b", seed=7, scale=0.003, sections=["kana_session"])
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert names == ["kana_session.md", "kana_session_net.png"]
+    for name in names:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    text = a[0].read_text()
+    assert text.startswith("# Känä: an evening at the table") and "seed 7" in text
+    assert "Does starting after a win change the best table?" in text and "| threshold(8) |" in text

@@ -12,7 +12,7 @@ import importlib
 from pathlib import Path
 
 #: Sections in the order they are built.
-SECTIONS = ("kana", "kanalje", "canasta")
+SECTIONS = ("kana", "kana_session", "kanalje", "canasta")
 
 
 def available_sections() -> list[str]:

@@ -29,7 +29,7 @@ def add_commands(sub) -> None:
     p.add_argument("--scale", type=_scale, default=1.0, metavar="F",
                    help="multiply every sample count by F (e.g. 0.01 for a quick look; default 1)")
     p.add_argument("--section", action="append", default=None, metavar="GAME",
-                   help="build only this section (repeatable): kana, kanalje, canasta")
+                   help="build only this section (repeatable): kana, kana_session, kanalje, canasta")
     p.add_argument("--no-progress", action="store_true", help="no progress output")
     p.set_defaults(func=_run)
 
