@@ -20,18 +20,25 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from ..cards import RANKS
 from ..engine import DEFAULT_CHUNK, check_run_size, run
 from ..results import Result, counts_field
 from ..rng import as_seed_sequence
 from ..stats import Z95, Estimate
 from ._play import KIND_CUSTOM, no_custom
 from ._session import play_sessions, session_layout, trace_layout
-from .decisions import _actions_of, _guess_variant, _rules, _strategy_from, table_strategy
+from .decisions import (
+    _actions_of,
+    _guess_variant,
+    _rules,
+    _strategy_from,
+    table_strategy,
+)
 from .rules import KanaRules
 from .strategies import Strategy, pack, parse_strategy
 
@@ -121,16 +128,16 @@ def _chunk(rounds: int, tables: int) -> int:
     return max(16, DEFAULT_CHUNK // (rounds * tables))
 
 
-def _per_player(v, field: str, t: int, n: int):
-    """(sum, sum of squares, sum of products with the length) of ``field`` for table t's players."""
-    sq = "position_sq" if field == "position_wins" else field + "_sq"
-    rr = "position_rounds" if field == "position_wins" else field + "_rounds"
+def _per_player(v, name: str, t: int, n: int):
+    """(sum, sum of squares, sum of products with the length) of ``name`` for table t's players."""
+    sq = "position_sq" if name == "position_wins" else name + "_sq"
+    rr = "position_rounds" if name == "position_wins" else name + "_rounds"
     s = slice(t * n, (t + 1) * n)
-    return getattr(v, field)[s], getattr(v, sq)[s], getattr(v, rr)[s]
+    return getattr(v, name)[s], getattr(v, sq)[s], getattr(v, rr)[s]
 
 
-def _rates(v, field: str, t: int, n: int) -> tuple[Estimate, ...]:
-    x, xx, xr = _per_player(v, field, t, n)
+def _rates(v, name: str, t: int, n: int) -> tuple[Estimate, ...]:
+    x, xx, xr = _per_player(v, name, t, n)
     return tuple(_ratio(int(x[q]), int(xx[q]), int(xr[q]), v.rounds, v.rounds_sq, v.sessions) for q in range(n))
 
 
@@ -377,7 +384,7 @@ def trace(strategies, players: int | None = None, variant: str | None = None, *,
     rows = 2 * rounds * sessions
     kargs, layout, tlayout = _kernel_args(rules, [seats, seats], [0, 1], [0, 0], int(rounds), int(leave_at or 0),
                                           first_code, preset, rows)
-    ss, seed = as_seed_sequence(rng)
+    ss, _ = as_seed_sequence(rng)
     res = run(play_sessions, kargs, layout.size, samples=sessions, rng=ss, threads=1, chunk_size=sessions,
               unit="session")
     tr = kargs[-2]
@@ -410,7 +417,7 @@ class SessionTableResult(Result):
     ``changed`` lists the ranks whose action differs from today's.
     """
 
-    rows: pd.DataFrame
+    rows: pd.DataFrame = field(compare=False)
     today: Strategy
     strategy: Strategy
     rounds: int
@@ -528,7 +535,7 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
         current = new
     names = ("känä", "keep")
     data = []
-    for k, rank in enumerate("2 3 4 5 6 7 8 9 T J Q K A".split()):
+    for k, rank in enumerate(RANKS):
         row = {"peeked": rank, "today": names[today[k]], "real_rule": names[current[k]]}
         for col, e in (("switch", real[k]), ("switch_rotation", rot[k]), ("starter_effect", effect[k])):
             row.update({col: e.value, col + "_se": e.se, col + "_lo": e.lo, col + "_hi": e.hi})
