@@ -287,3 +287,8 @@ def test_report_section_rebuilds_byte_identically(tmp_path):
     text = a[0].read_text()
     assert text.startswith("# Känä: an evening at the table") and "seed 7" in text
     assert "Does starting after a win change the best table?" in text and "| threshold(8) |" in text
+
+
+def test_precision_target_stops_when_player_0_is_known_that_well():
+    r = session("threshold:8,blind,blind", variant="peek-one", rounds=10, target_halfwidth=0.04, rng=6)
+    assert r.ev[0].halfwidth <= 0.04 and r.samples < 20_000
