@@ -190,6 +190,36 @@ def test_official_rules_every_player_wins_one_in_n_over_sessions(n, table):
         _within_4se(r.win[q], 1 / n)
 
 
+def test_official_rules_net_and_longest_losing_run_against_their_exact_distributions():
+    # Every round is won with probability exactly 1/n, independently of the others, so the
+    # wins in R rounds are Binomial(R, 1/n) and the net is n * wins - R; the longest run
+    # without a win follows from the 2^R win/loss sequences.
+    from itertools import product
+    from math import comb
+
+    n, R = 3, 12
+    r = session("blind", players=n, rounds=R, samples=12_000, rng=31)
+    p = 1 / n
+    for q in range(n):
+        dist = r.net_distribution(q)
+        for w in range(R + 1):
+            exact = comb(R, w) * p**w * (1 - p) ** (R - w)
+            got = dist.get(n * w - R, 0.0)
+            assert abs(got - exact) <= 4 * math.sqrt(exact * (1 - exact) / r.samples) + 1e-12, (q, w, got, exact)
+    mean = second = 0.0
+    for seq in product((0, 1), repeat=R):  # 1 = a won round
+        weight = p ** sum(seq) * (1 - p) ** (R - sum(seq))
+        run = longest = 0
+        for won in seq:
+            run = 0 if won else run + 1
+            longest = max(longest, run)
+        mean += weight * longest
+        second += weight * longest**2
+    se = math.sqrt((second - mean**2) / r.samples)
+    for q in range(n):
+        assert abs(r.longest_run[q].value - mean) <= 4 * se, (q, r.longest_run[q].value, mean)
+
+
 def test_rotating_starter_matches_the_one_round_figure():
     r = session("threshold:8,blind,blind,blind", variant="peek-one", rounds=30, samples=3_000, rng=4)
     one = kana.expected_value("threshold:8", 4, "peek-one", opponents="blind", samples=400_000, rng=5)
