@@ -228,7 +228,8 @@ def add_session_command(ksub) -> None:
         description="Play sessions of --rounds rounds at one table; the winner of a round starts the next "
         "(RULES.md 1.1). Per player: share of rounds won, antes won per round (95% intervals, the session as the "
         "unit), the same on the same deals with a rotating starter and the paired difference, how often it "
-        "started, its mean net after the session and P(ahead).",
+        "started, its mean net after the session and P(ahead). --samples counts sessions (default 20,000); "
+        "--precision H runs until player 0's antes a round are known to ±H.",
         epilog="examples:\n  cardodds kana session --players 4 --variant peek-one "
         "--strategies 'threshold:8,blind,blind,blind' --rounds 100\n"
         "  cardodds kana session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json",
