@@ -11,8 +11,10 @@ from .decisions import (
     Advice, Comparison, StrategyTable, advise, compare, equilibrium, expected_value, strategy_table,
 )
 from .rules import KanaRules
+from .session import SessionResult, SessionTableResult, session, session_table
 
 __all__ = [
-    "Advice", "Comparison", "KanaOdds", "KanaRules", "StrategyTable", "advise", "compare", "equilibrium", "exact",
-    "exact_odds", "expected_value", "live_odds", "odds", "parse_shown", "strategies", "strategy_table",
+    "Advice", "Comparison", "KanaOdds", "KanaRules", "SessionResult", "SessionTableResult", "StrategyTable", "advise", "compare", "equilibrium", "exact",
+    "exact_odds", "expected_value", "live_odds", "odds", "parse_shown", "session", "session_table", "strategies",
+    "strategy_table",
 ]

@@ -124,6 +124,7 @@ def add_commands(sub) -> None:
     cu.add_run_options(tab, f"{TABLE_SAMPLES:,} a step", unit="rounds")
     tab.add_argument("--csv", action="store_true", help="print the rows as CSV (the JSON rows' names)")
     tab.set_defaults(func=_table)
+    add_session_command(ksub)
 
 
 def _player_range(text: str) -> list[int]:
@@ -295,3 +296,64 @@ def table_text(t) -> str:
         ("table vs blind opponents", cu.est(t.win_vs_blind), cu.est(t.ev_vs_blind, sign=True)),
         ("table vs itself", cu.est(t.win_at_table), cu.est(t.ev_at_table, sign=True))])
     return cu.block(head, t, body, summary)
+
+
+# ---------------------------------------------------------------------------------------
+# cardodds kana session
+# ---------------------------------------------------------------------------------------
+
+
+def add_session_command(ksub) -> None:
+    """``cardodds kana session``: whole evenings at one table, the winner starting the next round."""
+    p = ksub.add_parser(
+        "session",
+        help="sessions of many rounds: winnings per round, starts, net after the evening, losing runs",
+        description="Play sessions of --rounds rounds at one table; the winner of a round starts the next "
+        "(RULES.md 1.1). Per player: share of rounds won, antes won per round (95% intervals, the session as the "
+        "unit), the same on the same deals with a rotating starter and the paired difference, how often it "
+        "started, its mean net after the session and P(ahead). --samples counts sessions (default 20,000); "
+        "--precision H runs until player 0's antes a round are known to ±H.",
+        epilog="examples:\n  cardodds kana session --players 4 --variant peek-one "
+        "--strategies 'threshold:8,blind,blind,blind' --rounds 100\n"
+        "  cardodds kana session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_rule_options(p)
+    p.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=None,
+                   metavar="official|peek-one|peek-all",
+                   help="official, peek-one or peek-all (default: from the strategies; official for blind ones)")
+    p.add_argument("--strategies", default="blind", metavar="S1,S2,..",
+                   help="one strategy for everybody or one per player, comma-separated: blind, blind-first.., "
+                   "threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random (default blind)")
+    p.add_argument("--rounds", type=cu.positive_int, default=100, metavar="R", help="rounds a session (default 100)")
+    p.add_argument("--leave-at", type=cu.positive_int, default=None, metavar="ANTES",
+                   help="end a session when a player has lost this many antes")
+    p.add_argument("--first", default="random", metavar="P",
+                   help="player who starts the first round, 0..N-1, or random (default)")
+    cu.add_run_options(p, "20,000", unit="sessions")
+    p.set_defaults(func=_session)
+
+
+def _session(args) -> int:
+    from .session import session
+
+    specs = [s.strip() for s in args.strategies.split(",")]
+    if len(specs) not in (1, args.players):
+        raise cu.UsageError(f"--strategies lists {len(specs)} strategies for {args.players} players; "
+                         "give one for everybody or one per player")
+    if args.first == "random":
+        first = "random"
+    else:
+        try:
+            first = int(args.first)
+        except ValueError:
+            raise cu.UsageError(f"--first {cu.shorten(repr(args.first))}: give a player number 0..{args.players - 1} or random") from None
+    variant = args.variant
+    if variant is None:
+        from .decisions import _guess_variant
+
+        variant = _guess_variant(*specs)
+    rules = rules_from(args, variant=variant)
+    result = session(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
+                     first=first, **cu.run_options(args), **cu.run_size(args))
+    return cu.emit(args, result, str)

@@ -13,7 +13,7 @@ import importlib
 from pathlib import Path
 
 #: Sections in the order they are built.
-SECTIONS = ("kana", "kanalje", "canasta", "canasta_play")
+SECTIONS = ("kana", "kana_session", "kanalje", "canasta", "canasta_play")
 
 
 def available_sections() -> list[str]:
