@@ -106,7 +106,8 @@ def test_console_script_exit_status_and_help():
         (["kana", "odds", "--ante", "1e308"], "--ante"),
         (["kana", "odds", "--ante", "nan"], "--ante"),
         (["kanalje", "game", "--target", "100000000"], "--target"),
-        (["kanalje", "game", "--max-deals", "50"], "--max-deals"),
+        (["kanalje", "game", "--max-deals", "0"], "--max-deals"),
+        (["kanalje", "game", "--max-deals", "1001"], "--max-deals"),
         (["kanalje", "risk", "--players", "2", "--turned-jack", "last_trick"], "--turned-jack"),
         (["kanalje", "risk", "--players", "2", "--turned-jack", "last-trick"], "--turned-jack"),
         (["kanalje", "risk", "--no-phase1-jacks-cost"], "--no-phase1-jacks-cost"),
@@ -225,6 +226,17 @@ def test_kanalje_game_says_how_many_games_did_not_finish(capsys):
     assert code == 0 and "20 of 20 (still open after 200 deals" in out
     d = json.loads(run_cli(capsys, *argv, "--json")[1])
     assert d["unfinished"] == 20 and d["max_deals"] == 200
+
+
+def test_kanalje_game_max_deals_caps_every_game(capsys):
+    # A target of 50 takes more than 3 deals (at most 17 points a deal), so a cap of 3 leaves
+    # every game unfinished; with the default cap none is.
+    base = ["kanalje", "game", "--policies", "random", "--target", "50", "--samples", "50", "--seed", "2", "--json"]
+    capped = json.loads(run_cli(capsys, *base, "--max-deals", "3")[1])
+    assert capped["max_deals"] == 3 and capped["unfinished"] == 50
+    assert all(w["value"] == 0 for w in capped["win"])
+    full = json.loads(run_cli(capsys, *base)[1])
+    assert full["unfinished"] == 0 and abs(sum(w["value"] for w in full["win"]) - 1) < 1e-12
 
 
 def test_report_names_every_stage_without_progress_frames_when_not_a_terminal(tmp_path):

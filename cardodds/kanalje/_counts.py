@@ -25,8 +25,11 @@ TAKER_BINS = 4
 OUT_OF_PLAY = 3
 #: Holder-length bins per jack and trump flag: the holder's length in the jack's suit, 0..13.
 LENGTHS = 14
-#: A game still open after this many deals is counted as unfinished.
-MAX_DEALS = 200
+#: The most deals a game may be allowed (``max_deals``); a game still open after its
+#: ``max_deals`` deals is counted as unfinished, in the histogram's last bin.
+MAX_DEALS = 1000
+#: ``max_deals`` unless told otherwise.
+DEFAULT_MAX_DEALS = 200
 
 #: Deals (``jack_risk``, ``evaluate_hand``): the two-player fields stay 0 with three players.
 DEALS = Layout("kanalje deals", [

@@ -1133,7 +1133,7 @@ def game_winner(totals, n, target):
 
 
 @kernel
-def game_kernel(state, n, out, rules, pol, samples, check, user):
+def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     """``n`` games to ``target`` (:data:`GAME`); the last seat deals the first deal (seat 0
     leads; two players: leads phase 1 by default), the deal passes clockwise."""
     players = rules[R.players]
@@ -1147,7 +1147,7 @@ def game_kernel(state, n, out, rules, pol, samples, check, user):
         dealer = players - 1
         deals = 0
         winner = -1
-        while winner < 0 and deals < MAX_DEALS:
+        while winner < 0 and deals < max_deals:
             first = seat_after(dealer, 1, players)
             start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, first, check, hand0)
             play_out(state, t, pol, samples, user)

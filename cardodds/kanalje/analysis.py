@@ -616,6 +616,7 @@ class GameResult(_KanaljeResult):
     """Who wins the game to ``rules.target`` and how many deals it takes."""
 
     policies: tuple[str, ...]
+    max_deals: int = C.DEFAULT_MAX_DEALS
     _layout = GAME
 
     @property
@@ -627,7 +628,7 @@ class GameResult(_KanaljeResult):
 
     @property
     def unfinished(self) -> int:
-        """Games still tied or short of the target after ``C.MAX_DEALS`` deals (0 in practice)."""
+        """Games still tied or short of the target after ``max_deals`` deals (none in practice at 21)."""
         return int(GAME.view(self.counts).unfinished)
 
     @property
@@ -652,6 +653,7 @@ class GameResult(_KanaljeResult):
         d["mean_deals"] = _est_dict(self.mean_deals)
         d["deals_distribution"] = {str(k): _est_dict(e) for k, e in self.deals_distribution.items()}
         d["unfinished"] = self.unfinished
+        d["max_deals"] = self.max_deals
         return d
 
     def __repr__(self) -> str:
@@ -679,12 +681,11 @@ class GameResult(_KanaljeResult):
 def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
               target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None,
               threads: int | None = None, progress: bool = False, check: bool = False,
-              max_deals: int = K.MAX_DEALS) -> GameResult:
+              max_deals: int = C.DEFAULT_MAX_DEALS) -> GameResult:
     """P(each seat wins the game to ``rules.target``) and the number of deals, for a lineup.
 
     A game still open after ``max_deals`` deals is counted in ``unfinished`` (no seat wins
-    it); the compiled game loop caps games at ``MAX_DEALS`` (200) deals, the only cap
-    supported so far.
+    it), 1..1000 (default 200).
 
     >>> g = game_odds("random", samples=2_000, rng=1)
     >>> round(sum(e.value for e in g.win), 6)
@@ -693,9 +694,9 @@ def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     rules = _check_rules(rules)
     check_run_size(samples, target_halfwidth)
     lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    if isinstance(max_deals, bool) or not isinstance(max_deals, (int, np.integer)) or max_deals != K.MAX_DEALS:
-        raise ValueError(f"max_deals={max_deals!r}: games are played to at most {K.MAX_DEALS} deals, the compiled "
-                         f"cap; give {K.MAX_DEALS}")
+    if isinstance(max_deals, bool) or not isinstance(max_deals, (int, np.integer)) \
+            or not 1 <= max_deals <= C.MAX_DEALS:
+        raise ValueError(f"max_deals={max_deals!r} must be a whole number of deals 1..{C.MAX_DEALS}, e.g. 200")
     codes, names, user, chunk = _lineup(policies, rules)
     if samples is None and target_halfwidth is None:
         samples = max(_default_samples(codes) // 20, 100)
@@ -704,11 +705,12 @@ def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     def hw(counts, n):
         return Estimate.proportion(GAME.view(counts).win[0], n).halfwidth
 
-    res = run(K.game_kernel, (rules.to_kernel(), codes, lookahead_samples, int(bool(check)), compile_policy(user)),
+    res = run(K.game_kernel, (rules.to_kernel(), codes, lookahead_samples, int(bool(check)), int(max_deals),
+                              compile_policy(user)),
               GAME.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="game")
     return GameResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
-                      lookahead_samples=lookahead_samples, counts=res.counts)
+                      lookahead_samples=lookahead_samples, max_deals=int(max_deals), counts=res.counts)
 
 
 # ---- a single traced deal (for tests and for watching a player) -----------------------------

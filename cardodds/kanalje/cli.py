@@ -8,12 +8,12 @@ from .. import _cliutil as cu
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES
 from .rules import TURNED_JACK_CHOICES, KanaljeRules
 
-#: Highest ``--target``: 200 deals of at most 17 points each could not reach much more.
+#: Highest ``--target`` (a game of 17-trick deals reaches it within a few hundred deals).
 MAX_TARGET = 1_000
 #: Highest ``--lookahead-samples`` (the API's own limit).
 MAX_LOOKAHEAD = 100_000
-#: The compiled cap on the deals of one game (``--max-deals``).
-MAX_DEALS = 200
+#: Deals after which an open game counts as unfinished (``--max-deals``): the API's range.
+from ._counts import DEFAULT_MAX_DEALS, MAX_DEALS  # noqa: E402
 _JACKS = (("spades", "Js"), ("clubs", "Jc"), ("diamonds", "Jd"), ("hearts", "Jh"))
 _TURNED_JACK = cu.choice(*(c.replace("_", "-") for c in TURNED_JACK_CHOICES))
 
@@ -68,10 +68,9 @@ def add_commands(sub) -> None:
                         "open after --max-deals deals is counted as unfinished, and the output says how many.")
     g.add_argument("--target", type=cu.int_range(1, MAX_TARGET), default=21, metavar="PTS",
                    help=f"points that end the game, 1..{MAX_TARGET:,} (default 21)")
-    g.add_argument("--max-deals", type=cu.int_range(MAX_DEALS, MAX_DEALS, " (the compiled cap on a game's deals)"),
-                   default=MAX_DEALS, metavar="D",
-                   help=f"deals after which an open game counts as unfinished (default and only value so far "
-                   f"{MAX_DEALS})")
+    g.add_argument("--max-deals", type=cu.int_range(1, MAX_DEALS, " deals"), default=DEFAULT_MAX_DEALS,
+                   metavar="D", help=f"deals after which an open game counts as unfinished, 1..{MAX_DEALS:,} "
+                   f"(default {DEFAULT_MAX_DEALS})")
     _common(g, "10,000; 100 with a lookahead player", unit="games")
     g.set_defaults(func=_game)
 
@@ -129,7 +128,7 @@ def _game(args) -> int:
     rules = _rules(args)
     _check_policies(args, rules)
     res = game_odds(args.policies, rules=rules, max_deals=args.max_deals, **_run_args(args))
-    return cu.emit(args, res, game_text, lambda g: {**g.to_dict(), "max_deals": args.max_deals})
+    return cu.emit(args, res, game_text)
 
 
 def _lineup(r) -> str:
@@ -177,7 +176,7 @@ def game_text(g) -> str:
     head = f"Kanalje game to {g.rules.target}, {_variant(g.rules)}, {_lineup(g)} ({cu.how(g, 'games')})"
     wins = cu.table(("seat", "player", "wins the game"),
                     [(s, g.policies[s], cu.est(e)) for s, e in enumerate(g.win)])
-    unfinished = (f"{g.unfinished:,} of {g.samples:,} (still open after {MAX_DEALS} deals; no seat wins them)"
-                  if g.unfinished else f"0 (every game ended within {MAX_DEALS} deals)")
+    unfinished = (f"{g.unfinished:,} of {g.samples:,} (still open after {g.max_deals} deals; no seat wins them)"
+                  if g.unfinished else f"0 (every game ended within {g.max_deals} deals)")
     deals = cu.table(None, [("deals a game", cu.est(g.mean_deals, 2)), ("unfinished games", unfinished)])
     return cu.block(head, g, wins, deals)
