@@ -5,7 +5,7 @@
 660
 """
 
-from .analysis import HandOdds, MeldOdds, hand_odds, melds
+from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
 from .cards import hand_counts, parse_hand
 from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
 from .rules import CanastaRules
@@ -13,9 +13,9 @@ from .rules import CanastaRules
 __all__ = [
     "CanastaRules",
     "FirstMeld",
-    "HandOdds",
+    "HandOddsResult",
     "Meld",
-    "MeldOdds",
+    "MeldOddsResult",
     "SideScore",
     "best_first_meld",
     "can_swap",
@@ -26,3 +26,12 @@ __all__ = [
     "parse_hand",
     "score_side",
 ]
+
+
+def __getattr__(name: str):
+    # MeldOdds and HandOdds were renamed ...Result; the analysis module warns.
+    from . import analysis
+
+    if name in analysis._DEPRECATED:
+        return getattr(analysis, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
