@@ -5,6 +5,8 @@
 660
 """
 
+from .._deprecate import renamed
+from . import analysis
 from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
 from .cards import hand_counts, parse_hand
 from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
@@ -28,10 +30,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    # MeldOdds and HandOdds were renamed ...Result; the analysis module warns.
-    from . import analysis
-
-    if name in analysis._DEPRECATED:
-        return getattr(analysis, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: MeldOdds and HandOdds were renamed ...Result: the old names warn.
+__getattr__ = renamed(globals(), analysis._DEPRECATED)

@@ -128,6 +128,14 @@ def wild_meld(jokers, twos, room, wild_melds, need):
     return j * 50 + t * 20, t, j
 
 
+@inline
+def _set_meld(meld, kind, naturals, twos, jokers):
+    meld[0] = kind
+    meld[1] = naturals
+    meld[2] = twos
+    meld[3] = jokers
+
+
 @helper
 def _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld):
     """The best meld of wilds alone or of one natural rank, with ``jk`` Jokers and ``tw``
@@ -144,11 +152,14 @@ def _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld):
         v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, need)
         if v > best:
             best = v
-            meld[0] = k
-            meld[1] = n
-            meld[2] = t
-            meld[3] = j
+            _set_meld(meld, k, n, t, j)
     return best
+
+
+@inline
+def _no_meld(meld):
+    """The empty record: no natural kind, no cards."""
+    _set_meld(meld, WILDS_ONLY, 0, 0, 0)
 
 
 @helper
@@ -158,13 +169,8 @@ def best_meld(counts, room, pts, code, wild_melds, meld):
     Returns its value (card points), or 0 when the hand holds no legal meld. This is the
     best first meld: one combination at card points, red 3s not counted.
     """
-    jk = counts[JOKER]
-    tw = counts[TWO]
-    meld[0] = WILDS_ONLY
-    meld[1] = 0
-    meld[2] = 0
-    meld[3] = 0
-    return _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, 0, meld)
+    _no_meld(meld)
+    return _best_of_kinds(counts, pts, counts[JOKER], counts[TWO], room, code, wild_melds, 0, meld)
 
 
 @helper
@@ -194,10 +200,7 @@ def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
     melded, so the pile cannot be taken (0). ``counts`` is the hand without the top card;
     the meld may use every card of the hand but one (kept for the discard).
     """
-    meld[0] = WILDS_ONLY
-    meld[1] = 0
-    meld[2] = 0
-    meld[3] = 0
+    _no_meld(meld)
     if top == BLACK3 or top == RED3:
         return 0
     room = 0
@@ -209,10 +212,7 @@ def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
         v, n, t, j = rank_meld(counts[top] + 1, pts[top], jk, tw, room, code, 0)
         if v <= 0:
             return 0
-        meld[0] = top
-        meld[1] = n
-        meld[2] = t
-        meld[3] = j
+        _set_meld(meld, top, n, t, j)
         return v
     need = 1 if top == JOKER else 2
     if top == JOKER:

@@ -13,7 +13,6 @@ Estimate(0.853164 exact)
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import SimpleNamespace
@@ -21,6 +20,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from .. import engine
+from .._deprecate import renamed
 from .._validate import check_threads
 from ..results import Result, counts_field
 from ..rng import RngLike
@@ -38,15 +38,7 @@ MAX_TURNS = 40
 
 #: Old result names, kept working with a DeprecationWarning.
 _DEPRECATED = {"MeldOdds": "MeldOddsResult", "HandOdds": "HandOddsResult"}
-
-
-def __getattr__(name: str):
-    if name in _DEPRECATED:
-        new = _DEPRECATED[name]
-        warnings.warn(f"cardodds.canasta.{name} is renamed {new}; the old name will go in a later release",
-                      DeprecationWarning, stacklevel=2)
-        return globals()[new]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed(globals(), _DEPRECATED)
 
 
 def _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard="keep"):

@@ -5,7 +5,8 @@
 0.25
 """
 
-from . import exact, strategies
+from .._deprecate import renamed
+from . import analysis, decisions, exact, strategies
 from .analysis import OddsResult, exact_odds, live_odds, odds, parse_shown
 from .decisions import (
     AdviceResult, ComparisonResult, StrategyTableResult, advise, compare, equilibrium, expected_value, strategy_table,
@@ -19,11 +20,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    # KanaOdds, Comparison, StrategyTable and Advice were renamed ...Result; their modules warn.
-    from . import analysis, decisions
-
-    for module in (analysis, decisions):
-        if name in module._DEPRECATED:
-            return getattr(module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: KanaOdds, Comparison, StrategyTable and Advice were renamed ...Result: the old names warn.
+__getattr__ = renamed(globals(), {**analysis._DEPRECATED, **decisions._DEPRECATED})

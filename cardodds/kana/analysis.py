@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -23,6 +22,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from .._deprecate import renamed
 from .._validate import check_threads
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import check_run_size, run
@@ -38,15 +38,7 @@ __all__ = ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"]
 
 #: Old result names, kept working with a DeprecationWarning.
 _DEPRECATED = {"KanaOdds": "OddsResult"}
-
-
-def __getattr__(name: str):
-    if name in _DEPRECATED:
-        new = _DEPRECATED[name]
-        warnings.warn(f"cardodds.kana.{name} is renamed {new}; the old name will go in a later release",
-                      DeprecationWarning, stacklevel=2)
-        return globals()[new]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed(globals(), _DEPRECATED)
 
 DEFAULT_SAMPLES = 2_000_000
 #: Live odds are enumerated exactly when the unknown kept cards have at most this many

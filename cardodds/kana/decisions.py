@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -18,6 +17,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
+from .._deprecate import renamed
 from .._validate import check_threads
 from ..cards import RANKS, card_str, format_cards, parse_cards
 from ..engine import check_run_size, run
@@ -36,16 +36,10 @@ __all__ = [
 ]
 
 #: Old result names, kept working with a DeprecationWarning.
-_DEPRECATED = {"Advice": "AdviceResult", "Comparison": "ComparisonResult", "StrategyTable": "StrategyTableResult"}
-
-
-def __getattr__(name: str):
-    if name in _DEPRECATED:
-        new = _DEPRECATED[name]
-        warnings.warn(f"cardodds.kana.{name} is renamed {new}; the old name will go in a later release",
-                      DeprecationWarning, stacklevel=2)
-        return globals()[new]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_DEPRECATED = {
+    "Advice": "AdviceResult", "Comparison": "ComparisonResult", "StrategyTable": "StrategyTableResult",
+}
+__getattr__ = renamed(globals(), _DEPRECATED)
 
 DEFAULT_SAMPLES = 1_000_000
 MAX_ITERATIONS = 12
