@@ -7,9 +7,10 @@ Jokers apart is what scoring (2 = 20, Joker = 50), the canasta kinds and the Jok
 and what full four-player play will build on.
 
 ``pts`` is the int64[15] card-point table of the rules, ``code`` the wild-limit code
-(0 naturals, 1 three, 2 none). The chunk kernels take the packed rules (``rules.RULES``) and
-their counts' layout (:func:`deal_layout`, :func:`hand_layout`) and read both by name. ``room`` is the most cards a meld may take from the hand:
-one card stays back for the discard that ends the turn.
+(0 naturals, 1 three, 2 none). ``room`` is the most cards a meld may take from the hand:
+one card stays back for the discard that ends the turn. The chunk kernels take the packed
+rules (``rules.RULES``) and their counts' layout (:func:`deal_layout`, :func:`hand_layout`)
+and read both by name.
 """
 
 import numpy as np
