@@ -95,7 +95,7 @@ def context_of(kanad, nk, mode):
     return top
 
 
-@helper
+@inline
 def decide(s, c, p, st, hand, kanad, nk, custom, peeked):
     """Position (0..2) of the card seat ``p`` känäs under configuration ``c`` of ``st``."""
     kind = st.kinds[c, p]
@@ -153,7 +153,7 @@ def peeked_cards(variant):
     return 0 if variant == 0 else (1 if variant == 1 else 3)
 
 
-@helper
+@inline
 def settle(s, out, block, w, i, m, n, fresh, extra_all):
     """The turn rounds and any extra rounds of the hands kept in ``w.kept``: returns
     ``(winner, restocked)``; extra-round counts go to the block at ``block``."""
@@ -416,7 +416,7 @@ ADVICE = advice_layout(2).index
 REJECTION = rejection_layout(2).index
 
 
-@helper
+@inline
 def _play_options(s, out, extra_base, w, i, m, me, options, rules, st, custom):
     """From my turn on, play the deal in ``w`` once per option of mine (``options[c]`` = the
     position I känä), each from the same stock and random stream; winners go to ``w.winners``."""
@@ -424,48 +424,67 @@ def _play_options(s, out, extra_base, w, i, m, me, options, rules, st, custom):
     fresh = rules[R.fresh_deck]
     extra_all = rules[R.extra_round_all]
     peeked = peeked_cards(rules[R.variant])
+    # Fields of the bundles are bound once: reading them inside a loop costs a reference
+    # count update each time.
     hand = w.hand
-    w.saved[:] = w.deck
-    w.state[:] = s
+    hands = w.hands
+    kanad = w.kanad
+    kept = w.kept
+    deck = w.deck
+    saved = w.saved
+    state = w.state
+    winners = w.winners
+    saved[:] = deck
+    state[:] = s
     for c in range(options.shape[0]):
-        s[:] = w.state
-        w.deck[:] = w.saved
+        s[:] = state
+        deck[:] = saved
         for p in range(me, n):
             for j in range(3):
-                hand[j] = w.hands[p, j]
+                hand[j] = hands[p, j]
             if p == me:
                 pos = options[c]
             else:
-                pos = decide(s, 0, p, st, hand, w.kanad, p, custom, peeked)
-            _kana(hand, pos, p, w.kanad, w.kept)
-        w.winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, w, i, m, n, fresh, extra_all)
+                pos = decide(s, 0, p, st, hand, kanad, p, custom, peeked)
+            _kana(hand, pos, p, kanad, kept)
+        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, w, i, m, n, fresh, extra_all)
 
 
-@helper
+@inline
 def _deal_mine_and_later(s, w, i, m, me, n, my_cards):
     """My hand (the cards I know, the rest from the stock) and the later seats' hands."""
+    deck = w.deck
+    hands = w.hands
     for j in range(3):
         c = my_cards[j]
         if c < 0:
-            c, _w, _h = deal_from(s, w.deck, i, m, np.uint64(0), 0)
+            c, _w, _h = deal_from(s, deck, i, m, np.uint64(0), 0)
             i += 1
-        w.hands[me, j] = c
+        hands[me, j] = c
     for p in range(me + 1, n):
-        w.hands[p, 0], w.hands[p, 1], w.hands[p, 2] = deal3_from(s, w.deck, i, m)
+        hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
         i += 3
     return i
 
 
-@helper
+@inline
 def _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeked):
     """Deal the seats before mine consistent with the känäd cards I saw; returns the next
     stock position, or -1 when the draw is rejected (and must be drawn again)."""
     deck = w.deck
     hands = w.hands
     hand = w.hand
+    kanad = w.kanad
+    kept = w.kept
+    cum = post.cum
+    total = post.total
+    zmax = post.zmax
+    px = post.px
+    py = post.py
+    ctxmode = st.ctxmode
     m = npool
     i = 0
-    npairs = post.px.shape[0]
+    npairs = px.shape[0]
     for p in range(me):
         k = kanad_known[p]
         if k < 0:
@@ -478,33 +497,33 @@ def _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeke
                 pos_of[deck[j]] = j
             for j in range(3):
                 hand[j] = hands[p, j]
-            pos = decide(s, 0, p, st, hand, w.kanad, p, custom, peeked)
-            _kana(hand, pos, p, w.kanad, w.kept)
+            pos = decide(s, 0, p, st, hand, kanad, p, custom, peeked)
+            _kana(hand, pos, p, kanad, kept)
             continue
-        ctx = context_of(w.kanad, p, st.ctxmode[0, p])
-        z = post.total[p, ctx]
-        if z <= 0.0 or _uniform(s) * post.zmax[p] > z:
+        ctx = context_of(kanad, p, ctxmode[0, p])
+        z = total[p, ctx]
+        if z <= 0.0 or _uniform(s) * zmax[p] > z:
             return -1  # this context makes the seen känä less likely: reject
         u = _uniform(s) * z
         lo = 0
         hi = npairs - 1
         while lo < hi:
             mid = (lo + hi) // 2
-            if post.cum[p, ctx, mid] > u:
+            if cum[p, ctx, mid] > u:
                 hi = mid
             else:
                 lo = mid + 1
-        x = post.px[lo]
-        y = post.py[lo]
+        x = px[lo]
+        y = py[lo]
         if not _take(deck, pos_of, i, x):
             return -1
         i += 1
         if not _take(deck, pos_of, i, y):
             return -1
         i += 1
-        w.kanad[p] = k
-        w.kept[p, 0] = x
-        w.kept[p, 1] = y
+        kanad[p] = k
+        kept[p, 0] = x
+        kept[p, 1] = y
     return i
 
 
@@ -524,13 +543,15 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     C = options.shape[0]
     peeked = peeked_cards(rules[R.variant])
     w = new_work(n, C)
+    deck = w.deck
+    winners = w.winners
     pos_of = np.empty(52, np.int64)
     npool = pool.shape[0]
     for _ in range(nworlds):
         while True:
             # The stock: every card but mine and the känäd cards I have seen.
             for j in range(npool):
-                w.deck[j] = pool[j]
+                deck[j] = pool[j]
                 pos_of[pool[j]] = j
             i = _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeked)
             if i >= 0:
@@ -539,9 +560,9 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
         i = _deal_mine_and_later(s, w, i, npool, me, n, my_cards)
         _play_options(s, out, lay[ADVICE.extra], w, i, npool, me, options, rules, st, custom)
         for c in range(C):
-            if w.winners[c] == me:
+            if winners[c] == me:
                 out[lay[ADVICE.wins] + c] += 1
-        _count_pairs(out, lay[ADVICE.plus], lay[ADVICE.minus], 1, 0, w.winners, C, me)
+        _count_pairs(out, lay[ADVICE.plus], lay[ADVICE.minus], 1, 0, winners, C, me)
 
 
 @kernel
@@ -555,29 +576,33 @@ def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_know
     w = new_work(n, C)
     hands = w.hands
     hand = w.hand
+    deck = w.deck
+    kanad = w.kanad
+    kept = w.kept
+    winners = w.winners
     npool = pool.shape[0]
     for _ in range(ndeals):
         for j in range(npool):
-            w.deck[j] = pool[j]
+            deck[j] = pool[j]
         i = 0
         for p in range(n):
             if p == me:
                 for j in range(3):
                     c = my_cards[j]
                     if c < 0:
-                        c, _w, _h = deal_from(s, w.deck, i, npool, np.uint64(0), 0)
+                        c, _w, _h = deal_from(s, deck, i, npool, np.uint64(0), 0)
                         i += 1
                     hands[p, j] = c
             else:
-                hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, w.deck, i, npool)
+                hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
                 i += 3
         ok = True
         for p in range(me):
             for j in range(3):
                 hand[j] = hands[p, j]
-            pos = decide(s, 0, p, st, hand, w.kanad, p, custom, peeked)
-            _kana(hand, pos, p, w.kanad, w.kept)
-            if kanad_known[p] >= 0 and w.kanad[p] != kanad_known[p]:
+            pos = decide(s, 0, p, st, hand, kanad, p, custom, peeked)
+            _kana(hand, pos, p, kanad, kept)
+            if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                 ok = False
                 break
         if not ok:
@@ -585,5 +610,5 @@ def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_know
         out[lay[REJECTION.accepted]] += 1
         _play_options(s, out, lay[REJECTION.extra], w, i, npool, me, options, rules, st, custom)
         for c in range(C):
-            if w.winners[c] == me:
+            if winners[c] == me:
                 out[lay[REJECTION.wins] + c] += 1
