@@ -96,22 +96,26 @@ def context_of(kanad, nk, mode):
 
 
 @inline
-def decide(s, c, p, st, hand, kanad, nk, custom, peeked):
-    """Position (0..2) of the card seat ``p`` känäs under configuration ``c`` of ``st``."""
-    kind = st.kinds[c, p]
+def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
+    """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
+
+    The strategy arrays come apart, bound once by the caller: a field read from the
+    :data:`Strategies` bundle costs a reference-count update on every decision.
+    """
+    kind = kinds[c, p]
     if kind == KIND_BLIND:
-        pos = st.args[c, p]
+        pos = args[c, p]
         if pos < 0:
             pos = bounded(s, 3)
         return pos
     if kind == KIND_CUSTOM:
         return custom(p, hand, peeked, kanad, nk, s)
-    ctx = context_of(kanad, nk, st.ctxmode[c, p])
+    ctx = context_of(kanad, nk, ctxmode[c, p])
     if kind == KIND_PEEK_ONE:
         # The two unseen cards are exchangeable: känäing "an unseen card" is position 1.
-        return 0 if st.t1[c, p, ctx, hand[0] >> 2] else 1
+        return 0 if t1[c, p, ctx, hand[0] >> 2] else 1
     a, b, cc, ra, rb, rc = _sort3(hand[0] >> 2, hand[1] >> 2, hand[2] >> 2)
-    j = st.t3[c, p, ctx, COMBO[ra, rb, rc]]
+    j = t3[c, p, ctx, COMBO[ra, rb, rc]]
     if j < 0:
         return bounded(s, 3)
     if j == 0:
@@ -154,12 +158,10 @@ def peeked_cards(variant):
 
 
 @inline
-def settle(s, out, block, w, i, m, n, fresh, extra_all):
-    """The turn rounds and any extra rounds of the hands kept in ``w.kept``: returns
-    ``(winner, restocked)``; extra-round counts go to the block at ``block``."""
-    kept = w.kept
-    key = w.key
-    tied = w.tied
+def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, first, dark, darkkey):
+    """The turn rounds and any extra rounds of the hands in ``kept``: returns ``(winner,
+    restocked)``; extra-round counts go to the block at ``block``. Scratch arrays come apart
+    (bound once by the caller), as for :func:`decide`."""
     best = -1
     for p in range(n):
         kk = hand_key(kept[p, 0], kept[p, 1])
@@ -175,7 +177,7 @@ def settle(s, out, block, w, i, m, n, fresh, extra_all):
         out[block + X.per_round] += 1  # settled without an extra round
         return tied[0], False
     winner, i, m, restocked = play_extra_rounds(
-        s, out, block, w.deck, i, m, n, k, tied, kept, fresh, extra_all, w.first, w.dark, w.darkkey
+        s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
     )
     return winner, restocked
 
@@ -263,6 +265,8 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     deck = w.deck
     saved = w.saved
     state = w.state
+    key, tied, first, dark, darkkey = w.key, w.tied, w.first, w.dark, w.darkkey
+    kinds, args, ctxmode, t1, t3 = st
     kept_f = np.empty((C, 2), np.int64)
     for j in range(52):
         deck[j] = j
@@ -281,11 +285,12 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
                 hand[0] = hands[p, 0]
                 hand[1] = hands[p, 1]
                 hand[2] = hands[p, 2]
-                pos = decide(s, c, p, st, hand, kanad, p, custom, peeked)
+                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
                 _kana(hand, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, w, 3 * n, m, n, fresh, extra_all)
+            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
+                                           kept, key, tied, first, dark, darkkey)
         _record(out, lay, n, C, K, fkey, f, winners, kept_f)
         if restocked or fresh:
             for j in range(52):
@@ -434,6 +439,8 @@ def _play_options(s, out, extra_base, w, i, m, me, options, rules, st, custom):
     saved = w.saved
     state = w.state
     winners = w.winners
+    key, tied, first, dark, darkkey = w.key, w.tied, w.first, w.dark, w.darkkey
+    kinds, args, ctxmode, t1, t3 = st
     saved[:] = deck
     state[:] = s
     for c in range(options.shape[0]):
@@ -445,9 +452,10 @@ def _play_options(s, out, extra_base, w, i, m, me, options, rules, st, custom):
             if p == me:
                 pos = options[c]
             else:
-                pos = decide(s, 0, p, st, hand, kanad, p, custom, peeked)
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
             _kana(hand, pos, p, kanad, kept)
-        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, w, i, m, n, fresh, extra_all)
+        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, deck, i, m, n, fresh, extra_all, kept, key, tied,
+                                first, dark, darkkey)
 
 
 @inline
@@ -481,7 +489,7 @@ def _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeke
     zmax = post.zmax
     px = post.px
     py = post.py
-    ctxmode = st.ctxmode
+    kinds, args, ctxmode, t1, t3 = st
     m = npool
     i = 0
     npairs = px.shape[0]
@@ -497,7 +505,7 @@ def _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeke
                 pos_of[deck[j]] = j
             for j in range(3):
                 hand[j] = hands[p, j]
-            pos = decide(s, 0, p, st, hand, kanad, p, custom, peeked)
+            pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
             _kana(hand, pos, p, kanad, kept)
             continue
         ctx = context_of(kanad, p, ctxmode[0, p])
@@ -580,6 +588,7 @@ def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_know
     kanad = w.kanad
     kept = w.kept
     winners = w.winners
+    kinds, args, ctxmode, t1, t3 = st
     npool = pool.shape[0]
     for _ in range(ndeals):
         for j in range(npool):
@@ -600,7 +609,7 @@ def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_know
         for p in range(me):
             for j in range(3):
                 hand[j] = hands[p, j]
-            pos = decide(s, 0, p, st, hand, kanad, p, custom, peeked)
+            pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
             _kana(hand, pos, p, kanad, kept)
             if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                 ok = False
