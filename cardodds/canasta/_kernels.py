@@ -454,6 +454,8 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     code = rules[R.wild_code]
     min_first = rules[R.min_first_meld]
     wild_melds = rules[R.wild_melds]
+    o_open = lay[H.first_meld_by_turn]
+    o_canasta = lay[H.canasta_by_turn]
     d = rest.copy()
     size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
@@ -464,7 +466,22 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
         shuffle_prefix(state, d, turns, size)
         counts[:] = base
         opened = best_meld_value(counts, hand - 1, pts, code, wild_melds) >= min_first
-        _over_the_draws(out, lay[H.first_meld_by_turn], lay[H.canasta_by_turn], counts, d, -1, turns, hand,
-                        opened, max_natural(counts) >= 7, pts, code, wild_melds, min_first, discard)
+        canasta = max_natural(counts) >= 7
+        # The deal kernel's _over_the_draws, written out: shared, this kernel ran about 8% slower.
+        for k in range(turns + 1):
+            if k > 0:
+                x = d[k - 1]
+                counts[x] += 1
+                room = hand + k - 1 if discard == 0 else hand
+                if not opened:
+                    opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
+                if not canasta:
+                    canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
+                if discard != 0:
+                    counts[weakest_card(counts, pts)] -= 1
+            if opened:
+                out[o_open + k] += 1
+            if canasta:
+                out[o_canasta + k] += 1
         if check != 0 and _hand_is_off(counts, turns, hand, discard):
             out[lay[H.bad]] += 1
