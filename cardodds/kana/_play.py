@@ -257,15 +257,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     o_extra = lay[CONFIG.extra]
     peeked = peeked_cards(variant)
     w = new_work(n, C)
-    hands = w.hands
-    hand = w.hand
-    kept = w.kept
-    kanad = w.kanad
-    winners = w.winners
-    deck = w.deck
-    saved = w.saved
-    state = w.state
-    key, tied, first, dark, darkkey = w.key, w.tied, w.first, w.dark, w.darkkey
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     kept_f = np.empty((C, 2), np.int64)
     for j in range(52):
@@ -431,15 +423,7 @@ def _play_options(s, out, extra_base, w, i, m, me, options, rules, st, custom):
     peeked = peeked_cards(rules[R.variant])
     # Fields of the bundles are bound once: reading them inside a loop costs a reference
     # count update each time.
-    hand = w.hand
-    hands = w.hands
-    kanad = w.kanad
-    kept = w.kept
-    deck = w.deck
-    saved = w.saved
-    state = w.state
-    winners = w.winners
-    key, tied, first, dark, darkkey = w.key, w.tied, w.first, w.dark, w.darkkey
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     saved[:] = deck
     state[:] = s
@@ -582,12 +566,7 @@ def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_know
     C = options.shape[0]
     peeked = peeked_cards(rules[R.variant])
     w = new_work(n, C)
-    hands = w.hands
-    hand = w.hand
-    deck = w.deck
-    kanad = w.kanad
-    kept = w.kept
-    winners = w.winners
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     npool = pool.shape[0]
     for _ in range(ndeals):
