@@ -6,7 +6,7 @@ dealing cheap; numba's own ``np.random`` is several times slower and is shared s
 """
 
 import numpy as np
-from numba import njit
+from ._jit import inline
 
 _U1 = np.uint64(1)
 _M32 = np.uint64(0xFFFFFFFF)
@@ -15,12 +15,12 @@ _S6 = np.uint64(6)
 _M6 = np.uint64(63)
 
 
-@njit(inline="always", cache=True)
+@inline
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(inline="always", cache=True)
+@inline
 def next_u64(s):
     """Next 64-bit word of xoshiro256** (Blackman and Vigna); advances ``s`` in place."""
     s0 = s[0]
@@ -42,7 +42,7 @@ def next_u64(s):
     return result
 
 
-@njit(inline="always", cache=True)
+@inline
 def bounded(s, bound):
     """Uniform integer in ``0 .. bound-1`` (bound < 2**32), Lemire's multiply-and-reject."""
     b = np.uint64(bound)
@@ -56,7 +56,7 @@ def bounded(s, bound):
     return np.int64(m >> _S32)
 
 
-@njit(inline="always", cache=True)
+@inline
 def draw_card(s, word, nbits, used):
     """One card of 52 not in the bit mask ``used``, uniform among those.
 
@@ -74,7 +74,7 @@ def draw_card(s, word, nbits, used):
             return c, word, nbits
 
 
-@njit(inline="always", cache=True)
+@inline
 def deal_from(s, deck, i, m, word, have):
     """Deal ``deck[i]`` after swapping a uniform pick of ``deck[i:m]`` into place.
 
@@ -109,7 +109,7 @@ _S21 = np.uint64(21)
 _P21 = np.uint64(1 << 21)
 
 
-@njit(inline="always", cache=True)
+@inline
 def _pick21(s, r, b):
     # Lemire's method on 21 random bits: 0 .. b-1 exactly uniform (b < 2**21).
     prod = r * b
@@ -122,7 +122,7 @@ def _pick21(s, r, b):
     return np.int64(prod >> _S21)
 
 
-@njit(inline="always", cache=True)
+@inline
 def deal3_from(s, deck, i, m):
     """Deal ``deck[i], deck[i+1], deck[i+2]`` as :func:`deal_from` does, from one 64-bit word.
 
@@ -145,7 +145,7 @@ def deal3_from(s, deck, i, m):
     return c0, c1, c2
 
 
-@njit(inline="always", cache=True)
+@inline
 def shuffle_prefix(s, deck, m, size):
     """Partial Fisher-Yates: ``deck[0:m]`` becomes a uniform ordered draw from ``deck[0:size]``.
 

@@ -1,6 +1,29 @@
+"""Shared fixtures.
+
+Debug job: ``python -m pytest --boundscheck ...`` (or ``CARDODDS_BOUNDSCHECK=1 python -m pytest ...``)
+compiles every kernel with bounds checking (``cardodds._jit``), so an index outside an array
+fails the test with ``IndexError`` instead of reading stray memory. The flag is part of
+numba's cache key: the checked and the fast builds keep separate cache entries.
+"""
+
 import math
+import os
+import sys
 
 import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption("--boundscheck", action="store_true",
+                     help="compile cardodds kernels with bounds checking (sets CARDODDS_BOUNDSCHECK=1)")
+
+
+def pytest_configure(config):
+    if config.getoption("boundscheck"):
+        if "cardodds._jit" in sys.modules and not sys.modules["cardodds._jit"].BOUNDSCHECK:
+            raise pytest.UsageError("--boundscheck must take effect before cardodds is imported; "
+                                    "set CARDODDS_BOUNDSCHECK=1 in the environment instead")
+        os.environ["CARDODDS_BOUNDSCHECK"] = "1"
 
 
 def assert_within_4se(estimate, exact: float, n: int | None = None):

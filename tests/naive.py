@@ -35,6 +35,29 @@ def bounded(s: list[int], bound: int) -> int:
     return m >> 32
 
 
+def shuffle_prefix(s: list[int], d: list[int], m: int) -> None:
+    """Twin of ``cardodds._random.shuffle_prefix``: ``d[0:m]`` becomes a uniform draw from ``d``.
+
+    Position i swaps with ``i + pick`` where the pick is uniform in ``0 .. len(d)-i-1``: two picks
+    from each 64-bit word, low half first, Lemire's rejection redrawing from fresh words.
+    """
+    word = have = 0
+    for i in range(m):
+        if have == 0:
+            word, have = next_u64(s), 2
+        r = word & M32
+        word >>= 32
+        have -= 1
+        b = len(d) - i
+        prod = r * b
+        if (prod & M32) < b:
+            threshold = (2**32 - b) % b
+            while (prod & M32) < threshold:
+                prod = (next_u64(s) & M32) * b
+        j = i + (prod >> 32)
+        d[i], d[j] = d[j], d[i]
+
+
 class Xoshiro:
     """The generator state of one chunk, as an object."""
 

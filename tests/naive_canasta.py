@@ -6,7 +6,7 @@ so a twin run from the same state must give exactly the kernel's counts.
 
 from __future__ import annotations
 
-from .naive import bounded, next_u64  # noqa: F401  (the shared xoshiro256** twin)
+from .naive import bounded, next_u64, shuffle_prefix  # noqa: F401  (the shared xoshiro256** twin)
 
 TWO, BLACK3, RED3, JOKER = 0, 1, 2, 14
 NATURALS = range(3, 14)
@@ -89,16 +89,17 @@ def weakest(counts, pts):
 
 
 def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max, discard=0):
-    """Twin of _kernels.deal_kernel: the same deals, evaluated by brute force."""
+    """Twin of _kernels.deal_kernel: the same deals, evaluated by brute force.
+
+    ``lay`` maps each count's name (``_kernels.deal_layout``) to its offset.
+    """
     s = [int(x) for x in state]
     d = [int(x) for x in deck]
     out = [0] * n_out
     limit = LIMITS[code]
     used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
     for _ in range(n):
-        for i in range(used):
-            j = i + bounded(s, len(d) - i)
-            d[i], d[j] = d[j], d[i]
+        shuffle_prefix(s, d, used)
         counts = [0] * 15
         partner = [0] * 15
         for i in range(hand):
@@ -106,21 +107,21 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
             partner[d[2 * hand + i]] += 1
         for c in range(3):
             if best_value(counts, hand - 1, pts, LIMITS[c]) >= min_first:
-                out[lay[1] + c] += 1
+                out[lay["first_meld_by_limit"] + c] += 1
         drawn = list(counts)
         drawn[d[4 * hand + 1]] += 1
         if best_with_top(drawn, d[4 * hand], pts, limit) >= min_first:
-            out[lay[2]] += 1
+            out[lay["pile_open"]] += 1
         v = best_value(counts, hand - 1, pts, limit)
-        out[lay[5] + v // 5] += 1
+        out[lay["best_value"] + v // 5] += 1
         w = counts[TWO] + counts[JOKER]
-        out[lay[6] + w] += 1
-        out[lay[7] + counts[RED3]] += 1
-        out[lay[8] + w + partner[TWO] + partner[JOKER]] += 1
-        out[lay[9] + counts[RED3] + partner[RED3]] += 1
-        out[lay[10] + max(counts[k] for k in NATURALS)] += 1
+        out[lay["wild_cards"] + w] += 1
+        out[lay["red_threes"] + counts[RED3]] += 1
+        out[lay["partnership_wild_cards"] + w + partner[TWO] + partner[JOKER]] += 1
+        out[lay["partnership_red_threes"] + counts[RED3] + partner[RED3]] += 1
+        out[lay["best_rank_naturals"] + max(counts[k] for k in NATURALS)] += 1
         if v >= min_first:
-            out[lay[11] + w] += 1
+            out[lay["first_meld_by_wilds"] + w] += 1
         opened = canasta = False
         for k in range(turns + 1):
             if k > 0:
@@ -128,8 +129,8 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
             room = hand + k - 1 if (discard == 0 or k == 0) else hand
             opened = opened or best_value(counts, room, pts, limit) >= min_first
             canasta = canasta or max(counts[x] for x in NATURALS) >= 7
-            out[lay[3] + k] += opened
-            out[lay[4] + k] += canasta
+            out[lay["first_meld_by_turn"] + k] += opened
+            out[lay["canasta_by_turn"] + k] += canasta
             if k > 0 and discard:
                 counts[weakest(counts, pts)] -= 1
     return out

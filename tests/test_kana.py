@@ -8,10 +8,9 @@ import pytest
 from cardodds.cards import parse_card, parse_cards
 from cardodds.kana import KanaRules, exact_odds, live_odds, odds
 from cardodds.kana import exact as ex
-from cardodds.kana._kernels import (
-    SUPERKANA, best_holders, extra_offsets, hand_key, offsets, play_rounds,
-)
+from cardodds.kana._kernels import EXTRA, SUPERKANA, best_holders, hand_key, play_rounds, round_layout
 from cardodds.kana.analysis import _kernel_args
+from cardodds.kana.rules import RULES
 
 from .conftest import assert_within_4se
 from .naive import kana_rounds
@@ -23,22 +22,22 @@ def C(text):
 
 def _kernel_counts(rules, shown, positions, state, nrounds):
     args = _kernel_args(rules, shown, positions)
-    out = np.zeros(offsets(rules.players)[-1], np.int64)
+    out = round_layout(rules.players).zeros()
     play_rounds(state.copy(), nrounds, out, *args)
     return out, args
 
 
 def _check_invariants(out, n, nrounds):
-    o_wins, o_hist, o_last, o_extra, size = offsets(n)
-    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(o_extra)
-    assert out[o_wins:o_wins + n].sum() == nrounds  # exactly one winner a round
-    assert out[o_hist:o_hist + 25].sum() == nrounds
-    assert out[o_last:o_last + n].sum() == nrounds
-    assert out[o_per:o_per + 16].sum() == nrounds
-    assert out[o_per] == nrounds - out[o_need]  # rounds with no extra round
-    assert out[o_byk:o_byk + 18].sum() == out[o_played]
-    assert out[o_played] - out[o_again:o_again + 18].sum() == out[o_need]  # each extra-round run ends once
-    assert (out[o_again:o_again + 18] <= out[o_byk:o_byk + 18]).all()
+    v = round_layout(n).view(out)
+    e = EXTRA.view(v.extra)
+    assert v.wins.sum() == nrounds  # exactly one winner a round
+    assert v.hand_value.sum() == nrounds
+    assert v.last_round_starter.sum() == nrounds
+    assert e.per_round.sum() == nrounds
+    assert e.per_round[0] == nrounds - e.needed  # rounds with no extra round
+    assert e.by_players.sum() == e.played
+    assert e.played - e.tied_again.sum() == e.needed  # each extra-round run ends once
+    assert (e.tied_again <= e.by_players).all()
 
 
 # --- the kernel against its slow twin --------------------------------------------------
@@ -58,8 +57,11 @@ def test_kernel_equals_naive_twin_on_the_same_stream(rules, shown, positions, ch
     # kernel played the very same deals.
     n = rules.players
     out, args = _kernel_counts(rules, shown, positions, chunk(), 3000)
-    fixed = args[5].tolist() if args[5] is not None else [[-1, -1, -1]] * n
-    ref = kana_rounds(chunk(), 3000, n, *args[1:4], list(positions), fixed, args[6].tolist())
+    packed, _, _, fixed, base_deck = args
+    fixed = fixed.tolist() if fixed is not None else [[-1, -1, -1]] * n
+    p = RULES.view(packed)  # the twin takes the rules unpacked
+    ref = kana_rounds(chunk(), 3000, n, p.fresh_deck, p.extra_round_all, p.last_round_latest, list(positions), fixed,
+                      base_deck.tolist())
     assert out.tolist() == ref
     _check_invariants(out, n, 3000)
 
@@ -334,3 +336,41 @@ def test_result_prints_and_tabulates():
     assert "<table" in r._repr_html_()
     assert r.hand_value_frame()["p"].sum() == pytest.approx(1.0)
     assert "(exact)" in repr(exact_odds(3))
+
+
+# --- one result protocol, shared validation ---------------------------------------------
+
+
+@pytest.mark.parametrize("threads", [-5, 0, "x", 2.0, True])
+def test_threads_must_be_a_positive_whole_number(threads):
+    with pytest.raises(ValueError, match=r"threads=.* must be a positive whole number"):
+        odds(4, samples=1000, rng=1, threads=threads)
+    with pytest.raises(ValueError, match="positive whole number"):
+        live_odds({0: "5h"}, players=2, method="monte carlo", samples=1000, threads=threads)
+
+
+def test_results_follow_the_result_protocol_and_old_names_warn():
+    import warnings
+
+    import cardodds.kana as K
+    from cardodds.results import Result
+
+    mc = odds(3, samples=20_000, rng=2)
+    ex = exact_odds(3)
+    for r in (mc, ex):
+        assert isinstance(r, Result) and type(r).__name__ == "OddsResult"
+        assert r.meta()["rules"] == r.rules.to_dict() and "<table" in r._repr_html_()
+    assert mc.counts is not None and mc.counts.sum() > 0 and ex.counts is None
+    assert mc == odds(3, samples=20_000, rng=2)  # counts stay out of ==, the figures are equal
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert K.KanaOdds is K.OddsResult
+        assert (K.Comparison, K.StrategyTable, K.Advice) == (K.ComparisonResult, K.StrategyTableResult,
+                                                            K.AdviceResult)
+    assert len(w) == 4 and all(x.category is DeprecationWarning for x in w)
+
+
+def test_packed_rules_read_by_name():
+    v = RULES.view(KanaRules(players=5, variant="peek-all", tiebreak_deck="fresh", last_round_tie="latest").pack())
+    assert (v.players, v.variant, v.fresh_deck, v.extra_round_all, v.last_round_latest) == (5, 2, 1, 0, 1)
+    assert KanaRules(players=5, tiebreak_deck="fresh").to_kernel() == (5, 1, 0, 0)

@@ -8,9 +8,10 @@ from numba import njit
 
 from cardodds.kana import KanaRules, advise, compare, equilibrium, odds, strategy_table
 from cardodds.kana import strategies as st
-from cardodds.kana._kernels import EXTRA_BLOCK
-from cardodds.kana._play import advise_by_rejection, advise_worlds, config_offsets, no_custom, play_configs, \
-    posterior_tables
+from cardodds.kana._play import (
+    Posterior, advice_layout, advise_by_rejection, advise_worlds, config_layout, play_configs, posterior_tables,
+    rejection_layout,
+)
 from cardodds.cards import parse_cards
 from cardodds.engine import run
 
@@ -76,17 +77,19 @@ def test_play_configs_invariants(chunk):
     n, C = 4, 2
     configs = [[st.threshold(8)] * n, [st.threshold(8)] * n]
     configs[1][2] = st.threshold(1)
-    kinds, args, ctxmode, t1, t3, _ = st.pack(configs, n)
-    o = config_offsets(n, C, 13)
-    out = np.zeros(o[-1], np.int64)
-    play_configs(chunk(), 5000, out, n, 0, 0, 1, kinds, args, ctxmode, t1, t3, 2, no_custom)
-    assert out[o[0]:o[0] + 13].sum() == 5000  # one focal key a deal
-    for c in range(C):
-        assert out[o[4] + c * n:o[4] + (c + 1) * n].sum() == 5000  # one winner a deal
-        assert out[o[5] + c * 25:o[5] + (c + 1) * 25].sum() == 5000
-    fw = [out[o[1] + c * 13:o[1] + (c + 1) * 13].sum() for c in range(C)]
-    assert fw == [out[o[4] + c * n + 2] for c in range(C)]  # focal wins = seat 2's wins
-    assert fw[0] - fw[1] == out[o[2]:o[2] + 13].sum() - out[o[3]:o[3] + 13].sum()  # pairing adds up
+    table, custom = st.pack(configs, n)
+    layout = config_layout(n, C, 13)
+    out = layout.zeros()
+    play_configs(chunk(), 5000, out, KanaRules(players=n, variant="peek-one").pack(), layout.offsets_array(), table,
+                 2, custom)
+    v = layout.view(out)
+    assert v.deals.sum() == 5000  # one focal key a deal
+    wins = v.wins.reshape(C, n)
+    assert (wins.sum(axis=1) == 5000).all()  # one winner a deal
+    assert (v.hand_value.reshape(C, 25).sum(axis=1) == 5000).all()
+    fw = v.focal_wins.reshape(C, 13).sum(axis=1)
+    assert fw.tolist() == wins[:, 2].tolist()  # focal wins = seat 2's wins
+    assert fw[0] - fw[1] == v.plus.sum() - v.minus.sum()  # pairing adds up
 
 
 @pytest.mark.parametrize("a,b,seat", [("blind-first", "blind-third", 1), ("blind", "blind-second", 0),
@@ -127,22 +130,23 @@ def _advice_counts(kernel, rules, seat, cards, kanad, opponents, samples, rng):
     kanad_arr = np.full(n, -1, np.int64)
     for s, c in kanad.items():
         kanad_arr[s] = parse_cards(c)[0]
-    kinds, args, ctxmode, t1, t3, _ = st.pack([opponents], n)
+    table, custom = st.pack([opponents], n)
     known = {c for c in mine if c >= 0} | {int(c) for c in kanad_arr if c >= 0}
     pool = np.array([c for c in range(52) if c not in known], np.int64)
-    variant = ("official", "peek-one", "peek-all").index(rules.variant)
     opts = np.array([0, 1] if rules.variant == "peek-one" else [0, 1, 2], np.int64)
     C = len(opts)
-    common = (n, 0, 0, variant, kinds, args, ctxmode, t1, t3, seat, np.array(mine, np.int64), kanad_arr, opts)
     if kernel is advise_worlds:
-        tables = posterior_tables(n, seat, kanad_arr, pool, kinds, args, ctxmode, t1, t3)
-        size = C + C * (C - 1) + 1 + C * EXTRA_BLOCK
-        r = run(advise_worlds, common + (pool,) + tables + (no_custom,), size, samples=samples, rng=rng)
-        return r.counts[:C], r.samples
+        post = Posterior(*posterior_tables(n, seat, kanad_arr, pool, table))
+        lay = advice_layout(C)
+        r = run(advise_worlds, (rules.pack(), lay.offsets_array(), table, seat, np.array(mine, np.int64), kanad_arr,
+                                opts, pool, post, custom), lay.size, samples=samples, rng=rng)
+        return r.counts[lay.slice("wins")], r.samples
     # The twin deals the känäd cards too: only my own known cards are out of its deck.
     deck = np.array([c for c in range(52) if c not in set(mine)], np.int64)
-    r = run(advise_by_rejection, common + (deck, no_custom), C + 1 + C * EXTRA_BLOCK, samples=samples, rng=rng)
-    return r.counts[:C], int(r.counts[C])
+    lay = rejection_layout(C)
+    r = run(advise_by_rejection, (rules.pack(), lay.offsets_array(), table, seat, np.array(mine, np.int64), kanad_arr,
+                                  opts, deck, custom), lay.size, samples=samples, rng=rng)
+    return r.counts[lay.slice("wins")], lay.view(r.counts).accepted
 
 
 CONDITIONING_CASES = [
@@ -279,3 +283,47 @@ def test_expected_value_in_antes():
     assert_within_4se(ev.scaled(0.25, 0.25), 0.25)  # back to a win rate
     ev = expected_value("best-pair", 3, opponents="blind", samples=100_000, rng=2)
     assert ev.lo > 0.3
+
+
+# --- the advisor's inputs, one checker per form ---------------------------------------------
+
+
+def test_kanad_cards_in_every_form_mean_the_same():
+    from cardodds.kana.decisions import _check_advice_input
+
+    rules = KanaRules(players=4, variant="peek-one")
+    want = {0: parse_cards("5c")[0], 1: parse_cards("Kd")[0]}
+    for kanad in ("5c Kd", ["5c", "Kd"], ("5c", "Kd"), {0: "5c", 1: "Kd"}, {1: want[1], 0: "5c"}):
+        assert _check_advice_input(rules, 2, "9h ? ?", kanad)[1] == want
+    assert _check_advice_input(rules, 2, "9h ? ?", "? Kd")[1] == {1: want[1]}
+    assert _check_advice_input(rules, 2, "9h ? ?", "")[1] == {} == _check_advice_input(rules, 2, "9h ? ?", None)[1]
+    with pytest.raises(ValueError, match="seat 2, but only the 2 seat"):
+        _check_advice_input(rules, 2, "9h ? ?", {2: "5c"})
+    with pytest.raises(ValueError, match="both in my hand"):
+        _check_advice_input(rules, 2, "9h ? ?", "9h")
+    with pytest.raises(ValueError, match="peeked one, written first"):
+        _check_advice_input(rules, 2, "? 9h ?", None)
+
+
+@pytest.mark.parametrize("threads", [-5, "x"])
+def test_every_decision_function_checks_threads(threads):
+    with pytest.raises(ValueError, match="positive whole number"):
+        compare("threshold:8", "blind", samples=1000, threads=threads)
+    with pytest.raises(ValueError, match="positive whole number"):
+        advise(4, "peek-one", seat=1, cards="9h ? ?", opponents="blind", samples=1000, threads=threads)
+    with pytest.raises(ValueError, match="positive whole number"):
+        strategy_table("peek-one", 3, samples=1000, threads=threads)
+
+
+def test_decision_results_share_the_protocol():
+    from cardodds.results import Result
+
+    c = compare("threshold:8", "blind", seat=1, samples=20_000, rng=1)
+    a = advise(4, "peek-one", seat=1, cards="9h ? ?", opponents="blind", samples=20_000, rng=1)
+    for r in (c, a):
+        assert isinstance(r, Result) and type(r).__name__.endswith("Result")
+        assert r.to_dict()["samples"] == 20_000 and len(r.to_frame()) >= 2 and r.counts is not None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    assert c.plot() is not None and a.plot() is not None

@@ -5,7 +5,9 @@
 660
 """
 
-from .analysis import HandOdds, MeldOdds, hand_odds, melds
+from .._deprecate import renamed
+from . import analysis
+from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
 from .cards import hand_counts, parse_hand
 from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
 from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, game, house_options, play, strength,
@@ -31,9 +33,9 @@ __all__ = [
     "strength",
     "trace",
     "FirstMeld",
-    "HandOdds",
+    "HandOddsResult",
     "Meld",
-    "MeldOdds",
+    "MeldOddsResult",
     "SideScore",
     "best_first_meld",
     "can_swap",
@@ -44,3 +46,7 @@ __all__ = [
     "parse_hand",
     "score_side",
 ]
+
+
+#: MeldOdds and HandOdds were renamed ...Result: the old names warn.
+__getattr__ = renamed(globals(), analysis._DEPRECATED)

@@ -8,14 +8,18 @@ and what full four-player play will build on.
 
 ``pts`` is the int64[15] card-point table of the rules, ``code`` the wild-limit code
 (0 naturals, 1 three, 2 none). ``room`` is the most cards a meld may take from the hand:
-one card stays back for the discard that ends the turn.
+one card stays back for the discard that ends the turn. The chunk kernels take the packed
+rules (``rules.RULES``) and their counts' layout (:func:`deal_layout`, :func:`hand_layout`)
+and read both by name.
 """
 
 import numpy as np
-from numba import njit
 
-from .._random import bounded
+from .._jit import helper, inline, kernel
+from .._random import shuffle_prefix
+from ..layout import Layout
 from .policies import weakest_card
+from .rules import RULES
 
 TWO = 0
 BLACK3 = 1
@@ -34,7 +38,7 @@ CANASTA_BONUS = np.array([0, 300, 500, 1000], dtype=np.int64)
 BIG = 1 << 20
 
 
-@njit(cache=True, nogil=True)
+@helper
 def wild_room(naturals, code):
     """Most wilds a meld of ``naturals`` naturals may hold; -1 if it has too few naturals."""
     if code == 0:
@@ -44,7 +48,7 @@ def wild_room(naturals, code):
     return BIG if naturals >= 1 else -1
 
 
-@njit(cache=True, nogil=True)
+@helper
 def meld_is_legal(kind, naturals, twos, jokers, code, wild_melds):
     """A meld record obeys the rules: 3+ cards, wilds within the limit (wild melds if allowed)."""
     if naturals < 0 or twos < 0 or jokers < 0 or naturals + twos + jokers < 3:
@@ -57,7 +61,7 @@ def meld_is_legal(kind, naturals, twos, jokers, code, wild_melds):
     return w >= 0 and twos + jokers <= w
 
 
-@njit(cache=True, nogil=True)
+@helper
 def canasta_kind(kind, naturals, twos, jokers):
     """0 no canasta (under 7 cards), 1 mixed, 2 clean (7+ naturals), 3 joker (wilds only)."""
     if naturals + twos + jokers < 7:
@@ -69,7 +73,7 @@ def canasta_kind(kind, naturals, twos, jokers):
     return CANASTA_MIXED
 
 
-@njit(cache=True, nogil=True)
+@helper
 def rank_meld(c, p, jokers, twos, room, code, need):
     """Most valuable meld of one natural rank: ``c`` naturals worth ``p``, wilds on hand.
 
@@ -105,7 +109,7 @@ def rank_meld(c, p, jokers, twos, room, code, need):
     return best_v, best_n, best_t, best_j
 
 
-@njit(cache=True, nogil=True)
+@helper
 def wild_meld(jokers, twos, room, wild_melds, need):
     """Most valuable meld of wilds alone: ``(value, twos, jokers)``, value -1 if none."""
     if wild_melds == 0:
@@ -125,7 +129,15 @@ def wild_meld(jokers, twos, room, wild_melds, need):
     return j * 50 + t * 20, t, j
 
 
-@njit(cache=True, nogil=True)
+@inline
+def _set_meld(meld, kind, naturals, twos, jokers):
+    meld[0] = kind
+    meld[1] = naturals
+    meld[2] = twos
+    meld[3] = jokers
+
+
+@helper
 def _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld):
     """The best meld of wilds alone or of one natural rank, with ``jk`` Jokers and ``tw``
     2s to hand; records it in ``meld`` when it beats 0 and returns its value."""
@@ -141,30 +153,28 @@ def _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld):
         v, n, t, j = rank_meld(counts[k], pts[k], jk, tw, room, code, need)
         if v > best:
             best = v
-            meld[0] = k
-            meld[1] = n
-            meld[2] = t
-            meld[3] = j
+            _set_meld(meld, k, n, t, j)
     return best
 
 
-@njit(cache=True, nogil=True)
+@inline
+def _no_meld(meld):
+    """The empty record: no natural kind, no cards."""
+    _set_meld(meld, WILDS_ONLY, 0, 0, 0)
+
+
+@helper
 def best_meld(counts, room, pts, code, wild_melds, meld):
     """Most valuable single meld of the hand; fills ``meld`` (kind, naturals, twos, jokers).
 
     Returns its value (card points), or 0 when the hand holds no legal meld. This is the
     best first meld: one combination at card points, red 3s not counted.
     """
-    jk = counts[JOKER]
-    tw = counts[TWO]
-    meld[0] = WILDS_ONLY
-    meld[1] = 0
-    meld[2] = 0
-    meld[3] = 0
-    return _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, 0, meld)
+    _no_meld(meld)
+    return _best_of_kinds(counts, pts, counts[JOKER], counts[TWO], room, code, wild_melds, 0, meld)
 
 
-@njit(cache=True, nogil=True)
+@helper
 def best_meld_value(counts, room, pts, code, wild_melds):
     """Value of :func:`best_meld` without the record (the Monte Carlo inner loop)."""
     jk = counts[JOKER]
@@ -182,7 +192,7 @@ def best_meld_value(counts, room, pts, code, wild_melds):
     return best
 
 
-@njit(cache=True, nogil=True)
+@helper
 def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
     """Most valuable meld that holds the top card ``top`` of the discard pile.
 
@@ -191,10 +201,7 @@ def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
     melded, so the pile cannot be taken (0). ``counts`` is the hand without the top card;
     the meld may use every card of the hand but one (kept for the discard).
     """
-    meld[0] = WILDS_ONLY
-    meld[1] = 0
-    meld[2] = 0
-    meld[3] = 0
+    _no_meld(meld)
     if top == BLACK3 or top == RED3:
         return 0
     room = 0
@@ -206,10 +213,7 @@ def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
         v, n, t, j = rank_meld(counts[top] + 1, pts[top], jk, tw, room, code, 0)
         if v <= 0:
             return 0
-        meld[0] = top
-        meld[1] = n
-        meld[2] = t
-        meld[3] = j
+        _set_meld(meld, top, n, t, j)
         return v
     need = 1 if top == JOKER else 2
     if top == JOKER:
@@ -219,7 +223,7 @@ def best_meld_with_top(counts, top, pts, code, wild_melds, meld):
     return _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld)
 
 
-@njit(cache=True, nogil=True)
+@helper
 def swap_is_legal(meld, wild, counts, code, wild_melds, swap_twos):
     """May the hand swap a wild (``JOKER`` or ``TWO``) out of ``meld`` for a natural?
 
@@ -263,14 +267,14 @@ def swap_is_legal(meld, wild, counts, code, wild_melds, swap_twos):
     return False
 
 
-@njit(cache=True, nogil=True)
+@helper
 def meld_points(meld, pts):
     """Card points of a meld: naturals at their rank's points, 2s 20, Jokers 50."""
     nat = meld[1] * pts[meld[0]] if meld[0] >= 0 else 0
     return nat + meld[2] * pts[TWO] + meld[3] * pts[JOKER]
 
 
-@njit(cache=True, nogil=True)
+@helper
 def score_side(melds, n_melds, red3_laid, left, went_out, pts, out_bonus, out_needs_canasta):
     """Score of one side for a finished hand (RULES.md 3).
 
@@ -297,7 +301,7 @@ def score_side(melds, n_melds, red3_laid, left, went_out, pts, out_bonus, out_ne
     return score
 
 
-@njit(cache=True, nogil=True)
+@helper
 def max_natural(counts):
     m = 0
     for k in range(FOUR, ACE + 1):
@@ -306,47 +310,99 @@ def max_natural(counts):
     return m
 
 
-@njit(cache=True, nogil=True)
-def _shuffle_prefix(s, d, m):
-    """Partial Fisher-Yates: positions 0..m-1 of ``d`` become a uniform draw without replacement.
-
-    ``d`` stays a permutation of the pack, so the next deal can shuffle it again as it is.
-    """
-    size = d.shape[0]
-    for i in range(m):
-        j = i + bounded(s, size - i)
-        x = d[i]
-        d[i] = d[j]
-        d[j] = x
-
-
 # ---- Monte Carlo chunk kernels ---------------------------------------------------------
-# Layout of the deal kernel's counts (offsets computed by analysis._deal_layout):
-#   lay[0] bad deals (card conservation broken), lay[1] first meld for wild codes 0,1,2,
-#   lay[2] open by taking the upcard, lay[3] first meld by turn, lay[4] 7 naturals by turn,
-#   lay[5] best-value histogram (value // 5), lay[6] wilds per hand, lay[7] red 3s per hand,
-#   lay[8] wilds per partnership, lay[9] red 3s per partnership, lay[10] most naturals of a rank,
-#   lay[11] first meld by the number of wilds in hand.
 N_VALUE_BINS = 401
+#: Rules fields the kernels read, as compile-time constants.
+R = RULES.at
 
 
-@njit(cache=True, nogil=True)
-def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, min_first, wild_melds,
-                lay, discard, check):
+def deal_layout(turns: int, jokers: int) -> Layout:
+    """Counts of :func:`deal_kernel`: one field per figure of ``analysis.melds``."""
+    wild_max = 8 + jokers
+    return Layout("canasta deal counts", [
+        ("bad", 1),  # deals that broke card conservation
+        ("first_meld_by_limit", 3),  # first meld for wild codes 0, 1, 2
+        ("pile_open", 1),  # open by taking the upcard
+        ("first_meld_by_turn", turns + 1),
+        ("canasta_by_turn", turns + 1),  # 7 naturals of a rank by turn
+        ("best_value", N_VALUE_BINS),  # best first-meld value // 5
+        ("wild_cards", wild_max + 1),
+        ("red_threes", 5),
+        ("partnership_wild_cards", wild_max + 1),
+        ("partnership_red_threes", 5),
+        ("best_rank_naturals", 9),  # most naturals of one rank
+        ("first_meld_by_wilds", wild_max + 1),  # first meld, by the number of wilds in hand
+    ])
+
+
+def hand_layout(turns: int) -> Layout:
+    """Counts of :func:`hand_kernel`."""
+    return Layout("canasta hand counts", [("bad", 1), ("first_meld_by_turn", turns + 1),
+                                          ("canasta_by_turn", turns + 1)])
+
+
+#: Field numbers of the run-dependent layouts: a kernel reads ``out[lay[D.pile_open]]``.
+D = deal_layout(0, 4).index
+H = hand_layout(0).index
+
+
+@inline
+def _over_the_draws(out, o_open, o_canasta, counts, d, first, turns, hand, opened, canasta, pts, code,
+                    wild_melds, min_first, discard):
+    """Draw ``d[first + 1 .. first + turns]`` one a turn; count opened and 7 naturals by turn.
+
+    Both events only grow with more cards, so once reached they hold.
+    """
+    for k in range(turns + 1):
+        if k > 0:
+            x = d[first + k]
+            counts[x] += 1
+            room = hand + k - 1 if discard == 0 else hand
+            if not opened:
+                opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
+            if not canasta:
+                canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
+            if discard != 0:
+                counts[weakest_card(counts, pts)] -= 1
+        if opened:
+            out[o_open + k] += 1
+        if canasta:
+            out[o_canasta + k] += 1
+
+
+@inline
+def _hand_is_off(counts, turns, hand, discard):
+    """Card conservation after the draws: the hand holds what it was dealt and drew."""
+    tot = 0
+    for k in range(N_KINDS):
+        tot += counts[k]
+        if counts[k] < 0:
+            tot = -1 << 30
+    return tot != (hand + turns if discard == 0 else hand)
+
+
+@kernel
+def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, discard, check):
     """Deal four hands of ``hand`` cards, turn the upcard, then draw ``turns`` cards for seat 0.
 
     Seat 0 and seat 2 are the partnership. Draws come from the cards seat 0 has not seen,
     one a turn (no pile). ``discard`` 0 keeps every card, so the by-turn figures say what the
     cards seen by turn k hold; 1 discards the weakest card after each draw (policies.py).
+    ``rules`` is ``CanastaRules.pack()``, ``lay`` the offsets of :func:`deal_layout`.
     """
+    pts = rules[R.points:R.points + N_KINDS].copy()
+    code = rules[R.wild_code]
+    min_first = rules[R.min_first_meld]
+    wild_melds = rules[R.wild_melds]
     d = deck.copy()  # chunks run in parallel; each shuffles its own copy
+    size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
     partner = np.zeros(N_KINDS, dtype=np.int64)
     seen = np.zeros(N_KINDS, dtype=np.int64)
     meld = np.zeros(4, dtype=np.int64)
     used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
     for _ in range(n):
-        _shuffle_prefix(state, d, used)
+        shuffle_prefix(state, d, used, size)
         counts[:] = 0
         partner[:] = 0
         for i in range(hand):
@@ -354,7 +410,7 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, m
             partner[d[2 * hand + i]] += 1
         if check != 0:
             seen[:] = 0
-            for i in range(d.shape[0]):
+            for i in range(size):
                 seen[d[i]] += 1
             bad = False
             tot = 0
@@ -363,71 +419,57 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, pts, code, m
                     bad = True
                 tot += counts[k]
             if bad or tot != hand:
-                out[lay[0]] += 1
+                out[lay[D.bad]] += 1
         room = hand - 1
         for c in range(3):
             if best_meld_value(counts, room, pts, c, wild_melds) >= min_first:
-                out[lay[1] + c] += 1
+                out[lay[D.first_meld_by_limit] + c] += 1
         top = d[4 * hand]
         counts[d[4 * hand + 1]] += 1  # the player draws from the stock before taking the pile
         if best_meld_with_top(counts, top, pts, code, wild_melds, meld) >= min_first:
-            out[lay[2]] += 1
+            out[lay[D.pile_open]] += 1
         counts[d[4 * hand + 1]] -= 1
         v = best_meld_value(counts, room, pts, code, wild_melds)
-        out[lay[5] + min(v // 5, N_VALUE_BINS - 1)] += 1
+        out[lay[D.best_value] + min(v // 5, N_VALUE_BINS - 1)] += 1
         w = counts[TWO] + counts[JOKER]
-        out[lay[6] + w] += 1
-        out[lay[7] + counts[RED3]] += 1
-        out[lay[8] + w + partner[TWO] + partner[JOKER]] += 1
-        out[lay[9] + counts[RED3] + partner[RED3]] += 1
-        out[lay[10] + max_natural(counts)] += 1
+        out[lay[D.wild_cards] + w] += 1
+        out[lay[D.red_threes] + counts[RED3]] += 1
+        out[lay[D.partnership_wild_cards] + w + partner[TWO] + partner[JOKER]] += 1
+        out[lay[D.partnership_red_threes] + counts[RED3] + partner[RED3]] += 1
+        out[lay[D.best_rank_naturals] + max_natural(counts)] += 1
         if v >= min_first:
-            out[lay[11] + w] += 1
-        # Over the draws. Both events only grow with more cards, so once reached they hold.
-        opened = v >= min_first
-        canasta = max_natural(counts) >= 7
-        for k in range(turns + 1):
-            if k > 0:
-                x = d[4 * hand + k]
-                counts[x] += 1
-                room = hand + k - 1 if discard == 0 else hand
-                if not opened:
-                    opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
-                if not canasta:
-                    canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
-                if discard != 0:
-                    counts[weakest_card(counts, pts)] -= 1
-            if opened:
-                out[lay[3] + k] += 1
-            if canasta:
-                out[lay[4] + k] += 1
-        if check != 0:
-            tot = 0
-            for k in range(N_KINDS):
-                tot += counts[k]
-                if counts[k] < 0:
-                    tot = -1 << 30
-            if tot != (hand + turns if discard == 0 else hand):
-                out[lay[0]] += 1
+            out[lay[D.first_meld_by_wilds] + w] += 1
+        _over_the_draws(out, lay[D.first_meld_by_turn], lay[D.canasta_by_turn], counts, d, 4 * hand, turns, hand,
+                        v >= min_first, max_natural(counts) >= 7, pts, code, wild_melds, min_first, discard)
+        if check != 0 and _hand_is_off(counts, turns, hand, discard):
+            out[lay[D.bad]] += 1
 
 
-@njit(cache=True, nogil=True)
-def hand_kernel(state, n, out, base, rest, turns, pts, code, min_first, wild_melds, discard, check):
+@kernel
+def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     """A given hand (``base`` counts) draws ``turns`` cards from the ``rest`` of the pack.
 
-    ``out[0]`` bad draws (card conservation), ``out[1 + k]`` able to lay the first meld
-    after k draws, ``out[2 + turns + k]`` holding 7 naturals of a rank after k draws.
+    Counts by :func:`hand_layout` (``lay`` its offsets): draws that broke card conservation,
+    able to lay the first meld after k draws, holding 7 naturals of a rank after k draws.
     """
+    pts = rules[R.points:R.points + N_KINDS].copy()
+    code = rules[R.wild_code]
+    min_first = rules[R.min_first_meld]
+    wild_melds = rules[R.wild_melds]
+    o_open = lay[H.first_meld_by_turn]
+    o_canasta = lay[H.canasta_by_turn]
     d = rest.copy()
+    size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
     hand = 0
     for k in range(N_KINDS):
         hand += base[k]
     for _ in range(n):
-        _shuffle_prefix(state, d, turns)
+        shuffle_prefix(state, d, turns, size)
         counts[:] = base
         opened = best_meld_value(counts, hand - 1, pts, code, wild_melds) >= min_first
         canasta = max_natural(counts) >= 7
+        # The deal kernel's _over_the_draws, written out: shared, this kernel ran about 8% slower.
         for k in range(turns + 1):
             if k > 0:
                 x = d[k - 1]
@@ -440,12 +482,8 @@ def hand_kernel(state, n, out, base, rest, turns, pts, code, min_first, wild_mel
                 if discard != 0:
                     counts[weakest_card(counts, pts)] -= 1
             if opened:
-                out[1 + k] += 1
+                out[o_open + k] += 1
             if canasta:
-                out[2 + turns + k] += 1
-        if check != 0:
-            tot = 0
-            for k in range(N_KINDS):
-                tot += counts[k]
-            if tot != (hand + turns if discard == 0 else hand):
-                out[0] += 1
+                out[o_canasta + k] += 1
+        if check != 0 and _hand_is_off(counts, turns, hand, discard):
+            out[lay[H.bad]] += 1

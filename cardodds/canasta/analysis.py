@@ -15,29 +15,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 
-from .. import __version__
 from .. import engine
+from .._deprecate import renamed
+from .._validate import check_threads
+from ..results import Result, counts_field
+from ..rng import RngLike
 from ..stats import Estimate
 from . import _kernels as K
 from . import exact as _exact
 from .cards import N_KINDS, deck_counts, deck_kinds, format_counts, hand_counts
-from .melds import best_first_meld
+from .melds import FirstMeld, best_first_meld
 from .policies import DISCARD_POLICIES
 from .rules import WILD_LIMITS, CanastaRules
 
-__all__ = ["HandOdds", "MeldOdds", "hand_odds", "melds"]
+__all__ = ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"]
 
 MAX_TURNS = 40
 
-
-def _deal_layout(hand_size: int, turns: int, rules: CanastaRules) -> tuple[np.ndarray, int]:
-    wild_max = 8 + rules.jokers
-    sizes = [1, 3, 1, turns + 1, turns + 1, K.N_VALUE_BINS, wild_max + 1, 5, wild_max + 1, 5, 9, wild_max + 1]
-    offs = np.cumsum([0] + sizes[:-1]).astype(np.int64)
-    return offs, int(sum(sizes))
+#: Old result names, kept working with a DeprecationWarning.
+_DEPRECATED = {"MeldOdds": "MeldOddsResult", "HandOdds": "HandOddsResult"}
+__getattr__ = renamed(globals(), _DEPRECATED)
 
 
 def _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard="keep"):
@@ -54,9 +55,7 @@ def _check_common(rules, turns, samples, target_halfwidth, exact, threads, disca
             raise ValueError("exact=True needs no samples= or target_halfwidth=; drop them or exact=True")
     else:
         engine.check_run_size(samples, target_halfwidth)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
-                                or threads < 1):
-        raise ValueError(f"threads={threads!r} must be a positive whole number")
+    check_threads(threads)
 
 
 def _dist_estimates(counts, n) -> dict[int, Estimate]:
@@ -74,45 +73,45 @@ def _trim(d: dict[int, Estimate]) -> dict[int, Estimate]:
     return {k: e for k, e in d.items() if k <= last}
 
 
-@dataclass(frozen=True)
-class MeldOdds:
+def _json_head(r, question: str, **what) -> dict:
+    """The keys every Canasta JSON object starts with, in the documented order."""
+    return {"game": "canasta", "question": question, **what, "turns": r.turns, "discard": r.discard,
+            "exact": r.exact, "samples": r.samples, "seed": r.seed, "version": r.version,
+            "rules": r.rules.to_dict()}
+
+
+@dataclass(frozen=True, repr=False)
+class MeldOddsResult(Result):
     """Meld odds of a dealt hand and over the draws (see :func:`melds`)."""
 
     first_meld: Estimate
-    first_meld_by_limit: dict
-    first_meld_by_turn: tuple
-    canasta_by_turn: tuple
+    first_meld_by_limit: dict[str, Estimate]
+    first_meld_by_turn: tuple[Estimate, ...]
+    canasta_by_turn: tuple[Estimate, ...]
     pile_open: Estimate
-    best_value: dict
-    wild_cards: dict
-    red_threes: dict
-    partnership_wild_cards: dict
-    partnership_red_threes: dict
-    best_rank_naturals: dict
+    best_value: dict[int, Estimate]
+    wild_cards: dict[int, Estimate]
+    red_threes: dict[int, Estimate]
+    partnership_wild_cards: dict[int, Estimate]
+    partnership_red_threes: dict[int, Estimate]
+    best_rank_naturals: dict[int, Estimate]
     pair: Estimate
     three: Estimate
-    first_meld_by_wilds: dict
+    first_meld_by_wilds: dict[int, Estimate]
     hand_size: int
     turns: int
-    rules: CanastaRules
     exact: bool
-    samples: int
-    seed: object
     discard: str = "keep"
-    version: str = __version__
     bad_deals: int = 0
-    partial: bool = False
     seconds: float = field(default=0.0, compare=False)
+    counts: np.ndarray | None = counts_field(default=None)
 
     def to_dict(self) -> dict:
         """JSON-ready: every estimate as {"value", "se", "lo", "hi"}; distributions keyed by count."""
         def dist(d):
             return {str(k): e.to_dict() for k, e in d.items()}
         return {
-            "game": "canasta", "question": "melds", "hand_size": self.hand_size, "turns": self.turns,
-            "discard": self.discard,
-            "exact": self.exact, "samples": self.samples, "seed": self.seed, "version": self.version,
-            "rules": self.rules.to_dict(),
+            **_json_head(self, "melds", hand_size=self.hand_size),
             "first_meld": self.first_meld.to_dict(),
             "first_meld_by_limit": {k: e.to_dict() for k, e in self.first_meld_by_limit.items()},
             "first_meld_by_turn": [e.to_dict() for e in self.first_meld_by_turn],
@@ -175,26 +174,30 @@ class MeldOdds:
 
     def plot(self, ax=None):
         """First meld and 7 naturals of a rank by turn, with 95% intervals."""
-        import matplotlib.pyplot as plt
+        return _plot_by_turn(self, ax)
 
-        if ax is None:
-            _, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
-        ks = np.arange(len(self.first_meld_by_turn))
-        for series, label in ((self.first_meld_by_turn, "first meld possible"),
-                              (self.canasta_by_turn, "7 naturals of a rank")):
-            v = np.array([e.value for e in series])
-            ax.plot(ks, v, marker="o", ms=3, label=label)
-            ax.fill_between(ks, [e.lo for e in series], [e.hi for e in series], alpha=0.25)
-        from matplotlib.ticker import MaxNLocator
 
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("cards drawn (turns)")
-        ax.set_ylabel("probability")
-        ax.set_ylim(0, 1.02)
-        how = "exact" if self.exact else f"{self.samples:,} deals"
-        ax.set_title(f"Canasta: the first meld and 7 naturals by turn ({how})")
-        ax.legend(frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))  # beside the plot, clear of the curves
-        return ax
+
+def _plot_by_turn(r, ax=None):
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
+    ks = np.arange(len(r.first_meld_by_turn))
+    for series, label in ((r.first_meld_by_turn, "first meld possible"),
+                          (r.canasta_by_turn, "7 naturals of a rank")):
+        v = np.array([e.value for e in series])
+        ax.plot(ks, v, marker="o", ms=3, label=label)
+        ax.fill_between(ks, [e.lo for e in series], [e.hi for e in series], alpha=0.25)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("cards drawn (turns)")
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, 1.02)
+    how = "exact" if getattr(r, "exact", False) else f"{r.samples:,} deals"
+    ax.set_title(f"Canasta: the first meld and 7 naturals by turn ({how})")
+    ax.legend(frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))  # beside the plot, clear of the curves
+    return ax
 
 
 def _check_hand_size(hand_size, turns, rules):
@@ -208,8 +211,8 @@ def _check_hand_size(hand_size, turns, rules):
 
 def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: int = 20,
           discard: str = "keep", exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
-          rng=None, threads: int | None = None, progress: bool = False,
-          chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOdds:
+          rng: RngLike = None, threads: int | None = None, progress: bool = False,
+          chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOddsResult:
     """Meld odds of a dealt hand: the first meld (for every wild limit), by taking the upcard,
     by turn k = 0..``turns`` drawing one card a turn (kept, no pile), 7 naturals of a rank by
     turn, the best first-meld value, wilds and red 3s per hand and per partnership, pairs.
@@ -225,53 +228,62 @@ def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: i
         return _melds_exact(int(hand_size), rules, int(turns))
     if samples is None and target_halfwidth is None:
         samples = 200_000
-    offs, n_out = _deal_layout(hand_size, turns, rules)
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    layout = K.deal_layout(int(turns), rules.jokers)
+    first = layout.slice("first_meld_by_limit").start + rules.wild_code
 
     def halfwidth(counts, n):
-        return Estimate.proportion(counts[offs[1] + code], n).halfwidth
+        return Estimate.proportion(counts[first], n).halfwidth
 
     res = engine.run(K.deal_kernel,
-                     (deck_kinds(rules.jokers), deck_counts(rules.jokers), int(hand_size), int(turns), pts,
-                      code, min_first, wm, offs, DISCARD_POLICIES.index(discard), 0),
-                     n_out, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
+                     (deck_kinds(rules.jokers), deck_counts(rules.jokers), int(hand_size), int(turns), rules.pack(),
+                      layout.offsets_array(), DISCARD_POLICIES.index(discard), 0),
+                     layout.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
-    c = res.counts
-    n = res.samples
+    return _melds_from_counts(layout, res, int(hand_size), int(turns), rules, discard)
 
-    def seg(i, size):
-        return c[offs[i]:offs[i] + size]
-    wild_max = 8 + rules.jokers
-    nat = seg(10, 9)
-    values = seg(5, K.N_VALUE_BINS)
-    return MeldOdds(
-        first_meld=Estimate.proportion(c[offs[1] + code], n),
-        first_meld_by_limit={w: Estimate.proportion(c[offs[1] + i], n) for i, w in enumerate(WILD_LIMITS)},
-        first_meld_by_turn=tuple(Estimate.proportion(x, n) for x in seg(3, turns + 1)),
-        canasta_by_turn=tuple(Estimate.proportion(x, n) for x in seg(4, turns + 1)),
-        pile_open=Estimate.proportion(c[offs[2]], n),
-        best_value={5 * i: Estimate.proportion(x, n) for i, x in enumerate(values) if x > 0},
-        wild_cards=_trim(_dist_estimates(seg(6, wild_max + 1), n)),
-        red_threes=_dist_estimates(seg(7, 5), n),
-        partnership_wild_cards=_trim(_dist_estimates(seg(8, wild_max + 1), n)),
-        partnership_red_threes=_dist_estimates(seg(9, 5), n),
+
+def _fields(layout, counts) -> SimpleNamespace:
+    """Every field of a counts layout as an array (a layout view reads size-1 fields as ints,
+    and a run-dependent field such as ``first_meld_by_turn`` may have size 1)."""
+    return SimpleNamespace(**{name: counts[layout.slice(name)] for name in layout.names()})
+
+
+def _melds_from_counts(layout, res, hand_size: int, turns: int, rules: CanastaRules, discard: str) -> MeldOddsResult:
+    n = res.samples
+    v = _fields(layout, res.counts)
+
+    def p(x):
+        return Estimate.proportion(int(x), n)
+    by_limit = {w: p(x) for w, x in zip(WILD_LIMITS, v.first_meld_by_limit)}
+    nat = v.best_rank_naturals
+    return MeldOddsResult(
+        first_meld=by_limit[rules.wild_limit],
+        first_meld_by_limit=by_limit,
+        first_meld_by_turn=tuple(p(x) for x in v.first_meld_by_turn),
+        canasta_by_turn=tuple(p(x) for x in v.canasta_by_turn),
+        pile_open=p(v.pile_open[0]),
+        best_value={5 * i: p(x) for i, x in enumerate(v.best_value) if x > 0},
+        wild_cards=_trim(_dist_estimates(v.wild_cards, n)),
+        red_threes=_dist_estimates(v.red_threes, n),
+        partnership_wild_cards=_trim(_dist_estimates(v.partnership_wild_cards, n)),
+        partnership_red_threes=_dist_estimates(v.partnership_red_threes, n),
         best_rank_naturals=_trim(_dist_estimates(nat, n)),
-        pair=Estimate.proportion(int(nat[2:].sum()), n),
-        three=Estimate.proportion(int(nat[3:].sum()), n),
+        pair=p(nat[2:].sum()),
+        three=p(nat[3:].sum()),
         # conditional on the wilds dealt: a proportion among the hands with that many wilds
         first_meld_by_wilds={w: Estimate.proportion(int(x), int(y))
-                             for w, (x, y) in enumerate(zip(seg(11, wild_max + 1), seg(6, wild_max + 1))) if y > 0},
-        hand_size=int(hand_size), turns=int(turns), rules=rules, exact=False, samples=n, seed=res.seed,
-        discard=discard, bad_deals=int(c[offs[0]]), partial=res.partial, seconds=res.seconds,
+                             for w, (x, y) in enumerate(zip(v.first_meld_by_wilds, v.wild_cards)) if y > 0},
+        hand_size=hand_size, turns=turns, rules=rules, exact=False, samples=n, seed=res.seed,
+        discard=discard, bad_deals=int(v.bad[0]), partial=res.partial, seconds=res.seconds, counts=res.counts,
     )
 
 
-def _melds_exact(hand_size, rules, turns) -> MeldOdds:
+def _melds_exact(hand_size, rules, turns) -> MeldOddsResult:
     E = Estimate.exact_value
     by_limit = {w: E(_exact.first_meld_probability(hand_size, replace(rules, wild_limit=w))) for w in WILD_LIMITS}
     nat = _exact.max_natural_distribution(hand_size, rules)
     wild_max = 8 + rules.jokers
-    return MeldOdds(
+    return MeldOddsResult(
         first_meld=by_limit[rules.wild_limit],
         first_meld_by_limit=by_limit,
         first_meld_by_turn=tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules, hand_size=hand_size)),
@@ -290,30 +302,23 @@ def _melds_exact(hand_size, rules, turns) -> MeldOdds:
     )
 
 
-@dataclass(frozen=True)
-class HandOdds:
+@dataclass(frozen=True, repr=False)
+class HandOddsResult(Result):
     """Odds of a given hand over the draws (see :func:`hand_odds`)."""
 
     hand: str
-    best_meld: object
-    first_meld_by_turn: tuple
-    canasta_by_turn: tuple
+    best_meld: FirstMeld
+    first_meld_by_turn: tuple[Estimate, ...]
+    canasta_by_turn: tuple[Estimate, ...]
     turns: int
-    rules: CanastaRules
     exact: bool
-    samples: int
-    seed: object
     discard: str = "keep"
-    version: str = __version__
     bad_draws: int = 0
-    partial: bool = False
+    counts: np.ndarray | None = counts_field(default=None)
 
     def to_dict(self) -> dict:
         return {
-            "game": "canasta", "question": "hand", "hand": self.hand, "turns": self.turns,
-            "discard": self.discard,
-            "exact": self.exact, "samples": self.samples, "seed": self.seed, "version": self.version,
-            "rules": self.rules.to_dict(), "best_meld": self.best_meld.to_dict(),
+            **_json_head(self, "hand", hand=self.hand), "best_meld": self.best_meld.to_dict(),
             "first_meld_by_turn": [e.to_dict() for e in self.first_meld_by_turn],
             "canasta_by_turn": [e.to_dict() for e in self.canasta_by_turn],
             "partial": self.partial,
@@ -344,17 +349,18 @@ class HandOdds:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<pre>{self!r}</pre>"
+        return f"<pre>{self!r}</pre>" + self.to_frame().to_html(index=False)
 
     def plot(self, ax=None):
-        return MeldOdds.plot(self, ax)  # same two series by turn
+        """First meld and 7 naturals of a rank by turn, with 95% intervals."""
+        return _plot_by_turn(self, ax)
 
 
 def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, discard: str = "keep",
               exact: bool = False,
-              samples: int | None = None, target_halfwidth: float | None = None, rng=None,
+              samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
               threads: int | None = None, progress: bool = False,
-              chunk_size: int = engine.DEFAULT_CHUNK) -> HandOdds:
+              chunk_size: int = engine.DEFAULT_CHUNK) -> HandOddsResult:
     """Odds that ``hand`` can lay its first meld, and holds 7 naturals of a rank, after k draws.
 
     Entry 0 is the hand as given. Each turn draws one card from the cards the hand has not
@@ -366,13 +372,7 @@ def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, di
     Estimate(0.1875 exact)
     """
     _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard)
-    if isinstance(hand, np.ndarray):
-        counts = np.asarray(hand, dtype=np.int64)
-        if counts.shape != (N_KINDS,) or (counts < 0).any() or (counts > deck_counts(rules.jokers)).any():
-            raise ValueError("hand counts must be 15 counts per kind within the pack; "
-                             "or give the hand as text, e.g. 'Ah Ad 2c Jk 7s'")
-    else:
-        counts = hand_counts(hand, jokers=rules.jokers)
+    counts = _hand_counts_of(hand, rules)
     size = int(counts.sum())
     left = rules.deck_size - size
     if size < 1:
@@ -381,28 +381,40 @@ def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, di
         raise ValueError(f"turns={turns} draws more cards than the {left} the hand has not seen")
     text = format_counts(counts)
     best = best_first_meld(counts, rules)
+    t = int(turns)
     if exact:
         E = Estimate.exact_value
-        return HandOdds(text, best,
-                        tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules, hand=counts)),
-                        tuple(E(p) for p in _exact.canasta_by_turn(turns, rules, hand=counts)),
-                        int(turns), rules, True, 0, None)
+        return HandOddsResult(text, best,
+                              tuple(E(p) for p in _exact.first_meld_by_turn(t, rules, hand=counts)),
+                              tuple(E(p) for p in _exact.canasta_by_turn(t, rules, hand=counts)),
+                              t, True, rules=rules, samples=0, seed=None)
     if samples is None and target_halfwidth is None:
         samples = 100_000
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
     rest = np.repeat(np.arange(len(counts), dtype=np.int64), deck_counts(rules.jokers) - counts)
-    t = int(turns)
+    layout = K.hand_layout(t)
+    by_turn = layout.slice("first_meld_by_turn")
 
     def halfwidth(c, n):
-        return max(Estimate.proportion(c[1 + k], n).halfwidth for k in range(t + 1))
+        return max(Estimate.proportion(x, n).halfwidth for x in c[by_turn])
 
-    res = engine.run(K.hand_kernel, (counts.astype(np.int64), rest, t, pts, code, min_first, wm,
-                                        DISCARD_POLICIES.index(discard), 0),
-                     2 * t + 3, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
+    res = engine.run(K.hand_kernel, (counts.astype(np.int64), rest, t, rules.pack(), layout.offsets_array(),
+                                     DISCARD_POLICIES.index(discard), 0),
+                     layout.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
-    c, n = res.counts, res.samples
-    return HandOdds(text, best,
-                    tuple(Estimate.proportion(c[1 + k], n) for k in range(t + 1)),
-                    tuple(Estimate.proportion(c[2 + t + k], n) for k in range(t + 1)),
-                    t, rules, False, n, res.seed, discard=discard, bad_draws=int(c[0]), partial=res.partial)
+    v, n = _fields(layout, res.counts), res.samples
+    return HandOddsResult(text, best,
+                          tuple(Estimate.proportion(x, n) for x in v.first_meld_by_turn),
+                          tuple(Estimate.proportion(x, n) for x in v.canasta_by_turn),
+                          t, False, rules=rules, samples=n, seed=res.seed, discard=discard, bad_draws=int(v.bad[0]),
+                          partial=res.partial, counts=res.counts)
 
+
+def _hand_counts_of(hand, rules: CanastaRules) -> np.ndarray:
+    """Counts per kind of a hand given as counts (checked against the pack) or as text."""
+    if not isinstance(hand, np.ndarray):
+        return hand_counts(hand, jokers=rules.jokers)
+    counts = np.asarray(hand, dtype=np.int64)
+    if counts.shape != (N_KINDS,) or (counts < 0).any() or (counts > deck_counts(rules.jokers)).any():
+        raise ValueError("hand counts must be 15 counts per kind within the pack; "
+                         "or give the hand as text, e.g. 'Ah Ad 2c Jk 7s'")
+    return counts

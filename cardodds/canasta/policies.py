@@ -14,7 +14,7 @@ such rank on a tie), and a wild only when it holds nothing else. Monte Carlo onl
 '4'
 """
 
-from numba import njit
+from .._jit import helper
 
 __all__ = ["DISCARD_POLICIES", "KEEP", "WEAKEST", "weakest_card"]
 
@@ -23,7 +23,7 @@ KEEP = 0
 WEAKEST = 1
 
 
-@njit(cache=True, nogil=True)
+@helper
 def weakest_card(counts, pts):
     """Kind of the card the ``"weakest"`` policy discards from ``counts`` (-1 if empty)."""
     if counts[1] > 0:  # a black 3 can never be melded

@@ -5,6 +5,8 @@
 (4, 'naturals', 30, False, 10000)
 >>> CanastaRules(wild_limit="three").to_kernel()[1]
 1
+>>> RULES.view(CanastaRules(min_first_meld=50).pack()).min_first_meld
+50
 >>> CanastaRules(jokers=5)
 Traceback (most recent call last):
 ...
@@ -17,14 +19,28 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..layout import Layout
 from .cards import ACE, BLACK3, FOUR, JOKER, KING, N_KINDS, RED3, TWO
 
-__all__ = ["GOING_OUT", "WILD_LIMITS", "CanastaRules"]
+__all__ = ["GOING_OUT", "RULES", "WILD_LIMITS", "CanastaRules"]
 
 #: Wild-limit options in kernel-code order.
 WILD_LIMITS = ("naturals", "three", "none")
 #: Ways of going out in played hands.
 GOING_OUT = ("meld_or_discard", "meld_all")
+
+#: The packed rules the kernels read (:meth:`CanastaRules.pack`); kernels name a field as
+#: ``RULES.at.wild_code``, wrappers as ``RULES.view(packed).wild_code``.
+RULES = Layout("canasta rules", [
+    ("points", N_KINDS),  # card points per kind
+    ("wild_code", 1),  # index into WILD_LIMITS
+    ("min_first_meld", 1),
+    ("wild_melds", 1),
+    ("swap_twos", 1),
+    ("jokers", 1),
+    ("going_out_bonus", 1),
+    ("going_out_needs_canasta", 1),
+])
 
 
 @dataclass(frozen=True)
@@ -102,10 +118,19 @@ class CanastaRules:
         p[JOKER] = 50
         return p
 
+    def pack(self) -> np.ndarray:
+        """The rules as the int64 array the kernels read, laid out by :data:`RULES`."""
+        return RULES.pack(
+            points=self.points(), wild_code=self.wild_code, min_first_meld=int(self.min_first_meld),
+            wild_melds=int(bool(self.wild_melds)), swap_twos=int(bool(self.swap_twos)), jokers=int(self.jokers),
+            going_out_bonus=int(self.going_out_bonus),
+            going_out_needs_canasta=int(bool(self.going_out_needs_canasta)),
+        )
+
     def to_kernel(self) -> tuple:
-        """``(points, wild_code, min_first_meld, wild_melds, swap_twos, jokers)`` for the kernels."""
-        return (self.points(), self.wild_code, int(self.min_first_meld), int(bool(self.wild_melds)),
-                int(bool(self.swap_twos)), int(self.jokers))
+        """``(points, wild_code, min_first_meld, wild_melds, swap_twos, jokers)``, read from :meth:`pack`."""
+        v = RULES.view(self.pack())
+        return (v.points.copy(), v.wild_code, v.min_first_meld, v.wild_melds, v.swap_twos, v.jokers)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -7,42 +7,52 @@ second turned card. ``fixed[seat, role]`` holds a card already shown (live odds)
 Strategies are data (see ``cardodds.kana.strategies``), so every mix of players at a
 table runs through one compiled kernel.
 
-Count layout of ``out`` for ``n`` players (see :func:`offsets`):
-wins[n] | seat 0 hand value 4..28 [25] | last-turn-round starter[n] | the extra-round block:
-rounds needing an extra round | extra rounds played | extra rounds by number of players [18] |
-extra rounds tied again, by players [18] | stock reshuffles | rounds by number of extra rounds [16]
+The packed rules are ``KanaRules.pack()`` (layout ``rules.RULES``); the counts of ``out`` for
+``n`` players are laid out by :func:`round_layout` (wins, seat 0's hand value, the last turn
+round's starter, and the extra-round block :data:`EXTRA`). Kernels read both by field name.
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import helper, inline, kernel
 from .._random import bounded, deal3_from, deal_from
+from ..layout import Layout
+from .rules import RULES
 
 _U1 = np.uint64(1)
 SUPERKANA = 29  # key of two 2s: above the best sum, 28
 PER_ROUND_BINS = 16  # rounds by number of extra rounds played, the last bin "15 or more"
 
 
-EXTRA_BLOCK = 2 + 18 + 18 + 1 + 16  # need, played, by_k, again, reshuffles, per_round
+#: Counts of the extra rounds after a tie, one block per table played (``block`` + field).
+EXTRA = Layout("kana extra rounds", [
+    ("needed", 1),  # rounds needing an extra round
+    ("played", 1),  # extra rounds played
+    ("by_players", 18),  # extra rounds by number of players in them
+    ("tied_again", 18),  # extra rounds tied again, by number of players
+    ("reshuffles", 1),  # stock reshuffles
+    ("per_round", PER_ROUND_BINS),  # rounds by number of extra rounds
+])
+EXTRA_BLOCK = EXTRA.size
+X = EXTRA.at
+R = RULES.at
 
 
-@njit(cache=True)
-def extra_offsets(base):
-    """(need, played, by_k, again, reshuffles, per_round) of an extra-round block at ``base``."""
-    return base, base + 1, base + 2, base + 20, base + 38, base + 39
+def round_layout(n: int) -> Layout:
+    """Counts of :func:`play_rounds` at a table of ``n``."""
+    return Layout("kana round counts", [
+        ("wins", n),
+        ("hand_value", 25),  # seat 0's hand value 4..28
+        ("last_round_starter", n),
+        ("extra", EXTRA.size),
+    ])
 
 
-@njit(cache=True)
-def offsets(n):
-    """(wins, hist, last, extra block, size) for n players."""
-    wins = 0
-    hist = n
-    last = hist + 25
-    extra = last + n
-    return wins, hist, last, extra, extra + EXTRA_BLOCK
+#: Field numbers of :func:`round_layout` (its sizes depend on ``n``; the kernel gets the offsets).
+ROUND = round_layout(2).index
 
 
-@njit(inline="always", cache=True)
+@inline
 def hand_key(a, b):
     """Order of a kept pair: the sum of values, Superkänä (two 2s) above everything."""
     ra = a >> 2
@@ -52,13 +62,13 @@ def hand_key(a, b):
     return ra + rb + 4
 
 
-@njit(inline="always", cache=True)
+@inline
 def hand_value(a, b):
     """The hand's printed value 4..28 (Superkänä is 2 + 2 = 4)."""
     return (a >> 2) + (b >> 2) + 4
 
 
-@njit(cache=True)
+@helper
 def best_holders(key, n, holders):
     """Write the seats holding the highest key into ``holders``; return how many."""
     top = key[0]
@@ -73,7 +83,7 @@ def best_holders(key, n, holders):
     return k
 
 
-@njit(cache=True)
+@helper
 def _restock(deck, base_deck):
     m = base_deck.shape[0]
     for j in range(m):
@@ -81,7 +91,7 @@ def _restock(deck, base_deck):
     return m
 
 
-@njit(cache=True)
+@helper
 def _reshuffle_stock(deck, keep_out):
     """Every card not in ``keep_out`` (a bit mask) becomes the stock ``deck[:m]``."""
     m = 0
@@ -92,7 +102,7 @@ def _reshuffle_stock(deck, keep_out):
     return m
 
 
-@njit(cache=True)
+@helper
 def random_position(s):
     """A blind känä at a uniformly random one of three positions.
 
@@ -102,7 +112,7 @@ def random_position(s):
     return bounded(s, 3)
 
 
-@njit(cache=True)
+@helper
 def deal_kept(s, deck, i, m, a, b):
     """The kept cards of a seat whose känäd card is shown: those not shown (-1) are dealt."""
     if a < 0:
@@ -114,13 +124,16 @@ def deal_kept(s, deck, i, m, a, b):
     return a, b, i
 
 
-@njit(cache=True)
+@helper
 def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey):
     """Extra rounds after a tie for the best hand, until one player wins; returns
     ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry; their
     counts go to the extra-round block of ``out`` at ``block``."""
-    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(block)
-    out[o_need] += 1
+    o_played = block + X.played
+    o_byk = block + X.by_players
+    o_again = block + X.tied_again
+    o_per = block + X.per_round
+    out[block + X.needed] += 1
     if extra_all:
         k = n
         for p in range(n):
@@ -146,7 +159,7 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
             m = _reshuffle_stock(deck, handmask)
             i = 0
             restocked = True
-            out[o_resh] += 1
+            out[block + X.reshuffles] += 1
         handmask = np.uint64(0)
         for j in range(k):
             c1, word, have = deal_from(s, deck, i, m, word, have)
@@ -168,17 +181,25 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
         k = h
 
 
-@njit(nogil=True, cache=True)
-def play_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, args, fixed, base_deck):
+@kernel
+def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     """Play ``nrounds`` rounds under the official rules (blind känä) and add their counts.
 
+    ``rules`` is ``KanaRules.pack()``; ``lay`` the offsets of :func:`round_layout`.
     ``args[seat]`` is the position (0..2) a seat känäs, -1 for a random one. ``fixed`` holds
     the shown cards (rows of seats with a shown känäd card come first, as the känä round
     goes) or is None: numba then compiles a version without the shown-card branch, which
     is the common case and about 25% faster. ``base_deck`` lists the cards not shown.
     """
-    o_wins, o_hist, o_last, o_extra, _ = offsets(n)
-    o_per = extra_offsets(o_extra)[5]
+    n = rules[R.players]
+    fresh = rules[R.fresh_deck]
+    extra_all = rules[R.extra_round_all]
+    last_latest = rules[R.last_round_latest]
+    o_wins = lay[ROUND.wins]
+    o_hist = lay[ROUND.hand_value]
+    o_last = lay[ROUND.last_round_starter]
+    o_extra = lay[ROUND.extra]
+    o_per = o_extra + X.per_round
     kept = np.empty((n, 2), np.int64)
     key = np.empty(n, np.int64)
     tied = np.empty(n, np.int64)

@@ -8,19 +8,19 @@ choices give those ranks) is therefore exact and needs no extra round to be play
 """
 
 import numpy as np
-from numba import njit
+from .._jit import helper
 
 from ._kernels import SUPERKANA
 
 
-@njit(cache=True)
+@helper
 def _key_of_ranks(ra, rb):
     if ra == 0 and rb == 0:
         return SUPERKANA
     return ra + rb + 4
 
 
-@njit(cache=True)
+@helper
 def _leaf(n, ra, rb, weight, extra_all, win, tie):
     top = -1
     for p in range(n):
@@ -42,7 +42,7 @@ def _leaf(n, ra, rb, weight, extra_all, win, tie):
             win[p] += weight / k
 
 
-@njit(cache=True)
+@helper
 def _enumerate(order, need, n, cnt, ra, rb, extra_all, win, tie, total):
     """Depth-first over the seats in ``order`` that still need unknown kept cards.
 
@@ -107,7 +107,7 @@ def _enumerate(order, need, n, cnt, ra, rb, extra_all, win, tie, total):
             opt[d] = -1
 
 
-@njit(cache=True)
+@helper
 def enumerate_live(n, known_a, known_b, cnt, extra_all):
     """Win probability per seat and P(extra round), given shown kept cards.
 

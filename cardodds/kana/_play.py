@@ -10,13 +10,31 @@ rank känäd before it (13 when it is first), so a strategy can react to what it
 same random stream, so configurations are compared on the same deals (paired).
 :func:`advise_worlds` samples deals consistent with what a player knows and plays each of
 its känä options on every one of them.
+
+Arguments travel in named bundles rather than long lists: the packed rules (``rules.RULES``),
+the strategies (:data:`Strategies`), the advisor's posterior weights (:data:`Posterior`),
+a chunk's scratch arrays (:data:`Work`), and the offsets of each kernel's counts layout
+(:func:`config_layout`, :func:`advice_layout`, :func:`rejection_layout`).
 """
 
-import numpy as np
-from numba import njit
+from collections import namedtuple
 
+import numpy as np
+
+from .._jit import helper, inline, kernel
 from .._random import bounded, deal3_from, deal_from, next_u64
-from ._kernels import EXTRA_BLOCK, hand_key, hand_value, play_extra_rounds
+from ..layout import Layout
+from ._kernels import EXTRA, EXTRA_BLOCK, R, X, hand_key, hand_value, play_extra_rounds
+
+#: A table's strategies as the kernels read them (``strategies.pack``), indexed
+#: ``[configuration, seat]``: kind, blind position, whether the context is used, the
+#: peek-one table ``t1[c, p, ctx, rank]`` and the peek-all table ``t3[c, p, ctx, combo]``.
+Strategies = namedtuple("Strategies", ["kinds", "args", "ctxmode", "t1", "t3"])
+#: The advisor's posterior weights over the pairs ``(px[q], py[q])`` (:func:`posterior_tables`).
+Posterior = namedtuple("Posterior", ["cum", "total", "zmax", "px", "py"])
+#: A chunk's scratch arrays (:func:`new_work`).
+Work = namedtuple("Work", ["hands", "kept", "kanad", "key", "tied", "first", "dark", "darkkey", "hand", "winners",
+                           "deck", "saved", "state"])
 
 KIND_BLIND = 0  # känä the card at position args (0..2), or a random one (-1): no look
 KIND_PEEK_ONE = 1  # look at position 0; t1 says whether to känä it or an unseen card
@@ -42,7 +60,7 @@ def _combo_table():
 COMBO = _combo_table()
 
 
-@njit(inline="always", cache=True)
+@inline
 def _sort3(r0, r1, r2):
     """Positions 0..2 ordered by rank (ties keep position order)."""
     a, b, c = 0, 1, 2
@@ -59,13 +77,13 @@ def _sort3(r0, r1, r2):
     return a, b, c, ra, rb, rc
 
 
-@njit(cache=True)
+@helper
 def combo_of(h0, h1, h2):
     a, b, c, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
     return COMBO[ra, rb, rc]
 
 
-@njit(cache=True)
+@helper
 def context_of(kanad, nk, mode):
     if mode == 0 or nk == 0:
         return NO_CONTEXT
@@ -77,9 +95,13 @@ def context_of(kanad, nk, mode):
     return top
 
 
-@njit(cache=True)
+@inline
 def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
-    """Position (0..2) of the card seat ``p`` känäs under configuration ``c``."""
+    """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
+
+    The strategy arrays come apart, bound once by the caller: a field read from the
+    :data:`Strategies` bundle costs a reference-count update on every decision.
+    """
     kind = kinds[c, p]
     if kind == KIND_BLIND:
         pos = args[c, p]
@@ -103,7 +125,7 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     return cc
 
 
-@njit(inline="always", cache=True)
+@inline
 def _kana(hand, pos, p, kanad, kept):
     """Seat ``p`` känäs ``hand[pos]``; the other two, in order, are its kept cards."""
     kanad[p] = hand[pos]
@@ -114,15 +136,32 @@ def _kana(hand, pos, p, kanad, kept):
             j += 1
 
 
-@njit(cache=True)
+@helper
 def no_custom(seat, hand, peeked, kanad, n_kanad, s):
     """Placeholder decision function for tables without a custom strategy."""
     return 0
 
 
-@njit(cache=True)
-def settle(s, out, block, deck, i, m, n, kept, fresh, extra_all, key, tied, first, dark, darkkey):
-    """The turn rounds and any extra rounds: returns ``(winner, restocked)``."""
+@inline
+def new_work(n, C):
+    """Scratch arrays for a table of ``n`` played under ``C`` configurations or options."""
+    return Work(np.empty((n, 3), np.int64), np.empty((n, 2), np.int64), np.empty(n, np.int64),
+                np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                np.empty(n, np.int64), np.empty(3, np.int64), np.empty(C, np.int64), np.empty(52, np.int64),
+                np.empty(52, np.int64), np.empty(4, np.uint64))
+
+
+@inline
+def peeked_cards(variant):
+    """How many of its cards a player has seen: 0 official, 1 peek-one, 3 peek-all."""
+    return 0 if variant == 0 else (1 if variant == 1 else 3)
+
+
+@inline
+def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, first, dark, darkkey):
+    """The turn rounds and any extra rounds of the hands in ``kept``: returns ``(winner,
+    restocked)``; extra-round counts go to the block at ``block``. Scratch arrays come apart
+    (bound once by the caller), as for :func:`decide`."""
     best = -1
     for p in range(n):
         kk = hand_key(kept[p, 0], kept[p, 1])
@@ -135,7 +174,7 @@ def settle(s, out, block, deck, i, m, n, kept, fresh, extra_all, key, tied, firs
             tied[k] = p
             k += 1
     if k == 1:
-        out[block + 39] += 1  # per-round bin 0: no extra round
+        out[block + X.per_round] += 1  # settled without an extra round
         return tied[0], False
     winner, i, m, restocked = play_extra_rounds(
         s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
@@ -143,21 +182,25 @@ def settle(s, out, block, deck, i, m, n, kept, fresh, extra_all, key, tied, firs
     return winner, restocked
 
 
-@njit(cache=True)
-def config_offsets(n, C, K):
-    """deals[K] | focal wins[C,K] | plus[P,K] | minus[P,K] | wins[C,n] | focal hist[C,25] | extra[C]."""
+def config_layout(n: int, C: int, K: int) -> Layout:
+    """Counts of :func:`play_configs`: ``C`` configurations, ``K`` focal keys, ``P`` pairs."""
     P = C * (C - 1) // 2
-    deals = 0
-    fwins = deals + K
-    plus = fwins + C * K
-    minus = plus + P * K
-    wins = minus + P * K
-    hist = wins + C * n
-    extra = hist + C * 25
-    return deals, fwins, plus, minus, wins, hist, extra, extra + C * EXTRA_BLOCK
+    return Layout("kana configuration counts", [
+        ("deals", K),  # deals by the focal seat's key
+        ("focal_wins", C * K),  # [c, key]
+        ("plus", P * K),  # [pair, key]: the first of the pair wins, the second not
+        ("minus", P * K),
+        ("wins", C * n),  # [c, seat]
+        ("hand_value", C * 25),  # [c, value - 4] of the focal seat
+        ("extra", C * EXTRA.size),  # an extra-round block per configuration
+    ])
 
 
-@njit(cache=True)
+#: Field numbers of :func:`config_layout`.
+CONFIG = config_layout(2, 2, 1).index
+
+
+@helper
 def _focal_key(variant, hand):
     if variant == 1:
         return hand[0] >> 2
@@ -166,54 +209,59 @@ def _focal_key(variant, hand):
     return 0
 
 
-@njit(cache=True)
-def _record(out, n, C, K, key, f, winners, kept_f, c_off):
-    o_deals, o_fw, o_plus, o_minus, o_wins, o_hist, o_extra, _ = c_off
-    out[o_deals + key] += 1
+@inline
+def _count_pairs(out, o_plus, o_minus, stride, key, winners, C, f):
+    """Paired outcomes: for each pair of configurations, whether only the first or only the
+    second made seat ``f`` win (at ``o_plus/o_minus + pair * stride + key``)."""
     pair = 0
+    for c1 in range(C):
+        for c2 in range(c1 + 1, C):
+            w1 = winners[c1] == f
+            w2 = winners[c2] == f
+            if w1 and not w2:
+                out[o_plus + pair * stride + key] += 1
+            elif w2 and not w1:
+                out[o_minus + pair * stride + key] += 1
+            pair += 1
+
+
+@helper
+def _record(out, lay, n, C, K, key, f, winners, kept_f):
+    out[lay[CONFIG.deals] + key] += 1
+    o_fw = lay[CONFIG.focal_wins]
+    o_wins = lay[CONFIG.wins]
+    o_hist = lay[CONFIG.hand_value]
     for c in range(C):
         w = winners[c]
         out[o_wins + c * n + w] += 1
         out[o_hist + c * 25 + hand_value(kept_f[c, 0], kept_f[c, 1]) - 4] += 1
         if w == f:
             out[o_fw + c * K + key] += 1
-    for c1 in range(C):
-        for c2 in range(c1 + 1, C):
-            w1 = winners[c1] == f
-            w2 = winners[c2] == f
-            if w1 and not w2:
-                out[o_plus + pair * K + key] += 1
-            elif w2 and not w1:
-                out[o_minus + pair * K + key] += 1
-            pair += 1
+    _count_pairs(out, lay[CONFIG.plus], lay[CONFIG.minus], K, key, winners, C, f)
 
 
-@njit(nogil=True, cache=True)
-def play_configs(s, nrounds, out, n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, focal, custom):
-    """Play every deal once under each configuration, from the same cards and stream.
+@kernel
+def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
+    """Play every deal once under each configuration of ``st``, from the same cards and stream.
 
     ``focal`` is the seat whose results are broken down (by its peeked rank in peek-one,
-    its hand's rank combination in peek-all) and paired between configurations.
+    its hand's rank combination in peek-all) and paired between configurations. ``rules`` is
+    ``KanaRules.pack()``, ``lay`` the offsets of :func:`config_layout`.
     """
-    C = kinds.shape[0]
+    n = rules[R.players]
+    fresh = rules[R.fresh_deck]
+    extra_all = rules[R.extra_round_all]
+    variant = rules[R.variant]
+    C = st.kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
-    c_off = config_offsets(n, C, K)
-    o_extra = c_off[6]
-    peeked = 0 if variant == 0 else (1 if variant == 1 else 3)
-    hands = np.empty((n, 3), np.int64)
-    kept = np.empty((n, 2), np.int64)
-    kanad = np.empty(n, np.int64)
-    key = np.empty(n, np.int64)
-    tied = np.empty(n, np.int64)
-    first = np.empty(n, np.int64)
-    dark = np.empty(n, np.int64)
-    darkkey = np.empty(n, np.int64)
-    hand = np.empty(3, np.int64)
-    winners = np.empty(C, np.int64)
+    o_extra = lay[CONFIG.extra]
+    peeked = peeked_cards(variant)
+    w = new_work(n, C)
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
+    kinds, args, ctxmode, t1, t3 = st
     kept_f = np.empty((C, 2), np.int64)
-    deck = np.arange(52)
-    saved = np.empty(52, np.int64)
-    state = np.empty(4, np.uint64)
+    for j in range(52):
+        deck[j] = j
     for _ in range(nrounds):
         f = focal
         m = 52
@@ -233,11 +281,9 @@ def play_configs(s, nrounds, out, n, fresh, extra_all, variant, kinds, args, ctx
                 _kana(hand, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            winners[c], restocked = settle(
-                s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, kept, fresh, extra_all, key, tied, first,
-                dark, darkkey,
-            )
-        _record(out, n, C, K, fkey, f, winners, kept_f, c_off)
+            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
+                                           kept, key, tied, first, dark, darkkey)
+        _record(out, lay, n, C, K, fkey, f, winners, kept_f)
         if restocked or fresh:
             for j in range(52):
                 deck[j] = j
@@ -248,8 +294,8 @@ def play_configs(s, nrounds, out, n, fresh, extra_all, variant, kinds, args, ctx
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def kana_probability(kinds, args, ctxmode, t1, t3, p, ctx, k, x, y):
+@helper
+def kana_probability(st, p, ctx, k, x, y):
     """P(seat ``p`` känäs card ``k`` | its hand is {k, x, y}, context ``ctx``).
 
     The three cards lie in a uniformly random order, so this averages the strategy's
@@ -271,20 +317,20 @@ def kana_probability(kinds, args, ctxmode, t1, t3, p, ctx, k, x, y):
             h[0], h[1], h[2] = x, y, k
         else:
             h[0], h[1], h[2] = y, x, k
-        kind = kinds[0, p]
+        kind = st.kinds[0, p]
         if kind == KIND_BLIND:
-            if args[0, p] < 0:
+            if st.args[0, p] < 0:
                 total += 1.0 / 3.0
-            elif h[args[0, p]] == k:
+            elif h[st.args[0, p]] == k:
                 total += 1.0
             continue
         if kind == KIND_PEEK_ONE:
-            pos = 0 if t1[0, p, ctx, h[0] >> 2] else 1
+            pos = 0 if st.t1[0, p, ctx, h[0] >> 2] else 1
             if h[pos] == k:
                 total += 1.0
             continue
         a, b, cc, ra, rb, rc = _sort3(h[0] >> 2, h[1] >> 2, h[2] >> 2)
-        j = t3[0, p, ctx, COMBO[ra, rb, rc]]
+        j = st.t3[0, p, ctx, COMBO[ra, rb, rc]]
         if j < 0:
             total += 1.0 / 3.0
         else:
@@ -294,8 +340,8 @@ def kana_probability(kinds, args, ctxmode, t1, t3, p, ctx, k, x, y):
     return total / 6.0
 
 
-@njit(cache=True)
-def posterior_tables(n, me, kanad_known, pool, kinds, args, ctxmode, t1, t3):
+@helper
+def posterior_tables(n, me, kanad_known, pool, st):
     """Cumulative weights over pairs of ``pool`` for each earlier seat with a known känäd
     card and each context: ``(cum[n, NCTX, npairs], total[n, NCTX], zmax[n], px, py)``."""
     npool = pool.shape[0]
@@ -318,7 +364,7 @@ def posterior_tables(n, me, kanad_known, pool, kinds, args, ctxmode, t1, t3):
         for ctx in range(NCTX):
             acc = 0.0
             for q in range(npairs):
-                acc += kana_probability(kinds, args, ctxmode, t1, t3, p, ctx, k, px[q], py[q])
+                acc += kana_probability(st, p, ctx, k, px[q], py[q])
                 cum[p, ctx, q] = acc
             total[p, ctx] = acc
             if acc > zmax[p]:
@@ -326,12 +372,12 @@ def posterior_tables(n, me, kanad_known, pool, kinds, args, ctxmode, t1, t3):
     return cum, total, zmax, px, py
 
 
-@njit(inline="always", cache=True)
+@inline
 def _uniform(s):
     return (next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(inline="always", cache=True)
+@inline
 def _take(deck, pos_of, i, c):
     """Move card ``c`` to ``deck[i]`` (dealt); False if it was dealt already."""
     j = pos_of[c]
@@ -345,11 +391,40 @@ def _take(deck, pos_of, i, c):
     return True
 
 
-@njit(cache=True)
-def _play_options(s, out, extra_base, deck, saved, state, i, m, n, me, hands, kanad, kept, options, kinds, args,
-                  ctxmode, t1, t3, custom, peeked, fresh, extra_all, key, tied, first, dark, darkkey, hand, winners):
-    """From my turn on, play the deal once per option of mine (``options[c]`` = position I
-    känä), each from the same stock and random stream; winners go to ``winners[c]``."""
+def advice_layout(C: int) -> Layout:
+    """Counts of :func:`advise_worlds` for ``C`` options of mine."""
+    P = C * (C - 1) // 2
+    return Layout("kana advice counts", [
+        ("wins", C),  # my wins with each option
+        ("plus", P),  # [pair]: I win with the first option of the pair, not the second
+        ("minus", P),
+        ("rejected", 1),  # draws rejected while sampling the earlier seats' hands
+        ("extra", C * EXTRA.size),
+    ])
+
+
+def rejection_layout(C: int) -> Layout:
+    """Counts of :func:`advise_by_rejection` for ``C`` options of mine."""
+    return Layout("kana rejection counts", [("wins", C), ("accepted", 1), ("extra", C * EXTRA.size)])
+
+
+#: Field numbers of :func:`advice_layout` and :func:`rejection_layout`.
+ADVICE = advice_layout(2).index
+REJECTION = rejection_layout(2).index
+
+
+@inline
+def _play_options(s, out, extra_base, w, i, m, me, options, rules, st, custom):
+    """From my turn on, play the deal in ``w`` once per option of mine (``options[c]`` = the
+    position I känä), each from the same stock and random stream; winners go to ``w.winners``."""
+    n = rules[R.players]
+    fresh = rules[R.fresh_deck]
+    extra_all = rules[R.extra_round_all]
+    peeked = peeked_cards(rules[R.variant])
+    # Fields of the bundles are bound once: reading them inside a loop costs a reference
+    # count update each time.
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
+    kinds, args, ctxmode, t1, t3 = st
     saved[:] = deck
     state[:] = s
     for c in range(options.shape[0]):
@@ -363,151 +438,137 @@ def _play_options(s, out, extra_base, deck, saved, state, i, m, n, me, hands, ka
             else:
                 pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
             _kana(hand, pos, p, kanad, kept)
-        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, deck, i, m, n, kept, fresh, extra_all, key, tied,
+        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, deck, i, m, n, fresh, extra_all, kept, key, tied,
                                 first, dark, darkkey)
 
 
-@njit(nogil=True, cache=True)
-def advise_worlds(s, nworlds, out, n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, me, my_cards,
-                  kanad_known, options, pool, cum, total, zmax, px, py, custom):
+@inline
+def _deal_mine_and_later(s, w, i, m, me, n, my_cards):
+    """My hand (the cards I know, the rest from the stock) and the later seats' hands."""
+    deck = w.deck
+    hands = w.hands
+    for j in range(3):
+        c = my_cards[j]
+        if c < 0:
+            c, _w, _h = deal_from(s, deck, i, m, np.uint64(0), 0)
+            i += 1
+        hands[me, j] = c
+    for p in range(me + 1, n):
+        hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
+        i += 3
+    return i
+
+
+@inline
+def _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeked):
+    """Deal the seats before mine consistent with the känäd cards I saw; returns the next
+    stock position, or -1 when the draw is rejected (and must be drawn again)."""
+    deck = w.deck
+    hands = w.hands
+    hand = w.hand
+    kanad = w.kanad
+    kept = w.kept
+    cum = post.cum
+    total = post.total
+    zmax = post.zmax
+    px = post.px
+    py = post.py
+    kinds, args, ctxmode, t1, t3 = st
+    m = npool
+    i = 0
+    npairs = px.shape[0]
+    for p in range(me):
+        k = kanad_known[p]
+        if k < 0:
+            hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
+            for j in range(3):
+                pos_of[deck[i + j]] = i + j
+            # deal3_from swapped cards within deck[i:m]; refresh their places
+            i += 3
+            for j in range(i, m):
+                pos_of[deck[j]] = j
+            for j in range(3):
+                hand[j] = hands[p, j]
+            pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+            _kana(hand, pos, p, kanad, kept)
+            continue
+        ctx = context_of(kanad, p, ctxmode[0, p])
+        z = total[p, ctx]
+        if z <= 0.0 or _uniform(s) * zmax[p] > z:
+            return -1  # this context makes the seen känä less likely: reject
+        u = _uniform(s) * z
+        lo = 0
+        hi = npairs - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cum[p, ctx, mid] > u:
+                hi = mid
+            else:
+                lo = mid + 1
+        x = px[lo]
+        y = py[lo]
+        if not _take(deck, pos_of, i, x):
+            return -1
+        i += 1
+        if not _take(deck, pos_of, i, y):
+            return -1
+        i += 1
+        kanad[p] = k
+        kept[p, 0] = x
+        kept[p, 1] = y
+    return i
+
+
+@kernel
+def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom):
     """Sample ``nworlds`` deals consistent with what seat ``me`` knows and play each option.
 
     Known: ``my_cards`` (-1 unknown; in peek-one position 0 is the peeked card) and the
     känäd cards of earlier seats (``kanad_known``, -1 not seen). An earlier seat's known
     känäd card weighs its other two cards by how likely its strategy känäs that card
-    (posterior weights ``cum``); the independent draws are joined by rejection on any
+    (posterior weights ``post``); the independent draws are joined by rejection on any
     clash and on the weights' normaliser (``total/zmax``), which makes the joint draw exact.
 
-    Counts (``C`` = number of options, ``P`` its pairs): my wins[C] | plus[P] | minus[P] |
-    rejected draws | extra-round blocks [C].
+    Counts by :func:`advice_layout` (``lay`` its offsets).
     """
+    n = rules[R.players]
     C = options.shape[0]
-    P = C * (C - 1) // 2
-    o_wins = 0
-    o_plus = C
-    o_minus = C + P
-    o_rej = C + 2 * P
-    o_extra = o_rej + 1
-    peeked = 0 if variant == 0 else (1 if variant == 1 else 3)
-    hands = np.empty((n, 3), np.int64)
-    kept = np.empty((n, 2), np.int64)
-    kanad = np.empty(n, np.int64)
-    key = np.empty(n, np.int64)
-    tied = np.empty(n, np.int64)
-    first = np.empty(n, np.int64)
-    dark = np.empty(n, np.int64)
-    darkkey = np.empty(n, np.int64)
-    hand = np.empty(3, np.int64)
-    winners = np.empty(C, np.int64)
-    deck = np.empty(52, np.int64)
+    peeked = peeked_cards(rules[R.variant])
+    w = new_work(n, C)
+    deck = w.deck
+    winners = w.winners
     pos_of = np.empty(52, np.int64)
-    saved = np.empty(52, np.int64)
-    state = np.empty(4, np.uint64)
     npool = pool.shape[0]
-    npairs = px.shape[0]
     for _ in range(nworlds):
         while True:
             # The stock: every card but mine and the känäd cards I have seen.
             for j in range(npool):
                 deck[j] = pool[j]
                 pos_of[pool[j]] = j
-            m = npool
-            i = 0
-            ok = True
-            for p in range(me):
-                k = kanad_known[p]
-                if k < 0:
-                    hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
-                    for j in range(3):
-                        pos_of[deck[i + j]] = i + j
-                    # deal3_from swapped cards within deck[i:m]; refresh their places
-                    i += 3
-                    for j in range(i, m):
-                        pos_of[deck[j]] = j
-                    for j in range(3):
-                        hand[j] = hands[p, j]
-                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                    _kana(hand, pos, p, kanad, kept)
-                    continue
-                ctx = context_of(kanad, p, ctxmode[0, p])
-                z = total[p, ctx]
-                if z <= 0.0 or _uniform(s) * zmax[p] > z:
-                    ok = False  # this context makes the seen känä less likely: reject
-                    break
-                u = _uniform(s) * z
-                lo = 0
-                hi = npairs - 1
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if cum[p, ctx, mid] > u:
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                x = px[lo]
-                y = py[lo]
-                if not _take(deck, pos_of, i, x):
-                    ok = False
-                    break
-                i += 1
-                if not _take(deck, pos_of, i, y):
-                    ok = False
-                    break
-                i += 1
-                kanad[p] = k
-                kept[p, 0] = x
-                kept[p, 1] = y
-            if ok:
+            i = _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeked)
+            if i >= 0:
                 break
-            out[o_rej] += 1
-        # My hand: the cards I know, the rest from the stock.
-        for j in range(3):
-            c = my_cards[j]
-            if c < 0:
-                c, _w, _h = deal_from(s, deck, i, m, np.uint64(0), 0)
-                i += 1
-            hands[me, j] = c
-        for p in range(me + 1, n):
-            hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
-            i += 3
-        _play_options(s, out, o_extra, deck, saved, state, i, m, n, me, hands, kanad, kept, options, kinds, args,
-                      ctxmode, t1, t3, custom, peeked, fresh, extra_all, key, tied, first, dark, darkkey, hand, winners)
+            out[lay[ADVICE.rejected]] += 1
+        i = _deal_mine_and_later(s, w, i, npool, me, n, my_cards)
+        _play_options(s, out, lay[ADVICE.extra], w, i, npool, me, options, rules, st, custom)
         for c in range(C):
             if winners[c] == me:
-                out[o_wins + c] += 1
-        pair = 0
-        for c1 in range(C):
-            for c2 in range(c1 + 1, C):
-                w1 = winners[c1] == me
-                w2 = winners[c2] == me
-                if w1 and not w2:
-                    out[o_plus + pair] += 1
-                elif w2 and not w1:
-                    out[o_minus + pair] += 1
-                pair += 1
+                out[lay[ADVICE.wins] + c] += 1
+        _count_pairs(out, lay[ADVICE.plus], lay[ADVICE.minus], 1, 0, winners, C, me)
 
 
-@njit(nogil=True, cache=True)
-def advise_by_rejection(s, ndeals, out, n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, me, my_cards,
-                        kanad_known, options, pool, custom):
+@kernel
+def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
     """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random, play
     the earlier seats' strategies, and keep only deals whose känäd cards are the ones seen.
-    Counts: my wins[C] | accepted deals | extra-round blocks [C]."""
+    Counts by :func:`rejection_layout` (``lay`` its offsets)."""
+    n = rules[R.players]
     C = options.shape[0]
-    peeked = 0 if variant == 0 else (1 if variant == 1 else 3)
-    hands = np.empty((n, 3), np.int64)
-    kept = np.empty((n, 2), np.int64)
-    kanad = np.empty(n, np.int64)
-    key = np.empty(n, np.int64)
-    tied = np.empty(n, np.int64)
-    first = np.empty(n, np.int64)
-    dark = np.empty(n, np.int64)
-    darkkey = np.empty(n, np.int64)
-    hand = np.empty(3, np.int64)
+    peeked = peeked_cards(rules[R.variant])
+    w = new_work(n, C)
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
+    kinds, args, ctxmode, t1, t3 = st
     npool = pool.shape[0]
-    deck = np.empty(52, np.int64)
-    saved = np.empty(52, np.int64)
-    state = np.empty(4, np.uint64)
-    winners = np.empty(C, np.int64)
     for _ in range(ndeals):
         for j in range(npool):
             deck[j] = pool[j]
@@ -534,9 +595,8 @@ def advise_by_rejection(s, ndeals, out, n, fresh, extra_all, variant, kinds, arg
                 break
         if not ok:
             continue
-        out[C] += 1
-        _play_options(s, out, C + 1, deck, saved, state, i, npool, n, me, hands, kanad, kept, options, kinds, args,
-                      ctxmode, t1, t3, custom, peeked, fresh, extra_all, key, tied, first, dark, darkkey, hand, winners)
+        out[lay[REJECTION.accepted]] += 1
+        _play_options(s, out, lay[REJECTION.extra], w, i, npool, me, options, rules, st, custom)
         for c in range(C):
             if winners[c] == me:
-                out[c] += 1
+                out[lay[REJECTION.wins] + c] += 1

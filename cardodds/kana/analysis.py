@@ -22,16 +22,23 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .. import __version__
+from .._deprecate import renamed
+from .._validate import check_threads
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import check_run_size, run
+from ..results import Result, counts_field
+from ..rng import RngLike
 from ..stats import Z95, Estimate
 from . import exact as _exact
-from ._kernels import PER_ROUND_BINS, extra_offsets, offsets, play_rounds
+from ._kernels import EXTRA, play_rounds, round_layout
 from ._live import enumerate_live
 from .rules import KanaRules
 
-__all__ = ["KanaOdds", "exact_odds", "live_odds", "odds", "parse_shown"]
+__all__ = ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"]
+
+#: Old result names, kept working with a DeprecationWarning.
+_DEPRECATED = {"KanaOdds": "OddsResult"}
+__getattr__ = renamed(globals(), _DEPRECATED)
 
 DEFAULT_SAMPLES = 2_000_000
 #: Live odds are enumerated exactly when the unknown kept cards have at most this many
@@ -48,20 +55,18 @@ ROLES = ("känäd", "first turned", "second turned")
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class KanaOdds:
+@dataclass(frozen=True, repr=False)
+class OddsResult(Result):
     """Odds of one Känä round: each seat's win probability and the round's figures.
 
     Seats count clockwise from the round's starter (seat 0). ``hand_value`` and
     ``superkana`` are seat 0's; ``extra_round`` is P(the best hand is tied). ``method`` is
     ``"exact"`` (enumeration; zero error) or ``"monte carlo"``. ``shown`` lists the cards on
-    the table for live odds (seat -> cards in the order shown).
+    the table for live odds (seat -> cards in the order shown). ``counts`` keeps the raw
+    Monte Carlo counts (None for exact results).
     """
 
-    rules: KanaRules
     method: str
-    samples: int
-    seed: object
     win: tuple[Estimate, ...]
     extra_round: Estimate
     superkana: Estimate
@@ -71,9 +76,8 @@ class KanaOdds:
     tie_again: dict[int, Estimate] = field(default_factory=dict)
     shown: dict[int, tuple[int, ...]] = field(default_factory=dict)
     strategies: tuple[str, ...] | None = None
-    partial: bool = False
-    seconds: float = 0.0
-    version: str = __version__
+    seconds: float = field(default=0.0, compare=False)  # wall time: not part of the result
+    counts: np.ndarray | None = counts_field(default=None)
 
     @property
     def players(self) -> int:
@@ -318,7 +322,8 @@ def _halfwidth_of_wins(n: int):
 
 
 def _kernel_args(rules: KanaRules, shown: dict[int, tuple[int, ...]], positions) -> tuple:
-    n, fresh, extra_all, latest = rules.to_kernel()
+    """``(rules, lay, positions, fixed, base_deck)`` for :func:`play_rounds`."""
+    n = rules.players
     fixed = None  # nothing shown: the kernel compiles without the shown-card branch
     if shown:
         fixed = np.full((n, 3), -1, np.int64)
@@ -326,7 +331,7 @@ def _kernel_args(rules: KanaRules, shown: dict[int, tuple[int, ...]], positions)
             fixed[s, : len(cards)] = cards
     out_cards = {c for cards in shown.values() for c in cards}
     base_deck = np.array([c for c in range(52) if c not in out_cards], np.int64)
-    return (n, fresh, extra_all, latest, np.asarray(positions, np.int64), fixed, base_deck)
+    return (rules.pack(), round_layout(n).offsets_array(), np.asarray(positions, np.int64), fixed, base_deck)
 
 
 def _positions(kana, n: int) -> np.ndarray:
@@ -351,32 +356,31 @@ def _positions(kana, n: int) -> np.ndarray:
     return np.array(out, np.int64)
 
 
-def _from_counts(rules: KanaRules, res, shown) -> KanaOdds:
+def _simulate(rules: KanaRules, shown, positions, samples, target_halfwidth, rng, threads, progress) -> OddsResult:
+    """Official rounds with blind känäs at ``positions`` and the ``shown`` cards fixed."""
     n = rules.players
-    o_wins, o_hist, o_last, o_extra, size = offsets(n)
-    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(o_extra)
-    c = res.counts
+    res = run(play_rounds, _kernel_args(rules, shown, positions), round_layout(n).size, samples=samples,
+              target_halfwidth=target_halfwidth, halfwidth=_halfwidth_of_wins(n), rng=rng, threads=threads,
+              progress=progress, unit="round")
+    v = round_layout(n).view(res.counts)
+    return _odds_result(rules, res, v.wins, v.hand_value, v.extra, shown=shown,
+                        last_round_starter=tuple(Estimate.proportion(x, res.samples) for x in v.last_round_starter))
+
+
+def _odds_result(rules: KanaRules, res, wins, hand_value, extra, **more) -> OddsResult:
+    """A Monte Carlo result from the wins per seat, seat 0's (or the focal seat's) hand
+    values and an extra-round block."""
     N = res.samples
-    win = tuple(Estimate.proportion(c[o_wins + s], N) for s in range(n))
-    hist = {v: Estimate.proportion(c[o_hist + v - 4], N) for v in HAND_VALUES}
-    tie_again = {
-        k: Estimate.proportion(c[o_again + k], c[o_byk + k]) for k in range(2, 18) if c[o_byk + k] > 0
-    }
-    return KanaOdds(
-        rules=rules,
-        method="monte carlo",
-        samples=N,
-        seed=res.seed,
-        win=win,
-        extra_round=Estimate.proportion(c[o_need], N),
-        superkana=hist[4],
-        hand_value=hist,
-        last_round_starter=tuple(Estimate.proportion(c[o_last + s], N) for s in range(n)),
-        extra_rounds_per_round=_extra_per_round(c[o_per : o_per + PER_ROUND_BINS]),
-        tie_again=tie_again,
-        shown=shown,
-        partial=res.partial,
-        seconds=res.seconds,
+    e = EXTRA.view(extra)
+    hist = {v: Estimate.proportion(x, N) for v, x in zip(HAND_VALUES, hand_value)}
+    return OddsResult(
+        rules=rules, method="monte carlo", samples=N, seed=res.seed,
+        win=tuple(Estimate.proportion(x, N) for x in wins),
+        extra_round=Estimate.proportion(e.needed, N), superkana=hist[4], hand_value=hist,
+        extra_rounds_per_round=_extra_per_round(e.per_round),
+        tie_again={k: Estimate.proportion(e.tied_again[k], e.by_players[k]) for k in range(2, 18)
+                   if e.by_players[k] > 0},
+        partial=res.partial, seconds=res.seconds, counts=res.counts, **more,
     )
 
 
@@ -387,17 +391,10 @@ def _extra_per_round(per_round: np.ndarray) -> Estimate:
 
 
 def odds(
-    players: int | None = None,
-    *,
-    rules: KanaRules | None = None,
-    kana="first",
-    strategies=None,
-    samples: int | None = None,
-    target_halfwidth: float | None = None,
-    rng=None,
-    threads: int | None = None,
-    progress: bool = False,
-) -> KanaOdds:
+    players: int | None = None, *, rules: KanaRules | None = None, kana="first", strategies=None,
+    samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
+    threads: int | None = None, progress: bool = False,
+) -> OddsResult:
     """Simulate official Känä rounds: each seat's win probability and the round's figures.
 
     ``kana`` is each seat's blind känä choice (a position among its three face-down cards:
@@ -417,22 +414,18 @@ def odds(
     """
     rules = _rules_from(players, rules)
     check_run_size(samples, target_halfwidth)
+    check_threads(threads)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_SAMPLES
     if strategies is not None or rules.variant != "official":
         if strategies is None:
             raise ValueError(f"variant {rules.variant!r} needs strategies=, e.g. ['threshold:8'] * {rules.players}")
         return _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, threads, progress)
-    args = _kernel_args(rules, {}, _positions(kana, rules.players))
-    res = run(
-        play_rounds, args, offsets(rules.players)[-1], samples=samples, target_halfwidth=target_halfwidth,
-        halfwidth=_halfwidth_of_wins(rules.players), rng=rng, threads=threads, progress=progress, unit="round",
-    )
-    return _from_counts(rules, res, {})
+    return _simulate(rules, {}, _positions(kana, rules.players), samples, target_halfwidth, rng, threads, progress)
 
 
-def _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, threads, progress) -> KanaOdds:
-    from ._play import COMBOS, config_offsets, no_custom, play_configs
+def _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, threads, progress) -> OddsResult:
+    from ._play import COMBOS, config_layout, play_configs
     from .strategies import pack, parse_strategy
 
     n = rules.players
@@ -441,30 +434,19 @@ def _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, thr
     if len(strategies) != n:
         raise ValueError(f"strategies= lists {len(strategies)} for {n} seats; give one per seat or one for all")
     seats = [parse_strategy(x, rules.variant) for x in strategies]
-    kinds, args, ctxmode, t1, t3, fn = pack([seats], n)
-    variant = ("official", "peek-one", "peek-all").index(rules.variant)
-    K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
-    o = config_offsets(n, 1, K)
-    _, fresh, extra_all, _ = rules.to_kernel()
+    table, custom = pack([seats], n)
+    K = {"official": 1, "peek-one": 13}.get(rules.variant, COMBOS)
+    layout = config_layout(n, 1, K)
+    wins = layout.slice("wins")
 
     def hw(counts, total):
-        return _halfwidth_of_wins(n)(counts[o[4]:o[4] + n], total)
+        return _halfwidth_of_wins(n)(counts[wins], total)
 
-    res = run(play_configs, (n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, 0, fn or no_custom), o[-1],
+    res = run(play_configs, (rules.pack(), layout.offsets_array(), table, 0, custom), layout.size,
               samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, threads=threads,
               progress=progress, unit="round")
-    c = res.counts
-    N = res.samples
-    hist = {v: Estimate.proportion(c[o[5] + v - 4], N) for v in HAND_VALUES}
-    o_need, o_played, o_byk, o_again, o_resh, o_per = extra_offsets(o[6])
-    return KanaOdds(
-        rules=rules, method="monte carlo", samples=N, seed=res.seed,
-        win=tuple(Estimate.proportion(c[o[4] + s], N) for s in range(n)),
-        extra_round=Estimate.proportion(c[o_need], N), superkana=hist[4], hand_value=hist,
-        extra_rounds_per_round=_extra_per_round(c[o_per:o_per + PER_ROUND_BINS]),
-        tie_again={k: Estimate.proportion(c[o_again + k], c[o_byk + k]) for k in range(2, 18) if c[o_byk + k] > 0},
-        partial=res.partial, seconds=res.seconds, strategies=tuple(x.name for x in seats),
-    )
+    v = layout.view(res.counts)
+    return _odds_result(rules, res, v.wins, v.hand_value, v.extra, strategies=tuple(x.name for x in seats))
 
 
 # ---------------------------------------------------------------------------------------
@@ -472,7 +454,7 @@ def _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, thr
 # ---------------------------------------------------------------------------------------
 
 
-def exact_odds(players: int | None = None, *, rules: KanaRules | None = None) -> KanaOdds:
+def exact_odds(players: int | None = None, *, rules: KanaRules | None = None) -> OddsResult:
     """The exact figures of an official round (no sampling; zero error).
 
     Win probabilities (1/n each, computed for 2..4 players and by exchangeability beyond),
@@ -490,7 +472,7 @@ def exact_odds(players: int | None = None, *, rules: KanaRules | None = None) ->
     tie_again = {}
     if rules.tiebreak_deck == "fresh":
         tie_again = {k: Estimate.exact_value(_exact.p_extra_ties_again(k)) for k in range(2, n + 1)}
-    return KanaOdds(
+    return OddsResult(
         rules=rules,
         method="exact",
         samples=0,
@@ -520,17 +502,10 @@ def _live_size(shown, n: int) -> int:
 
 
 def live_odds(
-    shown,
-    players: int | None = None,
-    *,
-    rules: KanaRules | None = None,
-    method: str = "auto",
-    samples: int | None = None,
-    target_halfwidth: float | None = None,
-    rng=None,
-    threads: int | None = None,
-    progress: bool = False,
-) -> KanaOdds:
+    shown, players: int | None = None, *, rules: KanaRules | None = None, method: str = "auto",
+    samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
+    threads: int | None = None, progress: bool = False,
+) -> OddsResult:
     """Each seat's probability of winning, given every card shown so far in the round.
 
     ``shown`` maps a seat (0 = the starter, clockwise) to the cards it has shown, in order:
@@ -555,6 +530,7 @@ def live_odds(
     shown = parse_shown(shown, n)
     _check_progress(shown, rules)
     check_run_size(samples, target_halfwidth)
+    check_threads(threads)
     size = _live_size(shown, n)
     if method == "exact" and size > EXACT_MAX:
         raise ValueError(
@@ -567,15 +543,10 @@ def live_odds(
         return _live_exact(rules, shown)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_SAMPLES
-    args = _kernel_args(rules, shown, np.zeros(n, np.int64))
-    res = run(
-        play_rounds, args, offsets(n)[-1], samples=samples, target_halfwidth=target_halfwidth,
-        halfwidth=_halfwidth_of_wins(n), rng=rng, threads=threads, progress=progress, unit="round",
-    )
-    return _from_counts(rules, res, shown)
+    return _simulate(rules, shown, np.zeros(n, np.int64), samples, target_halfwidth, rng, threads, progress)
 
 
-def _live_exact(rules: KanaRules, shown: dict[int, tuple[int, ...]]) -> KanaOdds:
+def _live_exact(rules: KanaRules, shown: dict[int, tuple[int, ...]]) -> OddsResult:
     n = rules.players
     known_a = np.full(n, -1, np.int64)
     known_b = np.full(n, -1, np.int64)
@@ -589,7 +560,7 @@ def _live_exact(rules: KanaRules, shown: dict[int, tuple[int, ...]]) -> KanaOdds
             known_b[s] = cards[2] >> 2
     win, p_tie, _ = enumerate_live(n, known_a, known_b, cnt, int(rules.extra_round == "all"))
     hist = _seat_value_distribution(known_a[0], known_b[0], cnt)
-    return KanaOdds(
+    return OddsResult(
         rules=rules,
         method="exact",
         samples=0,

@@ -17,21 +17,29 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from .. import __version__
+from .._deprecate import renamed
+from .._validate import check_threads
 from ..cards import RANKS, card_str, format_cards, parse_cards
 from ..engine import check_run_size, run
-from ..rng import as_seed_sequence
+from ..results import Result, counts_field
+from ..rng import RngLike, as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
-from ._kernels import EXTRA_BLOCK
-from ._play import COMBOS, advise_worlds, config_offsets, no_custom, play_configs, posterior_tables
+from ._play import COMBOS, Posterior, advice_layout, advise_worlds, config_layout, play_configs, posterior_tables
 from .rules import KanaRules
 from .strategies import (
     Strategy, best_pair, blind, combos, kana_ranks, pack, parse_strategy, peek_all_table,
 )
 
 __all__ = [
-    "Advice", "Comparison", "StrategyTable", "advise", "compare", "equilibrium", "expected_value", "strategy_table",
+    "AdviceResult", "ComparisonResult", "StrategyTableResult", "advise", "compare", "equilibrium", "expected_value",
+    "strategy_table",
 ]
+
+#: Old result names, kept working with a DeprecationWarning.
+_DEPRECATED = {
+    "Advice": "AdviceResult", "Comparison": "ComparisonResult", "StrategyTable": "StrategyTableResult",
+}
+__getattr__ = renamed(globals(), _DEPRECATED)
 
 DEFAULT_SAMPLES = 1_000_000
 MAX_ITERATIONS = 12
@@ -49,8 +57,9 @@ def _rules(players, variant, rules) -> KanaRules:
     return KanaRules(players=4 if players is None else players, variant=variant or "official")
 
 
-def _run_size(samples, target_halfwidth, default=DEFAULT_SAMPLES):
+def _run_size(samples, target_halfwidth, threads=None, default=DEFAULT_SAMPLES):
     check_run_size(samples, target_halfwidth)
+    check_threads(threads)
     if samples is None and target_halfwidth is None:
         return default, None
     return samples, target_halfwidth
@@ -66,18 +75,27 @@ def _seat_list(table, rules: KanaRules, what: str) -> list[Strategy]:
     return [parse_strategy(s, rules.variant) for s in table]
 
 
+def _keys_of(variant: str) -> int:
+    """How many focal keys a variant breaks results down by (peeked rank, rank combination)."""
+    return {"official": 1, "peek-one": 13}.get(variant, COMBOS)
+
+
 def _configs_run(rules, configs, focal, samples, target_halfwidth, rng, threads, progress, headline):
+    """Play ``configs`` on the same deals; returns the run and its counts layout."""
     n = rules.players
-    kinds, args, ctxmode, t1, t3, fn = pack(configs, n)
-    variant = ("official", "peek-one", "peek-all").index(rules.variant)
-    _, fresh, extra_all, _ = rules.to_kernel()
+    table, custom = pack(configs, n)
     C = len(configs)
-    K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
-    size = config_offsets(n, C, K)[-1]
-    kargs = (n, fresh, extra_all, variant, kinds, args, ctxmode, t1, t3, focal, fn or no_custom)
-    res = run(play_configs, kargs, size, samples=samples, target_halfwidth=target_halfwidth,
-              halfwidth=headline(n, C, K), rng=rng, threads=threads, progress=progress, unit="round")
-    return res, config_offsets(n, C, K), K
+    K = _keys_of(rules.variant)
+    layout = config_layout(n, C, K)
+    kargs = (rules.pack(), layout.offsets_array(), table, focal, custom)
+    res = run(play_configs, kargs, layout.size, samples=samples, target_halfwidth=target_halfwidth,
+              halfwidth=headline(layout), rng=rng, threads=threads, progress=progress, unit="round")
+    return res, layout, K
+
+
+def _by_key(counts, layout, name: str, K: int) -> np.ndarray:
+    """Field ``name`` of the configuration counts as rows of ``K`` keys."""
+    return counts[layout.slice(name)].reshape(-1, K)
 
 
 # ---------------------------------------------------------------------------------------
@@ -85,15 +103,14 @@ def _configs_run(rules, configs, focal, samples, target_halfwidth, rng, threads,
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Comparison:
+@dataclass(frozen=True, repr=False)
+class ComparisonResult(Result):
     """Strategy ``a`` against strategy ``b`` in one seat, on the same deals.
 
     ``difference`` = P(win with a) - P(win with b), paired; ``better`` names the better one
     only when its 95% interval excludes zero, else it is None: no difference at this precision.
     """
 
-    rules: KanaRules
     seat: int
     a: str
     b: str
@@ -101,10 +118,7 @@ class Comparison:
     win_a: Estimate
     win_b: Estimate
     difference: Estimate
-    samples: int
-    seed: object
-    partial: bool = False
-    version: str = __version__
+    counts: np.ndarray | None = counts_field(default=None)
 
     @property
     def better(self) -> str | None:
@@ -148,20 +162,46 @@ class Comparison:
     def _repr_html_(self) -> str:
         return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
 
+    def plot(self, ax=None):
+        """Both win probabilities and their paired difference, with 95% intervals."""
+        return _plot_estimates(ax, [(self.a, self.win_a), (self.b, self.win_b)], "P(win)",
+                               ("a - b", self.difference))
 
-def _paired_headline(n, C, K):
+
+def _plot_estimates(ax, rows, ylabel, diff=None):
+    """Points with 95% interval bars; a paired difference on a second axis, with its zero line."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.2))
+    x = np.arange(len(rows))
+    v = np.array([e.value for _, e in rows])
+    ax.errorbar(x, v, yerr=[v - [e.lo for _, e in rows], [e.hi for _, e in rows] - v], fmt="o", capsize=3)
+    ax.set_xticks(x, [name for name, _ in rows])
+    ax.set_ylabel(ylabel)
+    if diff is not None:
+        name, d = diff
+        twin = ax.twinx()
+        twin.errorbar([len(rows)], [d.value], yerr=[[d.value - d.lo], [d.hi - d.value]], fmt="s", color="#c0392b",
+                      capsize=3)
+        twin.axhline(0, color="#c0392b", lw=0.8, ls=":")
+        twin.set_ylabel(f"difference ({name})", color="#c0392b")
+        ax.set_xticks(list(x) + [len(rows)], [n for n, _ in rows] + [name])
+    return ax
+
+
+def _paired_headline(layout):
+    plus, minus = layout.slice("plus"), layout.slice("minus")
+
     def hw(counts, total):
-        o = config_offsets(n, C, K)
-        plus = counts[o[2]:o[2] + K].sum()
-        minus = counts[o[3]:o[3] + K].sum()
-        return Z95 * paired_difference(plus, minus, total).se if total > 1 else math.inf
+        return Z95 * paired_difference(counts[plus].sum(), counts[minus].sum(), total).se if total > 1 else math.inf
 
     return hw
 
 
 def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, variant: str | None = None,
             rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
-            rng=None, threads=None, progress=False) -> Comparison:
+            rng: RngLike = None, threads: int | None = None, progress: bool = False) -> ComparisonResult:
     """Win rate of strategy ``a`` and of ``b`` in ``seat`` against the others' ``table``
     (one strategy for all or one per seat), and their paired difference on the same deals.
 
@@ -183,16 +223,16 @@ def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, v
     cb = list(others)
     ca[seat] = sa
     cb[seat] = sb
-    samples, thw = _run_size(samples, target_halfwidth)
-    res, o, K = _configs_run(rules, [ca, cb], seat, samples, thw, rng, threads, progress, _paired_headline)
-    c = res.counts
+    samples, thw = _run_size(samples, target_halfwidth, threads)
+    res, layout, K = _configs_run(rules, [ca, cb], seat, samples, thw, rng, threads, progress, _paired_headline)
     N = res.samples
-    plus = int(c[o[2]:o[2] + K].sum())
-    minus = int(c[o[3]:o[3] + K].sum())
-    return Comparison(
+    focal_wins = _by_key(res.counts, layout, "focal_wins", K).sum(axis=1)
+    plus, minus = (int(_by_key(res.counts, layout, name, K).sum()) for name in ("plus", "minus"))
+    return ComparisonResult(
         rules=rules, seat=seat, a=sa.name, b=sb.name, opponents=tuple(s.name for i, s in enumerate(others) if i != seat),
-        win_a=Estimate.proportion(c[o[1]:o[1] + K].sum(), N), win_b=Estimate.proportion(c[o[1] + K:o[1] + 2 * K].sum(), N),
-        difference=paired_difference(plus, minus, N), samples=N, seed=res.seed, partial=res.partial,
+        win_a=Estimate.proportion(focal_wins[0], N), win_b=Estimate.proportion(focal_wins[1], N),
+        difference=paired_difference(plus, minus, N), samples=N, seed=res.seed,
+        partial=res.partial, counts=res.counts,
     )
 
 
@@ -214,8 +254,8 @@ def _guess_variant(*specs) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class StrategyTable:
+@dataclass(frozen=True, repr=False)
+class StrategyTableResult(Result):
     """The best känä for each peeked rank (peek-one) or rank combination (peek-all).
 
     ``rows`` has one row per key with the table's action, the win probability of a player
@@ -224,16 +264,12 @@ class StrategyTable:
     ``iterations`` counts best-response rounds until the table stopped changing.
     """
 
-    rules: KanaRules
     strategy: Strategy
-    rows: pd.DataFrame
+    rows: pd.DataFrame = counts_field()  # a frame has no ==; the estimates below summarise it
     win_vs_blind: Estimate
     win_at_table: Estimate
     iterations: int
     converged: bool
-    samples: int
-    seed: object
-    version: str = __version__
 
     @property
     def ev_vs_blind(self) -> Estimate:
@@ -351,18 +387,18 @@ def _run_focal(rules, forced, opponents, samples, rng, threads, progress):
             row[seat] = s
             configs.append(row)
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (1_000_000 + seat,))
-        res, o, K = _configs_run(rules, configs, seat, per, None, child, threads, progress, _paired_headline)
+        res, layout, K = _configs_run(rules, configs, seat, per, None, child, threads, progress, _paired_headline)
         total = res.counts if total is None else total + res.counts
         N += res.samples
-    return (total, N, seed), o, K
+    return (total, N, seed), layout, K
 
 
-def _per_key(counts, o, K, C):
-    deals = counts[o[0]:o[0] + K]
-    wins = np.stack([counts[o[1] + c * K:o[1] + (c + 1) * K] for c in range(C)])
-    P = C * (C - 1) // 2
-    plus = np.stack([counts[o[2] + p * K:o[2] + (p + 1) * K] for p in range(P)]) if P else None
-    minus = np.stack([counts[o[3] + p * K:o[3] + (p + 1) * K] for p in range(P)]) if P else None
+def _per_key(counts, layout, K, C):
+    """Deals, wins per action, and the paired plus/minus counts, each by focal key."""
+    deals = _by_key(counts, layout, "deals", K)[0]
+    wins = _by_key(counts, layout, "focal_wins", K)
+    plus = _by_key(counts, layout, "plus", K) if C > 1 else None
+    minus = _by_key(counts, layout, "minus", K) if C > 1 else None
     return deals, wins, plus, minus
 
 
@@ -386,8 +422,9 @@ def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
     return d if c1 < c2 else d.scaled(-1)
 
 
-def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng=20261129, threads=None,
-                progress=False, start: Strategy | None = None, max_iterations: int = MAX_ITERATIONS):
+def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng: RngLike = 20261129,
+                threads: int | None = None, progress: bool = False, start: Strategy | None = None,
+                max_iterations: int = MAX_ITERATIONS):
     """Iterate best responses from ``start`` until the table stops changing.
 
     Returns ``(strategy, iterations, converged)``. Every player uses the same table; an
@@ -396,9 +433,10 @@ def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng=20261
     rules = KanaRules(players=players, variant=variant)
     if variant not in ("peek-one", "peek-all"):
         raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
+    check_threads(threads)
     forced = _forced(variant)
     C = len(forced)
-    K = 13 if variant == "peek-one" else COMBOS
+    K = _keys_of(variant)
     current = _initial_actions(variant) if start is None else _actions_of(start)
     ss, _ = as_seed_sequence(rng)
     iterations = 0
@@ -407,8 +445,8 @@ def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng=20261
         iterations += 1
         table = _strategy_from(variant, current, "table")
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
-        (counts, N, _), o, _ = _run_focal(rules, forced, table, samples, child, threads, progress)
-        deals, wins, plus, minus = _per_key(counts, o, K, C)
+        (counts, N, _), layout, _ = _run_focal(rules, forced, table, samples, child, threads, progress)
+        deals, wins, plus, minus = _per_key(counts, layout, K, C)
         new = _improve(current, deals, wins, plus, minus, C)
         if (new == current).all():
             converged = True
@@ -444,8 +482,8 @@ def _improve(current, deals, wins, plus, minus, C) -> np.ndarray:
 
 
 def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: str = "table",
-                   samples: int | None = None, target_halfwidth: float | None = None, rng=None, threads=None,
-                   progress=False) -> StrategyTable:
+                   samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
+                   threads: int | None = None, progress: bool = False) -> StrategyTableResult:
     """The strategy table for ``variant`` at ``players``: per key the action of the table
     (the equilibrium with ``opponents="table"``, the best response to blind opponents with
     ``"blind"``) and its win probability against blind opponents and against the table.
@@ -458,18 +496,18 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
         raise ValueError(f"opponents={opponents!r} is not known; choose 'table' or 'blind'")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
         raise ValueError(f"players={players!r}: strategy tables are built for 2..8 players")
-    samples, _ = _run_size(samples, target_halfwidth, default=400_000)
+    samples, _ = _run_size(samples, target_halfwidth, threads, default=400_000)
     if target_halfwidth is not None:
         samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
     rules = KanaRules(players=players, variant=variant)
     ss, seed = as_seed_sequence(rng)
     forced = _forced(variant)
     C = len(forced)
-    K = 13 if variant == "peek-one" else COMBOS
+    K = _keys_of(variant)
     if opponents == "blind":
-        (counts, N, _), o, _ = _run_focal(rules, forced, blind("random"), samples,
+        (counts, N, _), layout, _ = _run_focal(rules, forced, blind("random"), samples,
                                           np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads, progress)
-        deals, wins, plus, minus = _per_key(counts, o, K, C)
+        deals, wins, plus, minus = _per_key(counts, layout, K, C)
         actions = np.argmax(wins, axis=0).astype(np.int64)
         table, iterations, converged = _strategy_from(variant, actions, f"best-vs-blind({players})"), 1, True
     else:
@@ -480,9 +518,9 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     rows = {}
     overall = {}
     for label, opp, key in (("vs_blind", blind("random"), 1), ("at_table", table, 2)):
-        (counts, N, _), o, _ = _run_focal(rules, forced, opp, samples,
+        (counts, N, _), layout, _ = _run_focal(rules, forced, opp, samples,
                                           np.random.SeedSequence(ss.entropy, spawn_key=(key,)), threads, progress)
-        deals, wins, plus, minus = _per_key(counts, o, K, C)
+        deals, wins, plus, minus = _per_key(counts, layout, K, C)
         chosen = np.array([wins[actions[k] if actions[k] >= 0 else 0, k] for k in range(K)])
         rows[label] = [Estimate.proportion(chosen[k], deals[k]) for k in range(K)]
         overall[label] = Estimate.proportion(int(chosen.sum()), int(deals.sum()))
@@ -504,13 +542,14 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
             row.update({col: e.value, col + "_se": e.se, col + "_lo": e.lo, col + "_hi": e.hi})
         data.append(row)
     frame = pd.DataFrame(data).set_index("key")
-    return StrategyTable(rules=rules, strategy=table, rows=frame, win_vs_blind=overall["vs_blind"],
+    return StrategyTableResult(rules=rules, strategy=table, rows=frame, win_vs_blind=overall["vs_blind"],
                          win_at_table=overall["at_table"], iterations=iterations, converged=converged,
                          samples=samples, seed=seed)
 
 
 def expected_value(strategy, players: int = 4, variant: str | None = None, *, opponents="table",
-                   samples: int | None = None, rng=None, threads=None, progress=False) -> Estimate:
+                   samples: int | None = None, rng: RngLike = None, threads: int | None = None,
+                   progress: bool = False) -> Estimate:
     """Expected gain per round, in antes, of one player using ``strategy`` against
     ``opponents`` (``"table"``, ``"blind"`` or a strategy for all of them): n P(win) - 1,
     averaged over the seats (the starter rotates).
@@ -530,9 +569,9 @@ def expected_value(strategy, players: int = 4, variant: str | None = None, *, op
             opp = table_strategy(rules.variant, rules.players)
     else:
         opp = parse_strategy(opponents, rules.variant)
-    samples, _ = _run_size(samples, None)
-    (counts, N, _), o, K = _run_focal(rules, [s], opp, samples, rng, threads, progress)
-    return Estimate.proportion(int(counts[o[1]:o[1] + K].sum()), N).scaled(rules.players, -1)
+    samples, _ = _run_size(samples, None, threads)
+    (counts, N, _), layout, K = _run_focal(rules, [s], opp, samples, rng, threads, progress)
+    return Estimate.proportion(int(_by_key(counts, layout, "focal_wins", K).sum()), N).scaled(rules.players, -1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -566,8 +605,8 @@ def table_strategy(variant: str, players: int) -> Strategy:
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Advice:
+@dataclass(frozen=True, repr=False)
+class AdviceResult(Result):
     """Each känä I can make, its win probability, and whether one is better.
 
     ``best`` is the card to känä (``"?"`` for an unseen one), or None when the best option's
@@ -575,7 +614,6 @@ class Advice:
     better at this precision.
     """
 
-    rules: KanaRules
     seat: int
     cards: tuple[int, ...]
     kanad: dict[int, int]
@@ -583,10 +621,7 @@ class Advice:
     options: tuple[tuple[str, Estimate], ...]
     best: str | None
     difference: Estimate
-    samples: int
-    seed: object
-    partial: bool = False
-    version: str = __version__
+    counts: np.ndarray | None = counts_field(default=None)
 
     def to_frame(self) -> pd.DataFrame:
         rows = [{"kana": k, "win": e.value, "se": e.se, "lo": e.lo, "hi": e.hi} for k, e in self.options]
@@ -624,11 +659,20 @@ class Advice:
     def _repr_html_(self) -> str:
         return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
 
+    def plot(self, ax=None):
+        """Each option's win probability with its 95% interval."""
+        return _plot_estimates(ax, [(f"känä {k}", e) for k, e in self.options], "P(win)")
 
-def _check_advice_input(rules: KanaRules, seat, cards, kanad):
+
+def _check_seat(rules: KanaRules, seat) -> int:
     n = rules.players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} does not exist at a table of {n}; my seat in the känä order is 0..{n - 1}")
+    return seat
+
+
+def _check_my_cards(rules: KanaRules, cards) -> list[int]:
+    """My three cards (-1 for those not seen), as the variant lets me know them."""
     mine = parse_cards(cards, allow_unknown=True) if cards is not None else [-1, -1, -1]
     if len(mine) != 3:
         raise ValueError(f"a hand holds 3 cards; give all three, '?' for those not seen (e.g. '9h ? ?'), got {len(mine)}")
@@ -641,27 +685,50 @@ def _check_advice_input(rules: KanaRules, seat, cards, kanad):
         raise ValueError("in peek-all I have seen all three cards: give them all, e.g. '9h Kd 2c'")
     if rules.variant == "peek-one" and not known:
         raise ValueError("in peek-one give the card I peeked first, e.g. '9h ? ?'")
-    if isinstance(kanad, str):
-        kanad_cards = parse_cards(kanad, allow_unknown=True) if kanad.strip() else []
-        kanad = {s: c for s, c in enumerate(kanad_cards) if c >= 0}
-    elif kanad is None:
-        kanad = {}
-    elif isinstance(kanad, (list, tuple)):
-        kanad = {s: c for s, c in enumerate(parse_cards(kanad, allow_unknown=True)) if c >= 0}
-    else:
-        kanad = {int(s): (parse_cards([c])[0] if not isinstance(c, int) else c) for s, c in dict(kanad).items()}
+    return mine
+
+
+def _kanad_from_sequence(cards) -> dict[int, int]:
+    """``"5c ? Kd"`` or ``["5c", "?", "Kd"]``: seats 0, 1, ... in order, ``?`` for one not seen."""
+    if isinstance(cards, str) and not cards.strip():
+        return {}
+    return {s: c for s, c in enumerate(parse_cards(cards, allow_unknown=True)) if c >= 0}
+
+
+def _kanad_from_mapping(cards) -> dict[int, int]:
+    """``{seat: card}`` with a card as text or as its number."""
+    return {int(s): (c if isinstance(c, int) else parse_cards([c])[0]) for s, c in dict(cards).items()}
+
+
+def _parse_kanad(kanad) -> dict[int, int]:
+    if kanad is None:
+        return {}
+    if isinstance(kanad, (str, list, tuple)):
+        return _kanad_from_sequence(kanad)
+    return _kanad_from_mapping(kanad)
+
+
+def _check_kanad(kanad: dict[int, int], seat: int, mine: list[int]) -> dict[int, int]:
+    """Känäd cards can only be the earlier seats', and no card can be seen twice."""
     for s in kanad:
         if not 0 <= s < seat:
             raise ValueError(
                 f"a känäd card is given for seat {s}, but only the {seat} seat(s) before mine (0..{seat - 1}) have "
                 "känäd when it is my turn"
             )
-    clash = set(known) & set(kanad.values())
+    clash = {c for c in mine if c >= 0} & set(kanad.values())
     if clash:
         raise ValueError(f"card {card_str(min(clash))} is both in my hand and among the känäd cards; each card exists once")
     if len(set(kanad.values())) != len(kanad):
         raise ValueError("a känäd card is given twice; each card exists once")
-    return mine, dict(sorted(kanad.items()))
+    return dict(sorted(kanad.items()))
+
+
+def _check_advice_input(rules: KanaRules, seat, cards, kanad):
+    """``(my cards, känäd cards by seat)`` from the advisor's inputs, each checked on its own."""
+    seat = _check_seat(rules, seat)
+    mine = _check_my_cards(rules, cards)
+    return mine, _check_kanad(_parse_kanad(kanad), seat, mine)
 
 
 def _options(rules: KanaRules, mine: list[int]) -> list[tuple[str, int]]:
@@ -674,7 +741,8 @@ def _options(rules: KanaRules, mine: list[int]) -> list[tuple[str, int]]:
 
 def advise(players: int | None = None, variant: str | None = None, *, seat: int = 0, cards=None, kanad=None,
            opponents="table", rules: KanaRules | None = None, samples: int | None = None,
-           target_halfwidth: float | None = None, rng=None, threads=None, progress=False) -> Advice:
+           target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None,
+           progress: bool = False) -> AdviceResult:
     """Which card should I känä? Each option's win probability, the best, and its edge.
 
     ``seat`` is my place in the känä order (0 = the starter), ``cards`` what I know of my
@@ -695,68 +763,64 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
     """
     rules = _rules(players, variant, rules)
     mine, known_kanad = _check_advice_input(rules, seat, cards, kanad)
+    samples, thw = _run_size(samples, target_halfwidth, threads)
+    opp, label = _advice_opponents(rules, opponents, seat, known_kanad)
+    table, custom = pack([opp], rules.players)
+    kanad_arr = np.full(rules.players, -1, np.int64)
+    for s, c in known_kanad.items():
+        kanad_arr[s] = c
+    known = {c for c in mine if c >= 0} | set(known_kanad.values())
+    pool = np.array([c for c in range(52) if c not in known], np.int64)
+    post = Posterior(*posterior_tables(rules.players, seat, kanad_arr, pool, table))
+    if any(known_kanad) and any(post.total[s].max() == 0 for s in known_kanad):
+        bad = next(s for s in known_kanad if post.total[s].max() == 0)
+        raise ValueError(f"seat {bad} could not have känäd {card_str(known_kanad[bad])} under its strategy; "
+                         "check the card or the opponents' strategy")
+    opts = _options(rules, mine)
+    C = len(opts)
+    layout = advice_layout(C)
+
+    def hw(counts, N):
+        if N < 2:
+            return math.inf
+        b = int(np.argmax(counts[layout.slice("wins")]))
+        return max(_adv_diff(counts, layout, b, c, N).halfwidth for c in range(C) if c != b)
+
+    kargs = (rules.pack(), layout.offsets_array(), table, seat, np.array(mine, np.int64), kanad_arr,
+             np.array([j for _, j in opts], np.int64), pool, post, custom)
+    res = run(advise_worlds, kargs, layout.size, samples=samples, target_halfwidth=thw, halfwidth=hw, rng=rng,
+              threads=threads, progress=progress, unit="deal")
+    wins = res.counts[layout.slice("wins")]
+    N = res.samples
+    order = sorted(range(C), key=lambda j: -wins[j])
+    diff = _adv_diff(res.counts, layout, order[0], order[1], N)
+    best = None if diff.contains_zero() else opts[order[0]][0]
+    return AdviceResult(rules=rules, seat=seat, cards=tuple(mine), kanad=known_kanad, opponents=label,
+                        options=tuple((opts[j][0], Estimate.proportion(wins[j], N)) for j in range(C)), best=best,
+                        difference=diff, samples=N, seed=res.seed, partial=res.partial, counts=res.counts)
+
+
+def _advice_opponents(rules: KanaRules, opponents, seat: int, known_kanad) -> tuple[list[Strategy], str]:
+    """The other seats' strategies and how to name them."""
     n = rules.players
     if isinstance(opponents, str) and opponents in ("table", "blind"):
-        label = opponents
         if opponents == "blind" or rules.variant == "official":
             opp = [blind("random")] * n
         else:
             opp = [table_strategy(rules.variant, n)] * n
+        label = opponents
     else:
         opp = _seat_list(opponents, rules, "opponents")
         label = ",".join(s.name for s in opp)
     if any(s.kind == 3 for i, s in enumerate(opp) if i < seat and i in known_kanad):
         raise ValueError("a custom strategy cannot be conditioned on its känäd card; give it as unseen")
-    samples, thw = _run_size(samples, target_halfwidth)
-    opts = _options(rules, mine)
-    C = len(opts)
-    kinds, args, ctxmode, t1, t3, fn = pack([opp], n)
-    variant_code = ("official", "peek-one", "peek-all").index(rules.variant)
-    _, fresh, extra_all, _ = rules.to_kernel()
-    kanad_arr = np.full(n, -1, np.int64)
-    for s, c in known_kanad.items():
-        kanad_arr[s] = c
-    known = {c for c in mine if c >= 0} | set(known_kanad.values())
-    pool = np.array([c for c in range(52) if c not in known], np.int64)
-    cum, total, zmax, px, py = posterior_tables(n, seat, kanad_arr, pool, kinds, args, ctxmode, t1, t3)
-    if any(known_kanad) and any(total[s].max() == 0 for s in known_kanad):
-        bad = next(s for s in known_kanad if total[s].max() == 0)
-        raise ValueError(f"seat {bad} could not have känäd {card_str(known_kanad[bad])} under its strategy; "
-                         "check the card or the opponents' strategy")
-    P = C * (C - 1) // 2
-    size = C + 2 * P + 1 + C * EXTRA_BLOCK
-
-    def hw(counts, N):
-        if N < 2:
-            return math.inf
-        w = counts[:C]
-        b = int(np.argmax(w))
-        worst = 0.0
-        for c in range(C):
-            if c != b:
-                d = _adv_diff(counts, C, b, c, N)
-                worst = max(worst, d.halfwidth)
-        return worst
-
-    kargs = (n, fresh, extra_all, variant_code, kinds, args, ctxmode, t1, t3, seat, np.array(mine, np.int64),
-             kanad_arr, np.array([j for _, j in opts], np.int64), pool, cum, total, zmax, px, py, fn or no_custom)
-    res = run(advise_worlds, kargs, size, samples=samples, target_halfwidth=thw, halfwidth=hw, rng=rng,
-              threads=threads, progress=progress, unit="deal")
-    c = res.counts
-    N = res.samples
-    wins = [Estimate.proportion(c[j], N) for j in range(C)]
-    order = sorted(range(C), key=lambda j: -c[j])
-    b, nxt = order[0], order[1]
-    diff = _adv_diff(c, C, b, nxt, N)
-    best = None if diff.contains_zero() else opts[b][0]
-    return Advice(rules=rules, seat=seat, cards=tuple(mine), kanad=known_kanad, opponents=label,
-                  options=tuple((opts[j][0], wins[j]) for j in range(C)), best=best, difference=diff,
-                  samples=N, seed=res.seed, partial=res.partial)
+    return opp, label
 
 
-def _adv_diff(counts, C, c1, c2, N) -> Estimate:
+def _adv_diff(counts, layout, c1, c2, N) -> Estimate:
+    """Paired difference of my wins with option c1 minus option c2."""
+    C = layout.sizes.wins
     a, b = (c1, c2) if c1 < c2 else (c2, c1)
-    P = C * (C - 1) // 2
     p = _pair_index(C, a, b)
-    d = paired_difference(counts[C + p], counts[C + P + p], N)
+    d = paired_difference(counts[layout.slice("plus")][p], counts[layout.slice("minus")][p], N)
     return d if c1 < c2 else d.scaled(-1)

@@ -32,6 +32,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
 
+from .rules import MAX_PLAYERS, MIN_PLAYERS, check_players
+
 __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -45,8 +47,8 @@ __all__ = [
 ]
 
 #: Player counts allowed by RULES.md 1.1 (``players`` 2..17).
-MIN_PLAYERS = 2
-MAX_PLAYERS = 17
+
+
 #: Key of a Superkänä (two 2s): above the highest ordinary hand value 28.
 SUPERKANA_KEY = 29
 
@@ -59,14 +61,7 @@ _WIN_EXACT_MAX = 4
 
 
 def _check_players(players: int, what: str = "players") -> int:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError(f"{what} must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(
-            f"{what} must be in {MIN_PLAYERS}..{MAX_PLAYERS} (RULES.md 1.1 allows 2..17 players), "
-            f"got {players}"
-        )
-    return players
+    return check_players(players, what)
 
 
 def _pair_key(r1: int, r2: int) -> int:
@@ -239,7 +234,7 @@ def p_extra_round(players: int) -> Fraction:
     >>> p_extra_round(1)
     Traceback (most recent call last):
     ...
-    ValueError: players must be in 2..17 (RULES.md 1.1 allows 2..17 players), got 1
+    ValueError: players=1 is outside 2..17: Känä needs two players and a 52-card deck deals three cards to at most 17
     """
     _check_players(players)
     tied, total = _extra_round_counts(players)

@@ -1,19 +1,26 @@
 """The rules of Känä as data (RULES.md section 1).
 
-Every option RULES.md names is a field with its default; :meth:`KanaRules.to_kernel` packs
-them into the integers the kernels read.
+Every option RULES.md names is a field with its default; :meth:`KanaRules.pack` packs them
+into the int64 array the kernels read, laid out by :data:`RULES` (kernels name a field as
+``RULES.at.players``, wrappers as ``RULES.view(packed).players``).
 
 >>> KanaRules()
 KanaRules(players=4, variant='official', ante=0.4, tiebreak_deck='remaining', extra_round='tied', last_round_tie='earliest')
 >>> KanaRules(players=3).pot
 1.2
+>>> RULES.view(KanaRules(players=3, tiebreak_deck="fresh").pack()).fresh_deck
+1
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "VARIANTS", "KanaRules"]
+import numpy as np
+
+from ..layout import Layout
+
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "RULES", "VARIANTS", "KanaRules", "check_players"]
 
 MIN_PLAYERS = 2
 #: 17 players use 51 of the 52 cards; an 18th could not be dealt three.
@@ -22,6 +29,27 @@ VARIANTS = ("official", "peek-one", "peek-all")
 TIEBREAK_DECKS = ("remaining", "fresh")
 EXTRA_ROUNDS = ("tied", "all")
 LAST_ROUND_TIES = ("earliest", "latest")
+
+#: The packed rules every Känä kernel reads.
+RULES = Layout("kana rules", [
+    ("players", 1),
+    ("fresh_deck", 1),  # tiebreak_deck == "fresh"
+    ("extra_round_all", 1),  # extra_round == "all"
+    ("last_round_latest", 1),  # last_round_tie == "latest"
+    ("variant", 1),  # index into VARIANTS
+])
+
+
+def check_players(players, what: str = "players") -> int:
+    """``players`` if it is a whole number in 2..17, else ``ValueError`` saying why."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"{what}={players!r} must be a whole number in {MIN_PLAYERS}..{MAX_PLAYERS}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"{what}={players} is outside {MIN_PLAYERS}..{MAX_PLAYERS}: Känä needs two players and "
+            f"a 52-card deck deals three cards to at most {MAX_PLAYERS}"
+        )
+    return players
 
 
 @dataclass(frozen=True)
@@ -57,14 +85,7 @@ class KanaRules:
     last_round_tie: str = "earliest"
 
     def __post_init__(self):
-        p = self.players
-        if isinstance(p, bool) or not isinstance(p, int):
-            raise ValueError(f"players={p!r} must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
-        if not MIN_PLAYERS <= p <= MAX_PLAYERS:
-            raise ValueError(
-                f"players={p} is outside {MIN_PLAYERS}..{MAX_PLAYERS}: Känä needs two players and "
-                f"a 52-card deck deals three cards to at most {MAX_PLAYERS}"
-            )
+        check_players(self.players)
         _choice("variant", self.variant, VARIANTS)
         _choice("tiebreak_deck", self.tiebreak_deck, TIEBREAK_DECKS)
         _choice("extra_round", self.extra_round, EXTRA_ROUNDS)
@@ -77,14 +98,20 @@ class KanaRules:
         """What the winner takes: every player's ante."""
         return round(self.players * self.ante, 10)
 
-    def to_kernel(self) -> tuple[int, int, int, int]:
-        """``(players, fresh_deck, extra_round_all, last_round_tie_latest)`` for the kernels."""
-        return (
-            self.players,
-            int(self.tiebreak_deck == "fresh"),
-            int(self.extra_round == "all"),
-            int(self.last_round_tie == "latest"),
+    def pack(self) -> np.ndarray:
+        """The rules as the int64 array the kernels read, laid out by :data:`RULES`."""
+        return RULES.pack(
+            players=self.players,
+            fresh_deck=int(self.tiebreak_deck == "fresh"),
+            extra_round_all=int(self.extra_round == "all"),
+            last_round_latest=int(self.last_round_tie == "latest"),
+            variant=VARIANTS.index(self.variant),
         )
+
+    def to_kernel(self) -> tuple[int, int, int, int]:
+        """``(players, fresh_deck, extra_round_all, last_round_tie_latest)``, read from :meth:`pack`."""
+        v = RULES.view(self.pack())
+        return (v.players, v.fresh_deck, v.extra_round_all, v.last_round_latest)
 
     def to_dict(self) -> dict:
         return asdict(self)

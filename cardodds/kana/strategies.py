@@ -38,7 +38,9 @@ import numpy as np
 
 from ..cards import RANKS, card_str, parse_card, parse_cards
 from ._kernels import SUPERKANA
-from ._play import COMBO, COMBOS, KIND_BLIND, KIND_CUSTOM, KIND_PEEK_ALL, KIND_PEEK_ONE, NCTX, NO_CONTEXT
+from ._play import (
+    COMBO, COMBOS, KIND_BLIND, KIND_CUSTOM, KIND_PEEK_ALL, KIND_PEEK_ONE, NCTX, NO_CONTEXT, Strategies, no_custom,
+)
 
 __all__ = [
     "Strategy",
@@ -361,9 +363,10 @@ def parse_strategy(spec, variant: str) -> Strategy:
     return s
 
 
-def pack(configs: list[list[Strategy]], n: int):
-    """Arrays for the kernels from configurations of per-seat strategies (all one custom
-    function at most, since a compiled kernel takes one)."""
+def pack(configs: list[list[Strategy]], n: int) -> tuple[Strategies, object]:
+    """The kernels' :data:`~cardodds.kana._play.Strategies` bundle from configurations of
+    per-seat strategies, and the one custom decision function they use (``no_custom`` if
+    none; a compiled kernel takes one)."""
     C = len(configs)
     kinds = np.zeros((C, n), np.int64)
     args = np.zeros((C, n), np.int64)
@@ -384,4 +387,4 @@ def pack(configs: list[list[Strategy]], n: int):
                 if fn is not None and fn is not s.decide:
                     raise ValueError("one table can use one custom decision function at a time")
                 fn = s.decide
-    return kinds, args, ctxmode, t1, t3, fn
+    return Strategies(kinds, args, ctxmode, t1, t3), (no_custom if fn is None else fn)
