@@ -164,8 +164,8 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
                         hand[j] = hands[q, j]
                     pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
                     _kana(hand, pos, p, kanad, kept)
-                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, kept, fresh,
-                                          extra_all, key, tied, top, dark, darkkey)
+                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
+                                          extra_all, kept, key, tied, top, dark, darkkey)
                 w = (st + wpos) % n
                 out[o[IX.wins] + t * n + w] += 1
                 poswins[t, wpos] += 1

@@ -30,7 +30,7 @@ from ..engine import DEFAULT_CHUNK, check_run_size, run
 from ..results import Result, counts_field
 from ..rng import as_seed_sequence
 from ..stats import Z95, Estimate
-from ._play import KIND_CUSTOM, no_custom
+from ._play import KIND_CUSTOM
 from ._session import play_sessions, session_layout, trace_layout
 from .decisions import (
     _actions_of,
@@ -109,7 +109,7 @@ def _kernel_args(rules: KanaRules, tables: list[list[Strategy]], rotation, ref, 
     """Arguments of ``play_sessions`` after ``(state, n, out)``, the layout and the trace layout."""
     n = rules.players
     configs = [[seats[(starter + p) % n] for p in range(n)] for seats in tables for starter in range(n)]
-    kinds, args, ctxmode, t1, t3, fn = pack(configs, n)
+    (kinds, args, ctxmode, t1, t3), fn = pack(configs, n)
     _, fresh, extra_all, _ = rules.to_kernel()
     layout = session_layout(n, len(tables), rounds)
     tlayout = trace_layout(n)
@@ -118,7 +118,7 @@ def _kernel_args(rules: KanaRules, tables: list[list[Strategy]], rotation, ref, 
     T = len(tables)
     less = np.array([[t, t] for t in range(T)] if less is None else less, np.int64).reshape(T, 2)
     kargs = (n, fresh, extra_all, rounds, leave, first, np.asarray(rotation, np.int64), np.asarray(ref, np.int64), less,
-             kinds, args, ctxmode, t1, t3, _PEEKED[rules.variant], fn or no_custom, layout.offsets_array(), pre, trace,
+             kinds, args, ctxmode, t1, t3, _PEEKED[rules.variant], fn, layout.offsets_array(), pre, trace,
              tlayout.offsets_array())
     return kargs, layout, tlayout
 
