@@ -59,7 +59,7 @@ def saved(monkeypatch):
         real(fig, path, dpi)
 
     monkeypatch.setattr(_common, "save", checking_save)
-    for mod in ("kana", "kanalje", "canasta"):
+    for mod in ("kana", "kana_session", "kanalje", "canasta", "canasta_play"):
         monkeypatch.setattr(f"cardodds.report.{mod}.save", checking_save)
     return names
 
@@ -69,18 +69,29 @@ def saved(monkeypatch):
     ("kanalje", {"kanalje_holder_takes.png", "kanalje_holder_by_length.png", "kanalje_scores.png",
                  "kanalje_game.png", "kanalje2_faceup.png"}),
     ("kana", {"kana_official.png", "kana_hand_values.png", "kana_peek_one.png"}),
+    ("kana_session", {"kana_session_net.png"}),
+    ("canasta_play", {"canasta_play_by_round.png", "canasta_play_canastas_pile.png", "canasta_play_scores.png",
+                      "canasta_play_house_options.png"}),
 ])
-def test_report_charts_are_labelled_and_unclipped(tmp_path, saved, section, charts):
+def test_report_charts_are_labelled_and_unclipped(tmp_path, saved, capsys, section, charts):
     import importlib
 
     module = importlib.import_module(f"cardodds.report.{section}")
-    module.write(tmp_path, seed=3, scale=0.0005, progress=False)
+    module.write(tmp_path, seed=3, scale=0.0005, progress=False, log=True)
     assert set(saved) == charts
+    # Every stage of the section is named on stderr, numbered up to the last.
+    stages = capsys.readouterr().err.splitlines()
+    assert stages and all(line.startswith(f"{section} [") for line in stages), stages
+    assert stages[-1].startswith(f"{section} [{len(stages)}/{len(stages)}] "), stages
 
 
 def test_result_plots_are_labelled_and_unclipped():
     from cardodds import canasta, kana, kanalje
+    from cardodds.kana import strategies
 
+    # A long strategy name: the session chart's title must still fit.
+    context = strategies.kana_ranks({None: "2-8", "Q": "2-9", "K": "2-9", "A": "2-10"},
+                                    name="context(8; 9 after Q/K; 10 after A)")
     plots = {
         "kana odds": kana.odds(players=3, samples=2_000, rng=1),
         "kana table": kana.strategy_table("peek-one", 3, opponents="blind", samples=2_000, rng=1),
@@ -90,10 +101,45 @@ def test_result_plots_are_labelled_and_unclipped():
         "kanalje game": kanalje.game_odds("random", samples=200, rng=1),
         "canasta melds": canasta.melds(12, turns=5, samples=2_000, rng=1),
         "canasta hand": canasta.hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", 3, samples=2_000, rng=1),
+        "kana session": kana.session([context] + ["blind"] * 3, variant="peek-one", rounds=50, samples=1_000, rng=1),
+        "canasta play": canasta.play("heuristic", samples=300, rng=1),
     }
     for name, result in plots.items():
         ax = result.plot()
         check_figure(ax.figure, name)
-        if name in ("kanalje hand", "kanalje game", "canasta melds", "canasta hand"):
+        if name in ("kanalje hand", "kanalje game", "canasta melds", "canasta hand", "kana session", "canasta play"):
             assert _integer_ticks(ax), f"{name}: ticks between whole turns, cards or points"
         plt.close(ax.figure)
+
+
+def test_report_charts_have_whole_number_ticks_where_they_count(tmp_path, saved, monkeypatch):
+    """Nets in antes, rounds and pile sizes are whole numbers: no tick between two of them."""
+    from cardodds.report import _common, canasta_play, kana_session
+
+    ticks = {}
+    real = _common.save
+
+    def ticks_then_save(fig, path, dpi=110):
+        fig.canvas.draw()
+        ticks[path.name] = [_integer_ticks(ax) for ax in fig.axes]
+        real(fig, path, dpi)
+
+    for mod in (kana_session, canasta_play):
+        monkeypatch.setattr(mod, "save", ticks_then_save)
+    kana_session.write(tmp_path, seed=3, scale=0.0005, progress=False)
+    canasta_play.write(tmp_path, seed=3, scale=0.0005, progress=False)
+    assert ticks["kana_session_net.png"] == [True]
+    assert ticks["canasta_play_by_round.png"] == [True, True]
+    assert ticks["canasta_play_canastas_pile.png"][1]
+
+
+def test_session_plots_share_an_axis_with_a_legend_beside_it():
+    from cardodds import kana
+
+    a = kana.session("threshold:8,blind,blind", variant="peek-one", rounds=20, samples=300, rng=1)
+    b = kana.session("blind", players=3, rounds=20, samples=300, rng=2)
+    ax = a.plot(label="threshold 8")
+    b.plot(ax=ax, label="blind")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["threshold 8", "blind"]
+    check_figure(ax.figure, "two sessions")
+    plt.close(ax.figure)

@@ -192,18 +192,22 @@ class PlayResult(Result):
     def plot(self, ax=None):
         """P(opened) and P(first canasta) by round for both sides, with 95% intervals."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.5))
+            _, ax = plt.subplots(figsize=(7.5, 3.5), layout="constrained")
         rs = np.arange(1, MAX_ROUNDS + 1)
         for s in range(2):
             for series, label in ((self.opened_by_round[s], "opened"), (self.canasta_by_round[s], "first canasta")):
                 ax.plot(rs, [e.value for e in series], marker="o", ms=3, label=f"side {s} {label}")
                 ax.fill_between(rs, [e.lo for e in series], [e.hi for e in series], alpha=0.2)
-        ax.set_xlabel("round (each player's turn count)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole turns
+        ax.set_xlabel("round (each player's turns)")
         ax.set_ylabel("probability")
         ax.set_ylim(0, 1.02)
-        ax.legend(fontsize=8)
+        ax.set_title(f"Polish Canasta played: opened and first canasta ({self.hands:,} hands)\n"
+                     f"seats 0-3: {', '.join(self.policies)}")
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
         return ax
 
 

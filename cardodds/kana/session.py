@@ -281,16 +281,25 @@ class SessionResult(Result):
         return f"<p><b>{head}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
 
     def plot(self, player: int = 0, ax=None, label: str | None = None):
-        """The distribution of ``player``'s net after the session (antes)."""
+        """The distribution of ``player``'s net after the session (antes); several results
+        drawn on one ``ax`` are told apart by their ``label`` in a legend beside the plot."""
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(7, 3))
+            _, ax = plt.subplots(figsize=(7, 3), layout="constrained")
         dist = self.net_distribution(player)
         ax.step(dist.index, dist.values, where="mid", label=label or self.strategies[player])
+        ax.axvline(0, color="grey", lw=0.8, ls=":")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # nets are whole antes
         ax.set_xlabel(f"net after {self.rounds} rounds (antes)")
-        ax.set_ylabel("probability")
-        ax.set_title(f"Player {player} ({self.strategies[player]}): net after {self.rounds} rounds")
+        ax.set_ylabel("share of sessions")
+        title = f"Känä, {self.rules.players} players: player {player}'s net ({self.samples:,} sessions)"
+        if label is None:  # a strategy name can be long: on a line of its own
+            title += f"\nplayer {player}: {self.strategies[player]}"
+        ax.set_title(title)
+        if label is not None:
+            ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
         return ax
 
 
