@@ -4,12 +4,19 @@ Each game adds its own sub-commands from ``cardodds/<game>/cli.py`` through a fu
 ``add_commands(subparsers)``; the handler of a command is stored as ``func`` on its parser
 and returns the process exit status. Any ``ValueError`` from the API becomes one line on
 stderr and exit status 2; so does a bad argument (argparse's own convention).
+
+Ctrl-C stops the simulation within a second; the command prints what was counted, marked
+partial (``partial: true`` in JSON, an ``interrupted: partial result`` line in text), and
+exits with status 130. A second Ctrl-C exits at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
+import signal
 import sys
 
 from . import __version__
@@ -44,7 +51,32 @@ def build_parser() -> argparse.ArgumentParser:
     from .report import cli as report_cli
 
     report_cli.add_commands(sub)
+    _add_dask_option(parser)
     return parser
+
+
+def _add_dask_option(parser: argparse.ArgumentParser) -> None:
+    """``--dask ADDRESS|local[:N]`` on every command that simulates (those taking ``--threads``)."""
+    from ._backend import DASK_HELP, cli_type
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                _add_dask_option(child)
+    dests = {a.dest for a in parser._actions}
+    if "threads" in dests and "dask" not in dests:
+        parser.add_argument("--dask", type=cli_type, default=None, metavar="ADDRESS|local[:N]", help=DASK_HELP)
+
+
+_SIGINTS = 0
+
+
+def _on_sigint(signum, frame):
+    global _SIGINTS
+    _SIGINTS += 1
+    if _SIGINTS > 1:  # the second Ctrl-C: the user does not want the partial result
+        os._exit(130)
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,20 +86,56 @@ def main(argv: list[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
+    from . import engine
+    from ._backend import backend
+
+    threads = getattr(args, "threads", None)
+    if threads is not None:
+        args.threads, notice = engine.cap_threads(threads)
+        if notice:
+            print(notice, file=sys.stderr)
+    global _SIGINTS
+    _SIGINTS = 0
+    previous = signal.signal(signal.SIGINT, _on_sigint) if threading_main() else None
     try:
-        return int(func(args) or 0)
+        with engine.session() as sess, backend(getattr(args, "dask", None) or "threads"):
+            status = int(func(args) or 0)
+        if sess.interrupted:
+            line = sess.partial_line()
+            if line and not (getattr(args, "json", False) or getattr(args, "csv", False)):
+                print(line)
+            return _interrupted_exit(argv)
+        return status
     except ValueError as exc:
         print(f"cardodds: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cardodds: interrupted", file=sys.stderr)
-        return 130
+        return _interrupted_exit(argv)
     except BrokenPipeError:
         # The reader (e.g. `| head`) left: stop quietly, as command-line tools do.
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted_exit(argv) -> int:
+    """Status 130; as the program itself, exit at once: tearing down numba and its threads
+    takes a second, and a user who pressed Ctrl-C is waiting."""
+    if argv is None:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(130)
+    return 130
+
+
+def threading_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 if __name__ == "__main__":  # pragma: no cover
