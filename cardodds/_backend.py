@@ -251,7 +251,7 @@ class DaskChunks:
         self.nthreads = max(1, sum(client.nthreads().values()))
         payload = (_ref(kernel), _pack_args(args), ss, n_out)
         [self.payload] = client.scatter([payload], hash=False)
-        self.ac = as_completed(with_results=False)
+        self.ac = as_completed(with_results=False, loop=client.loop)
         self.pending: dict = {}  # future -> chunks
         self.ready: list = []
         self.in_flight = 0  # chunks
