@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .report import cli as report_cli
 
     report_cli.add_commands(sub)
+    from . import sweep_cli
+
+    sweep_cli.add_commands(sub)
     _add_dask_option(parser)
     return parser
 
