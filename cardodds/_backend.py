@@ -139,7 +139,7 @@ def _open(spec, stack: contextlib.ExitStack):
 
     if kind == "local":
         cluster = stack.enter_context(distributed.LocalCluster(
-            n_workers=value, threads_per_worker=1, processes=True, dashboard_address=None,
+            n_workers=value, threads_per_worker=1, processes=True, dashboard_address=":0",
             silence_logs=logging.ERROR))
         client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
     else:
@@ -268,8 +268,12 @@ class DaskChunks:
         self.ac.add(fut)
 
     def submit(self, chunks) -> None:
-        for i in range(0, len(chunks), self.batch):
-            self._submit_task(chunks[i:i + self.batch])
+        # Spread the chunks over the free task slots: near the end of a run (or of a precision
+        # step) smaller tasks keep every worker busy instead of leaving one with the tail.
+        free = max(1, TASKS_PER_THREAD * self.nthreads - len(self.pending))
+        per = max(1, min(self.batch, -(-len(chunks) // free)))
+        for i in range(0, len(chunks), per):
+            self._submit_task(chunks[i:i + per])
         self.in_flight += len(chunks)
 
     def collect(self, timeout: float) -> list:

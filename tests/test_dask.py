@@ -114,6 +114,8 @@ def test_a_worker_killed_mid_run_is_recomputed_never_counted_twice(client):
 
 def test_ctrl_c_cancels_outstanding_tasks_and_returns_partial(client):
     kernel, args, n_out = _kana_rounds()
+    # Workers (one may have been restarted by the test before) load the kernel first.
+    engine.run(kernel, args, n_out, samples=8 * 4096, chunk_size=4096, rng=0, backend=client)
     timer = threading.Timer(4.0, _thread.interrupt_main)
     timer.start()
     t0 = time.monotonic()
