@@ -36,7 +36,7 @@ from .rng import RngLike, as_seed_sequence, chunk_state
 
 __all__ = [
     "DEFAULT_CHUNK", "MAX_SAMPLES", "MIN_HALFWIDTH", "RunResult", "available_cores", "cap_threads",
-    "check_run_size", "default_threads", "run", "session",
+    "check_run_size", "default_threads", "run", "session", "takes_backend",
 ]
 
 #: Deals per chunk: large enough that Python's dispatch is noise (< 1%), small enough
@@ -189,6 +189,31 @@ def session() -> Iterator[Session]:
         yield s
     finally:
         _SESSION.reset(token)
+
+
+def takes_backend(func: Callable) -> Callable:
+    """Give a public stochastic function the keyword ``backend=`` (``"threads"``, a
+    ``dask.distributed.Client``, a scheduler address or ``"local[:N]"``): the call runs inside
+    :func:`cardodds.backend`. Without it, the backend set by an enclosing ``cardodds.backend``
+    block applies (threads by default)."""
+    import functools
+    import inspect
+
+    @functools.wraps(func)
+    def call(*args, backend=None, **kwargs):
+        if backend is None:
+            return func(*args, **kwargs)
+        from ._backend import backend as on_backend
+
+        with on_backend(backend):
+            return func(*args, **kwargs)
+
+    sig = inspect.signature(func)
+    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    params.append(inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default=None))
+    params += [p for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD]
+    call.__signature__ = sig.replace(parameters=params)
+    return call
 
 
 # ---- where chunks run -----------------------------------------------------------------------

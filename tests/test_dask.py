@@ -193,3 +193,21 @@ def test_explicit_samples_same_as_threads_on_any_batch_size(client, monkeypatch)
         monkeypatch.setattr(_backend, "TASK_SECONDS", seconds)
         got = engine.run(kernel, args, n_out, backend=client, **kw)
         assert np.array_equal(got.counts, ref.counts)
+
+
+def test_public_functions_take_backend(client):
+    import inspect
+
+    from cardodds.canasta.analysis import hand_odds, melds
+    from cardodds.kana.analysis import live_odds, odds
+    from cardodds.kana.decisions import advise, compare, equilibrium, expected_value, strategy_table
+    from cardodds.kanalje.analysis import evaluate_hand, game_odds, jack_risk, strength_match
+
+    for f in (odds, live_odds, compare, equilibrium, strategy_table, expected_value, advise, jack_risk,
+              evaluate_hand, strength_match, game_odds, melds, hand_odds):
+        assert "backend" in inspect.signature(f).parameters, f.__name__
+    here = game_odds("heuristic", samples=3_001, rng=6, backend="threads")
+    there = game_odds("heuristic", samples=3_001, rng=6, backend=client)
+    assert _same(here, there)
+    with pytest.raises(ValueError, match="backend"):
+        melds(12, samples=1000, backend="nowhere:x")

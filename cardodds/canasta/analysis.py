@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import __version__
 from .. import engine
+from ..engine import takes_backend
 from ..stats import Estimate
 from . import _kernels as K
 from . import exact as _exact
@@ -201,6 +202,7 @@ def _check_hand_size(hand_size, turns, rules):
                          f"{turns} draws must fit in the {rules.deck_size}-card pack")
 
 
+@takes_backend
 def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: int = 20,
           discard: str = "keep", exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
           rng=None, threads: int | None = None, progress: bool = False,
@@ -345,6 +347,7 @@ class HandOdds:
         return MeldOdds.plot(self, ax)  # same two series by turn
 
 
+@takes_backend
 def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, discard: str = "keep",
               exact: bool = False,
               samples: int | None = None, target_halfwidth: float | None = None, rng=None,

@@ -24,7 +24,7 @@ import pandas as pd
 
 from .. import __version__
 from ..cards import card_str, format_cards, parse_cards
-from ..engine import check_run_size, run
+from ..engine import check_run_size, run, takes_backend
 from ..stats import Z95, Estimate
 from . import exact as _exact
 from ._kernels import PER_ROUND_BINS, extra_offsets, offsets, play_rounds
@@ -384,6 +384,7 @@ def _extra_per_round(per_round: np.ndarray) -> Estimate:
     return Estimate.mean(float(per_round @ x), float(per_round @ (x * x)), int(per_round.sum()))
 
 
+@takes_backend
 def odds(
     players: int | None = None,
     *,
@@ -517,6 +518,7 @@ def _live_size(shown, n: int) -> int:
     return size
 
 
+@takes_backend
 def live_odds(
     shown,
     players: int | None = None,

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .. import __version__
 from ..cards import RANKS, card_str, format_cards, parse_cards
-from ..engine import check_run_size, run
+from ..engine import check_run_size, run, takes_backend
 from ..rng import as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
 from ._kernels import EXTRA_BLOCK
@@ -159,6 +159,7 @@ def _paired_headline(n, C, K):
     return hw
 
 
+@takes_backend
 def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, variant: str | None = None,
             rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
             rng=None, threads=None, progress=False) -> Comparison:
@@ -382,6 +383,7 @@ def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
     return d if c1 < c2 else d.scaled(-1)
 
 
+@takes_backend
 def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng=20261129, threads=None,
                 progress=False, start: Strategy | None = None, max_iterations: int = MAX_ITERATIONS):
     """Iterate best responses from ``start`` until the table stops changing.
@@ -439,6 +441,7 @@ def _improve(current, deals, wins, plus, minus, C) -> np.ndarray:
     return new
 
 
+@takes_backend
 def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: str = "table",
                    samples: int | None = None, target_halfwidth: float | None = None, rng=None, threads=None,
                    progress=False) -> StrategyTable:
@@ -505,6 +508,7 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
                          samples=samples, seed=seed)
 
 
+@takes_backend
 def expected_value(strategy, players: int = 4, variant: str | None = None, *, opponents="table",
                    samples: int | None = None, rng=None, threads=None, progress=False) -> Estimate:
     """Expected gain per round, in antes, of one player using ``strategy`` against
@@ -668,6 +672,7 @@ def _options(rules: KanaRules, mine: list[int]) -> list[tuple[str, int]]:
     return [(card_str(c), j) for j, c in enumerate(mine)]
 
 
+@takes_backend
 def advise(players: int | None = None, variant: str | None = None, *, seat: int = 0, cards=None, kanad=None,
            opponents="table", rules: KanaRules | None = None, samples: int | None = None,
            target_halfwidth: float | None = None, rng=None, threads=None, progress=False) -> Advice:

@@ -24,7 +24,7 @@ import pandas as pd
 
 from .. import __version__
 from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
-from ..engine import check_run_size, run
+from ..engine import check_run_size, run, takes_backend
 from ..stats import Estimate
 from . import _kernels as K
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, resolve_policies
@@ -305,6 +305,7 @@ class JackRiskResult:
         return ax
 
 
+@takes_backend
 def jack_risk(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
               target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
               rng=None, threads: int | None = None, progress: bool = False, check: bool = False) -> JackRiskResult:
@@ -487,6 +488,7 @@ def _check_hand(hand, turned, seat, rules, faceup=None, trump=None):
     return cards, t, int(seat), phase
 
 
+@takes_backend
 def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, policies="heuristic",
                   rules: KanaljeRules | None = None,
                   samples: int | None = None, target_halfwidth: float | None = None,
@@ -600,6 +602,7 @@ class MatchResult:
         return f"<pre>{html.escape(repr(self))}</pre>"
 
 
+@takes_backend
 def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None, samples: int | None = None,
                    lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
                    progress: bool = False, check: bool = False) -> MatchResult:
@@ -702,6 +705,7 @@ class GameResult:
         return ax
 
 
+@takes_backend
 def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
               target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None,
               threads: int | None = None, progress: bool = False, check: bool = False) -> GameResult:
