@@ -99,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             print(notice, file=sys.stderr)
     global _SIGINTS
     _SIGINTS = 0
-    previous = signal.signal(signal.SIGINT, _on_sigint) if threading_main() else None
+    # A command started with SIGINT ignored (e.g. in the background of a script) keeps ignoring it.
+    installed = threading_main() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    previous = signal.signal(signal.SIGINT, _on_sigint) if installed else None
     try:
         with engine.session() as sess, backend(getattr(args, "dask", None) or "threads"):
             status = int(func(args) or 0)
