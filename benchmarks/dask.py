@@ -22,13 +22,16 @@ from pathlib import Path
 # This file is named after the package it measures: keep its folder from shadowing it.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-import numpy as np
+import numpy as np  # noqa: E402
 
-import cardodds
-from cardodds import _backend, engine
-from cardodds.engine import default_threads
+import cardodds  # noqa: E402
+from cardodds import _backend, engine  # noqa: E402
+from cardodds.engine import default_threads  # noqa: E402
 
 QUICK = "--quick" in sys.argv
+if {"-h", "--help"} & set(sys.argv):
+    print(__doc__)
+    sys.exit(0)
 
 
 def calls():

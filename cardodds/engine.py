@@ -95,7 +95,8 @@ def cap_threads(threads: int | None) -> tuple[int | None, str | None]:
         return None, None
     cores = available_cores()
     if threads > cores:
-        return cores, f"cardodds: note: {threads:,} threads asked, {cores} core{'s' * (cores != 1)} available; using {cores}"
+        cores_text = f"{cores} core{'s' * (cores != 1)}"
+        return cores, f"cardodds: note: {threads:,} threads asked, {cores_text} available; using {cores}"
     return threads, None
 
 

@@ -28,7 +28,6 @@ import json
 import os
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -125,8 +124,9 @@ class _File:
             spec["seed"] = stored.get("seed")
         if stored != json.loads(json.dumps(spec, sort_keys=True)):
             diff = sorted(k for k in set(stored) | set(spec) if stored.get(k) != spec.get(k))
-            raise ValueError(f"{path} holds another sweep ({', '.join(diff)} differ{'s' * (len(diff) == 1)}); give another file, or "
-                             "the same grid, run size and seed to resume it")
+            what = f"{', '.join(diff)} differ{'s' * (len(diff) == 1)}"
+            raise ValueError(f"{path} holds another sweep ({what}); give another file, or the same grid, run size "
+                             "and seed to resume it")
         self.spec = stored
 
     def close(self) -> None:
