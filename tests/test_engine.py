@@ -82,3 +82,15 @@ def test_worker_errors_reach_the_caller():
 
     with pytest.raises(ZeroDivisionError):
         run(kernel, (), 1, samples=5000, rng=1, chunk_size=1000, threads=2)
+
+
+def test_cli_refuses_huge_runs_and_caps_threads(capsys):
+    from cardodds.cli import main
+
+    for args in (["--samples", "99999999999999999999999999"], ["--precision", "1e-9"]):
+        assert main(["kana", "odds", *args]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1 and "at least" in err
+    assert main(["kana", "odds", "--samples", "2000", "--seed", "1", "--threads", "100000"]) == 0
+    out, err = capsys.readouterr()
+    assert f"using {engine.available_cores()}" in err and len(err.strip().splitlines()) == 1
