@@ -4,12 +4,19 @@ Each game adds its own sub-commands from ``cardodds/<game>/cli.py`` through a fu
 ``add_commands(subparsers)``; the handler of a command is stored as ``func`` on its parser
 and returns the process exit status. Any ``ValueError`` from the API becomes one line on
 stderr and exit status 2; so does a bad argument (argparse's own convention).
+
+Ctrl-C stops the simulation within a second; the command prints what was counted, marked
+partial (``partial: true`` in JSON, an ``interrupted: partial result`` line in text), and
+exits with status 130. A second Ctrl-C exits at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
+import signal
 import sys
 
 from . import __version__
@@ -47,10 +54,39 @@ def build_parser() -> argparse.ArgumentParser:
     from .report import cli as report_cli
 
     report_cli.add_commands(sub)
+    from . import sweep_cli
+
+    sweep_cli.add_commands(sub)
+    _add_dask_option(parser)
     return parser
 
 
+def _add_dask_option(parser: argparse.ArgumentParser) -> None:
+    """``--dask ADDRESS|local[:N]`` on every command that simulates (those taking ``--threads``)."""
+    from ._backend import DASK_HELP, cli_type
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                _add_dask_option(child)
+    dests = {a.dest for a in parser._actions}
+    if "threads" in dests and "dask" not in dests:
+        parser.add_argument("--dask", type=cli_type, default=None, metavar="ADDRESS|local[:N]", help=DASK_HELP)
+
+
+_SIGINTS = 0
+
+
+def _on_sigint(signum, frame):
+    global _SIGINTS
+    _SIGINTS += 1
+    if _SIGINTS > 1:  # the second Ctrl-C: the user does not want the partial result
+        os._exit(130)
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    as_program = argv is None
     parser = build_parser()
     argv = join_dash_values(sys.argv[1:] if argv is None else argv, parser)
     try:
@@ -61,28 +97,60 @@ def main(argv: list[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
+    from . import engine
+    from ._backend import backend
+
+    global _SIGINTS
+    _SIGINTS = 0
+    # A command started with SIGINT ignored (e.g. in the background of a script) keeps ignoring it.
+    installed = threading_main() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    previous = signal.signal(signal.SIGINT, _on_sigint) if installed else None
     try:
         notes = settle_run_options(args)
-        code = int(func(args) or 0)
+        with engine.session() as sess, backend(getattr(args, "dask", None) or "threads"):
+            status = int(func(args) or 0)
         for note in notes:
             print(note, file=sys.stderr)
-        return code
+        if sess.interrupted:
+            line = sess.partial_line()
+            if line and not (getattr(args, "json", False) or getattr(args, "csv", False)):
+                print(line)
+            return _interrupted_exit(as_program)
+        return status
     except (ValueError, OverflowError) as exc:
         print(error_line(flag_words(str(exc), option_strings(getattr(args, "parser", parser)))), file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("cardodds: interrupted", file=sys.stderr)
+        return _interrupted_exit(as_program)
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             # The reader (e.g. `| head`) left: stop quietly, as command-line tools do.
-            import os
-
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
         where = f" {exc.filename}" if exc.filename else ""
         print(error_line(f"cannot write{where}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("cardodds: interrupted", file=sys.stderr)
-        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted_exit(as_program: bool) -> int:
+    """Status 130; as the program itself, exit at once: tearing down numba and its threads
+    takes a second, and a user who pressed Ctrl-C is waiting."""
+    if as_program:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(130)
+    return 130
+
+
+def threading_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 if __name__ == "__main__":  # pragma: no cover

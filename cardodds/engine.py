@@ -3,36 +3,60 @@
 A *chunk kernel* is a compiled function ``kernel(state, n, out, *args)`` that plays ``n``
 deals from the xoshiro256** ``state`` (uint64[4]) and adds integer counts into ``out``
 (int64[:]). The engine cuts the work into chunks of fixed size, seeds chunk ``i`` from the
-``i``-th child of the run's ``SeedSequence``, runs them on a thread pool (kernels are
-compiled with ``nogil=True``) and sums the counts. Because a chunk's seed and size depend
-only on its index, the totals are bit-identical on any number of threads.
+``i``-th child of the run's ``SeedSequence``, runs them on worker threads (kernels are
+compiled with ``nogil=True``) or on a Dask cluster, and sums the counts. Because a chunk's
+seed and size depend only on its index, the totals are bit-identical on any number of
+threads or workers.
 
 It stops after ``samples`` deals, or, with ``target_halfwidth``, when the 95% interval of
-the caller's headline figure is that narrow. Ctrl-C returns what was counted so far,
-marked ``partial``. Memory does not grow with the sample count: chunks return counts.
+the caller's headline figure is that narrow. The plan of chunks is made as the run goes and
+only a few chunks per thread are in flight, so memory and overhead do not grow with the
+sample count. Ctrl-C returns within a second what was counted so far, marked ``partial``.
+
+Run-size limits: at most :data:`MAX_SAMPLES` deals per run; a precision finer than
+:data:`MIN_HALFWIDTH` (what :data:`MAX_SAMPLES` deals give a proportion near 1/2) is refused.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import os
+import queue
 import sys
+import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .rng import RngLike, as_seed_sequence, chunk_state
 
-__all__ = ["DEFAULT_CHUNK", "RunResult", "check_run_size", "default_threads", "run"]
+__all__ = [
+    "DEFAULT_CHUNK", "MAX_SAMPLES", "MIN_HALFWIDTH", "RunResult", "available_cores", "cap_threads",
+    "check_run_size", "default_threads", "run", "session", "takes_backend",
+]
 
 #: Deals per chunk: large enough that Python's dispatch is noise (< 1%), small enough
 #: that a Ctrl-C or a precision target is answered within milliseconds.
 DEFAULT_CHUNK = 1 << 17
 #: Samples a precision-targeted run may spend at most unless told otherwise.
 DEFAULT_MAX_SAMPLES = 1 << 34
+#: The largest run accepted: 10^12 deals (about a day on a fast game and a 16-core machine).
+MAX_SAMPLES = 10**12
+#: The finest precision accepted: the 95% half-width of a proportion near 1/2 after
+#: :data:`MAX_SAMPLES` deals (about 1e-6).
+MIN_HALFWIDTH = 1.96 * 0.5 / math.sqrt(MAX_SAMPLES)
+#: Deals per second and core of the fastest cardodds game; refusals quote times at this
+#: rate, so the estimated time is a lower bound.
+FASTEST_RATE = 10_000_000
+#: Chunks in flight per worker thread: enough to keep every thread busy, few enough that
+#: an interruption or a precision target wastes little.
+IN_FLIGHT_PER_THREAD = 4
+#: How long an interrupted run waits for the chunks already running.
+INTERRUPT_GRACE = 0.4
 
 
 @dataclass(frozen=True)
@@ -46,14 +70,64 @@ class RunResult:
     partial: bool
     seconds: float
     threads: int
+    goal: int = 0
 
 
-def default_threads() -> int:
-    """Threads used when ``threads=None``: every core this process may run on."""
+def available_cores() -> int:
+    """Cores this process may run on."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def default_threads() -> int:
+    """Threads used when ``threads=None``: every core this process may run on."""
+    return available_cores()
+
+
+def cap_threads(threads: int | None) -> tuple[int | None, str | None]:
+    """``threads`` capped at the cores available, and a one-line notice when it was capped.
+
+    More threads than cores only add switching: the counts are the same on any number.
+    """
+    if threads is None:
+        return None, None
+    cores = available_cores()
+    if threads > cores:
+        cores_text = f"{cores} core{'s' * (cores != 1)}"
+        return cores, f"cardodds: note: {threads:,} threads asked, {cores_text} available; using {cores}"
+    return threads, None
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
+def _time_at_best(samples: float) -> str:
+    cores = available_cores()
+    return f"at least {_duration(samples / (FASTEST_RATE * cores))} on {cores} core{'s' * (cores != 1)}"
+
+
+def samples_problem(samples: int) -> str | None:
+    """Why ``samples`` deals are too many for one run, or None."""
+    if samples > MAX_SAMPLES:
+        shown = f"{samples:,}" if len(str(samples)) <= 16 else f"{float(samples):.3g}"
+        return (f"{shown} samples would take {_time_at_best(samples)}; the most one run takes is "
+                f"{MAX_SAMPLES:.0e} (split the work, or ask for fewer)")
+    return None
+
+
+def precision_problem(halfwidth: float) -> str | None:
+    """Why a 95% half-width is finer than a run may aim for, or None."""
+    if 0 < halfwidth < MIN_HALFWIDTH:
+        need = (1.96 * 0.5 / halfwidth) ** 2
+        return (f"precision {halfwidth:g} may need {need:.2g} samples ({_time_at_best(need)}); the finest "
+                f"accepted is {MIN_HALFWIDTH:.2g} ({MAX_SAMPLES:.0e} samples)")
+    return None
 
 
 def check_run_size(samples, target_halfwidth) -> None:
@@ -65,6 +139,9 @@ def check_run_size(samples, target_halfwidth) -> None:
             raise ValueError(f"samples={samples!r} must be a whole number, e.g. samples=1_000_000")
         if samples <= 0:
             raise ValueError(f"samples={samples} must be positive, e.g. samples=1_000_000")
+        problem = samples_problem(int(samples))
+        if problem:
+            raise ValueError(problem)
     if target_halfwidth is not None:
         if isinstance(target_halfwidth, bool) or not isinstance(target_halfwidth, (int, float, np.floating)):
             raise ValueError(f"precision {target_halfwidth!r} must be a number, e.g. 0.001")
@@ -72,6 +149,144 @@ def check_run_size(samples, target_halfwidth) -> None:
             raise ValueError(
                 f"precision {target_halfwidth} must be a 95% half-width between 0 and 1, e.g. 0.001 for ±0.1 points"
             )
+        problem = precision_problem(float(target_halfwidth))
+        if problem:
+            raise ValueError(problem)
+
+
+# ---- what a command's runs record (the CLI's exit status and partial marker) --------------
+
+
+class Session:
+    """The runs of one command: whether one was interrupted, and how far they got.
+
+    Inside :func:`session`, a run started after an interruption raises ``KeyboardInterrupt``
+    at once, so a command that makes several runs stops within a second too.
+    """
+
+    def __init__(self) -> None:
+        self.interrupted = False
+        self.runs: list[tuple[int, int, str]] = []  # (samples done, samples aimed at, unit)
+
+    def partial_line(self) -> str | None:
+        """``interrupted: partial result, N of M deals`` for the interrupted run, or None."""
+        if not self.interrupted:
+            return None
+        for done, goal, unit in self.runs:
+            if done < goal:
+                return f"interrupted: partial result, {done:,} of {goal:,} {unit}s"
+        return "interrupted: partial result"
+
+
+_SESSION: contextvars.ContextVar[Session | None] = contextvars.ContextVar("cardodds_session", default=None)
+
+
+@contextlib.contextmanager
+def session() -> Iterator[Session]:
+    """Record the runs made in the block (the CLI wraps each command in one)."""
+    s = Session()
+    token = _SESSION.set(s)
+    try:
+        yield s
+    finally:
+        _SESSION.reset(token)
+
+
+def takes_backend(func: Callable) -> Callable:
+    """Give a public stochastic function the keyword ``backend=`` (``"threads"``, a
+    ``dask.distributed.Client``, a scheduler address or ``"local[:N]"``): the call runs inside
+    :func:`cardodds.backend`. Without it, the backend set by an enclosing ``cardodds.backend``
+    block applies (threads by default)."""
+    import functools
+    import inspect
+
+    @functools.wraps(func)
+    def call(*args, backend=None, **kwargs):
+        if backend is None:
+            return func(*args, **kwargs)
+        from ._backend import backend as on_backend
+
+        with on_backend(backend):
+            return func(*args, **kwargs)
+
+    sig = inspect.signature(func)
+    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    params.append(inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default=None))
+    params += [p for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD]
+    call.__signature__ = sig.replace(parameters=params)
+    return call
+
+
+# ---- where chunks run -----------------------------------------------------------------------
+
+_SKIPPED = object()
+
+
+class _Threads:
+    """Daemon threads pulling chunks from a queue; the caller never blocks uninterruptibly."""
+
+    def __init__(self, kernel, args, n_out, ss, nthreads: int) -> None:
+        self.todo: queue.SimpleQueue = queue.SimpleQueue()
+        self.done: queue.SimpleQueue = queue.SimpleQueue()
+        self.stop = threading.Event()
+        self.capacity = IN_FLIGHT_PER_THREAD * nthreads
+        self.nthreads = nthreads
+        self.in_flight = 0
+
+        def work() -> None:
+            while True:
+                item = self.todo.get()
+                if item is None:
+                    return
+                index, size = item
+                if self.stop.is_set():
+                    self.done.put(((index, size), _SKIPPED))
+                    continue
+                try:
+                    out = np.zeros(n_out, dtype=np.int64)
+                    kernel(chunk_state(ss, index), size, out, *args)
+                    self.done.put(((index, size), out))
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                    self.stop.set()
+                    self.done.put(((index, size), exc))
+
+        self.threads = [threading.Thread(target=work, daemon=True, name=f"cardodds-{i}") for i in range(nthreads)]
+        for t in self.threads:
+            t.start()
+
+    def room(self) -> int:
+        return self.capacity - self.in_flight
+
+    def submit(self, chunks: list[tuple[int, int]]) -> None:
+        for c in chunks:
+            self.todo.put(c)
+        self.in_flight += len(chunks)
+
+    def collect(self, timeout: float) -> list:
+        """Finished chunks as ``[((index, size), counts | exception | _SKIPPED), ...]``."""
+        try:
+            first = self.done.get(timeout=timeout)
+        except queue.Empty:
+            return []
+        got = [first]
+        while True:
+            try:
+                got.append(self.done.get_nowait())
+            except queue.Empty:
+                break
+        self.in_flight -= len(got)
+        return got
+
+    def cancel(self) -> None:
+        self.stop.set()
+
+    def close(self) -> None:
+        self.stop.set()
+        for _ in self.threads:
+            self.todo.put(None)
+
+
+_STORE: contextvars.ContextVar = contextvars.ContextVar("cardodds_chunk_store", default=None)
 
 
 def run(
@@ -88,22 +303,27 @@ def run(
     progress: bool = False,
     max_samples: int = DEFAULT_MAX_SAMPLES,
     unit: str = "deal",
+    backend=None,
 ) -> RunResult:
     """Run ``kernel`` over chunks until ``samples`` deals or ``target_halfwidth`` is met.
 
     ``halfwidth(counts, n)`` gives the 95% half-width of the headline figure from the summed
     counts; it is needed with ``target_halfwidth``. Callers validate user input first
-    (:func:`check_run_size`); this function trusts its arguments.
+    (:func:`check_run_size`); this function trusts its arguments. ``threads`` above the
+    cores available is capped (the counts do not depend on it). ``backend`` is ``"threads"``
+    (default), a ``dask.distributed.Client``, a scheduler address or ``"local[:N]"``; without
+    it, the one set by :func:`cardodds.backend` applies.
     """
+    from . import _backend
+
+    sess = _SESSION.get()
+    if sess is not None and sess.interrupted:
+        raise KeyboardInterrupt  # this command was interrupted in an earlier run
     ss, seed = as_seed_sequence(rng)
-    nthreads = default_threads() if threads is None else max(1, int(threads))
+    store = _STORE.get()
+    store_run = store.begin_run(n_out) if store is not None else None
     total = np.zeros(n_out, dtype=np.int64)
     t0 = time.perf_counter()
-
-    def one_chunk(index: int, size: int) -> np.ndarray:
-        out = np.zeros(n_out, dtype=np.int64)
-        kernel(chunk_state(ss, index), size, out, *args)
-        return out
 
     bar = None
     if progress:
@@ -114,78 +334,100 @@ def run(
     done = 0  # samples counted
     planned = 0  # samples handed to chunks so far
     next_index = 0
+    goal = int(samples) if samples is not None else 0
     partial = False
-    pool = ThreadPoolExecutor(max_workers=nthreads) if nthreads > 1 else None
 
-    def run_to(goal: int) -> None:
-        """Count chunks until ``done == goal``. The plan depends on the goals alone, and
-        they on the counts, so it is the same on any number of threads."""
-        nonlocal done, next_index, total, planned
-        plan = []
-        while planned < goal:
-            size = min(chunk_size, goal - planned)
-            plan.append((next_index, size))
-            next_index += 1
-            planned += size
-        if pool is None:
-            for index, size in plan:
-                total += one_chunk(index, size)
+    with contextlib.ExitStack() as stack:
+        target = _backend.resolve_for_run(backend, stack)
+        if target is None:
+            nthreads = default_threads() if threads is None else min(max(1, int(threads)), available_cores())
+            ex = _Threads(kernel, args, n_out, ss, nthreads)
+        else:
+            ex = _backend.DaskChunks(target, kernel, args, n_out, ss)
+            nthreads = ex.nthreads
+
+        def take(finished) -> None:
+            nonlocal total, done
+            for (index, size), out in finished:
+                if out is _SKIPPED:
+                    continue
+                if isinstance(out, BaseException):
+                    raise out
+                total += out
                 done += size
+                if store_run is not None:
+                    store_run.put(index, size, out)
                 if bar is not None:
                     bar.update(size)
-            return
-        pending = {pool.submit(one_chunk, i, n): n for i, n in plan}
-        try:
-            while pending:
-                finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    size = pending.pop(fut)
-                    total += fut.result()
-                    done += size
-                    if bar is not None:
-                        bar.update(size)
-        except BaseException:
-            # Chunks already running finish (they take milliseconds) and are kept; the
-            # rest are dropped. The counts stay a sum of whole chunks.
-            for fut in pending:
-                fut.cancel()
-            for fut, size in pending.items():
-                if not fut.cancelled():
-                    try:
-                        total += fut.result()
-                        done += size
-                    except BaseException:
-                        pass
-            raise
 
-    try:
-        if target_halfwidth is None:
-            run_to(int(samples))
-        else:
-            if halfwidth is None:
-                raise ValueError("target_halfwidth needs a halfwidth function")  # a programming error
-            cap = int(max_samples if samples is None else samples)
-            # A small pilot: a loose target is met at once, a tight one grows from here.
-            goal = min(cap, max(chunk_size // 4, 1))
-            while True:
-                if bar is not None:
-                    bar.total = goal
-                    bar.refresh()
-                run_to(goal)
-                h = halfwidth(total, done)
-                if h <= target_halfwidth or done >= cap:
-                    break
-                # Half-widths shrink as 1/sqrt(n): aim a little past the estimate, grow at
-                # most 4x per step so a noisy pilot cannot overshoot far; whole chunks only.
-                need = done * (h / target_halfwidth) ** 2 * 1.05 if h == h else 4.0 * done
-                goal = int(min(cap, max(done + 1024, min(need, 4.0 * done))))
-    except KeyboardInterrupt:
-        partial = True
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+        def run_to(goal: int) -> None:
+            """Count chunks until ``done == goal``. The plan depends on the goals alone, and
+            they on the counts, so it is the same on any number of threads."""
+            nonlocal next_index, planned, total, done
+            while done < goal:
+                room = ex.room()
+                batch = []
+                while planned < goal and room > 0:
+                    size = min(chunk_size, goal - planned)
+                    index = next_index
+                    next_index += 1
+                    planned += size
+                    stored = store_run.get(index, size) if store_run is not None else None
+                    if stored is not None:
+                        total += stored
+                        done += size
+                        if bar is not None:
+                            bar.update(size)
+                        continue
+                    batch.append((index, size))
+                    room -= 1
+                if batch:
+                    ex.submit(batch)
+                if done < goal:
+                    take(ex.collect(0.1))
+
+        try:
+            try:
+                if target_halfwidth is None:
+                    run_to(goal)
+                else:
+                    if halfwidth is None:
+                        raise ValueError("target_halfwidth needs a halfwidth function")  # a programming error
+                    cap = int(max_samples if samples is None else samples)
+                    # A small pilot: a loose target is met at once, a tight one grows from here.
+                    goal = min(cap, max(chunk_size // 4, 1))
+                    while True:
+                        if bar is not None:
+                            bar.total = goal
+                            bar.refresh()
+                        run_to(goal)
+                        h = halfwidth(total, done)
+                        if h <= target_halfwidth or done >= cap:
+                            break
+                        # Half-widths shrink as 1/sqrt(n): aim a little past the estimate, grow at
+                        # most 4x per step so a noisy pilot cannot overshoot far; whole chunks only.
+                        need = done * (h / target_halfwidth) ** 2 * 1.05 if h == h else 4.0 * done
+                        goal = int(min(cap, max(done + 1024, min(need, 4.0 * done))))
+            except KeyboardInterrupt:
+                partial = True
+                # Chunks already running finish (they take milliseconds) and are kept; the
+                # rest are dropped, so the counts stay a sum of whole chunks. A second
+                # Ctrl-C stops the wait.
+                ex.cancel()
+                deadline = time.monotonic() + INTERRUPT_GRACE
+                with contextlib.suppress(KeyboardInterrupt):
+                    while ex.in_flight > 0 and time.monotonic() < deadline:
+                        for (index, size), out in ex.collect(0.05):
+                            if isinstance(out, np.ndarray):
+                                take([((index, size), out)])
+        finally:
+            ex.close()
+            if bar is not None:
+                bar.close()
+    if sess is not None:
+        sess.runs.append((done, max(goal, done), unit))
+        if partial:
+            sess.interrupted = True
     if done == 0 and partial:
         raise KeyboardInterrupt
-    return RunResult(total, done, next_index, seed, partial, time.perf_counter() - t0, nthreads)
+    return RunResult(total, done, next_index, seed, partial, time.perf_counter() - t0, nthreads, max(goal, done))

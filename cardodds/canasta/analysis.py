@@ -24,6 +24,7 @@ from .._deprecate import renamed
 from .._validate import check_threads
 from ..results import Result, counts_field
 from ..rng import RngLike
+from ..engine import takes_backend
 from ..stats import Estimate
 from . import _kernels as K
 from . import exact as _exact
@@ -209,6 +210,7 @@ def _check_hand_size(hand_size, turns, rules):
                          f"{turns} draws must fit in the {rules.deck_size}-card pack")
 
 
+@takes_backend
 def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: int = 20,
           discard: str = "keep", exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
           rng: RngLike = None, threads: int | None = None, progress: bool = False,
@@ -356,6 +358,7 @@ class HandOddsResult(Result):
         return _plot_by_turn(self, ax)
 
 
+@takes_backend
 def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, discard: str = "keep",
               exact: bool = False,
               samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,

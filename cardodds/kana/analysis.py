@@ -25,7 +25,7 @@ import pandas as pd
 from .._deprecate import renamed
 from .._validate import check_threads
 from ..cards import card_str, format_cards, parse_cards
-from ..engine import check_run_size, run
+from ..engine import check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Z95, Estimate
@@ -390,6 +390,7 @@ def _extra_per_round(per_round: np.ndarray) -> Estimate:
     return Estimate.mean(float(per_round @ x), float(per_round @ (x * x)), int(per_round.sum()))
 
 
+@takes_backend
 def odds(
     players: int | None = None, *, rules: KanaRules | None = None, kana="first", strategies=None,
     samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
@@ -501,6 +502,7 @@ def _live_size(shown, n: int) -> int:
     return size
 
 
+@takes_backend
 def live_odds(
     shown, players: int | None = None, *, rules: KanaRules | None = None, method: str = "auto",
     samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,

@@ -20,7 +20,7 @@ import pandas as pd
 from .._deprecate import renamed
 from .._validate import check_threads
 from ..cards import RANKS, card_str, format_cards, parse_cards
-from ..engine import check_run_size, run
+from ..engine import check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
@@ -199,6 +199,7 @@ def _paired_headline(layout):
     return hw
 
 
+@takes_backend
 def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, variant: str | None = None,
             rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
             rng: RngLike = None, threads: int | None = None, progress: bool = False) -> ComparisonResult:
@@ -422,6 +423,7 @@ def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
     return d if c1 < c2 else d.scaled(-1)
 
 
+@takes_backend
 def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng: RngLike = 20261129,
                 threads: int | None = None, progress: bool = False, start: Strategy | None = None,
                 max_iterations: int = MAX_ITERATIONS):
@@ -481,6 +483,7 @@ def _improve(current, deals, wins, plus, minus, C) -> np.ndarray:
     return new
 
 
+@takes_backend
 def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: str = "table",
                    samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
                    threads: int | None = None, progress: bool = False) -> StrategyTableResult:
@@ -547,6 +550,7 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
                          samples=samples, seed=seed)
 
 
+@takes_backend
 def expected_value(strategy, players: int = 4, variant: str | None = None, *, opponents="table",
                    samples: int | None = None, rng: RngLike = None, threads: int | None = None,
                    progress: bool = False) -> Estimate:
@@ -739,6 +743,7 @@ def _options(rules: KanaRules, mine: list[int]) -> list[tuple[str, int]]:
     return [(card_str(c), j) for j, c in enumerate(mine)]
 
 
+@takes_backend
 def advise(players: int | None = None, variant: str | None = None, *, seat: int = 0, cards=None, kanad=None,
            opponents="table", rules: KanaRules | None = None, samples: int | None = None,
            target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None,

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
-from ..engine import check_run_size, run
+from ..engine import check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..stats import Estimate
 from . import _counts as C
@@ -345,6 +345,7 @@ class JackRiskResult(_KanaljeResult):
         return ax
 
 
+@takes_backend
 def jack_risk(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
               target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
               rng=None, threads: int | None = None, progress: bool = False, check: bool = False) -> JackRiskResult:
@@ -495,6 +496,7 @@ def _check_hand(hand, turned, seat, rules, faceup=None, trump=None):
     return cards, t, int(seat), phase
 
 
+@takes_backend
 def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, policies="heuristic",
                   rules: KanaljeRules | None = None,
                   samples: int | None = None, target_halfwidth: float | None = None,
@@ -581,6 +583,7 @@ class MatchResult(_KanaljeResult):
                 f"advantage {self.advantage.format(3)} points a deal)")
 
 
+@takes_backend
 def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None, samples: int | None = None,
                    lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
                    progress: bool = False, check: bool = False) -> MatchResult:
@@ -678,6 +681,7 @@ class GameResult(_KanaljeResult):
         return ax
 
 
+@takes_backend
 def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
               target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None,
               threads: int | None = None, progress: bool = False, check: bool = False,

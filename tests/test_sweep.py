@@ -1,0 +1,102 @@
+"""Durable sweeps: killed with SIGKILL at random moments and resumed, they give the figures of
+a sweep run straight through; a file holding another sweep is refused and left as it was."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cardodds.sweep import sweep
+
+GRID = ["kana.odds", "--grid", "players=3,4,5", "--samples", "16000000", "--seed", "11", "--threads", "2"]
+
+
+def _cmd(path, *extra):
+    return [sys.executable, "-m", "cardodds.cli", "sweep", str(path), *GRID, *extra]
+
+
+def _figures(text: str):
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if k not in ("seconds", "path")}
+        if isinstance(o, list):
+            return [strip(v) for v in o]
+        return o
+
+    return strip(json.loads(text))
+
+
+def _chunks(path) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+
+def test_sweep_killed_at_random_moments_resumes_to_the_same_figures(tmp_path):
+    t0 = time.monotonic()
+    straight = subprocess.run(_cmd(tmp_path / "straight.sqlite", "--json"), capture_output=True, text=True,
+                              timeout=600)
+    whole = time.monotonic() - t0  # start-up and sweep: kills land in its later part
+    assert straight.returncode == 0, straight.stderr
+    total = _chunks(tmp_path / "straight.sqlite")
+    assert total == 3 * 123  # 16,000,000 rounds in chunks of 131,072, per point
+
+    path = tmp_path / "killed.sqlite"
+    rnd = random.Random(5)
+    seen = []
+    for _ in range(6):
+        p = subprocess.Popen(_cmd(path, "--json"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rnd.uniform(0.45, 0.9) * whole)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        seen.append(_chunks(path) if path.exists() else 0)
+    assert any(0 < n < total for n in seen), f"no kill landed mid-sweep: chunks stored {seen}"
+    assert seen == sorted(seen)  # nothing stored is ever lost
+    resumed = subprocess.run(_cmd(path, "--json"), capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert _chunks(path) == total  # no chunk stored twice
+    assert _figures(resumed.stdout) == _figures(straight.stdout)
+
+
+def test_api_resume_computes_nothing_again_and_matches(tmp_path):
+    a = sweep(tmp_path / "a.sqlite", "canasta.melds", {"jokers": [4, 6]}, samples=30_000, rng=3)
+    assert a.computed > 0 and not a.partial
+    again = sweep(tmp_path / "a.sqlite", "canasta.melds", {"jokers": [4, 6]}, samples=30_000, rng=3)
+    assert again.computed == 0
+    assert a.to_frame().equals(again.to_frame())
+    # The seed is kept in the file: resuming without one uses it.
+    b = sweep(tmp_path / "a.sqlite", "canasta.melds", {"jokers": [4, 6]}, samples=30_000)
+    assert b.computed == 0 and b.seed == 3
+    f = a.to_frame()
+    assert {"jokers", "value", "lo", "hi"} <= set(f.columns) and set(f["jokers"]) == {4, 6}
+
+
+def test_another_grid_or_version_is_refused_and_never_overwritten(tmp_path):
+    path = tmp_path / "s.sqlite"
+    sweep(path, "kana.odds", {"players": [3]}, samples=20_000, rng=1)
+    before = path.read_bytes() if not (tmp_path / "s.sqlite-wal").exists() else None
+    n = _chunks(path)
+    for other in ({"players": [4]}, {"players": [3], "ante": [1.0]}):
+        with pytest.raises(ValueError, match="holds another sweep"):
+            sweep(path, "kana.odds", other, samples=20_000, rng=1)
+    with pytest.raises(ValueError, match="holds another sweep"):
+        sweep(path, "kana.odds", {"players": [3]}, samples=30_000, rng=1)
+    assert _chunks(path) == n
+    if before is not None:
+        assert path.read_bytes() == before
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value='0.0.1' WHERE key='version'")
+    p = subprocess.run([sys.executable, "-m", "cardodds.cli", "sweep", str(path), "kana.odds", "--grid", "players=3",
+                        "--samples", "20000", "--seed", "1"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stdout == "" and len(p.stderr.strip().splitlines()) == 1
+    assert "written by cardodds 0.0.1" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "cardodds.cli", "sweep", str(path), "kana.odds", "--grid", "nope=3"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "grid key 'nope'" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert _chunks(path) == n
