@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
@@ -13,7 +14,7 @@ from .decisions import equilibrium
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
 
 #: Rounds a step of a strategy table (the API's default, read from it).
-TABLE_SAMPLES = equilibrium.__kwdefaults__["samples"]
+TABLE_SAMPLES = inspect.signature(equilibrium).parameters["samples"].default
 
 #: Highest ante the CLI takes: the pot (players x ante) must stay an ordinary number.
 MAX_ANTE = 1_000_000.0
