@@ -99,7 +99,7 @@ def tuned_ties_only(s, nrounds, out, n):
         i = 0
         best = -1
         cnt = 0
-        for p in range(n):
+        for _p in range(n):
             h0, h1, h2 = deal3_from(s, deck, i, 52)
             i += 3
             a = h1 >> 2
@@ -197,7 +197,8 @@ def main(argv=None) -> int:
         lines.append(f"| {name} | {r / 1e6:,.2f} M | {r / one:.3f} |")
     lines += [
         "",
-        f"Public call / tuned reference, one thread: {one / figures['tuned reference (ties counted, not played), 1 thread']:.2f}.",
+        "Public call / tuned reference, one thread: "
+        f"{one / figures['tuned reference (ties counted, not played), 1 thread']:.2f}.",
         "",
         "Compile time of the Känä kernels (first calls of both känä choices), fresh interpreter, imports apart:",
         f"- first use, empty cache: {cold:.1f} s",

@@ -119,7 +119,7 @@ def parse_cards(
                 raise ValueError(f"card code {tok} is outside 0..51; pass codes from cardodds.cards or text like 'Ah'")
             cards.append(int(tok))
         else:
-            cards.append(parse_card(tok, allow_unknown=allow_unknown))
+            cards.append(parse_card(str(tok), allow_unknown=allow_unknown))
     if not allow_duplicates:
         seen: set[int] = set()
         for c in cards:

@@ -213,7 +213,7 @@ def takes_backend(func: Callable) -> Callable:
     params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
     params.append(inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default=None))
     params += [p for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD]
-    call.__signature__ = sig.replace(parameters=params)
+    call.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
     return call
 
 
@@ -339,6 +339,7 @@ def run(
 
     with contextlib.ExitStack() as stack:
         target = _backend.resolve_for_run(backend, stack)
+        ex: _Threads | _backend.DaskChunks
         if target is None:
             nthreads = default_threads() if threads is None else min(max(1, int(threads)), available_cores())
             ex = _Threads(kernel, args, n_out, ss, nthreads)

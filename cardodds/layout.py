@@ -40,6 +40,14 @@ import numpy as np
 __all__ = ["Layout", "LayoutView"]
 
 
+_namedtuple: Any = namedtuple  # called with names known only at run time
+
+
+def _record(typename: str, names: list[str], values: Iterable[int]) -> Any:
+    """A named tuple of ``values`` (numba freezes a module-global one as constants)."""
+    return _namedtuple(typename, names)(*values)
+
+
 class Layout:
     """A packed int64 array declared as named fields of fixed sizes."""
 
@@ -58,11 +66,11 @@ class Layout:
         self.size: int = pos
         tname = "".join(p.capitalize() for p in name.replace("-", " ").split()) or "Layout"
         #: Offsets by name, a named tuple numba reads as constants.
-        self.at = namedtuple(tname + "Offsets", names)(*offsets)  # type: ignore[misc]
+        self.at: Any = _record(tname + "Offsets", names, offsets)
         #: Sizes by name.
-        self.sizes = namedtuple(tname + "Sizes", names)(*(s for _, s in self.fields))  # type: ignore[misc]
+        self.sizes: Any = _record(tname + "Sizes", names, [s for _, s in self.fields])
         #: Field numbers by name (the index into :meth:`offsets_array`).
-        self.index = namedtuple(tname + "Index", names)(*range(len(names)))  # type: ignore[misc]
+        self.index: Any = _record(tname + "Index", names, range(len(names)))
         self._slices = {n: slice(o, o + s) for (n, s), o in zip(self.fields, offsets)}
 
     def __repr__(self) -> str:

@@ -34,7 +34,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
+import numpy as np  # noqa: F401  (the doctest's arrays)
 
 from . import __version__
 

@@ -24,7 +24,11 @@ __all__ = ["as_seed_sequence", "chunk_state", "chunk_states"]
 RngLike = None | int | np.random.Generator | np.random.SeedSequence
 
 
-def as_seed_sequence(rng: RngLike) -> tuple[np.random.SeedSequence, int | list[int]]:
+#: What a result records as its seed: an int, or the entropy and spawn key of a child SeedSequence.
+SeedRecord = int | dict[str, object]
+
+
+def as_seed_sequence(rng: RngLike) -> tuple[np.random.SeedSequence, SeedRecord]:
     """Normalise ``rng=`` into a ``SeedSequence`` and the seed to record with results.
 
     ``None`` draws fresh entropy and records it, so a run without a seed can still be
@@ -33,11 +37,11 @@ def as_seed_sequence(rng: RngLike) -> tuple[np.random.SeedSequence, int | list[i
     """
     if rng is None:
         ss = np.random.SeedSequence()
-        return ss, int(ss.entropy)
+        return ss, _entropy(ss)
     if isinstance(rng, np.random.SeedSequence):
         if rng.spawn_key:
-            return rng, {"entropy": int(rng.entropy), "spawn_key": list(rng.spawn_key)}
-        return rng, int(rng.entropy)
+            return rng, {"entropy": _entropy(rng), "spawn_key": list(rng.spawn_key)}
+        return rng, _entropy(rng)
     if isinstance(rng, np.random.Generator):
         entropy = int(rng.integers(0, 2**63 - 1, dtype=np.int64))
         return np.random.SeedSequence(entropy), entropy
@@ -49,6 +53,14 @@ def as_seed_sequence(rng: RngLike) -> tuple[np.random.SeedSequence, int | list[i
         f"rng={rng!r} is not understood; pass None, a non-negative int seed, "
         "a numpy.random.Generator or a numpy.random.SeedSequence"
     )
+
+
+def _entropy(ss: np.random.SeedSequence) -> int:
+    # A SeedSequence made from an int (every one cardodds makes or records) has int entropy.
+    entropy = ss.entropy
+    if isinstance(entropy, int):
+        return entropy
+    raise ValueError("rng= SeedSequence must be made from one integer seed, e.g. np.random.SeedSequence(42)")
 
 
 def _child(ss: np.random.SeedSequence, index: int) -> np.random.SeedSequence:

@@ -555,7 +555,8 @@ def test_notebook_runs(tmp_path):
     nb = nbformat.read(path, as_version=4)
     os.environ["CARDODDS_QUICK"] = "1"
     try:
-        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+        NotebookClient(nb, timeout=300, kernel_name="python3",
+                       resources={"metadata": {"path": str(tmp_path)}}).execute()
     finally:
         os.environ.pop("CARDODDS_QUICK", None)
 

@@ -96,7 +96,7 @@ def test_sigint_returns_marked_partial_result_and_exit_130():
         startup = {g: max(o[3] for t, o in zip(text, outcomes) if t[0] == g) for g in games}
         js = [(g, 1.5 * startup[g] + rnd.uniform(0.0, 1.5), True) for g in games for _ in range(TRIES - TRIES // 2)]
         outcomes += list(pool.map(lambda t: _interrupt_once(COMMANDS[t[0]], t[1], t[2]), js))
-    for (game, delay, as_json), (status, out, took, _) in zip(text + js, outcomes):
+    for (game, delay, as_json), (status, out, _took, _) in zip(text + js, outcomes):
         where = f"{game} {'--json ' if as_json else ''}interrupted {delay:.2f} s into the run"
         assert status == 130, f"{where}: exit status {status}, stdout {out[-300:]!r}"
         if as_json:

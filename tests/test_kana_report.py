@@ -28,7 +28,8 @@ def test_notebook_runs(tmp_path):
     nb = nbformat.read(ROOT / "analysis" / "kana.ipynb", as_version=4)
     os.environ["CARDODDS_QUICK"] = "1"
     try:
-        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(tmp_path)}}).execute()
     finally:
         os.environ.pop("CARDODDS_QUICK", None)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]

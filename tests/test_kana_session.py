@@ -158,7 +158,7 @@ def test_invariants_on_every_simulated_round(n, variant, table):
         got = res.net_distribution(q)
         assert dict(zip(got.index, np.round(got.values, 12))) == dict(zip(dist.index, np.round(dist.values, 12)))
     # Somebody reached -8 exactly when a session ended early.
-    for s, g in real.groupby("session"):
+    for _s, g in real.groupby("session"):
         cum = g[[f"net{q}" for q in range(n)]].cumsum().to_numpy()
         hit = np.nonzero((cum <= -8).any(axis=1))[0]
         assert len(g) == (hit[0] + 1 if len(hit) else 25)
@@ -288,7 +288,8 @@ def test_cli_session_table_and_json(capsys):
 
     from cardodds.cli import main
 
-    argv = ["kana", "session", "--players", "4", "--variant", "peek-one", "--strategies", "threshold:8,blind,blind,blind",
+    argv = ["kana", "session", "--players", "4", "--variant", "peek-one",
+            "--strategies", "threshold:8,blind,blind,blind",
             "--rounds", "20", "--samples", "600", "--seed", "3"]
     assert main(argv) == 0
     out = capsys.readouterr().out

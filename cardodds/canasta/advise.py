@@ -137,7 +137,8 @@ class AdviceResult(Result):
 
 
 def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None = None, top=None,
-           counts=(12, 12, 12), red3=(0, 0), decision: str = "discard", rules: CanastaRules = CanastaRules(), turn: int = 8,
+           counts=(12, 12, 12), red3=(0, 0), decision: str = "discard", rules: CanastaRules = CanastaRules(),
+           turn: int = 8,
            samples: int = 2000, rng=None, threads: int | None = None, params: HeuristicParams | None = None,
            progress: bool = False) -> AdviceResult:
     """Compare the options of one decision of mine (seat 0).
@@ -186,7 +187,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     if len(counts) != 3 or min(counts) < 0:
         raise ValueError(f"counts={counts!r}: give three card counts (left opponent, partner, right opponent) >= 0")
     seen = mine.copy()
-    for side, kind, n, tw, jk in table_melds:
+    for _side, kind, n, tw, jk in table_melds:
         if kind >= 0:
             seen[kind] += n
         seen[TWO] += tw
@@ -210,7 +211,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         for sl in range(P.SLOTS):
             t[P.meld_at(side, sl)] = WILDS_ONLY if sl == P.WILD_SLOT else sl + 3
         t[P.SA.red3 + side] = int(red3[side])
-    for side, kind, n, tw, jk in table_melds:
+    for _side, kind, n, tw, jk in table_melds:
         o = P.meld_at(side, P.slot_of(kind))
         t[o + 1:o + 4] = (n, tw, jk)
         t[P.SA.opened + side] = 1

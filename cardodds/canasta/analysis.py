@@ -161,13 +161,14 @@ class MeldOddsResult(Result):
                  f"{self.rules.wild_limit!r}, first meld >= {self.rules.min_first_meld})",
                  f"  first meld from the deal: {self.first_meld.format(percent=True)}",
                  f"  by taking the upcard:     {self.pile_open.format(percent=True)}"]
-        for k, e in self.first_meld_by_limit.items():
-            lines.append(f"  wild_limit={k!r:11}      {e.format(percent=True)}")
+        for limit, e in self.first_meld_by_limit.items():
+            lines.append(f"  wild_limit={limit!r:11}      {e.format(percent=True)}")
         for k, e in enumerate(self.first_meld_by_turn):
             if k in (1, 3, 5, 10, 20):
                 lines.append(f"  first meld by turn {k:2}:    {e.format(percent=True)}")
         lines.append(f"  7 naturals by turn {self.turns:2}:    {self.canasta_by_turn[-1].format(percent=True)}")
-        lines.append(f"  a pair / three of a rank: {self.pair.format(percent=True)} / {self.three.format(percent=True)}")
+        lines.append(f"  a pair / three of a rank: {self.pair.format(percent=True)} / "
+                     f"{self.three.format(percent=True)}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from fractions import Fraction
 
 import numpy as np
@@ -212,7 +213,7 @@ def parse_shown(shown, players: int) -> dict[int, tuple[int, ...]]:
         return {}
     if isinstance(shown, str):
         shown = [t for t in re.split(r"\s*;\s*|\n", shown.strip()) if t]
-    items: list[tuple[object, object]]
+    items: list[tuple[Any, Any]]
     if isinstance(shown, Mapping):
         items = list(shown.items())
     elif isinstance(shown, Sequence):

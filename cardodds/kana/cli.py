@@ -348,7 +348,8 @@ def _session(args) -> int:
         try:
             first = int(args.first)
         except ValueError:
-            raise cu.UsageError(f"--first {cu.shorten(repr(args.first))}: give a player number 0..{args.players - 1} or random") from None
+            raise cu.UsageError(f"--first {cu.shorten(repr(args.first))}: give a player number "
+                                f"0..{args.players - 1} or random") from None
     variant = args.variant
     if variant is None:
         from .decisions import _guess_variant

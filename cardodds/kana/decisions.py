@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 from importlib import resources
 
@@ -130,7 +131,8 @@ class ComparisonResult(Result):
     def verdict(self) -> str:
         if self.better is None:
             return f"no difference at this precision ({self.samples:,} paired rounds)"
-        return f"{self.better} is better by {abs(self.difference.value):.4f} [{self.difference.lo:+.4f}, {self.difference.hi:+.4f}]"
+        d = self.difference
+        return f"{self.better} is better by {abs(d.value):.4f} [{d.lo:+.4f}, {d.hi:+.4f}]"
 
     def to_frame(self) -> pd.DataFrame:
         rows = [
@@ -155,7 +157,7 @@ class ComparisonResult(Result):
         return (
             f"Känä, {r.players} players, {r.variant}: seat {self.seat}, {self.a} vs {self.b}\n"
             f"  {self.a:<20} {self.win_a.format(4)}\n  {self.b:<20} {self.win_b.format(4)}\n"
-            f"  difference           {self.difference.value:+.4f} [{self.difference.lo:+.4f}, {self.difference.hi:+.4f}]"
+            f"  difference           {self.difference.format(4, sign=True)}"
             f"\n  {self.verdict}"
         )
 
@@ -230,7 +232,8 @@ def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, v
     focal_wins = _by_key(res.counts, layout, "focal_wins", K).sum(axis=1)
     plus, minus = (int(_by_key(res.counts, layout, name, K).sum()) for name in ("plus", "minus"))
     return ComparisonResult(
-        rules=rules, seat=seat, a=sa.name, b=sb.name, opponents=tuple(s.name for i, s in enumerate(others) if i != seat),
+        rules=rules, seat=seat, a=sa.name, b=sb.name,
+        opponents=tuple(s.name for i, s in enumerate(others) if i != seat),
         win_a=Estimate.proportion(focal_wins[0], N), win_b=Estimate.proportion(focal_wins[1], N),
         difference=paired_difference(plus, minus, N), samples=N, seed=res.seed,
         partial=res.partial, counts=res.counts,
@@ -266,11 +269,11 @@ class StrategyTableResult(Result):
     """
 
     strategy: Strategy
-    rows: pd.DataFrame = counts_field()  # a frame has no ==; the estimates below summarise it
     win_vs_blind: Estimate
     win_at_table: Estimate
     iterations: int
     converged: bool
+    rows: pd.DataFrame = counts_field()  # a frame has no ==; the estimates above summarise it
 
     @property
     def ev_vs_blind(self) -> Estimate:
@@ -313,8 +316,10 @@ class StrategyTableResult(Result):
                          f"{row['at_table_hi']:.4f}]")
         if len(self.rows) > 20:
             lines.append(f"  ... {len(self.rows) - 20} more rows (.to_frame())")
-        lines.append(f"  table vs blind opponents: win {self.win_vs_blind.format(4)}, EV {self.ev_vs_blind.value:+.4f} antes")
-        lines.append(f"  table vs itself:          win {self.win_at_table.format(4)}, EV {self.ev_at_table.value:+.4f} antes")
+        lines.append(f"  table vs blind opponents: win {self.win_vs_blind.format(4)}, "
+                     f"EV {self.ev_vs_blind.value:+.4f} antes")
+        lines.append(f"  table vs itself:          win {self.win_at_table.format(4)}, "
+                     f"EV {self.ev_at_table.value:+.4f} antes")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -345,7 +350,8 @@ class StrategyTableResult(Result):
 
 def _est(row, col) -> dict:
     v = row[col]
-    return {"value": float(v), "se": float(row[col + "_se"]), "lo": float(row[col + "_lo"]), "hi": float(row[col + "_hi"])}
+    return {"value": float(v), "se": float(row[col + "_se"]), "lo": float(row[col + "_lo"]),
+            "hi": float(row[col + "_hi"])}
 
 
 def _keys(variant: str) -> list[str]:
@@ -458,6 +464,8 @@ def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng: RngL
 
 
 def _actions_of(s: Strategy) -> np.ndarray:
+    if s.table is None:
+        raise ValueError(f"{s.name} has no strategy table (a blind or custom strategy)")
     row = s.table[-1]  # the no-context row
     if s.variant == "peek-one":
         return np.where(row == 1, 0, 1).astype(np.int64)
@@ -539,7 +547,7 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     data = []
     for k, keyname in enumerate(_keys(variant)):
         a = int(actions[k])
-        row = {"key": keyname, "action": "random" if a < 0 else names[a]}
+        row: dict[str, Any] = {"key": keyname, "action": "random" if a < 0 else names[a]}
         for col in ("vs_blind", "at_table", "diff"):
             e = rows[col][k]
             row.update({col: e.value, col + "_se": e.se, col + "_lo": e.lo, col + "_hi": e.hi})
@@ -679,10 +687,12 @@ def _check_my_cards(rules: KanaRules, cards) -> list[int]:
     """My three cards (-1 for those not seen), as the variant lets me know them."""
     mine = parse_cards(cards, allow_unknown=True) if cards is not None else [-1, -1, -1]
     if len(mine) != 3:
-        raise ValueError(f"a hand holds 3 cards; give all three, '?' for those not seen (e.g. '9h ? ?'), got {len(mine)}")
+        raise ValueError(f"a hand holds 3 cards; give all three, '?' for those not seen (e.g. '9h ? ?'), "
+                         f"got {len(mine)}")
     known = [c for c in mine if c >= 0]
     if rules.variant == "official" and known:
-        raise ValueError("under the official rules nobody may look at their cards: give '? ? ?', or choose a peek variant")
+        raise ValueError("under the official rules nobody may look at their cards: give '? ? ?', "
+                         "or choose a peek variant")
     if rules.variant == "peek-one" and (len(known) > 1 or (known and mine[0] < 0)):
         raise ValueError("in peek-one I know one card, the peeked one, written first: e.g. '9h ? ?'")
     if rules.variant == "peek-all" and len(known) != 3:
@@ -722,7 +732,8 @@ def _check_kanad(kanad: dict[int, int], seat: int, mine: list[int]) -> dict[int,
             )
     clash = {c for c in mine if c >= 0} & set(kanad.values())
     if clash:
-        raise ValueError(f"card {card_str(min(clash))} is both in my hand and among the känäd cards; each card exists once")
+        raise ValueError(f"card {card_str(min(clash))} is both in my hand and among the känäd cards; "
+                         "each card exists once")
     if len(set(kanad.values())) != len(kanad):
         raise ValueError("a känäd card is given twice; each card exists once")
     return dict(sorted(kanad.items()))

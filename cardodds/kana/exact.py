@@ -406,7 +406,7 @@ def p_extra_ties_again(tied: int, deck: str = "fresh") -> Fraction:
     >>> p_extra_ties_again(2, deck="remaining")
     Traceback (most recent call last):
     ...
-    ValueError: deck='remaining': only deck='fresh' has a closed form; with the remaining stock the probability depends on the cards already dealt
+    ValueError: deck='remaining': only deck='fresh' has a closed form; ...
     """
     if deck != "fresh":
         raise ValueError(

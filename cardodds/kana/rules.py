@@ -5,7 +5,7 @@ into the int64 array the kernels read, laid out by :data:`RULES` (kernels name a
 ``RULES.at.players``, wrappers as ``RULES.view(packed).players``).
 
 >>> KanaRules()
-KanaRules(players=4, variant='official', ante=0.4, tiebreak_deck='remaining', extra_round='tied', last_round_tie='earliest')
+KanaRules(players=4, variant='official', ante=0.4, tiebreak_deck='remaining', ...)
 >>> KanaRules(players=3).pot
 1.2
 >>> RULES.view(KanaRules(players=3, tiebreak_deck="fresh").pack()).fresh_deck
