@@ -63,12 +63,12 @@ def strip(d):
 
 def task_overhead(client, tasks: int = 400) -> float:
     """Seconds per task when tasks do (almost) nothing: one-deal chunks, one chunk a task."""
-    from cardodds.kana._kernels import offsets, play_rounds
+    from cardodds.kana._kernels import play_rounds, round_layout
     from cardodds.kana.analysis import _kernel_args, _positions
     from cardodds.kana.rules import KanaRules
 
     args = _kernel_args(KanaRules(players=4), {}, _positions("random", 4))
-    n_out = offsets(4)[-1]
+    n_out = round_layout(4).size
     old = _backend.TASK_SECONDS
     _backend.TASK_SECONDS = 1e-12
     try:

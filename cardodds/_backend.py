@@ -203,8 +203,13 @@ class _Ref:
         return obj
 
 
+def _compiled(obj) -> bool:
+    # An @njit dispatcher (py_func) or a compiled callback (numba's CFunc keeps _pyfunc).
+    return hasattr(obj, "py_func") or hasattr(obj, "_pyfunc")
+
+
 def _ref(obj):
-    fn = getattr(obj, "py_func", obj)
+    fn = getattr(obj, "py_func", None) or getattr(obj, "_pyfunc", obj)
     module, name = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
     if callable(obj) and module and name and "<" not in name:
         with contextlib.suppress(Exception):
@@ -213,12 +218,18 @@ def _ref(obj):
     return obj
 
 
+def _rebuild(like, items):
+    # A named tuple (a bundle of kernel arguments) keeps its type: the kernels read its fields.
+    return type(like)(*items) if hasattr(like, "_fields") else tuple(items)
+
+
 def _pack_args(args):
-    return tuple(_pack_args(a) if isinstance(a, tuple) else (_ref(a) if hasattr(a, "py_func") else a) for a in args)
+    return _rebuild(args, [_pack_args(a) if isinstance(a, tuple) else (_ref(a) if _compiled(a) else a) for a in args])
 
 
 def _unpack_args(args):
-    return tuple(_unpack_args(a) if isinstance(a, tuple) else (a.get() if isinstance(a, _Ref) else a) for a in args)
+    return _rebuild(args, [_unpack_args(a) if isinstance(a, tuple) else (a.get() if isinstance(a, _Ref) else a)
+                           for a in args])
 
 
 _RESOLVED: dict = {}

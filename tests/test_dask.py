@@ -37,12 +37,12 @@ def client():
 
 
 def _kana_rounds():
-    from cardodds.kana._kernels import offsets, play_rounds
+    from cardodds.kana._kernels import play_rounds, round_layout
     from cardodds.kana.analysis import _kernel_args, _positions
     from cardodds.kana.rules import KanaRules
 
     rules = KanaRules(players=4)
-    return play_rounds, _kernel_args(rules, {}, _positions("random", 4)), offsets(4)[-1]
+    return play_rounds, _kernel_args(rules, {}, _positions("random", 4)), round_layout(4).size
 
 
 def test_engine_counts_bit_identical_to_threads(client):
