@@ -322,7 +322,8 @@ def settle_run_options(args) -> list[str]:
         if threads > most:
             notes.append(f"cardodds: note: --threads {threads} capped at the {most} cores available")
             args.threads = most
-    if hasattr(args, "seed") and args.seed is None and not getattr(args, "exact", False):
+    if hasattr(args, "seed") and args.seed is None and not getattr(args, "exact", False) \
+            and not getattr(args, "seed_from_file", False):
         args.seed = secrets.randbits(SEED_BITS)
     return notes
 

@@ -39,30 +39,32 @@ def add_commands(sub) -> None:
     p.add_argument("question", metavar="QUESTION", choices=list(QUESTIONS), help=f"one of {', '.join(QUESTIONS)}")
     p.add_argument("--grid", type=_grid_item, action="append", default=[], metavar="KEY=V1,V2",
                    help="a rules option or argument and its values, e.g. players=3,4,5 (repeat for more keys)")
-    cu.add_run_options(p, 0)
+    cu.add_run_options(p, "the question's own default")
     p.add_argument("--csv", action="store_true", help="print the table as CSV")
-    p.set_defaults(func=_sweep)
+    # Without --seed a sweep resumes with the seed stored in its file (a new file draws one).
+    p.set_defaults(func=_sweep, seed_from_file=True)
 
 
 def _sweep(args) -> int:
     from .sweep import sweep
 
     if args.json and args.csv:
-        raise ValueError("choose one of --json and --csv")
+        raise cu.UsageError("choose one of --json and --csv")
     grid = {}
     for key, values in args.grid:
         if key in grid:
             raise ValueError(f"--grid {key} given twice; list its values once, e.g. {key}=1,2")
         grid[key] = values
     res = sweep(args.file, args.question, grid, samples=args.samples, target_halfwidth=args.precision,
-                rng=args.seed, threads=args.threads, progress=cu.show_progress(args))
-    frame = res.to_frame()
-    if args.json:
-        cu.print_json(res.to_dict())
-    elif args.csv:
-        frame.to_csv(sys.stdout, index=False, float_format="%.6f")
-    else:
-        print(f"Sweep of {res.question}: {len(res.points)} points, seed {res.seed}, file {res.path}"
-              f" ({res.computed} chunks computed now)")
-        print(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    return 0
+                **cu.run_options(args))
+    if args.csv:
+        sys.stdout.write(res.to_frame().to_csv(index=False, float_format="%.6f"))
+        return 130 if cu.is_partial(res) else 0
+    return cu.emit(args, res, sweep_text)
+
+
+def sweep_text(res) -> str:
+    head = (f"Sweep of {res.question}: {len(res.points)} points, seed {res.seed}, file {res.path} "
+            f"({res.computed} chunks computed now)")
+    frame = res.to_frame().to_string(index=False, float_format=lambda x: f"{x:.4f}")
+    return cu.block(head, res, ["  " + line for line in frame.splitlines()])

@@ -93,4 +93,4 @@ def test_cli_refuses_huge_runs_and_caps_threads(capsys):
         assert out == "" and len(err.strip().splitlines()) == 1 and "at least" in err
     assert main(["kana", "odds", "--samples", "2000", "--seed", "1", "--threads", "100000"]) == 0
     out, err = capsys.readouterr()
-    assert f"using {engine.available_cores()}" in err and len(err.strip().splitlines()) == 1
+    assert f"capped at the {engine.available_cores()} cores" in err and len(err.strip().splitlines()) == 1

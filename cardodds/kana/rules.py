@@ -4,7 +4,7 @@ Every option RULES.md names is a field with its default; :meth:`KanaRules.pack` 
 into the int64 array the kernels read, laid out by :data:`RULES` (kernels name a field as
 ``RULES.at.players``, wrappers as ``RULES.view(packed).players``).
 
->>> KanaRules()
+>>> KanaRules()  # doctest: +ELLIPSIS
 KanaRules(players=4, variant='official', ante=0.4, tiebreak_deck='remaining', ...)
 >>> KanaRules(players=3).pot
 1.2
