@@ -761,6 +761,16 @@ def heuristic_choose(t, rl, mv, nm, hp):
 
 # ---- playing a hand and a game -----------------------------------------------------------------
 @helper
+def _user_choice(rng, t, mv, nm, seat, user):
+    i = user(rng, user_view(t), mv[:nm], nm, seat)
+    if i < 0 or i >= nm:
+        # A wrong answer is counted (checked runs report it) and replaced by the first move.
+        t[SA.bad_moves] += 1
+        return 0
+    return i
+
+
+@inline
 def choose(rng, t, rl, mv, nm, pol, hp, user):
     seat = t[SA.seat]
     code = pol[seat]
@@ -768,12 +778,8 @@ def choose(rng, t, rl, mv, nm, pol, hp, user):
         return bounded(rng, nm)
     if code == P_HEURISTIC:
         return heuristic_choose(t, rl, mv, nm, hp[seat])
-    i = user(rng, user_view(t), mv[:nm], nm, seat)
-    if i < 0 or i >= nm:
-        # A wrong answer is counted (checked runs report it) and replaced by the first move.
-        t[SA.bad_moves] += 1
-        return 0
-    return i
+    # The call through the user's pointer stays out of this hot function (a separate helper).
+    return _user_choice(rng, t, mv, nm, seat, user)
 
 
 @helper
