@@ -105,6 +105,15 @@ def test_a_user_policy_does_not_recompile_the_kernels():
     assert compile_policy(last_move) is compile_policy(last_move)
 
 
+def test_trace_plays_a_user_policy_through_the_same_argument():
+    @njit
+    def first_move(rng, view, moves, n_moves, seat):
+        return 0
+
+    lines = trace([first_move, "heuristic", "random", "heuristic"], rng=3)
+    assert "seat 0 (user)" in lines[1] and lines[-1].startswith("hand over")
+
+
 def test_a_user_policy_of_the_wrong_signature_is_a_value_error_naming_it():
     @njit
     def no_moves(rng, view):
