@@ -84,6 +84,45 @@ def test_user_policy_gets_the_view_and_its_bad_answers_are_counted():
     assert r.violations["policy"] > 0
 
 
+def test_a_user_policy_does_not_recompile_the_kernels():
+    from cardodds.canasta import _play as P
+    from cardodds.canasta.view import compile_policy
+
+    @njit
+    def first_move(rng, view, moves, n_moves, seat):
+        return 0
+
+    @njit
+    def last_move(rng, view, moves, n_moves, seat):
+        return n_moves - 1
+
+    play("heuristic", samples=20, rng=1)
+    before = len(P.hands_kernel.signatures)
+    play([first_move, "heuristic", "heuristic", "heuristic"], samples=20, rng=1)
+    play([last_move, "random", "heuristic", "random"], samples=20, rng=1)
+    # the built-in run and both user policies share the one compilation of the kernel
+    assert len(P.hands_kernel.signatures) == before
+    assert compile_policy(last_move) is compile_policy(last_move)
+
+
+def test_trace_plays_a_user_policy_through_the_same_argument():
+    @njit
+    def first_move(rng, view, moves, n_moves, seat):
+        return 0
+
+    lines = trace([first_move, "heuristic", "random", "heuristic"], rng=3)
+    assert "seat 0 (user)" in lines[1] and lines[-1].startswith("hand over")
+
+
+def test_a_user_policy_of_the_wrong_signature_is_a_value_error_naming_it():
+    @njit
+    def no_moves(rng, view):
+        return 0
+
+    with pytest.raises(ValueError, match=r"no_moves.*does not compile as policy\(rng, view, moves, n_moves, seat\)"):
+        play([no_moves, "heuristic", "heuristic", "heuristic"], samples=10, rng=1)
+
+
 def test_trace_names_every_move_and_ends_with_the_scores():
     lines = trace("random", rng=9)
     assert lines[0].startswith("deal:") and lines[-1].startswith("hand over")

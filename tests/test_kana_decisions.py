@@ -70,6 +70,37 @@ def test_custom_decision_function_plays_like_the_same_table():
     assert a.to_dict()["win"] == b.to_dict()["win"]
 
 
+@njit
+def _custom_keep_aces(seat, hand, peeked, kanad, n_kanad, state):
+    return 1 if (hand[0] >> 2) == 12 else 0
+
+
+def test_a_custom_strategy_does_not_recompile_the_kernels():
+    rules = KanaRules(players=3, variant="peek-one")
+    odds(rules=rules, strategies=[st.threshold(8)] * 3, samples=200, rng=4)
+    before = len(play_configs.signatures)
+    odds(rules=rules, strategies=[st.custom(_custom_threshold8, "peek-one")] * 3, samples=200, rng=4)
+    odds(rules=rules, strategies=[st.custom(_custom_keep_aces, "peek-one"), st.threshold(8), st.threshold(8)],
+         samples=200, rng=4)
+    # the built-in run, and both custom functions, share the one compilation of the kernel
+    assert len(play_configs.signatures) == before
+    from cardodds.kana.view import compile_custom
+    assert compile_custom(_custom_keep_aces) is compile_custom(_custom_keep_aces)
+
+
+def test_a_custom_strategy_of_the_wrong_signature_is_a_value_error_naming_it():
+    @njit
+    def two_arguments(seat, hand):
+        return 0
+
+    with pytest.raises(ValueError, match=r"two_arguments.*does not compile as decide\(seat, hand, peeked, kanad, "
+                                         r"n_kanad, state\) -> position"):
+        odds(rules=KanaRules(players=3, variant="peek-one"),
+             strategies=[st.custom(two_arguments, "peek-one")] * 3, samples=10, rng=1)
+    with pytest.raises(ValueError, match="@njit"):
+        st.custom(lambda *a: 0, "peek-one")
+
+
 # --- playing strategies: invariants, official equality --------------------------------
 
 

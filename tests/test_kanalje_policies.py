@@ -158,7 +158,7 @@ def test_a_policy_that_does_not_compile_is_a_value_error():
     def wrong(state, legal):
         return lowest(legal)
 
-    with pytest.raises(ValueError, match="does not compile"):
+    with pytest.raises(ValueError, match=r"wrong.*does not compile as policy\(state, legal, seat, view\) -> card"):
         jack_risk([wrong, "heuristic", "heuristic"], samples=10, rng=1)
 
 

@@ -27,8 +27,9 @@ Rule choices where RULES.md is silent (each documented in ``play.py``):
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
-from .._jit import helper, inline, kernel
+from .._jit import callback, helper, inline, kernel
 from .._random import bounded, shuffle_prefix
 from ..layout import Layout
 from ._kernels import (ACE, BLACK3, CANASTA_NONE, FOUR, JOKER, N_KINDS, RED3, TWO, WILDS_ONLY,
@@ -605,15 +606,16 @@ def check_score(t, rl, viol):
 
 
 # ---- players -----------------------------------------------------------------------------------
-@kernel
+#: ``policy(rng, view, moves, n_moves, seat) -> move index``: the play loop calls a user's
+#: policy through a pointer of this type (documented in :mod:`cardodds.canasta.view`), so the
+#: kernels are compiled, and cached, once, whatever the policy.
+POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1], types.int64[:, ::1], types.int64, types.int64)
+
+
+@callback(POLICY_SIGNATURE)
 def no_user_policy(rng, view, moves, n_moves, seat):
-    """Stands in for a user policy in the built-in kernels (never called there)."""
+    """Stands in for a user policy in runs without one (never called there)."""
     return 0
-
-
-#: The user policy the play loop calls; the built-in kernels see this stand-in (and keep
-#: their on-disk cache), :func:`kernels_for` compiles fresh copies that call a user's function.
-USER_POLICY = no_user_policy
 
 
 @helper
@@ -759,14 +761,8 @@ def heuristic_choose(t, rl, mv, nm, hp):
 
 # ---- playing a hand and a game -----------------------------------------------------------------
 @helper
-def choose(rng, t, rl, mv, nm, pol, hp):
-    seat = t[SA.seat]
-    code = pol[seat]
-    if code == P_RANDOM:
-        return bounded(rng, nm)
-    if code == P_HEURISTIC:
-        return heuristic_choose(t, rl, mv, nm, hp[seat])
-    i = USER_POLICY(rng, user_view(t), mv[:nm], nm, seat)
+def _user_choice(rng, t, mv, nm, seat, user):
+    i = user(rng, user_view(t), mv[:nm], nm, seat)
     if i < 0 or i >= nm:
         # A wrong answer is counted (checked runs report it) and replaced by the first move.
         t[SA.bad_moves] += 1
@@ -774,8 +770,20 @@ def choose(rng, t, rl, mv, nm, pol, hp):
     return i
 
 
+@inline
+def choose(rng, t, rl, mv, nm, pol, hp, user):
+    seat = t[SA.seat]
+    code = pol[seat]
+    if code == P_RANDOM:
+        return bounded(rng, nm)
+    if code == P_HEURISTIC:
+        return heuristic_choose(t, rl, mv, nm, hp[seat])
+    # The call through the user's pointer stays out of this hot function (a separate helper).
+    return _user_choice(rng, t, mv, nm, seat, user)
+
+
 @helper
-def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol):
+def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user):
     """Deal and play one hand to its end; scores in ``t[score]``. Returns False if stuck."""
     new_hand(rng, t, deck, dealer)
     if check != 0:
@@ -786,7 +794,7 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
             viol[V_STUCK] += 1
             t[SA.phase] = PH_OVER
             break
-        i = choose(rng, t, rl, mv, nm, pol, hp)
+        i = choose(rng, t, rl, mv, nm, pol, hp, user)
         apply_move(t, rl, mv[i])
         if check != 0:
             check_table(t, rl, deck_counts, viol, work)
@@ -852,7 +860,7 @@ def record_hand(t, out, base):
 
 
 @kernel
-def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts):
+def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
     """Play ``n`` single hands (seat 3 deals, so seat 0 of side 0 moves first)."""
     d = deck.copy()
     t = np.zeros(S_SIZE, dtype=np.int64)
@@ -860,13 +868,13 @@ def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts):
     work = np.zeros(N_KINDS, dtype=np.int64)
     viol = np.zeros(N_VIOL, dtype=np.int64)
     for _ in range(n):
-        _play_recorded(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, out, 0)
+        _play_recorded(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, out, 0, user)
     for v in range(N_VIOL):
         out[OA.violations + v] += viol[v]
 
 
 @helper
-def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base):
+def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user):
     """Play a hand and record it, the pile takes' sizes included."""
     new_hand(rng, t, d, dealer)
     if check != 0:
@@ -877,7 +885,7 @@ def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts,
             viol[V_STUCK] += 1
             t[SA.phase] = PH_OVER
             break
-        i = choose(rng, t, rl, mv, nm, pol, hp)
+        i = choose(rng, t, rl, mv, nm, pol, hp, user)
         if mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD:
             out[base + OA.take_size + t[SA.pile_len]] += 1
         apply_move(t, rl, mv[i])
@@ -892,7 +900,7 @@ def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts,
 
 
 @kernel
-def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b):
+def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b, user):
     """Each sample plays the same deal (the same random stream from the deal on) under rules
     A and rules B; the blocks ``[0, O_SIZE)`` and ``[O_SIZE, 2 O_SIZE)`` hold their figures and
     the last three counts the paired score difference of side 0 (B - A): sum, sum of squares,
@@ -909,13 +917,13 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     for _ in range(n):
         saved[:] = rng
         keep[:] = da
-        _play_recorded(rng, t, rl_a, da, 3, pol, hp, mv, work, check, dc_a, viol, out, 0)
+        _play_recorded(rng, t, rl_a, da, 3, pol, hp, mv, work, check, dc_a, viol, out, 0, user)
         sa = t[SA.score]
         after = rng.copy()
         rng[:] = saved
         if same:
             db[:] = keep  # the same pack order, so the same shuffle deals the same cards
-        _play_recorded(rng, t, rl_b, db, 3, pol, hp, mv, work, check, dc_b, viol, out, O_SIZE)
+        _play_recorded(rng, t, rl_b, db, 3, pol, hp, mv, work, check, dc_b, viol, out, O_SIZE, user)
         sb = t[SA.score]
         rng[:] = after
         dd = sb - sa
@@ -942,7 +950,7 @@ def game_decided(tot0, tot1, target):
 
 
 @kernel
-def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts):
+def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
     """Play ``n`` games to ``target``; side 0 (seat 0) deals the first hand, the deal passes
     to the left; after a hand in which a side reached the target the higher total wins, an
     exact tie plays on. A game still open after ``max_hands`` hands counts as unfinished."""
@@ -957,7 +965,7 @@ def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts):
         hands = 0
         done = False
         while hands < rl[RA.max_hands]:
-            play_hand(rng, t, rl, d, hands % SEATS, pol, hp, mv, work, check, deck_counts, viol)
+            play_hand(rng, t, rl, d, hands % SEATS, pol, hp, mv, work, check, deck_counts, viol, user)
             hands += 1
             tot0 += t[SA.score]
             tot1 += t[SA.score + 1]
@@ -988,7 +996,7 @@ MA = M.at
 
 
 @kernel
-def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts):
+def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts, user):
     """Paired strength: each deal is played twice, A at seats 0+2 then A at seats 1+3, from
     the same random stream. ``diff2`` adds twice A's mean margin over the pair (points of A's
     side minus B's, summed over the two plays)."""
@@ -1013,7 +1021,7 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
             if rep == 1:
                 rng[:] = saved
                 d[:] = keep
-            play_hand(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol)
+            play_hand(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, user)
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
         out[MA.pairs] += 1
@@ -1029,20 +1037,20 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
 
 # ---- the advisor: options played out on the same sampled deals --------------------------------------
 @helper
-def play_out(rng, t, rl, pol, hp, mv, work):
+def play_out(rng, t, rl, pol, hp, mv, work, user):
     """Play the hand on from table ``t`` to its end; the scores go to ``t[score]``."""
     while t[SA.phase] != PH_OVER:
         nm = gen_moves(t, rl, mv, work)
         if nm == 0:
             t[SA.phase] = PH_OVER
             break
-        i = choose(rng, t, rl, mv, nm, pol, hp)
+        i = choose(rng, t, rl, mv, nm, pol, hp, user)
         apply_move(t, rl, mv[i])
     score_hand(t, rl, work)
 
 
 @kernel
-def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp):
+def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp, user):
     """Each sample deals the ``unseen`` kinds to the hidden places (``hidden``: cards of
     seats 1, 2, 3, then the pile under its top card; the rest is the stock), then plays each
     option from that same deal on the same random stream. An option is a move record, or
@@ -1087,7 +1095,7 @@ def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp):
                 t[SA.can_take] = 0
             else:
                 apply_move(t, rl, options[o])
-            play_out(rng, t, rl, pol, hp, mv, work)
+            play_out(rng, t, rl, pol, hp, mv, work, user)
             m[o] = t[SA.score] - t[SA.score + 1]
             out[3 * o] += m[o]
             out[3 * o + 1] += m[o] * m[o]
@@ -1101,32 +1109,3 @@ def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp):
                 out[q + 1] += d * d
                 out[q + 2] += 1 if d > 0 else (-1 if d < 0 else 0)
                 q += 3
-
-
-# ---- user policies: the same kernels compiled around a user's function ------------------------------
-_USER_BUILT = ("choose", "play_hand", "_play_recorded", "play_out", "hands_kernel", "paired_kernel", "game_kernel",
-               "match_kernel", "advise_kernel")
-_user_cache: dict = {}
-
-
-def kernels_for(user=None):
-    """``{name: kernel}``; with a user ``@njit`` policy, fresh (uncached) compilations of the
-    play loop and the kernels that call it, with the user's function in place of
-    :data:`USER_POLICY`, so the built-in kernels keep their on-disk cache."""
-    if user is None or user is no_user_policy:
-        return {name: globals()[name] for name in _USER_BUILT}
-    hit = _user_cache.get(id(user))
-    if hit is not None and hit[0] is user:
-        return hit[1]
-    import types as _types
-
-    from numba import njit
-
-    g = dict(globals())
-    g["USER_POLICY"] = user
-    for name in _USER_BUILT:
-        f = globals()[name].py_func
-        g[name] = njit(nogil=True)(_types.FunctionType(f.__code__, g, name, f.__defaults__, f.__closure__))
-    built = {name: g[name] for name in _USER_BUILT}
-    _user_cache[id(user)] = (user, built)
-    return built

@@ -30,6 +30,7 @@ from ._kernels import WILDS_ONLY, meld_is_legal
 from .cards import BLACK3, JOKER, KIND_NAMES, N_KINDS, RED3, TWO, deck_counts, parse_kind
 from .play import _check_rules, _mean, describe_move, pack_rules
 from .players import HeuristicParams, resolve_policies
+from .view import compile_policy
 from .rules import CanastaRules
 
 __all__ = ["AdviceResult", "advise", "parse_kinds", "parse_melds"]
@@ -254,7 +255,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     options = np.asarray(opts, dtype=np.int64)
     k = len(opts)
     hidden = np.asarray(counts + [hidden_pile], dtype=np.int64)
-    res = engine.run(P.kernels_for(user)["advise_kernel"], (t, unseen, hidden, options, rl, codes, hp),
+    res = engine.run(P.advise_kernel, (t, unseen, hidden, options, rl, codes, hp, compile_policy(user)),
                      3 * k + 3 * (k * (k - 1) // 2), samples=samples, rng=rng, threads=threads, progress=progress,
                      chunk_size=64, unit="deal")
     c = res.counts

@@ -32,6 +32,7 @@ from . import _play as P
 from .cards import KIND_NAMES, deck_counts, deck_kinds
 from .players import HeuristicParams, resolve_policies
 from .rules import CanastaRules
+from .view import compile_policy
 
 __all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "game", "house_options", "play",
            "strength", "trace"]
@@ -288,8 +289,8 @@ def play(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples:
         never = v.canasta_turn[P.MAX_TURNS]  # side 0 made no canasta
         return Estimate.proportion(n - never, n).halfwidth
 
-    res = engine.run(P.kernels_for(user)["hands_kernel"], (deck_kinds(rules.jokers), pack_rules(rules), codes, hp,
-                                                           int(bool(check)), deck_counts(rules.jokers)),
+    res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), pack_rules(rules), codes, hp, int(bool(check)),
+                                      deck_counts(rules.jokers), compile_policy(user)),
                      P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
     return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
@@ -353,8 +354,8 @@ def game(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples:
     if isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer)) or not 1 <= max_hands <= 10_000:
         raise ValueError(f"max_hands={max_hands!r} must be a whole number 1..10000")
     codes, names, user, hp = resolve_policies(policies, params)
-    res = engine.run(P.kernels_for(user)["game_kernel"], (deck_kinds(rules.jokers), pack_rules(rules, int(max_hands)),
-                                                          codes, hp, int(bool(check)), deck_counts(rules.jokers)),
+    res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), pack_rules(rules, int(max_hands)), codes, hp,
+                                     int(bool(check)), deck_counts(rules.jokers), compile_policy(user)),
                      P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
                      unit="game")
     c = res.counts
@@ -460,9 +461,10 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
             alt = replace(rules, **fields)
         except TypeError:
             raise ValueError(f"house option {name!r} names an unknown rules field: {fields}") from None
-        res = engine.run(P.kernels_for(user)["paired_kernel"],
+        res = engine.run(P.paired_kernel,
                          (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
-                          codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers)),
+                          codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers),
+                          compile_policy(user)),
                          2 * P.HC.size + 3, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         c = res.counts
@@ -539,9 +541,8 @@ def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *,
     user = ua if na[0] == "user" else ub
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
-    res = engine.run(P.kernels_for(user)["match_kernel"], (deck_kinds(rules.jokers), pack_rules(rules), int(ca[0]),
-                                                           int(cb[0]), ha[0], hb[0], int(bool(check)),
-                                                           deck_counts(rules.jokers)),
+    res = engine.run(P.match_kernel, (deck_kinds(rules.jokers), pack_rules(rules), int(ca[0]), int(cb[0]), ha[0],
+                                      hb[0], int(bool(check)), deck_counts(rules.jokers), compile_policy(user)),
                      P.M.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=256,
                      unit="pair")
     v = P.M.view(res.counts)
@@ -611,7 +612,7 @@ def trace(policies="heuristic", rules: CanastaRules = CanastaRules(), *, rng=Non
     t = np.zeros(P.S.size, dtype=np.int64)
     mv = np.zeros((P.MAX_MOVES, P.MW), dtype=np.int64)
     work = np.zeros(15, dtype=np.int64)
-    choose = P.kernels_for(user)["choose"]
+    choose, policy = P.choose, compile_policy(user)
     P.new_hand(state, t, deck, 3)
     hb = P.SA.hand
     lines = [f"deal: seed {seed}, seat 3 deals, upcard {KIND_NAMES[int(t[P.SA.pile])]}"]
@@ -629,7 +630,7 @@ def trace(policies="heuristic", rules: CanastaRules = CanastaRules(), *, rng=Non
         if nm == 0:
             lines.append("  no legal move (a bug: please report it)")
             break
-        i = choose(state, t, rl, mv, nm, codes, hp)
+        i = choose(state, t, rl, mv, nm, codes, hp, policy)
         lines.append(f"  seat {int(t[P.SA.seat])} {describe_move(t, mv[i])}")
         P.apply_move(t, rl, mv[i])
     P.score_hand(t, rl, work)

@@ -23,7 +23,8 @@ Your own policy
     of a move in ``moves[:n_moves]``. ``rng`` is the chunk's xoshiro256** state (draw with
     :func:`cardodds._random.bounded`); ``view`` the table as ``seat`` sees it, read with the
     named offsets of :mod:`cardodds.canasta.view`; ``moves`` the int64 records
-    ``(type, a, b, c, d)`` described there. An index outside the list is replaced by the
+    ``(type, a, b, c, d)`` described there (with the exact numba signature). It is compiled once
+    more, to a function the kernels receive as an argument; the kernels are not recompiled. An index outside the list is replaced by the
     first move and counted (``violations["policy"]`` of a ``check=True`` run).
 
 >>> from numba import njit
@@ -45,6 +46,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from ..policy import is_njit
 from . import _play as P
 
 __all__ = ["POLICIES", "HeuristicParams", "resolve_policies"]
@@ -87,10 +89,6 @@ class HeuristicParams:
 assert HeuristicParams().to_dict() == P.HEURISTIC_DEFAULTS
 
 
-def _is_njit(obj) -> bool:
-    return hasattr(obj, "py_func") and hasattr(obj, "compile")
-
-
 def resolve_policies(policies, params: HeuristicParams | None = None):
     """``(codes int64[4], names, user function or None, heuristic parameters int64[4, H.size])``."""
     if params is None:
@@ -99,7 +97,7 @@ def resolve_policies(policies, params: HeuristicParams | None = None):
         raise ValueError("params must be a HeuristicParams object, e.g. HeuristicParams(take_min_pile=3)")
     if isinstance(policies, str):
         items = [p.strip() for p in policies.split(",") if p.strip()]
-    elif _is_njit(policies):
+    elif is_njit(policies):
         items = [policies]
     else:
         try:
@@ -119,7 +117,7 @@ def resolve_policies(policies, params: HeuristicParams | None = None):
                 raise ValueError(f"unknown policy {p!r}; choose from {', '.join(POLICIES)} or pass an @njit function")
             codes.append(POLICIES[key])
             names.append(key)
-        elif _is_njit(p):
+        elif is_njit(p):
             if user is not None and p is not user:
                 raise ValueError("at most one user @njit policy per run; give the same function for several seats")
             user = p

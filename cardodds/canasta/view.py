@@ -1,7 +1,14 @@
 """What a user ``@njit`` policy sees of the Canasta table, by name.
 
 A policy ``policy(rng, view, moves, n_moves, seat) -> int`` (see :mod:`cardodds.canasta.players`)
-gets ``view``, an int64 array laid out by :data:`TABLE`. Read it with the offsets of
+of :data:`SIGNATURE`: ``rng`` uint64[::1] (the chunk's generator state, draw with
+:func:`cardodds._random.bounded`), ``view`` int64[::1], ``moves`` int64[:, ::1] (``n_moves``
+rows), ``n_moves`` and ``seat`` int64; it returns the index of its move in ``moves``. It is
+compiled once more, to a ``cfunc`` of that signature (:func:`compile_policy`, through
+:func:`cardodds.policy.compile_user`, the one user-function mechanism of every game), which the
+kernels receive as an argument: they are not recompiled for it.
+
+``view`` is an int64 array laid out by :data:`TABLE`. Read it with the offsets of
 :data:`AT` (numba reads them as constants): ``view[AT.hand + 15 * seat + kind]`` your cards of
 a kind (kinds of :mod:`cardodds.canasta.cards`: 0 = 2, 1 = black 3, 2 = red 3, 3..13 = 4..A,
 14 = Joker); the other seats' hands read 0, their sizes are ``view[AT.hand_count + s]``;
@@ -30,13 +37,25 @@ Moves are int64 records ``(type, a, b, c, d)``:
 (0, 96)
 """
 
-from ._play import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, S, SLOTS,
-                    WILD_SLOT)
+from ..policy import compile_user
+from ._play import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, POLICY_SIGNATURE, S,
+                    SLOTS, WILD_SLOT, no_user_policy)
 
-__all__ = ["AT", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD", "MV_TAKE_NEW", "SLOTS",
-           "TABLE", "WILD_SLOT"]
+__all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD", "MV_TAKE_NEW",
+           "SIGNATURE", "SLOTS", "TABLE", "WILD_SLOT", "compile_policy"]
 
 #: The table layout (:class:`cardodds.layout.Layout`).
 TABLE = S
 #: Its offsets by name.
 AT = S.at
+
+#: The policy's numba signature.
+SIGNATURE = POLICY_SIGNATURE
+#: ... as the user writes it.
+CALL = "policy(rng, view, moves, n_moves, seat) -> move index"
+
+
+def compile_policy(user):
+    """The kernels' policy argument: ``user`` (an ``@njit`` policy) compiled to :data:`SIGNATURE`,
+    or the stand-in for None; a :class:`ValueError` when it does not compile to it."""
+    return compile_user(user, SIGNATURE, "the Canasta policy", CALL, no_user_policy)

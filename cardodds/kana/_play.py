@@ -20,8 +20,9 @@ a chunk's scratch arrays (:data:`Work`), and the offsets of each kernel's counts
 from collections import namedtuple
 
 import numpy as np
+from numba import types
 
-from .._jit import helper, inline, kernel
+from .._jit import callback, helper, inline, kernel
 from .._random import bounded, deal3_from, deal_from, next_u64
 from ..layout import Layout
 from ._kernels import EXTRA, EXTRA_BLOCK, R, X, hand_key, hand_value, play_extra_rounds
@@ -136,9 +137,16 @@ def _kana(hand, pos, p, kanad, kept):
             j += 1
 
 
-@helper
+#: ``decide(seat, hand, peeked, kanad, n_kanad, state) -> position``: the kernels call a custom
+#: strategy through a pointer of this type (documented in :mod:`cardodds.kana.view`), so they are
+#: compiled, and cached, once, whatever the function.
+CUSTOM_SIGNATURE = types.int64(types.int64, types.int64[::1], types.int64, types.int64[::1], types.int64,
+                               types.uint64[::1])
+
+
+@callback(CUSTOM_SIGNATURE)
 def no_custom(seat, hand, peeked, kanad, n_kanad, s):
-    """Placeholder decision function for tables without a custom strategy."""
+    """Stands in for a custom strategy at tables without one (never called there)."""
     return 0
 
 

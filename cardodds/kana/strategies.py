@@ -14,11 +14,8 @@ look at cards are tables, so every table compiles once:
   highest rank känäd before the player (``None`` when it is first), e.g.
   ``kana_ranks({None: "2-7", "K": "2-9"})``.
 - :func:`custom`: a user ``@njit`` function
-  ``decide(seat, hand, peeked, kanad, n_kanad, state) -> position`` where ``hand`` is the
-  int64[3] of card codes (only ``hand[:peeked]`` may be looked at: ``peeked`` is 0, 1 or 3
-  by variant), ``kanad[:n_kanad]`` the cards känäd before, in order, ``state`` the
-  generator state for random choices (``cardodds._random.bounded(state, k)``), and the
-  result the position 0..2 to känä.
+  ``decide(seat, hand, peeked, kanad, n_kanad, state) -> position``; the signature and what
+  it may read are documented in :mod:`cardodds.kana.view`.
 
 >>> threshold(7).kanas("5h"), threshold(7).kanas("9h")
 (True, False)
@@ -37,10 +34,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..cards import RANKS, card_str, parse_card, parse_cards
+from ..policy import is_njit
 from ._kernels import SUPERKANA
 from ._play import (
-    COMBO, COMBOS, KIND_BLIND, KIND_CUSTOM, KIND_PEEK_ALL, KIND_PEEK_ONE, NCTX, NO_CONTEXT, Strategies, no_custom,
+    COMBO, COMBOS, KIND_BLIND, KIND_CUSTOM, KIND_PEEK_ALL, KIND_PEEK_ONE, NCTX, NO_CONTEXT, Strategies,
 )
+from .view import compile_custom
 
 __all__ = [
     "Strategy",
@@ -311,8 +310,9 @@ def custom(decide: Callable, variant: str, name: str = "custom") -> Strategy:
     >>> custom(keep_high_peek, "peek-one").name
     'custom'
     """
-    if not hasattr(decide, "py_func"):
-        raise ValueError("a custom strategy needs a numba @njit function (see cardodds.kana.strategies)")
+    if not is_njit(decide):
+        raise ValueError("a custom strategy needs a numba @njit function "
+                         "decide(seat, hand, peeked, kanad, n_kanad, state) -> position (see cardodds.kana.view)")
     if variant not in ("official", "peek-one", "peek-all"):
         raise ValueError(f"variant {variant!r} is not known; choose 'official', 'peek-one' or 'peek-all'")
     return Strategy(name, variant, KIND_CUSTOM, decide=decide)
@@ -365,8 +365,8 @@ def parse_strategy(spec, variant: str) -> Strategy:
 
 def pack(configs: list[list[Strategy]], n: int) -> tuple[Strategies, object]:
     """The kernels' :data:`~cardodds.kana._play.Strategies` bundle from configurations of
-    per-seat strategies, and the one custom decision function they use (``no_custom`` if
-    none; a compiled kernel takes one)."""
+    per-seat strategies, and the kernels' custom-strategy argument: the one custom decision
+    function they use compiled by :func:`cardodds.kana.view.compile_custom` (the stand-in if none)."""
     C = len(configs)
     kinds = np.zeros((C, n), np.int64)
     args = np.zeros((C, n), np.int64)
@@ -387,4 +387,4 @@ def pack(configs: list[list[Strategy]], n: int) -> tuple[Strategies, object]:
                 if fn is not None and fn is not s.decide:
                     raise ValueError("one table can use one custom decision function at a time")
                 fn = s.decide
-    return Strategies(kinds, args, ctxmode, t1, t3), (no_custom if fn is None else fn)
+    return Strategies(kinds, args, ctxmode, t1, t3), compile_custom(fn)

@@ -65,7 +65,8 @@ Your own policy
     face-up card and the cards dealt face down read -1. Return a card in ``legal``: anything
     else is replaced by the lowest legal card and counted (``result.violations`` of a run with
     ``check=True``). The policy is compiled once more, to a function the kernels receive as an
-    argument (:func:`compile_policy`); the kernels themselves are not recompiled.
+    argument (:func:`compile_policy`, through :func:`cardodds.policy.compile_user`, the one
+    mechanism of every game); the kernels themselves are not recompiled.
 
 >>> from numba import njit
 >>> from cardodds.kanalje import jack_risk
@@ -80,7 +81,7 @@ Your own policy
 
 from __future__ import annotations
 
-from .._jit import callback
+from ..policy import compile_user, is_njit
 from . import _kernels as K
 
 __all__ = ["POLICIES", "compile_policy", "resolve_policies"]
@@ -89,16 +90,12 @@ POLICIES = {"random": K.P_RANDOM, "heuristic": K.P_HEURISTIC, "lookahead": K.P_L
 DEFAULT_LOOKAHEAD_SAMPLES = 16
 
 
-def _is_njit(obj) -> bool:
-    return hasattr(obj, "py_func") and hasattr(obj, "compile")
-
-
 def resolve_policies(policies, players: int = 3):
     """Turn ``policies`` (a comma list, one name for every seat, or a sequence of names and
     at most one ``@njit`` function) into ``(codes, names, user_function)``."""
     if isinstance(policies, str):
         items = [p.strip() for p in policies.split(",") if p.strip()]
-    elif _is_njit(policies):
+    elif is_njit(policies):
         items = [policies]
     else:
         try:
@@ -118,7 +115,7 @@ def resolve_policies(policies, players: int = 3):
                 raise ValueError(f"unknown policy {p!r}; choose from {', '.join(POLICIES)} or pass an @njit function")
             codes.append(POLICIES[key])
             names.append(key)
-        elif _is_njit(p):
+        elif is_njit(p):
             if user is not None and p is not user:
                 raise ValueError("at most one user @njit policy per run; give the same function for several seats")
             user = p
@@ -131,19 +128,7 @@ def resolve_policies(policies, players: int = 3):
 
 def compile_policy(user):
     """The kernels' policy argument: ``user`` (an ``@njit`` policy) compiled to
-    :data:`~cardodds.kanalje._kernels.POLICY_SIGNATURE`, or the built-in stand-in for None."""
-    if user is None:
-        return K.no_user_policy
-    hit = _compiled.get(id(user))
-    if hit is None or hit[0] is not user:
-        try:
-            fn = callback(K.POLICY_SIGNATURE, cache=False)(user)
-        except Exception as e:  # numba's typing error, shortened to what the user must fix
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise ValueError(f"the policy {getattr(user, '__name__', user)!r} does not compile as "
-                             f"policy(state, legal, seat, view) -> card: {first}") from e
-        hit = _compiled[id(user)] = (user, fn)
-    return hit[1]
-
-
-_compiled: dict = {}
+    :data:`~cardodds.kanalje._kernels.POLICY_SIGNATURE` by :func:`cardodds.policy.compile_user`,
+    or the built-in stand-in for None."""
+    return compile_user(user, K.POLICY_SIGNATURE, "the Kanalje policy",
+                        "policy(state, legal, seat, view) -> card", K.no_user_policy)
