@@ -1073,7 +1073,7 @@ def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp, user)
         world[:] = base
         p = 0
         for s in range(1, SEATS):
-            for c in range(hidden[s - 1]):
+            for _c in range(hidden[s - 1]):
                 world[hand_at(s, u[p])] += 1
                 p += 1
         under = hidden[3]

@@ -456,7 +456,7 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
     codes, names, user, hp = resolve_policies(policies, params)
     base = None
     out_opts, change = {}, {}
-    for i, (name, fields) in enumerate(options.items()):
+    for name, fields in options.items():
         try:
             alt = replace(rules, **fields)
         except TypeError:

@@ -24,7 +24,8 @@ Your own policy
     :func:`cardodds._random.bounded`); ``view`` the table as ``seat`` sees it, read with the
     named offsets of :mod:`cardodds.canasta.view`; ``moves`` the int64 records
     ``(type, a, b, c, d)`` described there (with the exact numba signature). It is compiled once
-    more, to a function the kernels receive as an argument; the kernels are not recompiled. An index outside the list is replaced by the
+    more, to a function the kernels receive as an argument; the kernels are not recompiled. An index
+    outside the list is replaced by the
     first move and counted (``violations["policy"]`` of a ``check=True`` run).
 
 >>> from numba import njit
@@ -165,9 +166,10 @@ def tune(rules=None, *, samples: int = 2000, rounds: int = 1, grid: dict | None 
 
     rules = CanastaRules() if rules is None else rules
     grid = TUNE_GRID if grid is None else grid
-    for name, values in grid.items():
+    for name in grid:
         if name not in P.HEURISTIC_DEFAULTS:
-            raise ValueError(f"tune: {name!r} is no heuristic parameter; choose from {', '.join(P.HEURISTIC_DEFAULTS)}")
+            raise ValueError(f"tune: {name!r} is no heuristic parameter; "
+                             f"choose from {', '.join(P.HEURISTIC_DEFAULTS)}")
     ss, seed = as_seed_sequence(rng)
     seeds = iter(ss.spawn(10_000))
     best = HeuristicParams()

@@ -38,11 +38,11 @@ Moves are int64 records ``(type, a, b, c, d)``:
 """
 
 from ..policy import compile_user
-from ._play import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, POLICY_SIGNATURE, S,
-                    SLOTS, WILD_SLOT, no_user_policy)
+from ._play import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW,
+                    POLICY_SIGNATURE, S, SLOTS, WILD_SLOT, no_user_policy)
 
-__all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD", "MV_TAKE_NEW",
-           "SIGNATURE", "SLOTS", "TABLE", "WILD_SLOT", "compile_policy"]
+__all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD",
+           "MV_TAKE_NEW", "SIGNATURE", "SLOTS", "TABLE", "WILD_SLOT", "compile_policy"]
 
 #: The table layout (:class:`cardodds.layout.Layout`).
 TABLE = S

@@ -93,7 +93,8 @@ def _parse_table(strategies, players, variant, rules) -> tuple[KanaRules, list[S
 
 def _check_rounds(rounds, leave_at, first, n):
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ValueError(f"rounds={rounds!r} must be a whole number of rounds from 1 to {MAX_ROUNDS:,}, e.g. rounds=100")
+        raise ValueError(f"rounds={rounds!r} must be a whole number of rounds from 1 to {MAX_ROUNDS:,}, "
+                         "e.g. rounds=100")
     if leave_at is not None and (isinstance(leave_at, bool) or not isinstance(leave_at, (int, np.integer))
                                  or leave_at < 1):
         raise ValueError(f"leave_at={leave_at!r} must be a loss in antes of at least 1 (e.g. leave_at=25), or None")
@@ -222,7 +223,8 @@ class SessionResult(Result):
 
     def _check_player(self, player):
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.players:
-            raise ValueError(f"player {player!r} does not exist at a table of {self.players}; players are 0..{self.players - 1}")
+            raise ValueError(f"player {player!r} does not exist at a table of {self.players}; "
+                             f"players are 0..{self.players - 1}")
 
     def to_frame(self) -> pd.DataFrame:
         rows = []
@@ -243,7 +245,8 @@ class SessionResult(Result):
             "starter_win": self.starter_win.to_dict(), "starter_win_rotation": self.starter_win_rotation.to_dict(),
             "by_player": [
                 {
-                    "player": q, "strategy": self.strategies[q], "win": self.win[q].to_dict(), "ev": self.ev[q].to_dict(),
+                    "player": q, "strategy": self.strategies[q], "win": self.win[q].to_dict(),
+                    "ev": self.ev[q].to_dict(),
                     "ev_rotation": self.ev_rotation[q].to_dict(), "difference": self.difference[q].to_dict(),
                     "starts": self.starts[q].to_dict(), "left": self.left[q].to_dict(),
                     "longest_run": self.longest_run[q].to_dict(), "net_total": self.net_total(q).to_dict(),
@@ -274,7 +277,7 @@ class SessionResult(Result):
                      f"{self.starter_win_rotation.format(4)}); mean length {self.length.value:.2f} rounds")
         lines.append(f"  antes a round: x {r.ante:g} for money; difference = real starter rule - rotation, paired "
                      "(an interval with 0: no difference at this precision)")
-        return "\n".join(lines)
+        return "\n".join(line.rstrip() for line in lines)
 
     def _repr_html_(self) -> str:
         head = repr(self).splitlines()[0]
@@ -461,7 +464,8 @@ class SessionTableResult(Result):
     def __repr__(self) -> str:
         r = self.rules
         lines = [f"Känä peek-one table under the real starter rule, {r.players} players ({self.samples:,} sessions of "
-                 f"{self.rounds} rounds a step, {self.iterations} iteration(s){'' if self.converged else ', NOT converged'})",
+                 f"{self.rounds} rounds a step, {self.iterations} iteration(s)"
+                 f"{'' if self.converged else ', NOT converged'})",
                  f"  {'peeked':<7} {'today':<6} {'real':<6} {'switching, real rule':<30} {'switching, rotation':<30} "
                  f"{'real - rotation (paired)':<30}"]
         for k, row in self.rows.iterrows():
@@ -472,7 +476,7 @@ class SessionTableResult(Result):
                          f"[{row['starter_effect_lo']:+.5f}, {row['starter_effect_hi']:+.5f}]")
         lines.append(f"  changed: {', '.join(self.changed) or 'none'} (switch = antes a round gained by one player "
                      "switching at that rank, paired)")
-        return "\n".join(lines)
+        return "\n".join(line.rstrip() for line in lines)
 
     def _repr_html_(self) -> str:
         return f"<p><b>{repr(self).splitlines()[0]}</b></p>" + self.rows.to_html(float_format=lambda x: f"{x:.5f}")

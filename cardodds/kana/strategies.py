@@ -73,6 +73,12 @@ class Strategy:
     def __repr__(self) -> str:
         return f"Strategy({self.name!r}, {self.variant})"
 
+    def rows(self) -> np.ndarray:
+        """The strategy table (peek-one and peek-all strategies have one)."""
+        if self.table is None:
+            raise ValueError(f"{self.name} has no strategy table (a blind or custom strategy)")
+        return self.table
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, Strategy):
             return NotImplemented
@@ -96,7 +102,7 @@ class Strategy:
         if self.kind != KIND_PEEK_ONE:
             raise ValueError(f"{self.name} is not a peek-one strategy")
         card = parse_card(peeked) if isinstance(peeked, str) else int(peeked)
-        return bool(self.table[_context(seen, self.context), card >> 2])
+        return bool(self.rows()[_context(seen, self.context), card >> 2])
 
     def choose(self, hand: str, seen=None) -> str:
         """Peek-all: which of three known cards it känäs (random strategies return '?')."""
@@ -107,7 +113,7 @@ class Strategy:
             raise ValueError(f"a hand has 3 cards, got {len(cards)}")
         order = sorted(range(3), key=lambda j: (cards[j] >> 2, j))
         ranks = sorted(c >> 2 for c in cards)
-        j = int(self.table[_context(seen, self.context), COMBO[ranks[0], ranks[1], ranks[2]]])
+        j = int(self.rows()[_context(seen, self.context), COMBO[ranks[0], ranks[1], ranks[2]]])
         return "?" if j < 0 else card_str(cards[order[j]])
 
 
@@ -380,9 +386,9 @@ def pack(configs: list[list[Strategy]], n: int) -> tuple[Strategies, object]:
             args[c, p] = s.position
             ctxmode[c, p] = int(s.context)
             if s.kind == KIND_PEEK_ONE:
-                t1[c, p] = s.table
+                t1[c, p] = s.rows()
             elif s.kind == KIND_PEEK_ALL:
-                t3[c, p] = s.table
+                t3[c, p] = s.rows()
             elif s.kind == KIND_CUSTOM:
                 if fn is not None and fn is not s.decide:
                     raise ValueError("one table can use one custom decision function at a time")
