@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ._jit import callback
 
-__all__ = ["compile_user", "is_njit"]
+__all__ = ["compile_user", "is_njit", "lineup"]
 
 _compiled: dict = {}
 
@@ -61,3 +61,44 @@ def compile_user(fn, signature, what: str, call: str, stand_in=None):
                              f"(arguments {signature.args}, returning {signature.return_type}): {first}") from e
         hit = _compiled[key] = (fn, compiled)
     return hit[1]
+
+
+def lineup(policies, seats: int, known: dict[str, int], user_code: int, example: str):
+    """One player a seat from ``policies``: a comma list of names, one name (or one ``@njit``
+    function) for every seat, or a sequence of names and at most one ``@njit`` function.
+
+    ``known`` maps the game's policy names to their kernel codes; a user function gets
+    ``user_code``. Returns ``(codes, names, user function or None)``; ``example`` is a lineup
+    the error messages show.
+    """
+    if isinstance(policies, str):
+        items = [p.strip() for p in policies.split(",") if p.strip()]
+    elif is_njit(policies):
+        items = [policies]
+    else:
+        try:
+            items = list(policies)
+        except TypeError:
+            raise ValueError(f"policies={policies!r}: give names like 'heuristic' or a list of {seats}") from None
+    if len(items) == 1:
+        items = items * seats
+    if len(items) != seats:
+        raise ValueError(f"{len(items)} policies given for {seats} seats; give one for every seat "
+                         f"(e.g. '{example}') or one for all")
+    codes, names, user = [], [], None
+    for p in items:
+        if isinstance(p, str):
+            key = p.strip().lower()
+            if key not in known:
+                raise ValueError(f"unknown policy {p!r}; choose from {', '.join(known)} or pass an @njit function")
+            codes.append(known[key])
+            names.append(key)
+        elif is_njit(p):
+            if user is not None and p is not user:
+                raise ValueError("at most one user @njit policy per run; give the same function for several seats")
+            user = p
+            codes.append(user_code)
+            names.append("user")
+        else:
+            raise ValueError(f"policy {p!r} is neither a name ({', '.join(known)}) nor an @njit function")
+    return codes, tuple(names), user

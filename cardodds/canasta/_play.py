@@ -783,8 +783,9 @@ def choose(rng, t, rl, mv, nm, pol, hp, user):
 
 
 @helper
-def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user):
-    """Deal and play one hand to its end; scores in ``t[score]``. Returns False if stuck."""
+def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base):
+    """Deal and play one hand to its end; scores in ``t[score]``. With ``base >= 0`` the size
+    of every pile taken is counted in the block of ``out`` at ``base``."""
     new_hand(rng, t, deck, dealer)
     if check != 0:
         check_table(t, rl, deck_counts, viol, work)
@@ -795,6 +796,8 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
             t[SA.phase] = PH_OVER
             break
         i = choose(rng, t, rl, mv, nm, pol, hp, user)
+        if base >= 0 and (mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD):
+            out[base + OA.take_size + t[SA.pile_len]] += 1
         apply_move(t, rl, mv[i])
         if check != 0:
             check_table(t, rl, deck_counts, viol, work)
@@ -876,26 +879,7 @@ def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
 @helper
 def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user):
     """Play a hand and record it, the pile takes' sizes included."""
-    new_hand(rng, t, d, dealer)
-    if check != 0:
-        check_table(t, rl, deck_counts, viol, work)
-    while t[SA.phase] != PH_OVER:
-        nm = gen_moves(t, rl, mv, work)
-        if nm == 0:
-            viol[V_STUCK] += 1
-            t[SA.phase] = PH_OVER
-            break
-        i = choose(rng, t, rl, mv, nm, pol, hp, user)
-        if mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD:
-            out[base + OA.take_size + t[SA.pile_len]] += 1
-        apply_move(t, rl, mv[i])
-        if check != 0:
-            check_table(t, rl, deck_counts, viol, work)
-    score_hand(t, rl, work)
-    if check != 0:
-        check_score(t, rl, viol)
-    if t[SA.bad_moves] > 0:
-        viol[V_POLICY] += t[SA.bad_moves]
+    play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base)
     record_hand(t, out, base)
 
 
@@ -965,7 +949,7 @@ def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
         hands = 0
         done = False
         while hands < rl[RA.max_hands]:
-            play_hand(rng, t, rl, d, hands % SEATS, pol, hp, mv, work, check, deck_counts, viol, user)
+            play_hand(rng, t, rl, d, hands % SEATS, pol, hp, mv, work, check, deck_counts, viol, user, out, -1)
             hands += 1
             tot0 += t[SA.score]
             tot1 += t[SA.score + 1]
@@ -1021,7 +1005,7 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
             if rep == 1:
                 rng[:] = saved
                 d[:] = keep
-            play_hand(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, user)
+            play_hand(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, user, out, -1)
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
         out[MA.pairs] += 1

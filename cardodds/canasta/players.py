@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from ..policy import is_njit
+from ..policy import lineup
 from . import _play as P
 
 __all__ = ["POLICIES", "HeuristicParams", "resolve_policies"]
@@ -96,36 +96,7 @@ def resolve_policies(policies, params: HeuristicParams | None = None):
         params = HeuristicParams()
     if not isinstance(params, HeuristicParams):
         raise ValueError("params must be a HeuristicParams object, e.g. HeuristicParams(take_min_pile=3)")
-    if isinstance(policies, str):
-        items = [p.strip() for p in policies.split(",") if p.strip()]
-    elif is_njit(policies):
-        items = [policies]
-    else:
-        try:
-            items = list(policies)
-        except TypeError:
-            raise ValueError(f"policies={policies!r}: give a name like 'heuristic' or a list of 4") from None
-    if len(items) == 1:
-        items = items * 4
-    if len(items) != 4:
-        raise ValueError(f"{len(items)} policies given for 4 seats; give one for every seat "
-                         "(e.g. 'heuristic,random,heuristic,random') or one for all")
-    codes, names, user = [], [], None
-    for p in items:
-        if isinstance(p, str):
-            key = p.strip().lower()
-            if key not in POLICIES:
-                raise ValueError(f"unknown policy {p!r}; choose from {', '.join(POLICIES)} or pass an @njit function")
-            codes.append(POLICIES[key])
-            names.append(key)
-        elif is_njit(p):
-            if user is not None and p is not user:
-                raise ValueError("at most one user @njit policy per run; give the same function for several seats")
-            user = p
-            codes.append(P.P_USER)
-            names.append("user")
-        else:
-            raise ValueError(f"policy {p!r} is neither a name ({', '.join(POLICIES)}) nor an @njit function")
+    codes, names, user = lineup(policies, 4, POLICIES, P.P_USER, "heuristic,random,heuristic,random")
     hp = np.tile(params.pack(), (4, 1))
     return np.asarray(codes, dtype=np.int64), tuple(names), user, hp
 

@@ -81,7 +81,7 @@ Your own policy
 
 from __future__ import annotations
 
-from ..policy import compile_user, is_njit
+from ..policy import compile_user, lineup
 from . import _kernels as K
 
 __all__ = ["POLICIES", "compile_policy", "resolve_policies"]
@@ -93,37 +93,8 @@ DEFAULT_LOOKAHEAD_SAMPLES = 16
 def resolve_policies(policies, players: int = 3):
     """Turn ``policies`` (a comma list, one name for every seat, or a sequence of names and
     at most one ``@njit`` function) into ``(codes, names, user_function)``."""
-    if isinstance(policies, str):
-        items = [p.strip() for p in policies.split(",") if p.strip()]
-    elif is_njit(policies):
-        items = [policies]
-    else:
-        try:
-            items = list(policies)
-        except TypeError:
-            raise ValueError(f"policies={policies!r}: give names like 'heuristic' or a list of {players}") from None
-    if len(items) == 1:
-        items = items * players
-    if len(items) != players:
-        raise ValueError(f"{len(items)} policies given for {players} players; give one for every seat "
-                         "(e.g. 'random,heuristic,lookahead') or one for all")
-    codes, names, user = [], [], None
-    for p in items:
-        if isinstance(p, str):
-            key = p.strip().lower()
-            if key not in POLICIES:
-                raise ValueError(f"unknown policy {p!r}; choose from {', '.join(POLICIES)} or pass an @njit function")
-            codes.append(POLICIES[key])
-            names.append(key)
-        elif is_njit(p):
-            if user is not None and p is not user:
-                raise ValueError("at most one user @njit policy per run; give the same function for several seats")
-            user = p
-            codes.append(K.P_USER)
-            names.append("user")
-        else:
-            raise ValueError(f"policy {p!r} is neither a name ({', '.join(POLICIES)}) nor an @njit function")
-    return codes, tuple(names), user
+    example = "random,heuristic,lookahead" if players == 3 else "random,heuristic"
+    return lineup(policies, players, POLICIES, K.P_USER, example)
 
 
 def compile_policy(user):
