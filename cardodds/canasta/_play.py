@@ -31,6 +31,7 @@ from numba import types
 
 from .._jit import callback, helper, inline, kernel
 from .._random import bounded, shuffle_prefix
+from .._tally import add_paired
 from ..layout import Layout
 from ._kernels import (ACE, BLACK3, CANASTA_NONE, FOUR, JOKER, N_KINDS, RED3, TWO, WILDS_ONLY,
                        canasta_kind, meld_is_legal, score_side, wild_room)
@@ -862,14 +863,18 @@ def record_hand(t, out, base):
     out[base + OA.end_turn + how * (MAX_TURNS + 1) + min(t[SA.turn] + 1, MAX_TURNS)] += 1
 
 
+@inline
+def _scratch():
+    """A kernel's table, move list, kind counts and violation counters."""
+    return (np.zeros(S_SIZE, dtype=np.int64), np.zeros((MAX_MOVES, MW), dtype=np.int64),
+            np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_VIOL, dtype=np.int64))
+
+
 @kernel
 def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
     """Play ``n`` single hands (seat 3 deals, so seat 0 of side 0 moves first)."""
     d = deck.copy()
-    t = np.zeros(S_SIZE, dtype=np.int64)
-    mv = np.zeros((MAX_MOVES, MW), dtype=np.int64)
-    work = np.zeros(N_KINDS, dtype=np.int64)
-    viol = np.zeros(N_VIOL, dtype=np.int64)
+    t, mv, work, viol = _scratch()
     for _ in range(n):
         _play_recorded(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, out, 0, user)
     for v in range(N_VIOL):
@@ -893,10 +898,7 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     db = deck_b.copy()
     keep = deck_a.copy()
     same = deck_a.shape[0] == deck_b.shape[0]
-    t = np.zeros(S_SIZE, dtype=np.int64)
-    mv = np.zeros((MAX_MOVES, MW), dtype=np.int64)
-    work = np.zeros(N_KINDS, dtype=np.int64)
-    viol = np.zeros(N_VIOL, dtype=np.int64)
+    t, mv, work, viol = _scratch()
     saved = rng.copy()
     for _ in range(n):
         saved[:] = rng
@@ -939,10 +941,7 @@ def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
     to the left; after a hand in which a side reached the target the higher total wins, an
     exact tie plays on. A game still open after ``max_hands`` hands counts as unfinished."""
     d = deck.copy()
-    t = np.zeros(S_SIZE, dtype=np.int64)
-    mv = np.zeros((MAX_MOVES, MW), dtype=np.int64)
-    work = np.zeros(N_KINDS, dtype=np.int64)
-    viol = np.zeros(N_VIOL, dtype=np.int64)
+    t, mv, work, viol = _scratch()
     for _ in range(n):
         tot0 = 0
         tot1 = 0
@@ -986,10 +985,7 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
     side minus B's, summed over the two plays)."""
     d = deck.copy()
     keep = deck.copy()
-    t = np.zeros(S_SIZE, dtype=np.int64)
-    mv = np.zeros((MAX_MOVES, MW), dtype=np.int64)
-    work = np.zeros(N_KINDS, dtype=np.int64)
-    viol = np.zeros(N_VIOL, dtype=np.int64)
+    t, mv, work, viol = _scratch()
     pol = np.zeros(SEATS, dtype=np.int64)
     hp = np.zeros((SEATS, hp_a.shape[0]), dtype=np.int64)
     saved = rng.copy()
@@ -1008,13 +1004,7 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
             play_hand(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, user, out, -1)
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
-        out[MA.pairs] += 1
-        out[MA.diff2] += total
-        out[MA.diff2_sq] += total * total
-        if total > 0:
-            out[MA.better] += 1
-        elif total < 0:
-            out[MA.worse] += 1
+        add_paired(out, MA.pairs, MA.diff2, MA.diff2_sq, MA.better, MA.worse, total)
     for v in range(N_VIOL):
         out[MA.violations + v] += viol[v]
 

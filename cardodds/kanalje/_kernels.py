@@ -22,6 +22,7 @@ from numba import types
 
 from .._jit import callback, helper, inline, kernel
 from .._random import bounded, next_u64, shuffle_prefix
+from .._tally import add_paired
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
 from ._counts import (
     DEALS,
@@ -1104,13 +1105,7 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
                 out[M.score_a] += a
                 out[M.score_b] += base[r]
                 d += a - base[r]
-        out[M.deals] += 1
-        out[M.sum] += d
-        out[M.sum_sq] += d * d
-        if d > 0:
-            out[M.plus] += 1
-        elif d < 0:
-            out[M.minus] += 1
+        add_paired(out, M.deals, M.sum, M.sum_sq, M.plus, M.minus, d)
 
 
 @kernel
