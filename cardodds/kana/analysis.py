@@ -31,6 +31,7 @@ from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Z95, Estimate
 from . import exact as _exact
+from ._defaults import ODDS_SAMPLES
 from ._kernels import EXTRA, play_rounds, round_layout
 from ._live import enumerate_live
 from .rules import KanaRules
@@ -41,7 +42,7 @@ __all__ = ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"]
 _DEPRECATED = {"KanaOdds": "OddsResult"}
 __getattr__ = renamed(globals(), _DEPRECATED)
 
-DEFAULT_SAMPLES = 2_000_000
+DEFAULT_SAMPLES = ODDS_SAMPLES
 #: Live odds are enumerated exactly when the unknown kept cards have at most this many
 #: rank combinations (a fraction of a second); above it Monte Carlo is used.
 EXACT_AUTO_LIMIT = 3_000_000

@@ -25,6 +25,7 @@ from ..engine import check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
+from ._defaults import DECISION_SAMPLES, TABLE_SAMPLES
 from ._play import COMBOS, Posterior, advice_layout, advise_worlds, config_layout, play_configs, posterior_tables
 from .rules import KanaRules
 from .strategies import (
@@ -42,7 +43,7 @@ _DEPRECATED = {
 }
 __getattr__ = renamed(globals(), _DEPRECATED)
 
-DEFAULT_SAMPLES = 1_000_000
+DEFAULT_SAMPLES = DECISION_SAMPLES
 MAX_ITERATIONS = 12
 
 
@@ -430,7 +431,7 @@ def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
 
 
 @takes_backend
-def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng: RngLike = 20261129,
+def equilibrium(variant: str, players: int, *, samples: int = TABLE_SAMPLES, rng: RngLike = 20261129,
                 threads: int | None = None, progress: bool = False, start: Strategy | None = None,
                 max_iterations: int = MAX_ITERATIONS):
     """Iterate best responses from ``start`` until the table stops changing.
@@ -507,7 +508,7 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
         raise ValueError(f"opponents={opponents!r} is not known; choose 'table' or 'blind'")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
         raise ValueError(f"players={players!r}: strategy tables are built for 2..8 players")
-    samples, _ = _run_size(samples, target_halfwidth, threads, default=400_000)
+    samples, _ = _run_size(samples, target_halfwidth, threads, default=TABLE_SAMPLES)
     if target_halfwidth is not None:
         samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
     rules = KanaRules(players=players, variant=variant)
