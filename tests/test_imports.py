@@ -103,3 +103,11 @@ def test_parser_defaults_are_the_apis():
     assert policies.DEFAULT_LOOKAHEAD_SAMPLES == kanalje_defaults.DEFAULT_LOOKAHEAD_SAMPLES
     assert (inspect.signature(kanalje_analysis.jack_risk).parameters["lookahead_samples"].default
             == kanalje_defaults.DEFAULT_LOOKAHEAD_SAMPLES)
+
+
+@pytest.mark.parametrize("module", ["cardodds.kana.analysis", "cardodds.kana.decisions", "cardodds.kana.session",
+                                    "cardodds.kanalje.analysis", "cardodds.canasta.analysis", "cardodds.canasta.play"])
+def test_analyses_load_pandas_and_matplotlib_when_a_frame_or_chart_is_made(module):
+    modules = imported_modules("-c", f"import {module}")
+    assert module in modules
+    assert [m for m in modules if m.split(".")[0] in ("pandas", "matplotlib")] == []

@@ -17,11 +17,13 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from fractions import Fraction
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
+    import pandas as pd
 
 from .._deprecate import renamed
 from .._validate import check_threads
@@ -92,6 +94,7 @@ class OddsResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per seat: win probability with its interval, and the expected gain."""
+        import pandas as pd
         rows = []
         for s, (w, g) in enumerate(zip(self.win, self.net)):
             rows.append({"seat": s, "win": w.value, "se": w.se, "lo": w.lo, "hi": w.hi, "net": g.value})
@@ -99,6 +102,7 @@ class OddsResult(Result):
 
     def hand_value_frame(self) -> pd.DataFrame:
         """Seat 0's hand value distribution (4 = Superkänä) with intervals."""
+        import pandas as pd
         rows = [{"value": v, "p": e.value, "lo": e.lo, "hi": e.hi} for v, e in self.hand_value.items()]
         return pd.DataFrame(rows).set_index("value")
 

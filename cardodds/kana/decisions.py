@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
+    import pandas as pd
 
 from .._deprecate import renamed
 from .._validate import check_threads
@@ -136,6 +138,7 @@ class ComparisonResult(Result):
         return f"{self.better} is better by {abs(d.value):.4f} [{d.lo:+.4f}, {d.hi:+.4f}]"
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = [
             {"strategy": self.a, "win": self.win_a.value, "lo": self.win_a.lo, "hi": self.win_a.hi},
             {"strategy": self.b, "win": self.win_b.value, "lo": self.win_b.lo, "hi": self.win_b.hi},
@@ -502,6 +505,7 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
 
     ``samples`` is spent on each best-response step and on each of the two final runs.
     """
+    import pandas as pd
     if variant not in ("peek-one", "peek-all"):
         raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
     if opponents not in ("table", "blind"):
@@ -637,6 +641,7 @@ class AdviceResult(Result):
     counts: np.ndarray | None = counts_field(default=None)
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = [{"kana": k, "win": e.value, "se": e.se, "lo": e.lo, "hi": e.hi} for k, e in self.options]
         return pd.DataFrame(rows).set_index("kana")
 
