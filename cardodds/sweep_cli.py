@@ -58,7 +58,7 @@ def _sweep(args) -> int:
                 rng=args.seed, threads=args.threads, progress=cu.show_progress(args))
     frame = res.to_frame()
     if args.json:
-        cu.print_json(res.to_dict())
+        sys.stdout.write(cu.json_text(res.to_dict()))
     elif args.csv:
         frame.to_csv(sys.stdout, index=False, float_format="%.6f")
     else:
