@@ -3,18 +3,14 @@
 >>> from cardodds.canasta import CanastaRules, Meld, score_side
 >>> score_side([Meld("K", naturals=7, twos=2, jokers=1)]).total
 660
+
+The public names are imported from their modules on first use, so ``import cardodds.canasta``
+(and the ``cardodds canasta`` command's parser) does not load the compiled kernels.
 """
 
-from .._deprecate import renamed
-from . import analysis
-from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
-from .cards import hand_counts, parse_hand
-from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
-from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, game, house_options, play, strength,
-                   trace)
-from .advise import AdviceResult, advise
-from .players import HeuristicParams, TuneResult, tune
-from .rules import CanastaRules
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_package
 
 __all__ = [
     "AdviceResult",
@@ -47,6 +43,24 @@ __all__ = [
     "score_side",
 ]
 
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from .advise import AdviceResult, advise
+    from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
+    from .cards import hand_counts, parse_hand
+    from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
+    from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, game, house_options, play,
+                       strength, trace)
+    from .players import HeuristicParams, TuneResult, tune
+    from .rules import CanastaRules
 
 #: MeldOdds and HandOdds were renamed ...Result: the old names warn.
-__getattr__ = renamed(globals(), analysis._DEPRECATED)
+lazy_package(__name__, {
+    ".advise": ["AdviceResult", "advise"],
+    ".analysis": ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"],
+    ".cards": ["hand_counts", "parse_hand"],
+    ".melds": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],
+    ".play": ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "game", "house_options", "play",
+              "strength", "trace"],
+    ".players": ["HeuristicParams", "TuneResult", "tune"],
+    ".rules": ["CanastaRules"],
+}, deprecated_in=(".analysis",))

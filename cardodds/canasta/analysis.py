@@ -28,6 +28,7 @@ from ..engine import takes_backend
 from ..stats import Estimate
 from . import _kernels as K
 from . import exact as _exact
+from ._defaults import MAX_TURNS
 from .cards import N_KINDS, deck_counts, deck_kinds, format_counts, hand_counts
 from .melds import FirstMeld, best_first_meld
 from .policies import DISCARD_POLICIES
@@ -35,7 +36,6 @@ from .rules import WILD_LIMITS, CanastaRules
 
 __all__ = ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"]
 
-MAX_TURNS = 40
 
 #: Old result names, kept working with a DeprecationWarning.
 _DEPRECATED = {"MeldOdds": "MeldOddsResult", "HandOdds": "HandOddsResult"}

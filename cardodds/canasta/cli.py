@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from .. import _cliutil as cu
-from .analysis import MAX_TURNS
+from ._defaults import MAX_TURNS
 from .rules import WILD_LIMITS, CanastaRules
 
 #: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.

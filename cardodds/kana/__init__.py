@@ -3,16 +3,14 @@
 >>> from cardodds import kana
 >>> kana.exact_odds(players=4).win[0].value
 0.25
+
+The public names are imported from their modules on first use, so ``import cardodds.kana``
+(and the ``cardodds kana`` command's parser) does not load pandas or the compiled kernels.
 """
 
-from .._deprecate import renamed
-from . import analysis, decisions, exact, strategies
-from .analysis import OddsResult, exact_odds, live_odds, odds, parse_shown
-from .decisions import (
-    AdviceResult, ComparisonResult, StrategyTableResult, advise, compare, equilibrium, expected_value, strategy_table,
-)
-from .rules import KanaRules
-from .session import SessionResult, SessionTableResult, session, session_table
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_package
 
 __all__ = [
     "AdviceResult", "ComparisonResult", "KanaRules", "OddsResult", "SessionResult", "SessionTableResult",
@@ -21,6 +19,21 @@ __all__ = [
     "strategy_table",
 ]
 
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from . import exact, strategies
+    from .analysis import OddsResult, exact_odds, live_odds, odds, parse_shown
+    from .decisions import (
+        AdviceResult, ComparisonResult, StrategyTableResult, advise, compare, equilibrium, expected_value,
+        strategy_table,
+    )
+    from .rules import KanaRules
+    from .session import SessionResult, SessionTableResult, session, session_table
 
 #: KanaOdds, Comparison, StrategyTable and Advice were renamed ...Result: the old names warn.
-__getattr__ = renamed(globals(), {**analysis._DEPRECATED, **decisions._DEPRECATED})
+lazy_package(__name__, {
+    ".analysis": ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"],
+    ".decisions": ["AdviceResult", "ComparisonResult", "StrategyTableResult", "advise", "compare", "equilibrium",
+                   "expected_value", "strategy_table"],
+    ".rules": ["KanaRules"],
+    ".session": ["SessionResult", "SessionTableResult", "session", "session_table"],
+}, deprecated_in=(".analysis", ".decisions"))

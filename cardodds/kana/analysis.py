@@ -17,11 +17,13 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from fractions import Fraction
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
+    import pandas as pd
 
 from .._deprecate import renamed
 from .._validate import check_threads
@@ -31,6 +33,7 @@ from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Z95, Estimate
 from . import exact as _exact
+from ._defaults import ODDS_SAMPLES
 from ._kernels import EXTRA, play_rounds, round_layout
 from ._live import enumerate_live
 from .rules import KanaRules
@@ -41,7 +44,7 @@ __all__ = ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"]
 _DEPRECATED = {"KanaOdds": "OddsResult"}
 __getattr__ = renamed(globals(), _DEPRECATED)
 
-DEFAULT_SAMPLES = 2_000_000
+DEFAULT_SAMPLES = ODDS_SAMPLES
 #: Live odds are enumerated exactly when the unknown kept cards have at most this many
 #: rank combinations (a fraction of a second); above it Monte Carlo is used.
 EXACT_AUTO_LIMIT = 3_000_000
@@ -91,6 +94,7 @@ class OddsResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per seat: win probability with its interval, and the expected gain."""
+        import pandas as pd
         rows = []
         for s, (w, g) in enumerate(zip(self.win, self.net)):
             rows.append({"seat": s, "win": w.value, "se": w.se, "lo": w.lo, "hi": w.hi, "net": g.value})
@@ -98,6 +102,7 @@ class OddsResult(Result):
 
     def hand_value_frame(self) -> pd.DataFrame:
         """Seat 0's hand value distribution (4 = Superkänä) with intervals."""
+        import pandas as pd
         rows = [{"value": v, "p": e.value, "lo": e.lo, "hi": e.hi} for v, e in self.hand_value.items()]
         return pd.DataFrame(rows).set_index("value")
 

@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
 from ..stats import Estimate
-from .analysis import DEFAULT_SAMPLES as ODDS_SAMPLES
-from .decisions import DEFAULT_SAMPLES as ADVISE_SAMPLES
-from .decisions import equilibrium
+from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
+from ._defaults import ODDS_SAMPLES, TABLE_SAMPLES
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
-
-#: Rounds a step of a strategy table (the API's default, read from it).
-TABLE_SAMPLES = inspect.signature(equilibrium).parameters["samples"].default
 
 #: Highest ante the CLI takes: the pot (players x ante) must stay an ordinary number.
 MAX_ANTE = 1_000_000.0

@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
+    import pandas as pd
 
 from .._deprecate import renamed
 from .._validate import check_threads
@@ -25,6 +27,7 @@ from ..engine import check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
+from ._defaults import DECISION_SAMPLES, TABLE_SAMPLES
 from ._play import COMBOS, Posterior, advice_layout, advise_worlds, config_layout, play_configs, posterior_tables
 from .rules import KanaRules
 from .strategies import (
@@ -42,7 +45,7 @@ _DEPRECATED = {
 }
 __getattr__ = renamed(globals(), _DEPRECATED)
 
-DEFAULT_SAMPLES = 1_000_000
+DEFAULT_SAMPLES = DECISION_SAMPLES
 MAX_ITERATIONS = 12
 
 
@@ -135,6 +138,7 @@ class ComparisonResult(Result):
         return f"{self.better} is better by {abs(d.value):.4f} [{d.lo:+.4f}, {d.hi:+.4f}]"
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = [
             {"strategy": self.a, "win": self.win_a.value, "lo": self.win_a.lo, "hi": self.win_a.hi},
             {"strategy": self.b, "win": self.win_b.value, "lo": self.win_b.lo, "hi": self.win_b.hi},
@@ -430,7 +434,7 @@ def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
 
 
 @takes_backend
-def equilibrium(variant: str, players: int, *, samples: int = 400_000, rng: RngLike = 20261129,
+def equilibrium(variant: str, players: int, *, samples: int = TABLE_SAMPLES, rng: RngLike = 20261129,
                 threads: int | None = None, progress: bool = False, start: Strategy | None = None,
                 max_iterations: int = MAX_ITERATIONS):
     """Iterate best responses from ``start`` until the table stops changing.
@@ -501,13 +505,14 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
 
     ``samples`` is spent on each best-response step and on each of the two final runs.
     """
+    import pandas as pd
     if variant not in ("peek-one", "peek-all"):
         raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
     if opponents not in ("table", "blind"):
         raise ValueError(f"opponents={opponents!r} is not known; choose 'table' or 'blind'")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
         raise ValueError(f"players={players!r}: strategy tables are built for 2..8 players")
-    samples, _ = _run_size(samples, target_halfwidth, threads, default=400_000)
+    samples, _ = _run_size(samples, target_halfwidth, threads, default=TABLE_SAMPLES)
     if target_halfwidth is not None:
         samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
     rules = KanaRules(players=players, variant=variant)
@@ -636,6 +641,7 @@ class AdviceResult(Result):
     counts: np.ndarray | None = counts_field(default=None)
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = [{"kana": k, "win": e.value, "se": e.se, "lo": e.lo, "hi": e.hi} for k, e in self.options]
         return pd.DataFrame(rows).set_index("kana")
 

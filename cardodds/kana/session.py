@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
+    import pandas as pd
 
 from ..cards import RANKS
 from ..engine import DEFAULT_CHUNK, check_run_size, run
@@ -190,6 +193,7 @@ class SessionResult(Result):
 
     def net_distribution(self, player: int = 0) -> pd.Series:
         """P(player's net after the session = k antes), indexed by k (only values that occurred)."""
+        import pandas as pd
         self._check_player(player)
         row = self.final_counts[player]
         k = np.nonzero(row)[0]
@@ -216,6 +220,7 @@ class SessionResult(Result):
         return {float(p): int(np.searchsorted(cum, p) - self.rounds) for p in q}
 
     def longest_run_distribution(self, player: int = 0) -> pd.Series:
+        import pandas as pd
         self._check_player(player)
         row = self.longest_counts[player]
         k = np.nonzero(row)[0]
@@ -227,6 +232,7 @@ class SessionResult(Result):
                              f"players are 0..{self.players - 1}")
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = []
         for q in range(self.players):
             row = {"player": q, "strategy": self.strategies[q]}
@@ -379,6 +385,7 @@ def trace(strategies, players: int | None = None, variant: str | None = None, *,
     optionally fixes the three cards player q gets in round r (e.g. ``"Ah Ad 2c"``), for
     checking the rules by hand. Also returns the counts of the same sessions as a result.
     """
+    import pandas as pd
     from ..cards import parse_cards
 
     rules, seats = _parse_table(strategies, players, variant, rules)
@@ -503,6 +510,7 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     >>> len(t.rows)
     13
     """
+    import pandas as pd
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
         raise ValueError(f"players={players!r}: session tables are built for 2..8 players")
     check_run_size(samples, None)

@@ -4,11 +4,24 @@
 >>> r = jack_risk("random,heuristic,heuristic", samples=10_000, rng=1)
 >>> r.mean_score[0].value < r.mean_score[1].value
 True
+
+The public names are imported from their modules on first use, so ``import cardodds.kanalje``
+(and the ``cardodds kanalje`` command's parser) does not load pandas or the compiled kernels.
 """
 
-from . import analysis
-from .analysis import *  # noqa: F403 - the analyses, as analysis.__all__ lists them
-from .policies import POLICIES
-from .rules import KanaljeRules
+from typing import TYPE_CHECKING
 
-__all__ = ["POLICIES", "KanaljeRules", *analysis.__all__]
+from .._lazy import lazy_package
+
+#: The analyses, as ``analysis.__all__`` lists them (a test checks the two agree).
+_ANALYSES = ["GameResult", "HandResult", "JackRiskResult", "MatchResult", "evaluate_hand", "game_odds", "jack_risk",
+             "play_deal", "strength_match"]
+
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES]
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from .analysis import *  # noqa: F403
+    from .policies import POLICIES
+    from .rules import KanaljeRules
+
+lazy_package(__name__, {".analysis": _ANALYSES, ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]})

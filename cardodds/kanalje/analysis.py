@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
+    import pandas as pd
 
 from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
 from ..engine import check_run_size, run, takes_backend
@@ -198,6 +201,7 @@ class JackRiskResult(_KanaljeResult):
     def holder_table(self) -> pd.DataFrame:
         """'Holder takes own jack' by jack, whether its suit is trump, and the holder's length
         in the suit (rows with at least one deal)."""
+        import pandas as pd
         v = DEALS.view(self.counts)
         held, taken = v.held.reshape(4, 2, C.LENGTHS), v.held_taken.reshape(4, 2, C.LENGTHS)
         rows = []
@@ -256,6 +260,7 @@ class JackRiskResult(_KanaljeResult):
 
     def faceup_frame(self) -> pd.DataFrame:
         """Two players: P(the leader takes the face-up card) by its rank."""
+        import pandas as pd
         rows = [{"rank": k, "tricks": e.n, "leader_takes": e.value, "lo": e.lo,
                  "hi": e.hi} for k, e in self.faceup_leader_takes("rank").items()]
         return pd.DataFrame(rows).set_index("rank")
@@ -263,6 +268,7 @@ class JackRiskResult(_KanaljeResult):
     # Presentation ---------------------------------------------------------------------
     def to_frame(self) -> pd.DataFrame:
         """One row per jack: who takes it, with 95% intervals."""
+        import pandas as pd
         rows = []
         for suit in JACK_ORDER:
             row = {"jack": suit, "penalty": self.rules.jack_penalty(suit)}
@@ -276,6 +282,7 @@ class JackRiskResult(_KanaljeResult):
         return pd.DataFrame(rows).set_index("jack")
 
     def seat_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = []
         for p in range(self.rules.players):
             rows.append({"seat": p, "policy": self.policies[p], "score": self.mean_score[p].value,
@@ -416,6 +423,7 @@ class HandResult(_KanaljeResult):
         return _score_distribution(self.counts, self.seat, self.samples)
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = [{"figure": k, "value": e.value, "lo": e.lo, "hi": e.hi}
                 for k, e in (("tricks", self.tricks), ("penalty", self.penalty), ("score", self.score))]
         rows += [{"figure": f"takes J of {s}", "value": e.value, "lo": e.lo, "hi": e.hi} for s, e in self.jacks.items()]
@@ -566,6 +574,7 @@ class MatchResult(_KanaljeResult):
         return Estimate.proportion(MATCH.view(self.counts).plus, self.samples)
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         a = self.advantage
         return pd.DataFrame([{"a": self.policy_a, "b": self.policy_b, "deals": self.samples,
                               "score_a": self.mean_a, "score_b": self.mean_b, "advantage": a.value,
@@ -645,6 +654,7 @@ class GameResult(_KanaljeResult):
         return {d: Estimate.proportion(h[d], self.samples) for d in range(C.MAX_DEALS) if h[d] > 0}
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
         rows = [{"seat": s, "policy": self.policies[s], "win": e.value, "lo": e.lo, "hi": e.hi}
                 for s, e in enumerate(self.win)]
         return pd.DataFrame(rows).set_index("seat")

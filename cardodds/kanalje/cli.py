@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .. import _cliutil as cu
-from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES
+from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, POLICY_NAMES
 from .rules import TURNED_JACK_CHOICES, KanaljeRules
 
 #: Highest ``--target`` (a game of 17-trick deals reaches it within a few hundred deals).
@@ -18,7 +18,7 @@ _JACKS = (("spades", "Js"), ("clubs", "Jc"), ("diamonds", "Jd"), ("hearts", "Jh"
 _TURNED_JACK = cu.choice(*(c.replace("_", "-") for c in TURNED_JACK_CHOICES))
 
 _POL_HELP = (f"players for seats 0,1,2 (0,1 with --players 2): one name for all or a comma list of "
-             f"{', '.join(POLICIES)} (default heuristic); seat 0 leads the first trick")
+             f"{', '.join(POLICY_NAMES)} (default heuristic); seat 0 leads the first trick")
 
 
 def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
