@@ -82,12 +82,13 @@ Your own policy
 from __future__ import annotations
 
 from ..policy import compile_user, lineup
+from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, POLICY_NAMES
 from . import _kernels as K
 
-__all__ = ["POLICIES", "compile_policy", "resolve_policies"]
+__all__ = ["DEFAULT_LOOKAHEAD_SAMPLES", "POLICIES", "compile_policy", "resolve_policies"]
 
-POLICIES = {"random": K.P_RANDOM, "heuristic": K.P_HEURISTIC, "lookahead": K.P_LOOKAHEAD}
-DEFAULT_LOOKAHEAD_SAMPLES = 16
+#: The built-in players by name (the names the parsers know, :mod:`._defaults`) and their kernel codes.
+POLICIES = dict(zip(POLICY_NAMES, (K.P_RANDOM, K.P_HEURISTIC, K.P_LOOKAHEAD)))
 
 
 def resolve_policies(policies, players: int = 3):
