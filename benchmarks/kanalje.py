@@ -277,7 +277,7 @@ def main() -> None:
               f"{17 * la_all:,.0f} on all cores.", ""]
     if peer_note:
         lines += [peer_note, ""]
-    lines += ["Targets (issue 4): random >= 1.5 million deals/s per core, heuristic >= 0.5 million.", ""]
+    lines += ["Targets: random >= 1.5 million deals/s per core, heuristic >= 0.5 million.", ""]
     if args.players is None:
         lines += two_players(q, repeats, cores)
     text = "\n".join(lines)
