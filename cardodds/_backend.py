@@ -252,6 +252,21 @@ def _task(payload, chunks):
     return out, time.perf_counter() - t0
 
 
+def _scatter(client, payload, tries: int = 3):
+    """Send the run's arguments to the cluster once. A connection closed under it (a worker
+    just lost, a pooled connection gone stale) is retried on a fresh connection."""
+    from distributed.comm.core import CommClosedError
+
+    for attempt in range(tries):
+        try:
+            [future] = client.scatter([payload], hash=False)
+            return future
+        except (CommClosedError, OSError):
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
 class DaskChunks:
     """The engine's chunk runner on a Dask cluster (same interface as the thread runner)."""
 
@@ -261,7 +276,7 @@ class DaskChunks:
         self.client = client
         self.nthreads = max(1, sum(client.nthreads().values()))
         payload = (_ref(kernel), _pack_args(args), ss, n_out)
-        [self.payload] = client.scatter([payload], hash=False)
+        self.payload = _scatter(client, payload)
         self.ac = as_completed(with_results=False, loop=client.loop)
         self.pending: dict = {}  # future -> chunks
         self.ready: list = []
