@@ -94,3 +94,17 @@ def test_cli_refuses_huge_runs_and_caps_threads(capsys):
     assert main(["kana", "odds", "--samples", "2000", "--seed", "1", "--threads", "100000"]) == 0
     out, err = capsys.readouterr()
     assert f"capped at the {engine.available_cores()} cores" in err and len(err.strip().splitlines()) == 1
+
+
+def test_every_public_stochastic_function_takes_backend():
+    import inspect
+
+    from cardodds import canasta, kana, kanalje
+    from cardodds.canasta.players import tune
+
+    functions = [kana.odds, kana.live_odds, kana.advise, kana.compare, kana.strategy_table, kana.equilibrium,
+                 kana.expected_value, kana.session, kana.session_table, kanalje.jack_risk, kanalje.evaluate_hand,
+                 kanalje.game_odds, kanalje.strength_match, canasta.melds, canasta.hand_odds, canasta.play,
+                 canasta.game, canasta.house_options, canasta.strength, canasta.advise, tune]
+    missing = [f.__qualname__ for f in functions if "backend" not in inspect.signature(f).parameters]
+    assert missing == []

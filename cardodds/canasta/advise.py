@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import engine
+from ..engine import takes_backend
 from ..results import Result, counts_field
 from ..stats import Estimate
 from . import _play as P
@@ -137,6 +138,7 @@ class AdviceResult(Result):
         return "\n".join(lines)
 
 
+@takes_backend
 def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None = None, top=None,
            counts=(12, 12, 12), red3=(0, 0), decision: str = "discard", rules: CanastaRules = CanastaRules(),
            turn: int = 8,

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import engine
+from ..engine import takes_backend
 from ..results import Result, counts_field
 from ..stats import Z95, Estimate
 from . import _play as P
@@ -268,6 +269,7 @@ def _size(samples, target_halfwidth, default):
     return samples
 
 
+@takes_backend
 def play(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None, check: bool = False,
          params: HeuristicParams | None = None, progress: bool = False) -> PlayResult:
@@ -339,6 +341,7 @@ class GameResult(Result):
         ])
 
 
+@takes_backend
 def game(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
          rng=None, threads: int | None = None, check: bool = False, params: HeuristicParams | None = None,
          max_hands: int = DEFAULT_MAX_HANDS, progress: bool = False) -> GameResult:
@@ -432,6 +435,7 @@ class HouseOptionsResult(Result):
         return "\n".join(lines)
 
 
+@takes_backend
 def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *, options=None,
                   samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
                   params: HeuristicParams | None = None, games: int = 0,
@@ -523,6 +527,7 @@ class StrengthResult(Result):
                 f"(seed {self.seed})")
 
 
+@takes_backend
 def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
              rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
              params_b: HeuristicParams | None = None, check: bool = False, progress: bool = False) -> StrengthResult:

@@ -47,6 +47,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from ..engine import takes_backend
 from ..policy import lineup
 from . import _play as P
 
@@ -115,6 +116,7 @@ TUNE_GRID = {
 }
 
 
+@takes_backend
 def tune(rules=None, *, samples: int = 2000, rounds: int = 1, grid: dict | None = None, rng=None,
          threads: int | None = None, confirm_samples: int | None = None):
     """Search the heuristic's parameters by paired matches (the same deals, sides swapped).

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
     import pandas as pd
 
 from ..cards import RANKS
-from ..engine import DEFAULT_CHUNK, check_run_size, run
+from ..engine import DEFAULT_CHUNK, check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..rng import as_seed_sequence
 from ..stats import Z95, Estimate
@@ -312,6 +312,7 @@ class SessionResult(Result):
         return ax
 
 
+@takes_backend
 def session(strategies="blind", players: int | None = None, variant: str | None = None, *, rounds: int = 100,
             leave_at: int | None = None, first="random", rules: KanaRules | None = None, samples: int | None = None,
             target_halfwidth: float | None = None, rng=None, threads=None, progress=False) -> SessionResult:
@@ -495,6 +496,7 @@ def _flip(actions: np.ndarray, k: int, name: str) -> Strategy:
     return _strategy_from("peek-one", a, name)
 
 
+@takes_backend
 def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, rng=20261130, threads=None,
                   progress=False, start: Strategy | None = None, max_iterations: int = 4) -> SessionTableResult:
     """The peek-one equilibrium table recomputed over sessions under the real starter rule.
