@@ -863,6 +863,26 @@ def record_hand(t, out, base):
     out[base + OA.end_turn + how * (MAX_TURNS + 1) + min(t[SA.turn] + 1, MAX_TURNS)] += 1
 
 
+#: Counts of :func:`paired_kernel`: a :data:`HC` block per rules set, then the paired change
+#: of side 0's hand score (B - A): its sum, sum of squares and sum of signs.
+PAIRED = Layout("canasta paired counts", [("a", O_SIZE), ("b", O_SIZE), ("change", 1), ("change_sq", 1),
+                                          ("change_sign", 1)])
+PA = PAIRED.at
+
+
+def advice_layout(k: int) -> Layout:
+    """Counts of :func:`advise_kernel` for ``k`` options: each option's margin (our side's
+    hand score minus theirs), its square and the deals it was ahead; for every pair i < j (in
+    order), the paired difference of margins i - j, its square and its sum of signs."""
+    pairs = k * (k - 1) // 2
+    return Layout("canasta advice counts", [
+        ("margin", k), ("margin_sq", k), ("ahead", k), ("pair", pairs), ("pair_sq", pairs), ("pair_sign", pairs)])
+
+
+#: Field numbers of :func:`advice_layout` (its sizes depend on the options; the kernel gets the offsets).
+ADV = advice_layout(2).index
+
+
 @inline
 def _scratch():
     """A kernel's table, move list, kind counts and violation counters."""
@@ -891,9 +911,9 @@ def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts,
 @kernel
 def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b, user):
     """Each sample plays the same deal (the same random stream from the deal on) under rules
-    A and rules B; the blocks ``[0, O_SIZE)`` and ``[O_SIZE, 2 O_SIZE)`` hold their figures and
-    the last three counts the paired score difference of side 0 (B - A): sum, sum of squares,
-    and the hands where B's side-0 score was higher minus lower (for a sign test)."""
+    A and rules B; counts by :data:`PAIRED`: a block of figures for each, and the paired change
+    of side 0's hand score (B - A): sum, sum of squares, and the hands where B's side-0 score was
+    higher minus lower (for a sign test)."""
     da = deck_a.copy()
     db = deck_b.copy()
     keep = deck_a.copy()
@@ -903,19 +923,19 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     for _ in range(n):
         saved[:] = rng
         keep[:] = da
-        _play_recorded(rng, t, rl_a, da, 3, pol, hp, mv, work, check, dc_a, viol, out, 0, user)
+        _play_recorded(rng, t, rl_a, da, 3, pol, hp, mv, work, check, dc_a, viol, out, PA.a, user)
         sa = t[SA.score]
         after = rng.copy()
         rng[:] = saved
         if same:
             db[:] = keep  # the same pack order, so the same shuffle deals the same cards
-        _play_recorded(rng, t, rl_b, db, 3, pol, hp, mv, work, check, dc_b, viol, out, O_SIZE, user)
+        _play_recorded(rng, t, rl_b, db, 3, pol, hp, mv, work, check, dc_b, viol, out, PA.b, user)
         sb = t[SA.score]
         rng[:] = after
         dd = sb - sa
-        out[2 * O_SIZE] += dd
-        out[2 * O_SIZE + 1] += dd * dd
-        out[2 * O_SIZE + 2] += 1 if dd > 0 else (-1 if dd < 0 else 0)
+        out[PA.change] += dd
+        out[PA.change_sq] += dd * dd
+        out[PA.change_sign] += 1 if dd > 0 else (-1 if dd < 0 else 0)
     for v in range(N_VIOL):
         out[OA.violations + v] += viol[v]
 
@@ -1024,7 +1044,7 @@ def play_out(rng, t, rl, pol, hp, mv, work, user):
 
 
 @kernel
-def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp, user):
+def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp, lay, user):
     """Each sample deals the ``unseen`` kinds to the hidden places (``hidden``: cards of
     seats 1, 2, 3, then the pile under its top card; the rest is the stock), then plays each
     option from that same deal on the same random stream. An option is a move record, or
@@ -1071,15 +1091,15 @@ def advise_kernel(rng, n, out, base, unseen, hidden, options, rl, pol, hp, user)
                 apply_move(t, rl, options[o])
             play_out(rng, t, rl, pol, hp, mv, work, user)
             m[o] = t[SA.score] - t[SA.score + 1]
-            out[3 * o] += m[o]
-            out[3 * o + 1] += m[o] * m[o]
+            out[lay[ADV.margin] + o] += m[o]
+            out[lay[ADV.margin_sq] + o] += m[o] * m[o]
             if m[o] > 0:
-                out[3 * o + 2] += 1
-        q = 3 * k
+                out[lay[ADV.ahead] + o] += 1
+        q = 0
         for i in range(k):
             for j in range(i + 1, k):
                 d = m[i] - m[j]
-                out[q] += d
-                out[q + 1] += d * d
-                out[q + 2] += 1 if d > 0 else (-1 if d < 0 else 0)
-                q += 3
+                out[lay[ADV.pair] + q] += d
+                out[lay[ADV.pair_sq] + q] += d * d
+                out[lay[ADV.pair_sign] + q] += 1 if d > 0 else (-1 if d < 0 else 0)
+                q += 1

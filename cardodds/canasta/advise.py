@@ -257,13 +257,16 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     options = np.asarray(opts, dtype=np.int64)
     k = len(opts)
     hidden = np.asarray(counts + [hidden_pile], dtype=np.int64)
-    res = engine.run(P.advise_kernel, (t, unseen, hidden, options, rl, codes, hp, compile_policy(user)),
-                     3 * k + 3 * (k * (k - 1) // 2), samples=samples, rng=rng, threads=threads, progress=progress,
+    layout = P.advice_layout(k)
+    res = engine.run(P.advise_kernel, (t, unseen, hidden, options, rl, codes, hp, layout.offsets_array(),
+                                       compile_policy(user)),
+                     layout.size, samples=samples, rng=rng, threads=threads, progress=progress,
                      chunk_size=64, unit="deal")
     c = res.counts
     n = res.samples
-    margin = tuple(_mean(c[3 * i], c[3 * i + 1], n) for i in range(k))
-    win = tuple(Estimate.proportion(int(c[3 * i + 2]), n) for i in range(k))
+    v = layout.view(c)
+    margin = tuple(_mean(v.margin[i], v.margin_sq[i], n) for i in range(k))
+    win = tuple(Estimate.proportion(int(v.ahead[i]), n) for i in range(k))
     best_i = int(np.argmax([m.value for m in margin]))
 
     def pair(i, j):
@@ -271,12 +274,12 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         if i == j:
             return Estimate(0.0, 0.0, 0.0, 0.0, n)
         a, b, sign = (i, j, 1) if i < j else (j, i, -1)
-        q = 3 * k
+        q = 0
         for x in range(k):
             for y in range(x + 1, k):
                 if (x, y) == (a, b):
-                    return _mean(c[q], c[q + 1], n).scaled(sign)
-                q += 3
+                    return _mean(v.pair[q], v.pair_sq[q], n).scaled(sign)
+                q += 1
         raise AssertionError
 
     vs = tuple(pair(best_i, j) for j in range(k))

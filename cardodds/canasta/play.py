@@ -469,14 +469,15 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
                          (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
                           codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers),
                           compile_policy(user)),
-                         2 * P.HC.size + 3, samples=samples, rng=rng, threads=threads, progress=progress,
+                         P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         c = res.counts
         n = res.samples
+        v = P.PAIRED.view(c)
         if base is None:
-            base = _play_result(c[:P.HC.size].copy(), names, rules, n, res.seed, res.partial)
-        out_opts[name] = _play_result(c[P.HC.size:2 * P.HC.size].copy(), names, alt, n, res.seed, res.partial)
-        change[name] = _mean(c[2 * P.HC.size], c[2 * P.HC.size + 1], n)
+            base = _play_result(v.a.copy(), names, rules, n, res.seed, res.partial)
+        out_opts[name] = _play_result(v.b.copy(), names, alt, n, res.seed, res.partial)
+        change[name] = _mean(v.change, v.change_sq, n)
     game_res = {}
     if games:
         if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
