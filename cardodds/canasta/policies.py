@@ -15,6 +15,7 @@ such rank on a tie), and a wild only when it holds nothing else. Monte Carlo onl
 """
 
 from .._jit import helper
+from .cards import ACE, BLACK3, FOUR, JOKER, RED3, TWO
 
 __all__ = ["DISCARD_POLICIES", "KEEP", "WEAKEST", "weakest_card"]
 
@@ -26,12 +27,12 @@ WEAKEST = 1
 @helper
 def weakest_card(counts, pts):
     """Kind of the card the ``"weakest"`` policy discards from ``counts`` (-1 if empty)."""
-    if counts[1] > 0:  # a black 3 can never be melded
-        return 1
-    if counts[2] > 0:  # nor a red 3
-        return 2
+    if counts[BLACK3] > 0:  # a black 3 can never be melded
+        return BLACK3
+    if counts[RED3] > 0:  # nor a red 3
+        return RED3
     best = -1
-    for k in range(3, 14):
+    for k in range(FOUR, ACE + 1):
         c = counts[k]
         if c == 0:
             continue
@@ -39,8 +40,8 @@ def weakest_card(counts, pts):
             best = k
     if best >= 0:
         return best
-    if counts[0] > 0:  # a 2 is the cheaper wild
-        return 0
-    if counts[14] > 0:
-        return 14
+    if counts[TWO] > 0:  # a 2 is the cheaper wild
+        return TWO
+    if counts[JOKER] > 0:
+        return JOKER
     return -1
