@@ -79,8 +79,10 @@ def test_console_example_prints_what_the_readme_shows(command, shown):
 
 
 @pytest.mark.parametrize("index", range(len(blocks("python"))))
-def test_python_snippet_runs(index, monkeypatch):
+def test_python_snippet_runs(index, monkeypatch, tmp_path):
     import matplotlib
+
+    monkeypatch.chdir(tmp_path)  # snippets that write files (a sweep's SQLite file) write them there
 
     matplotlib.use("Agg")
     code = blocks("python")[index]
