@@ -71,7 +71,11 @@ class Estimate:
         if n <= 0:
             return cls(math.nan, math.nan, math.nan, math.nan, 0)
         m = total / n
-        var = max(total_sq / n - m * m, 0.0) * (n / (n - 1) if n > 1 else 0.0)
+        if n == 1:
+            # One sample says nothing about the spread: the interval is unbounded, so one
+            # lucky deal can never read as an edge.
+            return cls(m, math.inf, -math.inf, math.inf, n)
+        var = max(total_sq / n - m * m, 0.0) * (n / (n - 1))
         se = math.sqrt(var / n)
         return cls(m, se, m - Z95 * se, m + Z95 * se, n)
 
@@ -124,7 +128,8 @@ class Estimate:
 
 
 def _num(x: float):
-    return None if (x is None or math.isnan(x)) else float(x)
+    # JSON has no NaN or infinity: an undefined or unbounded figure is null.
+    return None if (x is None or not math.isfinite(x)) else float(x)
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:

@@ -264,9 +264,10 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
                      chunk_size=64, unit="deal")
     c = res.counts
     n = res.samples
-    v = layout.view(c)
-    margin = tuple(_mean(v.margin[i], v.margin_sq[i], n) for i in range(k))
-    win = tuple(Estimate.proportion(int(v.ahead[i]), n) for i in range(k))
+    # Fields read as arrays: with one option (or one pair) a field has a single entry.
+    field = {name: c[layout.slice(name)] for name in layout.names()}
+    margin = tuple(_mean(field["margin"][i], field["margin_sq"][i], n) for i in range(k))
+    win = tuple(Estimate.proportion(int(field["ahead"][i]), n) for i in range(k))
     best_i = int(np.argmax([m.value for m in margin]))
 
     def pair(i, j):
@@ -278,7 +279,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         for x in range(k):
             for y in range(x + 1, k):
                 if (x, y) == (a, b):
-                    return _mean(v.pair[q], v.pair_sq[q], n).scaled(sign)
+                    return _mean(field["pair"][q], field["pair_sq"][q], n).scaled(sign)
                 q += 1
         raise AssertionError
 
