@@ -98,6 +98,9 @@ class _File:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.OperationalError as exc:  # no such folder, no permission
+            raise ValueError(f"cannot open or create the sweep file {path} ({exc}); give a file in a folder "
+                             "you can write") from None
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{path} is not a cardodds sweep file ({exc}); give another file") from None
         if exists and tables and not {"meta", "chunks"} <= tables:
@@ -122,8 +125,9 @@ class _File:
         stored = json.loads(meta["spec"])
         if spec.get("seed") is None:
             spec["seed"] = stored.get("seed")
-        if stored != json.loads(json.dumps(spec, sort_keys=True)):
-            diff = sorted(k for k in set(stored) | set(spec) if stored.get(k) != spec.get(k))
+        given = json.loads(json.dumps(spec, sort_keys=True))  # as stored: lists for tuples
+        if stored != given:
+            diff = sorted(k for k in set(stored) | set(given) if stored.get(k) != given.get(k))
             what = f"{', '.join(diff)} differ{'s' * (len(diff) == 1)}"
             raise ValueError(f"{path} holds another sweep ({what}); give another file, or the same grid, run size "
                              "and seed to resume it")

@@ -105,3 +105,12 @@ def test_another_grid_or_version_is_refused_and_never_overwritten(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and "grid key 'nope'" in p.stderr and len(p.stderr.strip().splitlines()) == 1
     assert _chunks(path) == n
+
+
+def test_sweep_into_an_unwritable_folder_is_one_line_and_exit_2():
+    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "sweep", "/proc/nope/x.sqlite", "kana.odds",
+                        "--grid", "players=3,4", "--samples", "1000", "--seed", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot open or create the sweep file /proc/nope/x.sqlite" in lines[0]
