@@ -14,42 +14,19 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _timing import compile_seconds, median_rate  # noqa: E402
 
 
-def median_rate(fn, n, repeats):
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(n)
-        rates.append(n / (time.perf_counter() - t0))
-    return statistics.median(rates)
-
-
-def median_cpu_rate(fn, n, repeats):
-    """Hands per second of this process's CPU time: on a shared machine, closer to what one
-    free core does than the wall clock (other jobs take turns on the same cores)."""
-    rates = []
-    for _ in range(repeats):
-        t0 = time.process_time()
-        fn(n)
-        rates.append(n / (time.process_time() - t0))
-    return statistics.median(rates)
-
-
-def compile_seconds(cache_dir: str) -> float:
-    code = ("import time; t=time.perf_counter(); from cardodds.canasta import play; "
+#: Times the first call of the public API in a fresh interpreter (see _timing.compile_seconds).
+COMPILE_CODE = ("import time; t=time.perf_counter(); from cardodds.canasta import play; "
             "play('heuristic', samples=200, rng=1, threads=1); print(time.perf_counter()-t)")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
 
 
 def openspiel_gin_rummy(n_games, seed=1):
@@ -74,13 +51,13 @@ def main() -> None:
     n1 = 2_000 if q else 20_000
     cores = default_threads()
     with tempfile.TemporaryDirectory() as d:
-        cold = compile_seconds(d)
-        warm = compile_seconds(d)
+        cold = compile_seconds(COMPILE_CODE, d)
+        warm = compile_seconds(COMPILE_CODE, d)
     play("random", samples=100, rng=1, threads=1)
     rows = []
     for pol in ("random", "heuristic"):
         one = median_rate(lambda n, p=pol: play(p, samples=n, rng=1, threads=1), n1, repeats)
-        cpu = median_cpu_rate(lambda n, p=pol: play(p, samples=n, rng=1, threads=1), n1, repeats)
+        cpu = median_rate(lambda n, p=pol: play(p, samples=n, rng=1, threads=1), n1, repeats, clock=time.process_time)
         allc = median_rate(lambda n, p=pol: play(p, samples=n, rng=1, threads=cores), n1 * cores, repeats)
         rows.append((pol, one, cpu, allc))
     try:

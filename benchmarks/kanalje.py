@@ -28,23 +28,13 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _timing import compile_seconds, median_rate  # noqa: E402
 
 
-def median_rate(fn, n, repeats):
-    rates = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(n)
-        rates.append(n / (time.perf_counter() - t0))
-    return statistics.median(rates)
-
-
-def compile_seconds(cache_dir: str) -> float:
-    code = ("import time; t=time.perf_counter(); from cardodds.kanalje import jack_risk; "
+#: Times the first call of the public API in a fresh interpreter (see _timing.compile_seconds).
+COMPILE_CODE = ("import time; t=time.perf_counter(); from cardodds.kanalje import jack_risk; "
             "jack_risk('heuristic', samples=1000, rng=1, threads=1); print(time.perf_counter()-t)")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
 
 
 # ---- baselines ------------------------------------------------------------------------------------
@@ -236,8 +226,8 @@ def main() -> None:
               f"({cores} cores), so 'all cores' may include time another process held a core.", ""]
 
     with tempfile.TemporaryDirectory() as d:
-        cold = compile_seconds(d)
-        warm = compile_seconds(d)
+        cold = compile_seconds(COMPILE_CODE, d)
+        warm = compile_seconds(COMPILE_CODE, d)
     lines += ["## Compile time", "",
               f"- first call in a fresh process, empty cache: {cold:.1f} s",
               f"- first call in a fresh process, warm cache: {warm:.2f} s", ""]
