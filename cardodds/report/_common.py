@@ -98,3 +98,14 @@ class Stages:
         self.done += 1
         if self.log:
             print(f"{self.section} [{self.done}/{self.total}] {text}", file=sys.stderr, flush=True)
+
+
+def write_section(outdir: Path, name: str, data, charts: Sequence, lines: list[str]) -> Path:
+    """Draw each ``(filename, chart)`` of ``charts`` (``chart(data)`` returns a figure) in the
+    shared style into ``outdir``, then write ``lines`` as ``<name>.md``; returns its path."""
+    with plt().rc_context(STYLE):
+        for filename, chart in charts:
+            save(chart(data), outdir / filename)
+    path = outdir / f"{name}.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -14,7 +14,7 @@ import numpy as np
 from .. import __version__
 from ..canasta import CanastaRules, hand_odds, melds
 from ..canasta.rules import WILD_LIMITS
-from ._common import STYLE, Stages, figure, label, md_table, pct, plt, save
+from ._common import Stages, figure, label, md_table, pct, write_section
 
 EXAMPLE_HAND = "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h"
 TURNS = 20
@@ -24,14 +24,10 @@ TABLE_TURNS = (0, 1, 2, 3, 5, 10, 15, 20)
 def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = False) -> Path:
     outdir = Path(outdir)
     data = _data(seed, scale, progress, Stages("canasta", 4, log))
-    with plt().rc_context(STYLE):
-        save(_by_turn_chart(data), outdir / "canasta_by_turn.png")
-        save(_best_value_chart(data), outdir / "canasta_best_value.png")
-        save(_wilds_chart(data), outdir / "canasta_wilds_red3.png")
+    charts = (("canasta_by_turn.png", _by_turn_chart), ("canasta_best_value.png", _best_value_chart),
+              ("canasta_wilds_red3.png", _wilds_chart))
     lines = _intro(data, seed) + _deal_table(data) + _draws_table(data) + _distributions_table(data)
-    path = outdir / "canasta.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_section(outdir, "canasta", data, charts, lines)
 
 
 # ---- data -------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import numpy as np
 from .. import __version__
 from ..canasta import CanastaRules, game, house_options, melds, play, strength
 from ..canasta.play import CANASTA_KINDS, MAX_ROUNDS
-from ._common import STYLE, Stages, est, figure, label, md_table, pct, plt, save, signed
+from ._common import Stages, est, figure, label, md_table, pct, signed, write_section
 
 PLAYERS = ("heuristic", "random")
 PAIRS = (("heuristic", "random"), ("random", "random"))
@@ -25,16 +25,11 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = 
     """Write ``canasta_play.md`` and its charts into ``outdir``; returns the markdown's path."""
     outdir = Path(outdir)
     data = _data(seed, scale, progress, Stages("canasta_play", 5, log))
-    with plt().rc_context(STYLE):
-        save(_by_round_chart(data), outdir / "canasta_play_by_round.png")
-        save(_canastas_pile_chart(data), outdir / "canasta_play_canastas_pile.png")
-        save(_scores_chart(data), outdir / "canasta_play_scores.png")
-        save(_house_options_chart(data), outdir / "canasta_play_house_options.png")
+    charts = (("canasta_play_by_round.png", _by_round_chart), ("canasta_play_canastas_pile.png", _canastas_pile_chart),
+              ("canasta_play_scores.png", _scores_chart), ("canasta_play_house_options.png", _house_options_chart))
     lines = (_intro(data, seed) + _by_round_table(data) + _canastas_table(data) + _strength_table(data)
              + _games_table(data) + _house_options_table(data))
-    path = outdir / "canasta_play.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_section(outdir, "canasta_play", data, charts, lines)
 
 
 # ---- data -------------------------------------------------------------------------------------
