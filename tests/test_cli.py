@@ -243,7 +243,12 @@ def test_report_names_every_stage_without_progress_frames_when_not_a_terminal(tm
     r = subprocess.run([sys.executable, "-m", "cardodds.cli", "report", "--section", "canasta", "--scale", "0.002",
                         "--out", str(tmp_path)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == str(tmp_path / "canasta.md")
+    head, cols, section, total = r.stdout.splitlines()
+    assert head.startswith("Reports written (seed 20261129, scale 0.002)") and cols.split() == ["section", "markdown",
+                                                                                               "wall", "time"]
+    name, path, seconds, unit = section.split()
+    assert (name, path, unit) == ("canasta", str(tmp_path / "canasta.md"), "s") and float(seconds) > 0
+    assert total.split()[0] == "total" and float(total.split()[1]) == float(seconds)
     stages = [line for line in r.stderr.splitlines() if line.startswith("canasta [")]
     assert len(stages) == 4 and stages[-1].startswith("canasta [4/4]")
     assert "\r" not in r.stderr

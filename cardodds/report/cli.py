@@ -49,8 +49,12 @@ def _run(args) -> int:
 
     out = writable_folder(args.out)
     log = args.progress is not False
-    for path in build(out, seed=args.seed, scale=args.scale, sections=args.section,
-                      progress=cu.show_progress(args), log=log):
-        print(path)
-        sys.stdout.flush()
+    timings: dict[str, float] = {}
+    paths = build(out, seed=args.seed, scale=args.scale, sections=args.section,
+                  progress=cu.show_progress(args), log=log, timings=timings)
+    rows = [(name, str(path), f"{timings[name]:7.1f} s") for name, path in zip(timings, paths)]
+    rows.append(("total", "", f"{sum(timings.values()):7.1f} s"))
+    head = f"Reports written (seed {args.seed}, scale {args.scale:g}): wall time per section"
+    sys.stdout.write("\n".join([head] + cu.table(("section", "markdown", "wall time"), rows)) + "\n")
+    sys.stdout.flush()
     return 0
