@@ -111,9 +111,10 @@ def main(argv: list[str] | None = None) -> int:
             status = int(func(args) or 0)
         for note in notes:
             print(note, file=sys.stderr)
-        if sess.interrupted:
+        if sess.interrupted or status == 130:
             line = sess.partial_line()
-            if line and not (getattr(args, "json", False) or getattr(args, "csv", False)):
+            if line and getattr(args, "partial_line", True) and not (getattr(args, "json", False)
+                                                                      or getattr(args, "csv", False)):
                 print(line)
             return _interrupted_exit(as_program)
         return status

@@ -36,7 +36,7 @@ from .rng import RngLike, as_seed_sequence, chunk_state
 
 __all__ = [
     "DEFAULT_CHUNK", "MAX_SAMPLES", "MIN_HALFWIDTH", "RunResult", "available_cores", "cap_threads",
-    "check_run_size", "default_threads", "run", "session", "takes_backend",
+    "InOrder", "check_run_size", "default_threads", "interrupted", "run", "session", "takes_backend",
 ]
 
 #: Deals per chunk: large enough that Python's dispatch is noise (< 1%), small enough
@@ -183,13 +183,70 @@ _SESSION: contextvars.ContextVar[Session | None] = contextvars.ContextVar("cardo
 
 @contextlib.contextmanager
 def session() -> Iterator[Session]:
-    """Record the runs made in the block (the CLI wraps each command in one)."""
+    """Record the runs made in the block (the CLI wraps each command in one). Inside another
+    session block, the enclosing session is used, so an interruption is seen by both."""
+    s = _SESSION.get()
+    if s is not None:
+        yield s
+        return
     s = Session()
     token = _SESSION.set(s)
     try:
         yield s
     finally:
         _SESSION.reset(token)
+
+
+def interrupted() -> bool:
+    """Whether a run of the current :func:`session` was interrupted (False outside one)."""
+    s = _SESSION.get()
+    return s is not None and s.interrupted
+
+
+def _note_interrupt() -> None:
+    s = _SESSION.get()
+    if s is not None:
+        s.interrupted = True
+
+
+class InOrder:
+    """Several runs made one after another for one answer, stopping at the first interrupted.
+
+    ``step(call)`` returns ``call()`` (a run, or a result with ``partial``) until a step is
+    interrupted; that step's partial result is still returned, every later step returns None
+    without running. A step interrupted before it counted anything returns None too, unless
+    it is the first: with nothing counted at all there is nothing to show, and the
+    ``KeyboardInterrupt`` goes on to the caller. The caller builds its answer from the steps
+    it got and marks it partial when :attr:`partial` is True.
+
+    >>> steps = InOrder()
+    >>> [steps.step(lambda: seat) for seat in range(3)]
+    [0, 1, 2]
+    >>> steps.partial
+    False
+    """
+
+    def __init__(self) -> None:
+        self.partial = False
+        self.done = 0  # steps that returned a result
+
+    def step(self, call: Callable[[], object], partial_of: Callable[[object], bool] | None = None):
+        """``call()``, or None once a step was interrupted; ``partial_of(result)`` tells whether a
+        result is partial (default: its ``partial`` attribute)."""
+        if self.partial:
+            return None
+        try:
+            got = call()
+        except KeyboardInterrupt:
+            _note_interrupt()  # an interruption between runs stops the command's later runs too
+            self.partial = True
+            if self.done == 0:
+                raise
+            return None
+        self.done += 1
+        if partial_of(got) if partial_of is not None else getattr(got, "partial", False):
+            self.partial = True
+        return got
 
 
 def takes_backend(func: Callable) -> Callable:

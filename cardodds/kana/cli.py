@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
+from ..engine import InOrder
 from ..stats import Estimate
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
 from ._defaults import ODDS_SAMPLES, TABLE_SAMPLES
@@ -222,20 +224,33 @@ def _table(args) -> int:
 
     if args.json and args.csv:
         raise cu.UsageError("choose one of --json and --csv")
-    results = [strategy_table(args.variant, n, opponents=args.opponents, **cu.run_size(args), **cu.run_options(args))
-               for n in args.players]
+    # One table per player count; an interrupted one ends the list (later counts absent).
+    steps = InOrder()
+    results = []
+    for n in args.players:
+        t = steps.step(lambda: strategy_table(args.variant, n, opponents=args.opponents, **cu.run_size(args),
+                                              **cu.run_options(args)))
+        if t is None:
+            break
+        results.append(t)
     if args.csv:
         import sys
 
         sys.stdout.write(table_csv(results))
-        return 0
+        return 130 if cu.is_partial(results) else 0
     if len(results) == 1:
         return cu.emit(args, results[0], table_text, table_dict)
     return cu.emit(args, results, lambda rs: "\n\n".join(table_text(t) for t in rs), tables_dict)
 
 
 def _row_estimates(row: dict):
-    return {k: Estimate(v["value"], v["se"], v["lo"], v["hi"], 1) for k, v in row.items() if isinstance(v, dict)}
+    return {k: Estimate(*(math.nan if v[p] is None else v[p] for p in ("value", "se", "lo", "hi")), 1)
+            for k, v in row.items() if isinstance(v, dict)}
+
+
+def _est(e: Estimate, sign: bool = False) -> str:
+    """An estimate, or "not reached" for a figure an interruption left uncounted."""
+    return "not reached" if math.isnan(e.value) else cu.est(e, sign=sign)
 
 
 def table_dict(t) -> dict:
@@ -285,12 +300,12 @@ def table_text(t) -> str:
     rows = []
     for row in t.to_dict()["rows"]:
         e = _row_estimates(row)
-        rows.append((row["key"], row["action"], cu.est(e["win_vs_blind"]), cu.est(e["win_at_table"]),
-                     cu.est(e["difference"], sign=True)))
+        rows.append((row["key"], row["action"], _est(e["win_vs_blind"]), _est(e["win_at_table"]),
+                     _est(e["difference"], sign=True)))
     body = cu.table(("key", "action", "win vs blind", "win at the table", "best - next best"), rows)
     summary = cu.table(("", "win", "EV (antes)"), [
-        ("table vs blind opponents", cu.est(t.win_vs_blind), cu.est(t.ev_vs_blind, sign=True)),
-        ("table vs itself", cu.est(t.win_at_table), cu.est(t.ev_at_table, sign=True))])
+        ("table vs blind opponents", _est(t.win_vs_blind), _est(t.ev_vs_blind, sign=True)),
+        ("table vs itself", _est(t.win_at_table), _est(t.ev_at_table, sign=True))])
     return cu.block(head, t, body, summary)
 
 

@@ -28,7 +28,7 @@ def add_commands(sub) -> None:
     p.add_argument("--section", action="append", type=cu.choice(*SECTIONS), default=None, metavar="GAME",
                    help=f"build only this section (repeatable): {', '.join(SECTIONS)}")
     cu.add_progress_options(p)
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, partial_line=False)
 
 
 def writable_folder(text: str, flag: str = "--out") -> Path:
@@ -45,12 +45,21 @@ def writable_folder(text: str, flag: str = "--out") -> Path:
 
 
 def _run(args) -> int:
-    from . import build
+    from . import Interrupted, build
 
     out = writable_folder(args.out)
     log = args.progress is not False
-    for path in build(out, seed=args.seed, scale=args.scale, sections=args.section,
-                      progress=cu.show_progress(args), log=log):
+    try:
+        written = build(out, seed=args.seed, scale=args.scale, sections=args.section,
+                        progress=cu.show_progress(args), log=log)
+    except Interrupted as stop:
+        for path in stop.written:
+            print(path)
+        done = ", ".join(p.name for p in stop.written) or "none"
+        print(f"cardodds: report interrupted in section {stop.section} (its files left as they were); "
+              f"sections written: {done}", file=sys.stderr)
+        return 130
+    for path in written:
         print(path)
         sys.stdout.flush()
     return 0
