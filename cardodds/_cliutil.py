@@ -62,6 +62,11 @@ class UsageError(ValueError):
     """Bad command-line input found after parsing; printed like an argparse error."""
 
 
+class WordedError(UsageError):
+    """A usage error already in the command's own words: printed as it is, no ``name=value``
+    rewritten as a flag (e.g. a sweep's ``--grid players=4``, whose keys are not its flags)."""
+
+
 def about(flag: str, value, check: Callable, *args, **kwargs):
     """``check(*args, **kwargs)``; its ``ValueError`` as a usage error that names ``flag`` and ``value``."""
     try:

@@ -22,6 +22,7 @@ import sys
 from . import __version__
 from ._cliutil import (
     Parser,
+    WordedError,
     error_line,
     flag_words,
     join_dash_values,
@@ -119,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
             return _interrupted_exit(as_program)
         return status
     except (ValueError, OverflowError) as exc:
-        print(error_line(flag_words(str(exc), option_strings(getattr(args, "parser", parser)))), file=sys.stderr)
+        text = str(exc) if isinstance(exc, WordedError) else flag_words(
+            str(exc), option_strings(getattr(args, "parser", parser)))
+        print(error_line(text), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cardodds: interrupted", file=sys.stderr)

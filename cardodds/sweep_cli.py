@@ -27,6 +27,11 @@ def _grid_item(text: str) -> tuple[str, list]:
     return key.strip().replace("-", "_"), [_value(v) for v in values.split(",")]
 
 
+#: Arguments every point shares (set by the run options, not by the grid).
+_RUN_KEYS = {"samples", "target_halfwidth", "precision", "rng", "seed", "threads", "progress", "backend", "rules"}
+_RUN_FLAGS = ("--samples", "--precision", "--seed", "--threads")
+
+
 def add_commands(sub) -> None:
     from .sweep import QUESTIONS
 
@@ -53,10 +58,20 @@ def _sweep(args) -> int:
     grid = {}
     for key, values in args.grid:
         if key in grid:
-            raise ValueError(f"--grid {key} given twice; list its values once, e.g. {key}=1,2")
+            raise cu.WordedError(f"--grid {key} given twice; list its values once, e.g. {key}=1,2")
+        if key in _RUN_KEYS:
+            raise cu.WordedError(f"--grid {key}: the run's size, seed and threads are the same at every point; "
+                                 "give them as --samples or --precision, --seed, --threads")
         grid[key] = values
-    res = sweep(args.file, args.question, grid, samples=args.samples, target_halfwidth=args.precision,
-                **cu.run_options(args))
+    try:
+        res = sweep(args.file, args.question, grid, samples=args.samples, target_halfwidth=args.precision,
+                    **cu.run_options(args))
+    except cu.UsageError:
+        raise
+    except ValueError as exc:
+        # The question's own messages name grid keys as key=value, as --grid takes them; only the
+        # run options are this command's flags.
+        raise cu.WordedError(cu.flag_words(str(exc), _RUN_FLAGS)) from None
     if args.csv:
         sys.stdout.write(res.to_frame().to_csv(index=False, float_format="%.6f"))
         return 130 if cu.is_partial(res) else 0

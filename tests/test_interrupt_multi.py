@@ -1,0 +1,287 @@
+"""Ctrl-C in commands that make several runs: the answer reached so far, marked partial.
+
+``cardodds kana table`` (best-response steps, then two final runs, per seat and per player
+count), ``cardodds canasta play --house-options`` (one paired run per option) and
+``cardodds report`` (sections of many runs) are interrupted by SIGINT at random moments of
+a real process; the library functions are interrupted at every step by a run that reports
+itself partial.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import importlib
+import json
+import os
+import pty
+import random
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from cardodds import _cliutil as cu
+from cardodds import engine
+from cardodds.kana.cli import table_dict
+
+from .test_interrupt import _COUNTED, EXIT_WITHIN, _cardodds
+
+posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and pseudo-terminals")
+
+
+# ---- the helper ---------------------------------------------------------------------------------------------
+def test_in_order_stops_at_the_first_partial_step():
+    steps = engine.InOrder()
+    results = [steps.step(lambda: r) for r in (_Run(False), _Run(True), _Run(False))]
+    assert results[1].partial and results[2] is None and steps.partial
+
+
+def test_in_order_drops_a_step_interrupted_before_counting_but_not_the_first():
+    def interrupted():
+        raise KeyboardInterrupt
+
+    steps = engine.InOrder()
+    with pytest.raises(KeyboardInterrupt):  # nothing counted at all: nothing to show
+        steps.step(interrupted)
+    steps = engine.InOrder()
+    assert steps.step(lambda: _Run(False)) is not None
+    assert steps.step(interrupted) is None and steps.partial
+    assert steps.step(lambda: pytest.fail("a step after the interruption ran")) is None
+
+
+def test_in_order_marks_the_commands_session_interrupted():
+    def interrupted():
+        raise KeyboardInterrupt
+
+    with engine.session() as s:
+        steps = engine.InOrder()
+        steps.step(lambda: _Run(False))
+        steps.step(interrupted)  # e.g. Ctrl-C between two runs
+        assert s.interrupted and engine.interrupted()
+    assert not engine.interrupted()
+
+
+@dataclasses.dataclass
+class _Run:
+    partial: bool
+
+
+# ---- the library: every step may be the interrupted one -------------------------------------------------
+_REAL_RUN = engine.run
+
+
+def _partial_at(monkeypatch, module, k: int) -> list:
+    """Make the ``k``-th run of ``module`` (1-based) come back partial, as an interrupted one does."""
+    calls = []
+
+    def run(*args, **kwargs):
+        calls.append(1)
+        res = _REAL_RUN(*args, **kwargs)
+        return dataclasses.replace(res, partial=True) if len(calls) == k else res
+
+    monkeypatch.setattr(module, "run", run)
+    return calls
+
+
+def test_strategy_table_returns_what_each_interrupted_step_reached(monkeypatch):
+    from cardodds.kana import decisions
+
+    full = decisions.strategy_table("peek-one", 2, samples=4_000, rng=5)
+    # 2 seats a run: the best-response steps, then the runs against blind players and the table.
+    runs = 2 * (full.iterations + 2)
+    for k in range(1, runs + 1):
+        calls = _partial_at(monkeypatch, decisions, k)
+        t = decisions.strategy_table("peek-one", 2, samples=4_000, rng=5)
+        assert t.partial and len(calls) == k, f"run {k} of {runs}"
+        blind_at = 2 * full.iterations  # runs before the final ones
+        vs_blind = np.isnan(t.rows["vs_blind"]).all()
+        at_table = np.isnan(t.rows["at_table"]).all()
+        assert vs_blind == (k <= blind_at) and at_table == (k <= blind_at + 2), f"run {k} of {runs}"
+        assert t.converged == (k > blind_at)
+        if k > blind_at + 2:  # interrupted only in the last run: the table and its blind figures are final
+            assert t.strategy == full.strategy and t.win_vs_blind == full.win_vs_blind
+        text = cu.json_text(table_dict(t))  # what --json prints: figures not reached are null
+        assert json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))["partial"] is True
+    monkeypatch.undo()
+    assert not decisions.strategy_table("peek-one", 2, samples=4_000, rng=5).partial
+
+
+def test_house_options_keep_the_options_run_before_the_interruption(monkeypatch):
+    play = importlib.import_module("cardodds.canasta.play")
+
+    names = ["min_first_meld=0", "going_out=meld_all", "swap_twos=True"]
+    for k in (1, 2, 3):
+        calls = _partial_at(monkeypatch, play.engine, k)
+        h = play.house_options("heuristic", options=names, samples=40, rng=4, games=3)
+        assert h.partial and len(calls) == k
+        assert list(h.options) == names[:k] and h.games == {}  # the games come after every option
+    calls = _partial_at(monkeypatch, play.engine, 5)  # the second set of whole games
+    h = play.house_options("heuristic", options=names, samples=40, rng=4, games=3)
+    assert h.partial and list(h.options) == names and list(h.games) == ["base", names[0]] and len(calls) == 5
+    assert h.games[names[0]].partial and not h.games["base"].partial
+
+
+# ---- cardodds report: no half-written file ----------------------------------------------------------------
+def test_report_build_keeps_old_files_of_the_interrupted_section(tmp_path, monkeypatch):
+    from cardodds import report
+
+    def finished(outdir, **kw):
+        (outdir / "a.png").write_bytes(b"new chart")
+        (outdir / "a.md").write_text("new a\n")
+        return outdir / "a.md"
+
+    def cut_short(outdir, **kw):
+        (outdir / "b.png").write_bytes(b"half a ch")
+        (outdir / "b.md").write_text("half of b")
+        raise KeyboardInterrupt
+
+    def partial_run(outdir, **kw):
+        def kernel(state, n, out):
+            raise KeyboardInterrupt
+
+        def ok(state, n, out):
+            out[0] += n
+
+        engine.run(ok, (), 1, samples=1000, rng=1, threads=1)
+        try:
+            engine.run(kernel, (), 1, samples=1000, rng=1, threads=1)
+        except KeyboardInterrupt:
+            pass  # nothing counted; a section that carried on regardless must still not be written
+        (outdir / "b.md").write_text("b from a partial run\n")
+        return outdir / "b.md"
+
+    monkeypatch.setattr(report, "SECTIONS", ("a", "b"))
+    monkeypatch.setattr(report, "available_sections", lambda: ["a", "b"])
+    real_import = importlib.import_module
+    for b_write in (cut_short, partial_run):
+        fake = {"cardodds.report.a": type("M", (), {"write": staticmethod(finished)}),
+                "cardodds.report.b": type("M", (), {"write": staticmethod(b_write)})}
+        monkeypatch.setattr(importlib, "import_module", lambda name: fake.get(name) or real_import(name))
+        (tmp_path / "b.md").write_text("old b\n")
+        with pytest.raises(report.Interrupted) as stop:
+            report.build(tmp_path)
+        assert stop.value.section == "b" and stop.value.written == [tmp_path / "a.md"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "a.png", "b.md"]
+        assert (tmp_path / "b.md").read_text() == "old b\n" and (tmp_path / "a.md").read_text() == "new a\n"
+
+
+# ---- real processes ----------------------------------------------------------------------------------------
+def _sigint_after_counting(args: list[str], delay: float) -> tuple[int | None, str, str]:
+    """Run ``cardodds args`` with stderr on a terminal; once its progress bar shows rounds
+    counted, wait ``delay`` s and send SIGINT. Returns (exit status, stdout, terminal output);
+    status None when the command finished before the signal."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns: a whole bar
+    proc = subprocess.Popen(_cardodds() + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+
+    def drain(timeout: float) -> None:
+        nonlocal seen
+        ready, _, _ = select.select([master], [], [], timeout)
+        if ready:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:
+                pass
+
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            drain(0.1)
+            if any(float(m.group(1)) > 0 for m in _COUNTED.finditer(seen[-3000:])):
+                break
+        end = time.monotonic() + delay
+        while time.monotonic() < end and proc.poll() is None:
+            drain(min(0.05, max(0.0, end - time.monotonic())))
+        if proc.poll() is not None:
+            out, _ = proc.communicate()
+            return None, out.decode(), seen.decode(errors="replace")
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, _ = proc.communicate(timeout=EXIT_WITHIN)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            pytest.fail(f"{args} hung after SIGINT (still running {EXIT_WITHIN} s later)")
+        for _ in range(20):
+            before = len(seen)
+            drain(0.05)
+            if len(seen) == before:
+                break
+        return proc.returncode, out.decode(), seen.decode(errors="replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+def _interrupted(args: list[str], delay: float) -> tuple[int, str, str, float]:
+    """SIGINT ``delay`` s into the counting; a command that finished first is run again with
+    half the delay (a fast machine), so every try is a real interruption."""
+    for _ in range(6):
+        status, out, term = _sigint_after_counting(args, delay)
+        if status is not None:
+            return status, out, term, delay
+        delay /= 2
+    pytest.fail(f"{args} always finished before SIGINT")
+
+
+MULTI = {
+    # two player counts, each: best-response steps and two final runs, two seats a run
+    "kana table": ["kana", "table", "--players", "2-3", "--samples", "1000000"],
+    # eight paired runs, one per house option
+    "canasta house options": ["canasta", "play", "--house-options", "--samples", "10000"],
+}
+#: Seconds of counting each command needs at least on a loaded 2-core machine; SIGINT comes
+#: a random time within it, so it lands in different runs.
+SPAN = {"kana table": 6.0, "canasta house options": 6.0}
+TRIES = 4
+
+
+@posix
+def test_sigint_in_commands_of_several_runs_prints_the_partial_answer():
+    rnd = random.Random("several runs")
+    plan = [(name, rnd.uniform(0.0, SPAN[name]), as_json) for name in MULTI for as_json in (False, True)
+            for _ in range(TRIES // 2)]
+    common = ["--threads", "2", "--seed", "7", "--progress"]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = list(pool.map(lambda t: _interrupted(MULTI[t[0]] + common + ["--json"] * t[2], t[1]), plan))
+    for (name, _, as_json), (status, out, term, delay) in zip(plan, outcomes):
+        where = f"{name} {'--json ' if as_json else ''}interrupted {delay:.2f} s into the counting"
+        assert status == 130, f"{where}: exit status {status}, stdout {out[-300:]!r}, terminal {term[-300:]!r}"
+        assert "Traceback" not in term, f"{where}: {term[-1000:]}"
+        if as_json:
+            obj = json.loads(out)
+            assert obj["partial"] is True, where
+        else:
+            assert "[PARTIAL: interrupted" in out, f"{where}: no partial marker in {out[:300]!r}"
+            assert out.rstrip().splitlines()[-1].startswith("interrupted: partial result"), f"{where}: {out[-300:]!r}"
+
+
+@posix
+def test_sigint_in_the_report_leaves_no_half_written_file(tmp_path):
+    rnd = random.Random("report")
+    for i in range(2):
+        out_dir = tmp_path / f"r{i}"
+        out_dir.mkdir()
+        (out_dir / "canasta.md").write_text("the previous report\n")
+        status, out, term, delay = _interrupted(
+            ["report", "--section", "canasta", "--scale", "0.002", "--out", str(out_dir), "--progress"],
+            rnd.uniform(0.0, 3.0))
+        where = f"report interrupted {delay:.2f} s into the counting"
+        assert status == 130, f"{where}: exit status {status}, {term[-500:]!r}"
+        assert "Traceback" not in term, f"{where}: {term[-1000:]}"
+        assert "report interrupted in section canasta" in term, f"{where}: {term[-500:]!r}"
+        assert out == "", where  # no section finished, so no file is named
+        assert sorted(p.name for p in out_dir.iterdir()) == ["canasta.md"], where  # no chart, no staging folder
+        assert (out_dir / "canasta.md").read_text() == "the previous report\n", where
