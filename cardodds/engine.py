@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -172,9 +173,12 @@ class Session:
         """``interrupted: partial result, N of M deals`` for the interrupted run, or None."""
         if not self.interrupted:
             return None
-        for done, goal, unit in self.runs:
+        for i, (done, goal, unit) in enumerate(self.runs):
             if done < goal:
-                return f"interrupted: partial result, {done:,} of {goal:,} {unit}s"
+                line = f"interrupted: partial result, {done:,} of {goal:,} {unit}s"
+                if len(self.runs) > 1:  # a command of several runs: which one stopped
+                    line += f" in run {i + 1}"
+                return line
         return "interrupted: partial result"
 
 
@@ -212,7 +216,7 @@ def _note_interrupt() -> None:
 class InOrder:
     """Several runs made one after another for one answer, stopping at the first interrupted.
 
-    ``step(call)`` returns ``call()`` (a run, or a result with ``partial``) until a step is
+    ``step(call, *args)`` returns ``call(*args)`` (a run, or a result with ``partial``) until a step is
     interrupted; that step's partial result is still returned, every later step returns None
     without running. A step interrupted before it counted anything returns None too, unless
     it is the first: with nothing counted at all there is nothing to show, and the
@@ -220,7 +224,7 @@ class InOrder:
     it got and marks it partial when :attr:`partial` is True.
 
     >>> steps = InOrder()
-    >>> [steps.step(lambda: seat) for seat in range(3)]
+    >>> [steps.step(int, seat) for seat in range(3)]
     [0, 1, 2]
     >>> steps.partial
     False
@@ -230,13 +234,13 @@ class InOrder:
         self.partial = False
         self.done = 0  # steps that returned a result
 
-    def step(self, call: Callable[[], object], partial_of: Callable[[object], bool] | None = None):
-        """``call()``, or None once a step was interrupted; ``partial_of(result)`` tells whether a
-        result is partial (default: its ``partial`` attribute)."""
+    def step(self, call: Callable, *args, partial_of: Callable[[Any], bool] | None = None, **kwargs):
+        """``call(*args, **kwargs)``, or None once a step was interrupted; ``partial_of(result)``
+        tells whether a result is partial (default: its ``partial`` attribute)."""
         if self.partial:
             return None
         try:
-            got = call()
+            got = call(*args, **kwargs)
         except KeyboardInterrupt:
             _note_interrupt()  # an interruption between runs stops the command's later runs too
             self.partial = True

@@ -40,7 +40,7 @@ posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and ps
 # ---- the helper ---------------------------------------------------------------------------------------------
 def test_in_order_stops_at_the_first_partial_step():
     steps = engine.InOrder()
-    results = [steps.step(lambda: r) for r in (_Run(False), _Run(True), _Run(False))]
+    results = [steps.step(_Run, p) for p in (False, True, False)]
     assert results[1].partial and results[2] is None and steps.partial
 
 
@@ -52,7 +52,7 @@ def test_in_order_drops_a_step_interrupted_before_counting_but_not_the_first():
     with pytest.raises(KeyboardInterrupt):  # nothing counted at all: nothing to show
         steps.step(interrupted)
     steps = engine.InOrder()
-    assert steps.step(lambda: _Run(False)) is not None
+    assert steps.step(_Run, False) is not None
     assert steps.step(interrupted) is None and steps.partial
     assert steps.step(lambda: pytest.fail("a step after the interruption ran")) is None
 
@@ -63,7 +63,7 @@ def test_in_order_marks_the_commands_session_interrupted():
 
     with engine.session() as s:
         steps = engine.InOrder()
-        steps.step(lambda: _Run(False))
+        steps.step(_Run, False)
         steps.step(interrupted)  # e.g. Ctrl-C between two runs
         assert s.interrupted and engine.interrupted()
     assert not engine.interrupted()
@@ -164,7 +164,7 @@ def test_report_build_keeps_old_files_of_the_interrupted_section(tmp_path, monke
     for b_write in (cut_short, partial_run):
         fake = {"cardodds.report.a": type("M", (), {"write": staticmethod(finished)}),
                 "cardodds.report.b": type("M", (), {"write": staticmethod(b_write)})}
-        monkeypatch.setattr(importlib, "import_module", lambda name: fake.get(name) or real_import(name))
+        monkeypatch.setattr(importlib, "import_module", lambda name, fake=fake: fake.get(name) or real_import(name))
         (tmp_path / "b.md").write_text("old b\n")
         with pytest.raises(report.Interrupted) as stop:
             report.build(tmp_path)

@@ -472,12 +472,12 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
     base = None
     out_opts, change = {}, {}
     for name, alt in alts.items():
-        res = steps.step(lambda: engine.run(
-            P.paired_kernel, (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
-                              codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers),
-                              compile_policy(user)),
-            P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=CHUNK,
-            unit="hand"))
+        res = steps.step(engine.run, P.paired_kernel,
+                         (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
+                          codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers),
+                          compile_policy(user)),
+                         P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
+                         chunk_size=CHUNK, unit="hand")
         if res is None:
             break
         c = res.counts
@@ -495,7 +495,7 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
 
         _, gseed = as_seed_sequence(rng if rng is not None else base.seed)
         for name, alt in [("base", rules)] + list(alts.items()):
-            g = steps.step(lambda: game(policies, alt, samples=int(games), rng=gseed, threads=threads, params=params))
+            g = steps.step(game, policies, alt, samples=int(games), rng=gseed, threads=threads, params=params)
             if g is None:
                 break
             game_res[name] = g

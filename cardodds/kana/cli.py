@@ -228,8 +228,8 @@ def _table(args) -> int:
     steps = InOrder()
     results = []
     for n in args.players:
-        t = steps.step(lambda: strategy_table(args.variant, n, opponents=args.opponents, **cu.run_size(args),
-                                              **cu.run_options(args)))
+        t = steps.step(strategy_table, args.variant, n, opponents=args.opponents, **cu.run_size(args),
+                       **cu.run_options(args))
         if t is None:
             break
         results.append(t)

@@ -401,8 +401,8 @@ def _run_focal(rules, forced, opponents, samples, rng, threads, progress):
             row[seat] = s
             configs.append(row)
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (1_000_000 + seat,))
-        got = steps.step(lambda: _configs_run(rules, configs, seat, per, None, child, threads, progress,
-                                              _paired_headline), partial_of=lambda g: g[0].partial)
+        got = steps.step(_configs_run, rules, configs, seat, per, None, child, threads, progress, _paired_headline,
+                         partial_of=lambda g: g[0].partial)
         if got is None:
             break
         res, layout, K = got
@@ -477,7 +477,7 @@ def _equilibrium(variant, players, samples, rng, threads, progress, start, max_i
         iterations += 1
         table = _strategy_from(variant, current, "table")
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
-        got = steps.step(lambda: _run_focal(rules, forced, table, samples, child, threads, progress),
+        got = steps.step(_run_focal, rules, forced, table, samples, child, threads, progress,
                          partial_of=lambda g: g[0][3])
         if steps.partial:
             iterations -= 1  # the interrupted step counts as not made
@@ -551,8 +551,8 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     # figures of a run not reached are NaN (null in JSON).
     steps = InOrder()
     if opponents == "blind":
-        got = steps.step(lambda: _run_focal(rules, forced, blind("random"), samples,
-                                            np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads, progress),
+        got = steps.step(_run_focal, rules, forced, blind("random"), samples,
+                         np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads, progress,
                          partial_of=lambda g: g[0][3])
         (counts, N, _, _), layout, _ = got
         deals, wins, plus, minus = _per_key(counts, layout, K, C)
@@ -561,16 +561,15 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
         converged = not steps.partial
     else:
         table, iterations, converged, _ = steps.step(
-            lambda: _equilibrium(variant, players, samples, np.random.SeedSequence(ss.entropy, spawn_key=(0,)),
-                                 threads, progress, None, MAX_ITERATIONS), partial_of=lambda g: g[3])
+            _equilibrium, variant, players, samples, np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads,
+            progress, None, MAX_ITERATIONS, partial_of=lambda g: g[3])
     actions = _actions_of(table)
     missing = [Estimate.mean(0.0, 0.0, 0)] * K
     rows = {"vs_blind": missing, "at_table": missing, "diff": missing}
     overall = {"vs_blind": missing[0], "at_table": missing[0]}
     for label, opp, key in (("vs_blind", blind("random"), 1), ("at_table", table, 2)):
-        got = steps.step(lambda: _run_focal(rules, forced, opp, samples,
-                                            np.random.SeedSequence(ss.entropy, spawn_key=(key,)), threads, progress),
-                         partial_of=lambda g: g[0][3])
+        got = steps.step(_run_focal, rules, forced, opp, samples, np.random.SeedSequence(ss.entropy, spawn_key=(key,)),
+                         threads, progress, partial_of=lambda g: g[0][3])
         if got is None:
             break
         (counts, N, _, _), layout, _ = got
