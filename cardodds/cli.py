@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 
-from . import __version__
+from . import __version__, engine
 from ._cliutil import (
     Parser,
     WordedError,
@@ -83,6 +83,8 @@ def _on_sigint(signum, frame):
     _SIGINTS += 1
     if _SIGINTS > 1:  # the second Ctrl-C: the user does not want the partial result
         os._exit(130)
+    if engine.defer_interrupt():  # a command of several runs: the runs stop themselves
+        return
     raise KeyboardInterrupt
 
 
@@ -98,7 +100,6 @@ def main(argv: list[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
-    from . import engine
     from ._backend import backend
 
     global _SIGINTS

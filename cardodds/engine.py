@@ -37,7 +37,8 @@ from .rng import RngLike, as_seed_sequence, chunk_state
 
 __all__ = [
     "DEFAULT_CHUNK", "MAX_SAMPLES", "MIN_HALFWIDTH", "RunResult", "available_cores", "cap_threads",
-    "InOrder", "check_run_size", "default_threads", "interrupted", "run", "session", "takes_backend",
+    "InOrder", "check_run_size", "default_threads", "defer_interrupts", "interrupted", "run", "session",
+    "takes_backend",
 ]
 
 #: Deals per chunk: large enough that Python's dispatch is noise (< 1%), small enough
@@ -168,9 +169,11 @@ class Session:
     def __init__(self) -> None:
         self.interrupted = False
         self.runs: list[tuple[int, int, str]] = []  # (samples done, samples aimed at, unit)
+        self.cut_short = False  # a run returned a partial result
 
     def partial_line(self) -> str | None:
-        """``interrupted: partial result, N of M deals`` for the interrupted run, or None."""
+        """``interrupted: partial result, N of M deals`` for the interrupted run, or None
+        (also when Ctrl-C came after the last run, which left every result whole)."""
         if not self.interrupted:
             return None
         for i, (done, goal, unit) in enumerate(self.runs):
@@ -179,7 +182,7 @@ class Session:
                 if len(self.runs) > 1:  # a command of several runs: which one stopped
                     line += f" in run {i + 1}"
                 return line
-        return "interrupted: partial result"
+        return "interrupted: partial result" if self.cut_short else None
 
 
 _SESSION: contextvars.ContextVar[Session | None] = contextvars.ContextVar("cardodds_session", default=None)
@@ -199,6 +202,34 @@ def session() -> Iterator[Session]:
         yield s
     finally:
         _SESSION.reset(token)
+
+
+_DEFERRING = 0  # depth of defer_interrupts() blocks
+
+
+@contextlib.contextmanager
+def defer_interrupts() -> Iterator[None]:
+    """In the block, Ctrl-C (the CLI's SIGINT handler, through :func:`defer_interrupt`) marks
+    the session interrupted instead of raising where the main thread happens to be: the run
+    under way stops at its next look (every 0.1 s), later runs do not start, and the Python
+    code between runs is never cut short, so a command of several runs always has its answer
+    so far to print. Only for blocks that do no long work outside runs."""
+    global _DEFERRING
+    _DEFERRING += 1
+    try:
+        yield
+    finally:
+        _DEFERRING -= 1
+
+
+def defer_interrupt() -> bool:
+    """For a SIGINT handler: inside :func:`defer_interrupts` and a :func:`session`, mark the
+    session interrupted and return True (the handler then returns); else False (it raises)."""
+    s = _SESSION.get()
+    if _DEFERRING and s is not None:
+        s.interrupted = True
+        return True
+    return False
 
 
 def interrupted() -> bool:
@@ -427,6 +458,8 @@ def run(
             they on the counts, so it is the same on any number of threads."""
             nonlocal next_index, planned, total, done
             while done < goal:
+                if sess is not None and sess.interrupted:  # Ctrl-C deferred by defer_interrupts()
+                    raise KeyboardInterrupt
                 room = ex.room()
                 batch = []
                 while planned < goal and room > 0:
@@ -490,6 +523,7 @@ def run(
         sess.runs.append((done, max(goal, done), unit))
         if partial:
             sess.interrupted = True
+            sess.cut_short = True
     if done == 0 and partial:
         raise KeyboardInterrupt
     return RunResult(total, done, next_index, seed, partial, time.perf_counter() - t0, nthreads, max(goal, done))

@@ -7,7 +7,7 @@ import math
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
-from ..engine import InOrder
+from ..engine import InOrder, defer_interrupts
 from ..stats import Estimate
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
 from ._defaults import ODDS_SAMPLES, TABLE_SAMPLES
@@ -220,10 +220,15 @@ def advice_text(a) -> str:
 
 
 def _table(args) -> int:
-    from .decisions import strategy_table
-
     if args.json and args.csv:
         raise cu.UsageError("choose one of --json and --csv")
+    with defer_interrupts():  # Ctrl-C stops the runs, never the code that builds or prints the tables
+        return _tables(args)
+
+
+def _tables(args) -> int:
+    from .decisions import strategy_table
+
     # One table per player count; an interrupted one ends the list (later counts absent).
     steps = InOrder()
     results = []
