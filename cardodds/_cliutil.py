@@ -383,9 +383,27 @@ def emit(args, result, text: Callable[[object], str], data: Callable[[object], d
         out = json_text(_json_ready(data(result) if data else result.to_dict(), result))
     else:
         out = text(result).rstrip("\n") + "\n"
-    sys.stdout.write(out)
-    sys.stdout.flush()
+    write_out(out)
     return 130 if is_partial(result) else 0
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` to stdout whole. A signal whose handler returns (a Ctrl-C the command
+    defers, see :func:`cardodds.engine.defer_interrupts`) can cut Python's buffered write to a
+    full pipe short without an error, so on POSIX the bytes go out through ``os.write``, which
+    says how many it wrote."""
+    try:
+        fd = sys.stdout.fileno() if os.name == "posix" else -1
+    except (AttributeError, OSError, ValueError):  # stdout captured or replaced (tests, notebooks)
+        fd = -1
+    if fd < 0:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    sys.stdout.flush()
+    view = memoryview(text.encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict"))
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def is_partial(result) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from . import _cliutil as cu
 
@@ -73,7 +72,7 @@ def _sweep(args) -> int:
         # run options are this command's flags.
         raise cu.WordedError(cu.flag_words(str(exc), _RUN_FLAGS)) from None
     if args.csv:
-        sys.stdout.write(res.to_frame().to_csv(index=False, float_format="%.6f"))
+        cu.write_out(res.to_frame().to_csv(index=False, float_format="%.6f"))
         return 130 if cu.is_partial(res) else 0
     return cu.emit(args, res, sweep_text)
 

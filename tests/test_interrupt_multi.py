@@ -9,6 +9,7 @@ itself partial.
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import fcntl
 import importlib
@@ -67,6 +68,33 @@ def test_in_order_marks_the_commands_session_interrupted():
         steps.step(interrupted)  # e.g. Ctrl-C between two runs
         assert s.interrupted and engine.interrupted()
     assert not engine.interrupted()
+
+
+def test_a_deferred_interrupt_stops_the_run_under_way_at_its_next_look_and_the_later_runs(monkeypatch):
+    from cardodds import cli
+
+    def kernel(state, n, out, calls):
+        calls.append(n)
+        if len(calls) == 5:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C; the handler runs on the main thread
+        out[0] += n
+
+    monkeypatch.setattr(cli, "_SIGINTS", 0)
+    previous = signal.signal(signal.SIGINT, cli._on_sigint)
+    try:
+        with engine.session() as s, engine.defer_interrupts():
+            calls: list = []
+            r = engine.run(kernel, (calls,), 1, samples=10**9, rng=1, chunk_size=1000, threads=1)
+            assert r.partial and s.interrupted and 4_000 <= r.samples < 10**9 and r.counts[0] == r.samples
+            with pytest.raises(KeyboardInterrupt):  # a later run does not start
+                engine.run(kernel, ([],), 1, samples=1000, rng=1, threads=1)
+        monkeypatch.setattr(cli, "_SIGINTS", 0)
+        with pytest.raises(KeyboardInterrupt):  # outside the block Ctrl-C raises where it lands
+            with engine.session():
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(1)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @dataclasses.dataclass
@@ -285,3 +313,29 @@ def test_sigint_in_the_report_leaves_no_half_written_file(tmp_path):
         assert out == "", where  # no section finished, so no file is named
         assert sorted(p.name for p in out_dir.iterdir()) == ["canasta.md"], where  # no chart, no staging folder
         assert (out_dir / "canasta.md").read_text() == "the previous report\n", where
+
+
+@posix
+def test_sigint_while_a_long_answer_is_written_to_a_full_pipe_loses_none_of_it():
+    # Python's buffered write to a full pipe, cut by a signal whose handler returns, drops the
+    # rest silently; the answer of peek-all (455 rows, about 250 kB of JSON) must arrive whole.
+    cmd = _cardodds() + ["kana", "table", "--variant", "peek-all", "--players", "3", "--opponents", "blind",
+                         "--samples", "20000", "--seed", "7", "--threads", "2", "--json", "--no-progress"]
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 240
+        waiting = array.array("i", [0])
+        while time.monotonic() < deadline and proc.poll() is None:  # until the pipe is full: a write blocks
+            fcntl.ioctl(proc.stdout.fileno(), termios.FIONREAD, waiting)
+            if waiting[0] >= 65536:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None and waiting[0] >= 65536, "the answer never filled the pipe"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and b"Traceback" not in err, err[-500:]
+    assert len(json.loads(out)["rows"]) == 455  # whole; Ctrl-C came after the last run: the figures are too

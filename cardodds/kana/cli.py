@@ -239,9 +239,7 @@ def _tables(args) -> int:
             break
         results.append(t)
     if args.csv:
-        import sys
-
-        sys.stdout.write(table_csv(results))
+        cu.write_out(table_csv(results))
         return 130 if cu.is_partial(results) else 0
     if len(results) == 1:
         return cu.emit(args, results[0], table_text, table_dict)
