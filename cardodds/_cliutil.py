@@ -388,10 +388,10 @@ def emit(args, result, text: Callable[[object], str], data: Callable[[object], d
 
 
 def write_out(text: str) -> None:
-    """Write ``text`` to stdout whole. A signal whose handler returns (a Ctrl-C the command
-    defers, see :func:`cardodds.engine.defer_interrupts`) can cut Python's buffered write to a
-    full pipe short without an error, so on POSIX the bytes go out through ``os.write``, which
-    says how many it wrote."""
+    """Write ``text`` to stdout whole: a Ctrl-C meanwhile is deferred (the command then exits
+    with status 130). A signal whose handler returns can cut Python's buffered write to a full
+    pipe short without an error, so on POSIX the bytes go out through ``os.write``, which says
+    how many it wrote."""
     try:
         fd = sys.stdout.fileno() if os.name == "posix" else -1
     except (AttributeError, OSError, ValueError):  # stdout captured or replaced (tests, notebooks)
@@ -400,10 +400,13 @@ def write_out(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    from .engine import defer_interrupts
+
     sys.stdout.flush()
     view = memoryview(text.encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict"))
-    while view:
-        view = view[os.write(fd, view):]
+    with defer_interrupts():  # a Ctrl-C now waits for the answer to be out whole (a second one exits)
+        while view:
+            view = view[os.write(fd, view):]
 
 
 def is_partial(result) -> bool:
