@@ -31,7 +31,7 @@ import pytest
 
 from cardodds import _cliutil as cu
 from cardodds import engine
-from cardodds.kana.cli import table_dict
+from cardodds.kana.cli import table_dict, table_text
 
 from .test_interrupt import _COUNTED, EXIT_WITHIN, _cardodds
 
@@ -136,6 +136,7 @@ def test_strategy_table_returns_what_each_interrupted_step_reached(monkeypatch):
         assert t.converged == (k > blind_at)
         if k > blind_at + 2:  # interrupted only in the last run: the table and its blind figures are final
             assert t.strategy == full.strategy and t.win_vs_blind == full.win_vs_blind
+        assert ("not reached" in table_text(t)) == at_table and "nan" not in table_text(t)
         text = cu.json_text(table_dict(t))  # what --json prints: figures not reached are null
         assert json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))["partial"] is True
     monkeypatch.undo()
