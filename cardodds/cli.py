@@ -138,7 +138,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+            # As the program, the answer is out: a Ctrl-C while the interpreter shuts down
+            # (numba's threads take a moment) exits with status 130 at once, not by the signal.
+            signal.signal(signal.SIGINT, _exit_130 if as_program else previous)
+
+
+def _exit_130(signum, frame):
+    os._exit(130)
 
 
 def _interrupted_exit(as_program: bool) -> int:
