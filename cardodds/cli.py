@@ -139,12 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if previous is not None:
             # As the program, the answer is out: a Ctrl-C while the interpreter shuts down
-            # (numba's threads take a moment) exits with status 130 at once, not by the signal.
-            signal.signal(signal.SIGINT, _exit_130 if as_program else previous)
-
-
-def _exit_130(signum, frame):
-    os._exit(130)
+            # (numba's threads take a moment) is ignored, so the process ends with its status
+            # instead of being killed by the signal (Python restores the default handler of a
+            # Python function there, but leaves an ignored signal ignored).
+            signal.signal(signal.SIGINT, signal.SIG_IGN if as_program else previous)
 
 
 def _interrupted_exit(as_program: bool) -> int:
