@@ -143,6 +143,19 @@ def test_strategy_table_returns_what_each_interrupted_step_reached(monkeypatch):
     assert not decisions.strategy_table("peek-one", 2, samples=4_000, rng=5).partial
 
 
+def test_an_interrupted_equilibrium_is_not_kept_as_the_advisors_table(monkeypatch):
+    from cardodds.kana import decisions
+
+    monkeypatch.setattr(decisions, "_shipped", lambda: {})  # the table must be computed
+    decisions.table_strategy.cache_clear()
+    _partial_at(monkeypatch, decisions, 1)
+    with pytest.raises(KeyboardInterrupt):
+        decisions.table_strategy("peek-one", 2)
+    assert decisions.table_strategy.cache_info().currsize == 0
+    monkeypatch.undo()
+    decisions.table_strategy.cache_clear()
+
+
 def test_house_options_keep_the_options_run_before_the_interruption(monkeypatch):
     play = importlib.import_module("cardodds.canasta.play")
 

@@ -652,7 +652,9 @@ def table_strategy(variant: str, players: int) -> Strategy:
     entry = _shipped().get(f"{variant}/{players}")
     if entry is not None:
         return _strategy_from(variant, np.array(entry["actions"], np.int64), f"table({variant},{players})")
-    s, _, _ = equilibrium(variant, players)
+    s, _, _, partial = _equilibrium(variant, players, TABLE_SAMPLES, 20261129, None, False, None, MAX_ITERATIONS)
+    if partial:  # not an equilibrium: never kept (lru_cache keeps no exception), nothing to answer with
+        raise KeyboardInterrupt
     return _strategy_from(variant, _actions_of(s), f"table({variant},{players})")
 
 
