@@ -156,6 +156,21 @@ def test_an_interrupted_equilibrium_is_not_kept_as_the_advisors_table(monkeypatc
     decisions.table_strategy.cache_clear()
 
 
+def test_session_table_stops_at_the_interrupted_step(monkeypatch):
+    session = importlib.import_module("cardodds.kana.session")
+
+    args = dict(rounds=5, samples=200, rng=1, max_iterations=2, start="threshold:8")
+    full = session.session_table(3, **args)
+    steps = full.iterations  # then the two runs against blind players
+    for k in range(1, steps + 3):
+        calls = _partial_at(monkeypatch, session, k)
+        t = session.session_table(3, **args)
+        assert t.partial and t.converged == (full.converged and k > steps) and len(calls) == k, f"run {k}"
+        assert np.isnan(t.ev_real.value) == (k <= steps) and np.isnan(t.ev_today.value) == (k <= steps + 1)
+        assert len(t.rows) == 13 and not t.rows["switch"].isna().any()
+    monkeypatch.undo()
+
+
 def test_house_options_keep_the_options_run_before_the_interruption(monkeypatch):
     play = importlib.import_module("cardodds.canasta.play")
 
