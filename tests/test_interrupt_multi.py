@@ -171,6 +171,27 @@ def test_session_table_stops_at_the_interrupted_step(monkeypatch):
     monkeypatch.undo()
 
 
+def test_an_interrupted_strength_match_is_marked_partial(monkeypatch):
+    play = importlib.import_module("cardodds.canasta.play")
+
+    _partial_at(monkeypatch, engine, 1)
+    assert play.strength("heuristic", "random", samples=20, rng=1).partial  # --strength printed no marker
+
+
+def test_tune_stops_at_the_interrupted_match(monkeypatch):
+    players = importlib.import_module("cardodds.canasta.players")
+
+    grid = {"take_min_pile": (2, 8), "keep_wilds": (0, 3)}
+    full = players.tune(samples=30, grid=grid, rng=1)
+    matches = len(full.history)  # then the confirming match
+    for k in (1, matches, matches + 1):
+        _partial_at(monkeypatch, engine, k)
+        t = players.tune(samples=30, grid=grid, rng=1)
+        assert t.partial and len(t.history) == min(k - 1, matches)
+        assert np.isnan(t.edge.value) == (k <= matches)
+    monkeypatch.undo()
+
+
 def test_house_options_keep_the_options_run_before_the_interruption(monkeypatch):
     play = importlib.import_module("cardodds.canasta.play")
 

@@ -568,7 +568,7 @@ def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *,
     pts = _mean(v.diff2, v.diff2_sq, n).scaled(0.5)
     return StrengthResult(a=na[0], b=nb[0], pairs=int(n), points=pts, better=Estimate.proportion(v.better, n),
                           violations=_violations(v.violations), counts=res.counts, rules=rules, samples=int(n),
-                          seed=res.seed)
+                          seed=res.seed, partial=res.partial)
 
 
 # ---- a traced hand -------------------------------------------------------------------------------------------
