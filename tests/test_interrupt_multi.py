@@ -107,7 +107,8 @@ _REAL_RUN = engine.run
 
 
 def _partial_at(monkeypatch, module, k: int) -> list:
-    """Make the ``k``-th run of ``module`` (1-based) come back partial, as an interrupted one does."""
+    """Make the ``k``-th run of ``module`` (1-based) come back partial, as an interrupted one
+    does; ``module`` None: of every cardodds module that calls the engine's ``run``."""
     calls = []
 
     def run(*args, **kwargs):
@@ -115,7 +116,12 @@ def _partial_at(monkeypatch, module, k: int) -> list:
         res = _REAL_RUN(*args, **kwargs)
         return dataclasses.replace(res, partial=True) if len(calls) == k else res
 
-    monkeypatch.setattr(module, "run", run)
+    if module is not None:
+        monkeypatch.setattr(module, "run", run)
+        return calls
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("cardodds") and getattr(mod, "run", None) is _REAL_RUN:
+            monkeypatch.setattr(mod, "run", run)
     return calls
 
 
@@ -398,3 +404,50 @@ def test_sigint_while_a_long_answer_is_written_to_a_full_pipe_loses_none_of_it()
             proc.wait()
     assert proc.returncode == 130 and b"Traceback" not in err, err[-500:]
     assert len(json.loads(out)["rows"]) == 455  # whole; Ctrl-C came after the last run: the figures are too
+
+
+#: Every command that simulates, small. Its first run comes back partial, as Ctrl-C makes it.
+EVERY_COMMAND = [
+    ["kana", "odds", "--players", "4", "--samples", "2000"],
+    ["kana", "odds", "--players", "3", "--shown", "0:5h Ks", "--shown", "1:2c Qs", "--shown", "2:9d",
+     "--samples", "2000"],
+    ["kana", "advise", "--players", "4", "--variant", "peek-one", "--seat", "2", "--cards", "9h ? ?",
+     "--opponents", "blind", "--samples", "2000"],
+    ["kana", "table", "--players", "2-3", "--opponents", "blind", "--samples", "2000"],
+    ["kana", "table", "--players", "2", "--samples", "2000"],
+    ["kana", "session", "--players", "3", "--rounds", "5", "--samples", "50"],
+    ["kanalje", "risk", "--samples", "500"],
+    ["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--turned", "7h",
+     "--samples", "500"],
+    ["kanalje", "game", "--policies", "random", "--samples", "20"],
+    ["canasta", "melds", "--samples", "500"],
+    ["canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", "--turns", "3", "--samples", "500"],
+    ["canasta", "play", "--samples", "20"],
+    ["canasta", "play", "--games", "--samples", "2"],
+    ["canasta", "play", "--strength", "heuristic,random", "--samples", "10"],
+    ["canasta", "play", "--house-options", "--samples", "20"],
+    ["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b 4", "--melds", "us: A A A; them: 8 8 8", "--pile", "K",
+     "--pile-size", "6", "--samples", "20"],
+]
+
+
+@pytest.mark.parametrize("argv", EVERY_COMMAND, ids=" ".join)
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_every_command_marks_a_partial_answer_and_exits_130(monkeypatch, capsys, argv, as_json):
+    import cardodds.canasta.cli  # noqa: F401  (every module that runs, imported before the patch)
+    import cardodds.kana.cli  # noqa: F401
+    import cardodds.kanalje.cli  # noqa: F401
+    from cardodds.canasta import advise, analysis, play  # noqa: F401
+    from cardodds.cli import main
+    from cardodds.kana import analysis as kana_analysis  # noqa: F401
+    from cardodds.kana import decisions, session  # noqa: F401
+    from cardodds.kanalje import analysis as kanalje_analysis  # noqa: F401
+
+    calls = _partial_at(monkeypatch, None, 1)
+    status = main(argv + ["--seed", "3", "--threads", "1", "--no-progress"] + ["--json"] * as_json)
+    out, err = capsys.readouterr()
+    assert calls and status == 130, (status, err[-300:])
+    if as_json:
+        assert json.loads(out)["partial"] is True
+    else:
+        assert "[PARTIAL: interrupted" in out, out[:300]

@@ -371,4 +371,10 @@ def _session(args) -> int:
     rules = rules_from(args, variant=variant)
     result = session(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
                      first=first, **cu.run_options(args), **cu.run_size(args))
-    return cu.emit(args, result, str)
+    return cu.emit(args, result, _session_text)
+
+
+def _session_text(r) -> str:
+    """The session's table, its title marked as every command marks a partial answer."""
+    head, _, rest = str(r).partition("\n")
+    return cu.title(head, r) + ("\n" + rest if rest else "")
