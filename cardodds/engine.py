@@ -169,7 +169,7 @@ class Session:
     def __init__(self) -> None:
         self.interrupted = False
         self.runs: list[tuple[int, int, str]] = []  # (samples done, samples aimed at, unit)
-        self.cut_short = False  # a run returned a partial result
+        self.cut_short = False  # a run returned a partial result, or was not made
 
     def partial_line(self) -> str | None:
         """``interrupted: partial result, N of M deals`` for the interrupted run, or None
@@ -239,9 +239,10 @@ def interrupted() -> bool:
 
 
 def _note_interrupt() -> None:
+    """An answer's step was dropped by an interruption: the answer is partial."""
     s = _SESSION.get()
     if s is not None:
-        s.interrupted = True
+        s.interrupted = s.cut_short = True
 
 
 class InOrder:
@@ -410,7 +411,8 @@ def run(
 
     sess = _SESSION.get()
     if sess is not None and sess.interrupted:
-        raise KeyboardInterrupt  # this command was interrupted in an earlier run
+        sess.cut_short = True  # a run of the answer is not made: the answer is partial
+        raise KeyboardInterrupt  # this command was interrupted in an earlier run or between runs
     ss, seed = as_seed_sequence(rng)
     store = _STORE.get()
     store_run = store.begin_run(n_out) if store is not None else None

@@ -58,7 +58,8 @@ def build(outdir: str | Path = "reports", *, seed: int = 20261129, scale: float 
                 md = module.write(staging, seed=seed, scale=scale, progress=progress, log=log)
                 if sess.interrupted:  # a run's figures are partial: the section is not written
                     raise KeyboardInterrupt
-                written.append(_publish(staging, out, Path(md).name))
+                with engine.defer_interrupts():  # a finished section goes in whole
+                    written.append(_publish(staging, out, Path(md).name))
             except KeyboardInterrupt:
                 raise Interrupted(name, written) from None
             finally:
