@@ -62,6 +62,11 @@ class UsageError(ValueError):
     """Bad command-line input found after parsing; printed like an argparse error."""
 
 
+class WordedError(UsageError):
+    """A usage error already in the command's own words: printed as it is, no ``name=value``
+    rewritten as a flag (e.g. a sweep's ``--grid players=4``, whose keys are not its flags)."""
+
+
 def about(flag: str, value, check: Callable, *args, **kwargs):
     """``check(*args, **kwargs)``; its ``ValueError`` as a usage error that names ``flag`` and ``value``."""
     try:
@@ -378,9 +383,30 @@ def emit(args, result, text: Callable[[object], str], data: Callable[[object], d
         out = json_text(_json_ready(data(result) if data else result.to_dict(), result))
     else:
         out = text(result).rstrip("\n") + "\n"
-    sys.stdout.write(out)
-    sys.stdout.flush()
+    write_out(out)
     return 130 if is_partial(result) else 0
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` to stdout whole: a Ctrl-C meanwhile is deferred (the command then exits
+    with status 130). A signal whose handler returns can cut Python's buffered write to a full
+    pipe short without an error, so on POSIX the bytes go out through ``os.write``, which says
+    how many it wrote."""
+    try:
+        fd = sys.stdout.fileno() if os.name == "posix" else -1
+    except (AttributeError, OSError, ValueError):  # stdout captured or replaced (tests, notebooks)
+        fd = -1
+    if fd < 0:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from .engine import defer_interrupts
+
+    sys.stdout.flush()
+    view = memoryview(text.encode(sys.stdout.encoding or "utf-8", sys.stdout.errors or "strict"))
+    with defer_interrupts():  # a Ctrl-C now waits for the answer to be out whole (a second one exits)
+        while view:
+            view = view[os.write(fd, view):]
 
 
 def is_partial(result) -> bool:

@@ -19,9 +19,10 @@ import os
 import signal
 import sys
 
-from . import __version__
+from . import __version__, engine
 from ._cliutil import (
     Parser,
+    WordedError,
     error_line,
     flag_words,
     join_dash_values,
@@ -82,6 +83,8 @@ def _on_sigint(signum, frame):
     _SIGINTS += 1
     if _SIGINTS > 1:  # the second Ctrl-C: the user does not want the partial result
         os._exit(130)
+    if engine.defer_interrupt():  # a command of several runs: the runs stop themselves
+        return
     raise KeyboardInterrupt
 
 
@@ -97,7 +100,6 @@ def main(argv: list[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
-    from . import engine
     from ._backend import backend
 
     global _SIGINTS
@@ -111,14 +113,17 @@ def main(argv: list[str] | None = None) -> int:
             status = int(func(args) or 0)
         for note in notes:
             print(note, file=sys.stderr)
-        if sess.interrupted:
+        if sess.interrupted or status == 130:
             line = sess.partial_line()
-            if line and not (getattr(args, "json", False) or getattr(args, "csv", False)):
+            if line and getattr(args, "partial_line", True) and not (getattr(args, "json", False)
+                                                                      or getattr(args, "csv", False)):
                 print(line)
             return _interrupted_exit(as_program)
         return status
     except (ValueError, OverflowError) as exc:
-        print(error_line(flag_words(str(exc), option_strings(getattr(args, "parser", parser)))), file=sys.stderr)
+        text = str(exc) if isinstance(exc, WordedError) else flag_words(
+            str(exc), option_strings(getattr(args, "parser", parser)))
+        print(error_line(text), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cardodds: interrupted", file=sys.stderr)
@@ -133,7 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+            # As the program, the answer is out: a Ctrl-C while the interpreter shuts down
+            # (numba's threads take a moment) is ignored, so the process ends with its status
+            # instead of being killed by the signal (Python restores the default handler of a
+            # Python function there, but leaves an ignored signal ignored).
+            signal.signal(signal.SIGINT, signal.SIG_IGN if as_program else previous)
 
 
 def _interrupted_exit(as_program: bool) -> int:

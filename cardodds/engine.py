@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,8 @@ from .rng import RngLike, as_seed_sequence, chunk_state
 
 __all__ = [
     "DEFAULT_CHUNK", "MAX_SAMPLES", "MIN_HALFWIDTH", "RunResult", "available_cores", "cap_threads",
-    "check_run_size", "default_threads", "run", "session", "takes_backend",
+    "InOrder", "check_run_size", "default_threads", "defer_interrupts", "interrupted", "run", "session",
+    "takes_backend",
 ]
 
 #: Deals per chunk: large enough that Python's dispatch is noise (< 1%), small enough
@@ -167,15 +169,20 @@ class Session:
     def __init__(self) -> None:
         self.interrupted = False
         self.runs: list[tuple[int, int, str]] = []  # (samples done, samples aimed at, unit)
+        self.cut_short = False  # a run returned a partial result, or was not made
 
     def partial_line(self) -> str | None:
-        """``interrupted: partial result, N of M deals`` for the interrupted run, or None."""
+        """``interrupted: partial result, N of M deals`` for the interrupted run, or None
+        (also when Ctrl-C came after the last run, which left every result whole)."""
         if not self.interrupted:
             return None
-        for done, goal, unit in self.runs:
+        for i, (done, goal, unit) in enumerate(self.runs):
             if done < goal:
-                return f"interrupted: partial result, {done:,} of {goal:,} {unit}s"
-        return "interrupted: partial result"
+                line = f"interrupted: partial result, {done:,} of {goal:,} {unit}s"
+                if len(self.runs) > 1:  # a command of several runs: which one stopped
+                    line += f" in run {i + 1}"
+                return line
+        return "interrupted: partial result" if self.cut_short else None
 
 
 _SESSION: contextvars.ContextVar[Session | None] = contextvars.ContextVar("cardodds_session", default=None)
@@ -183,13 +190,99 @@ _SESSION: contextvars.ContextVar[Session | None] = contextvars.ContextVar("cardo
 
 @contextlib.contextmanager
 def session() -> Iterator[Session]:
-    """Record the runs made in the block (the CLI wraps each command in one)."""
+    """Record the runs made in the block (the CLI wraps each command in one). Inside another
+    session block, the enclosing session is used, so an interruption is seen by both."""
+    s = _SESSION.get()
+    if s is not None:
+        yield s
+        return
     s = Session()
     token = _SESSION.set(s)
     try:
         yield s
     finally:
         _SESSION.reset(token)
+
+
+_DEFERRING = 0  # depth of defer_interrupts() blocks
+
+
+@contextlib.contextmanager
+def defer_interrupts() -> Iterator[None]:
+    """In the block, Ctrl-C (the CLI's SIGINT handler, through :func:`defer_interrupt`) marks
+    the session interrupted instead of raising where the main thread happens to be: the run
+    under way stops at its next look (every 0.1 s), later runs do not start, and the Python
+    code between runs is never cut short, so a command of several runs always has its answer
+    so far to print. Only for blocks that do no long work outside runs."""
+    global _DEFERRING
+    _DEFERRING += 1
+    try:
+        yield
+    finally:
+        _DEFERRING -= 1
+
+
+def defer_interrupt() -> bool:
+    """For a SIGINT handler: inside :func:`defer_interrupts` and a :func:`session`, mark the
+    session interrupted and return True (the handler then returns); else False (it raises)."""
+    s = _SESSION.get()
+    if _DEFERRING and s is not None:
+        s.interrupted = True
+        return True
+    return False
+
+
+def interrupted() -> bool:
+    """Whether a run of the current :func:`session` was interrupted (False outside one)."""
+    s = _SESSION.get()
+    return s is not None and s.interrupted
+
+
+def _note_interrupt() -> None:
+    """An answer's step was dropped by an interruption: the answer is partial."""
+    s = _SESSION.get()
+    if s is not None:
+        s.interrupted = s.cut_short = True
+
+
+class InOrder:
+    """Several runs made one after another for one answer, stopping at the first interrupted.
+
+    ``step(call, *args)`` returns ``call(*args)`` (a run, or a result with ``partial``) until a step is
+    interrupted; that step's partial result is still returned, every later step returns None
+    without running. A step interrupted before it counted anything returns None too, unless
+    it is the first: with nothing counted at all there is nothing to show, and the
+    ``KeyboardInterrupt`` goes on to the caller. The caller builds its answer from the steps
+    it got and marks it partial when :attr:`partial` is True.
+
+    >>> steps = InOrder()
+    >>> [steps.step(int, seat) for seat in range(3)]
+    [0, 1, 2]
+    >>> steps.partial
+    False
+    """
+
+    def __init__(self) -> None:
+        self.partial = False
+        self.done = 0  # steps that returned a result
+
+    def step(self, call: Callable, *args, partial_of: Callable[[Any], bool] | None = None, **kwargs):
+        """``call(*args, **kwargs)``, or None once a step was interrupted; ``partial_of(result)``
+        tells whether a result is partial (default: its ``partial`` attribute)."""
+        if self.partial:
+            return None
+        try:
+            got = call(*args, **kwargs)
+        except KeyboardInterrupt:
+            _note_interrupt()  # an interruption between runs stops the command's later runs too
+            self.partial = True
+            if self.done == 0:
+                raise
+            return None
+        self.done += 1
+        if partial_of(got) if partial_of is not None else getattr(got, "partial", False):
+            self.partial = True
+        return got
 
 
 def takes_backend(func: Callable) -> Callable:
@@ -318,7 +411,8 @@ def run(
 
     sess = _SESSION.get()
     if sess is not None and sess.interrupted:
-        raise KeyboardInterrupt  # this command was interrupted in an earlier run
+        sess.cut_short = True  # a run of the answer is not made: the answer is partial
+        raise KeyboardInterrupt  # this command was interrupted in an earlier run or between runs
     ss, seed = as_seed_sequence(rng)
     store = _STORE.get()
     store_run = store.begin_run(n_out) if store is not None else None
@@ -366,6 +460,8 @@ def run(
             they on the counts, so it is the same on any number of threads."""
             nonlocal next_index, planned, total, done
             while done < goal:
+                if sess is not None and sess.interrupted:  # Ctrl-C deferred by defer_interrupts()
+                    raise KeyboardInterrupt
                 room = ex.room()
                 batch = []
                 while planned < goal and room > 0:
@@ -429,6 +525,7 @@ def run(
         sess.runs.append((done, max(goal, done), unit))
         if partial:
             sess.interrupted = True
+            sess.cut_short = True
     if done == 0 and partial:
         raise KeyboardInterrupt
     return RunResult(total, done, next_index, seed, partial, time.perf_counter() - t0, nthreads, max(goal, done))

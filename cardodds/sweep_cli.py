@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from . import _cliutil as cu
 
@@ -25,6 +24,11 @@ def _grid_item(text: str) -> tuple[str, list]:
     if not eq or not key.strip() or not values.strip():
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not KEY=V1,V2,...; e.g. players=3,4,5")
     return key.strip().replace("-", "_"), [_value(v) for v in values.split(",")]
+
+
+#: Arguments every point shares (set by the run options, not by the grid).
+_RUN_KEYS = {"samples", "target_halfwidth", "precision", "rng", "seed", "threads", "progress", "backend", "rules"}
+_RUN_FLAGS = ("--samples", "--precision", "--seed", "--threads")
 
 
 def add_commands(sub) -> None:
@@ -53,12 +57,22 @@ def _sweep(args) -> int:
     grid = {}
     for key, values in args.grid:
         if key in grid:
-            raise ValueError(f"--grid {key} given twice; list its values once, e.g. {key}=1,2")
+            raise cu.WordedError(f"--grid {key} given twice; list its values once, e.g. {key}=1,2")
+        if key in _RUN_KEYS:
+            raise cu.WordedError(f"--grid {key}: the run's size, seed and threads are the same at every point; "
+                                 "give them as --samples or --precision, --seed, --threads")
         grid[key] = values
-    res = sweep(args.file, args.question, grid, samples=args.samples, target_halfwidth=args.precision,
-                **cu.run_options(args))
+    try:
+        res = sweep(args.file, args.question, grid, samples=args.samples, target_halfwidth=args.precision,
+                    **cu.run_options(args))
+    except cu.UsageError:
+        raise
+    except ValueError as exc:
+        # The question's own messages name grid keys as key=value, as --grid takes them; only the
+        # run options are this command's flags.
+        raise cu.WordedError(cu.flag_words(str(exc), _RUN_FLAGS)) from None
     if args.csv:
-        sys.stdout.write(res.to_frame().to_csv(index=False, float_format="%.6f"))
+        cu.write_out(res.to_frame().to_csv(index=False, float_format="%.6f"))
         return 130 if cu.is_partial(res) else 0
     return cu.emit(args, res, sweep_text)
 

@@ -260,3 +260,20 @@ def test_report_refuses_an_unwritable_out(capsys, tmp_path):
     for out_dir in ("/proc/nope", str(blocker / "sub")):
         code, out, err = run_cli(capsys, "report", "--out", out_dir)
         assert code == 2 and out == "" and err.startswith("cardodds: error: --out ") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("grid, says", [
+    (["--grid", "players=3,5"], "error: players=5: Kanalje is played by 3 players"),  # the grid's words, no --players
+    (["--grid", "rng=1"], "error: --grid rng: the run's size, seed and threads are the same at every point"),
+    (["--grid", "samples=5,6"], "error: --grid samples: the run's size"),
+    (["--grid", "players=3", "--grid", "players=2"], "error: --grid players given twice"),
+])
+def test_sweep_errors_name_the_grid_not_flags_it_lacks(capsys, tmp_path, grid, says):
+    code, out, err = run_cli(capsys, "sweep", str(tmp_path / "s.sqlite"), "kanalje.risk", *grid, "--samples", "5")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and says in err, err
+
+
+def test_sweep_refuses_an_ante_whose_pot_is_not_a_number(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "sweep", str(tmp_path / "s.sqlite"), "kana.odds", "--grid", "ante=0.4,inf",
+                             "--samples", "5")
+    assert code == 2 and out == "" and "ante=inf is too large" in err, err

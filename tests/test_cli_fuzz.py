@@ -175,6 +175,21 @@ COMMANDS = {
                        "--red3": st.sampled_from(["0,0", "1,1", "5,5", "x"]),
                        "--decision": st.sampled_from(["take", "discard", "x"])},
                        [["--samples", s] for s in ("1", "5", "10")] + [["--samples", "0"]]),
+    "sweep": (["sweep"], {**COMMON,
+                          "--grid": st.sampled_from(["players=3,4", "players=3", "players=3,3", "players=", "=3", "x",
+                                                     "bogus=1,2", "players=1,99", "players=3,x", "ante=0.5,1",
+                                                     "ante=inf", "samples=5", "rng=1", "hand_size=11,12",
+                                                     "turns=1,2", "discard=keep,weakest", "policies=random,heuristic",
+                                                     "turned_jack=dead", "target=21", "max_deals=1,0",
+                                                     "players=" + "9," * 2000 + "9"]),
+                          "--csv": None},
+              # FILE QUESTION: a new file, one shared by the examples (resumed, or another sweep's), a file
+              # that is not a sweep, a folder, a folder that cannot exist; questions known and not.
+              [[f, q] + size for f in ("{new}/s.sqlite", "{tmp}/shared.sqlite", "{tmp}/not-a-sweep.txt", "{tmp}",
+                                       "/proc/nope/s.sqlite", "")
+               for q in ("kana.odds", "canasta.melds", "kanalje.risk", "kanalje.game", "poker", "")
+               for size in [["--samples", "64"], ["--samples", "7"], ["--precision", "0.45"], ["--samples", "0"]]
+               + [["--samples", s] for s in HUGE_SAMPLES]]),
     "report": (["report"], {"--seed": st.sampled_from(["1", "-1", "x"]),
                             "--scale": st.sampled_from(["0", "-1", "inf", "nan", "101", "x"]),
                             "--section": st.sampled_from(["kana", "poker", ""])},
@@ -208,15 +223,26 @@ def check_run(argv):
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
-def test_fuzz_command(name):
+def test_fuzz_command(name, tmp_path):
     words, flags, sizes = COMMANDS[name]
+    (tmp_path / "not-a-sweep.txt").write_text("not a sweep\n")
+    fresh = iter(range(10**6))
 
     codes = []
+
+    def place(opt: str) -> str:
+        """A sweep's file: ``{new}`` a fresh folder for this example, ``{tmp}`` one they share."""
+        if "{new}" in opt:
+            folder = tmp_path / f"new{next(fresh)}"
+            folder.mkdir()
+            opt = opt.replace("{new}", str(folder))
+        return opt.replace("{tmp}", str(tmp_path))
 
     @settings(max_examples=EXAMPLES, deadline=None, derandomize=DERANDOMIZE,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(_options(flags, sizes))
     def check(opts):
+        opts = [place(o) for o in opts]
         codes.append(check_run(words + opts + (["--out", "/proc/nope"] if name == "report" else [])))
 
     check()

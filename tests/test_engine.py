@@ -74,6 +74,8 @@ def test_partial_line_names_counted_and_aimed_at():
     s.interrupted = True
     s.runs.append((262_144, 10**11, "deal"))
     assert s.partial_line() == "interrupted: partial result, 262,144 of 100,000,000,000 deals"
+    s.runs.insert(0, (5_000, 5_000, "deal"))  # a command of several runs names the one interrupted
+    assert s.partial_line() == "interrupted: partial result, 262,144 of 100,000,000,000 deals in run 2"
 
 
 def test_worker_errors_reach_the_caller():

@@ -327,8 +327,11 @@ def _play(args) -> int:
     if args.house_options:
         if args.precision is not None:
             raise ValueError("--precision applies to single hands; give --samples with --house-options")
-        return _show(args, house_options(args.policies, rules, samples=args.samples, check=args.check,
-                                         games=DEFAULT_GAMES // 5 if args.games else 0, **common))
+        from ..engine import defer_interrupts
+
+        with defer_interrupts():  # Ctrl-C stops the runs, never the code between them or the printing
+            return _show(args, house_options(args.policies, rules, samples=args.samples, check=args.check,
+                                             games=DEFAULT_GAMES // 5 if args.games else 0, **common))
     size = {"target_halfwidth": args.precision} if args.precision is not None else \
         {"samples": args.samples or DEFAULT_PLAY_HANDS}
     return _show(args, play(args.policies, rules, check=args.check, **size, **common))

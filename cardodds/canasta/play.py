@@ -445,7 +445,8 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
     differs, so only the stream is shared). ``options``: names of :data:`HOUSE_OPTIONS`
     (default all) or a dict ``{name: {field: value}}``. ``games`` > 0 also plays that many
     whole games under each rules set (from the same seed): P(the side dealing first wins) and
-    hands a game."""
+    hands a game. Interrupted (Ctrl-C), it returns the options run so far, ``partial=True``;
+    those not reached are absent."""
     _check_rules(rules)
     _check_threads(threads)
     samples = _size(samples, None, DEFAULT_HANDS // 4)
@@ -458,19 +459,27 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
                              + ", ".join(HOUSE_OPTIONS))
         options = {o: HOUSE_OPTIONS[o] for o in options}
     codes, names, user, hp = resolve_policies(policies, params)
-    base = None
-    out_opts, change = {}, {}
+    alts = {}
     for name, fields in options.items():
         try:
-            alt = replace(rules, **fields)
+            alts[name] = replace(rules, **fields)
         except TypeError:
             raise ValueError(f"house option {name!r} names an unknown rules field: {fields}") from None
-        res = engine.run(P.paired_kernel,
+    if games and (isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0):
+        raise ValueError(f"games={games!r} must be a whole number >= 0")
+    # Interrupted (Ctrl-C), the runs stop: the options (and games) not reached are absent.
+    steps = engine.InOrder()
+    base = None
+    out_opts, change = {}, {}
+    for name, alt in alts.items():
+        res = steps.step(engine.run, P.paired_kernel,
                          (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
                           codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers),
                           compile_policy(user)),
                          P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
+        if res is None:
+            break
         c = res.counts
         n = res.samples
         v = P.PAIRED.view(c)
@@ -478,21 +487,24 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
             base = _play_result(v.a.copy(), names, rules, n, res.seed, res.partial)
         out_opts[name] = _play_result(v.b.copy(), names, alt, n, res.seed, res.partial)
         change[name] = _mean(v.change, v.change_sq, n)
+        if steps.partial:
+            break
     game_res = {}
-    if games:
-        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
-            raise ValueError(f"games={games!r} must be a whole number >= 0")
+    if games and not steps.partial:
         from ..rng import as_seed_sequence
 
         _, gseed = as_seed_sequence(rng if rng is not None else base.seed)
-        game_res["base"] = game(policies, rules, samples=int(games), rng=gseed, threads=threads, params=params)
-        for name, fields in options.items():
-            game_res[name] = game(policies, replace(rules, **fields), samples=int(games), rng=gseed, threads=threads,
-                                  params=params)
+        for name, alt in [("base", rules)] + list(alts.items()):
+            g = steps.step(game, policies, alt, samples=int(games), rng=gseed, threads=threads, params=params)
+            if g is None:
+                break
+            game_res[name] = g
+            if steps.partial:
+                break
     return HouseOptionsResult(policies=names, base=base, options=out_opts, side0_change=change, games=game_res,
                               rules=rules,
                               samples=int(samples), seed=base.seed if base else None,
-                              partial=bool(base.partial) if base else False)
+                              partial=steps.partial)
 
 
 # ---- strength --------------------------------------------------------------------------------------------
@@ -556,7 +568,7 @@ def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *,
     pts = _mean(v.diff2, v.diff2_sq, n).scaled(0.5)
     return StrengthResult(a=na[0], b=nb[0], pairs=int(n), points=pts, better=Estimate.proportion(v.better, n),
                           violations=_violations(v.violations), counts=res.counts, rules=rules, samples=int(n),
-                          seed=res.seed)
+                          seed=res.seed, partial=res.partial)
 
 
 # ---- a traced hand -------------------------------------------------------------------------------------------

@@ -47,8 +47,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from ..engine import takes_backend
+from ..engine import InOrder, takes_backend
 from ..policy import lineup
+from ..stats import Estimate
 from . import _play as P
 
 __all__ = ["POLICIES", "HeuristicParams", "resolve_policies"]
@@ -147,20 +148,26 @@ def tune(rules=None, *, samples: int = 2000, rounds: int = 1, grid: dict | None 
     seeds = iter(ss.spawn(10_000))
     best = HeuristicParams()
     history = []
-    for _ in range(rounds):
-        for name, values in grid.items():
-            for v in values:
-                if getattr(best, name) == v:
-                    continue
-                cand = replace(best, **{name: v})
-                res = strength("heuristic", "heuristic", rules, samples=samples, rng=next(seeds), threads=threads,
-                               params_a=cand, params_b=best)
-                history.append((name, v, res.points))
-                if res.points.lo > 0:
-                    best = cand
-    final = strength("heuristic", "heuristic", rules, samples=confirm_samples or 2 * samples, rng=next(seeds),
-                     threads=threads, params_a=best, params_b=HeuristicParams())
-    return TuneResult(best=best, edge=final.points, history=tuple(history), rules=rules, samples=samples, seed=seed)
+    # Interrupted (Ctrl-C), the matches stop: the best set so far (an interrupted match
+    # changes nothing) and, if its match was not reached, an edge of NaN; partial=True.
+    steps = InOrder()
+    candidates = ((name, v) for _ in range(rounds) for name, values in grid.items() for v in values)
+    for name, v in candidates:
+        if getattr(best, name) == v:
+            continue
+        cand = replace(best, **{name: v})
+        res = steps.step(strength, "heuristic", "heuristic", rules, samples=samples, rng=next(seeds),
+                         threads=threads, params_a=cand, params_b=best)
+        if res is None or steps.partial:
+            break
+        history.append((name, v, res.points))
+        if res.points.lo > 0:
+            best = cand
+    final = steps.step(strength, "heuristic", "heuristic", rules, samples=confirm_samples or 2 * samples,
+                       rng=next(seeds), threads=threads, params_a=best, params_b=HeuristicParams())
+    edge = final.points if final is not None else Estimate.mean(0.0, 0.0, 0)
+    return TuneResult(best=best, edge=edge, history=tuple(history), rules=rules, samples=samples, seed=seed,
+                      partial=steps.partial)
 
 
 from dataclasses import dataclass as _dataclass  # noqa: E402

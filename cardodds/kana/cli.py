@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
+from ..engine import InOrder, defer_interrupts
 from ..stats import Estimate
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
 from ._defaults import ODDS_SAMPLES, TABLE_SAMPLES
@@ -218,24 +220,40 @@ def advice_text(a) -> str:
 
 
 def _table(args) -> int:
-    from .decisions import strategy_table
-
     if args.json and args.csv:
         raise cu.UsageError("choose one of --json and --csv")
-    results = [strategy_table(args.variant, n, opponents=args.opponents, **cu.run_size(args), **cu.run_options(args))
-               for n in args.players]
-    if args.csv:
-        import sys
+    with defer_interrupts():  # Ctrl-C stops the runs, never the code that builds or prints the tables
+        return _tables(args)
 
-        sys.stdout.write(table_csv(results))
-        return 0
+
+def _tables(args) -> int:
+    from .decisions import strategy_table
+
+    # One table per player count; an interrupted one ends the list (later counts absent).
+    steps = InOrder()
+    results = []
+    for n in args.players:
+        t = steps.step(strategy_table, args.variant, n, opponents=args.opponents, **cu.run_size(args),
+                       **cu.run_options(args))
+        if t is None:
+            break
+        results.append(t)
+    if args.csv:
+        cu.write_out(table_csv(results))
+        return 130 if cu.is_partial(results) else 0
     if len(results) == 1:
         return cu.emit(args, results[0], table_text, table_dict)
     return cu.emit(args, results, lambda rs: "\n\n".join(table_text(t) for t in rs), tables_dict)
 
 
 def _row_estimates(row: dict):
-    return {k: Estimate(v["value"], v["se"], v["lo"], v["hi"], 1) for k, v in row.items() if isinstance(v, dict)}
+    return {k: Estimate(*(math.nan if v[p] is None else v[p] for p in ("value", "se", "lo", "hi")), 1)
+            for k, v in row.items() if isinstance(v, dict)}
+
+
+def _est(e: Estimate, sign: bool = False) -> str:
+    """An estimate, or "not reached" for a figure an interruption left uncounted."""
+    return "not reached" if math.isnan(e.value) else cu.est(e, sign=sign)
 
 
 def table_dict(t) -> dict:
@@ -285,12 +303,12 @@ def table_text(t) -> str:
     rows = []
     for row in t.to_dict()["rows"]:
         e = _row_estimates(row)
-        rows.append((row["key"], row["action"], cu.est(e["win_vs_blind"]), cu.est(e["win_at_table"]),
-                     cu.est(e["difference"], sign=True)))
+        rows.append((row["key"], row["action"], _est(e["win_vs_blind"]), _est(e["win_at_table"]),
+                     _est(e["difference"], sign=True)))
     body = cu.table(("key", "action", "win vs blind", "win at the table", "best - next best"), rows)
     summary = cu.table(("", "win", "EV (antes)"), [
-        ("table vs blind opponents", cu.est(t.win_vs_blind), cu.est(t.ev_vs_blind, sign=True)),
-        ("table vs itself", cu.est(t.win_at_table), cu.est(t.ev_at_table, sign=True))])
+        ("table vs blind opponents", _est(t.win_vs_blind), _est(t.ev_vs_blind, sign=True)),
+        ("table vs itself", _est(t.win_at_table), _est(t.ev_at_table, sign=True))])
     return cu.block(head, t, body, summary)
 
 
@@ -353,4 +371,10 @@ def _session(args) -> int:
     rules = rules_from(args, variant=variant)
     result = session(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
                      first=first, **cu.run_options(args), **cu.run_size(args))
-    return cu.emit(args, result, str)
+    return cu.emit(args, result, _session_text)
+
+
+def _session_text(r) -> str:
+    """The session's table, its title marked as every command marks a partial answer."""
+    head, _, rest = str(r).partition("\n")
+    return cu.title(head, r) + ("\n" + rest if rest else "")

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 from .._deprecate import renamed
 from .._validate import check_threads
 from ..cards import RANKS, card_str, format_cards, parse_cards
-from ..engine import check_run_size, run, takes_backend
+from ..engine import InOrder, check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
@@ -385,12 +385,15 @@ def _run_focal(rules, forced, opponents, samples, rng, threads, progress):
     """Deals where one seat plays each forced action (paired) and the others ``opponents``.
 
     Every seat takes the focal place for an equal share of the samples, as the starter
-    rotates at a real table, each share from its own child of the seed."""
+    rotates at a real table, each share from its own child of the seed. Returns
+    ``(counts, rounds, seed, partial)``, layout, keys; an interrupted run ends the seats
+    (``partial``), the counts being those of the seats played so far."""
     n = rules.players
     total = None
     N = 0
     per = -(-samples // n)
     ss, seed = as_seed_sequence(rng)
+    steps = InOrder()
     for seat in range(n):
         configs = []
         for s in forced:
@@ -398,10 +401,16 @@ def _run_focal(rules, forced, opponents, samples, rng, threads, progress):
             row[seat] = s
             configs.append(row)
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (1_000_000 + seat,))
-        res, layout, K = _configs_run(rules, configs, seat, per, None, child, threads, progress, _paired_headline)
+        got = steps.step(_configs_run, rules, configs, seat, per, None, child, threads, progress, _paired_headline,
+                         partial_of=lambda g: g[0].partial)
+        if got is None:
+            break
+        res, layout, K = got
         total = res.counts if total is None else total + res.counts
         N += res.samples
-    return (total, N, seed), layout, K
+        if steps.partial:
+            break
+    return (total, N, seed, steps.partial), layout, K
 
 
 def _per_key(counts, layout, K, C):
@@ -440,12 +449,22 @@ def equilibrium(variant: str, players: int, *, samples: int = TABLE_SAMPLES, rng
     """Iterate best responses from ``start`` until the table stops changing.
 
     Returns ``(strategy, iterations, converged)``. Every player uses the same table; an
-    action changes only when the paired difference says so at the 95% level.
+    action changes only when the paired difference says so at the 95% level. Interrupted
+    (Ctrl-C), it returns the table the finished steps reached, not converged.
     """
-    rules = KanaRules(players=players, variant=variant)
+    KanaRules(players=players, variant=variant)  # refuses a bad player count or variant
     if variant not in ("peek-one", "peek-all"):
         raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
     check_threads(threads)
+    table, iterations, converged, _ = _equilibrium(variant, players, samples, rng, threads, progress, start,
+                                                   max_iterations)
+    return table, iterations, converged
+
+
+def _equilibrium(variant, players, samples, rng, threads, progress, start, max_iterations):
+    """:func:`equilibrium`, and whether it was interrupted: then the table is the one the
+    steps made so far reached (an interrupted step changes nothing), not converged."""
+    rules = KanaRules(players=players, variant=variant)
     forced = _forced(variant)
     C = len(forced)
     K = _keys_of(variant)
@@ -453,18 +472,24 @@ def equilibrium(variant: str, players: int, *, samples: int = TABLE_SAMPLES, rng
     ss, _ = as_seed_sequence(rng)
     iterations = 0
     converged = False
+    steps = InOrder()
     while iterations < max_iterations:
         iterations += 1
         table = _strategy_from(variant, current, "table")
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
-        (counts, N, _), layout, _ = _run_focal(rules, forced, table, samples, child, threads, progress)
+        got = steps.step(_run_focal, rules, forced, table, samples, child, threads, progress,
+                         partial_of=lambda g: g[0][3])
+        if steps.partial:
+            iterations -= 1  # the interrupted step counts as not made
+            break
+        (counts, N, _, _), layout, _ = got
         deals, wins, plus, minus = _per_key(counts, layout, K, C)
         new = _improve(current, deals, wins, plus, minus, C)
         if (new == current).all():
             converged = True
             break
         current = new
-    return _strategy_from(variant, current, f"equilibrium({players})"), iterations, converged
+    return _strategy_from(variant, current, f"equilibrium({players})"), iterations, converged, steps.partial
 
 
 def _actions_of(s: Strategy) -> np.ndarray:
@@ -504,6 +529,8 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     ``"blind"``) and its win probability against blind opponents and against the table.
 
     ``samples`` is spent on each best-response step and on each of the two final runs.
+    Interrupted (Ctrl-C), it returns what was reached, ``partial=True``: the table so far
+    (not converged) and the figures of the runs made; those of runs not reached are NaN.
     """
     import pandas as pd
     if variant not in ("peek-one", "peek-all"):
@@ -520,22 +547,32 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     forced = _forced(variant)
     C = len(forced)
     K = _keys_of(variant)
+    # Interrupted (Ctrl-C), the steps stop: the table is the one reached so far, and the
+    # figures of a run not reached are NaN (null in JSON).
+    steps = InOrder()
     if opponents == "blind":
-        (counts, N, _), layout, _ = _run_focal(rules, forced, blind("random"), samples,
-                                          np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads, progress)
+        got = steps.step(_run_focal, rules, forced, blind("random"), samples,
+                         np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads, progress,
+                         partial_of=lambda g: g[0][3])
+        (counts, N, _, _), layout, _ = got
         deals, wins, plus, minus = _per_key(counts, layout, K, C)
         actions = np.argmax(wins, axis=0).astype(np.int64)
-        table, iterations, converged = _strategy_from(variant, actions, f"best-vs-blind({players})"), 1, True
+        table, iterations = _strategy_from(variant, actions, f"best-vs-blind({players})"), 1
+        converged = not steps.partial
     else:
-        table, iterations, converged = equilibrium(variant, players, samples=samples,
-                                                   rng=np.random.SeedSequence(ss.entropy, spawn_key=(0,)),
-                                                   threads=threads, progress=progress)
+        table, iterations, converged, _ = steps.step(
+            _equilibrium, variant, players, samples, np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads,
+            progress, None, MAX_ITERATIONS, partial_of=lambda g: g[3])
     actions = _actions_of(table)
-    rows = {}
-    overall = {}
+    missing = [Estimate.mean(0.0, 0.0, 0)] * K
+    rows = {"vs_blind": missing, "at_table": missing, "diff": missing}
+    overall = {"vs_blind": missing[0], "at_table": missing[0]}
     for label, opp, key in (("vs_blind", blind("random"), 1), ("at_table", table, 2)):
-        (counts, N, _), layout, _ = _run_focal(rules, forced, opp, samples,
-                                          np.random.SeedSequence(ss.entropy, spawn_key=(key,)), threads, progress)
+        got = steps.step(_run_focal, rules, forced, opp, samples, np.random.SeedSequence(ss.entropy, spawn_key=(key,)),
+                         threads, progress, partial_of=lambda g: g[0][3])
+        if got is None:
+            break
+        (counts, N, _, _), layout, _ = got
         deals, wins, plus, minus = _per_key(counts, layout, K, C)
         chosen = np.array([wins[actions[k] if actions[k] >= 0 else 0, k] for k in range(K)])
         rows[label] = [Estimate.proportion(chosen[k], deals[k]) for k in range(K)]
@@ -548,6 +585,8 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
                 nxt = max(others, key=lambda c: wins[c, k])
                 diffs.append(_diff(plus, minus, deals, C, a, nxt, k) if deals[k] else Estimate.proportion(0, 0))
             rows["diff"] = diffs
+        if steps.partial:
+            break
     names = _actions(variant)
     data = []
     for k, keyname in enumerate(_keys(variant)):
@@ -560,7 +599,7 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     frame = pd.DataFrame(data).set_index("key")
     return StrategyTableResult(rules=rules, strategy=table, rows=frame, win_vs_blind=overall["vs_blind"],
                          win_at_table=overall["at_table"], iterations=iterations, converged=converged,
-                         samples=samples, seed=seed)
+                         samples=samples, seed=seed, partial=steps.partial)
 
 
 @takes_backend
@@ -587,7 +626,7 @@ def expected_value(strategy, players: int = 4, variant: str | None = None, *, op
     else:
         opp = parse_strategy(opponents, rules.variant)
     samples, _ = _run_size(samples, None, threads)
-    (counts, N, _), layout, K = _run_focal(rules, [s], opp, samples, rng, threads, progress)
+    (counts, N, _, _), layout, K = _run_focal(rules, [s], opp, samples, rng, threads, progress)
     return Estimate.proportion(int(_by_key(counts, layout, "focal_wins", K).sum()), N).scaled(rules.players, -1)
 
 
@@ -613,7 +652,9 @@ def table_strategy(variant: str, players: int) -> Strategy:
     entry = _shipped().get(f"{variant}/{players}")
     if entry is not None:
         return _strategy_from(variant, np.array(entry["actions"], np.int64), f"table({variant},{players})")
-    s, _, _ = equilibrium(variant, players)
+    s, _, _, partial = _equilibrium(variant, players, TABLE_SAMPLES, 20261129, None, False, None, MAX_ITERATIONS)
+    if partial:  # not an equilibrium: never kept (lru_cache keeps no exception), nothing to answer with
+        raise KeyboardInterrupt
     return _strategy_from(variant, _actions_of(s), f"table({variant},{players})")
 
 

@@ -14,6 +14,7 @@ KanaRules(players=4, variant='official', ante=0.4, tiebreak_deck='remaining', ..
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -92,6 +93,8 @@ class KanaRules:
         _choice("last_round_tie", self.last_round_tie, LAST_ROUND_TIES)
         if isinstance(self.ante, bool) or not isinstance(self.ante, (int, float)) or not self.ante > 0:
             raise ValueError(f"ante={self.ante!r} must be a positive stake, e.g. 0.40")
+        if not math.isfinite(self.players * self.ante):  # an infinite pot makes every net figure NaN
+            raise ValueError(f"ante={self.ante!r} is too large: the pot, players x ante, must be a finite number")
 
     @property
     def pot(self) -> float:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
     import pandas as pd
 
 from ..cards import RANKS
-from ..engine import DEFAULT_CHUNK, check_run_size, run, takes_backend
+from ..engine import DEFAULT_CHUNK, InOrder, check_run_size, run, takes_backend
 from ..results import Result, counts_field
 from ..rng import as_seed_sequence
 from ..stats import Z95, Estimate
@@ -506,7 +506,8 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     switches its action at one peeked rank (13 tables, plus the unchanged one), under the
     real starter rule and, paired on the same deals, with a rotating starter. A rank's
     action changes for everybody when switching gains significantly under the real rule;
-    steps repeat until nothing changes.
+    steps repeat until nothing changes. Interrupted (Ctrl-C), it returns ``partial=True``: the
+    rows of the last step counted, and the values against blind players NaN if not reached.
 
     >>> t = session_table(3, rounds=10, samples=300, rng=1, max_iterations=1)
     >>> len(t.rows)
@@ -526,6 +527,9 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     K = 13
     iterations, converged = 0, False
     total_sessions = 0
+    # Interrupted (Ctrl-C), the steps stop: the rows of the last step counted, the table it
+    # started from, and the values against blind players not reached (NaN).
+    steps = InOrder()
     while iterations < max_iterations:
         iterations += 1
         base = _strategy_from("peek-one", current, "table")
@@ -541,13 +545,17 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
             less[1 + k] = [K + 2 + k, K + 1]
         kargs, layout, _ = _kernel_args(rules, tables, rotation, ref, rounds, 0, first_code, less=less)
         child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
-        res = run(play_sessions, kargs, layout.size, samples=samples, rng=child, threads=threads, progress=progress,
-                  unit="session", chunk_size=_chunk(rounds, len(tables)))
+        res = steps.step(run, play_sessions, kargs, layout.size, samples=samples, rng=child, threads=threads,
+                         progress=progress, unit="session", chunk_size=_chunk(rounds, len(tables)))
+        if res is None:  # interrupted before it counted anything: the last step's rows stand
+            break
         total_sessions += res.samples
         v = layout.view(res.counts)
         real = [_rates(v, "diff", 1 + k, n)[0] for k in range(K)]
         rot = [_rates(v, "diff", K + 2 + k, n)[0] for k in range(K)]
         effect = [_rates(v, "contrast", 1 + k, n)[0] for k in range(K)]
+        if steps.partial:  # interrupted: its rows are shown, the table stays as it was
+            break
         new = current.copy()
         for k in range(K):
             if real[k].lo > 0:
@@ -567,10 +575,14 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     # The final step's unchanged table: player 0 plays the table against it, so its value
     # against blind players comes from a short paired session run of both tables.
     strategy = _strategy_from("peek-one", current, f"session-table({n})")
-    both = session([strategy] + ["blind"] * (n - 1), rules=rules, rounds=rounds, samples=samples,
-                   rng=np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0,)), threads=threads)
-    today_vs = session([today_s] + ["blind"] * (n - 1), rules=rules, rounds=rounds, samples=samples,
-                       rng=np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0,)), threads=threads)
+    missing = Estimate.mean(0.0, 0.0, 0)
+    both = steps.step(session, [strategy] + ["blind"] * (n - 1), rules=rules, rounds=rounds, samples=samples,
+                      rng=np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0,)), threads=threads)
+    today_vs = steps.step(session, [today_s] + ["blind"] * (n - 1), rules=rules, rounds=rounds, samples=samples,
+                          rng=np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0,)),
+                          threads=threads)
     return SessionTableResult(rows=frame, today=today_s, strategy=strategy, rounds=rounds, iterations=iterations,
-                              converged=converged, ev_today=today_vs.ev_rotation[0], ev_real=both.ev[0],
-                              rules=rules, samples=samples, seed=seed)
+                              converged=converged,
+                              ev_today=today_vs.ev_rotation[0] if today_vs is not None else missing,
+                              ev_real=both.ev[0] if both is not None else missing,
+                              rules=rules, samples=samples, seed=seed, partial=steps.partial)

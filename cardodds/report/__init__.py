@@ -5,11 +5,18 @@ Each game's section lives in ``cardodds/report/<game>.py`` with a function
 writes ``<game>.md`` and its charts into ``outdir`` and returns the markdown's path. ``scale``
 multiplies every sample count (1.0 for the published report, small in tests); ``progress``
 shows progress bars, ``log`` names each stage of the section on stderr.
+
+A section is written into a staging folder and its files moved into ``outdir`` only once it
+is complete, so an interrupted build (Ctrl-C) leaves every file whole: those of the finished
+sections new, the others as they were.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,13 +50,43 @@ def build(outdir: str | Path = "reports", *, seed: int = 20261129, scale: float 
         raise ValueError(f"unknown report section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
     if not (scale > 0):
         raise ValueError(f"scale={scale} must be positive (1.0 for the full report)")
+    from .. import engine
+
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in names:
-        start = time.perf_counter()
-        module = importlib.import_module(f"cardodds.report.{name}")
-        written.append(module.write(out, seed=seed, scale=scale, progress=progress, log=log))
-        if timings is not None:
-            timings[name] = time.perf_counter() - start
+    written: list[Path] = []
+    with engine.session() as sess:
+        for name in names:
+            start = time.perf_counter()
+            module = importlib.import_module(f"cardodds.report.{name}")
+            staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
+            try:
+                md = module.write(staging, seed=seed, scale=scale, progress=progress, log=log)
+                if sess.interrupted:  # a run's figures are partial: the section is not written
+                    raise KeyboardInterrupt
+                with engine.defer_interrupts():  # a finished section goes in whole
+                    if timings is not None:
+                        timings[name] = time.perf_counter() - start
+                    written.append(_publish(staging, out, Path(md).name))
+            except KeyboardInterrupt:
+                raise Interrupted(name, written) from None
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
     return written
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`build`: ``section`` was being built, ``written`` lists the
+    markdown files of the sections finished before it (their files are complete)."""
+
+    def __init__(self, section: str, written: list[Path]) -> None:
+        super().__init__(section)
+        self.section = section
+        self.written = list(written)
+
+
+def _publish(staging: Path, out: Path, markdown: str) -> Path:
+    """Move a finished section's files into ``out``, its markdown last; each move is atomic."""
+    for f in sorted(staging.iterdir(), key=lambda f: f.name == markdown):
+        os.replace(f, out / f.name)
+    return out / markdown

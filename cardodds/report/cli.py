@@ -28,7 +28,7 @@ def add_commands(sub) -> None:
     p.add_argument("--section", action="append", type=cu.choice(*SECTIONS), default=None, metavar="GAME",
                    help=f"build only this section (repeatable): {', '.join(SECTIONS)}")
     cu.add_progress_options(p)
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_run, partial_line=False)
 
 
 def writable_folder(text: str, flag: str = "--out") -> Path:
@@ -45,16 +45,31 @@ def writable_folder(text: str, flag: str = "--out") -> Path:
 
 
 def _run(args) -> int:
-    from . import build
+    from . import Interrupted, build
 
     out = writable_folder(args.out)
     log = args.progress is not False
     timings: dict[str, float] = {}
-    paths = build(out, seed=args.seed, scale=args.scale, sections=args.section,
-                  progress=cu.show_progress(args), log=log, timings=timings)
-    rows = [(name, str(path), f"{timings[name]:7.1f} s") for name, path in zip(timings, paths)]
+    try:
+        written = build(out, seed=args.seed, scale=args.scale, sections=args.section,
+                        progress=cu.show_progress(args), log=log, timings=timings)
+    except Interrupted as stop:
+        if stop.written:
+            _print_times(args, stop.written, timings, partial=True)
+        done = ", ".join(p.name for p in stop.written) or "none"
+        print(f"cardodds: report interrupted in section {stop.section} (its files left as they were); "
+              f"sections written: {done}", file=sys.stderr)
+        return 130
+    _print_times(args, written, timings)
+    return 0
+
+
+def _print_times(args, written, timings: dict[str, float], partial: bool = False) -> None:
+    """The closing table: each section written, its markdown and its wall time."""
+    rows = [(name, str(path), f"{timings[name]:7.1f} s") for name, path in zip(timings, written)]
     rows.append(("total", "", f"{sum(timings.values()):7.1f} s"))
     head = f"Reports written (seed {args.seed}, scale {args.scale:g}): wall time per section"
+    if partial:
+        head += " [PARTIAL: interrupted, the sections finished before it]"
     sys.stdout.write("\n".join([head] + cu.table(("section", "markdown", "wall time"), rows)) + "\n")
     sys.stdout.flush()
-    return 0
