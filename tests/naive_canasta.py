@@ -88,7 +88,7 @@ def weakest(counts, pts):
     return TWO if counts[TWO] else JOKER
 
 
-def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max, discard=0):
+def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max, discard=0, wild_melds=True):
     """Twin of _kernels.deal_kernel: the same deals, evaluated by brute force.
 
     ``lay`` maps each count's name (``_kernels.deal_layout``) to its offset.
@@ -106,13 +106,13 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
             counts[d[i]] += 1
             partner[d[2 * hand + i]] += 1
         for c in range(3):
-            if best_value(counts, hand - 1, pts, LIMITS[c]) >= min_first:
+            if best_value(counts, hand - 1, pts, LIMITS[c], wild_melds) >= min_first:
                 out[lay["first_meld_by_limit"] + c] += 1
         drawn = list(counts)
         drawn[d[4 * hand + 1]] += 1
-        if best_with_top(drawn, d[4 * hand], pts, limit) >= min_first:
+        if best_with_top(drawn, d[4 * hand], pts, limit, wild_melds) >= min_first:
             out[lay["pile_open"]] += 1
-        v = best_value(counts, hand - 1, pts, limit)
+        v = best_value(counts, hand - 1, pts, limit, wild_melds)
         out[lay["best_value"] + v // 5] += 1
         w = counts[TWO] + counts[JOKER]
         out[lay["wild_cards"] + w] += 1
@@ -127,7 +127,7 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
             if k > 0:
                 counts[d[4 * hand + k]] += 1
             room = hand + k - 1 if (discard == 0 or k == 0) else hand
-            opened = opened or best_value(counts, room, pts, limit) >= min_first
+            opened = opened or best_value(counts, room, pts, limit, wild_melds) >= min_first
             canasta = canasta or max(counts[x] for x in NATURALS) >= 7
             out[lay["first_meld_by_turn"] + k] += opened
             out[lay["canasta_by_turn"] + k] += canasta

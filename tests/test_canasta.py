@@ -406,6 +406,46 @@ def test_deal_kernel_matches_naive_twin(discard):
     assert out.tolist() == want
 
 
+OTHER_RULES = [
+    CanastaRules(wild_limit="three", min_first_meld=50, ace_points=15, low_points=10),
+    CanastaRules(wild_limit="none", wild_melds=False, jokers=6, min_first_meld=70, high_points=15),
+    CanastaRules(min_first_meld=0, ace_points=5, high_points=5, low_points=5),
+]
+
+
+@pytest.mark.parametrize("rules,hand,turns,discard", [(OTHER_RULES[0], 12, 4, 0), (OTHER_RULES[1], 15, 3, 1),
+                                                      (OTHER_RULES[2], 11, 2, 0)])
+def test_deal_kernel_matches_naive_twin_under_other_rules(rules, hand, turns, discard):
+    # The kernel looks meld values up in tables built per chunk from the rules' points and
+    # wild limits; the twin searches every meld of every hand.
+    n = 60
+    layout = K.deal_layout(turns, rules.jokers)
+    state = np.array([5, 6, 7, 8], dtype=np.uint64)
+    out = layout.zeros()
+    K.deal_kernel(state.copy(), n, out, deck_kinds(rules.jokers), deck_counts(rules.jokers), hand, turns,
+                  rules.pack(), layout.offsets_array(), discard, 1)
+    lay = {name: layout.slice(name).start for name in layout.names()}
+    want = naive.deal_counts(state, n, deck_kinds(rules.jokers), hand, turns, rules.points().tolist(),
+                             rules.wild_code, rules.min_first_meld, layout.size, lay, 8 + rules.jokers, discard,
+                             rules.wild_melds)
+    assert out.tolist() == want
+
+
+@pytest.mark.parametrize("rules", [R] + OTHER_RULES)
+def test_value_tables_match_the_meld_search(rules):
+    pts, code, _, wm, _, _ = rules.to_kernel()
+    class_of, class_points, n_classes = K.point_classes(pts)
+    rng = np.random.default_rng(2)
+    deck = deck_kinds(rules.jokers)
+    for room in (5, 11, 16):
+        tab = K.value_table(class_points, n_classes, room, wm, 0, True, np.arange(3))
+        for _ in range(300):
+            counts = np.bincount(rng.choice(deck, room + 1, replace=False), minlength=N_KINDS).astype(np.int64)
+            for c in range(3):
+                got = max(tab[c, class_of[k], counts[k], counts[JOKER], counts[TWO]] for k in range(3, 14))
+                assert got == K.best_meld_value(counts, room, pts, c, wm), (counts, room, c)
+
+
 def test_weakest_discard_on_hand_built_positions():
     from cardodds.canasta.policies import weakest_card
 

@@ -36,6 +36,8 @@ CANASTA_CLEAN = 2
 CANASTA_JOKER = 3
 CANASTA_BONUS = np.array([0, 300, 500, 1000], dtype=np.int64)
 BIG = 1 << 20
+#: Most point classes of natural ranks: the rules' low (4-7), high (8-Q), king and ace points.
+N_CLASSES = 4
 
 
 @helper
@@ -346,28 +348,154 @@ D = deal_layout(0, 4).index
 H = hand_layout(0).index
 
 
-@inline
-def _over_the_draws(out, o_open, o_canasta, counts, d, first, turns, hand, opened, canasta, pts, code,
-                    wild_melds, min_first, discard):
-    """Draw ``d[first + 1 .. first + turns]`` one a turn; count opened and 7 naturals by turn.
+@helper
+def point_classes(pts):
+    """Natural ranks grouped by card points: ``(class_of, class_points, n_classes)``.
 
-    Both events only grow with more cards, so once reached they hold.
+    A rank's best meld grows with its count and depends on the rank only through its points,
+    so among ranks of equal points only the largest count can give the best meld: the search
+    runs over at most four classes (4-7, 8-Q, K, A by default) instead of eleven ranks.
     """
-    for k in range(turns + 1):
-        if k > 0:
-            x = d[first + k]
-            counts[x] += 1
+    class_of = np.full(N_KINDS, -1, dtype=np.int64)
+    class_points = np.zeros(N_CLASSES, dtype=np.int64)
+    n = 0
+    for k in range(FOUR, ACE + 1):
+        c = -1
+        for i in range(n):
+            if class_points[i] == pts[k]:
+                c = i
+        if c < 0:
+            c = n
+            class_points[n] = pts[k]
+            n += 1
+        class_of[k] = c
+    return class_of, class_points, n
+
+
+@inline
+def _class_max(counts, class_of, n_classes, most):
+    """``most[c]``: the largest count of a natural rank in point class ``c``.
+
+    The four running maxima live in registers (a select per class and rank), not in ``most``:
+    a read-modify-write of the same array cell per rank would chain the loop on memory.
+    """
+    m0 = 0
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    for k in range(FOUR, ACE + 1):
+        x = counts[k]
+        c = class_of[k]
+        m0 = max(m0, x if c == 0 else 0)
+        m1 = max(m1, x if c == 1 else 0)
+        m2 = max(m2, x if c == 2 else 0)
+        m3 = max(m3, x if c == 3 else 0)
+    most[0] = m0
+    most[1] = m1
+    most[2] = m2
+    most[3] = m3
+
+
+@inline
+def _best_of_classes(most, class_points, n_classes, jk, tw, room, code, wild_melds, need):
+    """Value of the best meld of wilds alone or of one natural rank, from the class maxima
+    (:func:`point_classes`); equals :func:`best_meld_value` (``need`` as in :func:`rank_meld`)."""
+    best, t, j = wild_meld(jk, tw, room, wild_melds, need)
+    if best < 0:
+        best = 0
+    for c in range(n_classes):
+        if most[c] > 0:
+            v, n, t, j = rank_meld(most[c], class_points[c], jk, tw, room, code, need)
+            if v > best:
+                best = v
+    return best
+
+
+#: Table dimensions: naturals of a rank held (0..8), Jokers (0..7, one more than the 6-Joker
+#: pack holds, for a Joker on top of the pile), 2s (0..9 likewise).
+T_NAT = 9
+T_JOKERS = 8
+T_TWOS = 10
+
+
+@helper
+def value_table(class_points, n_classes, room, wild_melds, need, wilds_alone, codes):
+    """Best meld values for a fixed ``room``, looked up instead of searched.
+
+    ``tab[code_i, cls, c, j, t]`` is the best value with ``c`` naturals of the largest rank of
+    point class ``cls``, ``j`` Jokers and ``t`` 2s, under the wild limit ``codes[code_i]``;
+    with ``wilds_alone`` a meld of wilds alone is folded in, so the best meld of a hand is
+    the largest entry over its classes. 0 where no legal meld exists (as in
+    :func:`best_meld_value`). A deal's room is fixed, so one table per chunk replaces a search
+    per hand.
+    """
+    tab = np.zeros((len(codes), N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
+    for i in range(len(codes)):
+        for j in range(T_JOKERS):
+            for t in range(T_TWOS):
+                w, _, _ = wild_meld(j, t, room, wild_melds, need)
+                w = max(w, 0) if wilds_alone else 0
+                for cl in range(n_classes):
+                    tab[i, cl, 0, j, t] = w
+                    for c in range(1, T_NAT):
+                        v, _, _, _ = rank_meld(c, class_points[cl], j, t, room, codes[i], need)
+                        tab[i, cl, c, j, t] = max(v, w)
+    return tab
+
+
+@inline
+def _pile_value(counts, most, class_points, class_of, n_classes, top, pts, code, wild_melds):
+    """Value of :func:`best_meld_with_top` from the class maxima ``most`` of ``counts``."""
+    if top == BLACK3 or top == RED3:
+        return 0
+    room = 0
+    for k in range(N_KINDS):
+        room += counts[k]
+    jk = counts[JOKER]
+    tw = counts[TWO]
+    if FOUR <= top <= ACE:
+        v, n, t, j = rank_meld(counts[top] + 1, pts[top], jk, tw, room, code, 0)
+        return v if v > 0 else 0
+    if top == JOKER:
+        return _best_of_classes(most, class_points, n_classes, jk + 1, tw, room, code, wild_melds, 1)
+    return _best_of_classes(most, class_points, n_classes, jk, tw + 1, room, code, wild_melds, 2)
+
+
+@inline
+def _over_the_draws(counts, most, class_of, class_points, n_classes, d, first, turns, hand, opened, canasta, pts,
+                    code, wild_melds, min_first, discard):
+    """Draw ``d[first + 1 .. first + turns]`` one a turn; the first turn the hand can open and
+    the first turn it holds 7 naturals of a rank (``turns + 1`` for never).
+
+    Both events only grow with more cards, so once reached they hold: a hand that has opened
+    is not searched again, and the 7-naturals test looks at the rank just drawn. The caller
+    counts first turns and sums them into by-turn counts once per chunk (:func:`_add_by_turn`).
+    """
+    k_open = 0 if opened else turns + 1
+    k_canasta = 0 if canasta else turns + 1
+    for k in range(1, turns + 1):
+        x = d[first + k]
+        counts[x] += 1
+        if k_open > turns:
             room = hand + k - 1 if discard == 0 else hand
-            if not opened:
-                opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
-            if not canasta:
-                canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
-            if discard != 0:
-                counts[weakest_card(counts, pts)] -= 1
-        if opened:
-            out[o_open + k] += 1
-        if canasta:
-            out[o_canasta + k] += 1
+            _class_max(counts, class_of, n_classes, most)
+            if _best_of_classes(most, class_points, n_classes, counts[JOKER], counts[TWO], room, code, wild_melds,
+                                0) >= min_first:
+                k_open = k
+        if k_canasta > turns and counts[x] >= 7 and x >= FOUR and x <= ACE:
+            k_canasta = k
+        if discard != 0:
+            counts[weakest_card(counts, pts)] -= 1
+    return k_open, k_canasta
+
+
+@inline
+def _add_by_turn(out, offset, first_turns, turns):
+    """``out[offset + k] += `` the deals whose event came by turn k (a running sum of first turns)."""
+    running = 0
+    for k in range(turns + 1):
+        running += first_turns[k]
+        out[offset + k] += running
 
 
 @inline
@@ -394,13 +522,25 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     code = rules[R.wild_code]
     min_first = rules[R.min_first_meld]
     wild_melds = rules[R.wild_melds]
+    class_of, class_points, n_classes = point_classes(pts)
+    # Every hand of the deal has the same room (one card stays back for the discard), and
+    # after the stock draw the pile is taken with the whole hand: look both up.
+    by_limit = value_table(class_points, n_classes, hand - 1, wild_melds, 0, True, np.arange(3))
+    pile = np.concatenate((
+        value_table(class_points, n_classes, hand + 1, wild_melds, 0, False, np.array([code])),
+        value_table(class_points, n_classes, hand + 1, wild_melds, 1, True, np.array([code])),
+        value_table(class_points, n_classes, hand + 1, wild_melds, 2, True, np.array([code]))))
     d = deck.copy()  # chunks run in parallel; each shuffles its own copy
     size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
     partner = np.zeros(N_KINDS, dtype=np.int64)
     seen = np.zeros(N_KINDS, dtype=np.int64)
-    meld = np.zeros(4, dtype=np.int64)
+    most = np.zeros(N_CLASSES, dtype=np.int64)
     used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
+    o_limit = lay[D.first_meld_by_limit]
+    open_at = np.zeros(turns + 2, dtype=np.int64)  # deals by the first turn they could open
+    canasta_at = np.zeros(turns + 2, dtype=np.int64)
+    o_value = lay[D.best_value]
     for _ in range(n):
         shuffle_prefix(state, d, used, size)
         counts[:] = 0
@@ -420,29 +560,59 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
                 tot += counts[k]
             if bad or tot != hand:
                 out[lay[D.bad]] += 1
-        room = hand - 1
-        for c in range(3):
-            if best_meld_value(counts, room, pts, c, wild_melds) >= min_first:
-                out[lay[D.first_meld_by_limit] + c] += 1
+        jk = counts[JOKER]
+        tw = counts[TWO]
+        _class_max(counts, class_of, n_classes, most)
+        nat = 0
+        v0 = 0
+        v1 = 0
+        v2 = 0
+        for c in range(n_classes):
+            nat = max(nat, most[c])
+            v0 = max(v0, by_limit[0, c, most[c], jk, tw])
+            v1 = max(v1, by_limit[1, c, most[c], jk, tw])
+            v2 = max(v2, by_limit[2, c, most[c], jk, tw])
+        out[o_limit] += v0 >= min_first
+        out[o_limit + 1] += v1 >= min_first
+        out[o_limit + 2] += v2 >= min_first
+        v = v0 if code == 0 else (v1 if code == 1 else v2)
         top = d[4 * hand]
-        counts[d[4 * hand + 1]] += 1  # the player draws from the stock before taking the pile
-        if best_meld_with_top(counts, top, pts, code, wild_melds, meld) >= min_first:
+        x = d[4 * hand + 1]  # the player draws from the stock before taking the pile
+        counts[x] += 1
+        if FOUR <= top <= ACE:
+            pv = pile[0, class_of[top], counts[top] + 1, counts[JOKER], counts[TWO]]
+        elif top == JOKER or top == TWO:
+            if FOUR <= x <= ACE and counts[x] > most[class_of[x]]:
+                most[class_of[x]] = counts[x]
+            i = 1 if top == JOKER else 2
+            jp = counts[JOKER] + (top == JOKER)
+            tp = counts[TWO] + (top == TWO)
+            pv = 0
+            for c in range(n_classes):
+                pv = max(pv, pile[i, c, most[c], jp, tp])
+        else:
+            pv = 0  # a 3 on top of the pile cannot be melded
+        if pv >= min_first:
             out[lay[D.pile_open]] += 1
-        counts[d[4 * hand + 1]] -= 1
-        v = best_meld_value(counts, room, pts, code, wild_melds)
-        out[lay[D.best_value] + min(v // 5, N_VALUE_BINS - 1)] += 1
-        w = counts[TWO] + counts[JOKER]
+        counts[x] -= 1
+        out[o_value + min(v // 5, N_VALUE_BINS - 1)] += 1
+        w = tw + jk
         out[lay[D.wild_cards] + w] += 1
         out[lay[D.red_threes] + counts[RED3]] += 1
         out[lay[D.partnership_wild_cards] + w + partner[TWO] + partner[JOKER]] += 1
         out[lay[D.partnership_red_threes] + counts[RED3] + partner[RED3]] += 1
-        out[lay[D.best_rank_naturals] + max_natural(counts)] += 1
+        out[lay[D.best_rank_naturals] + nat] += 1
         if v >= min_first:
             out[lay[D.first_meld_by_wilds] + w] += 1
-        _over_the_draws(out, lay[D.first_meld_by_turn], lay[D.canasta_by_turn], counts, d, 4 * hand, turns, hand,
-                        v >= min_first, max_natural(counts) >= 7, pts, code, wild_melds, min_first, discard)
+        k_open, k_canasta = _over_the_draws(counts, most, class_of, class_points, n_classes, d, 4 * hand, turns,
+                                            hand, v >= min_first, nat >= 7, pts, code, wild_melds, min_first,
+                                            discard)
+        open_at[k_open] += 1
+        canasta_at[k_canasta] += 1
         if check != 0 and _hand_is_off(counts, turns, hand, discard):
             out[lay[D.bad]] += 1
+    _add_by_turn(out, lay[D.first_meld_by_turn], open_at, turns)
+    _add_by_turn(out, lay[D.canasta_by_turn], canasta_at, turns)
 
 
 @kernel
@@ -458,18 +628,29 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     wild_melds = rules[R.wild_melds]
     o_open = lay[H.first_meld_by_turn]
     o_canasta = lay[H.canasta_by_turn]
+    class_of, class_points, n_classes = point_classes(pts)
+    most = np.zeros(N_CLASSES, dtype=np.int64)
+    open_at = np.zeros(turns + 2, dtype=np.int64)
+    canasta_at = np.zeros(turns + 2, dtype=np.int64)
     d = rest.copy()
     size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
     hand = 0
     for k in range(N_KINDS):
         hand += base[k]
+    # The given hand is the same on every sample: search it once.
+    _class_max(base, class_of, n_classes, most)
+    opened0 = _best_of_classes(most, class_points, n_classes, base[JOKER], base[TWO], hand - 1, code, wild_melds,
+                               0) >= min_first
+    canasta0 = max_natural(base) >= 7
     for _ in range(n):
         shuffle_prefix(state, d, turns, size)
         counts[:] = base
-        opened = best_meld_value(counts, hand - 1, pts, code, wild_melds) >= min_first
-        canasta = max_natural(counts) >= 7
-        _over_the_draws(out, o_open, o_canasta, counts, d, -1, turns, hand, opened, canasta, pts, code,
-                        wild_melds, min_first, discard)
+        k_open, k_canasta = _over_the_draws(counts, most, class_of, class_points, n_classes, d, -1, turns, hand,
+                                            opened0, canasta0, pts, code, wild_melds, min_first, discard)
+        open_at[k_open] += 1
+        canasta_at[k_canasta] += 1
         if check != 0 and _hand_is_off(counts, turns, hand, discard):
             out[lay[H.bad]] += 1
+    _add_by_turn(out, o_open, open_at, turns)
+    _add_by_turn(out, o_canasta, canasta_at, turns)
