@@ -438,7 +438,7 @@ def test_value_tables_match_the_meld_search(rules):
     rng = np.random.default_rng(2)
     deck = deck_kinds(rules.jokers)
     for room in (5, 11, 16):
-        tab = K.value_table(class_points, n_classes, room, wm, 0, True, np.arange(3))
+        tab, _ = K.meld_tables(class_points, n_classes, room + 1, code, wm)
         for _ in range(300):
             counts = np.bincount(rng.choice(deck, room + 1, replace=False), minlength=N_KINDS).astype(np.int64)
             for c in range(3):

@@ -418,29 +418,37 @@ T_JOKERS = 8
 T_TWOS = 10
 
 
-@helper
-def value_table(class_points, n_classes, room, wild_melds, need, wilds_alone, codes):
-    """Best meld values for a fixed ``room``, looked up instead of searched.
+@inline
+def _fill_table(tab, i, class_points, n_classes, room, wild_melds, need, wilds_alone, code):
+    for j in range(T_JOKERS):
+        for t in range(T_TWOS):
+            w, _, _ = wild_meld(j, t, room, wild_melds, need)
+            w = max(w, 0) if wilds_alone else 0
+            for cl in range(n_classes):
+                tab[i, cl, 0, j, t] = w
+                for c in range(1, T_NAT):
+                    v, _, _, _ = rank_meld(c, class_points[cl], j, t, room, code, need)
+                    tab[i, cl, c, j, t] = max(v, w)
 
-    ``tab[code_i, cls, c, j, t]`` is the best value with ``c`` naturals of the largest rank of
-    point class ``cls``, ``j`` Jokers and ``t`` 2s, under the wild limit ``codes[code_i]``;
-    with ``wilds_alone`` a meld of wilds alone is folded in, so the best meld of a hand is
-    the largest entry over its classes. 0 where no legal meld exists (as in
-    :func:`best_meld_value`). A deal's room is fixed, so one table per chunk replaces a search
-    per hand.
+
+@helper
+def meld_tables(class_points, n_classes, hand, code, wild_melds):
+    """Best meld values of a dealt hand, looked up instead of searched: ``(by_limit, pile)``.
+
+    ``by_limit[code, cls, c, j, t]`` is the best value with ``c`` naturals of the largest rank
+    of point class ``cls``, ``j`` Jokers and ``t`` 2s to hand, under wild limit ``code``, for
+    the deal's room (``hand - 1``; a meld of wilds alone folded in), so a hand's best meld is
+    the largest entry over its classes; 0 where no legal meld exists (as in
+    :func:`best_meld_value`). ``pile[need]`` is the same for taking the pile after the stock
+    draw (room ``hand + 1``): need 0 a natural on top (its rank alone, no wild meld), 1 a Joker,
+    2 a 2 (the meld must hold it; counts include the top card). Built once per chunk.
     """
-    tab = np.zeros((len(codes), N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
-    for i in range(len(codes)):
-        for j in range(T_JOKERS):
-            for t in range(T_TWOS):
-                w, _, _ = wild_meld(j, t, room, wild_melds, need)
-                w = max(w, 0) if wilds_alone else 0
-                for cl in range(n_classes):
-                    tab[i, cl, 0, j, t] = w
-                    for c in range(1, T_NAT):
-                        v, _, _, _ = rank_meld(c, class_points[cl], j, t, room, codes[i], need)
-                        tab[i, cl, c, j, t] = max(v, w)
-    return tab
+    by_limit = np.zeros((3, N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
+    pile = np.zeros((3, N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
+    for i in range(3):
+        _fill_table(by_limit, i, class_points, n_classes, hand - 1, wild_melds, 0, True, i)
+        _fill_table(pile, i, class_points, n_classes, hand + 1, wild_melds, i, i > 0, code)
+    return by_limit, pile
 
 
 @inline
@@ -525,11 +533,7 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     class_of, class_points, n_classes = point_classes(pts)
     # Every hand of the deal has the same room (one card stays back for the discard), and
     # after the stock draw the pile is taken with the whole hand: look both up.
-    by_limit = value_table(class_points, n_classes, hand - 1, wild_melds, 0, True, np.arange(3))
-    pile = np.concatenate((
-        value_table(class_points, n_classes, hand + 1, wild_melds, 0, False, np.array([code])),
-        value_table(class_points, n_classes, hand + 1, wild_melds, 1, True, np.array([code])),
-        value_table(class_points, n_classes, hand + 1, wild_melds, 2, True, np.array([code]))))
+    by_limit, pile = meld_tables(class_points, n_classes, hand, code, wild_melds)
     d = deck.copy()  # chunks run in parallel; each shuffles its own copy
     size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
