@@ -399,7 +399,7 @@ def test_deal_kernel_matches_naive_twin(discard):
     state = np.array([1, 2, 3, 4], dtype=np.uint64)
     out = layout.zeros()
     K.deal_kernel(state.copy(), n, out, deck_kinds(4), deck_counts(4), hand, turns, R.pack(), layout.offsets_array(),
-                  discard, 1)
+                  K.discard_arg(discard), 1)
     lay = {name: layout.slice(name).start for name in layout.names()}
     want = naive.deal_counts(state, n, deck_kinds(4), hand, turns, PTS.tolist(), 0, 30, layout.size, lay, 12,
                              discard)
@@ -423,7 +423,7 @@ def test_deal_kernel_matches_naive_twin_under_other_rules(rules, hand, turns, di
     state = np.array([5, 6, 7, 8], dtype=np.uint64)
     out = layout.zeros()
     K.deal_kernel(state.copy(), n, out, deck_kinds(rules.jokers), deck_counts(rules.jokers), hand, turns,
-                  rules.pack(), layout.offsets_array(), discard, 1)
+                  rules.pack(), layout.offsets_array(), K.discard_arg(discard), 1)
     lay = {name: layout.slice(name).start for name in layout.names()}
     want = naive.deal_counts(state, n, deck_kinds(rules.jokers), hand, turns, rules.points().tolist(),
                              rules.wild_code, rules.min_first_meld, layout.size, lay, 8 + rules.jokers, discard,
@@ -478,7 +478,8 @@ def test_discarding_never_beats_keeping_on_the_same_draws():
 
 def test_card_conservation_on_every_deal():
     layout = K.deal_layout(20, 4)
-    res = engine.run(K.deal_kernel, (deck_kinds(4), deck_counts(4), 12, 20, R.pack(), layout.offsets_array(), 0, 1),
+    res = engine.run(K.deal_kernel, (deck_kinds(4), deck_counts(4), 12, 20, R.pack(), layout.offsets_array(), None,
+                                     1),
                      layout.size,
                      samples=20_000, rng=9, chunk_size=8192)
     v = layout.view(res.counts)
