@@ -530,7 +530,9 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     """Deal four hands of ``hand`` cards, turn the upcard, then draw ``turns`` cards for seat 0.
 
     Seat 0 and seat 2 are the partnership. Draws come from the cards seat 0 has not seen,
-    one a turn (no pile). ``discard`` None keeps every card, so the by-turn figures say what
+    one a turn (no pile). Only the cards the figures look at are dealt, in the order seat 0,
+    seat 2, the upcard, the draws: any fixed places of a shuffled pack are a uniform draw, so
+    this is the same distribution as dealing seats 1 and 3 too, at half the random picks. ``discard`` None keeps every card, so the by-turn figures say what
     the cards seen by turn k hold; 1 discards the weakest card after each draw (policies.py;
     :func:`discard_arg`). ``rules`` is ``CanastaRules.pack()``, ``lay`` the offsets of
     :func:`deal_layout`.
@@ -553,8 +555,8 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
     seen = np.zeros(N_KINDS, dtype=np.int64)
-    used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
-    first = 4 * hand  # the draws are d[first + 1 ..]
+    used = 2 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
+    first = 2 * hand  # the upcard; the draws are d[first + 1 ..]
     open_at = np.zeros(turns + 2, dtype=np.int64)  # deals by the first turn they could open
     canasta_at = np.zeros(turns + 2, dtype=np.int64)
     o_limit = lay[D.first_meld_by_limit]
@@ -573,7 +575,7 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
         p_red3 = 0
         for i in range(hand):
             counts[d[i]] += 1
-            y = d[2 * hand + i]
+            y = d[hand + i]
             p_wild += (y == TWO) | (y == JOKER)
             p_red3 += y == RED3
         if check != 0:
