@@ -348,7 +348,7 @@ D = deal_layout(0, 4).index
 H = hand_layout(0).index
 
 
-@helper
+@inline
 def point_classes(pts):
     """Natural ranks grouped by card points: ``(class_of, class_points, n_classes)``.
 
@@ -356,9 +356,11 @@ def point_classes(pts):
     so among ranks of equal points only the largest count can give the best meld: the search
     runs over at most four classes (4-7, 8-Q, K, A by default) instead of eleven ranks.
     """
-    class_of = np.full(N_KINDS, -1, dtype=np.int64)
+    class_of = np.zeros(N_KINDS, dtype=np.int64)
     class_points = np.zeros(N_CLASSES, dtype=np.int64)
-    n = 0
+    for k in range(N_KINDS):
+        class_of[k] = -1
+    n = np.int64(0)  # not a literal 0: the callees it reaches compile once
     for k in range(FOUR, ACE + 1):
         c = -1
         for i in range(n):
@@ -379,19 +381,6 @@ T_JOKERS = 8
 T_TWOS = 10
 
 
-@inline
-def _fill_table(tab, i, class_points, n_classes, room, wild_melds, need, wilds_alone, code):
-    for j in range(T_JOKERS):
-        for t in range(T_TWOS):
-            w, _, _ = wild_meld(j, t, room, wild_melds, need)
-            w = max(w, 0) if wilds_alone else 0
-            for cl in range(n_classes):
-                tab[i, cl, 0, j, t] = w
-                for c in range(1, T_NAT):
-                    v, _, _, _ = rank_meld(c, class_points[cl], j, t, room, code, need)
-                    tab[i, cl, c, j, t] = max(v, w)
-
-
 @helper
 def meld_tables(class_points, n_classes, hand, code, wild_melds):
     """Best meld values of a dealt hand, looked up instead of searched: ``(by_limit, pile)``.
@@ -404,12 +393,22 @@ def meld_tables(class_points, n_classes, hand, code, wild_melds):
     draw (room ``hand + 1``): need 0 a natural on top (its rank alone, no wild meld), 1 a Joker,
     2 a 2 (the meld must hold it; counts include the top card). Built once per chunk.
     """
-    by_limit = np.zeros((3, N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
-    pile = np.zeros((3, N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
-    for i in range(3):
-        _fill_table(by_limit, i, class_points, n_classes, hand - 1, wild_melds, np.int64(0), True, i)
-        _fill_table(pile, i, class_points, n_classes, hand + 1, wild_melds, i, i > 0, code)
-    return by_limit, pile
+    tab = np.zeros((6, N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
+    for i in range(6):
+        deal = i < 3
+        room = hand - 1 if deal else hand + 1
+        need = 0 if deal else i - 3
+        limit = i if deal else code
+        for j in range(T_JOKERS):
+            for t in range(T_TWOS):
+                w, _, _ = wild_meld(j, t, room, wild_melds, need)
+                w = 0 if i == 3 else max(w, 0)  # a natural on top melds its own rank
+                for cl in range(n_classes):
+                    tab[i, cl, 0, j, t] = w
+                    for c in range(1, T_NAT):
+                        v, _, _, _ = rank_meld(c, class_points[cl], j, t, room, limit, need)
+                        tab[i, cl, c, j, t] = max(v, w)
+    return tab[:3], tab[3:]
 
 
 @helper
@@ -532,10 +531,14 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     Seat 0 and seat 2 are the partnership. Draws come from the cards seat 0 has not seen,
     one a turn (no pile). Only the cards the figures look at are dealt, in the order seat 0,
     seat 2, the upcard, the draws: any fixed places of a shuffled pack are a uniform draw, so
-    this is the same distribution as dealing seats 1 and 3 too, at half the random picks. ``discard`` None keeps every card, so the by-turn figures say what
-    the cards seen by turn k hold; 1 discards the weakest card after each draw (policies.py;
-    :func:`discard_arg`). ``rules`` is ``CanastaRules.pack()``, ``lay`` the offsets of
-    :func:`deal_layout`.
+    this is the same distribution as dealing seats 1 and 3 too, at half the random picks.
+
+    ``discard`` None keeps every card, so the by-turn figures say what the cards seen by turn
+    k hold; 1 discards the weakest card after each draw (policies.py; :func:`discard_arg`).
+    ``check`` 1 verifies card conservation on every deal (counted as ``bad``); None skips it.
+    A None argument has numba prune the code it switches off from that compiled version, so
+    the default run compiles neither the discard policy nor the checks. ``rules`` is
+    ``CanastaRules.pack()``, ``lay`` the offsets of :func:`deal_layout`.
 
     The loop over deals calls no compiled function with an array (numba counts references to
     arrays passed to a call, atomically, which costs as much as the meld search): the
@@ -578,7 +581,7 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
             y = d[hand + i]
             p_wild += (y == TWO) | (y == JOKER)
             p_red3 += y == RED3
-        if check != 0:
+        if check is not None:
             seen[:] = 0
             for i in range(size):
                 seen[d[i]] += 1
@@ -658,7 +661,7 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
                 k += 1
         open_at[k_open] += 1
         canasta_at[k_canasta] += 1
-        if check != 0 and _hand_is_off(counts, turns, hand, 0 if discard is None else discard):
+        if check is not None and _hand_is_off(counts, turns, hand, 0 if discard is None else discard):
             out[lay[D.bad]] += 1
     _add_by_turn(out, lay[D.first_meld_by_turn], open_at, turns)
     _add_by_turn(out, lay[D.canasta_by_turn], canasta_at, turns)
