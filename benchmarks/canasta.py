@@ -386,7 +386,7 @@ def main():
               f"Cold compile of `cardodds canasta melds` (fresh process, empty numba cache): {cold[0]:.1f} CPU s, "
               f"{cold[1]:.1f} s wall; with the cache warm: {warm[0]:.2f} CPU s, {warm[1]:.2f} s wall (imports and "
               "the default run of 200,000 deals included).", "",
-              "Reproduce: `python benchmarks/canasta.py` (about two minutes).", ""]
+              "Reproduce: `python benchmarks/canasta.py` (about three minutes).", ""]
     Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))
 

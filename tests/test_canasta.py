@@ -496,11 +496,13 @@ def test_card_conservation_on_every_deal():
     assert lay.view(out.counts).bad == 0
 
 
-def test_same_seed_same_counts_on_one_and_two_threads():
-    a = melds(samples=20_000, rng=5, turns=20, threads=1, chunk_size=4096)
-    b = melds(samples=20_000, rng=5, turns=20, threads=2, chunk_size=4096)
+@pytest.mark.parametrize("discard", ["keep", "weakest"])
+def test_same_seed_same_counts_on_one_and_two_threads(discard):
+    a = melds(samples=20_000, rng=5, turns=20, discard=discard, threads=1, chunk_size=4096)
+    b = melds(samples=20_000, rng=5, turns=20, discard=discard, threads=2, chunk_size=4096)
     assert a.to_dict()["first_meld_by_turn"] == b.to_dict()["first_meld_by_turn"]
     assert a.to_dict() == b.to_dict()
+    assert (a.counts == b.counts).all()
 
 
 # ---- API and CLI errors ------------------------------------------------------------------
