@@ -1,23 +1,39 @@
-"""Benchmark: Polish Canasta hands dealt and evaluated per second (the public call).
+"""Benchmark: Polish Canasta deals dealt and evaluated per second, as ratios to references.
 
-Measures ``cardodds.canasta.melds`` (deal four 12-card hands and the upcard, find the best
-first meld under all three wild limits and with the upcard, count wilds and red 3s), with
-compile time apart (first call in a fresh process with an empty cache, then with the cache
-warm), on one core and on all cores, against a vectorised numpy version and a pure-Python
-version of the deal plus best-first-meld evaluation, in the same run. Medians of repeats.
+The public call is ``cardodds.canasta.melds`` (what ``cardodds canasta melds`` runs): deal four
+12-card hands and the upcard, find the best first meld under all three wild limits and with the
+upcard, count wilds, red 3s and naturals per hand and per partnership, and with ``turns=20`` draw
+20 cards and re-test the first meld and the 7-naturals event after each. Its references, run in
+the same process and alternated with it:
 
-    python benchmarks/canasta.py            # writes benchmarks/RESULTS_canasta.md
+- **numpy, same figures**: a vectorised numpy program that computes the same counts (a partial
+  Fisher-Yates shuffle down the columns of a batch of packs, counts by ``np.bincount``, the meld
+  search over point classes, the draws on the hands not yet open). It deals only the cards the
+  figures look at (seat 0, its partner, the upcard, the draws), which is the same distribution.
+- **numpy, one hand + best first meld**: the less work the baseline of earlier versions did
+  (one 12-card hand, its best first meld), done as fast as numpy does it.
+- **pure Python**, one hand + best first meld.
+
+One-thread figures are CPU time of this process (other jobs share the machine); all-thread
+figures are wall clock, numpy then runs one batch per thread (it releases the GIL in most of
+its loops). The cold compile of ``cardodds canasta melds`` is timed in a fresh process with an
+empty numba cache (CPU seconds of the child, and wall), and with the cache warm.
+
+    python benchmarks/canasta.py [--quick]      # writes benchmarks/RESULTS_canasta.md
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -25,15 +41,17 @@ import numpy as np
 from cardodds import __version__
 from cardodds.canasta import _kernels as K
 from cardodds.canasta import melds
-from cardodds.canasta.cards import JOKER, NATURAL_KINDS, TWO, deck_kinds
+from cardodds.canasta.cards import JOKER, NATURAL_KINDS, RED3, TWO, deck_kinds
 from cardodds.canasta.rules import CanastaRules
 from cardodds.engine import default_threads
 
-REPEATS = 5
-N_PUBLIC = 2_000_000
-N_NUMPY = 200_000
-N_PYTHON = 5_000
-PTS = CanastaRules().points()
+HERE = Path(__file__).resolve().parent
+RULES = CanastaRules()
+PTS = RULES.points()
+NAT = np.array(NATURAL_KINDS)
+#: Natural ranks grouped by points: only the largest count of a group can make the best meld.
+CLASSES = [(int(p), NAT[PTS[NAT] == p]) for p in np.unique(PTS[NAT])]
+ROWS_CHUNK = 1 << 16  # numpy batch: large enough for vectorised loops, small enough for the cache
 
 
 def machine() -> str:
@@ -52,40 +70,172 @@ def machine() -> str:
             f"cardodds {__version__}")
 
 
-def median_rate(fn, n, repeats=REPEATS):
-    rates = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        rates.append(n / (time.perf_counter() - t))
-    return statistics.median(rates)
+def load() -> str:
+    return " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-# ---- numpy baseline: whole batches at once ------------------------------------------------
-def numpy_best_values(rng, batch, hand=12):
-    deck = deck_kinds(4)
-    pick = np.argpartition(rng.random((batch, deck.size)), hand, axis=1)[:, :hand]
-    kinds = deck[pick]
-    counts = np.zeros((batch, 15), dtype=np.int64)
-    np.add.at(counts, (np.repeat(np.arange(batch), hand), kinds.ravel()), 1)
-    J = counts[:, JOKER]
-    T = counts[:, TWO]
-    room = hand - 1
-    w = np.minimum(J + T, room)
-    j = np.minimum(J, w)
-    best = np.where(w >= 3, 50 * j + 20 * (w - j), 0)
-    for k in NATURAL_KINDS:
-        c = counts[:, k]
-        for n in range(2, 9):  # wild limit "naturals": 2+ naturals, no more wilds than naturals
-            w = np.minimum(np.minimum(n, J + T), room - n)
-            ok = (c >= n) & (n + w >= 3)
-            j = np.minimum(J, w)
-            v = n * PTS[k] + 50 * j + 20 * (w - j)
+# ---- numpy references -----------------------------------------------------------------------
+def numpy_deal(rng, batch, m, jokers=4):
+    """``m`` cards of each of ``batch`` packs, a uniform ordered draw (partial Fisher-Yates)."""
+    deck = deck_kinds(jokers).astype(np.int8)
+    packs = np.tile(deck, (batch, 1))
+    flat = packs.ravel()
+    base = np.arange(batch) * deck.size
+    for i in range(m):
+        j = base + i + rng.integers(0, deck.size - i, batch)
+        a = flat[j]
+        flat[j] = flat[base + i]
+        flat[base + i] = a
+    return packs[:, :m].astype(np.intp)
+
+
+def numpy_counts(cards):
+    """Counts per kind of each row of ``cards``."""
+    batch = cards.shape[0]
+    return np.bincount((np.arange(batch)[:, None] * 15 + cards).ravel(), minlength=batch * 15).reshape(batch, 15)
+
+
+def numpy_best(counts, room, code=0, need=0, rank=None, jk=None, tw=None):
+    """Best meld value per row (0 for none), the rules of ``_kernels.rank_meld`` vectorised.
+
+    ``rank``: a per-row natural kind the meld must be of (the pile's top card); ``need`` 1 or 2:
+    the meld must hold a Joker or a 2; ``jk``/``tw`` override the wilds in hand.
+    """
+    J = counts[:, JOKER] if jk is None else jk
+    T = counts[:, TWO] if tw is None else tw
+    W = J + T
+
+    def wilds(w):
+        j = np.minimum(J, w)
+        t = w - j
+        ok = np.ones(len(w), dtype=bool)
+        if need == 1:
+            ok = j > 0
+        elif need == 2:
+            swap = t == 0
+            ok = ~swap | ((w > 0) & (T > 0))
+            j = np.where(swap, j - 1, j)
+            t = np.where(swap, t + 1, t)
+        return ok, 50 * j + 20 * t
+
+    best = np.zeros(len(counts), dtype=np.int64)
+    if rank is None:
+        w = np.minimum(W, room)
+        ok, val = wilds(w)
+        best = np.where(ok & (w >= 3), val, 0)
+        groups = [(p, counts[:, ks].max(axis=1)) for p, ks in CLASSES]
+    else:  # the top card joins the hand's naturals of its rank
+        groups = [(PTS[rank], counts[np.arange(len(counts)), rank] + 1)]
+    for p, c in groups:
+        for n in range(1, 9):
+            cap = (n if n >= 2 else -1) if code == 0 else ((3 if n >= 2 else -1) if code == 1 else 99)
+            w = np.minimum(np.minimum(cap, W), room - n)
+            ok, val = wilds(w)
+            ok &= (c >= n) & (w >= 0) & (n + w >= 3)
+            v = n * p + val
             best = np.where(ok & (v > best), v, best)
-    return counts, best
+    return best
 
 
-# ---- pure Python baseline: one hand at a time ------------------------------------------------
+def numpy_melds(rng, batch, hand=12, turns=20):
+    """The counts of ``melds(hand, turns=turns)`` (default rules, cards kept) for ``batch`` deals."""
+    m = 2 * hand + 1 + max(turns, 1)
+    cards = numpy_deal(rng, batch, m)
+    counts = numpy_counts(cards[:, :hand])
+    partner = numpy_counts(cards[:, hand:2 * hand])
+    rows = np.arange(batch)
+    out = {}
+    by_limit = [numpy_best(counts, hand - 1, code) for code in range(3)]
+    out["first_meld_by_limit"] = [int((v >= 30).sum()) for v in by_limit]
+    v = by_limit[RULES.wild_code]
+    top = cards[:, 2 * hand]
+    drawn = counts.copy()
+    drawn[rows, cards[:, 2 * hand + 1]] += 1
+    pile = np.zeros(batch, dtype=np.int64)
+    nat = (top >= NAT[0]) & (top <= NAT[-1])
+    pile[nat] = numpy_best(drawn[nat], hand + 1, rank=top[nat], jk=drawn[nat, JOKER], tw=drawn[nat, TWO])
+    for kind, need in ((JOKER, 1), (TWO, 2)):
+        on = top == kind
+        d = drawn[on]
+        pile[on] = numpy_best(d, hand + 1, need=need, jk=d[:, JOKER] + (kind == JOKER), tw=d[:, TWO] + (kind == TWO))
+    out["pile_open"] = int((pile >= 30).sum())
+    out["best_value"] = np.bincount(np.minimum(v // 5, K.N_VALUE_BINS - 1), minlength=K.N_VALUE_BINS)
+    w = counts[:, JOKER] + counts[:, TWO]
+    out["wild_cards"] = np.bincount(w, minlength=13)
+    out["red_threes"] = np.bincount(counts[:, RED3], minlength=5)
+    out["partnership_wild_cards"] = np.bincount(w + partner[:, JOKER] + partner[:, TWO], minlength=13)
+    out["partnership_red_threes"] = np.bincount(counts[:, RED3] + partner[:, RED3], minlength=5)
+    most = counts[:, NAT].max(axis=1)
+    out["best_rank_naturals"] = np.bincount(most, minlength=9)
+    out["first_meld_by_wilds"] = np.bincount(w[v >= 30], minlength=13)
+    opened = v >= 30
+    canasta = most >= 7
+    by_turn = [int(opened.sum())]
+    canasta_by_turn = [int(canasta.sum())]
+    for k in range(1, turns + 1):
+        x = cards[:, 2 * hand + k]
+        counts[rows, x] += 1
+        shut = np.flatnonzero(~opened)
+        opened[shut] = numpy_best(counts[shut], hand + k - 1) >= 30
+        canasta |= (counts[rows, x] >= 7) & (x >= NAT[0]) & (x <= NAT[-1])
+        by_turn.append(int(opened.sum()))
+        canasta_by_turn.append(int(canasta.sum()))
+    out["first_meld_by_turn"] = by_turn
+    out["canasta_by_turn"] = canasta_by_turn
+    return out
+
+
+def numpy_melds_run(n, turns, seed=1):
+    rng = np.random.default_rng(seed)
+    first = 0
+    for start in range(0, n, ROWS_CHUNK):
+        first += numpy_melds(rng, min(ROWS_CHUNK, n - start), turns=turns)["first_meld_by_limit"][0]
+    return first
+
+
+def numpy_one_hand(n, seed=1, hand=12):
+    """One 12-card hand and its best first meld, ``n`` times (the earlier baseline's work)."""
+    rng = np.random.default_rng(seed)
+    opened = 0
+    for start in range(0, n, ROWS_CHUNK):
+        counts = numpy_counts(numpy_deal(rng, min(ROWS_CHUNK, n - start), hand))
+        opened += int((numpy_best(counts, hand - 1) >= 30).sum())
+    return opened
+
+
+def numpy_one_hand_earlier(n, seed=1, hand=12):
+    """The earlier baseline's form of the same work: ``argpartition`` of 108 random keys a
+    hand, counts by ``np.add.at``, every rank searched; kept to show what it measured."""
+    rng = np.random.default_rng(seed)
+    deck = deck_kinds(4)
+    opened = 0
+    for start in range(0, n, ROWS_CHUNK):
+        batch = min(ROWS_CHUNK, n - start)
+        pick = np.argpartition(rng.random((batch, deck.size)), hand, axis=1)[:, :hand]
+        counts = np.zeros((batch, 15), dtype=np.int64)
+        np.add.at(counts, (np.repeat(np.arange(batch), hand), deck[pick].ravel()), 1)
+        J, T = counts[:, JOKER], counts[:, TWO]
+        w = np.minimum(J + T, hand - 1)
+        j = np.minimum(J, w)
+        best = np.where(w >= 3, 50 * j + 20 * (w - j), 0)
+        for k in NATURAL_KINDS:
+            c = counts[:, k]
+            for m in range(2, 9):
+                w = np.minimum(np.minimum(m, J + T), hand - 1 - m)
+                j = np.minimum(J, w)
+                v = m * PTS[k] + 50 * j + 20 * (w - j)
+                best = np.where((c >= m) & (m + w >= 3) & (v > best), v, best)
+        opened += int((best >= 30).sum())
+    return opened
+
+
+def on_threads(fn, n, threads):
+    """``fn(n // threads, seed=i)`` on ``threads`` threads at once."""
+    with ThreadPoolExecutor(threads) as ex:
+        list(ex.map(lambda i: fn(n // threads, seed=i + 1), range(threads)))
+
+
+# ---- pure Python reference: one hand at a time -----------------------------------------------
 def python_best_value(counts, room=11):
     J, T = counts[JOKER], counts[TWO]
     best = 0
@@ -102,7 +252,8 @@ def python_best_value(counts, room=11):
     return best
 
 
-def python_hands(rng, n, hand=12):
+def python_hands(n, seed=1, hand=12):
+    rng = np.random.default_rng(seed)
     deck = deck_kinds(4).tolist()
     opened = 0
     for _ in range(n):
@@ -113,53 +264,130 @@ def python_hands(rng, n, hand=12):
     return opened
 
 
-COMPILE_SNIPPET = ("import time; t=time.perf_counter(); from cardodds.canasta import melds; "
-                   "melds(samples=1000, rng=1, threads=1, turns=20); print(time.perf_counter()-t)")
+def check_references():
+    """The references do the public call's work: same meld values on the same hands, and the
+    same figures within sampling error."""
+    rng = np.random.default_rng(3)
+    for hand in (11, 12, 15):
+        cards = numpy_deal(rng, 3000, hand + 1)
+        counts = numpy_counts(cards[:, :hand])
+        for code in range(3):
+            got = numpy_best(counts, hand - 1, code)
+            want = [K.best_meld_value(c.astype(np.int64), hand - 1, PTS, code, 1) for c in counts]
+            assert (got == want).all(), (hand, code)
+        top = cards[:, hand]
+        for i, c in enumerate(counts):
+            if top[i] in (JOKER, TWO) or NAT[0] <= top[i] <= NAT[-1]:
+                rec = np.zeros(4, dtype=np.int64)
+                want = K.best_meld_with_top(c.astype(np.int64), top[i], PTS, 0, 1, rec)
+                if NAT[0] <= top[i] <= NAT[-1]:
+                    got = numpy_best(counts[i:i + 1], hand, rank=top[i:i + 1])[0]
+                else:
+                    need = 1 if top[i] == JOKER else 2
+                    got = numpy_best(counts[i:i + 1], hand, need=need,
+                                     jk=counts[i:i + 1, JOKER] + (top[i] == JOKER),
+                                     tw=counts[i:i + 1, TWO] + (top[i] == TWO))[0]
+                assert got == want, (c, top[i], got, want)
+    n = 100_000
+    ref = numpy_melds(np.random.default_rng(5), n, turns=20)
+    res = melds(samples=n, rng=5, turns=20)
+    lay = K.deal_layout(20, 4)
+    mine = lay.view(res.counts)
+    for name in ("first_meld_by_limit", "first_meld_by_turn", "canasta_by_turn"):
+        for a, b in zip(np.atleast_1d(getattr(mine, name)), ref[name]):
+            se = max(1.0, np.sqrt(n * (a / n) * (1 - a / n)))
+            assert abs(a - b) < 5 * np.sqrt(2) * se, (name, a, b)
 
 
-def compile_times():
-    with tempfile.TemporaryDirectory() as d:
-        env = dict(os.environ, NUMBA_CACHE_DIR=d)
-        cold = float(subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True,
-                                    text=True, check=True).stdout)
-        warm = float(subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True,
-                                    text=True, check=True).stdout)
-    return cold, warm
+# ---- timing -----------------------------------------------------------------------------------
+def cpu_rate(fn, n):
+    t = time.process_time()
+    fn(n)
+    return n / (time.process_time() - t)
+
+
+def wall_rate(fn, n):
+    t = time.perf_counter()
+    fn(n)
+    return n / (time.perf_counter() - t)
+
+
+COMPILE_MELDS = ["-c", "import sys; from cardodds.cli import main; sys.argv = ['cardodds', 'canasta', 'melds']; "
+                 "sys.exit(main())"]
+
+
+def cold_command(args, cache_dir):
+    """``(CPU seconds, wall seconds)`` of ``python args...`` with numba's cache in ``cache_dir``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, *args], env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
 
 
 def main():
-    out = Path(__file__).with_name("RESULTS_canasta.md")
-    cold, warm = compile_times()
-    melds(samples=10_000, rng=0, turns=0, threads=1)  # compile in this process
-    melds(samples=10_000, rng=0, turns=20, threads=1)
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="fewer deals and repeats (a smoke run)")
+    ap.add_argument("--out", default=str(HERE / "RESULTS_canasta.md"))
+    args = ap.parse_args()
+    repeats = 1 if args.quick else 5
+    n_pub = 200_000 if args.quick else 2_000_000
+    n_np = 65_536 if args.quick else 262_144
+    n_py = 1_000 if args.quick else 5_000
+    load_start = load()
+    check_references()
+    with tempfile.TemporaryDirectory() as d:
+        cold = cold_command(COMPILE_MELDS, d)
+        warm = cold_command(COMPILE_MELDS, d)
+    melds(samples=10_000, rng=0, turns=0, threads=1)  # compile (or load) in this process
     cores = default_threads()
     rows = []
     for turns in (0, 20):
-        for threads in (1, cores):
-            r = median_rate(lambda: melds(samples=N_PUBLIC, rng=1, turns=turns, threads=threads), N_PUBLIC)
-            rows.append((f"`melds(turns={turns})`, {threads} thread{'s' if threads > 1 else ''}", r))
-    # numpy and the kernel agree on the same hands (a check that the baseline does the same work)
-    counts, best = numpy_best_values(np.random.default_rng(3), 2000)
-    for c, b in zip(counts, best):
-        assert K.best_meld_value(c, 11, PTS, 0, 1) == b
-    r_np = median_rate(lambda: numpy_best_values(np.random.default_rng(1), N_NUMPY), N_NUMPY)
-    r_py = median_rate(lambda: python_hands(np.random.default_rng(1), N_PYTHON), N_PYTHON, repeats=3)
-    rows.append(("numpy, vectorised (one 12-card hand + best first meld, one core)", r_np))
-    rows.append(("pure Python (one 12-card hand + best first meld, one core)", r_py))
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    lines = ["## Polish Canasta", "", f"Machine: {machine()}. Load average when measured: {load} "
-             "(the cores are shared with other work, which caps the gain from the second thread).", "",
-             "Hands dealt and evaluated per second, median of "
-             f"{REPEATS} runs ({N_PUBLIC:,} deals per cardodds run, {N_NUMPY:,} numpy, {N_PYTHON:,} pure Python). "
-             "A cardodds deal is four 12-card hands and the upcard; it finds the best first meld under all "
-             "three wild limits and with the upcard, and counts wilds, red 3s and pairs; `turns=20` also "
-             "draws 20 cards and re-evaluates the first meld and the 7-naturals test after each. The "
-             "baselines deal one hand and find its best first meld only (less work).", "",
-             "| what | hands / s |", "|---|---|"]
-    lines += [f"| {name} | {rate:,.0f} |" for name, rate in rows]
-    lines += ["", f"Compile time (first call of `melds`, fresh process): {cold:.1f} s with an empty numba cache, "
-              f"{warm:.2f} s with the cache warm.", ""]
-    out.write_text("\n".join(lines) + "\n")
+        pub1, pubn, ref1, refn = [], [], [], []
+        for _ in range(repeats):  # alternate the public call and its reference
+            pub1.append(cpu_rate(lambda n: melds(samples=n, rng=1, turns=turns, threads=1), n_pub))
+            ref1.append(cpu_rate(lambda n: numpy_melds_run(n, turns), n_np))
+            pubn.append(wall_rate(lambda n: melds(samples=n, rng=1, turns=turns, threads=cores), n_pub))
+            refn.append(wall_rate(lambda n: on_threads(lambda m, seed: numpy_melds_run(m, turns, seed), n, cores),
+                                  n_np))
+        rows.append((turns, *map(statistics.median, (pub1, ref1, pubn, refn))))
+    one1, one_n, old1, py1 = [], [], [], []
+    for _ in range(repeats):
+        one1.append(cpu_rate(numpy_one_hand, n_np))
+        one_n.append(wall_rate(lambda n: on_threads(numpy_one_hand, n, cores), n_np))
+        old1.append(cpu_rate(numpy_one_hand_earlier, n_np // 2))
+        py1.append(cpu_rate(python_hands, n_py))
+    one1, one_n, old1, py1 = map(statistics.median, (one1, one_n, old1, py1))
+    lines = ["# Polish Canasta: meld odds throughput", "",
+             f"Machine: {machine()}. Load average at the start {load_start}, at the end {load()} (the cores are "
+             "shared with other work: one-thread figures are rates per CPU second, all-thread figures wall clock).",
+             "", f"Deals per second, median of {repeats} alternated runs ({n_pub:,} deals per cardodds run, "
+             f"{n_np:,} per numpy run). `melds` deals four 12-card hands and the upcard and computes every figure "
+             "of `cardodds canasta melds`; the numpy reference computes the same counts (checked on the same "
+             "hands and within sampling error of the public call before timing).", "",
+             "| what | 1 thread | numpy, same figures | ratio | " f"{cores} threads | numpy, {cores} threads | ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for turns, p1, r1, pn, rn in rows:
+        lines.append(f"| `melds(turns={turns})` | {p1:,.0f} | {r1:,.0f} | {p1 / r1:.1f}x | {pn:,.0f} | {rn:,.0f} | "
+                     f"{pn / rn:.1f}x |")
+    p0_1, p0_n = rows[0][1], rows[0][3]
+    lines += ["", "The public call against the less work of one 12-card hand and its best first meld (the "
+              "baseline of earlier versions; its earlier numpy form drew 108 random keys a hand for "
+              "`argpartition` and counted with `np.add.at`, which made it several times slower than numpy "
+              "needs to be):", "",
+              "| reference, one hand + best first meld | 1 thread | `melds(turns=0)` / it | "
+              f"{cores} threads | `melds(turns=0)` / it |", "|---|---:|---:|---:|---:|",
+              f"| numpy, vectorised (partial Fisher-Yates, `np.bincount`) | {one1:,.0f} | {p0_1 / one1:.1f}x | "
+              f"{one_n:,.0f} | {p0_n / one_n:.1f}x |",
+              f"| numpy, the earlier form (`argpartition`, `np.add.at`) | {old1:,.0f} | {p0_1 / old1:.1f}x | | |",
+              f"| pure Python | {py1:,.0f} | {p0_1 / py1:.0f}x | | |", "",
+              f"Cold compile of `cardodds canasta melds` (fresh process, empty numba cache): {cold[0]:.1f} CPU s, "
+              f"{cold[1]:.1f} s wall; with the cache warm: {warm[0]:.2f} CPU s, {warm[1]:.2f} s wall (imports and "
+              "the default run of 200,000 deals included).", "",
+              "Reproduce: `python benchmarks/canasta.py` (about three minutes).", ""]
+    Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))
 
 

@@ -88,7 +88,7 @@ def weakest(counts, pts):
     return TWO if counts[TWO] else JOKER
 
 
-def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max, discard=0):
+def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, wild_max, discard=0, wild_melds=True):
     """Twin of _kernels.deal_kernel: the same deals, evaluated by brute force.
 
     ``lay`` maps each count's name (``_kernels.deal_layout``) to its offset.
@@ -97,22 +97,22 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
     d = [int(x) for x in deck]
     out = [0] * n_out
     limit = LIMITS[code]
-    used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
+    used = 2 * hand + 1 + max(turns, 1)  # seat 0, seat 2, the upcard, the draws (the first before the pile)
     for _ in range(n):
         shuffle_prefix(s, d, used)
         counts = [0] * 15
         partner = [0] * 15
         for i in range(hand):
             counts[d[i]] += 1
-            partner[d[2 * hand + i]] += 1
+            partner[d[hand + i]] += 1
         for c in range(3):
-            if best_value(counts, hand - 1, pts, LIMITS[c]) >= min_first:
+            if best_value(counts, hand - 1, pts, LIMITS[c], wild_melds) >= min_first:
                 out[lay["first_meld_by_limit"] + c] += 1
         drawn = list(counts)
-        drawn[d[4 * hand + 1]] += 1
-        if best_with_top(drawn, d[4 * hand], pts, limit) >= min_first:
+        drawn[d[2 * hand + 1]] += 1
+        if best_with_top(drawn, d[2 * hand], pts, limit, wild_melds) >= min_first:
             out[lay["pile_open"]] += 1
-        v = best_value(counts, hand - 1, pts, limit)
+        v = best_value(counts, hand - 1, pts, limit, wild_melds)
         out[lay["best_value"] + v // 5] += 1
         w = counts[TWO] + counts[JOKER]
         out[lay["wild_cards"] + w] += 1
@@ -125,9 +125,9 @@ def deal_counts(state, n, deck, hand, turns, pts, code, min_first, n_out, lay, w
         opened = canasta = False
         for k in range(turns + 1):
             if k > 0:
-                counts[d[4 * hand + k]] += 1
+                counts[d[2 * hand + k]] += 1
             room = hand + k - 1 if (discard == 0 or k == 0) else hand
-            opened = opened or best_value(counts, room, pts, limit) >= min_first
+            opened = opened or best_value(counts, room, pts, limit, wild_melds) >= min_first
             canasta = canasta or max(counts[x] for x in NATURALS) >= 7
             out[lay["first_meld_by_turn"] + k] += opened
             out[lay["canasta_by_turn"] + k] += canasta

@@ -399,11 +399,51 @@ def test_deal_kernel_matches_naive_twin(discard):
     state = np.array([1, 2, 3, 4], dtype=np.uint64)
     out = layout.zeros()
     K.deal_kernel(state.copy(), n, out, deck_kinds(4), deck_counts(4), hand, turns, R.pack(), layout.offsets_array(),
-                  discard, 1)
+                  K.discard_arg(discard), 1)
     lay = {name: layout.slice(name).start for name in layout.names()}
     want = naive.deal_counts(state, n, deck_kinds(4), hand, turns, PTS.tolist(), 0, 30, layout.size, lay, 12,
                              discard)
     assert out.tolist() == want
+
+
+OTHER_RULES = [
+    CanastaRules(wild_limit="three", min_first_meld=50, ace_points=15, low_points=10),
+    CanastaRules(wild_limit="none", wild_melds=False, jokers=6, min_first_meld=70, high_points=15),
+    CanastaRules(min_first_meld=0, ace_points=5, high_points=5, low_points=5),
+]
+
+
+@pytest.mark.parametrize("rules,hand,turns,discard", [(OTHER_RULES[0], 12, 4, 0), (OTHER_RULES[1], 15, 3, 1),
+                                                      (OTHER_RULES[2], 11, 2, 0)])
+def test_deal_kernel_matches_naive_twin_under_other_rules(rules, hand, turns, discard):
+    # The kernel looks meld values up in tables built per chunk from the rules' points and
+    # wild limits; the twin searches every meld of every hand.
+    n = 60
+    layout = K.deal_layout(turns, rules.jokers)
+    state = np.array([5, 6, 7, 8], dtype=np.uint64)
+    out = layout.zeros()
+    K.deal_kernel(state.copy(), n, out, deck_kinds(rules.jokers), deck_counts(rules.jokers), hand, turns,
+                  rules.pack(), layout.offsets_array(), K.discard_arg(discard), 1)
+    lay = {name: layout.slice(name).start for name in layout.names()}
+    want = naive.deal_counts(state, n, deck_kinds(rules.jokers), hand, turns, rules.points().tolist(),
+                             rules.wild_code, rules.min_first_meld, layout.size, lay, 8 + rules.jokers, discard,
+                             rules.wild_melds)
+    assert out.tolist() == want
+
+
+@pytest.mark.parametrize("rules", [R] + OTHER_RULES)
+def test_value_tables_match_the_meld_search(rules):
+    pts, code, _, wm, _, _ = rules.to_kernel()
+    class_of, class_points, n_classes = K.point_classes(pts)
+    rng = np.random.default_rng(2)
+    deck = deck_kinds(rules.jokers)
+    for room in (5, 11, 16):
+        tab, _ = K.meld_tables(class_points, n_classes, room + 1, code, wm)
+        for _ in range(300):
+            counts = np.bincount(rng.choice(deck, room + 1, replace=False), minlength=N_KINDS).astype(np.int64)
+            for c in range(3):
+                got = max(tab[c, class_of[k], counts[k], counts[JOKER], counts[TWO]] for k in range(3, 14))
+                assert got == K.best_meld_value(counts, room, pts, c, wm), (counts, room, c)
 
 
 def test_weakest_discard_on_hand_built_positions():
@@ -438,7 +478,8 @@ def test_discarding_never_beats_keeping_on_the_same_draws():
 
 def test_card_conservation_on_every_deal():
     layout = K.deal_layout(20, 4)
-    res = engine.run(K.deal_kernel, (deck_kinds(4), deck_counts(4), 12, 20, R.pack(), layout.offsets_array(), 0, 1),
+    res = engine.run(K.deal_kernel, (deck_kinds(4), deck_counts(4), 12, 20, R.pack(), layout.offsets_array(), None,
+                                     1),
                      layout.size,
                      samples=20_000, rng=9, chunk_size=8192)
     v = layout.view(res.counts)
@@ -455,11 +496,13 @@ def test_card_conservation_on_every_deal():
     assert lay.view(out.counts).bad == 0
 
 
-def test_same_seed_same_counts_on_one_and_two_threads():
-    a = melds(samples=20_000, rng=5, turns=20, threads=1, chunk_size=4096)
-    b = melds(samples=20_000, rng=5, turns=20, threads=2, chunk_size=4096)
+@pytest.mark.parametrize("discard", ["keep", "weakest"])
+def test_same_seed_same_counts_on_one_and_two_threads(discard):
+    a = melds(samples=20_000, rng=5, turns=20, discard=discard, threads=1, chunk_size=4096)
+    b = melds(samples=20_000, rng=5, turns=20, discard=discard, threads=2, chunk_size=4096)
     assert a.to_dict()["first_meld_by_turn"] == b.to_dict()["first_meld_by_turn"]
     assert a.to_dict() == b.to_dict()
+    assert (a.counts == b.counts).all()
 
 
 # ---- API and CLI errors ------------------------------------------------------------------

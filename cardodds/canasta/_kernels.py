@@ -36,6 +36,8 @@ CANASTA_CLEAN = 2
 CANASTA_JOKER = 3
 CANASTA_BONUS = np.array([0, 300, 500, 1000], dtype=np.int64)
 BIG = 1 << 20
+#: Most point classes of natural ranks: the rules' low (4-7), high (8-Q), king and ace points.
+N_CLASSES = 4
 
 
 @helper
@@ -347,27 +349,162 @@ H = hand_layout(0).index
 
 
 @inline
-def _over_the_draws(out, o_open, o_canasta, counts, d, first, turns, hand, opened, canasta, pts, code,
-                    wild_melds, min_first, discard):
-    """Draw ``d[first + 1 .. first + turns]`` one a turn; count opened and 7 naturals by turn.
+def point_classes(pts):
+    """Natural ranks grouped by card points: ``(class_of, class_points, n_classes)``.
 
-    Both events only grow with more cards, so once reached they hold.
+    A rank's best meld grows with its count and depends on the rank only through its points,
+    so among ranks of equal points only the largest count can give the best meld: the search
+    runs over at most four classes (4-7, 8-Q, K, A by default) instead of eleven ranks.
     """
-    for k in range(turns + 1):
-        if k > 0:
+    class_of = np.zeros(N_KINDS, dtype=np.int64)
+    class_points = np.zeros(N_CLASSES, dtype=np.int64)
+    for k in range(N_KINDS):
+        class_of[k] = -1
+    n = np.int64(0)  # not a literal 0: the callees it reaches compile once
+    for k in range(FOUR, ACE + 1):
+        c = -1
+        for i in range(n):
+            if class_points[i] == pts[k]:
+                c = i
+        if c < 0:
+            c = n
+            class_points[n] = pts[k]
+            n += 1
+        class_of[k] = c
+    return class_of, class_points, n
+
+
+#: Table dimensions: naturals of a rank held (0..8), Jokers (0..7, one more than the 6-Joker
+#: pack holds, for a Joker on top of the pile), 2s (0..9 likewise).
+T_NAT = 9
+T_JOKERS = 8
+T_TWOS = 10
+
+
+@helper
+def meld_tables(class_points, n_classes, hand, code, wild_melds):
+    """Best meld values of a dealt hand, looked up instead of searched: ``(by_limit, pile)``.
+
+    ``by_limit[code, cls, c, j, t]`` is the best value with ``c`` naturals of the largest rank
+    of point class ``cls``, ``j`` Jokers and ``t`` 2s to hand, under wild limit ``code``, for
+    the deal's room (``hand - 1``; a meld of wilds alone folded in), so a hand's best meld is
+    the largest entry over its classes; 0 where no legal meld exists (as in
+    :func:`best_meld_value`). ``pile[need]`` is the same for taking the pile after the stock
+    draw (room ``hand + 1``): need 0 a natural on top (its rank alone, no wild meld), 1 a Joker,
+    2 a 2 (the meld must hold it; counts include the top card). Built once per chunk.
+    """
+    tab = np.zeros((6, N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
+    for i in range(6):
+        deal = i < 3
+        room = hand - 1 if deal else hand + 1
+        need = 0 if deal else i - 3
+        limit = i if deal else code
+        for j in range(T_JOKERS):
+            for t in range(T_TWOS):
+                w, _, _ = wild_meld(j, t, room, wild_melds, need)
+                w = 0 if i == 3 else max(w, 0)  # a natural on top melds its own rank
+                for cl in range(n_classes):
+                    tab[i, cl, 0, j, t] = w
+                    for c in range(1, T_NAT):
+                        v, _, _, _ = rank_meld(c, class_points[cl], j, t, room, limit, need)
+                        tab[i, cl, c, j, t] = max(v, w)
+    return tab[:3], tab[3:]
+
+
+@helper
+def best_of_maxima(m0, m1, m2, m3, p0, p1, p2, p3, n_classes, jk, tw, room, code, wild_melds):
+    """Value of the best meld from the largest count ``m`` and the points ``p`` of each point
+    class (:func:`point_classes`), ``jk`` Jokers and ``tw`` 2s; equals :func:`best_meld_value`.
+
+    Scalars only: the draws search a hand whose room changes every turn, and numba counts
+    references to every array passed to a call, atomically, which would cost more than the search.
+    """
+    any_meld = np.int64(0)  # need 0, as an int64 (a literal 0 would compile the callees twice)
+    best, t, j = wild_meld(jk, tw, room, wild_melds, any_meld)
+    best = max(best, 0)
+    for c in range(n_classes):
+        m = m0 if c == 0 else (m1 if c == 1 else (m2 if c == 2 else m3))
+        p = p0 if c == 0 else (p1 if c == 1 else (p2 if c == 2 else p3))
+        if m > 0:
+            v, n, t, j = rank_meld(m, p, jk, tw, room, code, any_meld)
+            best = max(best, v)
+    return best
+
+
+@inline
+def _class_maxima(counts, class_of):
+    """The largest count of a natural rank in each point class, as four scalars.
+
+    Running maxima in registers (a select per class and rank), not in an array: a
+    read-modify-write of the same cell per rank would chain the loop on memory.
+    """
+    m0 = np.int64(0)  # int64 from the start: a literal 0 would have numba compile the callees twice
+    m1 = np.int64(0)
+    m2 = np.int64(0)
+    m3 = np.int64(0)
+    for k in range(FOUR, ACE + 1):
+        x = counts[k]
+        c = class_of[k]
+        m0 = max(m0, x if c == 0 else 0)
+        m1 = max(m1, x if c == 1 else 0)
+        m2 = max(m2, x if c == 2 else 0)
+        m3 = max(m3, x if c == 3 else 0)
+    return m0, m1, m2, m3
+
+
+@helper
+def draws(counts, d, first, turns, hand, opened, canasta, class_of, class_points, n_classes, pts, code, wild_melds,
+          min_first, discard):
+    """Draw ``d[first + 1 .. first + turns]`` one a turn: the first turn the hand can open
+    and the first turn it holds 7 naturals of a rank (``turns + 1`` for never).
+
+    Both events only grow with more cards (kept or, with ``discard``, the weakest thrown),
+    so once reached they hold: a hand that has opened is not searched again, and the
+    7-naturals test looks at the rank just drawn. The kernels count first turns and sum them
+    into by-turn counts once per chunk (:func:`_add_by_turn`).
+    """
+    k_open = 0 if opened else turns + 1
+    k_canasta = 0 if canasta else turns + 1
+    k = 1
+    if discard != 0:
+        for k in range(1, turns + 1):
             x = d[first + k]
             counts[x] += 1
-            room = hand + k - 1 if discard == 0 else hand
-            if not opened:
-                opened = best_meld_value(counts, room, pts, code, wild_melds) >= min_first
-            if not canasta:
-                canasta = counts[x] >= 7 and x >= FOUR and x <= ACE
-            if discard != 0:
-                counts[weakest_card(counts, pts)] -= 1
-        if opened:
-            out[o_open + k] += 1
-        if canasta:
-            out[o_canasta + k] += 1
+            if k_open > turns:
+                m0, m1, m2, m3 = _class_maxima(counts, class_of)
+                if best_of_maxima(m0, m1, m2, m3, class_points[0], class_points[1], class_points[2], class_points[3],
+                                  n_classes, counts[JOKER], counts[TWO], hand, code, wild_melds) >= min_first:
+                    k_open = k
+            if k_canasta > turns and counts[x] >= 7 and x >= FOUR and x <= ACE:
+                k_canasta = k
+            counts[weakest_card(counts, pts)] -= 1
+        return k_open, k_canasta
+    while k_open > turns and k <= turns:  # not open yet: search after each draw
+        x = d[first + k]
+        counts[x] += 1
+        m0, m1, m2, m3 = _class_maxima(counts, class_of)
+        if best_of_maxima(m0, m1, m2, m3, class_points[0], class_points[1], class_points[2], class_points[3],
+                          n_classes, counts[JOKER], counts[TWO], hand + k - 1, code, wild_melds) >= min_first:
+            k_open = k
+        if k_canasta > turns and counts[x] >= 7 and x >= FOUR and x <= ACE:
+            k_canasta = k
+        k += 1
+    while k <= turns:  # open: only the 7-naturals test is left
+        x = d[first + k]
+        counts[x] += 1
+        if k_canasta > turns and counts[x] >= 7 and x >= FOUR and x <= ACE:
+            k_canasta = k
+        k += 1
+    return k_open, k_canasta
+
+
+@inline
+def _add_by_turn(out, offset, first_turns, turns):
+    """``out[offset + k] += `` the deals whose event came by turn k (a running sum of first turns)."""
+    running = 0
+    for k in range(turns + 1):
+        running += first_turns[k]
+        out[offset + k] += running
 
 
 @inline
@@ -381,34 +518,70 @@ def _hand_is_off(counts, turns, hand, discard):
     return tot != (hand + turns if discard == 0 else hand)
 
 
+def discard_arg(policy: int):
+    """The ``discard`` argument of :func:`deal_kernel` for a policy of ``policies.DISCARD_POLICIES``:
+    None keeps every card, and numba then prunes the discard code from that compiled version."""
+    return None if policy == 0 else int(policy)
+
+
 @kernel
 def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, discard, check):
     """Deal four hands of ``hand`` cards, turn the upcard, then draw ``turns`` cards for seat 0.
 
     Seat 0 and seat 2 are the partnership. Draws come from the cards seat 0 has not seen,
-    one a turn (no pile). ``discard`` 0 keeps every card, so the by-turn figures say what the
-    cards seen by turn k hold; 1 discards the weakest card after each draw (policies.py).
-    ``rules`` is ``CanastaRules.pack()``, ``lay`` the offsets of :func:`deal_layout`.
+    one a turn (no pile). Only the cards the figures look at are dealt, in the order seat 0,
+    seat 2, the upcard, the draws: any fixed places of a shuffled pack are a uniform draw, so
+    this is the same distribution as dealing seats 1 and 3 too, at half the random picks.
+
+    ``discard`` None keeps every card, so the by-turn figures say what the cards seen by turn
+    k hold; 1 discards the weakest card after each draw (policies.py; :func:`discard_arg`).
+    ``check`` 1 verifies card conservation on every deal (counted as ``bad``); None skips it.
+    A None argument has numba prune the code it switches off from that compiled version, so
+    the default run compiles neither the discard policy nor the checks. ``rules`` is
+    ``CanastaRules.pack()``, ``lay`` the offsets of :func:`deal_layout`.
+
+    The loop over deals calls no compiled function with an array (numba counts references to
+    arrays passed to a call, atomically, which costs as much as the meld search): the
+    meld values come from tables (:func:`meld_tables`), and the draws that keep every card are
+    written out here; only a hand not yet open searches, with scalars (:func:`best_of_maxima`).
     """
     pts = rules[R.points:R.points + N_KINDS].copy()
     code = rules[R.wild_code]
     min_first = rules[R.min_first_meld]
     wild_melds = rules[R.wild_melds]
+    class_of, class_points, n_classes = point_classes(pts)
+    p0, p1, p2, p3 = class_points[0], class_points[1], class_points[2], class_points[3]
+    # Every hand of the deal has the same room (one card stays back for the discard), and
+    # after the stock draw the pile is taken with the whole hand: look both up.
+    by_limit, pile = meld_tables(class_points, n_classes, hand, code, wild_melds)
     d = deck.copy()  # chunks run in parallel; each shuffles its own copy
     size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
-    partner = np.zeros(N_KINDS, dtype=np.int64)
     seen = np.zeros(N_KINDS, dtype=np.int64)
-    meld = np.zeros(4, dtype=np.int64)
-    used = 4 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
+    used = 2 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
+    first = 2 * hand  # the upcard; the draws are d[first + 1 ..]
+    open_at = np.zeros(turns + 2, dtype=np.int64)  # deals by the first turn they could open
+    canasta_at = np.zeros(turns + 2, dtype=np.int64)
+    o_limit = lay[D.first_meld_by_limit]
+    o_value = lay[D.best_value]
+    o_wild = lay[D.wild_cards]
+    o_red3 = lay[D.red_threes]
+    o_pwild = lay[D.partnership_wild_cards]
+    o_pred3 = lay[D.partnership_red_threes]
+    o_nat = lay[D.best_rank_naturals]
+    o_by_wilds = lay[D.first_meld_by_wilds]
+    o_pile = lay[D.pile_open]
     for _ in range(n):
         shuffle_prefix(state, d, used, size)
         counts[:] = 0
-        partner[:] = 0
+        p_wild = 0  # the partner's hand matters only for its wilds and red 3s
+        p_red3 = 0
         for i in range(hand):
             counts[d[i]] += 1
-            partner[d[2 * hand + i]] += 1
-        if check != 0:
+            y = d[hand + i]
+            p_wild += (y == TWO) | (y == JOKER)
+            p_red3 += y == RED3
+        if check is not None:
             seen[:] = 0
             for i in range(size):
                 seen[d[i]] += 1
@@ -420,29 +593,78 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
                 tot += counts[k]
             if bad or tot != hand:
                 out[lay[D.bad]] += 1
-        room = hand - 1
-        for c in range(3):
-            if best_meld_value(counts, room, pts, c, wild_melds) >= min_first:
-                out[lay[D.first_meld_by_limit] + c] += 1
-        top = d[4 * hand]
-        counts[d[4 * hand + 1]] += 1  # the player draws from the stock before taking the pile
-        if best_meld_with_top(counts, top, pts, code, wild_melds, meld) >= min_first:
-            out[lay[D.pile_open]] += 1
-        counts[d[4 * hand + 1]] -= 1
-        v = best_meld_value(counts, room, pts, code, wild_melds)
-        out[lay[D.best_value] + min(v // 5, N_VALUE_BINS - 1)] += 1
-        w = counts[TWO] + counts[JOKER]
-        out[lay[D.wild_cards] + w] += 1
-        out[lay[D.red_threes] + counts[RED3]] += 1
-        out[lay[D.partnership_wild_cards] + w + partner[TWO] + partner[JOKER]] += 1
-        out[lay[D.partnership_red_threes] + counts[RED3] + partner[RED3]] += 1
-        out[lay[D.best_rank_naturals] + max_natural(counts)] += 1
+        jk = counts[JOKER]
+        tw = counts[TWO]
+        m0, m1, m2, m3 = _class_maxima(counts, class_of)
+        nat = max(max(m0, m1), max(m2, m3))
+        v0 = 0
+        v1 = 0
+        v2 = 0
+        for c in range(n_classes):
+            m = m0 if c == 0 else (m1 if c == 1 else (m2 if c == 2 else m3))
+            v0 = max(v0, by_limit[0, c, m, jk, tw])
+            v1 = max(v1, by_limit[1, c, m, jk, tw])
+            v2 = max(v2, by_limit[2, c, m, jk, tw])
+        out[o_limit] += v0 >= min_first
+        out[o_limit + 1] += v1 >= min_first
+        out[o_limit + 2] += v2 >= min_first
+        v = v0 if code == 0 else (v1 if code == 1 else v2)
+        top = d[first]
+        x = d[first + 1]  # the player draws from the stock before taking the pile
+        pv = 0  # a 3 on top of the pile cannot be melded
+        if FOUR <= top <= ACE:
+            pv = pile[0, class_of[top], counts[top] + (x == top) + 1, jk + (x == JOKER), tw + (x == TWO)]
+        elif top == JOKER or top == TWO:
+            i = 1 if top == JOKER else 2
+            jp = jk + (x == JOKER) + (top == JOKER)
+            tp = tw + (x == TWO) + (top == TWO)
+            cx = class_of[x] if FOUR <= x <= ACE else -1
+            for c in range(n_classes):
+                m = m0 if c == 0 else (m1 if c == 1 else (m2 if c == 2 else m3))
+                if c == cx:
+                    m = max(m, counts[x] + 1)
+                pv = max(pv, pile[i, c, m, jp, tp])
+        out[o_pile] += pv >= min_first
+        out[o_value + min(v // 5, N_VALUE_BINS - 1)] += 1
+        w = tw + jk
+        out[o_wild + w] += 1
+        out[o_red3 + counts[RED3]] += 1
+        out[o_pwild + w + p_wild] += 1
+        out[o_pred3 + counts[RED3] + p_red3] += 1
+        out[o_nat + nat] += 1
         if v >= min_first:
-            out[lay[D.first_meld_by_wilds] + w] += 1
-        _over_the_draws(out, lay[D.first_meld_by_turn], lay[D.canasta_by_turn], counts, d, 4 * hand, turns, hand,
-                        v >= min_first, max_natural(counts) >= 7, pts, code, wild_melds, min_first, discard)
-        if check != 0 and _hand_is_off(counts, turns, hand, discard):
+            out[o_by_wilds + w] += 1
+        # The draws: the first turn the hand can open and holds 7 naturals of a rank (turns + 1
+        # for never). Both only grow with more cards, so once reached they hold.
+        k_open = 0 if v >= min_first else turns + 1
+        k_canasta = 0 if nat >= 7 else turns + 1
+        if discard is not None:
+            k_open, k_canasta = draws(counts, d, first, turns, hand, v >= min_first, nat >= 7, class_of,
+                                      class_points, n_classes, pts, code, wild_melds, min_first, discard)
+        else:
+            k = 1
+            while k_open > turns and k <= turns:  # not open yet: search after each draw
+                x = d[first + k]
+                counts[x] += 1
+                a0, a1, a2, a3 = _class_maxima(counts, class_of)
+                if best_of_maxima(a0, a1, a2, a3, p0, p1, p2, p3, n_classes, counts[JOKER], counts[TWO],
+                                  hand + k - 1, code, wild_melds) >= min_first:
+                    k_open = k
+                if k_canasta > turns and counts[x] >= 7 and FOUR <= x <= ACE:
+                    k_canasta = k
+                k += 1
+            while k <= turns:  # open: only the 7-naturals test is left
+                x = d[first + k]
+                counts[x] += 1
+                if k_canasta > turns and counts[x] >= 7 and FOUR <= x <= ACE:
+                    k_canasta = k
+                k += 1
+        open_at[k_open] += 1
+        canasta_at[k_canasta] += 1
+        if check is not None and _hand_is_off(counts, turns, hand, 0 if discard is None else discard):
             out[lay[D.bad]] += 1
+    _add_by_turn(out, lay[D.first_meld_by_turn], open_at, turns)
+    _add_by_turn(out, lay[D.canasta_by_turn], canasta_at, turns)
 
 
 @kernel
@@ -458,18 +680,28 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     wild_melds = rules[R.wild_melds]
     o_open = lay[H.first_meld_by_turn]
     o_canasta = lay[H.canasta_by_turn]
+    class_of, class_points, n_classes = point_classes(pts)
+    open_at = np.zeros(turns + 2, dtype=np.int64)
+    canasta_at = np.zeros(turns + 2, dtype=np.int64)
     d = rest.copy()
     size = d.shape[0]
     counts = np.zeros(N_KINDS, dtype=np.int64)
     hand = 0
     for k in range(N_KINDS):
         hand += base[k]
+    # The given hand is the same on every sample: search it once.
+    m0, m1, m2, m3 = _class_maxima(base, class_of)
+    opened0 = best_of_maxima(m0, m1, m2, m3, class_points[0], class_points[1], class_points[2], class_points[3],
+                             n_classes, base[JOKER], base[TWO], hand - 1, code, wild_melds) >= min_first
+    canasta0 = max_natural(base) >= 7
     for _ in range(n):
         shuffle_prefix(state, d, turns, size)
         counts[:] = base
-        opened = best_meld_value(counts, hand - 1, pts, code, wild_melds) >= min_first
-        canasta = max_natural(counts) >= 7
-        _over_the_draws(out, o_open, o_canasta, counts, d, -1, turns, hand, opened, canasta, pts, code,
-                        wild_melds, min_first, discard)
+        k_open, k_canasta = draws(counts, d, -1, turns, hand, opened0, canasta0, class_of, class_points, n_classes,
+                                  pts, code, wild_melds, min_first, discard)
+        open_at[k_open] += 1
+        canasta_at[k_canasta] += 1
         if check != 0 and _hand_is_off(counts, turns, hand, discard):
             out[lay[H.bad]] += 1
+    _add_by_turn(out, o_open, open_at, turns)
+    _add_by_turn(out, o_canasta, canasta_at, turns)

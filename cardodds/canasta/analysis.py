@@ -239,7 +239,7 @@ def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: i
 
     res = engine.run(K.deal_kernel,
                      (deck_kinds(rules.jokers), deck_counts(rules.jokers), int(hand_size), int(turns), rules.pack(),
-                      layout.offsets_array(), DISCARD_POLICIES.index(discard), 0),
+                      layout.offsets_array(), K.discard_arg(DISCARD_POLICIES.index(discard)), None),
                      layout.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
     return _melds_from_counts(layout, res, int(hand_size), int(turns), rules, discard)

@@ -33,7 +33,7 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = 
 # ---- data -------------------------------------------------------------------------------------
 def _data(seed: int, scale: float, progress: bool, stage: Stages) -> dict:
     rules = CanastaRules()
-    n = max(2000, int(round(1_000_000 * scale)))
+    n = max(2000, int(round(2_000_000 * scale)))
     n_hand = max(2000, int(round(200_000 * scale)))
     stage("12-card hands over 20 draws: Monte Carlo and exact")
     mc = melds(12, rules, samples=n, rng=seed, turns=TURNS, progress=progress)
