@@ -13,20 +13,28 @@ Every compiled function in cardodds is declared with one of these decorators, so
 
 Set ``CARDODDS_BOUNDSCHECK=1`` in the environment (the tests' debug job does) to compile every
 kernel with bounds checking: an index outside an array then raises ``IndexError`` instead of
-reading memory it should not. The flag takes part in numba's cache key, so the two builds do
-not overwrite each other's cache entries.
+reading memory it should not. Numba's cache key does not include the flag, so the checked
+build keeps its cache in a folder of its own (``$NUMBA_CACHE_DIR/cardodds-boundscheck``, or
+that folder under the system's temporary directory): a warm cache of the fast build is never
+loaded in its place, and neither build overwrites the other's entries.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 
 from numba import cfunc, njit
+from numba.core import config as _numba_config
 
 __all__ = ["BOUNDSCHECK", "callback", "helper", "inline", "kernel"]
 
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
+
+if BOUNDSCHECK:
+    # Read by numba when a cached function is declared, which happens only after this module runs.
+    _numba_config.CACHE_DIR = os.path.join(_numba_config.CACHE_DIR or tempfile.gettempdir(), "cardodds-boundscheck")
 
 
 def kernel(fn=None, **extra):

@@ -184,3 +184,39 @@ def test_import_cardodds_does_not_load_scipy_pandas_matplotlib():
     code = "import sys, cardodds; print(sorted(m for m in ('scipy', 'pandas', 'matplotlib') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_boundscheck_build_never_loads_the_fast_build_from_a_warm_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    (tmp_path / "probe_mod.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from cardodds._jit import kernel
+
+        @kernel
+        def poke(a, i):
+            a[i] = 1
+            return a[0]
+
+        try:
+            poke(np.zeros(4, np.int64), int(__import__("sys").argv[1]))
+            print("ran")
+        except IndexError:
+            print("IndexError")
+    """))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    env.pop("CARDODDS_BOUNDSCHECK", None)
+
+    def probe(index, **extra):
+        run = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = [%r]; import probe_mod" % str(index)],
+                             env={**env, **extra}, capture_output=True, text=True, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert probe(0) == "ran"  # the fast build is now in the cache
+    assert probe(4, CARDODDS_BOUNDSCHECK="1") == "IndexError"
+    assert probe(4, CARDODDS_BOUNDSCHECK="1") == "IndexError"  # its own cache, warm
+    assert probe(0) == "ran"
