@@ -1162,3 +1162,114 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
             out[G.deals_hist + MAX_DEALS] += 1
         out[G.deals] += deals
         out[G.deals_sq] += deals * deals
+
+
+# ---- three random players: the lean chunk kernel ----------------------------------------------
+@kernel
+def deals_random3_kernel(state, n, out, rules):
+    """:func:`deals_kernel` for three random players, unchecked, nothing fixed: the same random
+    draws and the same counts (the tests compare both), in a loop that keeps a deal in
+    registers and small arrays instead of the table, and skips what random play never reads
+    (shown voids, the played mask)."""
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.empty(3, dtype=np.int64)
+    hand0 = np.empty(3, dtype=np.int64)
+    tricks = np.empty(3, dtype=np.int64)
+    pen = np.empty(3, dtype=np.int64)
+    taker = np.empty(4, dtype=np.int64)
+    led = np.empty(4, dtype=np.int64)
+    jpen = np.empty(4, dtype=np.int64)
+    for s in range(4):
+        jpen[s] = rules[R.jack_penalty + s]
+    tp = rules[R.trick_points]
+    turned_last = rules[R.turned_jack] == 1
+    for _ in range(n):
+        shuffle_prefix(state, deck, 51, 52)
+        k = 0
+        for p in range(3):
+            h = np.int64(0)
+            for _i in range(17):
+                h |= bit(deck[k])
+                k += 1
+            hand0[p] = h
+            hands[p] = h
+            tricks[p] = 0
+            pen[p] = 0
+        turned = deck[51]
+        trump = turned & 3
+        for s in range(4):
+            taker[s] = -1
+        if (turned >> 2) == JACK_RANK:
+            taker[trump] = -2
+        leader = 0
+        w = 0
+        trick_leader = 0
+        for _t in range(17):
+            c0 = random_choose(state, hands[leader])
+            hands[leader] ^= bit(c0)
+            led_mask = SUIT_MASK[c0 & 3]
+            best = c0
+            w = leader
+            s1 = leader + 1 if leader < 2 else 0
+            h = hands[s1]
+            f = h & led_mask
+            c1 = random_choose(state, f if f != 0 else h)
+            hands[s1] = h ^ bit(c1)
+            if beats(c1, best, trump):
+                best = c1
+                w = s1
+            s2 = s1 + 1 if s1 < 2 else 0
+            h = hands[s2]
+            f = h & led_mask
+            c2 = random_choose(state, f if f != 0 else h)
+            hands[s2] = h ^ bit(c2)
+            if beats(c2, best, trump):
+                w = s2
+            tricks[w] += 1
+            jk = (bit(c0) | bit(c1) | bit(c2)) & JACKS
+            while jk != 0:  # rare: four jacks in 17 tricks
+                s = lowest(jk) & 3
+                jk &= jk - 1
+                pen[w] += jpen[s]
+                taker[s] = w
+                led[s] = 1 if w == leader else 0
+            trick_leader = leader
+            leader = w
+        if turned_last and (turned >> 2) == JACK_RANK:
+            pen[w] += jpen[trump]
+            taker[trump] = w
+            led[trump] = 1 if w == trick_leader else 0
+        out[D.deals] += 1
+        total = 0
+        for p in range(3):
+            pe = pen[p]
+            tr = tricks[p]
+            sc = tr * tp - pe
+            total += sc
+            o = D.seat_sums + SEAT_SUMS * p
+            out[o + SUM_SCORE] += sc
+            out[o + SUM_SCORE + SQUARE] += sc * sc
+            out[o + SUM_PENALTY] += pe
+            out[o + SUM_PENALTY + SQUARE] += pe * pe
+            out[o + SUM_TRICKS] += tr
+            out[o + SUM_TRICKS + SQUARE] += tr * tr
+            out[D.penalty_dist + PEN_BINS * p + min(pe, PEN_BINS - 1)] += 1
+            out[D.score_dist + SCORE_BINS * p + min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)] += 1
+        out[D.total] += total
+        out[D.total_sq] += total * total
+        for s in range(4):
+            tk = taker[s]
+            if tk < 0:
+                out[D.jack_taker + TAKER_BINS * s + OUT_OF_PLAY] += 1
+                continue
+            out[D.jack_taker + TAKER_BINS * s + tk] += 1
+            out[D.in_play + s] += 1
+            out[D.leader_takes + s] += led[s]
+            j = bit(JACK_RANK * 4 + s)
+            h = 0 if (hand0[0] & j) != 0 else (1 if (hand0[1] & j) != 0 else (2 if (hand0[2] & j) != 0 else -1))
+            if h >= 0:
+                o = LENGTHS * (2 * s + (1 if s == trump else 0)) + popcount(hand0[h] & SUIT_MASK[s])
+                out[D.held + o] += 1
+                if tk == h:
+                    out[D.holder_takes + s] += 1
+                    out[D.held_taken + o] += 1
