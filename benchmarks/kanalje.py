@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -95,6 +97,102 @@ def reference_random3(state, n, out):
                 out[4 * w + s] += 1
                 out[12 + w] += _JACK_PENALTY[s]
             leader = w
+
+
+# ---- measuring what a user runs ------------------------------------------------------------------
+#: The ``cardodds`` command of this interpreter's environment.
+CARDODDS = str(Path(sys.executable).with_name("cardodds"))
+
+
+def reference_rate(n: int, threads: int, clock=time.perf_counter) -> float:
+    """Deals per second of :func:`reference_random3` on ``threads`` threads (``n`` deals split
+    evenly, one xoshiro state per thread; the kernel releases the GIL)."""
+    from cardodds.rng import chunk_state
+
+    ss = np.random.SeedSequence(1)
+    states = [chunk_state(ss, i) for i in range(threads)]
+    outs = [np.zeros(16, dtype=np.int64) for _ in range(threads)]
+    part = n // threads
+    t0 = clock()
+    if threads == 1:
+        reference_random3(states[0], part, outs[0])
+    else:
+        ts = [threading.Thread(target=reference_random3, args=(states[i], part, outs[i])) for i in range(threads)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    return part * threads / (clock() - t0)
+
+
+def cli_rate(argv: list[str], n: int) -> tuple[float, float]:
+    """``cardodds ARGV`` in a fresh process: (deals per wall second, per CPU second), start-up
+    included, as the user waits for it."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([CARDODDS, *argv], check=True, capture_output=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return n / wall, n / cpu
+
+
+def cold_compile(argv: list[str]) -> tuple[float, float]:
+    """``cardodds ARGV`` in a fresh process with an empty numba cache: (CPU seconds, wall seconds)."""
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run([CARDODDS, *argv], check=True, capture_output=True, env=env)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def random_vs_reference(n: int, repeats: int, cores: int) -> list[str]:
+    """All-random three-player deals: the public call and the CLI against the tuned reference
+    kernel, alternating in one run; one thread on CPU time, all threads on wall time."""
+    from cardodds.kanalje import jack_risk
+
+    jack_risk("random", samples=1_000, rng=0, threads=1)  # compiled (the CLI rows pay it from the cache)
+    reference_random3(np.array([1, 2, 3, 4], dtype=np.uint64), 100, np.zeros(16, dtype=np.int64))
+    cmd1 = ["kanalje", "risk", "--policies", "random", "--samples", str(n), "--seed", "1", "--threads", "1"]
+    cmdn = ["kanalje", "risk", "--policies", "random", "--samples", str(n), "--seed", "1", "--threads", str(cores)]
+    names = {
+        "ref1": "tuned reference kernel (`reference_random3` in this file)",
+        "api1": f"`jack_risk('random', samples={n:_}, rng=1, threads=1)`",
+        "apin": f"`jack_risk('random', samples={n:_}, rng=1)` ({cores} threads, the default)",
+        "cli1": f"`cardodds {' '.join(cmd1)}` (start-up included)",
+        "clin": f"`cardodds {' '.join(cmdn)}` (start-up included)",
+    }
+    got: dict[str, list[float]] = {k: [] for k in ("ref1", "refn", "api1", "apin", "clin", "cli1cpu")}
+    loads = []
+    for _ in range(repeats):
+        loads.append(os.getloadavg()[0])
+        got["ref1"].append(reference_rate(n, 1, time.process_time))
+        t0 = time.process_time()
+        jack_risk("random", samples=n, rng=1, threads=1)
+        got["api1"].append(n / (time.process_time() - t0))
+        got["refn"].append(reference_rate(n, cores))
+        t0 = time.perf_counter()
+        jack_risk("random", samples=n, rng=1)
+        got["apin"].append(n / (time.perf_counter() - t0))
+        got["cli1cpu"].append(cli_rate(cmd1, n)[1])
+        got["clin"].append(cli_rate(cmdn, n)[0])
+    med = {k: statistics.median(v) for k, v in got.items()}
+    lines = [f"### All-random deals against the tuned reference kernel ({n:,} deals a call)", "",
+             f"Medians of {repeats} rounds; each round runs every row once, alternating. One thread: deals per "
+             f"CPU second of this process (the CLI: of its child process, start-up and cache load included); "
+             f"all threads ({cores}): deals per wall-clock second. Load average (1 min) at the rounds' starts: "
+             f"{', '.join(f'{x:.2f}' for x in loads)}.", "",
+             "| what | 1 thread (CPU) | / reference | all threads (wall) | / reference |", "|---|---:|---:|---:|---:|"]
+    lines.append(f"| {names['ref1']} | {med['ref1']:,.0f} | 1.00 | {med['refn']:,.0f} | 1.00 |")
+    lines.append(f"| {names['api1']} | {med['api1']:,.0f} | {med['api1'] / med['ref1']:.2f} | | |")
+    lines.append(f"| {names['apin']} | | | {med['apin']:,.0f} | {med['apin'] / med['refn']:.2f} |")
+    lines.append(f"| {names['cli1']} | {med['cli1cpu']:,.0f} | {med['cli1cpu'] / med['ref1']:.2f} | | |")
+    lines.append(f"| {names['clin']} | | | {med['clin']:,.0f} | {med['clin'] / med['refn']:.2f} |")
+    lines.append("")
+    return lines
 
 
 # ---- baselines ------------------------------------------------------------------------------------
@@ -257,7 +355,13 @@ def main() -> None:
                     help="2: measure only the two-player game and replace its section in --out")
     ap.add_argument("--out", default=str(HERE / "RESULTS_kanalje.md"))
     ap.add_argument("--cpu-rates", action="store_true", help="print single-thread rates on CPU time; write nothing")
+    ap.add_argument("--random-only", action="store_true", help="print the all-random rows only; write nothing")
     args = ap.parse_args()
+    if args.random_only:
+        from cardodds.engine import default_threads
+
+        print("\n".join(random_vs_reference(2_000_000 if args.quick else 10_000_000, 3, default_threads())))
+        return
     if args.cpu_rates:
         cpu_rates()
         return

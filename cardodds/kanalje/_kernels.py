@@ -51,6 +51,15 @@ M = MATCH.at
 TR = TRACE.at
 TABLE_SIZE = TABLE.size
 
+# ---- scratch: what a look-ahead or user decision works in, allocated once per chunk ----------------
+#: Rows of the int64 scratch (:func:`new_scratch`): the sampled world, the table a candidate is
+#: played out on, a user policy's view, the candidate cards, their totals, a shuffle pool.
+WORLD, PLAY, VIEW, CANDS, TOTALS, POOL = range(6)
+SCRATCH_ROWS = 6
+SCRATCH_WIDTH = max(TABLE_SIZE, 52)
+#: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
+SUB, SUB_COPY = 0, 1
+
 # ---- policies -----------------------------------------------------------------------------
 P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER = 0, 1, 2, 3
 # ---- two-player rule choices, as ``KanaljeRules.to_kernel`` packs them ------------------------
@@ -230,7 +239,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
     # Everybody else shown void in a suit: a lead there is taken by nobody but me.
     all_void = np.int64(15)
     for k in range(1, n):
-        all_void &= t[T.void + (seat + k) % n]
+        all_void &= t[T.void + seat_after(seat, k, n)]
     # 1. A jack all of whose unseen suit-mates outrank it: whoever follows must take it.
     best_pen = -1
     jack_lead = -1
@@ -249,7 +258,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
     nonjack = hand & ~JACKS
     any_void = np.int64(0)
     for k in range(1, n):
-        any_void |= t[T.void + (seat + k) % n]
+        any_void |= t[T.void + seat_after(seat, k, n)]
     for s in range(4):
         mine = nonjack & SUIT_MASK[s]
         if mine == 0 or ((any_void >> s) & 1) != 0:
@@ -352,7 +361,7 @@ def heuristic_choose(t, seat, legal):
             # shown a void that lets them throw a jack on it.
             later_void = np.int64(0)
             for k in range(1, n - tlen):
-                later_void |= t[T.void + (seat + k) % n]
+                later_void |= t[T.void + seat_after(seat, k, n)]
             topt = highest(wt)
             led_jack_out = (unseen & bit(JACK_RANK * 4 + led)) == 0
             if (unseen & above(topt)) == 0 and ((later_void >> led) & 1) == 0 and led_jack_out:
@@ -556,7 +565,7 @@ def play_out_heuristic(state, t):
 
 # ---- the look-ahead player ----------------------------------------------------------------
 @inline
-def _sample_phase1(state, t, seat, w):
+def _sample_phase1(state, t, seat, w, a):
     """Phase 1: what ``seat`` cannot see redealt at random: the opponent's cards other than
     the face-up cards it took, and the stock under the face-up card."""
     opp = 1 - seat
@@ -567,7 +576,6 @@ def _sample_phase1(state, t, seat, w):
     for i in range(pos + 1, STOCK):
         pool |= bit(t[T.stock + i])
     m = popcount(pool)
-    a = np.empty(52, dtype=np.int64)
     x = pool
     for i in range(m):
         a[i] = lowest(x)
@@ -621,57 +629,107 @@ def _sample_three(state, t, seat, w):
 
 
 @kernel
-def sample_world(state, t, seat, w):
+def sample_world(state, t, seat, w, pool):
     """Copy ``t`` into ``w`` with what ``seat`` cannot see redealt at random, consistently with
-    what it has seen. In the two-player phase 2 nothing is hidden (every other card lies in
-    the phase-1 tricks or my hand): the world is the true deal."""
+    what it has seen (``pool``: 52 int64 of scratch). In the two-player phase 2 nothing is
+    hidden (every other card lies in the phase-1 tricks or my hand): the world is the true deal."""
     w[:] = t
     if t[T.phase] == 1:
-        _sample_phase1(state, t, seat, w)
+        _sample_phase1(state, t, seat, w, pool)
     elif t[T.players] == 3:
         _sample_three(state, t, seat, w)
 
 
-@helper
-def _cards_of(mask):
-    """The cards of a mask, lowest first."""
-    out = np.empty(popcount(mask), dtype=np.int64)
-    x = mask
-    for i in range(out.shape[0]):
-        out[i] = lowest(x)
-        x &= x - 1
-    return out
+@inline
+def _representatives(t, seat, legal):
+    """The legal cards worth playing out: of non-jacks of one suit that no card another player
+    may hold separates (only my cards, cards of finished tricks or the turned card lie between
+    them, no jack, and none of my cards of another suit ranks between them), the lowest. In the trick play such cards are interchangeable: every comparison
+    any player makes afterwards comes out the same, so their play-outs score the same and the
+    lowest is what the full comparison picks. Phase 1 keeps every card: its phase-2 trump is
+    drawn by position among the played cards, which interchanging would change."""
+    if t[T.phase] == 1:
+        return legal
+    seen = t[T.hand + seat] | t[T.played]
+    if t[T.turned] >= 0:
+        seen |= bit(t[T.turned])
+    for i in range(t[T.trick_len]):
+        seen &= ~bit(t[T.trick + i])  # still in play: my card is compared with it
+    mine = t[T.hand + seat]
+    reps = legal & JACKS
+    for s in range(4):
+        m = legal & SUIT_MASK[s] & ~JACKS
+        last = -1
+        while m != 0:
+            c = lowest(m)
+            m &= m - 1
+            if last < 0:
+                reps |= bit(c)
+            else:
+                gap = above(last) & below(c)
+                # my cards of other suits ranked between them: the heuristic compares its cards
+                # across suits (highest side card), which interchanging would reorder
+                across = mine & ~SUIT_MASK[s] & ((bit(c) - 1) & ~((bit(last) << 1) - 1))
+                if (gap & JACKS) != 0 or (gap & ~seen) != 0 or across != 0:
+                    reps |= bit(c)
+            last = c
+    return reps
+
+
+def new_scratch():
+    """The scratch a chunk's look-ahead and user decisions work in: (int64 rows, uint64 rows)."""
+    return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
+
+
+@inline
+def _scratch():
+    return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
 @kernel
-def lookahead_choose(state, t, seat, legal, samples):
+def lookahead_choose(state, t, seat, legal, samples, scr, rs):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
-    best total score."""
+    best total score. Interchangeable cards (:func:`_representatives`) are played out once.
+    ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here,
+    and the random draws are those of a comparison of every card, whatever is skipped."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
-    cands = _cards_of(legal)
-    k = cands.shape[0]
-    totals = np.zeros(k, dtype=np.int64)
-    w = np.empty(TABLE_SIZE, dtype=np.int64)
-    w2 = np.empty(TABLE_SIZE, dtype=np.int64)
-    sub = np.zeros(4, dtype=np.uint64)
-    s2 = np.empty(4, dtype=np.uint64)
+    reps = _representatives(t, seat, legal)
+    w = scr[WORLD]
+    w2 = scr[PLAY]
+    cands = scr[CANDS]
+    totals = scr[TOTALS]
+    sub = rs[SUB]
+    s2 = rs[SUB_COPY]
+    k = 0
+    x = reps
+    while x != 0:
+        cands[k] = lowest(x)
+        totals[k] = 0
+        x &= x - 1
+        k += 1
     p1 = t[T.phase] == 1
     for _ in range(samples):
-        sample_world(state, t, seat, w)
+        sample_world(state, t, seat, w, scr[POOL])
         w[T.check] = 0
         if p1:
             for j in range(4):
                 sub[j] = next_u64(state)
+        if k == 1:
+            continue  # the draws above keep the random stream of a full comparison
         for i in range(k):
             w2[:] = w
             s2[:] = sub
             if not play_any(s2, w2, seat, cands[i]):
                 play_out_heuristic(s2, w2)
             totals[i] += score(w2, seat)
-    return cands[np.argmax(totals)]  # ties to the lowest card, as argmax takes the first
+    best = 0
+    for i in range(1, k):
+        if totals[i] > totals[best]:  # ties to the lowest card
+            best = i
+    return cands[best]
 
 
 # ---- the user's policy ----------------------------------------------------------------------
@@ -687,10 +745,10 @@ def no_user_policy(state, legal, seat, view):
 
 
 @kernel
-def user_view(t, seat):
-    """The table as ``seat`` may see it: the other hands hidden (zeroed); in phase 1 also the
-    stock under the face-up card and the cards dealt face down (-1)."""
-    v = t.copy()
+def user_view(t, seat, v):
+    """The table as ``seat`` may see it, written into ``v``: the other hands hidden (zeroed); in
+    phase 1 also the stock under the face-up card and the cards dealt face down (-1)."""
+    v[:] = t
     for s in range(t[T.players]):
         if s != seat:
             v[T.hand + s] = 0
@@ -703,8 +761,10 @@ def user_view(t, seat):
 
 
 @inline
-def _user_card(state, t, seat, legal, user):
-    c = user(state, legal, seat, user_view(t, seat))
+def _user_card(state, t, seat, legal, user, scr):
+    v = scr[VIEW]
+    user_view(t, seat, v)
+    c = user(state, legal, seat, v)
     if c < 0 or c > 51 or (legal & bit(c)) == 0:
         # An illegal answer is counted (checked runs report it) and replaced, so a buggy
         # policy cannot stall the deal.
@@ -714,38 +774,38 @@ def _user_card(state, t, seat, legal, user):
 
 
 @inline
-def _choose_drawn(state, t, seat, code, samples, user, legal):
+def _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs):
     """The card of a random, look-ahead or user policy (the same in either phase)."""
     if code == P_RANDOM:
         return random_choose(state, legal)
     if code == P_LOOKAHEAD:
-        return lookahead_choose(state, t, seat, legal, samples)
-    return _user_card(state, t, seat, legal, user)
+        return lookahead_choose(state, t, seat, legal, samples, scr, rs)
+    return _user_card(state, t, seat, legal, user, scr)
 
 
 @inline
-def choose_trick(state, t, seat, code, samples, user):
+def choose_trick(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
     legal = legal_cards(t, seat)
     if code == P_HEURISTIC:
         return heuristic_choose(t, seat, legal)
-    return _choose_drawn(state, t, seat, code, samples, user, legal)
+    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
 @helper
-def choose1(state, t, seat, code, samples, user):
+def choose1(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
     legal = legal_cards1(t, seat)
     return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else \
-        _choose_drawn(state, t, seat, code, samples, user, legal)
+        _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
 @inline
-def choose(state, t, seat, code, samples, user):
+def choose(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` now (``user`` is the user's policy)."""
     if t[T.phase] == 1:
-        return choose1(state, t, seat, code, samples, user)
-    return choose_trick(state, t, seat, code, samples, user)
+        return choose1(state, t, seat, code, samples, user, scr, rs)
+    return choose_trick(state, t, seat, code, samples, user, scr, rs)
 
 
 @kernel
@@ -797,9 +857,9 @@ def play_out_random3(state, t):
 
 
 @kernel
-def play_out(state, t, pol, samples, user):
+def play_out(state, t, pol, samples, user, scr, rs):
     """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
-    code ``pol[s]``."""
+    code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
     n = t[T.players]
     if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
             and pol[2] == P_RANDOM:
@@ -811,25 +871,26 @@ def play_out(state, t, pol, samples, user):
     if t[T.phase] == 1:
         while True:
             seat = to_play(t)
-            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user)):
+            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user, scr, rs)):
                 break
         start_phase2(state, t)
     while True:
         seat = to_play(t)
-        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user)):
+        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user, scr, rs)):
             return
 
 
 @kernel
 def play_traced(state, t, pol, samples, rec, user):
     """Play ``t`` to its end, writing each trick as a row of ``rec`` (:data:`TRACE`)."""
+    scr, rs = _scratch()
     i = 0
     while True:
         seat = to_play(t)
         if t[T.trick_len] == 0:
             rec[i, TR.leader] = seat
             rec[i, TR.faceup] = t[T.faceup] if t[T.phase] == 1 else -1
-        c = choose(state, t, seat, pol[seat], samples, user)
+        c = choose(state, t, seat, pol[seat], samples, user, scr, rs)
         rec[i, TR.cards + t[T.trick_len]] = c
         done = play_any(state, t, seat, c)
         if t[T.trick_len] == 0:
@@ -1057,10 +1118,11 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
     deck, nfree = free_cards(fixed_hand, fixed_card)
     held = np.empty(4, dtype=np.int64)
     hand0 = np.empty(4, dtype=np.int64)
+    scr, rs = _scratch()
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         _jack_holders(hand0, players, held)
-        play_out(state, t, pol, samples, user)
+        play_out(state, t, pol, samples, user, scr, rs)
         out[D.deals] += 1
         _record_seats(out, t, players)
         trump = t[T.trump]
@@ -1084,6 +1146,7 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
     hand0 = np.empty(4, dtype=np.int64)
     pol = np.empty(players, dtype=np.int64)
     base = np.empty(players, dtype=np.int64)
+    scr, rs = _scratch()
     for _ in range(n):
         start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
         if players == 2:
@@ -1094,7 +1157,7 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
             for s in range(players):
                 pol[s] = pol_a if s == r else pol_b
             t[:] = t0
-            play_out(state, t, pol, samples, user)
+            play_out(state, t, pol, samples, user, scr, rs)
             if check != 0:
                 out[M.violations] += check_deal_end(t, rules, 1)
             if r < 0:
@@ -1137,6 +1200,7 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     hand0 = np.empty(4, dtype=np.int64)
     totals = np.zeros(players, dtype=np.int64)
     target = rules[R.target]
+    scr, rs = _scratch()
     for _ in range(n):
         totals[:] = 0
         dealer = players - 1
@@ -1145,7 +1209,7 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
         while winner < 0 and deals < max_deals:
             first = seat_after(dealer, 1, players)
             start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, first, check, hand0)
-            play_out(state, t, pol, samples, user)
+            play_out(state, t, pol, samples, user, scr, rs)
             if check != 0:
                 out[G.violations] += check_deal_end(t, rules, 1)
             for s in range(players):
