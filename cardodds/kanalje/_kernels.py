@@ -644,10 +644,11 @@ def sample_world(state, t, seat, w, pool):
 def _representatives(t, seat, legal):
     """The legal cards worth playing out: of non-jacks of one suit that no card another player
     may hold separates (only my cards, cards of finished tricks or the turned card lie between
-    them, no jack, and none of my cards of another suit ranks between them), the lowest. In the trick play such cards are interchangeable: every comparison
-    any player makes afterwards comes out the same, so their play-outs score the same and the
-    lowest is what the full comparison picks. Phase 1 keeps every card: its phase-2 trump is
-    drawn by position among the played cards, which interchanging would change."""
+    them, no jack, and none of my cards of another suit ranks between them), the lowest. In
+    the trick play such cards are interchangeable: every comparison any player makes
+    afterwards comes out the same, so their play-outs score the same and the lowest is what
+    the full comparison picks. Phase 1 keeps every card: its phase-2 trump is drawn by
+    position among the played cards, which interchanging would change."""
     if t[T.phase] == 1:
         return legal
     seen = t[T.hand + seat] | t[T.played]
