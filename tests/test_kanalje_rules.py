@@ -264,3 +264,26 @@ def test_jack_risk_random_takes_the_lean_kernel_with_the_same_counts():
     checked = jack_risk("random", samples=5_000, rng=4, threads=1, check=True)
     assert checked.violations == 0
     assert fast.counts.tolist() == checked.counts.tolist()
+
+
+@pytest.mark.parametrize("players", [3, 2])
+@pytest.mark.parametrize("lineup", ["heuristic", "random,heuristic"])
+def test_kernels_per_lineup_count_as_the_general_kernel(players, lineup):
+    # jack_risk compiles a kernel per kind of lineup; each must count exactly as deals_kernel
+    from cardodds.kanalje.policies import resolve_policies
+
+    if players == 3 and lineup != "heuristic":
+        lineup = "random,heuristic,random"
+
+    rules = KanaljeRules(players=players).to_kernel()
+    codes = np.array(resolve_policies(lineup, players)[0], dtype=np.int64)
+    ss, _ = as_seed_sequence(8)
+    for check in (0, 1):
+        general, special = DEALS.zeros(), DEALS.zeros()
+        K.deals_kernel(chunk_state(ss, 0), 2_000, general, rules, codes, 1, -1, 0, -1, 1, check, K.no_user_policy)
+        if lineup == "heuristic":
+            K.deals_heuristic_kernel(chunk_state(ss, 0), 2_000, special, rules, -1, 0, -1, 1, check)
+        else:
+            K.deals_basic_kernel(chunk_state(ss, 0), 2_000, special, rules, codes, -1, 0, -1, 1, check)
+        assert general[D.violations] == 0
+        assert special.tolist() == general.tolist()

@@ -739,10 +739,18 @@ def lookahead_choose(state, t, seat, legal, samples, scr, rs):
 POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64, types.int64, types.int64[::1])
 
 
-@callback(POLICY_SIGNATURE)
-def no_user_policy(state, legal, seat, view):
+def _no_user_policy(state, legal, seat, view):
     """Stands in for a user's policy in runs without one (never called there)."""
     return lowest(legal)
+
+
+def __getattr__(name):
+    # ``no_user_policy`` is compiled (or loaded from the cache) on first use, not at import:
+    # only the kernels that take a user's policy need it, and random or heuristic runs never do.
+    if name == "no_user_policy":
+        fn = globals()["no_user_policy"] = callback(POLICY_SIGNATURE)(_no_user_policy)
+        return fn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @kernel
@@ -855,6 +863,42 @@ def play_out_random3(state, t):
     turned = t[T.turned]
     if t[T.turned_jack_rule] == 1 and turned >= 0 and (turned >> 2) == JACK_RANK:
         _take_jack(t, turned & 3, w, w == trick_leader)
+
+
+@inline
+def _basic_choose1(state, t, seat, code):
+    legal = legal_cards1(t, seat)
+    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@inline
+def _basic_choose_trick(state, t, seat, code):
+    legal = legal_cards(t, seat)
+    return heuristic_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@kernel
+def play_out_basic(state, t, pol):
+    """:func:`play_out` for lineups of random and heuristic players alone: the same play and
+    the same draws, without the look-ahead and user-policy code compiled in."""
+    n = t[T.players]
+    if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
+            and pol[2] == P_RANDOM:
+        play_out_random3(state, t)
+        return
+    if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
+        play_out_heuristic(state, t)
+        return
+    if t[T.phase] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, _basic_choose1(state, t, seat, pol[seat])):
+                break
+        start_phase2(state, t)
+    while True:
+        seat = to_play(t)
+        if play_card(t, seat, _basic_choose_trick(state, t, seat, pol[seat])):
+            return
 
 
 @kernel
@@ -1124,15 +1168,53 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         _jack_holders(hand0, players, held)
         play_out(state, t, pol, samples, user, scr, rs)
-        out[D.deals] += 1
-        _record_seats(out, t, players)
-        trump = t[T.trump]
-        for s in range(4):
-            _record_jack(out, t, s, held, hand0, trump)
-        if players == 2:
-            _record_phase1(out, t)
-        if check != 0:
-            out[D.violations] += check_deal_end(t, rules, start_phase)
+        _record_deal(out, t, rules, players, held, hand0, start_phase, check)
+
+
+@inline
+def _record_deal(out, t, rules, players, held, hand0, start_phase, check):
+    """Everything :data:`DEALS` counts about a finished deal."""
+    out[D.deals] += 1
+    _record_seats(out, t, players)
+    trump = t[T.trump]
+    for s in range(4):
+        _record_jack(out, t, s, held, hand0, trump)
+    if players == 2:
+        _record_phase1(out, t)
+    if check != 0:
+        out[D.violations] += check_deal_end(t, rules, start_phase)
+
+
+# Kernels compiled per kind of lineup, so a run compiles only the players it has: the same
+# deals and counts as :func:`deals_kernel` for those lineups (the tests compare them).
+@kernel
+def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check):
+    """:func:`deals_kernel` for a lineup of heuristic players."""
+    players = rules[R.players]
+    t = np.empty(TABLE_SIZE, dtype=np.int64)
+    deck, nfree = free_cards(fixed_hand, fixed_card)
+    held = np.empty(4, dtype=np.int64)
+    hand0 = np.empty(4, dtype=np.int64)
+    for _ in range(n):
+        start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
+        _jack_holders(hand0, players, held)
+        play_out_heuristic(state, t)
+        _record_deal(out, t, rules, players, held, hand0, start_phase, check)
+
+
+@kernel
+def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check):
+    """:func:`deals_kernel` for a lineup of random and heuristic players."""
+    players = rules[R.players]
+    t = np.empty(TABLE_SIZE, dtype=np.int64)
+    deck, nfree = free_cards(fixed_hand, fixed_card)
+    held = np.empty(4, dtype=np.int64)
+    hand0 = np.empty(4, dtype=np.int64)
+    for _ in range(n):
+        start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
+        _jack_holders(hand0, players, held)
+        play_out_basic(state, t, pol)
+        _record_deal(out, t, rules, players, held, hand0, start_phase, check)
 
 
 @kernel
