@@ -60,6 +60,11 @@ SCRATCH_WIDTH = max(TABLE_SIZE, 52)
 #: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
 SUB, SUB_COPY = 0, 1
 
+# Functions that allocate nothing are compiled without numba's reference counting
+# (``_nrt=False``): with it, every array handed to an inlined helper in a hot loop costs a
+# pair of atomic increments and decrements, which took three quarters of a look-ahead
+# decision's time. Only the chunk kernels, which allocate their tables, keep it.
+
 # ---- policies -----------------------------------------------------------------------------
 P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER = 0, 1, 2, 3
 # ---- two-player rule choices, as ``KanaljeRules.to_kernel`` packs them ------------------------
@@ -96,6 +101,14 @@ def seat_after(seat, k, n):
 
 
 @inline
+def _copy(dst, src):
+    """``dst[:] = src`` for the functions compiled without reference counting (numba's slice
+    assignment needs it)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@inline
 def to_play(t):
     return seat_after(t[T.leader], t[T.trick_len], t[T.players])
 
@@ -113,11 +126,12 @@ def trick_winner_index(t, n, trump):
 
 
 
-@kernel
+@kernel(_nrt=False)
 def new_table(t, rules, leader, turned, check):
     """A fresh table for ``rules``, phase 0 (the trick play), hands empty; ``turned`` (or -1)
     is face up and names trump."""
-    t[:] = 0
+    for i in range(t.shape[0]):
+        t[i] = 0
     t[T.players] = rules[R.players]
     t[T.trump] = (turned & 3) if turned >= 0 else -1
     t[T.leader] = leader
@@ -141,7 +155,7 @@ def new_table(t, rules, leader, turned, check):
     t[T.non_dealer] = leader
 
 
-@kernel
+@kernel(_nrt=False)
 def open_phase1(t, non_dealer):
     """Two players: start phase 1 on a fresh table whose stock is in place."""
     t[T.phase] = 1
@@ -455,7 +469,7 @@ def play_card1(t, seat, c):
 
 
 
-@kernel
+@kernel(_nrt=False)
 def start_phase2(state, t):
     """Two players, end of phase 1: draw the phase-2 trump from the 26 phase-1 trick cards
     (the card stays dead; ``trump_draw`` presets the draw) and set the phase-2 leader."""
@@ -488,7 +502,7 @@ def faceup_value(t, fu):
     return 1 if r >= 8 else 0
 
 
-@helper
+@helper(_nrt=False)
 def heuristic1_choose(t, seat, legal):
     """The phase-1 rule-based player (documented in ``policies.py``)."""
     if (legal & (legal - 1)) == 0:
@@ -547,7 +561,7 @@ def play_any(state, t, seat, c):
     return play_card(t, seat, c)
 
 
-@kernel
+@kernel(_nrt=False)
 def play_out_heuristic(state, t):
     """Every seat plays the heuristic until the deal ends, from any point of either game
     (``state`` draws only the two-player phase-2 trump)."""
@@ -628,12 +642,12 @@ def _sample_three(state, t, seat, w):
     w[T.hand + b] = to_b
 
 
-@kernel
+@kernel(_nrt=False)
 def sample_world(state, t, seat, w, pool):
     """Copy ``t`` into ``w`` with what ``seat`` cannot see redealt at random, consistently with
     what it has seen (``pool``: 52 int64 of scratch). In the two-player phase 2 nothing is
     hidden (every other card lies in the phase-1 tricks or my hand): the world is the true deal."""
-    w[:] = t
+    _copy(w, t)
     if t[T.phase] == 1:
         _sample_phase1(state, t, seat, w, pool)
     elif t[T.players] == 3:
@@ -687,7 +701,7 @@ def _scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
-@kernel
+@kernel(_nrt=False)
 def lookahead_choose(state, t, seat, legal, samples, scr, rs):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
@@ -721,8 +735,8 @@ def lookahead_choose(state, t, seat, legal, samples, scr, rs):
         if k == 1:
             continue  # the draws above keep the random stream of a full comparison
         for i in range(k):
-            w2[:] = w
-            s2[:] = sub
+            _copy(w2, w)
+            _copy(s2, sub)
             if not play_any(s2, w2, seat, cands[i]):
                 play_out_heuristic(s2, w2)
             totals[i] += score(w2, seat)
@@ -753,11 +767,11 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@kernel
+@kernel(_nrt=False)
 def user_view(t, seat, v):
     """The table as ``seat`` may see it, written into ``v``: the other hands hidden (zeroed); in
     phase 1 also the stock under the face-up card and the cards dealt face down (-1)."""
-    v[:] = t
+    _copy(v, t)
     for s in range(t[T.players]):
         if s != seat:
             v[T.hand + s] = 0
@@ -801,7 +815,7 @@ def choose_trick(state, t, seat, code, samples, user, scr, rs):
     return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
-@helper
+@helper(_nrt=False)
 def choose1(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
     legal = legal_cards1(t, seat)
@@ -817,7 +831,7 @@ def choose(state, t, seat, code, samples, user, scr, rs):
     return choose_trick(state, t, seat, code, samples, user, scr, rs)
 
 
-@kernel
+@kernel(_nrt=False)
 def play_out_random3(state, t):
     """Three random players from the start of a deal to its end, in a tight loop.
 
@@ -877,7 +891,7 @@ def _basic_choose_trick(state, t, seat, code):
     return heuristic_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
 
 
-@kernel
+@kernel(_nrt=False)
 def play_out_basic(state, t, pol):
     """:func:`play_out` for lineups of random and heuristic players alone: the same play and
     the same draws, without the look-ahead and user-policy code compiled in."""
@@ -901,7 +915,7 @@ def play_out_basic(state, t, pol):
             return
 
 
-@kernel
+@kernel(_nrt=False)
 def play_out(state, t, pol, samples, user, scr, rs):
     """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
     code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
@@ -958,7 +972,7 @@ def free_cards(fixed_hand, fixed_card):
     return deck, m
 
 
-@kernel
+@kernel(_nrt=False)
 def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, first, check, hand0):
     """Deal the ``nfree`` cards of ``deck`` into a fresh table ``t`` (``hand0`` keeps the dealt
     hands); seat ``fixed_seat`` holds ``fixed_hand``, ``first`` is the seat left of the dealer.
@@ -1013,7 +1027,7 @@ def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card,
         t[T.hand + s] = hand0[s]
 
 
-@kernel
+@kernel(_nrt=False)
 def check_deal_end(t, rules, start_phase):
     """Broken invariants at the end of a deal: 0 when all is well.
 
@@ -1158,12 +1172,25 @@ def _record_phase1(out, t):
 def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user):
     """``n`` deals, seat 0 left of the dealer: jack takers, scores and their distributions
     (:data:`DEALS`); two players also phase 1 and the face-up card."""
-    players = rules[R.players]
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
-    deck, nfree = free_cards(fixed_hand, fixed_card)
-    held = np.empty(4, dtype=np.int64)
-    hand0 = np.empty(4, dtype=np.int64)
+    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
     scr, rs = _scratch()
+    _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
+                t, deck, nfree, held, hand0, scr, rs)
+
+
+@inline
+def _deal_work(fixed_hand, fixed_card):
+    """What a deals kernel allocates once: the table, the deck, jack holders, dealt hands."""
+    deck, nfree = free_cards(fixed_hand, fixed_card)
+    return np.empty(TABLE_SIZE, dtype=np.int64), deck, nfree, np.empty(4, dtype=np.int64), \
+        np.empty(4, dtype=np.int64)
+
+
+# The deal loops allocate nothing, so they are compiled without reference counting (see the top).
+@kernel(_nrt=False)
+def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
+                t, deck, nfree, held, hand0, scr, rs):
+    players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         _jack_holders(hand0, players, held)
@@ -1190,11 +1217,15 @@ def _record_deal(out, t, rules, players, held, hand0, start_phase, check):
 @kernel
 def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of heuristic players."""
+    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
+    _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                          t, deck, nfree, held, hand0)
+
+
+@kernel(_nrt=False)
+def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                          t, deck, nfree, held, hand0):
     players = rules[R.players]
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
-    deck, nfree = free_cards(fixed_hand, fixed_card)
-    held = np.empty(4, dtype=np.int64)
-    hand0 = np.empty(4, dtype=np.int64)
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         _jack_holders(hand0, players, held)
@@ -1205,11 +1236,15 @@ def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_c
 @kernel
 def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of random and heuristic players."""
+    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
+    _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                      t, deck, nfree, held, hand0)
+
+
+@kernel(_nrt=False)
+def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                      t, deck, nfree, held, hand0):
     players = rules[R.players]
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
-    deck, nfree = free_cards(fixed_hand, fixed_card)
-    held = np.empty(4, dtype=np.int64)
-    hand0 = np.empty(4, dtype=np.int64)
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         _jack_holders(hand0, players, held)
@@ -1230,16 +1265,22 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
     pol = np.empty(players, dtype=np.int64)
     base = np.empty(players, dtype=np.int64)
     scr, rs = _scratch()
+    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs)
+
+
+@kernel(_nrt=False)
+def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs):
+    players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
         if players == 2:
             t[T.trump_draw] = bounded(state, STOCK)
-        t0[:] = t
+        _copy(t0, t)
         d = 0
         for r in range(-1, players):
             for s in range(players):
                 pol[s] = pol_a if s == r else pol_b
-            t[:] = t0
+            _copy(t, t0)
             play_out(state, t, pol, samples, user, scr, rs)
             if check != 0:
                 out[M.violations] += check_deal_end(t, rules, 1)
@@ -1254,7 +1295,7 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
         add_paired(out, M.deals, M.sum, M.sum_sq, M.plus, M.minus, d)
 
 
-@kernel
+@kernel(_nrt=False)
 def game_winner(totals, n, target):
     """The seat that has won the game after a deal, or -1 to play on: somebody must have
     reached ``target`` and the highest total must be alone at the top."""
@@ -1282,10 +1323,17 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.empty(4, dtype=np.int64)
     totals = np.zeros(players, dtype=np.int64)
-    target = rules[R.target]
     scr, rs = _scratch()
+    _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs)
+
+
+@kernel(_nrt=False)
+def _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs):
+    players = rules[R.players]
+    target = rules[R.target]
     for _ in range(n):
-        totals[:] = 0
+        for s in range(players):
+            totals[s] = 0
         dealer = players - 1
         deals = 0
         winner = -1
@@ -1318,14 +1366,18 @@ def deals_random3_kernel(state, n, out, rules):
     draws and the same counts (the tests compare both), in a loop that keeps a deal in
     registers and small arrays instead of the table, and skips what random play never reads
     (shown voids, the played mask)."""
-    deck = np.arange(52, dtype=np.int64)
-    hands = np.empty(3, dtype=np.int64)
-    hand0 = np.empty(3, dtype=np.int64)
-    tricks = np.empty(3, dtype=np.int64)
-    pen = np.empty(3, dtype=np.int64)
-    taker = np.empty(4, dtype=np.int64)
-    led = np.empty(4, dtype=np.int64)
-    jpen = np.empty(4, dtype=np.int64)
+    _deals_random3_loop(state, n, out, rules, np.arange(52, dtype=np.int64), np.empty((8, 4), dtype=np.int64))
+
+
+@kernel(_nrt=False)
+def _deals_random3_loop(state, n, out, rules, deck, work):
+    hands = work[0]
+    hand0 = work[1]
+    tricks = work[2]
+    pen = work[3]
+    taker = work[4]
+    led = work[5]
+    jpen = work[6]
     for s in range(4):
         jpen[s] = rules[R.jack_penalty + s]
     tp = rules[R.trick_points]
