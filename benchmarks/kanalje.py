@@ -340,7 +340,7 @@ def two_players(q: bool, repeats: int, cores: int) -> list[str]:
     rows = []
     load = os.getloadavg()[0]
     for name, n in (("random", 100_000 if q else 1_000_000), ("heuristic", 100_000 if q else 1_000_000),
-                    ("lookahead,heuristic", 32 if q else 128)):
+                    ("lookahead,heuristic", 32 if q else 500)):
         jack_risk(name, rules=two, samples=8, rng=0, threads=1)  # compiled
         one = median_rate(lambda k: jack_risk(name, rules=two, samples=k, rng=1, threads=1), n, repeats,
                           time.process_time)
@@ -372,18 +372,21 @@ COLD_COMMANDS = (
 RECORDED_NOTE = """\
 ### Why an earlier run recorded 3.18 M all-random deals a second on both cores
 
-That figure (this file before this change, measured on 2026-11-29 at load average 0.74) was
-`median_rate(lambda k: jack_risk('random', samples=k, rng=1, threads=2), 2_000_000, 3)`: the
-median of three calls in one warm process, wall-clock, after a warm-up call. A user's
-`jack_risk("random", samples=10_000_000)` differs in three ways, measured above on this machine:
-(1) the machine: other processes held the 2 cores (load average 4-7 during these runs), which
-halves a two-thread wall-clock rate, while CPU time per deal barely moves; (2) start-up: a fresh
-process imports numba and loads the kernel from the cache (about 1 s of CPU, the CLI rows'
-start-up column) before the first deal; (3) the kernel: the general deals loop ran at about 0.66
-of the tuned reference kernel (CPU time, one thread); all-random three-player runs now take a
-lean kernel at about 0.93 of it. The chunk size (65,536 deals) and the sample count are not
-the cause: a call's rate at 2 M and at 10 M deals agrees within the noise. The tables above now
-measure the calls a user makes, with the command beside each figure.
+That figure (this file as of commit 29d8b00, 2026-11-29, load average 0.74) was
+`median_rate(lambda k: jack_risk('random', samples=k, rng=1, threads=2), 2_000_000, 3)`: the median
+of three calls in one warm process, wall-clock, after a warm-up call, on a quiet machine, with the
+code of that commit. A user's `jack_risk("random", samples=10_000_000)` measured 1.2-1.5 M later
+for three reasons, found by running `jack_risk('random', samples=n, rng=1, threads=1)` on CPU time
+in one session with `PYTHONPATH` pointing at each checkout (n = 2 M and 10 M gave the same rates):
+(1) the code: 1.71 M deals per CPU second at 29d8b00, 1.38 M at the commit before this change (the
+merge into one kernel family for two and three players sent all-random deals through the general
+loop, about 0.66 of the tuned reference kernel), 1.97 M now (a lean kernel for three random
+players, about 0.95 of the reference, the table above); (2) the machine: other processes held
+the 2 cores (load average 4-10 during these runs), which halves a two-thread wall-clock rate while
+the CPU time per deal barely moves; (3) start-up: a fresh process imports numba and loads the
+kernel from the cache (the CLI start-up above) before its first deal. The chunk size and the
+sample count are not the cause. The tables above measure the calls a user makes, with the command
+beside each figure.
 """
 
 
@@ -393,7 +396,7 @@ def throughput(q: bool, repeats: int, cores: int, ref_one: float, ref_all: float
     from cardodds.kanalje import jack_risk
 
     rows = []
-    for name, n in (("heuristic", 100_000 if q else 1_000_000), ("lookahead,heuristic,heuristic", 32 if q else 128)):
+    for name, n in (("heuristic", 100_000 if q else 1_000_000), ("lookahead,heuristic,heuristic", 32 if q else 1_000)):
         jack_risk(name, samples=8, rng=0, threads=1)  # compiled
         one = median_rate(lambda k: jack_risk(name, samples=k, rng=1, threads=1), n, repeats, time.process_time)
         allc = median_rate(lambda k: jack_risk(name, samples=k, rng=1), n, repeats)
@@ -402,8 +405,8 @@ def throughput(q: bool, repeats: int, cores: int, ref_one: float, ref_all: float
     npy = median_rate(numpy_random_deals, 8_192 if q else 65_536, repeats, time.process_time)
     lines = ["## Throughput of the other calls", "",
              f"Deals per second; one thread on CPU time, all threads ({cores}) on wall time; medians of {repeats}. "
-             f"The ratio is to the tuned reference kernel's rate measured above ({ref_one:,.0f} / {ref_all:,.0f}).",
-             f" Load average at the start: {os.getloadavg()[0]:.2f}.", "",
+             f"The ratio is to the tuned reference kernel's rate measured above ({ref_one:,.0f} / {ref_all:,.0f}). "
+             f"Load average at the start: {os.getloadavg()[0]:.2f}.", "",
              "| call | 1 thread | / reference | all threads | / reference |", "|---|---:|---:|---:|---:|"]
     for name, one, allc in rows:
         lines.append(f"| {name} | {one:,.0f} | {one / ref_one:.4f} | {allc:,.0f} | {allc / ref_all:.4f} |")

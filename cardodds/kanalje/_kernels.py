@@ -707,8 +707,9 @@ def lookahead_choose(state, t, seat, legal, samples, scr, rs):
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
     best total score. Interchangeable cards (:func:`_representatives`) are played out once.
-    ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here,
-    and the random draws are those of a comparison of every card, whatever is skipped."""
+    ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
+    (compiled without reference counting, numba would refuse an allocation), and the random
+    draws are those of a comparison of every card, whatever is skipped."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
     reps = _representatives(t, seat, legal)
