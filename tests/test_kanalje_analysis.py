@@ -81,6 +81,16 @@ def test_same_seed_same_counts_on_any_number_of_threads():
     assert (ha.counts == hb.counts).all()
 
 
+@pytest.mark.parametrize("policies,players,n", [("random", 3, 200_000), ("random,heuristic,random", 3, 150_000),
+                                                 ("random", 2, 150_000), ("lookahead,heuristic", 2, 130)])
+def test_each_kernel_gives_the_same_counts_on_one_and_two_threads(policies, players, n):
+    # the lean random kernel, the random-and-heuristic kernel, the general one (several chunks each)
+    rules = KanaljeRules(players=players)
+    a = jack_risk(policies, rules=rules, samples=n, rng=4, threads=1, lookahead_samples=2)
+    b = jack_risk(policies, rules=rules, samples=n, rng=4, threads=2, lookahead_samples=2)
+    assert a.samples == b.samples == n and (a.counts == b.counts).all()
+
+
 # ---- jack risk results ----------------------------------------------------------------------------
 def test_jack_risk_result_figures(risk):
     d = risk.to_dict()

@@ -81,7 +81,7 @@ def test_sample_world_respects_voids_sizes_and_my_hand():
     s = _state()
     seen_a = set()
     for _ in range(200):
-        K.sample_world(s, t, 0, w)
+        K.sample_world(s, t, 0, w, np.empty(52, dtype=np.int64))
         assert w[T.hand] == t[T.hand]
         assert K.popcount(w[T.hand + 1]) == K.popcount(t[T.hand + 1])
         assert K.popcount(w[T.hand + 2]) == K.popcount(t[T.hand + 2])
@@ -97,8 +97,8 @@ def test_lookahead_does_not_peek_at_other_hands():
     a = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
     b = table(["2c 9c Ah Jd", "Ac 4d 6s 7s", "3c Kc 5d Qs"], trump="h")
     for seed in range(5):
-        ca = K.lookahead_choose(_state(seed), a, 0, K.legal_cards(a, 0), 8)
-        cb = K.lookahead_choose(_state(seed), b, 0, K.legal_cards(b, 0), 8)
+        ca = K.lookahead_choose(_state(seed), a, 0, K.legal_cards(a, 0), 8, *K.new_scratch())
+        cb = K.lookahead_choose(_state(seed), b, 0, K.legal_cards(b, 0), 8, *K.new_scratch())
         assert ca == cb
 
 
@@ -149,7 +149,7 @@ def test_user_policy_is_compiled_once_and_the_kernels_not_again():
 
 def test_illegal_user_card_is_counted_and_replaced():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
-    c = K.choose(_state(), t, 1, K.P_USER, 1, compile_policy(cheat))
+    c = K.choose(_state(), t, 1, K.P_USER, 1, compile_policy(cheat), *K.new_scratch())
     assert c == parse_card("Kc") and t[T.violations] == 1
 
 
@@ -198,3 +198,57 @@ def test_heuristic_forced_to_win_stays_low_under_an_unseen_jack():
     t = table(["2c 5d", "Tc Ac", "Qc 3c"], trump="h", trick=["2c"])
     t[T.played] |= mask("Jc")
     assert h(t, 1) == parse_card("Ac")
+
+
+# ---- the look-ahead plays out one card of each interchangeable run ---------------------------------
+def _mid_deal_tables(players, n_tables, seed):
+    """Tables part-way through the trick play (three players, or the two-player phase 2),
+    reached by heuristic play from random deals."""
+    from cardodds.kanalje import KanaljeRules
+    from cardodds.rng import chunk_state
+
+    rules = KanaljeRules(players=players).to_kernel()
+    rng = np.random.default_rng(seed)
+    state = chunk_state(np.random.SeedSequence(seed), 0)
+    hand0 = np.empty(4, dtype=np.int64)
+    for _ in range(n_tables):
+        t = np.zeros(K.TABLE_SIZE, dtype=np.int64)
+        if players == 3:
+            K.start_deal(state, t, np.arange(52, dtype=np.int64), 52, rules, -1, 0, -1, 1, 0, 0, hand0)
+        else:
+            card = int(rng.integers(52))
+            deck, nfree = K.free_cards(0, card)
+            K.start_deal(state, t, deck, nfree, rules, -1, 0, card, 2, 0, 0, hand0)
+        for _ in range(int(rng.integers(0, (51 if players == 3 else 26) - 5))):
+            seat = K.to_play(t)
+            K.play_card(t, seat, K.heuristic_choose(t, seat, K.legal_cards(t, seat)))
+        yield state, t
+
+
+@pytest.mark.parametrize("players", [3, 2])
+def test_interchangeable_cards_score_alike_in_every_world(players):
+    # The look-ahead skips a legal card that _representatives finds interchangeable with a lower
+    # one; that is exact only if both play out to the same score in every sampled world.
+    pairs = 0
+    w = np.empty(K.TABLE_SIZE, dtype=np.int64)
+    pool = np.empty(52, dtype=np.int64)
+    for state, t in _mid_deal_tables(players, 300, seed=players):
+        seat = K.to_play(t)
+        legal = int(K.legal_cards(t, seat))
+        reps = int(K._representatives(t, seat, legal))
+        assert reps & legal == reps and reps != 0
+        skipped = [c for c in range(52) if (legal >> c) & 1 and not (reps >> c) & 1]
+        for c in skipped:
+            # its representative: the highest kept card of its suit below it
+            r = max(x for x in range(c % 4, c, 4) if (reps >> x) & 1)
+            for _ in range(4):
+                K.sample_world(state, t, seat, w, pool)
+                scores = []
+                for card in (r, c):
+                    w2 = w.copy()
+                    if not K.play_any(state, w2, seat, card):
+                        K.play_out_heuristic(state, w2)
+                    scores.append(int(K.score(w2, seat)))
+                assert scores[0] == scores[1], (t.tolist(), r, c)
+            pairs += 1
+    assert pairs > 20  # the runs this checks do occur

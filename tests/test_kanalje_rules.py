@@ -183,14 +183,19 @@ def test_rules_options_and_errors():
 
 
 # ---- kernel vs naive twin -------------------------------------------------------------------
+@pytest.mark.parametrize("lean", [False, True])
 @pytest.mark.parametrize("turned_jack", ["dead", "last_trick"])
-def test_kernel_matches_naive_twin(turned_jack):
+def test_kernel_matches_naive_twin(turned_jack, lean):
+    # lean: the three-random-players kernel jack_risk("random") runs (unchecked)
     rules = KanaljeRules(turned_jack=turned_jack)
     ss, _ = as_seed_sequence(11)
     n = 150
     out = DEALS.zeros()
-    K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 0, 1,
-                   K.no_user_policy)
+    if lean:
+        K.deals_random3_kernel(chunk_state(ss, 0), n, out, rules.to_kernel())
+    else:
+        K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 0,
+                       1, K.no_user_policy)
     state = naive.Xoshiro(chunk_state(ss, 0))
     deck = naive.Stock(range(52))
     exp = DEALS.zeros()
@@ -246,5 +251,39 @@ def test_fast_random_path_equals_the_general_play(turned_jack):
         K.deals_kernel(chunk_state(ss, 0), 3_000, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1,
                        -1, 0, -1, 0, check, K.no_user_policy)
         outs.append(out)
+    lean = DEALS.zeros()
+    K.deals_random3_kernel(chunk_state(ss, 0), 3_000, lean, rules.to_kernel())
     assert outs[1][D.violations] == 0
     assert outs[0].tolist() == outs[1].tolist()
+    assert lean.tolist() == outs[1].tolist()  # every field, the holder-by-length table too
+
+
+def test_jack_risk_random_takes_the_lean_kernel_with_the_same_counts():
+    # the public call (lean kernel) and a checked run (general loop) count the same deals alike
+    fast = jack_risk("random", samples=5_000, rng=4, threads=2)
+    checked = jack_risk("random", samples=5_000, rng=4, threads=1, check=True)
+    assert checked.violations == 0
+    assert fast.counts.tolist() == checked.counts.tolist()
+
+
+@pytest.mark.parametrize("players", [3, 2])
+@pytest.mark.parametrize("lineup", ["heuristic", "random,heuristic"])
+def test_kernels_per_lineup_count_as_the_general_kernel(players, lineup):
+    # jack_risk compiles a kernel per kind of lineup; each must count exactly as deals_kernel
+    from cardodds.kanalje.policies import resolve_policies
+
+    if players == 3 and lineup != "heuristic":
+        lineup = "random,heuristic,random"
+
+    rules = KanaljeRules(players=players).to_kernel()
+    codes = np.array(resolve_policies(lineup, players)[0], dtype=np.int64)
+    ss, _ = as_seed_sequence(8)
+    for check in (0, 1):
+        general, special = DEALS.zeros(), DEALS.zeros()
+        K.deals_kernel(chunk_state(ss, 0), 2_000, general, rules, codes, 1, -1, 0, -1, 1, check, K.no_user_policy)
+        if lineup == "heuristic":
+            K.deals_heuristic_kernel(chunk_state(ss, 0), 2_000, special, rules, -1, 0, -1, 1, check)
+        else:
+            K.deals_basic_kernel(chunk_state(ss, 0), 2_000, special, rules, codes, -1, 0, -1, 1, check)
+        assert general[D.violations] == 0
+        assert special.tolist() == general.tolist()

@@ -339,7 +339,7 @@ def test_phase1_sampler_is_consistent_with_what_the_seat_saw():
     w = TABLE.zeros()
     state = _state(1)
     for _ in range(200):
-        K.sample_world(state, t, 0, w)
+        K.sample_world(state, t, 0, w, np.empty(52, dtype=np.int64))
         assert w[T.hand] == t[T.hand] and w[T.faceup] == t[T.faceup]
         assert w[T.stock + pos] == t[T.stock + pos]
         assert w[T.hand + 1] & mask("Ah") and K.popcount(w[T.hand + 1]) == K.popcount(t[T.hand + 1])
@@ -360,8 +360,8 @@ def test_phase1_lookahead_does_not_peek():
         if b[T.stock + i] == parse_card("7h"):
             b[T.stock + i] = parse_card("3h")
     for seed in range(4):
-        ca = K.lookahead_choose(_state(seed), a, 1, K.legal_cards1(a, 1), 6)
-        cb = K.lookahead_choose(_state(seed), b, 1, K.legal_cards1(b, 1), 6)
+        ca = K.lookahead_choose(_state(seed), a, 1, K.legal_cards1(a, 1), 6, *K.new_scratch())
+        cb = K.lookahead_choose(_state(seed), b, 1, K.legal_cards1(b, 1), 6, *K.new_scratch())
         assert ca == cb
 
 
@@ -470,7 +470,8 @@ def test_user_view_in_phase1_hides_the_other_hand_the_stock_and_face_down_cards(
     for _ in range(6):  # three phase-1 tricks
         seat = K.to_play(t)
         K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
-    v = K.user_view(t, 0)
+    v = np.empty_like(t)
+    K.user_view(t, 0, v)
     assert v[T.hand] == t[T.hand] and v[T.hand + 1] == 0
     assert [int(v[T.stock + i]) for i in range(26)] == \
         [int(t[T.stock + i]) if i % 2 == 0 and i <= 6 else -1 for i in range(26)]

@@ -51,6 +51,20 @@ M = MATCH.at
 TR = TRACE.at
 TABLE_SIZE = TABLE.size
 
+# ---- scratch: what a look-ahead or user decision works in, allocated once per chunk ----------------
+#: Rows of the int64 scratch (:func:`new_scratch`): the sampled world, the table a candidate is
+#: played out on, a user policy's view, the candidate cards, their totals, a shuffle pool.
+WORLD, PLAY, VIEW, CANDS, TOTALS, POOL = range(6)
+SCRATCH_ROWS = 6
+SCRATCH_WIDTH = max(TABLE_SIZE, 52)
+#: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
+SUB, SUB_COPY = 0, 1
+
+# Functions that allocate nothing are compiled without numba's reference counting
+# (``_nrt=False``): with it, every array handed to an inlined helper in a hot loop costs a
+# pair of atomic increments and decrements, which took three quarters of a look-ahead
+# decision's time. Only the chunk kernels, which allocate their tables, keep it.
+
 # ---- policies -----------------------------------------------------------------------------
 P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER = 0, 1, 2, 3
 # ---- two-player rule choices, as ``KanaljeRules.to_kernel`` packs them ------------------------
@@ -87,6 +101,14 @@ def seat_after(seat, k, n):
 
 
 @inline
+def _copy(dst, src):
+    """``dst[:] = src`` for the functions compiled without reference counting (numba's slice
+    assignment needs it)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@inline
 def to_play(t):
     return seat_after(t[T.leader], t[T.trick_len], t[T.players])
 
@@ -104,11 +126,12 @@ def trick_winner_index(t, n, trump):
 
 
 
-@kernel
+@kernel(_nrt=False)
 def new_table(t, rules, leader, turned, check):
     """A fresh table for ``rules``, phase 0 (the trick play), hands empty; ``turned`` (or -1)
     is face up and names trump."""
-    t[:] = 0
+    for i in range(t.shape[0]):
+        t[i] = 0
     t[T.players] = rules[R.players]
     t[T.trump] = (turned & 3) if turned >= 0 else -1
     t[T.leader] = leader
@@ -132,7 +155,7 @@ def new_table(t, rules, leader, turned, check):
     t[T.non_dealer] = leader
 
 
-@kernel
+@kernel(_nrt=False)
 def open_phase1(t, non_dealer):
     """Two players: start phase 1 on a fresh table whose stock is in place."""
     t[T.phase] = 1
@@ -230,7 +253,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
     # Everybody else shown void in a suit: a lead there is taken by nobody but me.
     all_void = np.int64(15)
     for k in range(1, n):
-        all_void &= t[T.void + (seat + k) % n]
+        all_void &= t[T.void + seat_after(seat, k, n)]
     # 1. A jack all of whose unseen suit-mates outrank it: whoever follows must take it.
     best_pen = -1
     jack_lead = -1
@@ -249,7 +272,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
     nonjack = hand & ~JACKS
     any_void = np.int64(0)
     for k in range(1, n):
-        any_void |= t[T.void + (seat + k) % n]
+        any_void |= t[T.void + seat_after(seat, k, n)]
     for s in range(4):
         mine = nonjack & SUIT_MASK[s]
         if mine == 0 or ((any_void >> s) & 1) != 0:
@@ -352,7 +375,7 @@ def heuristic_choose(t, seat, legal):
             # shown a void that lets them throw a jack on it.
             later_void = np.int64(0)
             for k in range(1, n - tlen):
-                later_void |= t[T.void + (seat + k) % n]
+                later_void |= t[T.void + seat_after(seat, k, n)]
             topt = highest(wt)
             led_jack_out = (unseen & bit(JACK_RANK * 4 + led)) == 0
             if (unseen & above(topt)) == 0 and ((later_void >> led) & 1) == 0 and led_jack_out:
@@ -446,7 +469,7 @@ def play_card1(t, seat, c):
 
 
 
-@kernel
+@kernel(_nrt=False)
 def start_phase2(state, t):
     """Two players, end of phase 1: draw the phase-2 trump from the 26 phase-1 trick cards
     (the card stays dead; ``trump_draw`` presets the draw) and set the phase-2 leader."""
@@ -479,7 +502,7 @@ def faceup_value(t, fu):
     return 1 if r >= 8 else 0
 
 
-@helper
+@helper(_nrt=False)
 def heuristic1_choose(t, seat, legal):
     """The phase-1 rule-based player (documented in ``policies.py``)."""
     if (legal & (legal - 1)) == 0:
@@ -538,7 +561,7 @@ def play_any(state, t, seat, c):
     return play_card(t, seat, c)
 
 
-@kernel
+@kernel(_nrt=False)
 def play_out_heuristic(state, t):
     """Every seat plays the heuristic until the deal ends, from any point of either game
     (``state`` draws only the two-player phase-2 trump)."""
@@ -556,7 +579,7 @@ def play_out_heuristic(state, t):
 
 # ---- the look-ahead player ----------------------------------------------------------------
 @inline
-def _sample_phase1(state, t, seat, w):
+def _sample_phase1(state, t, seat, w, a):
     """Phase 1: what ``seat`` cannot see redealt at random: the opponent's cards other than
     the face-up cards it took, and the stock under the face-up card."""
     opp = 1 - seat
@@ -567,7 +590,6 @@ def _sample_phase1(state, t, seat, w):
     for i in range(pos + 1, STOCK):
         pool |= bit(t[T.stock + i])
     m = popcount(pool)
-    a = np.empty(52, dtype=np.int64)
     x = pool
     for i in range(m):
         a[i] = lowest(x)
@@ -620,58 +642,110 @@ def _sample_three(state, t, seat, w):
     w[T.hand + b] = to_b
 
 
-@kernel
-def sample_world(state, t, seat, w):
+@kernel(_nrt=False)
+def sample_world(state, t, seat, w, pool):
     """Copy ``t`` into ``w`` with what ``seat`` cannot see redealt at random, consistently with
-    what it has seen. In the two-player phase 2 nothing is hidden (every other card lies in
-    the phase-1 tricks or my hand): the world is the true deal."""
-    w[:] = t
+    what it has seen (``pool``: 52 int64 of scratch). In the two-player phase 2 nothing is
+    hidden (every other card lies in the phase-1 tricks or my hand): the world is the true deal."""
+    _copy(w, t)
     if t[T.phase] == 1:
-        _sample_phase1(state, t, seat, w)
+        _sample_phase1(state, t, seat, w, pool)
     elif t[T.players] == 3:
         _sample_three(state, t, seat, w)
 
 
-@helper
-def _cards_of(mask):
-    """The cards of a mask, lowest first."""
-    out = np.empty(popcount(mask), dtype=np.int64)
-    x = mask
-    for i in range(out.shape[0]):
-        out[i] = lowest(x)
-        x &= x - 1
-    return out
+@inline
+def _representatives(t, seat, legal):
+    """The legal cards worth playing out: of non-jacks of one suit that no card another player
+    may hold separates (only my cards, cards of finished tricks or the turned card lie between
+    them, no jack, and none of my cards of another suit ranks between them), the lowest. In
+    the trick play such cards are interchangeable: every comparison any player makes
+    afterwards comes out the same, so their play-outs score the same and the lowest is what
+    the full comparison picks. Phase 1 keeps every card: its phase-2 trump is drawn by
+    position among the played cards, which interchanging would change."""
+    if t[T.phase] == 1:
+        return legal
+    seen = t[T.hand + seat] | t[T.played]
+    if t[T.turned] >= 0:
+        seen |= bit(t[T.turned])
+    for i in range(t[T.trick_len]):
+        seen &= ~bit(t[T.trick + i])  # still in play: my card is compared with it
+    mine = t[T.hand + seat]
+    reps = legal & JACKS
+    for s in range(4):
+        m = legal & SUIT_MASK[s] & ~JACKS
+        last = -1
+        while m != 0:
+            c = lowest(m)
+            m &= m - 1
+            if last < 0:
+                reps |= bit(c)
+            else:
+                gap = above(last) & below(c)
+                # my cards of other suits ranked between them: the heuristic compares its cards
+                # across suits (highest side card), which interchanging would reorder
+                across = mine & ~SUIT_MASK[s] & ((bit(c) - 1) & ~((bit(last) << 1) - 1))
+                if (gap & JACKS) != 0 or (gap & ~seen) != 0 or across != 0:
+                    reps |= bit(c)
+            last = c
+    return reps
 
 
-@kernel
-def lookahead_choose(state, t, seat, legal, samples):
+def new_scratch():
+    """The scratch a chunk's look-ahead and user decisions work in: (int64 rows, uint64 rows)."""
+    return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
+
+
+@inline
+def _scratch():
+    return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
+
+
+@kernel(_nrt=False)
+def lookahead_choose(state, t, seat, legal, samples, scr, rs):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
-    best total score."""
+    best total score. Interchangeable cards (:func:`_representatives`) are played out once.
+    ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
+    (compiled without reference counting, numba would refuse an allocation), and the random
+    draws are those of a comparison of every card, whatever is skipped."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
-    cands = _cards_of(legal)
-    k = cands.shape[0]
-    totals = np.zeros(k, dtype=np.int64)
-    w = np.empty(TABLE_SIZE, dtype=np.int64)
-    w2 = np.empty(TABLE_SIZE, dtype=np.int64)
-    sub = np.zeros(4, dtype=np.uint64)
-    s2 = np.empty(4, dtype=np.uint64)
+    reps = _representatives(t, seat, legal)
+    w = scr[WORLD]
+    w2 = scr[PLAY]
+    cands = scr[CANDS]
+    totals = scr[TOTALS]
+    sub = rs[SUB]
+    s2 = rs[SUB_COPY]
+    k = 0
+    x = reps
+    while x != 0:
+        cands[k] = lowest(x)
+        totals[k] = 0
+        x &= x - 1
+        k += 1
     p1 = t[T.phase] == 1
     for _ in range(samples):
-        sample_world(state, t, seat, w)
+        sample_world(state, t, seat, w, scr[POOL])
         w[T.check] = 0
         if p1:
             for j in range(4):
                 sub[j] = next_u64(state)
+        if k == 1:
+            continue  # the draws above keep the random stream of a full comparison
         for i in range(k):
-            w2[:] = w
-            s2[:] = sub
+            _copy(w2, w)
+            _copy(s2, sub)
             if not play_any(s2, w2, seat, cands[i]):
                 play_out_heuristic(s2, w2)
             totals[i] += score(w2, seat)
-    return cands[np.argmax(totals)]  # ties to the lowest card, as argmax takes the first
+    best = 0
+    for i in range(1, k):
+        if totals[i] > totals[best]:  # ties to the lowest card
+            best = i
+    return cands[best]
 
 
 # ---- the user's policy ----------------------------------------------------------------------
@@ -680,17 +754,25 @@ def lookahead_choose(state, t, seat, legal, samples):
 POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64, types.int64, types.int64[::1])
 
 
-@callback(POLICY_SIGNATURE)
-def no_user_policy(state, legal, seat, view):
+def _no_user_policy(state, legal, seat, view):
     """Stands in for a user's policy in runs without one (never called there)."""
     return lowest(legal)
 
 
-@kernel
-def user_view(t, seat):
-    """The table as ``seat`` may see it: the other hands hidden (zeroed); in phase 1 also the
-    stock under the face-up card and the cards dealt face down (-1)."""
-    v = t.copy()
+def __getattr__(name):
+    # ``no_user_policy`` is compiled (or loaded from the cache) on first use, not at import:
+    # only the kernels that take a user's policy need it, and random or heuristic runs never do.
+    if name == "no_user_policy":
+        fn = globals()["no_user_policy"] = callback(POLICY_SIGNATURE)(_no_user_policy)
+        return fn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@kernel(_nrt=False)
+def user_view(t, seat, v):
+    """The table as ``seat`` may see it, written into ``v``: the other hands hidden (zeroed); in
+    phase 1 also the stock under the face-up card and the cards dealt face down (-1)."""
+    _copy(v, t)
     for s in range(t[T.players]):
         if s != seat:
             v[T.hand + s] = 0
@@ -703,8 +785,10 @@ def user_view(t, seat):
 
 
 @inline
-def _user_card(state, t, seat, legal, user):
-    c = user(state, legal, seat, user_view(t, seat))
+def _user_card(state, t, seat, legal, user, scr):
+    v = scr[VIEW]
+    user_view(t, seat, v)
+    c = user(state, legal, seat, v)
     if c < 0 or c > 51 or (legal & bit(c)) == 0:
         # An illegal answer is counted (checked runs report it) and replaced, so a buggy
         # policy cannot stall the deal.
@@ -714,41 +798,41 @@ def _user_card(state, t, seat, legal, user):
 
 
 @inline
-def _choose_drawn(state, t, seat, code, samples, user, legal):
+def _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs):
     """The card of a random, look-ahead or user policy (the same in either phase)."""
     if code == P_RANDOM:
         return random_choose(state, legal)
     if code == P_LOOKAHEAD:
-        return lookahead_choose(state, t, seat, legal, samples)
-    return _user_card(state, t, seat, legal, user)
+        return lookahead_choose(state, t, seat, legal, samples, scr, rs)
+    return _user_card(state, t, seat, legal, user, scr)
 
 
 @inline
-def choose_trick(state, t, seat, code, samples, user):
+def choose_trick(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
     legal = legal_cards(t, seat)
     if code == P_HEURISTIC:
         return heuristic_choose(t, seat, legal)
-    return _choose_drawn(state, t, seat, code, samples, user, legal)
+    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
-@helper
-def choose1(state, t, seat, code, samples, user):
+@helper(_nrt=False)
+def choose1(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
     legal = legal_cards1(t, seat)
     return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else \
-        _choose_drawn(state, t, seat, code, samples, user, legal)
+        _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
 @inline
-def choose(state, t, seat, code, samples, user):
+def choose(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` now (``user`` is the user's policy)."""
     if t[T.phase] == 1:
-        return choose1(state, t, seat, code, samples, user)
-    return choose_trick(state, t, seat, code, samples, user)
+        return choose1(state, t, seat, code, samples, user, scr, rs)
+    return choose_trick(state, t, seat, code, samples, user, scr, rs)
 
 
-@kernel
+@kernel(_nrt=False)
 def play_out_random3(state, t):
     """Three random players from the start of a deal to its end, in a tight loop.
 
@@ -796,10 +880,46 @@ def play_out_random3(state, t):
         _take_jack(t, turned & 3, w, w == trick_leader)
 
 
-@kernel
-def play_out(state, t, pol, samples, user):
+@inline
+def _basic_choose1(state, t, seat, code):
+    legal = legal_cards1(t, seat)
+    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@inline
+def _basic_choose_trick(state, t, seat, code):
+    legal = legal_cards(t, seat)
+    return heuristic_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@kernel(_nrt=False)
+def play_out_basic(state, t, pol):
+    """:func:`play_out` for lineups of random and heuristic players alone: the same play and
+    the same draws, without the look-ahead and user-policy code compiled in."""
+    n = t[T.players]
+    if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
+            and pol[2] == P_RANDOM:
+        play_out_random3(state, t)
+        return
+    if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
+        play_out_heuristic(state, t)
+        return
+    if t[T.phase] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, _basic_choose1(state, t, seat, pol[seat])):
+                break
+        start_phase2(state, t)
+    while True:
+        seat = to_play(t)
+        if play_card(t, seat, _basic_choose_trick(state, t, seat, pol[seat])):
+            return
+
+
+@kernel(_nrt=False)
+def play_out(state, t, pol, samples, user, scr, rs):
     """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
-    code ``pol[s]``."""
+    code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
     n = t[T.players]
     if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
             and pol[2] == P_RANDOM:
@@ -811,25 +931,26 @@ def play_out(state, t, pol, samples, user):
     if t[T.phase] == 1:
         while True:
             seat = to_play(t)
-            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user)):
+            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user, scr, rs)):
                 break
         start_phase2(state, t)
     while True:
         seat = to_play(t)
-        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user)):
+        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user, scr, rs)):
             return
 
 
 @kernel
 def play_traced(state, t, pol, samples, rec, user):
     """Play ``t`` to its end, writing each trick as a row of ``rec`` (:data:`TRACE`)."""
+    scr, rs = _scratch()
     i = 0
     while True:
         seat = to_play(t)
         if t[T.trick_len] == 0:
             rec[i, TR.leader] = seat
             rec[i, TR.faceup] = t[T.faceup] if t[T.phase] == 1 else -1
-        c = choose(state, t, seat, pol[seat], samples, user)
+        c = choose(state, t, seat, pol[seat], samples, user, scr, rs)
         rec[i, TR.cards + t[T.trick_len]] = c
         done = play_any(state, t, seat, c)
         if t[T.trick_len] == 0:
@@ -852,7 +973,7 @@ def free_cards(fixed_hand, fixed_card):
     return deck, m
 
 
-@kernel
+@kernel(_nrt=False)
 def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, first, check, hand0):
     """Deal the ``nfree`` cards of ``deck`` into a fresh table ``t`` (``hand0`` keeps the dealt
     hands); seat ``fixed_seat`` holds ``fixed_hand``, ``first`` is the seat left of the dealer.
@@ -907,7 +1028,7 @@ def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card,
         t[T.hand + s] = hand0[s]
 
 
-@kernel
+@kernel(_nrt=False)
 def check_deal_end(t, rules, start_phase):
     """Broken invariants at the end of a deal: 0 when all is well.
 
@@ -1052,24 +1173,84 @@ def _record_phase1(out, t):
 def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user):
     """``n`` deals, seat 0 left of the dealer: jack takers, scores and their distributions
     (:data:`DEALS`); two players also phase 1 and the face-up card."""
-    players = rules[R.players]
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
+    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
+    scr, rs = _scratch()
+    _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
+                t, deck, nfree, held, hand0, scr, rs)
+
+
+@inline
+def _deal_work(fixed_hand, fixed_card):
+    """What a deals kernel allocates once: the table, the deck, jack holders, dealt hands."""
     deck, nfree = free_cards(fixed_hand, fixed_card)
-    held = np.empty(4, dtype=np.int64)
-    hand0 = np.empty(4, dtype=np.int64)
+    return np.empty(TABLE_SIZE, dtype=np.int64), deck, nfree, np.empty(4, dtype=np.int64), \
+        np.empty(4, dtype=np.int64)
+
+
+# The deal loops allocate nothing, so they are compiled without reference counting (see the top).
+@kernel(_nrt=False)
+def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
+                t, deck, nfree, held, hand0, scr, rs):
+    players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         _jack_holders(hand0, players, held)
-        play_out(state, t, pol, samples, user)
-        out[D.deals] += 1
-        _record_seats(out, t, players)
-        trump = t[T.trump]
-        for s in range(4):
-            _record_jack(out, t, s, held, hand0, trump)
-        if players == 2:
-            _record_phase1(out, t)
-        if check != 0:
-            out[D.violations] += check_deal_end(t, rules, start_phase)
+        play_out(state, t, pol, samples, user, scr, rs)
+        _record_deal(out, t, rules, players, held, hand0, start_phase, check)
+
+
+@inline
+def _record_deal(out, t, rules, players, held, hand0, start_phase, check):
+    """Everything :data:`DEALS` counts about a finished deal."""
+    out[D.deals] += 1
+    _record_seats(out, t, players)
+    trump = t[T.trump]
+    for s in range(4):
+        _record_jack(out, t, s, held, hand0, trump)
+    if players == 2:
+        _record_phase1(out, t)
+    if check != 0:
+        out[D.violations] += check_deal_end(t, rules, start_phase)
+
+
+# Kernels compiled per kind of lineup, so a run compiles only the players it has: the same
+# deals and counts as :func:`deals_kernel` for those lineups (the tests compare them).
+@kernel
+def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check):
+    """:func:`deals_kernel` for a lineup of heuristic players."""
+    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
+    _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                          t, deck, nfree, held, hand0)
+
+
+@kernel(_nrt=False)
+def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                          t, deck, nfree, held, hand0):
+    players = rules[R.players]
+    for _ in range(n):
+        start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
+        _jack_holders(hand0, players, held)
+        play_out_heuristic(state, t)
+        _record_deal(out, t, rules, players, held, hand0, start_phase, check)
+
+
+@kernel
+def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check):
+    """:func:`deals_kernel` for a lineup of random and heuristic players."""
+    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
+    _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                      t, deck, nfree, held, hand0)
+
+
+@kernel(_nrt=False)
+def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
+                      t, deck, nfree, held, hand0):
+    players = rules[R.players]
+    for _ in range(n):
+        start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
+        _jack_holders(hand0, players, held)
+        play_out_basic(state, t, pol)
+        _record_deal(out, t, rules, players, held, hand0, start_phase, check)
 
 
 @kernel
@@ -1084,17 +1265,24 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
     hand0 = np.empty(4, dtype=np.int64)
     pol = np.empty(players, dtype=np.int64)
     base = np.empty(players, dtype=np.int64)
+    scr, rs = _scratch()
+    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs)
+
+
+@kernel(_nrt=False)
+def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs):
+    players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
         if players == 2:
             t[T.trump_draw] = bounded(state, STOCK)
-        t0[:] = t
+        _copy(t0, t)
         d = 0
         for r in range(-1, players):
             for s in range(players):
                 pol[s] = pol_a if s == r else pol_b
-            t[:] = t0
-            play_out(state, t, pol, samples, user)
+            _copy(t, t0)
+            play_out(state, t, pol, samples, user, scr, rs)
             if check != 0:
                 out[M.violations] += check_deal_end(t, rules, 1)
             if r < 0:
@@ -1108,7 +1296,7 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
         add_paired(out, M.deals, M.sum, M.sum_sq, M.plus, M.minus, d)
 
 
-@kernel
+@kernel(_nrt=False)
 def game_winner(totals, n, target):
     """The seat that has won the game after a deal, or -1 to play on: somebody must have
     reached ``target`` and the highest total must be alone at the top."""
@@ -1136,16 +1324,24 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.empty(4, dtype=np.int64)
     totals = np.zeros(players, dtype=np.int64)
+    scr, rs = _scratch()
+    _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs)
+
+
+@kernel(_nrt=False)
+def _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs):
+    players = rules[R.players]
     target = rules[R.target]
     for _ in range(n):
-        totals[:] = 0
+        for s in range(players):
+            totals[s] = 0
         dealer = players - 1
         deals = 0
         winner = -1
         while winner < 0 and deals < max_deals:
             first = seat_after(dealer, 1, players)
             start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, first, check, hand0)
-            play_out(state, t, pol, samples, user)
+            play_out(state, t, pol, samples, user, scr, rs)
             if check != 0:
                 out[G.violations] += check_deal_end(t, rules, 1)
             for s in range(players):
@@ -1162,3 +1358,118 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
             out[G.deals_hist + MAX_DEALS] += 1
         out[G.deals] += deals
         out[G.deals_sq] += deals * deals
+
+
+# ---- three random players: the lean chunk kernel ----------------------------------------------
+@kernel
+def deals_random3_kernel(state, n, out, rules):
+    """:func:`deals_kernel` for three random players, unchecked, nothing fixed: the same random
+    draws and the same counts (the tests compare both), in a loop that keeps a deal in
+    registers and small arrays instead of the table, and skips what random play never reads
+    (shown voids, the played mask)."""
+    _deals_random3_loop(state, n, out, rules, np.arange(52, dtype=np.int64), np.empty((8, 4), dtype=np.int64))
+
+
+@kernel(_nrt=False)
+def _deals_random3_loop(state, n, out, rules, deck, work):
+    hands = work[0]
+    hand0 = work[1]
+    tricks = work[2]
+    pen = work[3]
+    taker = work[4]
+    led = work[5]
+    jpen = work[6]
+    for s in range(4):
+        jpen[s] = rules[R.jack_penalty + s]
+    tp = rules[R.trick_points]
+    turned_last = rules[R.turned_jack] == 1
+    for _ in range(n):
+        shuffle_prefix(state, deck, 51, 52)
+        k = 0
+        for p in range(3):
+            h = np.int64(0)
+            for _i in range(17):
+                h |= bit(deck[k])
+                k += 1
+            hand0[p] = h
+            hands[p] = h
+            tricks[p] = 0
+            pen[p] = 0
+        turned = deck[51]
+        trump = turned & 3
+        for s in range(4):
+            taker[s] = -1
+        if (turned >> 2) == JACK_RANK:
+            taker[trump] = -2
+        leader = 0
+        w = 0
+        trick_leader = 0
+        for _t in range(17):
+            c0 = random_choose(state, hands[leader])
+            hands[leader] ^= bit(c0)
+            led_mask = SUIT_MASK[c0 & 3]
+            best = c0
+            w = leader
+            s1 = leader + 1 if leader < 2 else 0
+            h = hands[s1]
+            f = h & led_mask
+            c1 = random_choose(state, f if f != 0 else h)
+            hands[s1] = h ^ bit(c1)
+            if beats(c1, best, trump):
+                best = c1
+                w = s1
+            s2 = s1 + 1 if s1 < 2 else 0
+            h = hands[s2]
+            f = h & led_mask
+            c2 = random_choose(state, f if f != 0 else h)
+            hands[s2] = h ^ bit(c2)
+            if beats(c2, best, trump):
+                w = s2
+            tricks[w] += 1
+            jk = (bit(c0) | bit(c1) | bit(c2)) & JACKS
+            while jk != 0:  # rare: four jacks in 17 tricks
+                s = lowest(jk) & 3
+                jk &= jk - 1
+                pen[w] += jpen[s]
+                taker[s] = w
+                led[s] = 1 if w == leader else 0
+            trick_leader = leader
+            leader = w
+        if turned_last and (turned >> 2) == JACK_RANK:
+            pen[w] += jpen[trump]
+            taker[trump] = w
+            led[trump] = 1 if w == trick_leader else 0
+        out[D.deals] += 1
+        total = 0
+        for p in range(3):
+            pe = pen[p]
+            tr = tricks[p]
+            sc = tr * tp - pe
+            total += sc
+            o = D.seat_sums + SEAT_SUMS * p
+            out[o + SUM_SCORE] += sc
+            out[o + SUM_SCORE + SQUARE] += sc * sc
+            out[o + SUM_PENALTY] += pe
+            out[o + SUM_PENALTY + SQUARE] += pe * pe
+            out[o + SUM_TRICKS] += tr
+            out[o + SUM_TRICKS + SQUARE] += tr * tr
+            out[D.penalty_dist + PEN_BINS * p + min(pe, PEN_BINS - 1)] += 1
+            out[D.score_dist + SCORE_BINS * p + min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)] += 1
+        out[D.total] += total
+        out[D.total_sq] += total * total
+        for s in range(4):
+            tk = taker[s]
+            if tk < 0:
+                out[D.jack_taker + TAKER_BINS * s + OUT_OF_PLAY] += 1
+                continue
+            out[D.jack_taker + TAKER_BINS * s + tk] += 1
+            out[D.in_play + s] += 1
+            out[D.leader_takes + s] += led[s]
+            j = bit(JACK_RANK * 4 + s)
+            h = 0 if (hand0[0] & j) != 0 else (1 if (hand0[1] & j) != 0 else (2 if (hand0[2] & j) != 0 else -1))
+            if h >= 0:
+                o = LENGTHS * (2 * s + (1 if s == trump else 0)) + popcount(hand0[h] & SUIT_MASK[s])
+                out[D.held + o] += 1
+                if tk == h:
+                    out[D.holder_takes + s] += 1
+                    out[D.held_taken + o] += 1

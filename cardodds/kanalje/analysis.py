@@ -141,9 +141,19 @@ def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed
     def hw(counts, n):
         return _seat_mean(counts, halfwidth_seat, C.SUM_SCORE, n).halfwidth
 
-    args = (rules.to_kernel(), codes, lookahead_samples, fixed_seat, fixed_hand, fixed_card, phase, int(bool(check)),
-            compile_policy(user))
-    res = run(K.deals_kernel, args, DEALS.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw,
+    # The kernel compiled for this kind of lineup (the same counts as the general one; a run
+    # compiles only the players it has): all random, all heuristic, random and heuristic, other.
+    packed, chk, fixed = rules.to_kernel(), int(bool(check)), (fixed_seat, fixed_hand, fixed_card, phase)
+    if rules.players == 3 and not check and fixed_seat < 0 and fixed_card < 0 and (codes == K.P_RANDOM).all():
+        kernel, args = K.deals_random3_kernel, (packed,)
+    elif (codes == K.P_HEURISTIC).all():
+        kernel, args = K.deals_heuristic_kernel, (packed, *fixed, chk)
+    elif ((codes == K.P_RANDOM) | (codes == K.P_HEURISTIC)).all():
+        kernel, args = K.deals_basic_kernel, (packed, codes, *fixed, chk)
+    else:
+        kernel = K.deals_kernel
+        args = (packed, codes, lookahead_samples, *fixed, chk, compile_policy(user))
+    res = run(kernel, args, DEALS.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw,
               rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return res, names, lookahead_samples
 

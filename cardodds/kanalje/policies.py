@@ -103,4 +103,4 @@ def compile_policy(user):
     :data:`~cardodds.kanalje._kernels.POLICY_SIGNATURE` by :func:`cardodds.policy.compile_user`,
     or the built-in stand-in for None."""
     return compile_user(user, K.POLICY_SIGNATURE, "the Kanalje policy",
-                        "policy(state, legal, seat, view) -> card", K.no_user_policy)
+                        "policy(state, legal, seat, view) -> card", K.no_user_policy if user is None else None)
