@@ -7,6 +7,12 @@ Every compiled function in cardodds is declared with one of these decorators, so
   ``nogil=True`` so the engine's threads run in parallel).
 - :func:`inline`: a small helper inlined into its callers at the numba IR level.
 - :func:`helper`: a compiled function called from other compiled code that is too large to inline.
+- :func:`loop`: a kernel or helper that allocates nothing, compiled without numba's reference
+  counting (``_nrt=False``). With it, every array handed to an inlined helper inside a hot loop
+  costs a pair of atomic increments and decrements, which measured as three quarters of a
+  Kanalje look-ahead decision; without it numba refuses any allocation in the function, so
+  "no allocation inside a decision" is checked when compiling. A chunk kernel allocates its
+  tables, then calls such a loop.
 - :func:`callback`: a function kernels receive as an argument and call through a pointer (a
   numba ``cfunc`` of a fixed signature), e.g. a user's policy: the kernels are compiled, and
   cached, once for the signature, not once per function.
@@ -27,7 +33,7 @@ import tempfile
 from numba import cfunc, njit
 from numba.core import config as _numba_config
 
-__all__ = ["BOUNDSCHECK", "callback", "helper", "inline", "kernel"]
+__all__ = ["BOUNDSCHECK", "callback", "helper", "inline", "kernel", "loop"]
 
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
@@ -46,6 +52,11 @@ def kernel(fn=None, **extra):
 def helper(fn=None, **extra):
     """Decorator for compiled helpers called from kernels (not inlined)."""
     return kernel(fn, **extra)
+
+
+def loop(fn=None, **extra):
+    """Decorator for compiled code that allocates nothing: no reference counting (see above)."""
+    return kernel(fn, _nrt=False, **extra)
 
 
 def inline(fn=None, **extra):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from .._jit import callback, helper, inline, kernel
+from .._jit import callback, inline, kernel, loop
 from .._random import bounded, next_u64, shuffle_prefix
 from .._tally import add_paired
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
@@ -60,10 +60,9 @@ SCRATCH_WIDTH = max(TABLE_SIZE, 52)
 #: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
 SUB, SUB_COPY = 0, 1
 
-# Functions that allocate nothing are compiled without numba's reference counting
-# (``_nrt=False``): with it, every array handed to an inlined helper in a hot loop costs a
-# pair of atomic increments and decrements, which took three quarters of a look-ahead
-# decision's time. Only the chunk kernels, which allocate their tables, keep it.
+# Functions that allocate nothing are compiled with ``@loop`` (no reference counting, see
+# cardodds/_jit.py): the reference counts took three quarters of a look-ahead decision's time.
+# Only the chunk kernels, which allocate their tables, keep it.
 
 # ---- policies -----------------------------------------------------------------------------
 P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER = 0, 1, 2, 3
@@ -126,7 +125,7 @@ def trick_winner_index(t, n, trump):
 
 
 
-@kernel(_nrt=False)
+@loop
 def new_table(t, rules, leader, turned, check):
     """A fresh table for ``rules``, phase 0 (the trick play), hands empty; ``turned`` (or -1)
     is face up and names trump."""
@@ -155,7 +154,7 @@ def new_table(t, rules, leader, turned, check):
     t[T.non_dealer] = leader
 
 
-@kernel(_nrt=False)
+@loop
 def open_phase1(t, non_dealer):
     """Two players: start phase 1 on a fresh table whose stock is in place."""
     t[T.phase] = 1
@@ -469,7 +468,7 @@ def play_card1(t, seat, c):
 
 
 
-@kernel(_nrt=False)
+@loop
 def start_phase2(state, t):
     """Two players, end of phase 1: draw the phase-2 trump from the 26 phase-1 trick cards
     (the card stays dead; ``trump_draw`` presets the draw) and set the phase-2 leader."""
@@ -502,7 +501,7 @@ def faceup_value(t, fu):
     return 1 if r >= 8 else 0
 
 
-@helper(_nrt=False)
+@loop
 def heuristic1_choose(t, seat, legal):
     """The phase-1 rule-based player (documented in ``policies.py``)."""
     if (legal & (legal - 1)) == 0:
@@ -561,7 +560,7 @@ def play_any(state, t, seat, c):
     return play_card(t, seat, c)
 
 
-@kernel(_nrt=False)
+@loop
 def play_out_heuristic(state, t):
     """Every seat plays the heuristic until the deal ends, from any point of either game
     (``state`` draws only the two-player phase-2 trump)."""
@@ -642,7 +641,7 @@ def _sample_three(state, t, seat, w):
     w[T.hand + b] = to_b
 
 
-@kernel(_nrt=False)
+@loop
 def sample_world(state, t, seat, w, pool):
     """Copy ``t`` into ``w`` with what ``seat`` cannot see redealt at random, consistently with
     what it has seen (``pool``: 52 int64 of scratch). In the two-player phase 2 nothing is
@@ -701,7 +700,7 @@ def _scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
-@kernel(_nrt=False)
+@loop
 def lookahead_choose(state, t, seat, legal, samples, scr, rs):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
@@ -768,7 +767,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@kernel(_nrt=False)
+@loop
 def user_view(t, seat, v):
     """The table as ``seat`` may see it, written into ``v``: the other hands hidden (zeroed); in
     phase 1 also the stock under the face-up card and the cards dealt face down (-1)."""
@@ -816,7 +815,7 @@ def choose_trick(state, t, seat, code, samples, user, scr, rs):
     return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
-@helper(_nrt=False)
+@loop
 def choose1(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
     legal = legal_cards1(t, seat)
@@ -832,7 +831,7 @@ def choose(state, t, seat, code, samples, user, scr, rs):
     return choose_trick(state, t, seat, code, samples, user, scr, rs)
 
 
-@kernel(_nrt=False)
+@loop
 def play_out_random3(state, t):
     """Three random players from the start of a deal to its end, in a tight loop.
 
@@ -892,7 +891,7 @@ def _basic_choose_trick(state, t, seat, code):
     return heuristic_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
 
 
-@kernel(_nrt=False)
+@loop
 def play_out_basic(state, t, pol):
     """:func:`play_out` for lineups of random and heuristic players alone: the same play and
     the same draws, without the look-ahead and user-policy code compiled in."""
@@ -916,7 +915,7 @@ def play_out_basic(state, t, pol):
             return
 
 
-@kernel(_nrt=False)
+@loop
 def play_out(state, t, pol, samples, user, scr, rs):
     """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
     code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
@@ -973,7 +972,7 @@ def free_cards(fixed_hand, fixed_card):
     return deck, m
 
 
-@kernel(_nrt=False)
+@loop
 def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, first, check, hand0):
     """Deal the ``nfree`` cards of ``deck`` into a fresh table ``t`` (``hand0`` keeps the dealt
     hands); seat ``fixed_seat`` holds ``fixed_hand``, ``first`` is the seat left of the dealer.
@@ -1028,7 +1027,7 @@ def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card,
         t[T.hand + s] = hand0[s]
 
 
-@kernel(_nrt=False)
+@loop
 def check_deal_end(t, rules, start_phase):
     """Broken invariants at the end of a deal: 0 when all is well.
 
@@ -1188,7 +1187,7 @@ def _deal_work(fixed_hand, fixed_card):
 
 
 # The deal loops allocate nothing, so they are compiled without reference counting (see the top).
-@kernel(_nrt=False)
+@loop
 def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
                 t, deck, nfree, held, hand0, scr, rs):
     players = rules[R.players]
@@ -1223,7 +1222,7 @@ def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_c
                           t, deck, nfree, held, hand0)
 
 
-@kernel(_nrt=False)
+@loop
 def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
                           t, deck, nfree, held, hand0):
     players = rules[R.players]
@@ -1242,7 +1241,7 @@ def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_
                       t, deck, nfree, held, hand0)
 
 
-@kernel(_nrt=False)
+@loop
 def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
                       t, deck, nfree, held, hand0):
     players = rules[R.players]
@@ -1269,7 +1268,7 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
     _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs)
 
 
-@kernel(_nrt=False)
+@loop
 def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs):
     players = rules[R.players]
     for _ in range(n):
@@ -1296,7 +1295,7 @@ def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0,
         add_paired(out, M.deals, M.sum, M.sum_sq, M.plus, M.minus, d)
 
 
-@kernel(_nrt=False)
+@loop
 def game_winner(totals, n, target):
     """The seat that has won the game after a deal, or -1 to play on: somebody must have
     reached ``target`` and the highest total must be alone at the top."""
@@ -1328,7 +1327,7 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs)
 
 
-@kernel(_nrt=False)
+@loop
 def _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs):
     players = rules[R.players]
     target = rules[R.target]
@@ -1370,7 +1369,7 @@ def deals_random3_kernel(state, n, out, rules):
     _deals_random3_loop(state, n, out, rules, np.arange(52, dtype=np.int64), np.empty((8, 4), dtype=np.int64))
 
 
-@kernel(_nrt=False)
+@loop
 def _deals_random3_loop(state, n, out, rules, deck, work):
     hands = work[0]
     hand0 = work[1]
