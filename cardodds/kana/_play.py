@@ -25,7 +25,7 @@ from numba import types
 from .._jit import callback, helper, inline, kernel
 from .._random import bounded, deal3_from, deal_from, next_u64
 from ..layout import Layout
-from ._kernels import EXTRA, EXTRA_BLOCK, R, X, hand_key, hand_value, play_extra_rounds
+from ._kernels import EXTRA, EXTRA_BLOCK, R, X, hand_key, hand_value, play_extra_rounds, random_position
 
 #: A table's strategies as the kernels read them (``strategies.pack``), indexed
 #: ``[configuration, seat]``: kind, blind position, whether the context is used, the
@@ -255,6 +255,10 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     ``focal`` is the seat whose results are broken down (by its peeked rank in peek-one,
     its hand's rank combination in peek-all) and paired between configurations. ``rules`` is
     ``KanaRules.pack()``, ``lay`` the offsets of :func:`config_layout`.
+
+    The decisions and the turn rounds are written out here rather than called through
+    :func:`decide` and :func:`settle`: numba updates a reference count for every array an
+    inlined function takes, on every call, which cost this loop more than half its time.
     """
     n = rules[R.players]
     fresh = rules[R.fresh_deck]
@@ -270,27 +274,86 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     kept_f = np.empty((C, 2), np.int64)
     for j in range(52):
         deck[j] = j
+    f = focal
     for _ in range(nrounds):
-        f = focal
         m = 52
         for p in range(n):
             hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, 3 * p, m)
         fkey = _focal_key(variant, hands[f])
-        saved[:] = deck
-        state[:] = s
+        for j in range(52):
+            saved[j] = deck[j]
+        for j in range(4):
+            state[j] = s[j]
+        restocked = False
         for c in range(C):
-            s[:] = state
-            deck[:] = saved
+            for j in range(4):
+                s[j] = state[j]
+            for j in range(52):
+                deck[j] = saved[j]
+            best = -1
             for p in range(n):
-                hand[0] = hands[p, 0]
-                hand[1] = hands[p, 1]
-                hand[2] = hands[p, 2]
-                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                _kana(hand, pos, p, kanad, kept)
+                h0 = hands[p, 0]
+                h1 = hands[p, 1]
+                h2 = hands[p, 2]
+                kind = kinds[c, p]
+                if kind == KIND_BLIND:
+                    pos = args[c, p]
+                    if pos < 0:
+                        pos = random_position(s)
+                elif kind == KIND_CUSTOM:
+                    hand[0] = h0
+                    hand[1] = h1
+                    hand[2] = h2
+                    pos = custom(p, hand, peeked, kanad, p, s)
+                else:
+                    ctx = NO_CONTEXT
+                    if ctxmode[c, p] != 0 and p > 0:
+                        ctx = 0
+                        for q in range(p):
+                            ctx = max(ctx, kanad[q] >> 2)
+                    if kind == KIND_PEEK_ONE:
+                        # The two unseen cards are exchangeable: känäing "an unseen card" is position 1.
+                        pos = 0 if t1[c, p, ctx, h0 >> 2] else 1
+                    else:
+                        a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
+                        jj = t3[c, p, ctx, COMBO[ra, rb, rc]]
+                        if jj < 0:
+                            pos = random_position(s)
+                        else:
+                            pos = a if jj == 0 else (b if jj == 1 else cc)
+                if pos == 0:
+                    kanad[p] = h0
+                    ka = h1
+                    kb = h2
+                elif pos == 1:
+                    kanad[p] = h1
+                    ka = h0
+                    kb = h2
+                else:
+                    kanad[p] = h2
+                    ka = h0
+                    kb = h1
+                kept[p, 0] = ka
+                kept[p, 1] = kb
+                kk = hand_key(ka, kb)
+                key[p] = kk
+                best = max(best, kk)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
-                                           kept, key, tied, first, dark, darkkey)
+            k = 0
+            for p in range(n):
+                if key[p] == best:
+                    tied[k] = p
+                    k += 1
+            block = o_extra + c * EXTRA_BLOCK
+            if k == 1:
+                out[block + X.per_round] += 1  # settled without an extra round
+                winners[c] = tied[0]
+                restocked = False
+            else:
+                winners[c], _i, _m, restocked = play_extra_rounds(
+                    s, out, block, deck, 3 * n, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
+                )
         _record(out, lay, n, C, K, fkey, f, winners, kept_f)
         if restocked or fresh:
             for j in range(52):
