@@ -506,6 +506,122 @@ def _play_options(s, out, extra_base, i, m, me, n, options, fresh, extra_all, pe
     """From my turn on, play the deal in ``hands`` once per option of mine (``options[c]`` = the
     position I känä), each from the same stock and random stream; winners go to ``winners``.
 
+    The decisions and turn rounds are written out, as in :func:`play_configs` (an inlined
+    :func:`decide` or :func:`settle` pays a reference count per array per call)."""
+    for j in range(m):
+        saved[j] = deck[j]
+    for j in range(4):
+        state[j] = s[j]
+    for c in range(options.shape[0]):
+        for j in range(4):
+            s[j] = state[j]
+        for j in range(m):
+            deck[j] = saved[j]
+        for p in range(me, n):
+            h0 = hands[p, 0]
+            h1 = hands[p, 1]
+            h2 = hands[p, 2]
+            kind = kinds[0, p]
+            if p == me:
+                pos = options[c]
+            elif kind == KIND_BLIND:
+                pos = args[0, p]
+                if pos < 0:
+                    pos = random_position(s)
+            elif kind == KIND_CUSTOM:
+                hand[0] = h0
+                hand[1] = h1
+                hand[2] = h2
+                pos = custom(p, hand, peeked, kanad, p, s)
+            else:
+                ctx = NO_CONTEXT
+                if ctxmode[0, p] != 0 and p > 0:
+                    ctx = 0
+                    for q in range(p):
+                        ctx = max(ctx, kanad[q] >> 2)
+                if kind == KIND_PEEK_ONE:
+                    pos = 0 if t1[0, p, ctx, h0 >> 2] else 1
+                else:
+                    a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
+                    jj = t3[0, p, ctx, COMBO[ra, rb, rc]]
+                    if jj < 0:
+                        pos = random_position(s)
+                    else:
+                        pos = a if jj == 0 else (b if jj == 1 else cc)
+            if pos == 0:
+                kanad[p] = h0
+                kept[p, 0] = h1
+                kept[p, 1] = h2
+            elif pos == 1:
+                kanad[p] = h1
+                kept[p, 0] = h0
+                kept[p, 1] = h2
+            else:
+                kanad[p] = h2
+                kept[p, 0] = h0
+                kept[p, 1] = h1
+        best = -1
+        for p in range(n):
+            kk = hand_key(kept[p, 0], kept[p, 1])
+            key[p] = kk
+            best = max(best, kk)
+        k = 0
+        for p in range(n):
+            if key[p] == best:
+                tied[k] = p
+                k += 1
+        block = extra_base + c * EXTRA_BLOCK
+        if k == 1:
+            out[block + X.per_round] += 1  # settled without an extra round
+            winners[c] = tied[0]
+        else:
+            winners[c], _i, _m, _r = play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all,
+                                                       first, dark, darkkey)
+
+
+@helper
+def _pick_pair(s, cum, p, ctx, z, npairs):
+    """A pair drawn by the posterior weights ``cum[p, ctx]`` (total ``z``): binary search."""
+    u = _uniform(s) * z
+    lo = 0
+    hi = npairs - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cum[p, ctx, mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def advice_layout(C: int) -> Layout:
+    """Counts of :func:`advise_worlds` for ``C`` options of mine."""
+    P = C * (C - 1) // 2
+    return Layout("kana advice counts", [
+        ("wins", C),  # my wins with each option
+        ("plus", P),  # [pair]: I win with the first option of the pair, not the second
+        ("minus", P),
+        ("rejected", 1),  # draws rejected while sampling the earlier seats' hands
+        ("extra", C * EXTRA.size),
+    ])
+
+
+def rejection_layout(C: int) -> Layout:
+    """Counts of :func:`advise_by_rejection` for ``C`` options of mine."""
+    return Layout("kana rejection counts", [("wins", C), ("accepted", 1), ("extra", C * EXTRA.size)])
+
+
+#: Field numbers of :func:`advice_layout` and :func:`rejection_layout`.
+ADVICE = advice_layout(2).index
+REJECTION = rejection_layout(2).index
+
+
+@helper
+def _play_options(s, out, extra_base, i, m, me, n, options, fresh, extra_all, peeked, kinds, args, ctxmode, t1, t3,
+                  custom, hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state):
+    """From my turn on, play the deal in ``hands`` once per option of mine (``options[c]`` = the
+    position I känä), each from the same stock and random stream; winners go to ``winners``.
+
     Takes the arrays themselves, not their bundles: a field read from a bundle costs a
     reference-count update, and this runs once per sampled world (about 6% of the advisor)."""
     saved[:] = deck
@@ -618,9 +734,76 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
         for p in range(me + 1, n):
             hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
             i += 3
-        _play_options(s, out, o_extra, i, npool, me, n, options, fresh, extra_all, peeked, kinds, args, ctxmode, t1,
-                      t3, custom, hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved,
-                      state)
+        # Each option of mine from here on, as _play_options plays them (written out: no call).
+        for j in range(npool):
+            saved[j] = deck[j]
+        for j in range(4):
+            state[j] = s[j]
+        for c in range(options.shape[0]):
+            for j in range(4):
+                s[j] = state[j]
+            for j in range(npool):
+                deck[j] = saved[j]
+            for p in range(me, n):
+                h0 = hands[p, 0]
+                h1 = hands[p, 1]
+                h2 = hands[p, 2]
+                kind = kinds[0, p]
+                if p == me:
+                    pos = options[c]
+                elif kind == KIND_BLIND:
+                    pos = args[0, p]
+                    if pos < 0:
+                        pos = random_position(s)
+                elif kind == KIND_CUSTOM:
+                    hand[0] = h0
+                    hand[1] = h1
+                    hand[2] = h2
+                    pos = custom(p, hand, peeked, kanad, p, s)
+                else:
+                    ctx = NO_CONTEXT
+                    if ctxmode[0, p] != 0 and p > 0:
+                        ctx = 0
+                        for q in range(p):
+                            ctx = max(ctx, kanad[q] >> 2)
+                    if kind == KIND_PEEK_ONE:
+                        pos = 0 if t1[0, p, ctx, h0 >> 2] else 1
+                    else:
+                        a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
+                        jj = t3[0, p, ctx, COMBO[ra, rb, rc]]
+                        if jj < 0:
+                            pos = random_position(s)
+                        else:
+                            pos = a if jj == 0 else (b if jj == 1 else cc)
+                if pos == 0:
+                    kanad[p] = h0
+                    kept[p, 0] = h1
+                    kept[p, 1] = h2
+                elif pos == 1:
+                    kanad[p] = h1
+                    kept[p, 0] = h0
+                    kept[p, 1] = h2
+                else:
+                    kanad[p] = h2
+                    kept[p, 0] = h0
+                    kept[p, 1] = h1
+            best = -1
+            for p in range(n):
+                kk = hand_key(kept[p, 0], kept[p, 1])
+                key[p] = kk
+                best = max(best, kk)
+            k = 0
+            for p in range(n):
+                if key[p] == best:
+                    tied[k] = p
+                    k += 1
+            block = o_extra + c * EXTRA_BLOCK
+            if k == 1:
+                out[block + X.per_round] += 1  # settled without an extra round
+                winners[c] = tied[0]
+            else:
+                winners[c], _i, _m, _r = play_extra_rounds(s, out, block, deck, i, npool, n, k, tied, kept, fresh,
+                                                           extra_all, first, dark, darkkey)
         for c in range(C):
             if winners[c] == me:
                 out[o_wins + c] += 1
