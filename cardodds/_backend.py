@@ -54,12 +54,12 @@ class _BadSpec(Exception):
 
 
 def _parse(spec):
+    if spec is None or (isinstance(spec, str) and spec.strip().lower() == "threads"):
+        return None  # before importing distributed: the default costs no import
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - without the cluster extra
         Client = ()
-    if spec is None or (isinstance(spec, str) and spec.strip().lower() == "threads"):
-        return None
     if Client and isinstance(spec, Client):
         return ("client", spec)
     if not isinstance(spec, str):

@@ -198,9 +198,7 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
     """
     kept = np.empty((n, 2), np.int64)
     tied = np.empty(n, np.int64)
-    first = np.empty(n, np.int64)  # holders of the best dark card in an extra round
-    dark = np.empty(n, np.int64)
-    darkkey = np.empty(n, np.int64)
+    dark = np.empty(n, np.int64)  # the tied players' dark cards in an extra round
     pos_of = np.empty(n, np.int64)  # each seat's känä this round
     # Rounds by (seat 0's hand value, last round's starter, winner or n for a tie): one count
     # per round instead of three keeps the round loop as lean as a loop that only deals.
@@ -217,8 +215,9 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
     o_resh = o_extra + X.reshuffles
     o_per = o_extra + X.per_round
     ties = 0
+    zero = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
     for _ in range(nrounds):
-        i = 0
+        i = zero
         best = -1
         count = 0
         lead = 0
@@ -264,7 +263,7 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
         tally[((v0 - 4) * n + starter) * (n + 1) + n] += 1
         ties += 1
         # Only now are the kept cards needed (about one round in eleven at four players).
-        k = 0
+        k = zero
         for p in range(n):
             ka, kb = _kept_offsets(pos_of[p])
             kept[p, 0] = deck[3 * p + ka]
@@ -272,61 +271,65 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
             if hand_key(kept[p, 0], kept[p, 1]) == best:
                 tied[k] = p
                 k += 1
-        if fresh or extra_all:
-            winner, i, m, restocked = play_extra_rounds(
-                s, out, o_extra, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
-            )
-        else:
-            # The default rules' extra rounds, as play_extra_rounds plays them (same cards, same
-            # random numbers) but written out here: the call costs a third of the kernel's time.
-            out[o_needed] += 1
-            word = np.uint64(0)
-            have = 0
-            rounds = 0
-            restocked = False
-            while True:
-                rounds += 1
-                out[o_played] += 1
-                out[o_byk + k] += 1
-                if m - i < 2 * k:
-                    # Cards in the tied players' hands stay out of the new stock: their kept
-                    # cards in the first extra round, their dark cards after.
-                    handmask = np.uint64(0)
-                    for j in range(k):
-                        if rounds == 1:
-                            handmask |= (_U1 << np.uint64(kept[tied[j], 0])) | (_U1 << np.uint64(kept[tied[j], 1]))
-                        else:
-                            handmask |= _U1 << np.uint64(dark[j])
-                    m = _reshuffle_stock(deck, handmask)
-                    i = 0
-                    restocked = True
-                    out[o_resh] += 1
-                top = -1
-                h = 0
-                winner = 0
+        # The extra rounds, as play_extra_rounds plays them (same cards, same random numbers)
+        # but written out here: the call cost a third of the kernel's time, and the command
+        # compiles one function less.
+        if extra_all:
+            k = n
+            for p in range(n):
+                tied[p] = p
+        out[o_needed] += 1
+        word = np.uint64(0)
+        have = 0
+        rounds = 0
+        restocked = False
+        while True:
+            rounds += 1
+            out[o_played] += 1
+            out[o_byk + k] += 1
+            if fresh:
+                m = _reshuffle_stock(deck, np.uint64(0))
+                i = zero
+                restocked = True
+            elif m - i < 2 * k:
+                # Cards in the tied players' hands stay out of the new stock: their kept
+                # cards in the first extra round, their dark cards after.
+                handmask = np.uint64(0)
                 for j in range(k):
-                    _c1, word, have = deal_from(s, deck, i, m, word, have)
-                    c2, word, have = deal_from(s, deck, i + 1, m, word, have)
-                    i += 2
-                    dark[j] = c2  # both cards unseen: känäing the first is as good as any blind choice
-                    r = c2 >> 2
-                    if r > top:
-                        top = r
-                        h = 1
-                        winner = tied[j]
-                    elif r == top:
-                        h += 1
-                if h == 1:
-                    out[o_per + min(rounds, PER_ROUND_BINS - 1)] += 1
-                    break
-                out[o_again + k] += 1
-                h = 0
-                for j in range(k):
-                    if dark[j] >> 2 == top:
-                        tied[h] = tied[j]
-                        dark[h] = dark[j]
-                        h += 1
-                k = h
+                    if rounds == 1:
+                        handmask |= (_U1 << np.uint64(kept[tied[j], 0])) | (_U1 << np.uint64(kept[tied[j], 1]))
+                    else:
+                        handmask |= _U1 << np.uint64(dark[j])
+                m = _reshuffle_stock(deck, handmask)
+                i = 0
+                restocked = True
+                out[o_resh] += 1
+            top = -1
+            h = 0
+            winner = 0
+            for j in range(k):
+                _c1, word, have = deal_from(s, deck, i, m, word, have)
+                c2, word, have = deal_from(s, deck, i + 1, m, word, have)
+                i += 2
+                dark[j] = c2  # both cards unseen: känäing the first is as good as any blind choice
+                r = c2 >> 2
+                if r > top:
+                    top = r
+                    h = 1
+                    winner = tied[j]
+                elif r == top:
+                    h += 1
+            if h == 1:
+                out[o_per + min(rounds, PER_ROUND_BINS - 1)] += 1
+                break
+            out[o_again + k] += 1
+            h = 0
+            for j in range(k):
+                if dark[j] >> 2 == top:
+                    tied[h] = tied[j]
+                    dark[h] = dark[j]
+                    h += 1
+            k = h
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -349,8 +352,8 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     ``rules`` is ``KanaRules.pack()``; ``lay`` the offsets of :func:`round_layout`.
     ``args[seat]`` is the position (0..2) a seat känäs, -1 for a random one. ``fixed`` holds
     the shown cards (rows of seats with a shown känäd card come first, as the känä round
-    goes) or is None: numba then compiles a version without the shown-card branch, which
-    is the common case and about 25% faster. ``base_deck`` lists the cards not shown.
+    goes) or is None: numba then compiles only the lean path (:func:`_unshown_rounds`), the
+    common case, and never the shown-card one. ``base_deck`` lists the cards not shown.
     """
     n = rules[R.players]
     fresh = rules[R.fresh_deck]
@@ -360,11 +363,19 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     o_hist = lay[ROUND.hand_value]
     o_last = lay[ROUND.last_round_starter]
     o_extra = lay[ROUND.extra]
-    o_per = o_extra + X.per_round
-    if fixed is None:  # known when compiling: this version holds only the lean path
+    if fixed is None:  # known when compiling: the other branch is not compiled
         _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
                         base_deck)
-        return
+    else:
+        _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
+                      fixed, base_deck)
+
+
+@helper
+def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args, fixed,
+                  base_deck):
+    """:func:`play_rounds` with cards shown (live odds): a seat's shown cards are fixed."""
+    o_per = o_extra + X.per_round
     kept = np.empty((n, 2), np.int64)
     key = np.empty(n, np.int64)
     tied = np.empty(n, np.int64)
@@ -374,9 +385,8 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     deck = np.empty(52, np.int64)
     m = _restock(deck, base_deck)
     nshown = 0
-    if fixed is not None:
-        while nshown < n and fixed[nshown, 0] >= 0:
-            nshown += 1
+    while nshown < n and fixed[nshown, 0] >= 0:
+        nshown += 1
     ties = 0
     for _ in range(nrounds):
         i = 0
@@ -388,10 +398,7 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
         # Känä round, clockwise from the starter. The first and last turn rounds only show
         # the kept cards, so the best hand and the last round's starter are known right here.
         for p in range(n):
-            shown = False
-            if fixed is not None:
-                shown = p < nshown
-            if shown:
+            if p < nshown:
                 a, b, i = deal_kept(s, deck, i, m, fixed[p, 1], fixed[p, 2])
             else:
                 h0, h1, h2 = deal3_from(s, deck, i, m)
