@@ -176,7 +176,7 @@ def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, firs
         key[p] = kk
         if kk > best:
             best = kk
-    k = 0
+    k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
     for p in range(n):
         if key[p] == best:
             tied[k] = p
@@ -340,7 +340,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
                 best = max(best, kk)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            k = 0
+            k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
             for p in range(n):
                 if key[p] == best:
                     tied[k] = p
@@ -565,7 +565,7 @@ def _play_options(s, out, extra_base, i, m, me, n, options, fresh, extra_all, pe
             kk = hand_key(kept[p, 0], kept[p, 1])
             key[p] = kk
             best = max(best, kk)
-        k = 0
+        k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
         for p in range(n):
             if key[p] == best:
                 tied[k] = p
@@ -691,7 +691,7 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
             # The seats before mine, consistent with the känäd cards I saw (written out here:
             # an inlined helper taking these arrays costs a reference count per array per call,
             # about 8% of the advisor).
-            i = 0
+            i = np.int64(0)  # not the literal 0 (see below)
             ok = True
             for p in range(me):
                 k = kanad_known[p]
@@ -792,7 +792,7 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
                 kk = hand_key(kept[p, 0], kept[p, 1])
                 key[p] = kk
                 best = max(best, kk)
-            k = 0
+            k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
             for p in range(n):
                 if key[p] == best:
                     tied[k] = p
