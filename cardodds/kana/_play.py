@@ -209,11 +209,12 @@ CONFIG = config_layout(2, 2, 1).index
 
 
 @helper
-def _focal_key(variant, hand):
+def _focal_key(variant, h0, h1, h2):
+    """The focal seat's key: its peeked rank (peek-one), its ranks' combination (peek-all)."""
     if variant == 1:
-        return hand[0] >> 2
+        return h0 >> 2
     if variant == 2:
-        return combo_of(hand[0], hand[1], hand[2])
+        return combo_of(h0, h1, h2)
     return 0
 
 
@@ -231,21 +232,6 @@ def _count_pairs(out, o_plus, o_minus, stride, key, winners, C, f):
             elif w2 and not w1:
                 out[o_minus + pair * stride + key] += 1
             pair += 1
-
-
-@helper
-def _record(out, lay, n, C, K, key, f, winners, kept_f):
-    out[lay[CONFIG.deals] + key] += 1
-    o_fw = lay[CONFIG.focal_wins]
-    o_wins = lay[CONFIG.wins]
-    o_hist = lay[CONFIG.hand_value]
-    for c in range(C):
-        w = winners[c]
-        out[o_wins + c * n + w] += 1
-        out[o_hist + c * 25 + hand_value(kept_f[c, 0], kept_f[c, 1]) - 4] += 1
-        if w == f:
-            out[o_fw + c * K + key] += 1
-    _count_pairs(out, lay[CONFIG.plus], lay[CONFIG.minus], K, key, winners, C, f)
 
 
 @kernel
@@ -267,6 +253,12 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     C = st.kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
     o_extra = lay[CONFIG.extra]
+    o_deals = lay[CONFIG.deals]
+    o_fw = lay[CONFIG.focal_wins]
+    o_wins = lay[CONFIG.wins]
+    o_hist = lay[CONFIG.hand_value]
+    o_plus = lay[CONFIG.plus]
+    o_minus = lay[CONFIG.minus]
     peeked = peeked_cards(variant)
     w = new_work(n, C)
     hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
@@ -279,7 +271,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
         m = 52
         for p in range(n):
             hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, 3 * p, m)
-        fkey = _focal_key(variant, hands[f])
+        fkey = _focal_key(variant, hands[f, 0], hands[f, 1], hands[f, 2])
         for j in range(52):
             saved[j] = deck[j]
         for j in range(4):
@@ -354,7 +346,24 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
                 winners[c], _i, _m, restocked = play_extra_rounds(
                     s, out, block, deck, 3 * n, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
                 )
-        _record(out, lay, n, C, K, fkey, f, winners, kept_f)
+        # The round's counts (written out, not called: see above).
+        out[o_deals + fkey] += 1
+        for c in range(C):
+            wc = winners[c]
+            out[o_wins + c * n + wc] += 1
+            out[o_hist + c * 25 + hand_value(kept_f[c, 0], kept_f[c, 1]) - 4] += 1
+            if wc == f:
+                out[o_fw + c * K + fkey] += 1
+        pair = 0
+        for c1 in range(C):
+            for c2 in range(c1 + 1, C):
+                w1 = winners[c1] == f
+                w2 = winners[c2] == f
+                if w1 and not w2:
+                    out[o_plus + pair * K + fkey] += 1
+                elif w2 and not w1:
+                    out[o_minus + pair * K + fkey] += 1
+                pair += 1
         if restocked or fresh:
             for j in range(52):
                 deck[j] = j
