@@ -53,6 +53,14 @@ ROUND = round_layout(2).index
 
 
 @inline
+def unpack_rules(rules):
+    """``(players, fresh_deck, extra_round_all, last_round_latest, variant)`` of the packed rules:
+    every kernel reads them once per chunk."""
+    return (rules[R.players], rules[R.fresh_deck], rules[R.extra_round_all], rules[R.last_round_latest],
+            rules[R.variant])
+
+
+@inline
 def hand_key(a, b):
     """Order of a kept pair: the sum of values, Superkänä (two 2s) above everything."""
     ra = a >> 2
@@ -182,6 +190,17 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
 
 
 @inline
+def kept_pair(h0, h1, h2, pos):
+    """The kept cards when the card at ``pos`` is känäd, in turning order: of the two the lower
+    position is turned first (a blind choice too). Scalars only, so inlining it is free."""
+    if pos == 0:
+        return h1, h2
+    if pos == 1:
+        return h0, h2
+    return h0, h1
+
+
+@inline
 def _kept_offsets(pos):
     """Where a seat's kept cards lie in its three dealt cards when it känäs position ``pos``:
     of the two the lower position is turned first (a blind choice too)."""
@@ -230,15 +249,7 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
             if pos < 0:
                 pos = random_position(s)
                 pos_of[p] = pos
-            if pos == 0:
-                a = h1
-                b = h2
-            elif pos == 1:
-                a = h0
-                b = h2
-            else:
-                a = h0
-                b = h1
+            a, b = kept_pair(h0, h1, h2, pos)
             ra = a >> 2
             rb = b >> 2
             kk = ra + rb + 4
@@ -355,10 +366,7 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     goes) or is None: numba then compiles only the lean path (:func:`_unshown_rounds`), the
     common case, and never the shown-card one. ``base_deck`` lists the cards not shown.
     """
-    n = rules[R.players]
-    fresh = rules[R.fresh_deck]
-    extra_all = rules[R.extra_round_all]
-    last_latest = rules[R.last_round_latest]
+    n, fresh, extra_all, last_latest, _variant = unpack_rules(rules)
     o_wins = lay[ROUND.wins]
     o_hist = lay[ROUND.hand_value]
     o_last = lay[ROUND.last_round_starter]
@@ -406,16 +414,7 @@ def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
                 pos = args[p]
                 if pos < 0:
                     pos = random_position(s)
-                # Of the two kept cards the lower position is turned first: a blind choice too.
-                if pos == 0:
-                    a = h1
-                    b = h2
-                elif pos == 1:
-                    a = h0
-                    b = h2
-                else:
-                    a = h0
-                    b = h1
+                a, b = kept_pair(h0, h1, h2, pos)
             kept[p, 0] = a
             kept[p, 1] = b
             kk = hand_key(a, b)

@@ -25,7 +25,7 @@ from numba import types
 from .._jit import callback, helper, inline, kernel
 from .._random import bounded, deal3_from, deal_from, next_u64
 from ..layout import Layout
-from ._kernels import EXTRA, EXTRA_BLOCK, R, X, hand_key, hand_value, play_extra_rounds, random_position
+from ._kernels import EXTRA, EXTRA_BLOCK, X, hand_key, hand_value, play_extra_rounds, random_position, unpack_rules
 
 #: A table's strategies as the kernels read them (``strategies.pack``), indexed
 #: ``[configuration, seat]``: kind, blind position, whether the context is used, the
@@ -219,17 +219,19 @@ def _focal_key(variant, h0, h1, h2):
 
 
 @inline
-def _count_pairs(out, o_plus, o_minus, stride, key, winners, C, f):
+def _count_pairs(out, o_plus, o_minus, stride, key, won, C):
     """Paired outcomes: for each pair of configurations, whether only the first or only the
-    second made seat ``f`` win (at ``o_plus/o_minus + pair * stride + key``)."""
+    second won (bit ``c`` of ``won`` set: configuration ``c`` won), at ``o_plus/o_minus +
+    pair * stride + key``. The wins come as bits, not an array: an inlined function pays a
+    reference count for each array it takes, every call."""
     pair = 0
     for c1 in range(C):
         for c2 in range(c1 + 1, C):
-            w1 = winners[c1] == f
-            w2 = winners[c2] == f
-            if w1 and not w2:
+            w1 = (won >> c1) & 1
+            w2 = (won >> c2) & 1
+            if w1 > w2:
                 out[o_plus + pair * stride + key] += 1
-            elif w2 and not w1:
+            elif w2 > w1:
                 out[o_minus + pair * stride + key] += 1
             pair += 1
 
@@ -246,10 +248,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     :func:`decide` and :func:`settle`: numba updates a reference count for every array an
     inlined function takes, on every call, which cost this loop more than half its time.
     """
-    n = rules[R.players]
-    fresh = rules[R.fresh_deck]
-    extra_all = rules[R.extra_round_all]
-    variant = rules[R.variant]
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
     C = st.kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
     o_extra = lay[CONFIG.extra]
@@ -348,22 +347,15 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
                 )
         # The round's counts (written out, not called: see above).
         out[o_deals + fkey] += 1
+        won = 0
         for c in range(C):
             wc = winners[c]
             out[o_wins + c * n + wc] += 1
             out[o_hist + c * 25 + hand_value(kept_f[c, 0], kept_f[c, 1]) - 4] += 1
             if wc == f:
                 out[o_fw + c * K + fkey] += 1
-        pair = 0
-        for c1 in range(C):
-            for c2 in range(c1 + 1, C):
-                w1 = winners[c1] == f
-                w2 = winners[c2] == f
-                if w1 and not w2:
-                    out[o_plus + pair * K + fkey] += 1
-                elif w2 and not w1:
-                    out[o_minus + pair * K + fkey] += 1
-                pair += 1
+                won |= 1 << c
+        _count_pairs(out, o_plus, o_minus, K, fkey, won, C)
         if restocked or fresh:
             for j in range(52):
                 deck[j] = j
@@ -509,147 +501,6 @@ ADVICE = advice_layout(2).index
 REJECTION = rejection_layout(2).index
 
 
-@helper
-def _play_options(s, out, extra_base, i, m, me, n, options, fresh, extra_all, peeked, kinds, args, ctxmode, t1, t3,
-                  custom, hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state):
-    """From my turn on, play the deal in ``hands`` once per option of mine (``options[c]`` = the
-    position I känä), each from the same stock and random stream; winners go to ``winners``.
-
-    The decisions and turn rounds are written out, as in :func:`play_configs` (an inlined
-    :func:`decide` or :func:`settle` pays a reference count per array per call)."""
-    for j in range(m):
-        saved[j] = deck[j]
-    for j in range(4):
-        state[j] = s[j]
-    for c in range(options.shape[0]):
-        for j in range(4):
-            s[j] = state[j]
-        for j in range(m):
-            deck[j] = saved[j]
-        for p in range(me, n):
-            h0 = hands[p, 0]
-            h1 = hands[p, 1]
-            h2 = hands[p, 2]
-            kind = kinds[0, p]
-            if p == me:
-                pos = options[c]
-            elif kind == KIND_BLIND:
-                pos = args[0, p]
-                if pos < 0:
-                    pos = random_position(s)
-            elif kind == KIND_CUSTOM:
-                hand[0] = h0
-                hand[1] = h1
-                hand[2] = h2
-                pos = custom(p, hand, peeked, kanad, p, s)
-            else:
-                ctx = NO_CONTEXT
-                if ctxmode[0, p] != 0 and p > 0:
-                    ctx = 0
-                    for q in range(p):
-                        ctx = max(ctx, kanad[q] >> 2)
-                if kind == KIND_PEEK_ONE:
-                    pos = 0 if t1[0, p, ctx, h0 >> 2] else 1
-                else:
-                    a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
-                    jj = t3[0, p, ctx, COMBO[ra, rb, rc]]
-                    if jj < 0:
-                        pos = random_position(s)
-                    else:
-                        pos = a if jj == 0 else (b if jj == 1 else cc)
-            if pos == 0:
-                kanad[p] = h0
-                kept[p, 0] = h1
-                kept[p, 1] = h2
-            elif pos == 1:
-                kanad[p] = h1
-                kept[p, 0] = h0
-                kept[p, 1] = h2
-            else:
-                kanad[p] = h2
-                kept[p, 0] = h0
-                kept[p, 1] = h1
-        best = -1
-        for p in range(n):
-            kk = hand_key(kept[p, 0], kept[p, 1])
-            key[p] = kk
-            best = max(best, kk)
-        k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
-        for p in range(n):
-            if key[p] == best:
-                tied[k] = p
-                k += 1
-        block = extra_base + c * EXTRA_BLOCK
-        if k == 1:
-            out[block + X.per_round] += 1  # settled without an extra round
-            winners[c] = tied[0]
-        else:
-            winners[c], _i, _m, _r = play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all,
-                                                       first, dark, darkkey)
-
-
-@helper
-def _pick_pair(s, cum, p, ctx, z, npairs):
-    """A pair drawn by the posterior weights ``cum[p, ctx]`` (total ``z``): binary search."""
-    u = _uniform(s) * z
-    lo = 0
-    hi = npairs - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if cum[p, ctx, mid] > u:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def advice_layout(C: int) -> Layout:
-    """Counts of :func:`advise_worlds` for ``C`` options of mine."""
-    P = C * (C - 1) // 2
-    return Layout("kana advice counts", [
-        ("wins", C),  # my wins with each option
-        ("plus", P),  # [pair]: I win with the first option of the pair, not the second
-        ("minus", P),
-        ("rejected", 1),  # draws rejected while sampling the earlier seats' hands
-        ("extra", C * EXTRA.size),
-    ])
-
-
-def rejection_layout(C: int) -> Layout:
-    """Counts of :func:`advise_by_rejection` for ``C`` options of mine."""
-    return Layout("kana rejection counts", [("wins", C), ("accepted", 1), ("extra", C * EXTRA.size)])
-
-
-#: Field numbers of :func:`advice_layout` and :func:`rejection_layout`.
-ADVICE = advice_layout(2).index
-REJECTION = rejection_layout(2).index
-
-
-@helper
-def _play_options(s, out, extra_base, i, m, me, n, options, fresh, extra_all, peeked, kinds, args, ctxmode, t1, t3,
-                  custom, hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state):
-    """From my turn on, play the deal in ``hands`` once per option of mine (``options[c]`` = the
-    position I känä), each from the same stock and random stream; winners go to ``winners``.
-
-    Takes the arrays themselves, not their bundles: a field read from a bundle costs a
-    reference-count update, and this runs once per sampled world (about 6% of the advisor)."""
-    saved[:] = deck
-    state[:] = s
-    for c in range(options.shape[0]):
-        s[:] = state
-        deck[:] = saved
-        for p in range(me, n):
-            for j in range(3):
-                hand[j] = hands[p, j]
-            if p == me:
-                pos = options[c]
-            else:
-                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-            _kana(hand, pos, p, kanad, kept)
-        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, deck, i, m, n, fresh, extra_all, kept, key, tied,
-                                first, dark, darkkey)
-
-
 @kernel
 def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom):
     """Sample ``nworlds`` deals consistent with what seat ``me`` knows and play each option.
@@ -662,77 +513,109 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
 
     Counts by :func:`advice_layout` (``lay`` its offsets).
     """
-    n = rules[R.players]
-    fresh = rules[R.fresh_deck]
-    extra_all = rules[R.extra_round_all]
-    peeked = peeked_cards(rules[R.variant])
+    _advice_deals(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom)
+
+
+@kernel
+def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
+    """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random (``pool``
+    holds the känäd cards too), play the earlier seats' strategies, and keep only deals whose
+    känäd cards are the ones seen. Counts by :func:`rejection_layout` (``lay`` its offsets)."""
+    _advice_deals(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, None, custom)
+
+
+@helper
+def _advice_deals(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom):
+    """The advisor's chunk: :func:`advise_worlds`, or with ``post`` None (known when compiling)
+    its slow twin :func:`advise_by_rejection`. Both play my options on a deal the same way.
+
+    Everything is written out in this one loop: an inlined helper, or a called one, pays a
+    reference count for every array it takes on every call, which cost the advisor 8% in
+    its earlier seats and about two thirds in playing the options.
+    """
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    peeked = peeked_cards(variant)
     C = options.shape[0]
-    o_rejected = lay[ADVICE.rejected]
-    o_extra = lay[ADVICE.extra]
-    o_wins = lay[ADVICE.wins]
-    o_plus = lay[ADVICE.plus]
-    o_minus = lay[ADVICE.minus]
-    # Every bundle comes apart here, once per chunk (see _play_options).
-    hands = np.empty((n, 3), np.int64)
-    kept = np.empty((n, 2), np.int64)
-    kanad = np.empty(n, np.int64)
-    key = np.empty(n, np.int64)
-    tied = np.empty(n, np.int64)
-    first = np.empty(n, np.int64)
-    dark = np.empty(n, np.int64)
-    darkkey = np.empty(n, np.int64)
-    hand = np.empty(3, np.int64)
-    winners = np.empty(C, np.int64)
-    deck = np.empty(52, np.int64)
-    saved = np.empty(52, np.int64)
-    state = np.empty(4, np.uint64)
+    if post is None:
+        o_accepted = lay[REJECTION.accepted]
+        o_extra = lay[REJECTION.extra]
+        o_wins = lay[REJECTION.wins]
+    else:
+        o_rejected = lay[ADVICE.rejected]
+        o_extra = lay[ADVICE.extra]
+        o_wins = lay[ADVICE.wins]
+        o_plus = lay[ADVICE.plus]
+        o_minus = lay[ADVICE.minus]
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = new_work(n, C)
     kinds, args, ctxmode, t1, t3 = st
-    cum, total, zmax, px, py = post
+    if post is not None:
+        cum, total, zmax, px, py = post
+        npairs = px.shape[0]
     pos_of = np.empty(52, np.int64)
     npool = pool.shape[0]
-    npairs = px.shape[0]
-    for _ in range(nworlds):
-        while True:
-            # The stock: every card but mine and the känäd cards I have seen.
+    for _ in range(ndeals):
+        if post is None:
+            # Every unknown card at random, the earlier seats playing their strategies; only a
+            # deal whose känäd cards are the ones seen counts.
             for j in range(npool):
                 deck[j] = pool[j]
-                pos_of[pool[j]] = j
-            # The seats before mine, consistent with the känäd cards I saw (written out here:
-            # an inlined helper taking these arrays costs a reference count per array per call,
-            # about 8% of the advisor).
-            i = np.int64(0)  # not the literal 0 (see below)
+            i = np.int64(0)
             ok = True
             for p in range(me):
-                k = kanad_known[p]
-                if k < 0:
-                    hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
-                    for j in range(3):
-                        pos_of[deck[i + j]] = i + j
-                    # deal3_from swapped cards within deck[i:npool]; refresh their places
-                    i += 3
-                    for j in range(i, npool):
-                        pos_of[deck[j]] = j
-                    for j in range(3):
-                        hand[j] = hands[p, j]
-                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                    _kana(hand, pos, p, kanad, kept)
-                    continue
-                ctx = context_of(kanad, p, ctxmode[0, p])
-                z = total[p, ctx]
-                if z <= 0.0 or _uniform(s) * zmax[p] > z:
-                    ok = False  # this context makes the seen känä less likely: reject
-                    break
-                q = _pick_pair(s, cum, p, ctx, z, npairs)
-                if not _take(deck, pos_of, i, px[q]) or not _take(deck, pos_of, i + 1, py[q]):
+                hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
+                i += 3
+                for j in range(3):
+                    hand[j] = hands[p, j]
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+                _kana(hand, pos, p, kanad, kept)
+                if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                     ok = False
                     break
-                i += 2
-                kanad[p] = k
-                kept[p, 0] = px[q]
-                kept[p, 1] = py[q]
-            if ok:
-                break
-            out[o_rejected] += 1
+            if not ok:
+                continue
+            out[o_accepted] += 1
+        else:
+            while True:
+                # The stock: every card but mine and the känäd cards I have seen.
+                for j in range(npool):
+                    deck[j] = pool[j]
+                    pos_of[pool[j]] = j
+                # The seats before mine, consistent with the känäd cards I saw (written out here:
+                # an inlined helper taking these arrays costs a reference count per array per call,
+                # about 8% of the advisor).
+                i = np.int64(0)  # not the literal 0 (see below)
+                ok = True
+                for p in range(me):
+                    k = kanad_known[p]
+                    if k < 0:
+                        hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
+                        for j in range(3):
+                            pos_of[deck[i + j]] = i + j
+                        # deal3_from swapped cards within deck[i:npool]; refresh their places
+                        i += 3
+                        for j in range(i, npool):
+                            pos_of[deck[j]] = j
+                        for j in range(3):
+                            hand[j] = hands[p, j]
+                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+                        _kana(hand, pos, p, kanad, kept)
+                        continue
+                    ctx = context_of(kanad, p, ctxmode[0, p])
+                    z = total[p, ctx]
+                    if z <= 0.0 or _uniform(s) * zmax[p] > z:
+                        ok = False  # this context makes the seen känä less likely: reject
+                        break
+                    q = _pick_pair(s, cum, p, ctx, z, npairs)
+                    if not _take(deck, pos_of, i, px[q]) or not _take(deck, pos_of, i + 1, py[q]):
+                        ok = False
+                        break
+                    i += 2
+                    kanad[p] = k
+                    kept[p, 0] = px[q]
+                    kept[p, 1] = py[q]
+                if ok:
+                    break
+                out[o_rejected] += 1
         # My hand (the cards I know, the rest from the stock) and the later seats' hands.
         for j in range(3):
             c = my_cards[j]
@@ -743,7 +626,7 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
         for p in range(me + 1, n):
             hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
             i += 3
-        # Each option of mine from here on, as _play_options plays them (written out: no call).
+        # Each option of mine from here on, from the same stock and random stream.
         for j in range(npool):
             saved[j] = deck[j]
         for j in range(4):
@@ -813,53 +696,12 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
             else:
                 winners[c], _i, _m, _r = play_extra_rounds(s, out, block, deck, i, npool, n, k, tied, kept, fresh,
                                                            extra_all, first, dark, darkkey)
+        won = 0
         for c in range(C):
             if winners[c] == me:
                 out[o_wins + c] += 1
-        _count_pairs(out, o_plus, o_minus, 1, 0, winners, C, me)
+                won |= 1 << c
+        if post is not None:
+            _count_pairs(out, o_plus, o_minus, 1, 0, won, C)
 
 
-@kernel
-def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
-    """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random, play
-    the earlier seats' strategies, and keep only deals whose känäd cards are the ones seen.
-    Counts by :func:`rejection_layout` (``lay`` its offsets)."""
-    n = rules[R.players]
-    C = options.shape[0]
-    peeked = peeked_cards(rules[R.variant])
-    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = new_work(n, C)
-    kinds, args, ctxmode, t1, t3 = st
-    npool = pool.shape[0]
-    for _ in range(ndeals):
-        for j in range(npool):
-            deck[j] = pool[j]
-        i = 0
-        for p in range(n):
-            if p == me:
-                for j in range(3):
-                    c = my_cards[j]
-                    if c < 0:
-                        c, _w, _h = deal_from(s, deck, i, npool, np.uint64(0), 0)
-                        i += 1
-                    hands[p, j] = c
-            else:
-                hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
-                i += 3
-        ok = True
-        for p in range(me):
-            for j in range(3):
-                hand[j] = hands[p, j]
-            pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-            _kana(hand, pos, p, kanad, kept)
-            if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
-                ok = False
-                break
-        if not ok:
-            continue
-        out[lay[REJECTION.accepted]] += 1
-        _play_options(s, out, lay[REJECTION.extra], i, npool, me, n, options, rules[R.fresh_deck],
-                      rules[R.extra_round_all], peeked, kinds, args, ctxmode, t1, t3, custom, hands, kept, kanad, key,
-                      tied, first, dark, darkkey, hand, winners, deck, saved, state)
-        for c in range(C):
-            if winners[c] == me:
-                out[lay[REJECTION.wins] + c] += 1
