@@ -101,7 +101,10 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
 
     The strategy arrays come apart, bound once by the caller: a field read from the
-    :data:`Strategies` bundle costs a reference-count update on every decision.
+    :data:`Strategies` bundle costs a reference-count update on every decision. Inlined, each
+    array argument costs one too, on every call: the hot loops (:func:`play_configs`, the
+    advisor) write the decision out instead; this one serves the session kernel and the
+    advisor's rarer paths.
     """
     kind = kinds[c, p]
     if kind == KIND_BLIND:
