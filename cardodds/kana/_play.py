@@ -505,7 +505,7 @@ REJECTION = rejection_layout(2).index
 
 
 @kernel
-def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom):
+def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin=None):
     """Sample ``nworlds`` deals consistent with what seat ``me`` knows and play each option.
 
     Known: ``my_cards`` (-1 unknown; in peek-one position 0 is the peeked card) and the
@@ -514,23 +514,9 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     (posterior weights ``post``); the independent draws are joined by rejection on any
     clash and on the weights' normaliser (``total/zmax``), which makes the joint draw exact.
 
-    Counts by :func:`advice_layout` (``lay`` its offsets).
-    """
-    _advice_deals(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom)
-
-
-@kernel
-def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
-    """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random (``pool``
-    holds the känäd cards too), play the earlier seats' strategies, and keep only deals whose
-    känäd cards are the ones seen. Counts by :func:`rejection_layout` (``lay`` its offsets)."""
-    _advice_deals(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, None, custom)
-
-
-@helper
-def _advice_deals(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom):
-    """The advisor's chunk: :func:`advise_worlds`, or with ``post`` None (known when compiling)
-    its slow twin :func:`advise_by_rejection`. Both play my options on a deal the same way.
+    Counts by :func:`advice_layout` (``lay`` its offsets). With ``twin`` True this is the slow
+    twin :func:`advise_by_rejection` (``post`` is not read); left out, numba compiles none of
+    the twin's code. Both play my options on a deal the same way.
 
     Everything is written out in this one loop: an inlined helper, or a called one, pays a
     reference count for every array it takes on every call, which cost the advisor 8% in
@@ -539,7 +525,7 @@ def _advice_deals(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, opt
     n, fresh, extra_all, _latest, variant = unpack_rules(rules)
     peeked = peeked_cards(variant)
     C = options.shape[0]
-    if post is None:
+    if twin is not None:
         o_accepted = lay[REJECTION.accepted]
         o_extra = lay[REJECTION.extra]
         o_wins = lay[REJECTION.wins]
@@ -551,13 +537,13 @@ def _advice_deals(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, opt
         o_minus = lay[ADVICE.minus]
     hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = new_work(n, C)
     kinds, args, ctxmode, t1, t3 = st
-    if post is not None:
+    if twin is None:
         cum, total, zmax, px, py = post
         npairs = px.shape[0]
     pos_of = np.empty(52, np.int64)
     npool = pool.shape[0]
-    for _ in range(ndeals):
-        if post is None:
+    for _ in range(nworlds):
+        if twin is not None:
             # Every unknown card at random, the earlier seats playing their strategies; only a
             # deal whose känäd cards are the ones seen counts.
             for j in range(npool):
@@ -704,7 +690,14 @@ def _advice_deals(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, opt
             if winners[c] == me:
                 out[o_wins + c] += 1
                 won |= 1 << c
-        if post is not None:
+        if twin is None:
             _count_pairs(out, o_plus, o_minus, 1, 0, won, C)
 
 
+@kernel
+def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
+    """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random (``pool``
+    holds the känäd cards too), play the earlier seats' strategies, and keep only deals whose
+    känäd cards are the ones seen. Counts by :func:`rejection_layout` (``lay`` its offsets)."""
+    unused = Posterior(np.zeros((1, 1, 1)), np.zeros((1, 1)), np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    advise_worlds(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, unused, custom, True)
