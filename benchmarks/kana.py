@@ -1,17 +1,18 @@
-"""Throughput of Känä odds: the public call against baselines, in one process.
+"""Throughput of Känä odds: the public call against its references, in one process, and the
+time each Känä command takes on an empty compile cache.
 
-    python benchmarks/kana.py            # writes benchmarks/RESULTS_kana.md
+    python benchmarks/kana.py            # writes benchmarks/RESULTS_kana.md (keeps its later sections)
     python benchmarks/kana.py --quick    # a short run to check the script
 
-Measured, each as the median of several repeats (this machine is shared and noisy; the
-ratios within one run are what to compare):
-- ``cardodds.kana.odds(players=4)``, the public call with extra rounds played out, on one
-  thread and on all cores, compile time excluded;
-- a tuned reference kernel that deals the same rounds but only counts ties (does not play
-  them off), the figure the target is stated against;
-- a pure-Python round (``random.Random``) and a vectorised numpy round;
-- compile time of the Känä kernels on first use (empty cache) and with the cache warm,
-  each in a fresh interpreter.
+Measured, each as the median of several repeats, every figure as a ratio to its reference in
+the same run (this machine is shared and noisy; the ratios within one run are what to compare):
+- ``cardodds.kana.odds(players=4)``, the public call with extra rounds played out, against a
+  tuned reference kernel that deals the same rounds with the same dealer but only counts ties
+  (plays none off): one thread on CPU time, and all cores on wall time;
+- the public call against a pure-Python round (``random.Random``) and a vectorised numpy round;
+- ``cardodds kana odds``, ``kana advise`` and ``kana table`` as a user runs them, each in a fresh
+  interpreter with an empty numba cache and again with it warm (CPU and wall seconds); the
+  difference is the compile time.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,7 +39,18 @@ from cardodds.engine import default_threads, run
 from cardodds.kana import odds
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _timing import median_rate  # noqa: E402
+
 PLAYERS = 4
+#: Sections of RESULTS_kana.md written by other scripts start with this; a run keeps them.
+KEEP_FROM = "\n## Advisor kernel before and after"
+#: The commands whose first run (empty numba cache) is measured, as a user types them.
+COMMANDS = {
+    "kana odds": ["kana", "odds"],
+    "kana advise": ["kana", "advise", "--seat", "2", "--cards", "9h ? ?", "--kanad", "5c Kd"],
+    "kana table": ["kana", "table", "--samples", "20000"],
+}
 
 
 # --- baselines --------------------------------------------------------------------------
@@ -116,26 +129,16 @@ def tuned_ties_only(s, nrounds, out, n):
 # --- measurement --------------------------------------------------------------------------
 
 
-def rate(fn, samples: int, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn(samples)
-        times.append(time.perf_counter() - t)
-    return samples / statistics.median(times)
-
-
-def compile_seconds(cache_dir: str) -> tuple[float, float]:
-    """(import seconds, seconds of the first calls) in a fresh interpreter using ``cache_dir``."""
-    code = (
-        "import time; t0=time.perf_counter(); from cardodds.kana import odds; t1=time.perf_counter(); "
-        "odds(4, samples=1000, rng=1, threads=1); odds(4, samples=1000, rng=1, threads=1, kana='random'); "
-        "print(t1-t0, time.perf_counter()-t1)"
-    )
+def command_seconds(argv: list[str], cache_dir: str) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of ``cardodds ARGV`` in a fresh interpreter using ``cache_dir``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    imp, first = (float(x) for x in out.stdout.split())
-    return imp, first
+    code = "import sys; from cardodds.cli import main; sys.exit(main(sys.argv[1:]))"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, check=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
 def machine() -> str:
@@ -151,62 +154,88 @@ def machine() -> str:
     )
 
 
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes, to check the script runs")
     ap.add_argument("--out", default=str(HERE / "RESULTS_kana.md"))
     args = ap.parse_args(argv)
-    big = 2_000_000 if args.quick else 40_000_000
-    reps = 3 if args.quick else 7
+    big = 2_000_000 if args.quick else 20_000_000
+    reps = 3 if args.quick else 5
+    load_start = load()
 
-    with tempfile.TemporaryDirectory() as cache:
-        _, cold = compile_seconds(cache)
-        imports, warm = compile_seconds(cache)
+    compiles = {}
+    for name, cmd in COMMANDS.items():
+        with tempfile.TemporaryDirectory() as cache:
+            cold = command_seconds(cmd, cache)
+            warm = command_seconds(cmd, cache)
+        compiles[name] = (cold, warm)
 
     odds(PLAYERS, samples=10_000, rng=1, threads=1)  # compile outside the clock
-    out = np.zeros(2, np.int64)
-    tuned_ties_only(np.array([1, 2, 3, 4], np.uint64), 1000, out, PLAYERS)
+    run(tuned_ties_only, (PLAYERS,), 2, samples=1000, rng=1, threads=1)
+    cpu = time.process_time
 
-    figures = {}
-    figures["public, 1 thread"] = rate(lambda k: odds(PLAYERS, samples=k, rng=1, threads=1), big, reps)
-    figures["public, all cores"] = rate(lambda k: odds(PLAYERS, samples=k, rng=1), big, reps)
-    figures["tuned reference (ties counted, not played), 1 thread"] = rate(
-        lambda k: run(tuned_ties_only, (PLAYERS,), 2, samples=k, rng=1, threads=1), big, reps
-    )
-    figures["tuned reference, all cores"] = rate(
-        lambda k: run(tuned_ties_only, (PLAYERS,), 2, samples=k, rng=1), big, reps
-    )
-    figures["numpy, vectorised"] = rate(lambda k: numpy_rounds(k), big // 20, max(3, reps // 2))
-    figures["pure Python"] = rate(lambda k: python_rounds(k), 100_000 if not args.quick else 20_000, 3)
+    def public(threads):
+        return lambda k: odds(PLAYERS, samples=k, rng=1, threads=threads)
 
-    one = figures["public, 1 thread"]
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    def reference(threads):
+        return lambda k: run(tuned_ties_only, (PLAYERS,), 2, samples=k, rng=1, threads=threads)
+
+    # Public and reference alternate, so a change in the machine's load hits both alike.
+    one, ref_one, all_, ref_all = [], [], [], []
+    for _ in range(reps):
+        one.append(median_rate(public(1), big, 1, clock=cpu))
+        ref_one.append(median_rate(reference(1), big, 1, clock=cpu))
+        all_.append(median_rate(public(None), big, 1))
+        ref_all.append(median_rate(reference(None), big, 1))
+    one, ref_one, all_, ref_all = (statistics.median(x) for x in (one, ref_one, all_, ref_all))
+    numpy_rate = median_rate(lambda k: numpy_rounds(k), big // 20, max(3, reps // 2), clock=cpu)
+    python_rate = median_rate(lambda k: python_rounds(k), 100_000 if not args.quick else 20_000, 3, clock=cpu)
+
     lines = [
         "# Känä benchmark",
         "",
-        f"Machine: {machine()}. Load average after the run: {load} (2 cores; other work on the machine "
-        "holds back the all-cores figures).",
+        f"Machine: {machine()}. Load average (1, 5, 15 min) at the start: {load_start}; at the end: {load()} "
+        "(2 cores shared with other work: the all-cores figures are held back by it).",
         "",
-        f"Rounds per second at {PLAYERS} players, median of {reps} repeats, compile time excluded. "
-        "Extra rounds are played out except in the tuned reference.",
+        "    python benchmarks/kana.py",
         "",
-        "| implementation | rounds/s | vs public 1 thread |",
-        "|---|---:|---:|",
+        f"Rounds per second of `kana.odds(players={PLAYERS})` (extra rounds played out), median of {reps} "
+        "alternating repeats, compile time excluded; one thread on CPU time, all cores on wall time. The "
+        "reference is the tuned kernel above (same dealer, ties counted but not played).",
+        "",
+        "| call | threads | rounds/s | reference rounds/s | public / reference |",
+        "|---|---|---:|---:|---:|",
+        f"| `kana.odds(4)` vs tuned reference | 1 | {one / 1e6:,.1f} M | {ref_one / 1e6:,.1f} M | "
+        f"{one / ref_one:.2f} |",
+        f"| `kana.odds(4)` vs tuned reference | all ({default_threads()}) | {all_ / 1e6:,.1f} M | "
+        f"{ref_all / 1e6:,.1f} M | {all_ / ref_all:.2f} |",
+        f"| `kana.odds(4)` vs numpy, vectorised | 1 | {one / 1e6:,.1f} M | {numpy_rate / 1e6:,.2f} M | "
+        f"{one / numpy_rate:,.0f} |",
+        f"| `kana.odds(4)` vs pure Python | 1 | {one / 1e6:,.1f} M | {python_rate / 1e6:,.2f} M | "
+        f"{one / python_rate:,.0f} |",
+        "",
+        "Each Känä command as a user runs it, in a fresh interpreter: first with an empty numba cache, then "
+        "with the cache it left (seconds; CPU is user + system of the process, wall includes waiting for "
+        "the shared cores). The difference is the compile time.",
+        "",
+        "| command | empty cache, CPU | empty cache, wall | warm, CPU | warm, wall | compile (CPU) |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
-    for name, r in figures.items():
-        lines.append(f"| {name} | {r / 1e6:,.2f} M | {r / one:.3f} |")
-    lines += [
-        "",
-        "Public call / tuned reference, one thread: "
-        f"{one / figures['tuned reference (ties counted, not played), 1 thread']:.2f}.",
-        "",
-        "Compile time of the Känä kernels (first calls of both känä choices), fresh interpreter, imports apart:",
-        f"- first use, empty cache: {cold:.1f} s",
-        f"- cache warm: {warm:.2f} s",
-        f"- importing cardodds.kana (numpy, numba, pandas, scipy): {imports:.2f} s",
-        "",
-    ]
-    Path(args.out).write_text("\n".join(lines))
+    for name, ((c_cpu, c_wall), (w_cpu, w_wall)) in compiles.items():
+        cmd = " ".join(f'"{a}"' if " " in a else a for a in COMMANDS[name])
+        lines.append(f"| `cardodds {cmd}` | {c_cpu:.1f} | {c_wall:.1f} | {w_cpu:.1f} | {w_wall:.1f} | "
+                     f"{c_cpu - w_cpu:.1f} |")
+    lines.append("")
+    out = Path(args.out)
+    keep = ""
+    if out.exists() and KEEP_FROM in out.read_text():
+        old = out.read_text()
+        keep = old[old.index(KEEP_FROM):]
+    out.write_text("\n".join(lines) + keep)
     print("\n".join(lines))
     return 0
 

@@ -229,6 +229,17 @@ def test_official_advice_names_no_winner():
     assert a.best is None and a.difference.contains_zero() and len(a.options) == 3
 
 
+def test_official_advice_with_default_size_is_exact_and_agrees_with_monte_carlo():
+    exact = advise(4, "official", seat=2, kanad="5c Kd")
+    assert exact.samples == 0 and exact.best is None and exact.difference.value == 0
+    assert [e.value for _, e in exact.options] == [0.25] * 3
+    mc = advise(4, "official", seat=2, kanad="5c Kd", samples=200_000, rng=3)
+    for (_, e), (_, m) in zip(exact.options, mc.options):
+        assert_within_4se(m, e.value)
+    # an explicit run size still samples
+    assert advise(4, "official", seat=1, opponents="blind", samples=1000, rng=1).samples == 1000
+
+
 def test_advice_at_precision_and_json():
     a = advise(4, "peek-one", seat=0, cards="8h ? ?", opponents="blind", target_halfwidth=0.003, rng=2)
     assert a.difference.halfwidth <= 0.003

@@ -53,6 +53,14 @@ ROUND = round_layout(2).index
 
 
 @inline
+def unpack_rules(rules):
+    """``(players, fresh_deck, extra_round_all, last_round_latest, variant)`` of the packed rules:
+    every kernel reads them once per chunk."""
+    return (rules[R.players], rules[R.fresh_deck], rules[R.extra_round_all], rules[R.last_round_latest],
+            rules[R.variant])
+
+
+@inline
 def hand_key(a, b):
     """Order of a kept pair: the sum of values, Superkänä (two 2s) above everything."""
     ra = a >> 2
@@ -181,6 +189,173 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
         k = h
 
 
+@inline
+def kept_pair(h0, h1, h2, pos):
+    """The kept cards when the card at ``pos`` is känäd, in turning order: of the two the lower
+    position is turned first (a blind choice too). Scalars only, so inlining it is free."""
+    if pos == 0:
+        return h1, h2
+    if pos == 1:
+        return h0, h2
+    return h0, h1
+
+
+@inline
+def _kept_offsets(pos):
+    """Where a seat's kept cards lie in its three dealt cards when it känäs position ``pos``:
+    of the two the lower position is turned first (a blind choice too)."""
+    return (1 if pos == 0 else 0), (1 if pos == 2 else 2)
+
+
+@helper
+def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
+                    base_deck):
+    """:func:`play_rounds` with no card shown: the common path, kept lean.
+
+    A seat's three cards stay where they were dealt, ``deck[3p:3p+3]``, so its kept cards
+    are read back from there only when a tie needs them.
+    """
+    kept = np.empty((n, 2), np.int64)
+    tied = np.empty(n, np.int64)
+    dark = np.empty(n, np.int64)  # the tied players' dark cards in an extra round
+    pos_of = np.empty(n, np.int64)  # each seat's känä this round
+    # Rounds by (seat 0's hand value, last round's starter, winner or n for a tie): one count
+    # per round instead of three keeps the round loop as lean as a loop that only deals.
+    tally = np.zeros(25 * n * (n + 1), np.int64)
+    deck = np.empty(52, np.int64)
+    m = _restock(deck, base_deck)
+    for p in range(n):
+        pos_of[p] = args[p]
+    flip = 31 if last_latest else 0
+    o_needed = o_extra + X.needed
+    o_played = o_extra + X.played
+    o_byk = o_extra + X.by_players
+    o_again = o_extra + X.tied_again
+    o_resh = o_extra + X.reshuffles
+    o_per = o_extra + X.per_round
+    ties = 0
+    zero = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
+    for _ in range(nrounds):
+        i = zero
+        best = -1
+        count = 0
+        lead = 0
+        low = 1 << 20
+        v0 = 0
+        for p in range(n):
+            h0, h1, h2 = deal3_from(s, deck, i, m)
+            i += 3
+            pos = args[p]
+            if pos < 0:
+                pos = random_position(s)
+                pos_of[p] = pos
+            a, b = kept_pair(h0, h1, h2, pos)
+            ra = a >> 2
+            rb = b >> 2
+            kk = ra + rb + 4
+            if p == 0:
+                v0 = kk
+            if (ra | rb) == 0:
+                kk = SUPERKANA
+            if kk > best:
+                best = kk
+                count = 1
+                lead = p
+            elif kk == best:
+                count += 1
+            # The lowest first-turned card starts the last round; ties go to the earliest
+            # seat, or the latest (flip = 31). A minimum, not a branch: the branch would
+            # mispredict about once a round.
+            low = min(low, ra * 32 + (p ^ flip))
+        starter = (low & 31) ^ flip
+        if count == 1:
+            tally[((v0 - 4) * n + starter) * (n + 1) + lead] += 1
+            continue
+        tally[((v0 - 4) * n + starter) * (n + 1) + n] += 1
+        ties += 1
+        # Only now are the kept cards needed (about one round in eleven at four players).
+        k = zero
+        for p in range(n):
+            ka, kb = _kept_offsets(pos_of[p])
+            kept[p, 0] = deck[3 * p + ka]
+            kept[p, 1] = deck[3 * p + kb]
+            if hand_key(kept[p, 0], kept[p, 1]) == best:
+                tied[k] = p
+                k += 1
+        # The extra rounds, as play_extra_rounds plays them (same cards, same random numbers)
+        # but written out here: the call cost a third of the kernel's time, and the command
+        # compiles one function less.
+        if extra_all:
+            k = n
+            for p in range(n):
+                tied[p] = p
+        out[o_needed] += 1
+        word = np.uint64(0)
+        have = 0
+        rounds = 0
+        restocked = False
+        while True:
+            rounds += 1
+            out[o_played] += 1
+            out[o_byk + k] += 1
+            if fresh:
+                m = _reshuffle_stock(deck, np.uint64(0))
+                i = zero
+                restocked = True
+            elif m - i < 2 * k:
+                # Cards in the tied players' hands stay out of the new stock: their kept
+                # cards in the first extra round, their dark cards after.
+                handmask = np.uint64(0)
+                for j in range(k):
+                    if rounds == 1:
+                        handmask |= (_U1 << np.uint64(kept[tied[j], 0])) | (_U1 << np.uint64(kept[tied[j], 1]))
+                    else:
+                        handmask |= _U1 << np.uint64(dark[j])
+                m = _reshuffle_stock(deck, handmask)
+                i = 0
+                restocked = True
+                out[o_resh] += 1
+            top = -1
+            h = 0
+            winner = 0
+            for j in range(k):
+                _c1, word, have = deal_from(s, deck, i, m, word, have)
+                c2, word, have = deal_from(s, deck, i + 1, m, word, have)
+                i += 2
+                dark[j] = c2  # both cards unseen: känäing the first is as good as any blind choice
+                r = c2 >> 2
+                if r > top:
+                    top = r
+                    h = 1
+                    winner = tied[j]
+                elif r == top:
+                    h += 1
+            if h == 1:
+                out[o_per + min(rounds, PER_ROUND_BINS - 1)] += 1
+                break
+            out[o_again + k] += 1
+            h = 0
+            for j in range(k):
+                if dark[j] >> 2 == top:
+                    tied[h] = tied[j]
+                    dark[h] = dark[j]
+                    h += 1
+            k = h
+        out[o_wins + winner] += 1
+        if restocked:
+            m = _restock(deck, base_deck)
+    # Fold the tally into the counts' own fields.
+    for v in range(25):
+        for st in range(n):
+            for w in range(n + 1):
+                c = tally[(v * n + st) * (n + 1) + w]
+                out[o_hist + v] += c
+                out[o_last + st] += c
+                if w < n:
+                    out[o_wins + w] += c
+    out[o_per] += nrounds - ties  # rounds settled without an extra round
+
+
 @kernel
 def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     """Play ``nrounds`` rounds under the official rules (blind känä) and add their counts.
@@ -188,17 +363,26 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     ``rules`` is ``KanaRules.pack()``; ``lay`` the offsets of :func:`round_layout`.
     ``args[seat]`` is the position (0..2) a seat känäs, -1 for a random one. ``fixed`` holds
     the shown cards (rows of seats with a shown känäd card come first, as the känä round
-    goes) or is None: numba then compiles a version without the shown-card branch, which
-    is the common case and about 25% faster. ``base_deck`` lists the cards not shown.
+    goes) or is None: numba then compiles only the lean path (:func:`_unshown_rounds`), the
+    common case, and never the shown-card one. ``base_deck`` lists the cards not shown.
     """
-    n = rules[R.players]
-    fresh = rules[R.fresh_deck]
-    extra_all = rules[R.extra_round_all]
-    last_latest = rules[R.last_round_latest]
+    n, fresh, extra_all, last_latest, _variant = unpack_rules(rules)
     o_wins = lay[ROUND.wins]
     o_hist = lay[ROUND.hand_value]
     o_last = lay[ROUND.last_round_starter]
     o_extra = lay[ROUND.extra]
+    if fixed is None:  # known when compiling: the other branch is not compiled
+        _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
+                        base_deck)
+    else:
+        _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
+                      fixed, base_deck)
+
+
+@helper
+def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args, fixed,
+                  base_deck):
+    """:func:`play_rounds` with cards shown (live odds): a seat's shown cards are fixed."""
     o_per = o_extra + X.per_round
     kept = np.empty((n, 2), np.int64)
     key = np.empty(n, np.int64)
@@ -209,9 +393,8 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     deck = np.empty(52, np.int64)
     m = _restock(deck, base_deck)
     nshown = 0
-    if fixed is not None:
-        while nshown < n and fixed[nshown, 0] >= 0:
-            nshown += 1
+    while nshown < n and fixed[nshown, 0] >= 0:
+        nshown += 1
     ties = 0
     for _ in range(nrounds):
         i = 0
@@ -223,10 +406,7 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
         # Känä round, clockwise from the starter. The first and last turn rounds only show
         # the kept cards, so the best hand and the last round's starter are known right here.
         for p in range(n):
-            shown = False
-            if fixed is not None:
-                shown = p < nshown
-            if shown:
+            if p < nshown:
                 a, b, i = deal_kept(s, deck, i, m, fixed[p, 1], fixed[p, 2])
             else:
                 h0, h1, h2 = deal3_from(s, deck, i, m)
@@ -234,16 +414,7 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
                 pos = args[p]
                 if pos < 0:
                     pos = random_position(s)
-                # Of the two kept cards the lower position is turned first: a blind choice too.
-                if pos == 0:
-                    a = h1
-                    b = h2
-                elif pos == 1:
-                    a = h0
-                    b = h2
-                else:
-                    a = h0
-                    b = h1
+                a, b = kept_pair(h0, h1, h2, pos)
             kept[p, 0] = a
             kept[p, 1] = b
             kk = hand_key(a, b)

@@ -25,7 +25,7 @@ from numba import types
 from .._jit import callback, helper, inline, kernel
 from .._random import bounded, deal3_from, deal_from, next_u64
 from ..layout import Layout
-from ._kernels import EXTRA, EXTRA_BLOCK, R, X, hand_key, hand_value, play_extra_rounds
+from ._kernels import EXTRA, EXTRA_BLOCK, X, hand_key, hand_value, play_extra_rounds, random_position, unpack_rules
 
 #: A table's strategies as the kernels read them (``strategies.pack``), indexed
 #: ``[configuration, seat]``: kind, blind position, whether the context is used, the
@@ -101,7 +101,10 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
 
     The strategy arrays come apart, bound once by the caller: a field read from the
-    :data:`Strategies` bundle costs a reference-count update on every decision.
+    :data:`Strategies` bundle costs a reference-count update on every decision. Inlined, each
+    array argument costs one too, on every call: the hot loops (:func:`play_configs`, the
+    advisor) write the decision out instead; this one serves the session kernel and the
+    advisor's rarer paths.
     """
     kind = kinds[c, p]
     if kind == KIND_BLIND:
@@ -176,7 +179,7 @@ def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, firs
         key[p] = kk
         if kk > best:
             best = kk
-    k = 0
+    k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
     for p in range(n):
         if key[p] == best:
             tied[k] = p
@@ -209,43 +212,31 @@ CONFIG = config_layout(2, 2, 1).index
 
 
 @helper
-def _focal_key(variant, hand):
+def _focal_key(variant, h0, h1, h2):
+    """The focal seat's key: its peeked rank (peek-one), its ranks' combination (peek-all)."""
     if variant == 1:
-        return hand[0] >> 2
+        return h0 >> 2
     if variant == 2:
-        return combo_of(hand[0], hand[1], hand[2])
+        return combo_of(h0, h1, h2)
     return 0
 
 
 @inline
-def _count_pairs(out, o_plus, o_minus, stride, key, winners, C, f):
+def _count_pairs(out, o_plus, o_minus, stride, key, won, C):
     """Paired outcomes: for each pair of configurations, whether only the first or only the
-    second made seat ``f`` win (at ``o_plus/o_minus + pair * stride + key``)."""
+    second won (bit ``c`` of ``won`` set: configuration ``c`` won), at ``o_plus/o_minus +
+    pair * stride + key``. The wins come as bits, not an array: an inlined function pays a
+    reference count for each array it takes, every call."""
     pair = 0
     for c1 in range(C):
         for c2 in range(c1 + 1, C):
-            w1 = winners[c1] == f
-            w2 = winners[c2] == f
-            if w1 and not w2:
+            w1 = (won >> c1) & 1
+            w2 = (won >> c2) & 1
+            if w1 > w2:
                 out[o_plus + pair * stride + key] += 1
-            elif w2 and not w1:
+            elif w2 > w1:
                 out[o_minus + pair * stride + key] += 1
             pair += 1
-
-
-@helper
-def _record(out, lay, n, C, K, key, f, winners, kept_f):
-    out[lay[CONFIG.deals] + key] += 1
-    o_fw = lay[CONFIG.focal_wins]
-    o_wins = lay[CONFIG.wins]
-    o_hist = lay[CONFIG.hand_value]
-    for c in range(C):
-        w = winners[c]
-        out[o_wins + c * n + w] += 1
-        out[o_hist + c * 25 + hand_value(kept_f[c, 0], kept_f[c, 1]) - 4] += 1
-        if w == f:
-            out[o_fw + c * K + key] += 1
-    _count_pairs(out, lay[CONFIG.plus], lay[CONFIG.minus], K, key, winners, C, f)
 
 
 @kernel
@@ -255,14 +246,21 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     ``focal`` is the seat whose results are broken down (by its peeked rank in peek-one,
     its hand's rank combination in peek-all) and paired between configurations. ``rules`` is
     ``KanaRules.pack()``, ``lay`` the offsets of :func:`config_layout`.
+
+    The decisions and the turn rounds are written out here rather than called through
+    :func:`decide` and :func:`settle`: numba updates a reference count for every array an
+    inlined function takes, on every call, which cost this loop more than half its time.
     """
-    n = rules[R.players]
-    fresh = rules[R.fresh_deck]
-    extra_all = rules[R.extra_round_all]
-    variant = rules[R.variant]
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
     C = st.kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
     o_extra = lay[CONFIG.extra]
+    o_deals = lay[CONFIG.deals]
+    o_fw = lay[CONFIG.focal_wins]
+    o_wins = lay[CONFIG.wins]
+    o_hist = lay[CONFIG.hand_value]
+    o_plus = lay[CONFIG.plus]
+    o_minus = lay[CONFIG.minus]
     peeked = peeked_cards(variant)
     w = new_work(n, C)
     hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
@@ -270,28 +268,97 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     kept_f = np.empty((C, 2), np.int64)
     for j in range(52):
         deck[j] = j
+    f = focal
     for _ in range(nrounds):
-        f = focal
         m = 52
         for p in range(n):
             hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, 3 * p, m)
-        fkey = _focal_key(variant, hands[f])
-        saved[:] = deck
-        state[:] = s
+        fkey = _focal_key(variant, hands[f, 0], hands[f, 1], hands[f, 2])
+        for j in range(52):
+            saved[j] = deck[j]
+        for j in range(4):
+            state[j] = s[j]
+        restocked = False
         for c in range(C):
-            s[:] = state
-            deck[:] = saved
+            for j in range(4):
+                s[j] = state[j]
+            for j in range(52):
+                deck[j] = saved[j]
+            best = -1
             for p in range(n):
-                hand[0] = hands[p, 0]
-                hand[1] = hands[p, 1]
-                hand[2] = hands[p, 2]
-                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                _kana(hand, pos, p, kanad, kept)
+                h0 = hands[p, 0]
+                h1 = hands[p, 1]
+                h2 = hands[p, 2]
+                kind = kinds[c, p]
+                if kind == KIND_BLIND:
+                    pos = args[c, p]
+                    if pos < 0:
+                        pos = random_position(s)
+                elif kind == KIND_CUSTOM:
+                    hand[0] = h0
+                    hand[1] = h1
+                    hand[2] = h2
+                    pos = custom(p, hand, peeked, kanad, p, s)
+                else:
+                    ctx = NO_CONTEXT
+                    if ctxmode[c, p] != 0 and p > 0:
+                        ctx = 0
+                        for q in range(p):
+                            ctx = max(ctx, kanad[q] >> 2)
+                    if kind == KIND_PEEK_ONE:
+                        # The two unseen cards are exchangeable: känäing "an unseen card" is position 1.
+                        pos = 0 if t1[c, p, ctx, h0 >> 2] else 1
+                    else:
+                        a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
+                        jj = t3[c, p, ctx, COMBO[ra, rb, rc]]
+                        if jj < 0:
+                            pos = random_position(s)
+                        else:
+                            pos = a if jj == 0 else (b if jj == 1 else cc)
+                if pos == 0:
+                    kanad[p] = h0
+                    ka = h1
+                    kb = h2
+                elif pos == 1:
+                    kanad[p] = h1
+                    ka = h0
+                    kb = h2
+                else:
+                    kanad[p] = h2
+                    ka = h0
+                    kb = h1
+                kept[p, 0] = ka
+                kept[p, 1] = kb
+                kk = hand_key(ka, kb)
+                key[p] = kk
+                best = max(best, kk)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
-                                           kept, key, tied, first, dark, darkkey)
-        _record(out, lay, n, C, K, fkey, f, winners, kept_f)
+            k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
+            for p in range(n):
+                if key[p] == best:
+                    tied[k] = p
+                    k += 1
+            block = o_extra + c * EXTRA_BLOCK
+            if k == 1:
+                out[block + X.per_round] += 1  # settled without an extra round
+                winners[c] = tied[0]
+                restocked = False
+            else:
+                winners[c], _i, _m, restocked = play_extra_rounds(
+                    s, out, block, deck, 3 * n, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
+                )
+        # The round's counts (written out, not called: see above).
+        out[o_deals + fkey] += 1
+        won = 0
+        for c in range(C):
+            wc = winners[c]
+            out[o_wins + c * n + wc] += 1
+            out[o_hist + c * 25 + hand_value(kept_f[c, 0], kept_f[c, 1]) - 4] += 1
+            if wc == f:
+                out[o_fw + c * K + fkey] += 1
+                won |= 1 << c
+        _count_pairs(out, o_plus, o_minus, K, fkey, won, C)
         if restocked or fresh:
             for j in range(52):
                 deck[j] = j
@@ -310,6 +377,7 @@ def kana_probability(st, p, ctx, k, x, y):
     choice over the six orders; a random choice counts 1/3.
     """
     h = np.empty(3, np.int64)
+    kinds, args, _ctxmode, t1, t3 = st
     total = 0.0
     for perm in range(6):
         # perm picks where k, x, y lie
@@ -325,20 +393,20 @@ def kana_probability(st, p, ctx, k, x, y):
             h[0], h[1], h[2] = x, y, k
         else:
             h[0], h[1], h[2] = y, x, k
-        kind = st.kinds[0, p]
+        kind = kinds[0, p]
         if kind == KIND_BLIND:
-            if st.args[0, p] < 0:
+            if args[0, p] < 0:
                 total += 1.0 / 3.0
-            elif h[st.args[0, p]] == k:
+            elif h[args[0, p]] == k:
                 total += 1.0
             continue
         if kind == KIND_PEEK_ONE:
-            pos = 0 if st.t1[0, p, ctx, h[0] >> 2] else 1
+            pos = 0 if t1[0, p, ctx, h[0] >> 2] else 1
             if h[pos] == k:
                 total += 1.0
             continue
         a, b, cc, ra, rb, rc = _sort3(h[0] >> 2, h[1] >> 2, h[2] >> 2)
-        j = st.t3[0, p, ctx, COMBO[ra, rb, rc]]
+        j = t3[0, p, ctx, COMBO[ra, rb, rc]]
         if j < 0:
             total += 1.0 / 3.0
         else:
@@ -399,6 +467,21 @@ def _take(deck, pos_of, i, c):
     return True
 
 
+@helper
+def _pick_pair(s, cum, p, ctx, z, npairs):
+    """A pair drawn by the posterior weights ``cum[p, ctx]`` (total ``z``): binary search."""
+    u = _uniform(s) * z
+    lo = 0
+    hi = npairs - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cum[p, ctx, mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 def advice_layout(C: int) -> Layout:
     """Counts of :func:`advise_worlds` for ``C`` options of mine."""
     P = C * (C - 1) // 2
@@ -421,114 +504,8 @@ ADVICE = advice_layout(2).index
 REJECTION = rejection_layout(2).index
 
 
-@inline
-def _play_options(s, out, extra_base, w, i, m, me, options, rules, st, custom):
-    """From my turn on, play the deal in ``w`` once per option of mine (``options[c]`` = the
-    position I känä), each from the same stock and random stream; winners go to ``w.winners``."""
-    n = rules[R.players]
-    fresh = rules[R.fresh_deck]
-    extra_all = rules[R.extra_round_all]
-    peeked = peeked_cards(rules[R.variant])
-    # Fields of the bundles are bound once: reading them inside a loop costs a reference
-    # count update each time.
-    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
-    kinds, args, ctxmode, t1, t3 = st
-    saved[:] = deck
-    state[:] = s
-    for c in range(options.shape[0]):
-        s[:] = state
-        deck[:] = saved
-        for p in range(me, n):
-            for j in range(3):
-                hand[j] = hands[p, j]
-            if p == me:
-                pos = options[c]
-            else:
-                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-            _kana(hand, pos, p, kanad, kept)
-        winners[c], _r = settle(s, out, extra_base + c * EXTRA_BLOCK, deck, i, m, n, fresh, extra_all, kept, key, tied,
-                                first, dark, darkkey)
-
-
-@inline
-def _deal_mine_and_later(s, w, i, m, me, n, my_cards):
-    """My hand (the cards I know, the rest from the stock) and the later seats' hands."""
-    deck = w.deck
-    hands = w.hands
-    for j in range(3):
-        c = my_cards[j]
-        if c < 0:
-            c, _w, _h = deal_from(s, deck, i, m, np.uint64(0), 0)
-            i += 1
-        hands[me, j] = c
-    for p in range(me + 1, n):
-        hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
-        i += 3
-    return i
-
-
-@inline
-def _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeked):
-    """Deal the seats before mine consistent with the känäd cards I saw; returns the next
-    stock position, or -1 when the draw is rejected (and must be drawn again)."""
-    deck = w.deck
-    hands = w.hands
-    hand = w.hand
-    kanad = w.kanad
-    kept = w.kept
-    cum = post.cum
-    total = post.total
-    zmax = post.zmax
-    px = post.px
-    py = post.py
-    kinds, args, ctxmode, t1, t3 = st
-    m = npool
-    i = 0
-    npairs = px.shape[0]
-    for p in range(me):
-        k = kanad_known[p]
-        if k < 0:
-            hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, m)
-            for j in range(3):
-                pos_of[deck[i + j]] = i + j
-            # deal3_from swapped cards within deck[i:m]; refresh their places
-            i += 3
-            for j in range(i, m):
-                pos_of[deck[j]] = j
-            for j in range(3):
-                hand[j] = hands[p, j]
-            pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-            _kana(hand, pos, p, kanad, kept)
-            continue
-        ctx = context_of(kanad, p, ctxmode[0, p])
-        z = total[p, ctx]
-        if z <= 0.0 or _uniform(s) * zmax[p] > z:
-            return -1  # this context makes the seen känä less likely: reject
-        u = _uniform(s) * z
-        lo = 0
-        hi = npairs - 1
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if cum[p, ctx, mid] > u:
-                hi = mid
-            else:
-                lo = mid + 1
-        x = px[lo]
-        y = py[lo]
-        if not _take(deck, pos_of, i, x):
-            return -1
-        i += 1
-        if not _take(deck, pos_of, i, y):
-            return -1
-        i += 1
-        kanad[p] = k
-        kept[p, 0] = x
-        kept[p, 1] = y
-    return i
-
-
 @kernel
-def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom):
+def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin=None):
     """Sample ``nworlds`` deals consistent with what seat ``me`` knows and play each option.
 
     Known: ``my_cards`` (-1 unknown; in peek-one position 0 is the peeked card) and the
@@ -537,74 +514,190 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     (posterior weights ``post``); the independent draws are joined by rejection on any
     clash and on the weights' normaliser (``total/zmax``), which makes the joint draw exact.
 
-    Counts by :func:`advice_layout` (``lay`` its offsets).
+    Counts by :func:`advice_layout` (``lay`` its offsets). With ``twin`` True this is the slow
+    twin :func:`advise_by_rejection` (``post`` is not read); left out, numba compiles none of
+    the twin's code. Both play my options on a deal the same way.
+
+    Everything is written out in this one loop: an inlined helper, or a called one, pays a
+    reference count for every array it takes on every call, which cost the advisor 8% in
+    its earlier seats and about two thirds in playing the options.
     """
-    n = rules[R.players]
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    peeked = peeked_cards(variant)
     C = options.shape[0]
-    peeked = peeked_cards(rules[R.variant])
-    w = new_work(n, C)
-    deck = w.deck
-    winners = w.winners
+    if twin is not None:
+        o_accepted = lay[REJECTION.accepted]
+        o_extra = lay[REJECTION.extra]
+        o_wins = lay[REJECTION.wins]
+    else:
+        o_rejected = lay[ADVICE.rejected]
+        o_extra = lay[ADVICE.extra]
+        o_wins = lay[ADVICE.wins]
+        o_plus = lay[ADVICE.plus]
+        o_minus = lay[ADVICE.minus]
+    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = new_work(n, C)
+    kinds, args, ctxmode, t1, t3 = st
+    if twin is None:
+        cum, total, zmax, px, py = post
+        npairs = px.shape[0]
     pos_of = np.empty(52, np.int64)
     npool = pool.shape[0]
     for _ in range(nworlds):
-        while True:
-            # The stock: every card but mine and the känäd cards I have seen.
+        if twin is not None:
+            # Every unknown card at random, the earlier seats playing their strategies; only a
+            # deal whose känäd cards are the ones seen counts.
             for j in range(npool):
                 deck[j] = pool[j]
-                pos_of[pool[j]] = j
-            i = _earlier_seats(s, w, pos_of, npool, me, kanad_known, st, post, custom, peeked)
-            if i >= 0:
-                break
-            out[lay[ADVICE.rejected]] += 1
-        i = _deal_mine_and_later(s, w, i, npool, me, n, my_cards)
-        _play_options(s, out, lay[ADVICE.extra], w, i, npool, me, options, rules, st, custom)
+            i = np.int64(0)
+            ok = True
+            for p in range(me):
+                hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
+                i += 3
+                for j in range(3):
+                    hand[j] = hands[p, j]
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+                _kana(hand, pos, p, kanad, kept)
+                if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            out[o_accepted] += 1
+        else:
+            while True:
+                # The stock: every card but mine and the känäd cards I have seen.
+                for j in range(npool):
+                    deck[j] = pool[j]
+                    pos_of[pool[j]] = j
+                # The seats before mine, consistent with the känäd cards I saw (written out here:
+                # an inlined helper taking these arrays costs a reference count per array per call,
+                # about 8% of the advisor).
+                i = np.int64(0)  # not the literal 0 (see below)
+                ok = True
+                for p in range(me):
+                    k = kanad_known[p]
+                    if k < 0:
+                        hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
+                        for j in range(3):
+                            pos_of[deck[i + j]] = i + j
+                        # deal3_from swapped cards within deck[i:npool]; refresh their places
+                        i += 3
+                        for j in range(i, npool):
+                            pos_of[deck[j]] = j
+                        for j in range(3):
+                            hand[j] = hands[p, j]
+                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+                        _kana(hand, pos, p, kanad, kept)
+                        continue
+                    ctx = context_of(kanad, p, ctxmode[0, p])
+                    z = total[p, ctx]
+                    if z <= 0.0 or _uniform(s) * zmax[p] > z:
+                        ok = False  # this context makes the seen känä less likely: reject
+                        break
+                    q = _pick_pair(s, cum, p, ctx, z, npairs)
+                    if not _take(deck, pos_of, i, px[q]) or not _take(deck, pos_of, i + 1, py[q]):
+                        ok = False
+                        break
+                    i += 2
+                    kanad[p] = k
+                    kept[p, 0] = px[q]
+                    kept[p, 1] = py[q]
+                if ok:
+                    break
+                out[o_rejected] += 1
+        # My hand (the cards I know, the rest from the stock) and the later seats' hands.
+        for j in range(3):
+            c = my_cards[j]
+            if c < 0:
+                c, _w, _h = deal_from(s, deck, i, npool, np.uint64(0), 0)
+                i += 1
+            hands[me, j] = c
+        for p in range(me + 1, n):
+            hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
+            i += 3
+        # Each option of mine from here on, from the same stock and random stream.
+        for j in range(npool):
+            saved[j] = deck[j]
+        for j in range(4):
+            state[j] = s[j]
+        for c in range(options.shape[0]):
+            for j in range(4):
+                s[j] = state[j]
+            for j in range(npool):
+                deck[j] = saved[j]
+            for p in range(me, n):
+                h0 = hands[p, 0]
+                h1 = hands[p, 1]
+                h2 = hands[p, 2]
+                kind = kinds[0, p]
+                if p == me:
+                    pos = options[c]
+                elif kind == KIND_BLIND:
+                    pos = args[0, p]
+                    if pos < 0:
+                        pos = random_position(s)
+                elif kind == KIND_CUSTOM:
+                    hand[0] = h0
+                    hand[1] = h1
+                    hand[2] = h2
+                    pos = custom(p, hand, peeked, kanad, p, s)
+                else:
+                    ctx = NO_CONTEXT
+                    if ctxmode[0, p] != 0 and p > 0:
+                        ctx = 0
+                        for q in range(p):
+                            ctx = max(ctx, kanad[q] >> 2)
+                    if kind == KIND_PEEK_ONE:
+                        pos = 0 if t1[0, p, ctx, h0 >> 2] else 1
+                    else:
+                        a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
+                        jj = t3[0, p, ctx, COMBO[ra, rb, rc]]
+                        if jj < 0:
+                            pos = random_position(s)
+                        else:
+                            pos = a if jj == 0 else (b if jj == 1 else cc)
+                if pos == 0:
+                    kanad[p] = h0
+                    kept[p, 0] = h1
+                    kept[p, 1] = h2
+                elif pos == 1:
+                    kanad[p] = h1
+                    kept[p, 0] = h0
+                    kept[p, 1] = h2
+                else:
+                    kanad[p] = h2
+                    kept[p, 0] = h0
+                    kept[p, 1] = h1
+            best = -1
+            for p in range(n):
+                kk = hand_key(kept[p, 0], kept[p, 1])
+                key[p] = kk
+                best = max(best, kk)
+            k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
+            for p in range(n):
+                if key[p] == best:
+                    tied[k] = p
+                    k += 1
+            block = o_extra + c * EXTRA_BLOCK
+            if k == 1:
+                out[block + X.per_round] += 1  # settled without an extra round
+                winners[c] = tied[0]
+            else:
+                winners[c], _i, _m, _r = play_extra_rounds(s, out, block, deck, i, npool, n, k, tied, kept, fresh,
+                                                           extra_all, first, dark, darkkey)
+        won = 0
         for c in range(C):
             if winners[c] == me:
-                out[lay[ADVICE.wins] + c] += 1
-        _count_pairs(out, lay[ADVICE.plus], lay[ADVICE.minus], 1, 0, winners, C, me)
+                out[o_wins + c] += 1
+                won |= 1 << c
+        if twin is None:
+            _count_pairs(out, o_plus, o_minus, 1, 0, won, C)
 
 
 @kernel
 def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
-    """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random, play
-    the earlier seats' strategies, and keep only deals whose känäd cards are the ones seen.
-    Counts by :func:`rejection_layout` (``lay`` its offsets)."""
-    n = rules[R.players]
-    C = options.shape[0]
-    peeked = peeked_cards(rules[R.variant])
-    w = new_work(n, C)
-    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
-    kinds, args, ctxmode, t1, t3 = st
-    npool = pool.shape[0]
-    for _ in range(ndeals):
-        for j in range(npool):
-            deck[j] = pool[j]
-        i = 0
-        for p in range(n):
-            if p == me:
-                for j in range(3):
-                    c = my_cards[j]
-                    if c < 0:
-                        c, _w, _h = deal_from(s, deck, i, npool, np.uint64(0), 0)
-                        i += 1
-                    hands[p, j] = c
-            else:
-                hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
-                i += 3
-        ok = True
-        for p in range(me):
-            for j in range(3):
-                hand[j] = hands[p, j]
-            pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-            _kana(hand, pos, p, kanad, kept)
-            if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
-                ok = False
-                break
-        if not ok:
-            continue
-        out[lay[REJECTION.accepted]] += 1
-        _play_options(s, out, lay[REJECTION.extra], w, i, npool, me, options, rules, st, custom)
-        for c in range(C):
-            if winners[c] == me:
-                out[lay[REJECTION.wins] + c] += 1
+    """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random (``pool``
+    holds the känäd cards too), play the earlier seats' strategies, and keep only deals whose
+    känäd cards are the ones seen. Counts by :func:`rejection_layout` (``lay`` its offsets)."""
+    unused = Posterior(np.zeros((1, 1, 1)), np.zeros((1, 1)), np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    advise_worlds(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, unused, custom, True)

@@ -12,6 +12,7 @@ import json
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 
@@ -28,7 +29,9 @@ from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
 from ._defaults import DECISION_SAMPLES, TABLE_SAMPLES
-from ._play import COMBOS, Posterior, advice_layout, advise_worlds, config_layout, play_configs, posterior_tables
+from ._play import (
+    COMBOS, KIND_BLIND, Posterior, advice_layout, advise_worlds, config_layout, play_configs, posterior_tables,
+)
 from .rules import KanaRules
 from .strategies import (
     Strategy, best_pair, blind, combos, kana_ranks, pack, parse_strategy, peek_all_table,
@@ -699,6 +702,8 @@ class AdviceResult(Result):
     @property
     def verdict(self) -> str:
         if self.best is None:
+            if not self.samples:
+                return "no choice is better: every känä wins with the same probability (exact)"
             return "no choice is better at this precision"
         return f"känä {self.best}"
 
@@ -818,7 +823,9 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
     Deals are sampled consistent with everything I know, including what each earlier
     player's känäd card says about the cards it kept under its strategy; every option is
     played on the same deals, and the best is named only when its paired difference to the
-    next best excludes zero.
+    next best excludes zero. Under the official rules with blind opponents (``"table"`` and
+    ``"blind"`` both are) and no run size given, the answer is exact: every option wins with
+    probability 1/n, since nobody's känä depends on their cards.
 
     >>> a = advise(4, "peek-one", seat=2, cards="2h ? ?", opponents="blind", samples=100_000, rng=1)
     >>> a.best
@@ -826,8 +833,11 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
     """
     rules = _rules(players, variant, rules)
     mine, known_kanad = _check_advice_input(rules, seat, cards, kanad)
+    default_size = samples is None and target_halfwidth is None
     samples, thw = _run_size(samples, target_halfwidth, threads)
     opp, label = _advice_opponents(rules, opponents, seat, known_kanad)
+    if default_size and rules.variant == "official" and all(s.kind == KIND_BLIND for s in opp):
+        return _official_advice(rules, seat, mine, known_kanad, label)
     table, custom = pack([opp], rules.players)
     kanad_arr = np.full(rules.players, -1, np.int64)
     for s, c in known_kanad.items():
@@ -861,6 +871,16 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
     return AdviceResult(rules=rules, seat=seat, cards=tuple(mine), kanad=known_kanad, opponents=label,
                         options=tuple((opts[j][0], Estimate.proportion(wins[j], N)) for j in range(C)), best=best,
                         difference=diff, samples=N, seed=res.seed, partial=res.partial, counts=res.counts)
+
+
+def _official_advice(rules: KanaRules, seat: int, mine, known_kanad, label: str) -> AdviceResult:
+    """The official rules with blind opponents, exactly: nobody's känä depends on their cards,
+    so every seat's kept pair is a uniform pair of the unseen cards, the seats are exchangeable
+    and each wins with probability 1/n whichever card I känä; the difference is exactly zero."""
+    win = Estimate.exact_value(Fraction(1, rules.players))
+    return AdviceResult(rules=rules, seat=seat, cards=tuple(mine), kanad=known_kanad, opponents=label,
+                        options=tuple((k, win) for k, _ in _options(rules, mine)), best=None,
+                        difference=Estimate.exact_value(0.0), samples=0, seed=None)
 
 
 def _advice_opponents(rules: KanaRules, opponents, seat: int, known_kanad) -> tuple[list[Strategy], str]:
