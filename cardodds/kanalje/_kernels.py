@@ -891,17 +891,27 @@ def _basic_choose_trick(state, t, seat, code):
     return heuristic_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
 
 
-@loop
-def play_out_basic(state, t, pol):
-    """:func:`play_out` for lineups of random and heuristic players alone: the same play and
-    the same draws, without the look-ahead and user-policy code compiled in."""
+@inline
+def _played_out_lean(state, t, pol):
+    """Play the deal out with a leaner loop when the lineup has one (three random players from
+    the start of a trick, unchecked; heuristic players alone: they draw no card at random, so
+    the play is the same); True if it did."""
     n = t[T.players]
     if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
             and pol[2] == P_RANDOM:
         play_out_random3(state, t)
-        return
+        return True
     if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
         play_out_heuristic(state, t)
+        return True
+    return False
+
+
+@loop
+def play_out_basic(state, t, pol):
+    """:func:`play_out` for lineups of random and heuristic players alone: the same play and
+    the same draws, without the look-ahead and user-policy code compiled in."""
+    if _played_out_lean(state, t, pol):
         return
     if t[T.phase] == 1:
         while True:
@@ -919,13 +929,7 @@ def play_out_basic(state, t, pol):
 def play_out(state, t, pol, samples, user, scr, rs):
     """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
     code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
-    n = t[T.players]
-    if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
-            and pol[2] == P_RANDOM:
-        play_out_random3(state, t)
-        return
-    if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
-        play_out_heuristic(state, t)  # the heuristic draws no card at random: the same play, a leaner loop
+    if _played_out_lean(state, t, pol):
         return
     if t[T.phase] == 1:
         while True:
@@ -1101,6 +1105,20 @@ def _jack_holders(hand0, players, held):
 
 
 @inline
+def _record_seat(out, p, sc, pen, tr):
+    """Seat ``p``'s score, penalty and tricks of one deal: sums, squares and distributions."""
+    o = D.seat_sums + SEAT_SUMS * p
+    out[o + SUM_SCORE] += sc
+    out[o + SUM_SCORE + SQUARE] += sc * sc
+    out[o + SUM_PENALTY] += pen
+    out[o + SUM_PENALTY + SQUARE] += pen * pen
+    out[o + SUM_TRICKS] += tr
+    out[o + SUM_TRICKS + SQUARE] += tr * tr
+    out[D.penalty_dist + PEN_BINS * p + min(pen, PEN_BINS - 1)] += 1
+    out[D.score_dist + SCORE_BINS * p + min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)] += 1
+
+
+@inline
 def _record_seats(out, t, players):
     """Each seat's score, penalty and tricks (sums and squares) and their distributions."""
     total = 0
@@ -1109,15 +1127,7 @@ def _record_seats(out, t, players):
         pen = t[T.penalty + p]
         tr = t[T.tricks + p]
         total += sc
-        o = D.seat_sums + SEAT_SUMS * p
-        out[o + SUM_SCORE] += sc
-        out[o + SUM_SCORE + SQUARE] += sc * sc
-        out[o + SUM_PENALTY] += pen
-        out[o + SUM_PENALTY + SQUARE] += pen * pen
-        out[o + SUM_TRICKS] += tr
-        out[o + SUM_TRICKS + SQUARE] += tr * tr
-        out[D.penalty_dist + PEN_BINS * p + min(pen, PEN_BINS - 1)] += 1
-        out[D.score_dist + SCORE_BINS * p + min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)] += 1
+        _record_seat(out, p, sc, pen, tr)
     out[D.total] += total
     out[D.total_sq] += total * total
 
@@ -1369,6 +1379,16 @@ def deals_random3_kernel(state, n, out, rules):
     _deals_random3_loop(state, n, out, rules, np.arange(52, dtype=np.int64), np.empty((8, 4), dtype=np.int64))
 
 
+@inline
+def _follow_at_random(state, hands, seat, led_mask):
+    """``seat`` plays a random card of the led suit if it has one, else any card."""
+    h = hands[seat]
+    f = h & led_mask
+    c = random_choose(state, f if f != 0 else h)
+    hands[seat] = h ^ bit(c)
+    return c
+
+
 @loop
 def _deals_random3_loop(state, n, out, rules, deck, work):
     hands = work[0]
@@ -1410,18 +1430,12 @@ def _deals_random3_loop(state, n, out, rules, deck, work):
             best = c0
             w = leader
             s1 = leader + 1 if leader < 2 else 0
-            h = hands[s1]
-            f = h & led_mask
-            c1 = random_choose(state, f if f != 0 else h)
-            hands[s1] = h ^ bit(c1)
+            c1 = _follow_at_random(state, hands, s1, led_mask)
             if beats(c1, best, trump):
                 best = c1
                 w = s1
             s2 = s1 + 1 if s1 < 2 else 0
-            h = hands[s2]
-            f = h & led_mask
-            c2 = random_choose(state, f if f != 0 else h)
-            hands[s2] = h ^ bit(c2)
+            c2 = _follow_at_random(state, hands, s2, led_mask)
             if beats(c2, best, trump):
                 w = s2
             tricks[w] += 1
@@ -1445,15 +1459,7 @@ def _deals_random3_loop(state, n, out, rules, deck, work):
             tr = tricks[p]
             sc = tr * tp - pe
             total += sc
-            o = D.seat_sums + SEAT_SUMS * p
-            out[o + SUM_SCORE] += sc
-            out[o + SUM_SCORE + SQUARE] += sc * sc
-            out[o + SUM_PENALTY] += pe
-            out[o + SUM_PENALTY + SQUARE] += pe * pe
-            out[o + SUM_TRICKS] += tr
-            out[o + SUM_TRICKS + SQUARE] += tr * tr
-            out[D.penalty_dist + PEN_BINS * p + min(pe, PEN_BINS - 1)] += 1
-            out[D.score_dist + SCORE_BINS * p + min(max(sc + SCORE_OFFSET, 0), SCORE_BINS - 1)] += 1
+            _record_seat(out, p, sc, pe, tr)
         out[D.total] += total
         out[D.total_sq] += total * total
         for s in range(4):
