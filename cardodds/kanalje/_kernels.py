@@ -502,6 +502,15 @@ def faceup_value(t, fu):
 
 
 @loop
+def heuristic_card(t, seat, legal):
+    """:func:`heuristic_choose` compiled once, as a function of its own: the play-outs of mixed
+    lineups call it (a call per card) instead of each compiling the heuristic inline, which
+    cost about ten seconds of the first compile per play-out; the all-heuristic loop, where
+    speed matters, inlines it."""
+    return heuristic_choose(t, seat, legal)
+
+
+@loop
 def heuristic1_choose(t, seat, legal):
     """The phase-1 rule-based player (documented in ``policies.py``)."""
     if (legal & (legal - 1)) == 0:
@@ -811,7 +820,7 @@ def choose_trick(state, t, seat, code, samples, user, scr, rs):
     """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
     legal = legal_cards(t, seat)
     if code == P_HEURISTIC:
-        return heuristic_choose(t, seat, legal)
+        return heuristic_card(t, seat, legal)
     return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
@@ -888,7 +897,7 @@ def _basic_choose1(state, t, seat, code):
 @inline
 def _basic_choose_trick(state, t, seat, code):
     legal = legal_cards(t, seat)
-    return heuristic_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+    return heuristic_card(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
 
 
 @inline
