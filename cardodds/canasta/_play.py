@@ -213,6 +213,15 @@ def start_turn(t):
     t[SA.phase] = PH_ACT
 
 
+# Constants handed to a compiled helper are typed as literals, and numba compiles the helper
+# once per combination of literal and plain arguments (play_hand four times, _new_melds five,
+# _play_recorded twice):
+# passed through these they are plain int64 and bool, and each helper compiles once.
+_I = np.int64
+_NO = np.bool_(False)
+_YES = np.bool_(True)
+
+
 # ---- listing the legal moves ----------------------------------------------------------
 @helper
 def _new_melds(t, rl, seat, cnt, need, fixed_kind, extra, mv, nm, mtype, count_only, has_can):
@@ -315,7 +324,8 @@ def gen_moves(t, rl, mv, work):
     if t[SA.phase] == PH_FREED:
         for k in range(N_KINDS):
             work[k] = t[hb + k]
-        return _new_melds(t, rl, seat, work, t[SA.freed], -2, 0, mv, 0, MV_NEW, False, side_has_canasta(t, side))
+        return _new_melds(t, rl, seat, work, t[SA.freed], _I(-2), _I(0), mv, _I(0), _I(MV_NEW), _NO,
+                          side_has_canasta(t, side))
     opened = t[SA.opened + side] != 0
     has_can = side_has_canasta(t, side)
     # red 3s
@@ -332,9 +342,9 @@ def gen_moves(t, rl, mv, work):
                 work[k] = t[hb + k]
             work[top] += 1
             if top == TWO or top == JOKER:
-                nm = _new_melds(t, rl, seat, work, top, -2, rest, mv, nm, MV_TAKE_NEW, False, has_can)
+                nm = _new_melds(t, rl, seat, work, top, _I(-2), rest, mv, nm, _I(MV_TAKE_NEW), _NO, has_can)
             else:
-                nm = _new_melds(t, rl, seat, work, -1, top, rest, mv, nm, MV_TAKE_NEW, False, has_can)
+                nm = _new_melds(t, rl, seat, work, _I(-1), top, rest, mv, nm, _I(MV_TAKE_NEW), _NO, has_can)
             if opened:
                 for s2 in range(2):
                     ms = side if s2 == 0 else 1 - side
@@ -346,7 +356,7 @@ def gen_moves(t, rl, mv, work):
     # new melds from the hand
     for k in range(N_KINDS):
         work[k] = t[hb + k]
-    nm = _new_melds(t, rl, seat, work, -1, -2, 0, mv, nm, MV_NEW, False, has_can)
+    nm = _new_melds(t, rl, seat, work, _I(-1), _I(-2), _I(0), mv, nm, _I(MV_NEW), _NO, has_can)
     if opened:
         # adding one card to a meld, own side's first
         for s2 in range(2):
@@ -381,7 +391,7 @@ def gen_moves(t, rl, mv, work):
                         work[k] = t[hb + k]
                     work[kind] -= 1
                     work[wild] += 1
-                    if _new_melds(t, rl, seat, work, wild, -2, 0, mv, 0, MV_NEW, True, has_can) > 0:
+                    if _new_melds(t, rl, seat, work, wild, _I(-2), _I(0), mv, _I(0), _I(MV_NEW), _YES, has_can) > 0:
                         nm = _put(mv, nm, MV_SWAP, ms, sl, wild, 0)
     # the discard that ends the turn
     for card in range(N_KINDS):
@@ -896,7 +906,7 @@ def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
     d = deck.copy()
     t, mv, work, viol = _scratch()
     for _ in range(n):
-        _play_recorded(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, out, 0, user)
+        _play_recorded(rng, t, rl, d, _I(3), pol, hp, mv, work, check, deck_counts, viol, out, _I(0), user)
     for v in range(N_VIOL):
         out[OA.violations + v] += viol[v]
 
@@ -923,13 +933,13 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     for _ in range(n):
         saved[:] = rng
         keep[:] = da
-        _play_recorded(rng, t, rl_a, da, 3, pol, hp, mv, work, check, dc_a, viol, out, PA.a, user)
+        _play_recorded(rng, t, rl_a, da, _I(3), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user)
         sa = t[SA.score]
         after = rng.copy()
         rng[:] = saved
         if same:
             db[:] = keep  # the same pack order, so the same shuffle deals the same cards
-        _play_recorded(rng, t, rl_b, db, 3, pol, hp, mv, work, check, dc_b, viol, out, PA.b, user)
+        _play_recorded(rng, t, rl_b, db, _I(3), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user)
         sb = t[SA.score]
         rng[:] = after
         dd = sb - sa
@@ -968,7 +978,7 @@ def game_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
         hands = 0
         done = False
         while hands < rl[RA.max_hands]:
-            play_hand(rng, t, rl, d, hands % SEATS, pol, hp, mv, work, check, deck_counts, viol, user, out, -1)
+            play_hand(rng, t, rl, d, hands % SEATS, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
             hands += 1
             tot0 += t[SA.score]
             tot1 += t[SA.score + 1]
@@ -1021,7 +1031,7 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
             if rep == 1:
                 rng[:] = saved
                 d[:] = keep
-            play_hand(rng, t, rl, d, 3, pol, hp, mv, work, check, deck_counts, viol, user, out, -1)
+            play_hand(rng, t, rl, d, _I(3), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
         add_paired(out, MA.pairs, MA.diff2, MA.diff2_sq, MA.better, MA.worse, total)
