@@ -14,6 +14,7 @@ import contextlib
 import contextvars
 import importlib
 import re
+import sys
 import time
 
 import numpy as np
@@ -215,6 +216,11 @@ def _ref(obj):
         with contextlib.suppress(Exception):
             if _Ref(module, name).get() is obj:
                 return _Ref(module, name)
+        # A compiled callback kept under a name of its own (one made on first use by a module
+        # ``__getattr__``): found among the module's names, and made again there by that name.
+        for attr, value in list(vars(sys.modules.get(module, object)).items()):
+            if value is obj:
+                return _Ref(module, attr)
     return obj
 
 
