@@ -252,3 +252,33 @@ def test_interchangeable_cards_score_alike_in_every_world(players):
                 assert scores[0] == scores[1], (t.tolist(), r, c)
             pairs += 1
     assert pairs > 20  # the runs this checks do occur
+
+
+def test_a_user_policy_leaves_the_process_sound(tmp_path):
+    # A user's policy is called from loops compiled without reference counting; the call once
+    # corrupted the heap, and the process crashed when it next loaded a kernel from the cache.
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\n"
+        "from numba import njit\n"
+        "from cardodds.kanalje import jack_risk\n"
+        "from cardodds.kanalje import _kernels as K\n"
+        "from cardodds.kanalje.policies import compile_policy\n"
+        "@njit\n"
+        "def plays_card_5(state, legal, seat, view):\n"
+        "    return 5 if view[0] >= 0 else 6\n"
+        "r = jack_risk([plays_card_5, 'heuristic', 'heuristic'], samples=300, rng=1, check=True)\n"
+        "t = np.zeros(K.TABLE_SIZE, dtype=np.int64)\n"
+        "K.choose(np.array([1, 2, 3, 4], dtype=np.uint64), t, 1, K.P_USER, 1, compile_policy(plays_card_5),"
+        " *K.new_scratch())\n"
+        "print(K.no_user_policy)\n"
+        "print(jack_risk('lookahead,heuristic,heuristic', samples=3, rng=1).samples)\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # the second run loads what the first compiled
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert run.stdout.split()[-1] == "3"

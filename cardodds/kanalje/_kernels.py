@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from .._jit import callback, inline, kernel, loop
+from .._jit import callback, helper, inline, kernel, loop
 from .._random import bounded, next_u64, shuffle_prefix
 from .._tally import add_paired
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
@@ -792,11 +792,19 @@ def user_view(t, seat, v):
     return v
 
 
-@inline
-def _user_card(state, t, seat, legal, user, scr):
+@helper
+def _ask_user(state, t, seat, legal, user, scr):
+    """The call into a user's policy, compiled with numba's reference counting (not ``@loop``):
+    the user's function is compiled with it, and called from a loop compiled without it the
+    process's heap was corrupted (a crash at the next allocation)."""
     v = scr[VIEW]
     user_view(t, seat, v)
-    c = user(state, legal, seat, v)
+    return user(state, legal, seat, v)
+
+
+@inline
+def _user_card(state, t, seat, legal, user, scr):
+    c = _ask_user(state, t, seat, legal, user, scr)
     if c < 0 or c > 51 or (legal & bit(c)) == 0:
         # An illegal answer is counted (checked runs report it) and replaced, so a buggy
         # policy cannot stall the deal.
