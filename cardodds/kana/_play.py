@@ -34,8 +34,7 @@ Strategies = namedtuple("Strategies", ["kinds", "args", "ctxmode", "t1", "t3"])
 #: The advisor's posterior weights over the pairs ``(px[q], py[q])`` (:func:`posterior_tables`).
 Posterior = namedtuple("Posterior", ["cum", "total", "zmax", "px", "py"])
 #: A chunk's scratch arrays (:func:`new_work`).
-Work = namedtuple("Work", ["hands", "kept", "kanad", "key", "tied", "dark", "hand", "winners", "deck", "saved",
-                           "state"])
+Work = namedtuple("Work", ["hands", "kept", "kanad", "key", "tied", "dark", "winners", "deck", "saved", "state"])
 
 KIND_BLIND = 0  # känä the card at position args (0..2), or a random one (-1): no look
 KIND_PEEK_ONE = 1  # look at position 0; t1 says whether to känä it or an unseen card
@@ -132,12 +131,13 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
 @inline
 def _kana(hand, pos, p, kanad, kept):
     """Seat ``p`` känäs ``hand[pos]``; the other two, in order, are its kept cards."""
+    h0 = hand[0]
+    h1 = hand[1]
+    h2 = hand[2]
     kanad[p] = hand[pos]
-    j = 0
-    for q in range(3):
-        if q != pos:
-            kept[p, j] = hand[q]
-            j += 1
+    # Selects, not a loop over the three: a hot loop's branch on the position mispredicts.
+    kept[p, 0] = h1 if pos == 0 else h0
+    kept[p, 1] = h1 if pos == 2 else h2
 
 
 #: ``decide(seat, hand, peeked, kanad, n_kanad, state) -> position``: the kernels call a custom
@@ -157,8 +157,8 @@ def no_custom(seat, hand, peeked, kanad, n_kanad, s):
 def new_work(n, C):
     """Scratch arrays for a table of ``n`` played under ``C`` configurations or options."""
     return Work(np.empty((n, 3), np.int64), np.empty((n, 2), np.int64), np.empty(n, np.int64),
-                np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(3, np.int64),
-                np.empty(C, np.int64), np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.uint64))
+                np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(C, np.int64),
+                np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.uint64))
 
 
 @inline
@@ -256,7 +256,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
 def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
     """The deals of :func:`play_configs`; ``kept_f[c]`` the focal seat's kept cards under ``c``."""
     n, fresh, extra_all, _latest, variant = unpack_rules(rules)
-    hands, kept, kanad, key, tied, dark, hand, winners, deck, saved, state = w
+    hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     C = kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
@@ -287,10 +287,9 @@ def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
             for j in range(52):
                 deck[j] = saved[j]
             for p in range(n):
-                for j in range(3):
-                    hand[j] = hands[p, j]
-                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                _kana(hand, pos, p, kanad, kept)
+                hp = hands[p]  # a view: no copy, and no reference count here
+                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hp, kanad, p, custom, peeked)
+                _kana(hp, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
             winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
@@ -488,7 +487,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
         o_wins = lay[ADVICE.wins]
         o_plus = lay[ADVICE.plus]
         o_minus = lay[ADVICE.minus]
-    hands, kept, kanad, key, tied, dark, hand, winners, deck, saved, state = w
+    hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     if twin is None:
         cum, total, zmax, px, py = post
@@ -505,10 +504,8 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             for p in range(me):
                 hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
                 i += 3
-                for j in range(3):
-                    hand[j] = hands[p, j]
-                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                _kana(hand, pos, p, kanad, kept)
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                _kana(hands[p], pos, p, kanad, kept)
                 if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                     ok = False
                     break
@@ -534,10 +531,8 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
                         i += 3
                         for j in range(i, npool):
                             pos_of[deck[j]] = j
-                        for j in range(3):
-                            hand[j] = hands[p, j]
-                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                        _kana(hand, pos, p, kanad, kept)
+                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                        _kana(hands[p], pos, p, kanad, kept)
                         continue
                     ctx = context_of(kanad, p, ctxmode[0, p])
                     z = total[p, ctx]
@@ -576,13 +571,12 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             for j in range(npool):
                 deck[j] = saved[j]
             for p in range(me, n):
-                for j in range(3):
-                    hand[j] = hands[p, j]
+                hp = hands[p]  # a view: no copy, and no reference count here
                 if p == me:
                     pos = options[c]
                 else:
-                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                _kana(hand, pos, p, kanad, kept)
+                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hp, kanad, p, custom, peeked)
+                _kana(hp, pos, p, kanad, kept)
             winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, n, fresh, extra_all, kept,
                                     key, tied, dark)
         won = 0
