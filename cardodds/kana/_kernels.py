@@ -14,7 +14,7 @@ round's starter, and the extra-round block :data:`EXTRA`). Kernels read both by 
 
 import numpy as np
 
-from .._jit import helper, inline, kernel
+from .._jit import helper, inline, kernel, loop
 from .._random import bounded, deal3_from, deal_from
 from ..layout import Layout
 from .rules import RULES
@@ -76,6 +76,17 @@ def hand_value(a, b):
     return (a >> 2) + (b >> 2) + 4
 
 
+@inline
+def best_so_far(kk, p, best, count, lead):
+    """Seat ``p``'s key ``kk`` joins the best key so far, how many seats hold it, and the
+    first of them. Scalars only, so inlining it is free."""
+    if kk > best:
+        return kk, 1, p
+    if kk == best:
+        return best, count + 1, lead
+    return best, count, lead
+
+
 @helper
 def best_holders(key, n, holders):
     """Write the seats holding the highest key into ``holders``; return how many."""
@@ -132,60 +143,71 @@ def deal_kept(s, deck, i, m, a, b):
     return a, b, i
 
 
-@helper
-def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey):
+@loop
+def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, dark):
     """Extra rounds after a tie for the best hand, until one player wins; returns
-    ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry; their
-    counts go to the extra-round block of ``out`` at ``block``."""
-    o_played = block + X.played
-    o_byk = block + X.by_players
-    o_again = block + X.tied_again
-    o_per = block + X.per_round
+    ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry (``kept`` their
+    kept cards); their counts go to the extra-round block of ``out`` at ``block``.
+
+    Compiled without reference counting: the callers' hot loops are too, and a call from
+    there then costs no atomic update per array argument (with them, the call cost the lean
+    round loop a third of its time).
+    """
     out[block + X.needed] += 1
     if extra_all:
         k = n
         for p in range(n):
             tied[p] = p
-    # Cards in the tied players' hands stay out of a reshuffled stock.
-    handmask = np.uint64(0)
-    for j in range(k):
-        p = tied[j]
-        handmask |= (_U1 << np.uint64(kept[p, 0])) | (_U1 << np.uint64(kept[p, 1]))
-    restocked = False
     word = np.uint64(0)
     have = 0
     rounds = 0
+    restocked = False
     while True:
         rounds += 1
-        out[o_played] += 1
-        out[o_byk + k] += 1
+        out[block + X.played] += 1
+        out[block + X.by_players + k] += 1
         if fresh:
             m = _reshuffle_stock(deck, np.uint64(0))
             i = 0
             restocked = True
         elif m - i < 2 * k:
+            # Cards in the tied players' hands stay out of the new stock: their kept cards in
+            # the first extra round, their dark cards after.
+            handmask = np.uint64(0)
+            for j in range(k):
+                if rounds == 1:
+                    handmask |= (_U1 << np.uint64(kept[tied[j], 0])) | (_U1 << np.uint64(kept[tied[j], 1]))
+                else:
+                    handmask |= _U1 << np.uint64(dark[j])
             m = _reshuffle_stock(deck, handmask)
             i = 0
             restocked = True
             out[block + X.reshuffles] += 1
-        handmask = np.uint64(0)
+        top = -1
+        h = 0
+        winner = 0
         for j in range(k):
-            c1, word, have = deal_from(s, deck, i, m, word, have)
+            _c1, word, have = deal_from(s, deck, i, m, word, have)
             c2, word, have = deal_from(s, deck, i + 1, m, word, have)
             i += 2
-            # Both cards are unseen: känäing the first is as good as any blind choice.
-            dark[j] = c2
-            darkkey[j] = c2 >> 2
-            handmask |= _U1 << np.uint64(c2)
-        h = best_holders(darkkey, k, first)
+            dark[j] = c2  # both cards unseen: känäing the first is as good as any blind choice
+            r = c2 >> 2
+            if r > top:
+                top = r
+                h = 1
+                winner = tied[j]
+            elif r == top:
+                h += 1
         if h == 1:
-            out[o_per + min(rounds, PER_ROUND_BINS - 1)] += 1
-            return tied[first[0]], i, m, restocked
-        out[o_again + k] += 1
-        handmask = np.uint64(0)
-        for j in range(h):
-            tied[j] = tied[first[j]]
-            handmask |= _U1 << np.uint64(dark[first[j]])
+            out[block + X.per_round + min(rounds, PER_ROUND_BINS - 1)] += 1
+            return winner, i, m, restocked
+        out[block + X.tied_again + k] += 1
+        h = 0
+        for j in range(k):
+            if dark[j] >> 2 == top:
+                tied[h] = tied[j]
+                dark[h] = dark[j]
+                h += 1
         k = h
 
 
@@ -210,11 +232,8 @@ def _kept_offsets(pos):
 @helper
 def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
                     base_deck):
-    """:func:`play_rounds` with no card shown: the common path, kept lean.
-
-    A seat's three cards stay where they were dealt, ``deck[3p:3p+3]``, so its kept cards
-    are read back from there only when a tie needs them.
-    """
+    """:func:`play_rounds` with no card shown: the common path, kept lean. Allocates the
+    chunk's arrays; the rounds are :func:`_unshown_loop`."""
     kept = np.empty((n, 2), np.int64)
     tied = np.empty(n, np.int64)
     dark = np.empty(n, np.int64)  # the tied players' dark cards in an extra round
@@ -223,15 +242,22 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
     # per round instead of three keeps the round loop as lean as a loop that only deals.
     tally = np.zeros(25 * n * (n + 1), np.int64)
     deck = np.empty(52, np.int64)
+    _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
+                  base_deck, kept, tied, dark, pos_of, tally, deck)
+
+
+@loop
+def _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
+                  base_deck, kept, tied, dark, pos_of, tally, deck):
+    """The rounds of :func:`_unshown_rounds`.
+
+    A seat's three cards stay where they were dealt, ``deck[3p:3p+3]``, so its kept cards
+    are read back from there only when a tie needs them.
+    """
     m = _restock(deck, base_deck)
     for p in range(n):
         pos_of[p] = args[p]
     flip = 31 if last_latest else 0
-    o_needed = o_extra + X.needed
-    o_played = o_extra + X.played
-    o_byk = o_extra + X.by_players
-    o_again = o_extra + X.tied_again
-    o_resh = o_extra + X.reshuffles
     o_per = o_extra + X.per_round
     ties = 0
     zero = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
@@ -257,12 +283,7 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
                 v0 = kk
             if (ra | rb) == 0:
                 kk = SUPERKANA
-            if kk > best:
-                best = kk
-                count = 1
-                lead = p
-            elif kk == best:
-                count += 1
+            best, count, lead = best_so_far(kk, p, best, count, lead)
             # The lowest first-turned card starts the last round; ties go to the earliest
             # seat, or the latest (flip = 31). A minimum, not a branch: the branch would
             # mispredict about once a round.
@@ -282,65 +303,8 @@ def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o
             if hand_key(kept[p, 0], kept[p, 1]) == best:
                 tied[k] = p
                 k += 1
-        # The extra rounds, as play_extra_rounds plays them (same cards, same random numbers)
-        # but written out here: the call cost a third of the kernel's time, and the command
-        # compiles one function less.
-        if extra_all:
-            k = n
-            for p in range(n):
-                tied[p] = p
-        out[o_needed] += 1
-        word = np.uint64(0)
-        have = 0
-        rounds = 0
-        restocked = False
-        while True:
-            rounds += 1
-            out[o_played] += 1
-            out[o_byk + k] += 1
-            if fresh:
-                m = _reshuffle_stock(deck, np.uint64(0))
-                i = zero
-                restocked = True
-            elif m - i < 2 * k:
-                # Cards in the tied players' hands stay out of the new stock: their kept
-                # cards in the first extra round, their dark cards after.
-                handmask = np.uint64(0)
-                for j in range(k):
-                    if rounds == 1:
-                        handmask |= (_U1 << np.uint64(kept[tied[j], 0])) | (_U1 << np.uint64(kept[tied[j], 1]))
-                    else:
-                        handmask |= _U1 << np.uint64(dark[j])
-                m = _reshuffle_stock(deck, handmask)
-                i = 0
-                restocked = True
-                out[o_resh] += 1
-            top = -1
-            h = 0
-            winner = 0
-            for j in range(k):
-                _c1, word, have = deal_from(s, deck, i, m, word, have)
-                c2, word, have = deal_from(s, deck, i + 1, m, word, have)
-                i += 2
-                dark[j] = c2  # both cards unseen: känäing the first is as good as any blind choice
-                r = c2 >> 2
-                if r > top:
-                    top = r
-                    h = 1
-                    winner = tied[j]
-                elif r == top:
-                    h += 1
-            if h == 1:
-                out[o_per + min(rounds, PER_ROUND_BINS - 1)] += 1
-                break
-            out[o_again + k] += 1
-            h = 0
-            for j in range(k):
-                if dark[j] >> 2 == top:
-                    tied[h] = tied[j]
-                    dark[h] = dark[j]
-                    h += 1
-            k = h
+        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, k, tied, kept, fresh, extra_all,
+                                                    dark)
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -387,9 +351,7 @@ def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
     kept = np.empty((n, 2), np.int64)
     key = np.empty(n, np.int64)
     tied = np.empty(n, np.int64)
-    first = np.empty(n, np.int64)  # holders of the best dark card in an extra round
     dark = np.empty(n, np.int64)
-    darkkey = np.empty(n, np.int64)
     deck = np.empty(52, np.int64)
     m = _restock(deck, base_deck)
     nshown = 0
@@ -418,12 +380,7 @@ def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
             kept[p, 0] = a
             kept[p, 1] = b
             kk = hand_key(a, b)
-            if kk > best:
-                best = kk
-                count = 1
-                lead = p
-            elif kk == best:
-                count += 1
+            best, count, lead = best_so_far(kk, p, best, count, lead)
             r = a >> 2
             if r < low or (last_latest and r == low):
                 low = r
@@ -439,7 +396,7 @@ def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
             key[p] = hand_key(kept[p, 0], kept[p, 1])
         best_holders(key, n, tied)
         winner, i, m, restocked = play_extra_rounds(
-            s, out, o_extra, deck, i, m, n, count, tied, kept, fresh, extra_all, first, dark, darkkey
+            s, out, o_extra, deck, i, m, n, count, tied, kept, fresh, extra_all, dark
         )
         out[o_wins + winner] += 1
         if restocked:

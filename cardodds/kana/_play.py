@@ -22,8 +22,8 @@ from collections import namedtuple
 import numpy as np
 from numba import types
 
-from .._jit import callback, helper, inline, kernel
-from .._random import bounded, deal3_from, deal_from, next_u64
+from .._jit import callback, helper, inline, kernel, loop
+from .._random import deal3_from, deal_from, next_u64
 from ..layout import Layout
 from ._kernels import EXTRA, EXTRA_BLOCK, X, hand_key, hand_value, play_extra_rounds, random_position, unpack_rules
 
@@ -34,8 +34,7 @@ Strategies = namedtuple("Strategies", ["kinds", "args", "ctxmode", "t1", "t3"])
 #: The advisor's posterior weights over the pairs ``(px[q], py[q])`` (:func:`posterior_tables`).
 Posterior = namedtuple("Posterior", ["cum", "total", "zmax", "px", "py"])
 #: A chunk's scratch arrays (:func:`new_work`).
-Work = namedtuple("Work", ["hands", "kept", "kanad", "key", "tied", "first", "dark", "darkkey", "hand", "winners",
-                           "deck", "saved", "state"])
+Work = namedtuple("Work", ["hands", "kept", "kanad", "key", "tied", "dark", "winners", "deck", "saved", "state"])
 
 KIND_BLIND = 0  # känä the card at position args (0..2), or a random one (-1): no look
 KIND_PEEK_ONE = 1  # look at position 0; t1 says whether to känä it or an unseen card
@@ -84,15 +83,15 @@ def combo_of(h0, h1, h2):
     return COMBO[ra, rb, rc]
 
 
-@helper
+@inline
 def context_of(kanad, nk, mode):
+    """The highest rank among the first ``nk`` känäd cards (:data:`NO_CONTEXT` for none, or
+    when the strategy ignores the context, ``mode`` 0)."""
     if mode == 0 or nk == 0:
         return NO_CONTEXT
     top = 0
     for j in range(nk):
-        r = kanad[j] >> 2
-        if r > top:
-            top = r
+        top = max(top, kanad[j] >> 2)
     return top
 
 
@@ -100,17 +99,17 @@ def context_of(kanad, nk, mode):
 def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
     """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
 
-    The strategy arrays come apart, bound once by the caller: a field read from the
-    :data:`Strategies` bundle costs a reference-count update on every decision. Inlined, each
-    array argument costs one too, on every call: the hot loops (:func:`play_configs`, the
-    advisor) write the decision out instead; this one serves the session kernel and the
-    advisor's rarer paths.
+    ``hand`` holds the seat's three cards. The strategy arrays come apart, bound once by the
+    caller: in a function with reference counting, a field read from the :data:`Strategies`
+    bundle costs an update on every decision, and so does each array an inlined function
+    takes. The hot loops (:func:`_configs_loop`, :func:`_worlds_loop`) are compiled without
+    reference counting, where neither costs anything.
     """
     kind = kinds[c, p]
     if kind == KIND_BLIND:
         pos = args[c, p]
         if pos < 0:
-            pos = bounded(s, 3)
+            pos = random_position(s)
         return pos
     if kind == KIND_CUSTOM:
         return custom(p, hand, peeked, kanad, nk, s)
@@ -121,7 +120,7 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     a, b, cc, ra, rb, rc = _sort3(hand[0] >> 2, hand[1] >> 2, hand[2] >> 2)
     j = t3[c, p, ctx, COMBO[ra, rb, rc]]
     if j < 0:
-        return bounded(s, 3)
+        return random_position(s)
     if j == 0:
         return a
     if j == 1:
@@ -132,12 +131,13 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
 @inline
 def _kana(hand, pos, p, kanad, kept):
     """Seat ``p`` känäs ``hand[pos]``; the other two, in order, are its kept cards."""
+    h0 = hand[0]
+    h1 = hand[1]
+    h2 = hand[2]
     kanad[p] = hand[pos]
-    j = 0
-    for q in range(3):
-        if q != pos:
-            kept[p, j] = hand[q]
-            j += 1
+    # Selects, not a loop over the three: a hot loop's branch on the position mispredicts.
+    kept[p, 0] = h1 if pos == 0 else h0
+    kept[p, 1] = h1 if pos == 2 else h2
 
 
 #: ``decide(seat, hand, peeked, kanad, n_kanad, state) -> position``: the kernels call a custom
@@ -157,9 +157,8 @@ def no_custom(seat, hand, peeked, kanad, n_kanad, s):
 def new_work(n, C):
     """Scratch arrays for a table of ``n`` played under ``C`` configurations or options."""
     return Work(np.empty((n, 3), np.int64), np.empty((n, 2), np.int64), np.empty(n, np.int64),
-                np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-                np.empty(n, np.int64), np.empty(3, np.int64), np.empty(C, np.int64), np.empty(52, np.int64),
-                np.empty(52, np.int64), np.empty(4, np.uint64))
+                np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(C, np.int64),
+                np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.uint64))
 
 
 @inline
@@ -169,7 +168,7 @@ def peeked_cards(variant):
 
 
 @inline
-def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, first, dark, darkkey):
+def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark):
     """The turn rounds and any extra rounds of the hands in ``kept``: returns ``(winner,
     restocked)``; extra-round counts go to the block at ``block``. Scratch arrays come apart
     (bound once by the caller), as for :func:`decide`."""
@@ -188,7 +187,7 @@ def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, firs
         out[block + X.per_round] += 1  # settled without an extra round
         return tied[0], False
     winner, i, m, restocked = play_extra_rounds(
-        s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
+        s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, dark
     )
     return winner, restocked
 
@@ -245,14 +244,21 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
 
     ``focal`` is the seat whose results are broken down (by its peeked rank in peek-one,
     its hand's rank combination in peek-all) and paired between configurations. ``rules`` is
-    ``KanaRules.pack()``, ``lay`` the offsets of :func:`config_layout`.
-
-    The decisions and the turn rounds are written out here rather than called through
-    :func:`decide` and :func:`settle`: numba updates a reference count for every array an
-    inlined function takes, on every call, which cost this loop more than half its time.
+    ``KanaRules.pack()``, ``lay`` the offsets of :func:`config_layout`. Allocates the chunk's
+    arrays; the deals are :func:`_configs_loop`.
     """
-    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    n = unpack_rules(rules)[0]
     C = st.kinds.shape[0]
+    _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, new_work(n, C), np.empty((C, 2), np.int64))
+
+
+@loop
+def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
+    """The deals of :func:`play_configs`; ``kept_f[c]`` the focal seat's kept cards under ``c``."""
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
+    kinds, args, ctxmode, t1, t3 = st
+    C = kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
     o_extra = lay[CONFIG.extra]
     o_deals = lay[CONFIG.deals]
@@ -262,10 +268,6 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     o_plus = lay[CONFIG.plus]
     o_minus = lay[CONFIG.minus]
     peeked = peeked_cards(variant)
-    w = new_work(n, C)
-    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = w
-    kinds, args, ctxmode, t1, t3 = st
-    kept_f = np.empty((C, 2), np.int64)
     for j in range(52):
         deck[j] = j
     f = focal
@@ -284,71 +286,14 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
                 s[j] = state[j]
             for j in range(52):
                 deck[j] = saved[j]
-            best = -1
             for p in range(n):
-                h0 = hands[p, 0]
-                h1 = hands[p, 1]
-                h2 = hands[p, 2]
-                kind = kinds[c, p]
-                if kind == KIND_BLIND:
-                    pos = args[c, p]
-                    if pos < 0:
-                        pos = random_position(s)
-                elif kind == KIND_CUSTOM:
-                    hand[0] = h0
-                    hand[1] = h1
-                    hand[2] = h2
-                    pos = custom(p, hand, peeked, kanad, p, s)
-                else:
-                    ctx = NO_CONTEXT
-                    if ctxmode[c, p] != 0 and p > 0:
-                        ctx = 0
-                        for q in range(p):
-                            ctx = max(ctx, kanad[q] >> 2)
-                    if kind == KIND_PEEK_ONE:
-                        # The two unseen cards are exchangeable: känäing "an unseen card" is position 1.
-                        pos = 0 if t1[c, p, ctx, h0 >> 2] else 1
-                    else:
-                        a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
-                        jj = t3[c, p, ctx, COMBO[ra, rb, rc]]
-                        if jj < 0:
-                            pos = random_position(s)
-                        else:
-                            pos = a if jj == 0 else (b if jj == 1 else cc)
-                if pos == 0:
-                    kanad[p] = h0
-                    ka = h1
-                    kb = h2
-                elif pos == 1:
-                    kanad[p] = h1
-                    ka = h0
-                    kb = h2
-                else:
-                    kanad[p] = h2
-                    ka = h0
-                    kb = h1
-                kept[p, 0] = ka
-                kept[p, 1] = kb
-                kk = hand_key(ka, kb)
-                key[p] = kk
-                best = max(best, kk)
+                hp = hands[p]  # a view: no copy, and no reference count here
+                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hp, kanad, p, custom, peeked)
+                _kana(hp, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
-            for p in range(n):
-                if key[p] == best:
-                    tied[k] = p
-                    k += 1
-            block = o_extra + c * EXTRA_BLOCK
-            if k == 1:
-                out[block + X.per_round] += 1  # settled without an extra round
-                winners[c] = tied[0]
-                restocked = False
-            else:
-                winners[c], _i, _m, restocked = play_extra_rounds(
-                    s, out, block, deck, 3 * n, m, n, k, tied, kept, fresh, extra_all, first, dark, darkkey
-                )
-        # The round's counts (written out, not called: see above).
+            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
+                                           kept, key, tied, dark)
         out[o_deals + fkey] += 1
         won = 0
         for c in range(C):
@@ -518,10 +463,17 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     twin :func:`advise_by_rejection` (``post`` is not read); left out, numba compiles none of
     the twin's code. Both play my options on a deal the same way.
 
-    Everything is written out in this one loop: an inlined helper, or a called one, pays a
-    reference count for every array it takes on every call, which cost the advisor 8% in
-    its earlier seats and about two thirds in playing the options.
+    Allocates the chunk's arrays; the worlds are :func:`_worlds_loop`.
     """
+    n = unpack_rules(rules)[0]
+    _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin,
+                 new_work(n, options.shape[0]), np.empty(52, np.int64))
+
+
+@loop
+def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin, w,
+                 pos_of):
+    """The worlds of :func:`advise_worlds`; ``pos_of[card]`` is where a card lies in the stock."""
     n, fresh, extra_all, _latest, variant = unpack_rules(rules)
     peeked = peeked_cards(variant)
     C = options.shape[0]
@@ -535,12 +487,11 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
         o_wins = lay[ADVICE.wins]
         o_plus = lay[ADVICE.plus]
         o_minus = lay[ADVICE.minus]
-    hands, kept, kanad, key, tied, first, dark, darkkey, hand, winners, deck, saved, state = new_work(n, C)
+    hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     if twin is None:
         cum, total, zmax, px, py = post
         npairs = px.shape[0]
-    pos_of = np.empty(52, np.int64)
     npool = pool.shape[0]
     for _ in range(nworlds):
         if twin is not None:
@@ -553,10 +504,8 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
             for p in range(me):
                 hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
                 i += 3
-                for j in range(3):
-                    hand[j] = hands[p, j]
-                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                _kana(hand, pos, p, kanad, kept)
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                _kana(hands[p], pos, p, kanad, kept)
                 if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                     ok = False
                     break
@@ -569,10 +518,8 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
                 for j in range(npool):
                     deck[j] = pool[j]
                     pos_of[pool[j]] = j
-                # The seats before mine, consistent with the känäd cards I saw (written out here:
-                # an inlined helper taking these arrays costs a reference count per array per call,
-                # about 8% of the advisor).
-                i = np.int64(0)  # not the literal 0 (see below)
+                # The seats before mine, consistent with the känäd cards I saw.
+                i = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
                 ok = True
                 for p in range(me):
                     k = kanad_known[p]
@@ -584,10 +531,8 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
                         i += 3
                         for j in range(i, npool):
                             pos_of[deck[j]] = j
-                        for j in range(3):
-                            hand[j] = hands[p, j]
-                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                        _kana(hand, pos, p, kanad, kept)
+                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                        _kana(hands[p], pos, p, kanad, kept)
                         continue
                     ctx = context_of(kanad, p, ctxmode[0, p])
                     z = total[p, ctx]
@@ -626,65 +571,14 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
             for j in range(npool):
                 deck[j] = saved[j]
             for p in range(me, n):
-                h0 = hands[p, 0]
-                h1 = hands[p, 1]
-                h2 = hands[p, 2]
-                kind = kinds[0, p]
+                hp = hands[p]  # a view: no copy, and no reference count here
                 if p == me:
                     pos = options[c]
-                elif kind == KIND_BLIND:
-                    pos = args[0, p]
-                    if pos < 0:
-                        pos = random_position(s)
-                elif kind == KIND_CUSTOM:
-                    hand[0] = h0
-                    hand[1] = h1
-                    hand[2] = h2
-                    pos = custom(p, hand, peeked, kanad, p, s)
                 else:
-                    ctx = NO_CONTEXT
-                    if ctxmode[0, p] != 0 and p > 0:
-                        ctx = 0
-                        for q in range(p):
-                            ctx = max(ctx, kanad[q] >> 2)
-                    if kind == KIND_PEEK_ONE:
-                        pos = 0 if t1[0, p, ctx, h0 >> 2] else 1
-                    else:
-                        a, b, cc, ra, rb, rc = _sort3(h0 >> 2, h1 >> 2, h2 >> 2)
-                        jj = t3[0, p, ctx, COMBO[ra, rb, rc]]
-                        if jj < 0:
-                            pos = random_position(s)
-                        else:
-                            pos = a if jj == 0 else (b if jj == 1 else cc)
-                if pos == 0:
-                    kanad[p] = h0
-                    kept[p, 0] = h1
-                    kept[p, 1] = h2
-                elif pos == 1:
-                    kanad[p] = h1
-                    kept[p, 0] = h0
-                    kept[p, 1] = h2
-                else:
-                    kanad[p] = h2
-                    kept[p, 0] = h0
-                    kept[p, 1] = h1
-            best = -1
-            for p in range(n):
-                kk = hand_key(kept[p, 0], kept[p, 1])
-                key[p] = kk
-                best = max(best, kk)
-            k = np.int64(0)  # not the literal 0: numba would compile play_extra_rounds twice
-            for p in range(n):
-                if key[p] == best:
-                    tied[k] = p
-                    k += 1
-            block = o_extra + c * EXTRA_BLOCK
-            if k == 1:
-                out[block + X.per_round] += 1  # settled without an extra round
-                winners[c] = tied[0]
-            else:
-                winners[c], _i, _m, _r = play_extra_rounds(s, out, block, deck, i, npool, n, k, tied, kept, fresh,
-                                                           extra_all, first, dark, darkkey)
+                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hp, kanad, p, custom, peeked)
+                _kana(hp, pos, p, kanad, kept)
+            winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, n, fresh, extra_all, kept,
+                                    key, tied, dark)
         won = 0
         for c in range(C):
             if winners[c] == me:

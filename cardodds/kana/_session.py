@@ -108,9 +108,7 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
     kanad = np.empty(n, np.int64)
     key = np.empty(n, np.int64)
     tied = np.empty(n, np.int64)
-    top = np.empty(n, np.int64)
     dark = np.empty(n, np.int64)
-    darkkey = np.empty(n, np.int64)
     hand = np.empty(3, np.int64)
     deck = np.arange(52)
     saved = np.empty(52, np.int64)
@@ -165,7 +163,7 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
                     pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
                     _kana(hand, pos, p, kanad, kept)
                 wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
-                                          extra_all, kept, key, tied, top, dark, darkkey)
+                                          extra_all, kept, key, tied, dark)
                 w = (st + wpos) % n
                 out[o[IX.wins] + t * n + w] += 1
                 poswins[t, wpos] += 1
