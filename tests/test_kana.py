@@ -374,3 +374,29 @@ def test_packed_rules_read_by_name():
     v = RULES.view(KanaRules(players=5, variant="peek-all", tiebreak_deck="fresh", last_round_tie="latest").pack())
     assert (v.players, v.variant, v.fresh_deck, v.extra_round_all, v.last_round_latest) == (5, 2, 1, 0, 1)
     assert KanaRules(players=5, tiebreak_deck="fresh").to_kernel() == (5, 1, 0, 0)
+
+
+def test_a_custom_strategy_leaves_the_process_sound(tmp_path):
+    # Custom strategies are called from loops compiled without reference counting; a process
+    # that ran one must still load and run other kernels from the cache (a Kanalje user policy
+    # called that way once corrupted the heap).
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from numba import njit\n"
+        "from cardodds import kana\n"
+        "from cardodds.kana import strategies as st\n"
+        "@njit\n"
+        "def low_first(seat, hand, peeked, kanad, n_kanad, s):\n"
+        "    return 0 if (hand[0] >> 2) < 6 else 1\n"
+        "kana.compare(st.custom(low_first, 'peek-one'), 'blind', players=4, samples=20000, rng=1, threads=2)\n"
+        "kana.session([st.custom(low_first, 'peek-one'), 'blind', 'blind', 'blind'], rounds=20, samples=100, rng=1)\n"
+        "print(kana.odds(players=5, samples=10000, rng=1).samples)\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # the second run loads what the first compiled
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert run.stdout.split()[-1] == "10000"
