@@ -338,7 +338,7 @@ def _interrupted(args: list[str], delay: float) -> tuple[int, str, str, float]:
 
 MULTI = {
     # two player counts, each: best-response steps and two final runs, two seats a run
-    "kana table": ["kana", "table", "--players", "2-3", "--samples", "1000000"],
+    "kana table": ["kana", "table", "--players", "2-3", "--samples", "40000000"],
     # eight paired runs, one per house option
     "canasta house options": ["canasta", "play", "--house-options", "--samples", "10000"],
 }
