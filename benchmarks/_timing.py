@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,3 +27,28 @@ def compile_seconds(code: str, cache_dir: str) -> float:
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def cpu_rate(fn, n):
+    """``n / CPU seconds`` of one call ``fn(n)`` (this process's CPU time)."""
+    t = time.process_time()
+    fn(n)
+    return n / (time.process_time() - t)
+
+
+def wall_rate(fn, n):
+    """``n / wall seconds`` of one call ``fn(n)``."""
+    t = time.perf_counter()
+    fn(n)
+    return n / (time.perf_counter() - t)
+
+
+def cold_command(args, cache_dir):
+    """``(CPU seconds, wall seconds)`` of ``python args...`` with numba's cache in ``cache_dir``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, *args], env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall

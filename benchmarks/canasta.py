@@ -27,16 +27,14 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+
+from _timing import cold_command, cpu_rate, wall_rate
 
 from cardodds import __version__
 from cardodds.canasta import _kernels as K
@@ -300,31 +298,11 @@ def check_references():
 
 
 # ---- timing -----------------------------------------------------------------------------------
-def cpu_rate(fn, n):
-    t = time.process_time()
-    fn(n)
-    return n / (time.process_time() - t)
-
-
-def wall_rate(fn, n):
-    t = time.perf_counter()
-    fn(n)
-    return n / (time.perf_counter() - t)
 
 
 COMPILE_MELDS = ["-c", "import sys; from cardodds.cli import main; sys.argv = ['cardodds', 'canasta', 'melds']; "
                  "sys.exit(main())"]
 
-
-def cold_command(args, cache_dir):
-    """``(CPU seconds, wall seconds)`` of ``python args...`` with numba's cache in ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    subprocess.run([sys.executable, *args], env=env, check=True, capture_output=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
 
 
 def main():

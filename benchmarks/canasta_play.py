@@ -22,17 +22,16 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the pure-Python twin lives with the tests
+sys.path.insert(0, str(HERE))
+from _timing import cold_command, cpu_rate, wall_rate  # noqa: E402
 
 PLAY_COMMAND = ["-c", "import sys; from cardodds.cli import main; "
                 "sys.argv = ['cardodds', 'canasta', 'play', '--samples', '2000']; sys.exit(main())"]
@@ -41,28 +40,6 @@ PLAY_COMMAND = ["-c", "import sys; from cardodds.cli import main; "
 def load() -> str:
     return " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
-
-def cold_command(args, cache_dir):
-    """``(CPU seconds, wall seconds)`` of ``python args...`` with numba's cache in ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    subprocess.run([sys.executable, *args], env=env, check=True, capture_output=True)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
-
-
-def cpu_rate(fn, n):
-    t = time.process_time()
-    fn(n)
-    return n / (time.process_time() - t)
-
-
-def wall_rate(fn, n):
-    t = time.perf_counter()
-    fn(n)
-    return n / (time.perf_counter() - t)
 
 
 def twin_random_hands(n, seed=21):

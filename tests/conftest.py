@@ -46,3 +46,16 @@ def chunk():
 
     ss, _ = as_seed_sequence(12345)
     return lambda i=0: chunk_state(ss, i)
+
+
+def run_twice_on_a_fresh_cache(code: str, cache) -> str:
+    """Run ``code`` in two fresh interpreters with numba's cache in the empty folder ``cache``:
+    the first compiles and stores, the second loads what the first stored. Both must exit 0;
+    returns the second run's stdout."""
+    import subprocess
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout

@@ -12,7 +12,7 @@ from cardodds.kana._kernels import EXTRA, SUPERKANA, best_holders, hand_key, pla
 from cardodds.kana.analysis import _kernel_args
 from cardodds.kana.rules import RULES
 
-from .conftest import assert_within_4se
+from .conftest import assert_within_4se, run_twice_on_a_fresh_cache
 from .naive import kana_rounds
 
 
@@ -380,10 +380,6 @@ def test_a_custom_strategy_leaves_the_process_sound(tmp_path):
     # Custom strategies are called from loops compiled without reference counting; a process
     # that ran one must still load and run other kernels from the cache (a Kanalje user policy
     # called that way once corrupted the heap).
-    import os
-    import subprocess
-    import sys
-
     code = (
         "from numba import njit\n"
         "from cardodds import kana\n"
@@ -395,8 +391,4 @@ def test_a_custom_strategy_leaves_the_process_sound(tmp_path):
         "kana.session([st.custom(low_first, 'peek-one'), 'blind', 'blind', 'blind'], rounds=20, samples=100, rng=1)\n"
         "print(kana.odds(players=5, samples=10000, rng=1).samples)\n"
     )
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    for _ in range(2):  # the second run loads what the first compiled
-        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr[-2000:]
-        assert run.stdout.split()[-1] == "10000"
+    assert run_twice_on_a_fresh_cache(code, tmp_path / "cache").split()[-1] == "10000"

@@ -11,6 +11,7 @@ from cardodds.kanalje import jack_risk, strength_match
 from cardodds.kanalje.policies import compile_policy, resolve_policies
 from cardodds.kanalje.view import T, lowest
 
+from .conftest import run_twice_on_a_fresh_cache
 from .test_kanalje_rules import mask, table
 
 
@@ -257,10 +258,6 @@ def test_interchangeable_cards_score_alike_in_every_world(players):
 def test_a_user_policy_leaves_the_process_sound(tmp_path):
     # A user's policy is called from loops compiled without reference counting; the call once
     # corrupted the heap, and the process crashed when it next loaded a kernel from the cache.
-    import os
-    import subprocess
-    import sys
-
     code = (
         "import numpy as np\n"
         "from numba import njit\n"
@@ -277,8 +274,4 @@ def test_a_user_policy_leaves_the_process_sound(tmp_path):
         "print(K.no_user_policy)\n"
         "print(jack_risk('lookahead,heuristic,heuristic', samples=3, rng=1).samples)\n"
     )
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    for _ in range(2):  # the second run loads what the first compiled
-        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr[-2000:]
-        assert run.stdout.split()[-1] == "3"
+    assert run_twice_on_a_fresh_cache(code, tmp_path / "cache").split()[-1] == "3"
