@@ -112,6 +112,7 @@ def test_console_script_exit_status_and_help():
         (["kanalje", "risk", "--players", "2", "--turned-jack", "last-trick"], "--turned-jack"),
         (["kanalje", "risk", "--no-phase1-jacks-cost"], "--no-phase1-jacks-cost"),
         (["kana", "odds", "--shown", "0:"], "--shown"),
+        (["kana", "odds", "--players", "16", "--extra-round", "all"], "--tiebreak-deck fresh"),
         (["kana", "odds", "--shown", "-1:5h"], "--shown"),
         (["canasta", "melds", "--min-first-meld", "100000"], "--min-first-meld"),
         (["canasta", "melds", "--exact", "--discard", "weakest"], "--discard"),

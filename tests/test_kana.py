@@ -392,3 +392,20 @@ def test_a_custom_strategy_leaves_the_process_sound(tmp_path):
         "print(kana.odds(players=5, samples=10000, rng=1).samples)\n"
     )
     assert run_twice_on_a_fresh_cache(code, tmp_path / "cache").split()[-1] == "10000"
+
+
+@pytest.mark.parametrize("players", [14, 17])
+def test_everyone_in_the_extra_round_from_the_stock_is_refused_when_it_cannot_be_dealt(players):
+    # Every player keeps two cards, so the restock holds 52 - 2n cards and must give each two:
+    # past 13 players the round could never be dealt (the run used to spin for ever).
+    with pytest.raises(ValueError, match=r"extra_round='all' with tiebreak_deck='remaining' needs at most 13 players"):
+        KanaRules(players=players, extra_round="all")
+    fresh = odds(rules=KanaRules(players=players, extra_round="all", tiebreak_deck="fresh"), samples=3000, rng=2)
+    tied = odds(rules=KanaRules(players=players), samples=3000, rng=2)
+    assert fresh.samples == tied.samples == 3000
+
+
+def test_everyone_in_the_extra_round_from_the_stock_at_thirteen_players_ends():
+    # 13 x 3 cards dealt leave 13 in the stock; the restock of the 26 not in hands gives each two.
+    r = odds(rules=KanaRules(players=13, extra_round="all"), samples=20_000, rng=3)
+    assert r.samples == 20_000 and abs(sum(e.value for e in r.win) - 1) < 1e-12

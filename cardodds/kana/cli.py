@@ -31,7 +31,8 @@ def add_rule_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--tiebreak-deck", type=cu.choice("remaining", "fresh"), default="remaining",
                    metavar="remaining|fresh", help="extra-round cards from the undealt stock (default) or a fresh deck")
     g.add_argument("--extra-round", type=cu.choice("tied", "all"), default="tied", metavar="tied|all",
-                   help="who plays an extra round after a tie: the tied players (default) or all")
+                   help="who plays an extra round after a tie: the tied players (default) or all (from the "
+                        "remaining stock: at most 13 players)")
     g.add_argument("--last-round-tie", type=cu.choice("earliest", "latest"), default="earliest",
                    metavar="earliest|latest",
                    help="who starts the last turn round when first-turned cards tie lowest")

@@ -24,6 +24,8 @@ from ..layout import Layout
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "RULES", "VARIANTS", "KanaRules", "check_players"]
 
 MIN_PLAYERS = 2
+#: Most players for ``extra_round="all"`` from the remaining stock: 52 - 2n cards must give each two.
+MAX_ALL_FROM_STOCK = 13
 #: 17 players use 51 of the 52 cards; an 18th could not be dealt three.
 MAX_PLAYERS = 17
 VARIANTS = ("official", "peek-one", "peek-all")
@@ -72,7 +74,9 @@ class KanaRules:
     extra_round
         Who plays the extra round after a tie for the best hand: ``"tied"`` (default, only
         the tied players) or ``"all"`` (everyone at the table; later extra rounds are again
-        among those tied in it).
+        among those tied in it). With ``tiebreak_deck="remaining"`` it needs at most
+        :data:`MAX_ALL_FROM_STOCK` (13) players: everyone keeps two cards in hand, and the other
+        52 - 2n must give each of the n players two new ones.
     last_round_tie
         Who starts the last turn round when several first-turned cards share the lowest
         rank: ``"earliest"`` clockwise from the starter (default) or ``"latest"``.
@@ -95,6 +99,12 @@ class KanaRules:
             raise ValueError(f"ante={self.ante!r} must be a positive stake, e.g. 0.40")
         if not math.isfinite(self.players * self.ante):  # an infinite pot makes every net figure NaN
             raise ValueError(f"ante={self.ante!r} is too large: the pot, players x ante, must be a finite number")
+        if self.extra_round == "all" and self.tiebreak_deck == "remaining" and self.players > MAX_ALL_FROM_STOCK:
+            # RULES.md's restock (every card not in a tied player's hand) cannot deal it: the round never ends.
+            raise ValueError(
+                f"extra_round='all' with tiebreak_deck='remaining' needs at most {MAX_ALL_FROM_STOCK} players "
+                f"(each takes two of the cards not in hands), not players={self.players}; use "
+                "tiebreak_deck='fresh' or extra_round='tied'")
 
     @property
     def pot(self) -> float:
