@@ -19,7 +19,9 @@ of :data:`SIGNATURE`:
                                :func:`cardodds._random.bounded` (``bounded(state, 3)``)
 ========== =================== ==============================================================
 
-It returns the position 0..2 of the card it känäs. The function is compiled once more, to a
+It returns the position 0..2 of the card it känäs. ``hand`` and ``kanad`` are the deal
+itself, not copies: read them, never write them (a write changes the deal every other
+strategy and seat sees). The function is compiled once more, to a
 ``cfunc`` of :data:`SIGNATURE` (:func:`compile_custom`, through
 :func:`cardodds.policy.compile_user`, the one user-function mechanism of every game); the
 kernels receive it as an argument and are not recompiled for it.
