@@ -49,6 +49,7 @@ import numpy as np
 
 from ..engine import InOrder, takes_backend
 from ..policy import lineup
+from ..results import Result
 from ..stats import Estimate
 from . import _play as P
 
@@ -170,17 +171,12 @@ def tune(rules=None, *, samples: int = 2000, rounds: int = 1, grid: dict | None 
                       partial=steps.partial)
 
 
-from dataclasses import dataclass as _dataclass  # noqa: E402
-
-from ..results import Result as _Result  # noqa: E402
-
-
-@_dataclass(frozen=True, repr=False, kw_only=True)
-class TuneResult(_Result):
+@dataclass(frozen=True, repr=False, kw_only=True)
+class TuneResult(Result):
     """The tuner's best parameter set and its edge over the defaults (points a hand, paired)."""
 
     best: HeuristicParams
-    edge: object
+    edge: Estimate
     history: tuple
 
     def to_dict(self) -> dict:
