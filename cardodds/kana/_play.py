@@ -95,6 +95,14 @@ def context_of(kanad, nk, mode):
     return top
 
 
+@helper
+def _ask_custom(custom, p, hand, peeked, kanad, nk, s):
+    """The call into a custom strategy, compiled with numba's reference counting: the callers
+    are ``@loop`` functions (without it), and a user's function called straight from such a
+    loop corrupted the heap in Kanalje (see ARCHITECTURE.md, Speed)."""
+    return custom(p, hand, peeked, kanad, nk, s)
+
+
 @inline
 def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
     """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
@@ -112,7 +120,7 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
             pos = random_position(s)
         return pos
     if kind == KIND_CUSTOM:
-        return custom(p, hand, peeked, kanad, nk, s)
+        return _ask_custom(custom, p, hand, peeked, kanad, nk, s)
     ctx = context_of(kanad, nk, ctxmode[c, p])
     if kind == KIND_PEEK_ONE:
         # The two unseen cards are exchangeable: känäing "an unseen card" is position 1.
