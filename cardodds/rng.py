@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["as_seed_sequence", "chunk_state", "chunk_states"]
+__all__ = ["as_seed_sequence", "child", "chunk_state", "chunk_states"]
 
 RngLike = None | int | np.random.Generator | np.random.SeedSequence
 
@@ -63,15 +63,25 @@ def _entropy(ss: np.random.SeedSequence) -> int:
     raise ValueError("rng= SeedSequence must be made from one integer seed, e.g. np.random.SeedSequence(42)")
 
 
-def _child(ss: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
-    # The same child as ss.spawn(index + 1)[index] on a fresh ss, without spawn's counter,
-    # so any chunk can be seeded on its own.
-    return np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (index,), pool_size=ss.pool_size)
+def child(ss: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
+    """The child of ``ss`` at ``key``: its spawn key extended by ``key``.
+
+    The one way cardodds derives a seed from another: ``child(ss, i)`` is the same
+    ``SeedSequence`` as ``ss.spawn(i + 1)[i]`` on a fresh ``ss``, without spawn's counter, so
+    any chunk or any step of a study is seeded on its own, whatever ran before it.
+
+    >>> ss = np.random.SeedSequence(42)
+    >>> child(ss, 3).generate_state(2).tolist() == ss.spawn(4)[3].generate_state(2).tolist()
+    True
+    >>> child(ss, 14, 2).spawn_key
+    (14, 2)
+    """
+    return np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + tuple(key), pool_size=ss.pool_size)
 
 
 def chunk_state(ss: np.random.SeedSequence, index: int) -> np.ndarray:
     """The 256-bit xoshiro256** state (4 x uint64) of chunk ``index``."""
-    state = _child(ss, index).generate_state(4, np.uint64)
+    state = child(ss, index).generate_state(4, np.uint64)
     if not state.any():  # the one state xoshiro cannot leave
         state[0] = 1
     return state
