@@ -1,0 +1,101 @@
+"""Kernel speed before and after a change: CPU-time rates of public calls of every game, the two
+trees alternating in one session (this machine is shared; CPU time is what one free core does,
+wall time is inflated by other work).
+
+    python benchmarks/before_after.py /path/to/old/tree [--repeats 5] [--only kana]
+
+Each measurement is a fresh interpreter with ``PYTHONPATH`` set to the tree: it compiles
+outside the clock (a small call first), then times the call on one thread three times and
+reports the median rate. Prints a markdown table; the ratio is after / before, and the last
+line the median ratio over the calls. The calls use names both trees know (an old name that
+now warns is still the same kernel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+#: name -> (module, function, keyword arguments, deals a timed call plays)
+CALLS = {
+    "kana.odds, 4 players": ("cardodds.kana", "odds", "dict(players=4)", 4_000_000),
+    "kana.advise peek-one, seat 2, 9h, känäd 5c Kd": (
+        "cardodds.kana", "advise",
+        "dict(players=4, variant='peek-one', seat=2, cards='9h ? ?', kanad='5c Kd', opponents='table')", 300_000),
+    "kana.advise peek-all, seat 1, 9h Kd 2c": (
+        "cardodds.kana", "advise",
+        "dict(players=4, variant='peek-all', seat=1, cards='9h Kd 2c', kanad='5c', opponents='table')", 300_000),
+    "kana.compare threshold:8 vs blind": (
+        "cardodds.kana", "compare", "dict(a='threshold:8', b='blind', players=4, variant='peek-one')", 1_000_000),
+    "kana.session, 4 players, 50 rounds": (
+        "cardodds.kana", "session", "dict(players=4, variant='peek-one', rounds=50)", 20_000),
+    "kanalje.jack_risk random": ("cardodds.kanalje", "jack_risk", "dict(policies='random')", 1_000_000),
+    "kanalje.jack_risk heuristic": ("cardodds.kanalje", "jack_risk", "dict(policies='heuristic')", 300_000),
+    "kanalje.jack_risk lookahead,heuristic,heuristic": (
+        "cardodds.kanalje", "jack_risk", "dict(policies='lookahead,heuristic,heuristic', lookahead_samples=8)",
+        600),
+    "canasta.melds, 12 cards": ("cardodds.canasta", "melds", "dict(hand_size=12)", 2_000_000),
+    "canasta.hand_odds": ("cardodds.canasta", "hand_odds", "dict(hand='Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h')",
+                          1_000_000),
+    "canasta.play heuristic": ("cardodds.canasta", "play", "dict(policies='heuristic')", 5_000),
+}
+
+CODE = """
+import statistics, time, warnings
+warnings.simplefilter("ignore", DeprecationWarning)
+from {module} import {function} as call
+kw = {kw}
+call(**kw, samples=max(1, {samples} // 100), rng=1, threads=1)
+rates = []
+for _ in range(3):
+    t = time.process_time()
+    call(**kw, samples={samples}, rng=1, threads=1)
+    rates.append({samples} / (time.process_time() - t))
+print(statistics.median(rates))
+"""
+
+
+def one(tree: str, call: tuple, samples: int) -> float:
+    module, function, kw, _ = call
+    env = dict(os.environ, PYTHONPATH=tree)
+    code = CODE.format(module=module, function=function, kw=kw, samples=samples)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd="/")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("before", help="the tree to compare against (a git worktree of the old commit)")
+    ap.add_argument("--after", default=str(HERE.parent), help="the tree with the change (default: this one)")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiplies every call's deals")
+    ap.add_argument("--only", default="", help="only the calls whose name starts with this (e.g. kana.)")
+    args = ap.parse_args(argv)
+    print("| call | before deals/s (CPU) | after deals/s (CPU) | after / before |")
+    print("|---|---:|---:|---:|")
+    ratios = []
+    for name, call in CALLS.items():
+        if not name.startswith(args.only):
+            continue
+        samples = max(1, int(call[3] * args.scale))
+        before, after = [], []
+        for _ in range(args.repeats):
+            before.append(one(args.before, call, samples))
+            after.append(one(args.after, call, samples))
+        b, a = statistics.median(before), statistics.median(after)
+        ratios.append(a / b)
+        print(f"| {name} | {b / 1e3:,.1f} k | {a / 1e3:,.1f} k | {a / b:.3f} |", flush=True)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"\nMedian after / before over {len(ratios)} calls: {statistics.median(ratios):.3f}. "
+          f"Load average after the run: {load}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
