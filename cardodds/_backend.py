@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib
+import os
 import re
 import sys
 import time
 
 import numpy as np
 
+from ._version import __version__
 from .rng import chunk_state
 
 __all__ = ["backend"]
@@ -33,9 +35,20 @@ TASKS_PER_THREAD = 2
 DASK_HELP = ("run the simulation on a Dask cluster: a scheduler address (tcp://host:8786) or local[:N] "
              "(N worker processes on this machine); same seed, same numbers")
 
+#: What a chunk that was cancelled before it ran yields in place of its counts (threads or Dask).
+SKIPPED = object()
+
 _BACKEND: contextvars.ContextVar = contextvars.ContextVar("cardodds_backend", default=None)
 
 _ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx|inproc)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9][A-Za-z0-9.\-]*)(?::(\d{1,5}))?$")
+
+
+def available_cores() -> int:
+    """Cores this process may run on (``local`` without N starts one worker per core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def _short(text: str, n: int = 60) -> str:
@@ -70,8 +83,6 @@ def _parse(spec):
     low = text.lower()
     if low == "local" or low.startswith("local:"):
         if low == "local":
-            from .engine import available_cores
-
             return ("local", available_cores())
         n = low[6:]
         if not n.isdigit() or not 1 <= int(n) <= 256:
@@ -108,8 +119,6 @@ def _check_workers(client) -> None:
     """Every worker can import this cardodds (same version), or a ValueError saying what to fix."""
     if getattr(client, "_cardodds_checked", False):
         return
-    from . import __version__
-
     try:
         client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
     except Exception:  # noqa: BLE001 - dask raises TimeoutError subclasses that vary by version
@@ -339,7 +348,7 @@ class DaskChunks:
             self._submit_task(chunks)
             return []
         return [(chunks[0], exc if exc is not None else RuntimeError("a Dask task was lost"))] + [
-            (c, _skipped()) for c in chunks[1:]]
+            (c, SKIPPED) for c in chunks[1:]]
 
     def cancel(self) -> None:
         if self.pending:
@@ -356,9 +365,3 @@ class DaskChunks:
         self.cancel()
         with contextlib.suppress(Exception):
             self.payload.release()
-
-
-def _skipped():
-    from .engine import _SKIPPED
-
-    return _SKIPPED
