@@ -116,7 +116,7 @@ def check_rng(rng) -> None:
         return
     if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
         if rng < 0:
-            raise ValueError(f"seed {rng} is negative; pass a seed >= 0")
+            raise ValueError(f"rng={rng} is a negative seed; pass a seed >= 0")
         return
     raise ValueError(
         f"rng={rng!r} is not understood; pass None, a non-negative int seed, "
