@@ -73,8 +73,10 @@ def _parse(spec):
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - without the cluster extra
-        Client = ()
-    if Client and isinstance(spec, Client):
+        clients: tuple[type, ...] = ()
+    else:
+        clients = (Client,)
+    if isinstance(spec, clients):
         return ("client", spec)
     if not isinstance(spec, str):
         raise _BadSpec(f"{_short(repr(spec))} is not understood; give \"threads\", a "
@@ -297,7 +299,7 @@ class DaskChunks:
         self.ready: list = []
         self.in_flight = 0  # chunks
         self.batch = 1  # chunks per task, grown from measured task times
-        self.per_chunk = None
+        self.per_chunk: float | None = None
         self.retries: dict = {}
 
     def room(self) -> int:
