@@ -215,12 +215,43 @@ class _Ref:
         return obj
 
 
+class _UserCallback:
+    """A user's policy compiled by :func:`cardodds.policy.compile_user`: sent as the user's
+    ``@njit`` function (numba pickles it, by reference or by value) and its signature, and
+    compiled again on the worker (once per worker process)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, *args) -> None:
+        self.args = args
+
+    def __reduce__(self):
+        return (_UserCallback, self.args)
+
+    def get(self):
+        from .policy import compile_user
+
+        return compile_user(*self.args)
+
+
+def _user_origin(obj):
+    # Only a process that imported cardodds.policy can hold a user's callback.
+    if "cardodds.policy" not in sys.modules:
+        return None
+    from .policy import origin
+
+    return origin(obj)
+
+
 def _compiled(obj) -> bool:
     # An @njit dispatcher (py_func) or a compiled callback (numba's CFunc keeps _pyfunc).
     return hasattr(obj, "py_func") or hasattr(obj, "_pyfunc")
 
 
 def _ref(obj):
+    made = _user_origin(obj)
+    if made is not None:
+        return _UserCallback(*made)
     fn = getattr(obj, "py_func", None) or getattr(obj, "_pyfunc", obj)
     module, name = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
     if callable(obj) and module and name and "<" not in name:
@@ -245,7 +276,8 @@ def _pack_args(args):
 
 
 def _unpack_args(args):
-    return _rebuild(args, [_unpack_args(a) if isinstance(a, tuple) else (a.get() if isinstance(a, _Ref) else a)
+    sent = (_Ref, _UserCallback)
+    return _rebuild(args, [_unpack_args(a) if isinstance(a, tuple) else (a.get() if isinstance(a, sent) else a)
                            for a in args])
 
 
