@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib
+import os
 import re
 import sys
 import time
 
 import numpy as np
 
+from ._version import __version__
 from .rng import chunk_state
 
 __all__ = ["backend"]
@@ -33,9 +35,20 @@ TASKS_PER_THREAD = 2
 DASK_HELP = ("run the simulation on a Dask cluster: a scheduler address (tcp://host:8786) or local[:N] "
              "(N worker processes on this machine); same seed, same numbers")
 
+#: What a chunk that was cancelled before it ran yields in place of its counts (threads or Dask).
+SKIPPED = object()
+
 _BACKEND: contextvars.ContextVar = contextvars.ContextVar("cardodds_backend", default=None)
 
 _ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss|ucx|inproc)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9][A-Za-z0-9.\-]*)(?::(\d{1,5}))?$")
+
+
+def available_cores() -> int:
+    """Cores this process may run on (``local`` without N starts one worker per core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def _short(text: str, n: int = 60) -> str:
@@ -60,8 +73,10 @@ def _parse(spec):
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - without the cluster extra
-        Client = ()
-    if Client and isinstance(spec, Client):
+        clients: tuple[type, ...] = ()
+    else:
+        clients = (Client,)
+    if isinstance(spec, clients):
         return ("client", spec)
     if not isinstance(spec, str):
         raise _BadSpec(f"{_short(repr(spec))} is not understood; give \"threads\", a "
@@ -70,8 +85,6 @@ def _parse(spec):
     low = text.lower()
     if low == "local" or low.startswith("local:"):
         if low == "local":
-            from .engine import available_cores
-
             return ("local", available_cores())
         n = low[6:]
         if not n.isdigit() or not 1 <= int(n) <= 256:
@@ -108,8 +121,6 @@ def _check_workers(client) -> None:
     """Every worker can import this cardodds (same version), or a ValueError saying what to fix."""
     if getattr(client, "_cardodds_checked", False):
         return
-    from . import __version__
-
     try:
         client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
     except Exception:  # noqa: BLE001 - dask raises TimeoutError subclasses that vary by version
@@ -204,12 +215,43 @@ class _Ref:
         return obj
 
 
+class _UserCallback:
+    """A user's policy compiled by :func:`cardodds.policy.compile_user`: sent as the user's
+    ``@njit`` function (numba pickles it, by reference or by value) and its signature, and
+    compiled again on the worker (once per worker process)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, *args) -> None:
+        self.args = args
+
+    def __reduce__(self):
+        return (_UserCallback, self.args)
+
+    def get(self):
+        from .policy import compile_user
+
+        return compile_user(*self.args)
+
+
+def _user_origin(obj):
+    # Only a process that imported cardodds.policy can hold a user's callback.
+    if "cardodds.policy" not in sys.modules:
+        return None
+    from .policy import origin
+
+    return origin(obj)
+
+
 def _compiled(obj) -> bool:
     # An @njit dispatcher (py_func) or a compiled callback (numba's CFunc keeps _pyfunc).
     return hasattr(obj, "py_func") or hasattr(obj, "_pyfunc")
 
 
 def _ref(obj):
+    made = _user_origin(obj)
+    if made is not None:
+        return _UserCallback(*made)
     fn = getattr(obj, "py_func", None) or getattr(obj, "_pyfunc", obj)
     module, name = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
     if callable(obj) and module and name and "<" not in name:
@@ -234,7 +276,8 @@ def _pack_args(args):
 
 
 def _unpack_args(args):
-    return _rebuild(args, [_unpack_args(a) if isinstance(a, tuple) else (a.get() if isinstance(a, _Ref) else a)
+    sent = (_Ref, _UserCallback)
+    return _rebuild(args, [_unpack_args(a) if isinstance(a, tuple) else (a.get() if isinstance(a, sent) else a)
                            for a in args])
 
 
@@ -288,7 +331,7 @@ class DaskChunks:
         self.ready: list = []
         self.in_flight = 0  # chunks
         self.batch = 1  # chunks per task, grown from measured task times
-        self.per_chunk = None
+        self.per_chunk: float | None = None
         self.retries: dict = {}
 
     def room(self) -> int:
@@ -339,7 +382,7 @@ class DaskChunks:
             self._submit_task(chunks)
             return []
         return [(chunks[0], exc if exc is not None else RuntimeError("a Dask task was lost"))] + [
-            (c, _skipped()) for c in chunks[1:]]
+            (c, SKIPPED) for c in chunks[1:]]
 
     def cancel(self) -> None:
         if self.pending:
@@ -356,9 +399,3 @@ class DaskChunks:
         self.cancel()
         with contextlib.suppress(Exception):
             self.payload.release()
-
-
-def _skipped():
-    from .engine import _SKIPPED
-
-    return _SKIPPED

@@ -355,7 +355,7 @@ def _json_ready(d: dict, result) -> dict:
     d.setdefault("seed", getattr(result, "seed", None))
     d.setdefault("partial", is_partial(result))
     rules = getattr(result, "rules", None)
-    d.setdefault("rules", rules.to_dict() if hasattr(rules, "to_dict") else rules)
+    d.setdefault("rules", rules.to_dict() if rules is not None and hasattr(rules, "to_dict") else rules)
     d.setdefault("version", getattr(result, "version", __version__))
     return d
 

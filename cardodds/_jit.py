@@ -40,7 +40,9 @@ BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
 
 if BOUNDSCHECK:
     # Read by numba when a cached function is declared, which happens only after this module runs.
-    _numba_config.CACHE_DIR = os.path.join(_numba_config.CACHE_DIR or tempfile.gettempdir(), "cardodds-boundscheck")
+    # (numba sets its config attributes at run time: a type checker does not see CACHE_DIR)
+    _numba_config.CACHE_DIR = os.path.join(_numba_config.CACHE_DIR or tempfile.gettempdir(),  # type: ignore[attr-defined]
+                                           "cardodds-boundscheck")
 
 
 def kernel(fn=None, **extra):

@@ -14,15 +14,14 @@ only a few chunks per thread are in flight, so memory and overhead do not grow w
 sample count. Ctrl-C returns within a second what was counted so far, marked ``partial``.
 
 Run-size limits: at most :data:`MAX_SAMPLES` deals per run; a precision finer than
-:data:`MIN_HALFWIDTH` (what :data:`MAX_SAMPLES` deals give a proportion near 1/2) is refused.
+:data:`MIN_HALFWIDTH` (what :data:`MAX_SAMPLES` deals give a proportion near 1/2) is refused
+(both checked in :mod:`cardodds._validate`, with every other run argument).
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
-import math
-import os
 import queue
 import sys
 import threading
@@ -33,6 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from . import _backend
+from ._backend import SKIPPED as _SKIPPED
+from ._backend import available_cores
+from ._validate import MAX_SAMPLES, MIN_HALFWIDTH, check_run_size, check_threads
 from .rng import RngLike, as_seed_sequence, chunk_state
 
 __all__ = [
@@ -46,14 +49,6 @@ __all__ = [
 DEFAULT_CHUNK = 1 << 17
 #: Samples a precision-targeted run may spend at most unless told otherwise.
 DEFAULT_MAX_SAMPLES = 1 << 34
-#: The largest run accepted: 10^12 deals (about a day on a fast game and a 16-core machine).
-MAX_SAMPLES = 10**12
-#: The finest precision accepted: the 95% half-width of a proportion near 1/2 after
-#: :data:`MAX_SAMPLES` deals (about 1e-6).
-MIN_HALFWIDTH = 1.96 * 0.5 / math.sqrt(MAX_SAMPLES)
-#: Deals per second and core of the fastest cardodds game; refusals quote times at this
-#: rate, so the estimated time is a lower bound.
-FASTEST_RATE = 10_000_000
 #: Chunks in flight per worker thread: enough to keep every thread busy, few enough that
 #: an interruption or a precision target wastes little.
 IN_FLIGHT_PER_THREAD = 4
@@ -75,14 +70,6 @@ class RunResult:
     goal: int = 0
 
 
-def available_cores() -> int:
-    """Cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def default_threads() -> int:
     """Threads used when ``threads=None``: every core this process may run on."""
     return available_cores()
@@ -100,60 +87,6 @@ def cap_threads(threads: int | None) -> tuple[int | None, str | None]:
         cores_text = f"{cores} core{'s' * (cores != 1)}"
         return cores, f"cardodds: note: {threads:,} threads asked, {cores_text} available; using {cores}"
     return threads, None
-
-
-def _duration(seconds: float) -> str:
-    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= size:
-            return f"{seconds / size:,.0f} {unit}"
-    return f"{seconds:.0f} seconds"
-
-
-def _time_at_best(samples: float) -> str:
-    cores = available_cores()
-    return f"at least {_duration(samples / (FASTEST_RATE * cores))} on {cores} core{'s' * (cores != 1)}"
-
-
-def samples_problem(samples: int) -> str | None:
-    """Why ``samples`` deals are too many for one run, or None."""
-    if samples > MAX_SAMPLES:
-        shown = f"{samples:,}" if len(str(samples)) <= 16 else f"{float(samples):.3g}"
-        return (f"{shown} samples would take {_time_at_best(samples)}; the most one run takes is "
-                f"{MAX_SAMPLES:.0e} (split the work, or ask for fewer)")
-    return None
-
-
-def precision_problem(halfwidth: float) -> str | None:
-    """Why a 95% half-width is finer than a run may aim for, or None."""
-    if 0 < halfwidth < MIN_HALFWIDTH:
-        need = (1.96 * 0.5 / halfwidth) ** 2
-        return (f"precision {halfwidth:g} may need {need:.2g} samples ({_time_at_best(need)}); the finest "
-                f"accepted is {MIN_HALFWIDTH:.2g} ({MAX_SAMPLES:.0e} samples)")
-    return None
-
-
-def check_run_size(samples, target_halfwidth) -> None:
-    """Validate ``samples=`` / ``target_halfwidth=`` as every public function takes them."""
-    if samples is not None and target_halfwidth is not None:
-        raise ValueError("give either samples= or target_halfwidth= (a precision), not both")
-    if samples is not None:
-        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
-            raise ValueError(f"samples={samples!r} must be a whole number, e.g. samples=1_000_000")
-        if samples <= 0:
-            raise ValueError(f"samples={samples} must be positive, e.g. samples=1_000_000")
-        problem = samples_problem(int(samples))
-        if problem:
-            raise ValueError(problem)
-    if target_halfwidth is not None:
-        if isinstance(target_halfwidth, bool) or not isinstance(target_halfwidth, (int, float, np.floating)):
-            raise ValueError(f"precision {target_halfwidth!r} must be a number, e.g. 0.001")
-        if not (0 < target_halfwidth < 1) or math.isnan(target_halfwidth):
-            raise ValueError(
-                f"precision {target_halfwidth} must be a 95% half-width between 0 and 1, e.g. 0.001 for ±0.1 points"
-            )
-        problem = precision_problem(float(target_halfwidth))
-        if problem:
-            raise ValueError(problem)
 
 
 # ---- what a command's runs record (the CLI's exit status and partial marker) --------------
@@ -297,9 +230,7 @@ def takes_backend(func: Callable) -> Callable:
     def call(*args, backend=None, **kwargs):
         if backend is None:
             return func(*args, **kwargs)
-        from ._backend import backend as on_backend
-
-        with on_backend(backend):
+        with _backend.backend(backend):
             return func(*args, **kwargs)
 
     sig = inspect.signature(func)
@@ -311,9 +242,6 @@ def takes_backend(func: Callable) -> Callable:
 
 
 # ---- where chunks run -----------------------------------------------------------------------
-
-_SKIPPED = object()
-
 
 class _Threads:
     """Daemon threads pulling chunks from a queue; the caller never blocks uninterruptibly."""
@@ -402,13 +330,13 @@ def run(
 
     ``halfwidth(counts, n)`` gives the 95% half-width of the headline figure from the summed
     counts; it is needed with ``target_halfwidth``. Callers validate user input first
-    (:func:`check_run_size`); this function trusts its arguments. ``threads`` above the
-    cores available is capped (the counts do not depend on it). ``backend`` is ``"threads"``
+    (:func:`cardodds._validate.check_run`); this function trusts its arguments but ``threads``,
+    refused as ``check_run`` refuses it, and capped at the cores available (the counts do not
+    depend on it). ``backend`` is ``"threads"``
     (default), a ``dask.distributed.Client``, a scheduler address or ``"local[:N]"``; without
     it, the one set by :func:`cardodds.backend` applies.
     """
-    from . import _backend
-
+    threads = check_threads(threads)
     sess = _SESSION.get()
     if sess is not None and sess.interrupted:
         sess.cut_short = True  # a run of the answer is not made: the answer is partial
@@ -435,7 +363,7 @@ def run(
         target = _backend.resolve_for_run(backend, stack)
         ex: _Threads | _backend.DaskChunks
         if target is None:
-            nthreads = default_threads() if threads is None else min(max(1, int(threads)), available_cores())
+            nthreads = default_threads() if threads is None else min(threads, available_cores())
             ex = _Threads(kernel, args, n_out, ss, nthreads)
         else:
             ex = _backend.DaskChunks(target, kernel, args, n_out, ss)

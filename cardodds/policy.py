@@ -18,14 +18,17 @@ without a user function pass the game's stand-in, a cached ``cfunc`` of the same
 >>> f = compile_user(larger, sig, "the policy", "policy(a, b) -> int")
 >>> f(2, 5), compile_user(larger, sig, "the policy", "policy(a, b) -> int") is f
 (5, True)
+>>> origin(f)[0] is larger  # what a Dask run sends for it, to compile again on the worker
+True
 """
 
 from __future__ import annotations
 
 from ._jit import callback
 
-__all__ = ["compile_user", "is_njit", "lineup"]
+__all__ = ["compile_user", "is_njit", "lineup", "origin"]
 
+#: (id(fn), signature) -> (fn, compiled, signature, what, call): every compilation made.
 _compiled: dict = {}
 
 
@@ -59,8 +62,18 @@ def compile_user(fn, signature, what: str, call: str, stand_in=None):
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise ValueError(f"{what} {getattr(fn, '__name__', fn)!r} does not compile as {call} "
                              f"(arguments {signature.args}, returning {signature.return_type}): {first}") from e
-        hit = _compiled[key] = (fn, compiled)
+        hit = _compiled[key] = (fn, compiled, signature, what, call)
     return hit[1]
+
+
+def origin(compiled) -> tuple | None:
+    """``(fn, signature, what, call)``, the arguments :func:`compile_user` made ``compiled``
+    from, or None for any other object. A compiled callback cannot be sent to another process;
+    a Dask run sends these instead and the worker compiles the function again."""
+    for fn, made, signature, what, call in _compiled.values():
+        if made is compiled:
+            return fn, signature, what, call
+    return None
 
 
 def lineup(policies, seats: int, known: dict[str, int], user_code: int, example: str):

@@ -47,7 +47,7 @@ def as_seed_sequence(rng: RngLike) -> tuple[np.random.SeedSequence, SeedRecord]:
         return np.random.SeedSequence(entropy), entropy
     if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
         if rng < 0:
-            raise ValueError(f"seed {rng} is negative; pass a seed >= 0")
+            raise ValueError(f"rng={rng} is a negative seed; pass a seed >= 0")
         return np.random.SeedSequence(int(rng)), int(rng)
     raise ValueError(
         f"rng={rng!r} is not understood; pass None, a non-negative int seed, "

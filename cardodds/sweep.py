@@ -231,12 +231,14 @@ def sweep(path, question: str, grid: dict, *, samples: int | None = None, target
     spec = {"question": question, "grid": g, "samples": samples, "target_halfwidth": target_halfwidth, "seed": rng}
     f = _File(os.fspath(path), spec)
     seed = f.spec["seed"]
-    done, computed, partial = [], 0, False
+    done: list[tuple] = []
+    state: dict = {}
+    computed, partial = 0, False
     from ._backend import backend as on_backend
 
     try:
         with on_backend(backend or None) if backend else contextlib.nullcontext():
-            _run_points(f, question, points, samples, target_halfwidth, seed, threads, progress, done, state := {})
+            _run_points(f, question, points, samples, target_halfwidth, seed, threads, progress, done, state)
         computed, partial = state["computed"], state["partial"]
     finally:
         f.close()

@@ -16,8 +16,12 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
+from numba import njit  # noqa: E402
+
 import cardodds  # noqa: E402
 from cardodds import engine  # noqa: E402
+from cardodds.canasta.view import MV_DISCARD  # noqa: E402
+from cardodds.kanalje.view import lowest  # noqa: E402
 
 
 def _same(a, b):
@@ -73,6 +77,47 @@ def test_each_game_same_figures_as_threads(client):
         with cardodds.backend(client):
             there = call()
         assert _same(here, there), type(here).__name__
+
+
+# Users' own policies, one per game, as the games' docs write them: module-level @njit functions
+# (a worker imports this module to find the function it is sent).
+
+
+@njit
+def _kana_low_first(seat, hand, peeked, kanad, n_kanad, state):
+    return 0 if (hand[0] >> 2) < 6 else 1
+
+
+@njit
+def _kanalje_lowest_card(state, legal, seat, view):
+    return lowest(legal)
+
+
+@njit
+def _canasta_discard_at_once(rng, view, moves, n_moves, seat):
+    for i in range(n_moves):
+        if moves[i, 0] == MV_DISCARD:
+            return i
+    return 0
+
+
+def test_user_policies_of_every_game_same_counts_on_dask_local_2():
+    from cardodds import canasta, kana, kanalje
+    from cardodds.kana import strategies
+
+    mine = strategies.custom(_kana_low_first, "peek-one")
+    calls = {
+        "kana": lambda: kana.compare(mine, "blind", players=4, samples=20_001, rng=1),
+        "kanalje": lambda: kanalje.jack_risk([_kanalje_lowest_card, "heuristic", "heuristic"], samples=4_001, rng=2),
+        "canasta": lambda: canasta.play([_canasta_discard_at_once, "heuristic", "heuristic", "heuristic"],
+                                        samples=201, rng=3),
+    }
+    here = {game: call() for game, call in calls.items()}
+    with cardodds.backend("local:2"):
+        there = {game: call() for game, call in calls.items()}
+    for game in calls:
+        assert _same(here[game], there[game]), game
+    assert "user" in there["kanalje"].policies and "user" in there["canasta"].policies
 
 
 def test_precision_targeted_run_same_plan_as_threads(client):

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .. import _cliutil as cu
-from . import SECTIONS
+from . import SECTIONS, SEED
 
 _scale = cu.positive_float(0.0, 100.0, " (multiplies every sample count; 0.01 for a quick look)")
 
@@ -21,7 +21,7 @@ def add_commands(sub) -> None:
         "progress bars show when stderr is a terminal (--progress to force).",
     )
     p.add_argument("--out", default="reports", metavar="DIR", help="output folder (default reports/)")
-    p.add_argument("--seed", type=cu.seed, default=20261129, metavar="S", help="seed (default 20261129)")
+    p.add_argument("--seed", type=cu.seed, default=SEED, metavar="S", help=f"seed (default {SEED})")
     p.add_argument("--scale", type=_scale, default=1.0, metavar="F",
                    help="multiply every sample count by F, above 0 and at most 100 (e.g. 0.01 for a quick look; "
                         "default 1)")

@@ -14,10 +14,12 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from ..rng import child
 from ..kana import KanaRules, compare, expected_value, odds, strategy_table
 from ..kana import exact as kana_exact
 from ..kana.decisions import _actions_of
 from ..stats import Estimate
+from . import SEED
 from ._common import STYLE, Stages, est, figure, md_table, plt, save, signed
 
 PLAYER_RANGE = range(2, 9)
@@ -32,7 +34,7 @@ def _n(base: int, scale: float) -> int:
     return max(2_000, int(base * scale))
 
 
-def write(outdir: Path, *, seed: int = 20261129, scale: float = 1.0, progress: bool = False,
+def write(outdir: Path, *, seed: int = SEED, scale: float = 1.0, progress: bool = False,
           log: bool = False) -> Path:
     """Write ``kana.md`` and its charts into ``outdir``; returns the markdown's path."""
     with plt().rc_context(STYLE):
@@ -40,7 +42,7 @@ def write(outdir: Path, *, seed: int = 20261129, scale: float = 1.0, progress: b
 
 
 def _write(outdir: Path, *, seed: int, scale: float, progress: bool, stage: Stages) -> Path:
-    seeds = iter(np.random.SeedSequence(seed).spawn(64))
+    seeds = iter([child(np.random.SeedSequence(seed), i) for i in range(64)])
     n = {"odds": _n(4_000_000, scale), "cmp": _n(2_000_000, scale), "tab": _n(400_000, scale),
          "all": _n(2_000_000, scale), "extra": _n(1_000_000, scale)}
     md = _intro(seed, scale)

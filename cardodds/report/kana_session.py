@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from ..rng import child
 from ..kana import KanaRules, session, session_table
 from ..kana import strategies as st
 from ..kana.decisions import table_strategy
 from ..stats import Estimate
+from . import SEED
 from ._common import STYLE, Stages, est, figure, label, md_table, plt, samples, save, signed
 
 PLAYERS = 4
@@ -29,14 +31,14 @@ CHARTED = ("blind", "threshold(6)", "threshold(8)", "threshold(10)", "best-pair"
 LEAVE_AT = 20  # antes lost before a player leaves
 
 
-def write(outdir: Path, *, seed: int = 20261129, scale: float = 1.0, progress: bool = False,
+def write(outdir: Path, *, seed: int = SEED, scale: float = 1.0, progress: bool = False,
           log: bool = False) -> Path:
     """Write ``kana_session.md`` and its chart into ``outdir``; returns the markdown's path."""
     outdir = Path(outdir)
     stage = Stages("kana_session", 4, log)
     # Streams of their own: kana.md uses the children (i,) of the same seed. The parts draw
     # from this one iterator in page order, so their order is part of the figures.
-    seeds = iter(np.random.SeedSequence(seed, spawn_key=(14,)).spawn(64))
+    seeds = iter([child(np.random.SeedSequence(seed), 14, i) for i in range(64)])
     n = {"official": samples(8_000, scale, 200), "evening": samples(8_000, scale, 200),
          "table": samples(2_000, scale, 100)}
     ante = KanaRules().ante
