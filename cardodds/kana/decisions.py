@@ -326,6 +326,9 @@ def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DE
         samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
     rules = KanaRules(players=players, variant=variant)
     ss, seed = as_seed_sequence(rng)
+    # The runs are seeded from the root of rng= (a SeedSequence's spawn key is dropped), as they
+    # always were: the committed reports pass spawned SeedSequences and are built that way.
+    root = np.random.SeedSequence(ss.entropy, pool_size=ss.pool_size)
     forced = _forced(variant)
     C = len(forced)
     K = _keys_of(variant)
@@ -333,7 +336,7 @@ def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DE
     # figures of a run not reached are NaN (null in JSON).
     steps = InOrder()
     if opponents == "blind":
-        got = steps.step(_run_focal, rules, forced, blind("random"), samples, child(ss, 0), threads, progress,
+        got = steps.step(_run_focal, rules, forced, blind("random"), samples, child(root, 0), threads, progress,
                          partial_of=lambda g: g[0][3])
         (counts, N, _, _), layout, _ = got
         deals, wins, plus, minus = _per_key(counts, layout, K, C)
@@ -342,14 +345,14 @@ def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DE
         converged = not steps.partial
     else:
         table, iterations, converged, _ = steps.step(
-            _equilibrium, variant, players, samples, child(ss, 0), threads, progress, None, MAX_ITERATIONS,
+            _equilibrium, variant, players, samples, child(root, 0), threads, progress, None, MAX_ITERATIONS,
             partial_of=lambda g: g[3])
     actions = table.actions()
     missing = [Estimate.mean(0.0, 0.0, 0)] * K
     rows = {"vs_blind": missing, "at_table": missing, "diff": missing}
     overall = {"vs_blind": missing[0], "at_table": missing[0]}
     for label, opp, key in (("vs_blind", blind("random"), 1), ("at_table", table, 2)):
-        got = steps.step(_run_focal, rules, forced, opp, samples, child(ss, key), threads, progress,
+        got = steps.step(_run_focal, rules, forced, opp, samples, child(root, key), threads, progress,
                          partial_of=lambda g: g[0][3])
         if got is None:
             break
