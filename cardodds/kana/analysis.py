@@ -421,7 +421,7 @@ def odds(
     >>> r.players, r.samples
     (3, 100000)
     """
-    policies = renamed_keyword(policies, strategies)
+    policies = renamed_keyword(policies, strategies, stacklevel=4)
     rules = _rules_from(players, rules)
     check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     if samples is None and target_halfwidth is None:

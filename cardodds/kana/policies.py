@@ -42,7 +42,7 @@ from ..cards import RANKS, card_str, parse_card, parse_cards
 from ..policy import is_njit
 from ._policies import KIND_BLIND, KIND_CUSTOM, KIND_PEEK_ALL, KIND_PEEK_ONE, NCTX, NO_CONTEXT, Policies
 from ._table import COMBO, COMBOS, SUPERKANA
-from .view import compile_policy
+from .view import compile_policy, in_order
 
 __all__ = [
     "Policy",
@@ -341,7 +341,7 @@ def custom(decide: Callable, variant: str, name: str = "custom") -> Policy:
                          "decide(state, seat, hand, peeked, kanad, n_kanad) -> position (see cardodds.kana.view)")
     if variant not in ("official", "peek-one", "peek-all"):
         raise ValueError(f"variant {variant!r} is not known; choose 'official', 'peek-one' or 'peek-all'")
-    return Policy(name, variant, KIND_CUSTOM, decide=decide)
+    return Policy(name, variant, KIND_CUSTOM, decide=in_order(decide))
 
 
 # ---------------------------------------------------------------------------------------
@@ -463,13 +463,14 @@ def pack_lineups(configs: list[list[Policy]], n: int) -> tuple[Policies, object]
 NOT_GIVEN: object = object()
 
 
-def renamed_keyword(policies, strategies, default=None):
+def renamed_keyword(policies, strategies, default=None, stacklevel: int = 3):
     """``policies=``, or its old name ``strategies=`` with a ``DeprecationWarning`` (the
-    public functions that took ``strategies=`` pass both)."""
+    public functions that took ``strategies=`` pass both; ``stacklevel`` 4 from a function
+    wrapped by ``engine.takes_backend``, so the warning names the caller's line)."""
     if strategies is NOT_GIVEN:
         return policies
     warnings.warn("strategies= is renamed policies=; the old keyword will go in a later release",
-                  DeprecationWarning, stacklevel=3)
+                  DeprecationWarning, stacklevel=stacklevel)
     if policies is not default and policies != default:
         raise ValueError("give policies= only (strategies= is its old name)")
     return strategies

@@ -337,7 +337,7 @@ def session(policies=SESSION_POLICIES, players: int | None = None, variant: str 
     >>> all(w.contains(1 / 3) for w in r.win)    # official rules: 1/n each, whoever starts
     True
     """
-    policies = renamed_keyword(policies, strategies, default=SESSION_POLICIES)
+    policies = renamed_keyword(policies, strategies, default=SESSION_POLICIES, stacklevel=4)
     rules, seats = _parse_table(policies, players, variant, rules)
     n = rules.players
     first_code = _check_rounds(rounds, leave_at, first, n)

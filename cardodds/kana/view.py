@@ -47,7 +47,7 @@ from .._deprecate import renamed
 from ..policy import compile_user
 from ._policies import CUSTOM_SIGNATURE, OLD_CUSTOM_SIGNATURE, no_custom
 
-__all__ = ["CALL", "SIGNATURE", "compile_policy"]
+__all__ = ["CALL", "SIGNATURE", "compile_policy", "in_order"]
 
 #: The user policy's numba signature.
 SIGNATURE = CUSTOM_SIGNATURE
@@ -71,12 +71,22 @@ def compile_policy(decide):
     stand-in when ``decide`` is None; a :class:`ValueError` when it does not compile to it.
 
     A function written in the old order (:data:`OLD_CALL`) is adapted, with a
-    ``DeprecationWarning``."""
-    if decide is None or not _old_order(decide):
-        return compile_user(decide, SIGNATURE, WHAT, CALL, no_custom)
+    ``DeprecationWarning`` (:func:`in_order`)."""
+    if decide is None:
+        return no_custom
+    return compile_user(in_order(decide), SIGNATURE, WHAT, CALL, no_custom)
+
+
+def in_order(decide, stacklevel: int = 2):
+    """``decide`` itself when it takes the random state first; a function written in the old
+    order (:data:`OLD_CALL`) wrapped in an ``@njit`` adapter (the same one every time), with a
+    ``DeprecationWarning`` pointing at the line ``stacklevel`` means for the caller (as
+    ``warnings.warn`` would in the caller: 2, the caller's caller)."""
+    if not _old_order(decide):
+        return decide
     warnings.warn(f"{WHAT} {getattr(decide, '__name__', decide)!r} takes the random state last; write it "
-                  f"{CALL} (the old order will go in a later release)", DeprecationWarning, stacklevel=2)
-    return compile_user(_adapter(decide), SIGNATURE, WHAT, CALL, no_custom)
+                  f"{CALL} (the old order will go in a later release)", DeprecationWarning, stacklevel=stacklevel + 1)
+    return _adapter(decide)
 
 
 def _old_order(decide) -> bool:
@@ -105,6 +115,8 @@ def _old_order(decide) -> bool:
 
 def _adapter(decide):
     """An ``@njit`` function in the new order that calls ``decide`` in the old one."""
+    if any(hit[1] is decide for hit in _adapters.values()):
+        return decide  # an adapter already
     hit = _adapters.get(id(decide))
     if hit is not None and hit[0] is decide:
         return hit[1]
