@@ -1,5 +1,7 @@
-"""Känä's default run sizes, in a module light enough for the CLI's parser to import
-(the API modules take their defaults from here, so each is defined once)."""
+"""Känä's defaults (run sizes, lineups, the player counts tables are built for), in a module
+light enough for the CLI's parser to import: the API modules take their defaults from here and
+the commands read them too, so each is defined once. The rules' own defaults are the fields of
+``KanaRules``."""
 
 #: Rounds ``odds`` plays when neither ``samples`` nor ``target_halfwidth`` is given.
 ODDS_SAMPLES = 2_000_000
