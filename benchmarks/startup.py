@@ -37,7 +37,7 @@ CASES = [
     ("cardodds canasta --help", ["-m", "cardodds.cli", "canasta", "--help"]),
     ("import cardodds.kana", ["-c", "import cardodds.kana"]),
     ("start-up of cardodds kana odds", startup(["kana", "odds"], "cardodds.kana.analysis")),
-    ("start-up of cardodds kana advise", startup(["kana", "advise"], "cardodds.kana.decisions")),
+    ("start-up of cardodds kana advise", startup(["kana", "advise"], "cardodds.kana.advise")),
     ("start-up of cardodds kanalje risk", startup(["kanalje", "risk"], "cardodds.kanalje.analysis")),
     ("start-up of cardodds canasta melds", startup(["canasta", "melds"], "cardodds.canasta.analysis")),
     ("start-up of cardodds canasta play", startup(["canasta", "play"], "cardodds.canasta.play")),

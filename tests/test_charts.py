@@ -91,7 +91,7 @@ def test_report_charts_are_labelled_and_unclipped(tmp_path, saved, capsys, secti
 
 def test_result_plots_are_labelled_and_unclipped():
     from cardodds import canasta, kana, kanalje
-    from cardodds.kana import strategies
+    from cardodds.kana import policies as strategies
 
     # A long strategy name: the session chart's title must still fit.
     context = strategies.kana_ranks({None: "2-8", "Q": "2-9", "K": "2-9", "A": "2-10"},

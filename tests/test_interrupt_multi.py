@@ -132,6 +132,14 @@ def _partial_at(monkeypatch, module, k: int) -> list:
     return calls
 
 
+def _kana_equilibrium():
+    """The module (``kana.equilibrium`` is the function of its name): where the runs behind a
+    strategy table are made."""
+    import importlib
+
+    return importlib.import_module("cardodds.kana.equilibrium")
+
+
 def test_strategy_table_returns_what_each_interrupted_step_reached(monkeypatch):
     from cardodds.kana import decisions
 
@@ -139,7 +147,7 @@ def test_strategy_table_returns_what_each_interrupted_step_reached(monkeypatch):
     # 2 seats a run: the best-response steps, then the runs against blind players and the table.
     runs = 2 * (full.iterations + 2)
     for k in range(1, runs + 1):
-        calls = _partial_at(monkeypatch, decisions, k)
+        calls = _partial_at(monkeypatch, _kana_equilibrium(), k)
         t = decisions.strategy_table("peek-one", 2, samples=4_000, rng=5)
         assert t.partial and len(calls) == k, f"run {k} of {runs}"
         blind_at = 2 * full.iterations  # runs before the final ones
@@ -157,16 +165,16 @@ def test_strategy_table_returns_what_each_interrupted_step_reached(monkeypatch):
 
 
 def test_an_interrupted_equilibrium_is_not_kept_as_the_advisors_table(monkeypatch):
-    from cardodds.kana import decisions
+    equilibrium = _kana_equilibrium()
 
-    monkeypatch.setattr(decisions, "_shipped", lambda: {})  # the table must be computed
-    decisions.table_strategy.cache_clear()
-    _partial_at(monkeypatch, decisions, 1)
+    monkeypatch.setattr(equilibrium, "_shipped", lambda: {})  # the table must be computed
+    equilibrium.table_strategy.cache_clear()
+    _partial_at(monkeypatch, equilibrium, 1)
     with pytest.raises(KeyboardInterrupt):
-        decisions.table_strategy("peek-one", 2)
-    assert decisions.table_strategy.cache_info().currsize == 0
+        equilibrium.table_strategy("peek-one", 2)
+    assert equilibrium.table_strategy.cache_info().currsize == 0
     monkeypatch.undo()
-    decisions.table_strategy.cache_clear()
+    equilibrium.table_strategy.cache_clear()
 
 
 def test_session_table_stops_at_the_interrupted_step(monkeypatch):
@@ -449,7 +457,9 @@ EVERY_COMMAND = [
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_every_command_marks_a_partial_answer_and_exits_130(monkeypatch, capsys, argv, as_json):
     import cardodds.canasta.cli  # noqa: F401  (every module that runs, imported before the patch)
+    import cardodds.kana.advise  # noqa: F401
     import cardodds.kana.cli  # noqa: F401
+    import cardodds.kana.equilibrium  # noqa: F401
     import cardodds.kanalje.cli  # noqa: F401
     from cardodds.canasta import advise, analysis, play  # noqa: F401
     from cardodds.cli import main

@@ -8,7 +8,8 @@ import pytest
 from cardodds.cards import parse_card, parse_cards
 from cardodds.kana import KanaRules, exact_odds, live_odds, odds
 from cardodds.kana import exact as ex
-from cardodds.kana._kernels import EXTRA, SUPERKANA, best_holders, hand_key, play_rounds, round_layout
+from cardodds.kana._kernels import play_rounds, round_layout
+from cardodds.kana._table import EXTRA, SUPERKANA, best_holders, hand_key
 from cardodds.kana.analysis import _kernel_args
 from cardodds.kana.rules import RULES
 
@@ -309,7 +310,7 @@ def test_shown_in_cli_form():
         (dict(players=4, samples=0), "samples=0 must be positive"),
         (dict(players=4, target_halfwidth=0), "precision 0 must be"),
         (dict(players=4, kana="middle"), "känä choice 'middle' is not known"),
-        (dict(rules=KanaRules(variant="peek-one")), "needs strategies="),
+        (dict(rules=KanaRules(variant="peek-one")), "needs policies="),
     ],
 )
 def test_bad_input(kwargs, message):
@@ -373,7 +374,8 @@ def test_results_follow_the_result_protocol_and_old_names_warn():
 def test_packed_rules_read_by_name():
     v = RULES.view(KanaRules(players=5, variant="peek-all", tiebreak_deck="fresh", last_round_tie="latest").pack())
     assert (v.players, v.variant, v.fresh_deck, v.extra_round_all, v.last_round_latest) == (5, 2, 1, 0, 1)
-    assert KanaRules(players=5, tiebreak_deck="fresh").to_kernel() == (5, 1, 0, 0)
+    with pytest.warns(DeprecationWarning, match=r"pack\(\) is the rules' one packed array"):
+        assert KanaRules(players=5, tiebreak_deck="fresh").to_kernel() == (5, 1, 0, 0)
 
 
 def test_a_custom_strategy_leaves_the_process_sound(tmp_path):
@@ -383,9 +385,9 @@ def test_a_custom_strategy_leaves_the_process_sound(tmp_path):
     code = (
         "from numba import njit\n"
         "from cardodds import kana\n"
-        "from cardodds.kana import strategies as st\n"
+        "from cardodds.kana import policies as st\n"
         "@njit\n"
-        "def low_first(seat, hand, peeked, kanad, n_kanad, s):\n"
+        "def low_first(s, seat, hand, peeked, kanad, n_kanad):\n"
         "    return 0 if (hand[0] >> 2) < 6 else 1\n"
         "kana.compare(st.custom(low_first, 'peek-one'), 'blind', players=4, samples=20000, rng=1, threads=2)\n"
         "kana.session([st.custom(low_first, 'peek-one'), 'blind', 'blind', 'blind'], rounds=20, samples=100, rng=1)\n"

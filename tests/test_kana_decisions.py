@@ -1,4 +1,4 @@
-"""Känä decisions (RULES.md 1.2): strategies, comparisons, the advisor, strategy tables."""
+"""Känä decisions (RULES.md 1.2): policies, comparisons, the advisor, strategy tables."""
 
 import math
 
@@ -7,11 +7,11 @@ import pytest
 from numba import njit
 
 from cardodds.kana import KanaRules, advise, compare, equilibrium, odds, strategy_table
-from cardodds.kana import strategies as st
-from cardodds.kana._play import (
-    Posterior, advice_layout, advise_by_rejection, advise_worlds, config_layout, play_configs, posterior_tables,
-    rejection_layout,
+from cardodds.kana import policies as st
+from cardodds.kana._advise import (
+    Posterior, advice_layout, advise_by_rejection, advise_worlds, posterior_tables, rejection_layout,
 )
+from cardodds.kana._kernels import config_layout, play_configs
 from cardodds.cards import parse_cards
 from cardodds.engine import run
 
@@ -49,43 +49,43 @@ def test_peek_all_strategies():
     ("threshold:20", "peek-one", "card value 1..14"),
     ("best-pair", "peek-one", "is for peek-all"),
     ("threshold:7", "official", "is for peek-one"),
-    ("psychic", "peek-one", "strategy 'psychic' is not known"),
+    ("psychic", "peek-one", "policy 'psychic' is not known"),
     ("kana:2-Z", "peek-one", "rank 'Z' is not known"),
     ("kana:9-2", "peek-one", "runs backwards"),
 ])
 def test_bad_strategies(spec, variant, message):
     with pytest.raises(ValueError, match=message):
-        st.parse_strategy(spec, variant)
+        st.parse_policy(spec, variant)
 
 
 @njit(cache=True)
-def _custom_threshold8(seat, hand, peeked, kanad, n_kanad, state):
+def _custom_threshold8(state, seat, hand, peeked, kanad, n_kanad):
     return 0 if (hand[0] >> 2) + 2 <= 8 else 1
 
 
 def test_custom_decision_function_plays_like_the_same_table():
     rules = KanaRules(players=3, variant="peek-one")
-    a = odds(rules=rules, strategies=[st.custom(_custom_threshold8, "peek-one")] * 3, samples=30_000, rng=4)
-    b = odds(rules=rules, strategies=[st.threshold(8)] * 3, samples=30_000, rng=4)
+    a = odds(rules=rules, policies=[st.custom(_custom_threshold8, "peek-one")] * 3, samples=30_000, rng=4)
+    b = odds(rules=rules, policies=[st.threshold(8)] * 3, samples=30_000, rng=4)
     assert a.to_dict()["win"] == b.to_dict()["win"]
 
 
 @njit
-def _custom_keep_aces(seat, hand, peeked, kanad, n_kanad, state):
+def _custom_keep_aces(state, seat, hand, peeked, kanad, n_kanad):
     return 1 if (hand[0] >> 2) == 12 else 0
 
 
 def test_a_custom_strategy_does_not_recompile_the_kernels():
     rules = KanaRules(players=3, variant="peek-one")
-    odds(rules=rules, strategies=[st.threshold(8)] * 3, samples=200, rng=4)
+    odds(rules=rules, policies=[st.threshold(8)] * 3, samples=200, rng=4)
     before = len(play_configs.signatures)
-    odds(rules=rules, strategies=[st.custom(_custom_threshold8, "peek-one")] * 3, samples=200, rng=4)
-    odds(rules=rules, strategies=[st.custom(_custom_keep_aces, "peek-one"), st.threshold(8), st.threshold(8)],
+    odds(rules=rules, policies=[st.custom(_custom_threshold8, "peek-one")] * 3, samples=200, rng=4)
+    odds(rules=rules, policies=[st.custom(_custom_keep_aces, "peek-one"), st.threshold(8), st.threshold(8)],
          samples=200, rng=4)
     # the built-in run, and both custom functions, share the one compilation of the kernel
     assert len(play_configs.signatures) == before
-    from cardodds.kana.view import compile_custom
-    assert compile_custom(_custom_keep_aces) is compile_custom(_custom_keep_aces)
+    from cardodds.kana.view import compile_policy
+    assert compile_policy(_custom_keep_aces) is compile_policy(_custom_keep_aces)
 
 
 def test_a_custom_strategy_of_the_wrong_signature_is_a_value_error_naming_it():
@@ -93,10 +93,10 @@ def test_a_custom_strategy_of_the_wrong_signature_is_a_value_error_naming_it():
     def two_arguments(seat, hand):
         return 0
 
-    with pytest.raises(ValueError, match=r"two_arguments.*does not compile as decide\(seat, hand, peeked, kanad, "
-                                         r"n_kanad, state\) -> position"):
+    with pytest.raises(ValueError, match=r"two_arguments.*does not compile as decide\(state, seat, hand, peeked, "
+                                         r"kanad, n_kanad\) -> position"):
         odds(rules=KanaRules(players=3, variant="peek-one"),
-             strategies=[st.custom(two_arguments, "peek-one")] * 3, samples=10, rng=1)
+             policies=[st.custom(two_arguments, "peek-one")] * 3, samples=10, rng=1)
     with pytest.raises(ValueError, match="@njit"):
         st.custom(lambda *a: 0, "peek-one")
 
@@ -108,7 +108,7 @@ def test_play_configs_invariants(chunk):
     n, C = 4, 2
     configs = [[st.threshold(8)] * n, [st.threshold(8)] * n]
     configs[1][2] = st.threshold(1)
-    table, custom = st.pack(configs, n)
+    table, custom = st.pack_lineups(configs, n)
     layout = config_layout(n, C, 13)
     out = layout.zeros()
     play_configs(chunk(), 5000, out, KanaRules(players=n, variant="peek-one").pack(), layout.offsets_array(), table,
@@ -134,7 +134,7 @@ def test_official_rules_every_choice_is_equal(a, b, seat):
 
 
 def test_official_odds_with_strategies_match_exact():
-    r = odds(rules=KanaRules(players=3), strategies=["blind-first", "blind", "blind-third"], samples=200_000, rng=9)
+    r = odds(rules=KanaRules(players=3), policies=["blind-first", "blind", "blind-third"], samples=200_000, rng=9)
     for w in r.win:
         assert_within_4se(w, 1 / 3)
 
@@ -161,7 +161,7 @@ def _advice_counts(kernel, rules, seat, cards, kanad, opponents, samples, rng):
     kanad_arr = np.full(n, -1, np.int64)
     for s, c in kanad.items():
         kanad_arr[s] = parse_cards(c)[0]
-    table, custom = st.pack([opponents], n)
+    table, custom = st.pack_lineups([opponents], n)
     known = {c for c in mine if c >= 0} | {int(c) for c in kanad_arr if c >= 0}
     pool = np.array([c for c in range(52) if c not in known], np.int64)
     opts = np.array([0, 1] if rules.variant == "peek-one" else [0, 1, 2], np.int64)
@@ -304,7 +304,7 @@ def test_table_bad_input():
 
 
 def test_shipped_equilibrium_tables_load():
-    from cardodds.kana.decisions import _shipped, table_strategy
+    from cardodds.kana.equilibrium import _shipped, table_strategy
 
     shipped = _shipped()
     for n in range(2, 9):
@@ -331,7 +331,7 @@ def test_expected_value_in_antes():
 
 
 def test_kanad_cards_in_every_form_mean_the_same():
-    from cardodds.kana.decisions import _check_advice_input
+    from cardodds.kana.advise import _check_advice_input
 
     rules = KanaRules(players=4, variant="peek-one")
     want = {0: parse_cards("5c")[0], 1: parse_cards("Kd")[0]}

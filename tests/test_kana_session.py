@@ -9,7 +9,7 @@ from numba import njit
 
 from cardodds import kana
 from cardodds.cards import parse_card
-from cardodds.kana import strategies as st
+from cardodds.kana import policies as st
 from cardodds.kana.session import session, session_table, trace
 
 # Three players, everybody känäs the first card as dealt: the kept pair is cards 2 and 3.
@@ -103,7 +103,7 @@ def test_leaving_at_a_loss_ends_the_session():
 
 
 @njit
-def _kana_peek_when_starting(seat, hand, peeked, kanad, n_kanad, state):
+def _kana_peek_when_starting(state, seat, hand, peeked, kanad, n_kanad):
     # Position 0 (the starter) känäs its peeked card, everybody later an unseen one.
     return 0 if seat == 0 else 1
 
@@ -271,11 +271,11 @@ def test_result_protocol():
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    (dict(strategies="blind,blind", players=3), "2 strategies for 3 players"),
+    (dict(policies="blind,blind", players=3), "2 policies for 3 players"),
     (dict(rounds=0), "rounds=0"),
     (dict(leave_at=0), "leave_at=0"),
     (dict(first=7), "first=7"),
-    (dict(strategies="threshold:8", variant="peek-all"), "peek-one"),
+    (dict(policies="threshold:8", variant="peek-all"), "peek-one"),
     (dict(samples=0), "samples=0"),
 ])
 def test_bad_input(kwargs, match):
@@ -289,7 +289,7 @@ def test_cli_session_table_and_json(capsys):
     from cardodds.cli import main
 
     argv = ["kana", "session", "--players", "4", "--variant", "peek-one",
-            "--strategies", "threshold:8,blind,blind,blind",
+            "--policies", "threshold:8,blind,blind,blind",
             "--rounds", "20", "--samples", "600", "--seed", "3"]
     assert main(argv) == 0
     out = capsys.readouterr().out
@@ -300,9 +300,9 @@ def test_cli_session_table_and_json(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["samples"] == 600 and d["seed"] == 3 and d["partial"] is False and d["rules"]["variant"] == "peek-one"
     assert d["version"] and d["strategies"][0] == "threshold(8)" and d["rounds"] == 20
-    assert main(["kana", "session", "--players", "3", "--strategies", "blind,blind"]) == 2
-    assert "2 strategies for 3 players" in capsys.readouterr().err
-    assert main(["kana", "session", "--strategies", "threshold:99"]) == 2
+    assert main(["kana", "session", "--players", "3", "--policies", "blind,blind"]) == 2
+    assert "2 policies for 3 players" in capsys.readouterr().err
+    assert main(["kana", "session", "--policies", "threshold:99"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
 
 

@@ -13,27 +13,29 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_package
 
 __all__ = [
-    "AdviceResult", "ComparisonResult", "KanaRules", "OddsResult", "SessionResult", "SessionTableResult",
+    "AdviceResult", "ComparisonResult", "KanaRules", "OddsResult", "Policy", "SessionResult", "SessionTableResult",
     "StrategyTableResult", "advise", "compare", "equilibrium", "exact", "exact_odds", "expected_value", "live_odds",
-    "odds", "parse_shown", "session", "session_table", "strategies",
-    "strategy_table",
+    "odds", "parse_shown", "policies", "session", "session_table", "strategy_table", "trace",
 ]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
-    from . import exact, strategies
+    from . import exact, policies
+    from .advise import AdviceResult, advise
     from .analysis import OddsResult, exact_odds, live_odds, odds, parse_shown
-    from .decisions import (
-        AdviceResult, ComparisonResult, StrategyTableResult, advise, compare, equilibrium, expected_value,
-        strategy_table,
-    )
+    from .decisions import ComparisonResult, StrategyTableResult, compare, expected_value, strategy_table
+    from .equilibrium import equilibrium
+    from .policies import Policy
     from .rules import KanaRules
-    from .session import SessionResult, SessionTableResult, session, session_table
+    from .session import SessionResult, SessionTableResult, session, session_table, trace
 
 #: KanaOdds, Comparison, StrategyTable and Advice were renamed ...Result: the old names warn.
+#: ``strategies`` (the module) is now ``policies``: ``kana.strategies`` still imports it, with a warning.
 lazy_package(__name__, {
+    ".advise": ["AdviceResult", "advise"],
     ".analysis": ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"],
-    ".decisions": ["AdviceResult", "ComparisonResult", "StrategyTableResult", "advise", "compare", "equilibrium",
-                   "expected_value", "strategy_table"],
+    ".decisions": ["ComparisonResult", "StrategyTableResult", "compare", "expected_value", "strategy_table"],
+    ".equilibrium": ["equilibrium"],
+    ".policies": ["Policy"],
     ".rules": ["KanaRules"],
-    ".session": ["SessionResult", "SessionTableResult", "session", "session_table"],
+    ".session": ["SessionResult", "SessionTableResult", "session", "session_table", "trace"],
 }, deprecated_in=(".analysis", ".decisions"))

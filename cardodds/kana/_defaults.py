@@ -1,5 +1,7 @@
-"""Känä's default run sizes, in a module light enough for the CLI's parser to import
-(the API modules take their defaults from here, so each is defined once)."""
+"""Känä's defaults (run sizes, lineups, the player counts tables are built for), in a module
+light enough for the CLI's parser to import: the API modules take their defaults from here and
+the commands read them too, so each is defined once. The rules' own defaults are the fields of
+``KanaRules``."""
 
 #: Rounds ``odds`` plays when neither ``samples`` nor ``target_halfwidth`` is given.
 ODDS_SAMPLES = 2_000_000
@@ -7,3 +9,21 @@ ODDS_SAMPLES = 2_000_000
 DECISION_SAMPLES = 1_000_000
 #: Rounds a step of a strategy table (``equilibrium``/``strategy_table``) plays by default.
 TABLE_SAMPLES = 400_000
+#: Rounds a session of ``session`` lasts by default, and the sessions it plays.
+SESSION_ROUNDS = 100
+SESSION_SAMPLES = 20_000
+#: Rounds a session and sessions a step of ``session_table`` by default.
+SESSION_TABLE_ROUNDS = 50
+SESSION_TABLE_SAMPLES = 20_000
+#: Player counts strategy tables (``strategy_table``, ``session_table``) are built for.
+TABLE_PLAYERS = (2, 8)
+#: The variant and player count ``strategy_table`` tabulates by default.
+TABLE_VARIANT = "peek-one"
+TABLE_PLAYERS_DEFAULT = 4
+#: The others' play ``advise`` assumes, and the lineup ``session`` plays, by default.
+OPPONENTS = "table"
+SESSION_POLICIES = "blind"
+#: The variant ``cardodds kana advise`` asks about by default: the official rules leave no
+#: choice to advise (every känä wins 1/n), so the command starts where there is one; the
+#: function ``advise`` takes its variant from ``rules=``/``variant=`` (official by default).
+CLI_ADVISE_VARIANT = "peek-one"

@@ -1,42 +1,32 @@
-"""Compiled Känä rounds. Private: integer arrays in, counts out, no validation.
+"""Compiled Känä rounds: the chunk kernels of the analyses. Private: integer arrays in, counts
+out, no validation.
 
 Seats count clockwise from the round's starter (seat 0). A seat's three cards have *roles*
 once the känä round is over: 0 = the känäd card, 1 = the first turned card, 2 = the
 second turned card. ``fixed[seat, role]`` holds a card already shown (live odds) or -1.
 
-Strategies are data (see ``cardodds.kana.strategies``), so every mix of players at a
-table runs through one compiled kernel.
+:func:`play_rounds` plays rounds with blind känäs (``odds``); :func:`play_configs` plays
+every deal once per configuration of policies (see ``cardodds.kana.policies``), from the same
+cards and the same random stream, so configurations are compared on the same deals (paired:
+``odds`` with policies, ``compare``, the strategy tables). The round's mechanics are
+:mod:`._table`, the policies' decisions :mod:`._policies`.
 
 The packed rules are ``KanaRules.pack()`` (layout ``rules.RULES``); the counts of ``out`` for
 ``n`` players are laid out by :func:`round_layout` (wins, seat 0's hand value, the last turn
-round's starter, and the extra-round block :data:`EXTRA`). Kernels read both by field name.
+round's starter, and the extra-round block :data:`EXTRA`) and :func:`config_layout`. Kernels
+read both by field name.
 """
 
 import numpy as np
 
 from .._jit import helper, inline, kernel, loop
-from .._random import bounded, deal3_from, deal_from
+from .._random import deal3_from
 from ..layout import Layout
-from .rules import RULES
-
-_U1 = np.uint64(1)
-SUPERKANA = 29  # key of two 2s: above the best sum, 28
-PER_ROUND_BINS = 16  # rounds by number of extra rounds played, the last bin "15 or more"
-
-
-#: Counts of the extra rounds after a tie, one block per table played (``block`` + field).
-EXTRA = Layout("kana extra rounds", [
-    ("needed", 1),  # rounds needing an extra round
-    ("played", 1),  # extra rounds played
-    ("by_players", 18),  # extra rounds by number of players in them
-    ("tied_again", 18),  # extra rounds tied again, by number of players
-    ("reshuffles", 1),  # stock reshuffles
-    ("per_round", PER_ROUND_BINS),  # rounds by number of extra rounds
-])
-EXTRA_BLOCK = EXTRA.size
-X = EXTRA.at
-R = RULES.at
-
+from ._policies import decide
+from ._table import (
+    COMBOS, EXTRA, EXTRA_BLOCK, SUPERKANA, X, best_holders, best_so_far, combo_of, deal_kept, hand_key, hand_value,
+    kana_card, kept_pair, new_work, peeked_cards, play_extra_rounds, random_position, settle, unpack_rules,
+)
 
 def round_layout(n: int) -> Layout:
     """Counts of :func:`play_rounds` at a table of ``n``."""
@@ -52,174 +42,12 @@ def round_layout(n: int) -> Layout:
 ROUND = round_layout(2).index
 
 
-@inline
-def unpack_rules(rules):
-    """``(players, fresh_deck, extra_round_all, last_round_latest, variant)`` of the packed rules:
-    every kernel reads them once per chunk."""
-    return (rules[R.players], rules[R.fresh_deck], rules[R.extra_round_all], rules[R.last_round_latest],
-            rules[R.variant])
-
-
-@inline
-def hand_key(a, b):
-    """Order of a kept pair: the sum of values, Superkänä (two 2s) above everything."""
-    ra = a >> 2
-    rb = b >> 2
-    if ra == 0 and rb == 0:
-        return SUPERKANA
-    return ra + rb + 4
-
-
-@inline
-def hand_value(a, b):
-    """The hand's printed value 4..28 (Superkänä is 2 + 2 = 4)."""
-    return (a >> 2) + (b >> 2) + 4
-
-
-@inline
-def best_so_far(kk, p, best, count, lead):
-    """Seat ``p``'s key ``kk`` joins the best key so far, how many seats hold it, and the
-    first of them. Scalars only, so inlining it is free."""
-    if kk > best:
-        return kk, 1, p
-    if kk == best:
-        return best, count + 1, lead
-    return best, count, lead
-
-
-@helper
-def best_holders(key, n, holders):
-    """Write the seats holding the highest key into ``holders``; return how many."""
-    top = key[0]
-    for p in range(1, n):
-        if key[p] > top:
-            top = key[p]
-    k = 0
-    for p in range(n):
-        if key[p] == top:
-            holders[k] = p
-            k += 1
-    return k
-
-
 @helper
 def _restock(deck, base_deck):
     m = base_deck.shape[0]
     for j in range(m):
         deck[j] = base_deck[j]
     return m
-
-
-@helper
-def _reshuffle_stock(deck, keep_out):
-    """Every card not in ``keep_out`` (a bit mask) becomes the stock ``deck[:m]``."""
-    m = 0
-    for c in range(52):
-        if (keep_out >> np.uint64(c)) & _U1 == np.uint64(0):
-            deck[m] = c
-            m += 1
-    return m
-
-
-@helper
-def random_position(s):
-    """A blind känä at a uniformly random one of three positions.
-
-    Out of line on purpose: inlined, the rejection loop of the bounded draw keeps LLVM
-    from keeping the round loop in registers (about 30% slower).
-    """
-    return bounded(s, 3)
-
-
-@helper
-def deal_kept(s, deck, i, m, a, b):
-    """The kept cards of a seat whose känäd card is shown: those not shown (-1) are dealt."""
-    if a < 0:
-        a, _, _ = deal_from(s, deck, i, m, np.uint64(0), 0)
-        i += 1
-    if b < 0:
-        b, _, _ = deal_from(s, deck, i, m, np.uint64(0), 0)
-        i += 1
-    return a, b, i
-
-
-@loop
-def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, dark):
-    """Extra rounds after a tie for the best hand, until one player wins; returns
-    ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry (``kept`` their
-    kept cards); their counts go to the extra-round block of ``out`` at ``block``.
-
-    Compiled without reference counting: the callers' hot loops are too, and a call from
-    there then costs no atomic update per array argument (with them, the call cost the lean
-    round loop a third of its time).
-    """
-    out[block + X.needed] += 1
-    if extra_all:
-        k = n
-        for p in range(n):
-            tied[p] = p
-    word = np.uint64(0)
-    have = 0
-    rounds = 0
-    restocked = False
-    while True:
-        rounds += 1
-        out[block + X.played] += 1
-        out[block + X.by_players + k] += 1
-        if fresh:
-            m = _reshuffle_stock(deck, np.uint64(0))
-            i = 0
-            restocked = True
-        elif m - i < 2 * k:
-            # Cards in the tied players' hands stay out of the new stock: their kept cards in
-            # the first extra round, their dark cards after.
-            handmask = np.uint64(0)
-            for j in range(k):
-                if rounds == 1:
-                    handmask |= (_U1 << np.uint64(kept[tied[j], 0])) | (_U1 << np.uint64(kept[tied[j], 1]))
-                else:
-                    handmask |= _U1 << np.uint64(dark[j])
-            m = _reshuffle_stock(deck, handmask)
-            i = 0
-            restocked = True
-            out[block + X.reshuffles] += 1
-        top = -1
-        h = 0
-        winner = 0
-        for j in range(k):
-            _c1, word, have = deal_from(s, deck, i, m, word, have)
-            c2, word, have = deal_from(s, deck, i + 1, m, word, have)
-            i += 2
-            dark[j] = c2  # both cards unseen: känäing the first is as good as any blind choice
-            r = c2 >> 2
-            if r > top:
-                top = r
-                h = 1
-                winner = tied[j]
-            elif r == top:
-                h += 1
-        if h == 1:
-            out[block + X.per_round + min(rounds, PER_ROUND_BINS - 1)] += 1
-            return winner, i, m, restocked
-        out[block + X.tied_again + k] += 1
-        h = 0
-        for j in range(k):
-            if dark[j] >> 2 == top:
-                tied[h] = tied[j]
-                dark[h] = dark[j]
-                h += 1
-        k = h
-
-
-@inline
-def kept_pair(h0, h1, h2, pos):
-    """The kept cards when the card at ``pos`` is känäd, in turning order: of the two the lower
-    position is turned first (a blind choice too). Scalars only, so inlining it is free."""
-    if pos == 0:
-        return h1, h2
-    if pos == 1:
-        return h0, h2
-    return h0, h1
 
 
 @inline
@@ -402,3 +230,120 @@ def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
         if restocked:
             m = _restock(deck, base_deck)
     out[o_per] += nrounds - ties  # rounds settled without an extra round
+
+
+def config_layout(n: int, C: int, K: int) -> Layout:
+    """Counts of :func:`play_configs`: ``C`` configurations, ``K`` focal keys, ``P`` pairs."""
+    P = C * (C - 1) // 2
+    return Layout("kana configuration counts", [
+        ("deals", K),  # deals by the focal seat's key
+        ("focal_wins", C * K),  # [c, key]
+        ("plus", P * K),  # [pair, key]: the first of the pair wins, the second not
+        ("minus", P * K),
+        ("wins", C * n),  # [c, seat]
+        ("hand_value", C * 25),  # [c, value - 4] of the focal seat
+        ("extra", C * EXTRA.size),  # an extra-round block per configuration
+    ])
+
+
+#: Field numbers of :func:`config_layout`.
+CONFIG = config_layout(2, 2, 1).index
+
+
+@helper
+def _focal_key(variant, h0, h1, h2):
+    """The focal seat's key: its peeked rank (peek-one), its ranks' combination (peek-all)."""
+    if variant == 1:
+        return h0 >> 2
+    if variant == 2:
+        return combo_of(h0, h1, h2)
+    return 0
+
+
+@inline
+def count_pairs(out, o_plus, o_minus, stride, key, won, C):
+    """Paired outcomes: for each pair of configurations, whether only the first or only the
+    second won (bit ``c`` of ``won`` set: configuration ``c`` won), at ``o_plus/o_minus +
+    pair * stride + key``. The wins come as bits, not an array: an inlined function pays a
+    reference count for each array it takes, every call."""
+    pair = 0
+    for c1 in range(C):
+        for c2 in range(c1 + 1, C):
+            w1 = (won >> c1) & 1
+            w2 = (won >> c2) & 1
+            if w1 > w2:
+                out[o_plus + pair * stride + key] += 1
+            elif w2 > w1:
+                out[o_minus + pair * stride + key] += 1
+            pair += 1
+
+
+@kernel
+def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
+    """Play every deal once under each configuration of ``st``, from the same cards and stream.
+
+    ``focal`` is the seat whose results are broken down (by its peeked rank in peek-one,
+    its hand's rank combination in peek-all) and paired between configurations. ``rules`` is
+    ``KanaRules.pack()``, ``lay`` the offsets of :func:`config_layout`. Allocates the chunk's
+    arrays; the deals are :func:`_configs_loop`.
+    """
+    n = unpack_rules(rules)[0]
+    C = st.kinds.shape[0]
+    _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, new_work(n, C), np.empty((C, 2), np.int64))
+
+
+@loop
+def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
+    """The deals of :func:`play_configs`; ``kept_f[c]`` the focal seat's kept cards under ``c``."""
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
+    kinds, args, ctxmode, t1, t3 = st
+    C = kinds.shape[0]
+    K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
+    o_extra = lay[CONFIG.extra]
+    o_deals = lay[CONFIG.deals]
+    o_fw = lay[CONFIG.focal_wins]
+    o_wins = lay[CONFIG.wins]
+    o_hist = lay[CONFIG.hand_value]
+    o_plus = lay[CONFIG.plus]
+    o_minus = lay[CONFIG.minus]
+    peeked = peeked_cards(variant)
+    for j in range(52):
+        deck[j] = j
+    f = focal
+    for _ in range(nrounds):
+        m = 52
+        for p in range(n):
+            hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, 3 * p, m)
+        fkey = _focal_key(variant, hands[f, 0], hands[f, 1], hands[f, 2])
+        for j in range(52):
+            saved[j] = deck[j]
+        for j in range(4):
+            state[j] = s[j]
+        restocked = False
+        for c in range(C):
+            for j in range(4):
+                s[j] = state[j]
+            for j in range(52):
+                deck[j] = saved[j]
+            for p in range(n):
+                hp = hands[p]  # a view: no copy, and no reference count here
+                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hp, kanad, p, custom, peeked)
+                kana_card(hp, pos, p, kanad, kept)
+            kept_f[c, 0] = kept[f, 0]
+            kept_f[c, 1] = kept[f, 1]
+            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
+                                           kept, key, tied, dark)
+        out[o_deals + fkey] += 1
+        won = 0
+        for c in range(C):
+            wc = winners[c]
+            out[o_wins + c * n + wc] += 1
+            out[o_hist + c * 25 + hand_value(kept_f[c, 0], kept_f[c, 1]) - 4] += 1
+            if wc == f:
+                out[o_fw + c * K + fkey] += 1
+                won |= 1 << c
+        count_pairs(out, o_plus, o_minus, K, fkey, won, C)
+        if restocked or fresh:
+            for j in range(52):
+                deck[j] = j

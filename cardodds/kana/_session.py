@@ -13,10 +13,10 @@ same private stream whatever its position, and extra rounds draw from one shared
 Tables are therefore compared paired, session by session (``ref[t]`` names the table that
 table ``t`` is compared with, ``less[t]`` a pair whose difference is subtracted from that).
 
-Strategies are configurations packed by ``strategies.pack`` with one configuration per
-table and starter: configuration ``t * n + starter`` lists, by position, the strategies of
-the players in that round's order. The one-round decision and settlement code of
-``_play`` (``decide``, ``settle``) is called unchanged, user ``@njit`` functions included.
+Policies are configurations packed by ``policies.pack`` with one configuration per
+table and starter: configuration ``t * n + starter`` lists, by position, the policies of
+the players in that round's order. The one-round decision (``_policies.decide``) and
+settlement (``_table.settle``) are called unchanged, user ``@njit`` functions included.
 
 Net winnings are counted in antes: the winner of a round gains ``n - 1`` (the pot of ``n``
 antes less its own), every other player loses 1. The leave rule (``leave > 0``) ends the
@@ -29,8 +29,8 @@ import numpy as np
 from .._jit import helper, kernel
 from .._random import bounded, deal3_from, next_u64
 from ..layout import Layout
-from ._kernels import EXTRA_BLOCK
-from ._play import _kana, decide, settle
+from ._policies import decide
+from ._table import EXTRA_BLOCK, kana_card, settle
 
 
 def session_layout(n: int, tables: int, rounds: int) -> Layout:
@@ -161,7 +161,7 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
                     for j in range(3):
                         hand[j] = hands[q, j]
                     pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
-                    _kana(hand, pos, p, kanad, kept)
+                    kana_card(hand, pos, p, kanad, kept)
                 wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
                                           extra_all, kept, key, tied, dark)
                 w = (st + wpos) % n

@@ -26,16 +26,18 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
     import pandas as pd
 
 from .._deprecate import renamed
-from .._validate import check_threads
+from .._validate import check_run
 from ..cards import card_str, format_cards, parse_cards
-from ..engine import check_run_size, run, takes_backend
+from ..engine import run, takes_backend
 from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Z95, Estimate
 from . import exact as _exact
 from ._defaults import ODDS_SAMPLES
-from ._kernels import EXTRA, play_rounds, round_layout
+from ._kernels import COMBOS, config_layout, play_configs, play_rounds, round_layout
 from ._live import enumerate_live
+from ._table import EXTRA
+from .policies import NOT_GIVEN, pack_lineups, parse_policy, renamed_keyword
 from .rules import KanaRules
 
 __all__ = ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"]
@@ -398,9 +400,9 @@ def _extra_per_round(per_round: np.ndarray) -> Estimate:
 
 @takes_backend
 def odds(
-    players: int | None = None, *, rules: KanaRules | None = None, kana="first", strategies=None,
+    players: int | None = None, *, rules: KanaRules | None = None, kana="first", policies=None,
     samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-    threads: int | None = None, progress: bool = False,
+    threads: int | None = None, progress: bool = False, strategies=NOT_GIVEN,
 ) -> OddsResult:
     """Simulate official Känä rounds: each seat's win probability and the round's figures.
 
@@ -408,9 +410,9 @@ def odds(
     ``"first"``, ``"second"``, ``"third"``, or ``"random"``; one for all or one per seat).
     Under the official rules it changes nothing, and the figures show it.
 
-    ``strategies`` (one for all seats or one per seat; see ``cardodds.kana.strategies``)
-    plays a house variant (``rules.variant`` "peek-one" or "peek-all") or any mix of
-    players; then ``last_round_starter`` is not counted.
+    ``policies`` (one for all seats or one per seat; see ``cardodds.kana.policies``;
+    ``strategies=`` is its old name, with a warning) plays a house variant (``rules.variant``
+    "peek-one" or "peek-all") or any mix of players; then ``last_round_starter`` is not counted.
 
     Give ``samples`` (default 2,000,000 rounds) or ``target_halfwidth`` (stop when every
     seat's 95% interval is that narrow). Same ``rng`` seed, same counts, on any ``threads``.
@@ -419,29 +421,26 @@ def odds(
     >>> r.players, r.samples
     (3, 100000)
     """
+    policies = renamed_keyword(policies, strategies, stacklevel=4)
     rules = _rules_from(players, rules)
-    check_run_size(samples, target_halfwidth)
-    check_threads(threads)
+    check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_SAMPLES
-    if strategies is not None or rules.variant != "official":
-        if strategies is None:
-            raise ValueError(f"variant {rules.variant!r} needs strategies=, e.g. ['threshold:8'] * {rules.players}")
-        return _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, threads, progress)
+    if policies is not None or rules.variant != "official":
+        if policies is None:
+            raise ValueError(f"variant {rules.variant!r} needs policies=, e.g. ['threshold:8'] * {rules.players}")
+        return _odds_with_policies(rules, policies, samples, target_halfwidth, rng, threads, progress)
     return _simulate(rules, {}, _positions(kana, rules.players), samples, target_halfwidth, rng, threads, progress)
 
 
-def _odds_with_strategies(rules, strategies, samples, target_halfwidth, rng, threads, progress) -> OddsResult:
-    from ._play import COMBOS, config_layout, play_configs
-    from .strategies import pack, parse_strategy
-
+def _odds_with_policies(rules, policies, samples, target_halfwidth, rng, threads, progress) -> OddsResult:
     n = rules.players
-    if isinstance(strategies, str) or not hasattr(strategies, "__len__"):
-        strategies = [strategies] * n
-    if len(strategies) != n:
-        raise ValueError(f"strategies= lists {len(strategies)} for {n} seats; give one per seat or one for all")
-    seats = [parse_strategy(x, rules.variant) for x in strategies]
-    table, custom = pack([seats], n)
+    if isinstance(policies, str) or not hasattr(policies, "__len__"):
+        policies = [policies] * n
+    if len(policies) != n:
+        raise ValueError(f"policies= lists {len(policies)} for {n} seats; give one per seat or one for all")
+    seats = [parse_policy(x, rules.variant) for x in policies]
+    table, custom = pack_lineups([seats], n)
     K = {"official": 1, "peek-one": 13}.get(rules.variant, COMBOS)
     layout = config_layout(n, 1, K)
     wins = layout.slice("wins")
@@ -537,8 +536,7 @@ def live_odds(
         raise ValueError(f"method={method!r} is not known; choose 'auto', 'exact' or 'monte carlo'")
     shown = parse_shown(shown, n)
     _check_progress(shown, rules)
-    check_run_size(samples, target_halfwidth)
-    check_threads(threads)
+    check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     size = _live_size(shown, n)
     if method == "exact" and size > EXACT_MAX:
         raise ValueError(

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
 from ..engine import InOrder, defer_interrupts
 from ..stats import Estimate
+from ._defaults import CLI_ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
-from ._defaults import ODDS_SAMPLES, TABLE_SAMPLES
+from ._defaults import SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
 
 #: Highest ante the CLI takes: the pot (players x ante) must stay an ordinary number.
 MAX_ANTE = 1_000_000.0
-#: Player counts the strategy tables are built for.
-TABLE_PLAYERS = (2, 8)
+#: The rules' defaults, as the house-rule options show and take them.
+_DEFAULT_RULES = KanaRules()
 
 _players = cu.int_range(MIN_PLAYERS, MAX_PLAYERS, f" (Känä is played by {MIN_PLAYERS} to {MAX_PLAYERS})")
 _ante = cu.positive_float(0.0, MAX_ANTE, " (each player's stake, e.g. 0.40)")
@@ -24,16 +26,17 @@ _ante = cu.positive_float(0.0, MAX_ANTE, " (each player's stake, e.g. 0.40)")
 
 def add_rule_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("house rules (RULES.md 1.1; defaults are the official rules' settled defaults)")
-    g.add_argument("--players", type=_players, default=4, metavar="N",
-                   help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} (default 4)")
-    g.add_argument("--ante", type=_ante, default=0.40, metavar="A",
-                   help=f"each player's stake, above 0 and at most {MAX_ANTE:,.0f} (default 0.40)")
-    g.add_argument("--tiebreak-deck", type=cu.choice("remaining", "fresh"), default="remaining",
+    d = _DEFAULT_RULES
+    g.add_argument("--players", type=_players, default=d.players, metavar="N",
+                   help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} (default {d.players})")
+    g.add_argument("--ante", type=_ante, default=d.ante, metavar="A",
+                   help=f"each player's stake, above 0 and at most {MAX_ANTE:,.0f} (default {d.ante:.2f})")
+    g.add_argument("--tiebreak-deck", type=cu.choice("remaining", "fresh"), default=d.tiebreak_deck,
                    metavar="remaining|fresh", help="extra-round cards from the undealt stock (default) or a fresh deck")
-    g.add_argument("--extra-round", type=cu.choice("tied", "all"), default="tied", metavar="tied|all",
+    g.add_argument("--extra-round", type=cu.choice("tied", "all"), default=d.extra_round, metavar="tied|all",
                    help="who plays an extra round after a tie: the tied players (default) or all (from the "
                         "remaining stock: at most 13 players)")
-    g.add_argument("--last-round-tie", type=cu.choice("earliest", "latest"), default="earliest",
+    g.add_argument("--last-round-tie", type=cu.choice("earliest", "latest"), default=d.last_round_tie,
                    metavar="earliest|latest",
                    help="who starts the last turn round when first-turned cards tie lowest")
 
@@ -89,9 +92,9 @@ def add_commands(sub) -> None:
                     "advise --players 3 --variant peek-all --seat 1 --cards '2c 2d Ah' --opponents blind"),
     )
     add_rule_options(adv)
-    adv.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default="peek-one",
-                     metavar="official|peek-one|peek-all", help="official (nobody looks), peek-one (default) or "
-                     "peek-all")
+    adv.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=CLI_ADVISE_VARIANT,
+                     metavar="official|peek-one|peek-all", help="official (nobody looks), peek-one or peek-all "
+                     f"(default {CLI_ADVISE_VARIANT})")
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
                      help="my place in the känä order, 0 = the starter")
     adv.add_argument("--cards", default=None, metavar="CARDS",
@@ -99,8 +102,8 @@ def add_commands(sub) -> None:
                      "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
     adv.add_argument("--kanad", default=None, metavar="CARDS",
                      help="cards känäd before me that I know, seat 0 first ('5c Kd'; '? Kd' if I missed one)")
-    adv.add_argument("--opponents", default="table", metavar="WHO",
-                     help="how the others play: table (the equilibrium table, default), blind, or a strategy name "
+    adv.add_argument("--opponents", default=OPPONENTS, metavar="WHO",
+                     help="how the others play: table (the equilibrium table, default), blind, or a policy name "
                      "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
     cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
     adv.set_defaults(func=_advise)
@@ -115,11 +118,12 @@ def add_commands(sub) -> None:
         "key against blind opponents and against the table.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    tab.add_argument("--variant", type=cu.choice("peek-one", "peek-all"), default="peek-one",
+    tab.add_argument("--variant", type=cu.choice("peek-one", "peek-all"), default=TABLE_VARIANT,
                      metavar="peek-one|peek-all")
-    tab.add_argument("--players", type=_player_range, default=[4], metavar="N|A-B",
-                     help=f"players, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; default 4)")
-    tab.add_argument("--opponents", type=cu.choice("table", "blind"), default="table", metavar="table|blind")
+    tab.add_argument("--players", type=_player_range, default=[TABLE_PLAYERS_DEFAULT], metavar="N|A-B",
+                     help=f"players, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; "
+                     f"default {TABLE_PLAYERS_DEFAULT})")
+    tab.add_argument("--opponents", type=cu.choice("table", "blind"), default=OPPONENTS, metavar="table|blind")
     cu.add_run_options(tab, f"{TABLE_SAMPLES:,} a step", unit="rounds")
     tab.add_argument("--csv", action="store_true", help="print the rows as CSV (the JSON rows' names)")
     tab.set_defaults(func=_table)
@@ -185,7 +189,7 @@ def odds_text(r) -> str:
 
 
 def _advise(args) -> int:
-    from .decisions import advise
+    from .advise import advise
 
     rules = rules_from(args, variant=args.variant)
     if args.seat >= rules.players:
@@ -200,9 +204,9 @@ def _advise(args) -> int:
             cu.about(flag, text, parse_cards, text, allow_unknown=True)
     opponents = args.opponents
     if opponents not in ("table", "blind"):
-        from .strategies import parse_strategy
+        from .policies import parse_policy
 
-        opponents = cu.about("--opponents", opponents, parse_strategy, opponents, args.variant)
+        opponents = cu.about("--opponents", opponents, parse_policy, opponents, args.variant)
     result = advise(rules=rules, seat=args.seat, cards=args.cards or "? ? ?", kanad=args.kanad,
                     opponents=opponents, **cu.run_size(args), **cu.run_options(args))
     return cu.emit(args, result, advice_text)
@@ -244,11 +248,14 @@ def _tables(args) -> int:
         return 130 if cu.is_partial(results) else 0
     if len(results) == 1:
         return cu.emit(args, results[0], table_text, table_dict)
-    return cu.emit(args, results, lambda rs: "\n\n".join(table_text(t) for t in rs), tables_dict)
+    return cu.emit(args, results, tables_text, tables_dict)
 
 
 def _row_estimates(row: dict):
-    return {k: Estimate(*(math.nan if v[p] is None else v[p] for p in ("value", "se", "lo", "hi")), 1)
+    def value(v: dict, p: str) -> float:
+        return math.nan if v[p] is None else float(v[p])
+
+    return {k: Estimate(value(v, "value"), value(v, "se"), value(v, "lo"), value(v, "hi"), 1)
             for k, v in row.items() if isinstance(v, dict)}
 
 
@@ -269,6 +276,11 @@ def tables_dict(ts) -> dict:
     return {"tables": [table_dict(t) for t in ts], "samples": first.samples, "seed": first.seed,
             "partial": any(getattr(t, "partial", False) for t in ts), "rules": [t.rules.to_dict() for t in ts],
             "version": first.version}
+
+
+def tables_text(ts) -> str:
+    """Several player counts: their tables one after another."""
+    return "\n\n".join(table_text(t) for t in ts)
 
 
 def table_csv(ts) -> str:
@@ -329,33 +341,39 @@ def add_session_command(ksub) -> None:
         "started, its mean net after the session and P(ahead). --samples counts sessions (default 20,000); "
         "--precision H runs until player 0's antes a round are known to ±H.",
         epilog="examples:\n  cardodds kana session --players 4 --variant peek-one "
-        "--strategies 'threshold:8,blind,blind,blind' --rounds 100\n"
+        "--policies 'threshold:8,blind,blind,blind' --rounds 100\n"
         "  cardodds kana session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rule_options(p)
     p.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=None,
                    metavar="official|peek-one|peek-all",
-                   help="official, peek-one or peek-all (default: from the strategies; official for blind ones)")
-    p.add_argument("--strategies", default="blind", metavar="S1,S2,..",
-                   help="one strategy for everybody or one per player, comma-separated: blind, blind-first.., "
-                   "threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random (default blind)")
-    p.add_argument("--rounds", type=cu.positive_int, default=100, metavar="R", help="rounds a session (default 100)")
+                   help="official, peek-one or peek-all (default: from the policies; official for blind ones)")
+    p.add_argument("--policies", default=SESSION_POLICIES, metavar="P1,P2,..",
+                   help="one policy for everybody or one per player, comma-separated: blind, blind-first.., "
+                   "threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random "
+                   f"(default {SESSION_POLICIES})")
+    # --strategies: the old name of --policies, still taken (with a warning), hidden from --help
+    p.add_argument("--strategies", dest="old_strategies", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--rounds", type=cu.positive_int, default=SESSION_ROUNDS, metavar="R",
+                   help=f"rounds a session (default {SESSION_ROUNDS})")
     p.add_argument("--leave-at", type=cu.positive_int, default=None, metavar="ANTES",
                    help="end a session when a player has lost this many antes")
     p.add_argument("--first", default="random", metavar="P",
                    help="player who starts the first round, 0..N-1, or random (default)")
-    cu.add_run_options(p, "20,000", unit="sessions")
+    cu.add_run_options(p, f"{SESSION_SAMPLES:,}", unit="sessions")
     p.set_defaults(func=_session)
 
 
 def _session(args) -> int:
     from .session import session
 
-    specs = [s.strip() for s in args.strategies.split(",")]
+    lineup, note = _lineup(args)
+    specs = [s.strip() for s in lineup.split(",")]
     if len(specs) not in (1, args.players):
-        raise cu.UsageError(f"--strategies lists {len(specs)} strategies for {args.players} players; "
-                         "give one for everybody or one per player")
+        raise cu.UsageError(f"--policies lists {len(specs)} policies for {args.players} players; "
+                            "give one for everybody or one per player")
+    first: int | str
     if args.first == "random":
         first = "random"
     else:
@@ -366,13 +384,26 @@ def _session(args) -> int:
                                 f"0..{args.players - 1} or random") from None
     variant = args.variant
     if variant is None:
-        from .decisions import _guess_variant
+        from .policies import guess_variant
 
-        variant = _guess_variant(*specs)
+        variant = guess_variant(*specs)
     rules = rules_from(args, variant=variant)
     result = session(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
                      first=first, **cu.run_options(args), **cu.run_size(args))
-    return cu.emit(args, result, _session_text)
+    status = cu.emit(args, result, _session_text)
+    if note:  # after the answer: an error stays the only line on stderr
+        print(note, file=sys.stderr)
+    return status
+
+
+def _lineup(args) -> tuple[str, str]:
+    """``--policies``, or its old name ``--strategies``, and the warning to print for it."""
+    if args.old_strategies is None:
+        return args.policies, ""
+    if args.policies != SESSION_POLICIES:
+        raise cu.UsageError("give --policies only (--strategies is its old name)")
+    return args.old_strategies, ("cardodds: warning: --strategies is renamed --policies; the old flag will go in a "
+                                 "later release")
 
 
 def _session_text(r) -> str:

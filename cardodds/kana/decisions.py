@@ -1,118 +1,75 @@
-"""Känä decisions: which card to känä, strategies compared, strategy tables.
+"""Känä decisions: policies compared, strategy tables, a policy's expected value.
 
->>> from cardodds.kana import compare, advise, strategies as st
->>> c = compare(st.blind("first"), st.blind("third"), seat=1, players=4, samples=100_000, rng=1)
+>>> from cardodds.kana import compare, policies as pol
+>>> c = compare(pol.blind("first"), pol.blind("third"), seat=1, players=4, samples=100_000, rng=1)
 >>> c.better is None         # official rules: no choice changes anything
 True
+
+The advisor is :mod:`cardodds.kana.advise`, the equilibrium and the shipped tables
+:mod:`cardodds.kana.equilibrium`; their names here still work, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
-import json
-import math
+import importlib
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from fractions import Fraction
-from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
-from .._deprecate import renamed
-from .._validate import check_threads
-from ..cards import RANKS, card_str, format_cards, parse_cards
-from ..engine import InOrder, check_run_size, run, takes_backend
+from ..cards import RANKS
+from ..engine import InOrder, takes_backend
 from ..results import Result, counts_field
-from ..rng import RngLike, as_seed_sequence
+from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate, paired_difference
-from ._defaults import DECISION_SAMPLES, TABLE_SAMPLES
-from ._play import (
-    COMBOS, KIND_BLIND, Posterior, advice_layout, advise_worlds, config_layout, play_configs, posterior_tables,
+from ._defaults import DECISION_SAMPLES, OPPONENTS, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
+from .equilibrium import (
+    MAX_ITERATIONS, _by_key, _configs_run, _diff, _equilibrium, _forced, _keys_of, _paired_headline, _per_key,
+    _run_focal, _run_size, table_strategy,
 )
-from .rules import KanaRules
-from .strategies import (
-    Strategy, best_pair, blind, combos, kana_ranks, pack, parse_strategy, peek_all_table,
+from .policies import (
+    Policy, blind, combos, from_actions, guess_variant, parse_policy, resolve_policies,
 )
+from .rules import KanaRules, rules_for
 
-__all__ = [
-    "AdviceResult", "ComparisonResult", "StrategyTableResult", "advise", "compare", "equilibrium", "expected_value",
-    "strategy_table",
-]
+__all__ = ["ComparisonResult", "StrategyTableResult", "compare", "expected_value", "strategy_table"]
+
+#: Sampled rounds per policy of ``compare`` and ``expected_value`` (and per option of ``advise``) by default.
+DEFAULT_SAMPLES = DECISION_SAMPLES
 
 #: Old result names, kept working with a DeprecationWarning.
 _DEPRECATED = {
     "Advice": "AdviceResult", "Comparison": "ComparisonResult", "StrategyTable": "StrategyTableResult",
 }
-__getattr__ = renamed(globals(), _DEPRECATED)
-
-DEFAULT_SAMPLES = DECISION_SAMPLES
-MAX_ITERATIONS = 12
-
-
-def _rules(players, variant, rules) -> KanaRules:
-    if rules is not None:
-        if not isinstance(rules, KanaRules):
-            raise ValueError("rules= must be a cardodds.kana.KanaRules")
-        if players is not None and players != rules.players:
-            raise ValueError(f"players={players} disagrees with rules.players={rules.players}")
-        if variant is not None and variant != rules.variant:
-            raise ValueError(f"variant={variant!r} disagrees with rules.variant={rules.variant!r}")
-        return rules
-    return KanaRules(players=4 if players is None else players, variant=variant or "official")
+#: Names that moved to their own module, served from there with a DeprecationWarning.
+_MOVED = {
+    "advise": ".advise", "AdviceResult": ".advise", "Advice": ".advise",
+    "equilibrium": ".equilibrium", "TABLES_FILE": ".equilibrium",
+}
 
 
-def _run_size(samples, target_halfwidth, threads=None, default=DEFAULT_SAMPLES):
-    check_run_size(samples, target_halfwidth)
-    check_threads(threads)
-    if samples is None and target_halfwidth is None:
-        return default, None
-    return samples, target_halfwidth
-
-
-def _seat_list(table, rules: KanaRules, what: str) -> list[Strategy]:
-    n = rules.players
-    if isinstance(table, (str, Strategy)):
-        table = [table] * n
-    table = list(table)
-    if len(table) != n:
-        raise ValueError(f"{what} lists {len(table)} strategies for {n} seats; give one per seat or one for all")
-    return [parse_strategy(s, rules.variant) for s in table]
-
-
-def _keys_of(variant: str) -> int:
-    """How many focal keys a variant breaks results down by (peeked rank, rank combination)."""
-    return {"official": 1, "peek-one": 13}.get(variant, COMBOS)
-
-
-def _configs_run(rules, configs, focal, samples, target_halfwidth, rng, threads, progress, headline):
-    """Play ``configs`` on the same deals; returns the run and its counts layout."""
-    n = rules.players
-    table, custom = pack(configs, n)
-    C = len(configs)
-    K = _keys_of(rules.variant)
-    layout = config_layout(n, C, K)
-    kargs = (rules.pack(), layout.offsets_array(), table, focal, custom)
-    res = run(play_configs, kargs, layout.size, samples=samples, target_halfwidth=target_halfwidth,
-              halfwidth=headline(layout), rng=rng, threads=threads, progress=progress, unit="round")
-    return res, layout, K
-
-
-def _by_key(counts, layout, name: str, K: int) -> np.ndarray:
-    """Field ``name`` of the configuration counts as rows of ``K`` keys."""
-    return counts[layout.slice(name)].reshape(-1, K)
-
-
-# ---------------------------------------------------------------------------------------
-# Comparing strategies
-# ---------------------------------------------------------------------------------------
+def __getattr__(name: str) -> Any:
+    where = _MOVED.get(name)
+    if where is None and name in _DEPRECATED:
+        warnings.warn(f"{__name__}.{name} is renamed {_DEPRECATED[name]}; the old name will go in a later release",
+                      DeprecationWarning, stacklevel=2)
+        return globals()[_DEPRECATED[name]]
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    new = _DEPRECATED.get(name, name)
+    module = importlib.import_module(where, __package__)
+    warnings.warn(f"{__name__}.{name} moved to {module.__name__}.{new}; the old place will go in a later release",
+                  DeprecationWarning, stacklevel=2)
+    return getattr(module, new)
 
 
 @dataclass(frozen=True, repr=False)
 class ComparisonResult(Result):
-    """Strategy ``a`` against strategy ``b`` in one seat, on the same deals.
+    """Policy ``a`` against policy ``b`` in one seat, on the same deals.
 
     ``difference`` = P(win with a) - P(win with b), paired; ``better`` names the better one
     only when its 95% interval excludes zero, else it is None: no difference at this precision.
@@ -199,41 +156,32 @@ def _plot_estimates(ax, rows, ylabel, diff=None):
     return ax
 
 
-def _paired_headline(layout):
-    plus, minus = layout.slice("plus"), layout.slice("minus")
-
-    def hw(counts, total):
-        return Z95 * paired_difference(counts[plus].sum(), counts[minus].sum(), total).se if total > 1 else math.inf
-
-    return hw
-
-
 @takes_backend
 def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, variant: str | None = None,
             rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
             rng: RngLike = None, threads: int | None = None, progress: bool = False) -> ComparisonResult:
-    """Win rate of strategy ``a`` and of ``b`` in ``seat`` against the others' ``table``
-    (one strategy for all or one per seat), and their paired difference on the same deals.
+    """Win rate of policy ``a`` and of ``b`` in ``seat`` against the others' ``table``
+    (one policy for all or one per seat), and their paired difference on the same deals.
 
-    The variant comes from ``rules``, ``variant``, or the strategies themselves (a
+    The variant comes from ``rules``, ``variant``, or the policies themselves (a
     threshold is peek-one, best-pair peek-all, blind fits all: official). With
     ``target_halfwidth`` the run goes on until the difference's 95% interval is that
     narrow. Under the official rules every comparison comes out equal within its interval.
     """
     if rules is None and variant is None:
-        variant = _guess_variant(a, b, *(table if isinstance(table, (list, tuple)) else [table]))
-    rules = _rules(players, variant, rules)
+        variant = guess_variant(a, b, *(table if isinstance(table, (list, tuple)) else [table]))
+    rules = rules_for(players, variant, rules)
     n = rules.players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} does not exist at a table of {n}; seats count 0..{n - 1} from the starter")
-    others = _seat_list(table, rules, "table")
-    sa = parse_strategy(a, rules.variant)
-    sb = parse_strategy(b, rules.variant)
+    others = resolve_policies(table, rules, "table")
+    sa = parse_policy(a, rules.variant)
+    sb = parse_policy(b, rules.variant)
     ca = list(others)
     cb = list(others)
     ca[seat] = sa
     cb[seat] = sb
-    samples, thw = _run_size(samples, target_halfwidth, threads)
+    samples, thw = _run_size(samples, target_halfwidth, threads, rng, DEFAULT_SAMPLES)
     res, layout, K = _configs_run(rules, [ca, cb], seat, samples, thw, rng, threads, progress, _paired_headline)
     N = res.samples
     focal_wins = _by_key(res.counts, layout, "focal_wins", K).sum(axis=1)
@@ -247,24 +195,6 @@ def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, v
     )
 
 
-def _guess_variant(*specs) -> str:
-    for s in specs:
-        if isinstance(s, Strategy) and s.variant != "any":
-            return s.variant
-        if isinstance(s, str):
-            t = s.lower()
-            if t.startswith(("threshold", "kana:")):
-                return "peek-one"
-            if t in ("best-pair", "highest-sum", "kana-highest"):
-                return "peek-all"
-    return "official"
-
-
-# ---------------------------------------------------------------------------------------
-# Strategy tables and the equilibrium
-# ---------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, repr=False)
 class StrategyTableResult(Result):
     """The best känä for each peeked rank (peek-one) or rank combination (peek-all).
@@ -275,7 +205,7 @@ class StrategyTableResult(Result):
     ``iterations`` counts best-response rounds until the table stopped changing.
     """
 
-    strategy: Strategy
+    strategy: Policy
     win_vs_blind: Estimate
     win_at_table: Estimate
     iterations: int
@@ -371,162 +301,10 @@ def _actions(variant: str) -> list[str]:
     return ["känä", "keep"] if variant == "peek-one" else ["low", "middle", "high"]
 
 
-def _forced(variant: str) -> list[Strategy]:
-    """The focal player's pure actions, each as a strategy."""
-    if variant == "peek-one":
-        return [kana_ranks("2-A", "känä peeked"), kana_ranks([], "keep peeked")]
-    return [peek_all_table(np.full(COMBOS, j), name) for j, name in enumerate(("känä low", "känä middle", "känä high"))]
-
-
-def _strategy_from(variant: str, actions: np.ndarray, name: str) -> Strategy:
-    if variant == "peek-one":
-        return kana_ranks([r for r in range(2, 15) if actions[r - 2] == 0], name=name)
-    return peek_all_table(actions, name=name)
-
-
-def _run_focal(rules, forced, opponents, samples, rng, threads, progress):
-    """Deals where one seat plays each forced action (paired) and the others ``opponents``.
-
-    Every seat takes the focal place for an equal share of the samples, as the starter
-    rotates at a real table, each share from its own child of the seed. Returns
-    ``(counts, rounds, seed, partial)``, layout, keys; an interrupted run ends the seats
-    (``partial``), the counts being those of the seats played so far."""
-    n = rules.players
-    total = None
-    N = 0
-    per = -(-samples // n)
-    ss, seed = as_seed_sequence(rng)
-    steps = InOrder()
-    for seat in range(n):
-        configs = []
-        for s in forced:
-            row = [opponents] * n
-            row[seat] = s
-            configs.append(row)
-        child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (1_000_000 + seat,))
-        got = steps.step(_configs_run, rules, configs, seat, per, None, child, threads, progress, _paired_headline,
-                         partial_of=lambda g: g[0].partial)
-        if got is None:
-            break
-        res, layout, K = got
-        total = res.counts if total is None else total + res.counts
-        N += res.samples
-        if steps.partial:
-            break
-    return (total, N, seed, steps.partial), layout, K
-
-
-def _per_key(counts, layout, K, C):
-    """Deals, wins per action, and the paired plus/minus counts, each by focal key."""
-    deals = _by_key(counts, layout, "deals", K)[0]
-    wins = _by_key(counts, layout, "focal_wins", K)
-    plus = _by_key(counts, layout, "plus", K) if C > 1 else None
-    minus = _by_key(counts, layout, "minus", K) if C > 1 else None
-    return deals, wins, plus, minus
-
-
-def _pair_index(C, c1, c2):
-    k = 0
-    for a in range(C):
-        for b in range(a + 1, C):
-            if (a, b) == (c1, c2):
-                return k
-            k += 1
-    raise IndexError
-
-
-def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
-    """Paired difference of action c1 minus action c2 at ``key``."""
-    if c1 == c2:
-        return Estimate.exact_value(0.0)
-    a, b = (c1, c2) if c1 < c2 else (c2, c1)
-    p = _pair_index(C, a, b)
-    d = paired_difference(plus[p, key], minus[p, key], deals[key])
-    return d if c1 < c2 else d.scaled(-1)
-
-
 @takes_backend
-def equilibrium(variant: str, players: int, *, samples: int = TABLE_SAMPLES, rng: RngLike = 20261129,
-                threads: int | None = None, progress: bool = False, start: Strategy | None = None,
-                max_iterations: int = MAX_ITERATIONS):
-    """Iterate best responses from ``start`` until the table stops changing.
-
-    Returns ``(strategy, iterations, converged)``. Every player uses the same table; an
-    action changes only when the paired difference says so at the 95% level. Interrupted
-    (Ctrl-C), it returns the table the finished steps reached, not converged.
-    """
-    KanaRules(players=players, variant=variant)  # refuses a bad player count or variant
-    if variant not in ("peek-one", "peek-all"):
-        raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
-    check_threads(threads)
-    table, iterations, converged, _ = _equilibrium(variant, players, samples, rng, threads, progress, start,
-                                                   max_iterations)
-    return table, iterations, converged
-
-
-def _equilibrium(variant, players, samples, rng, threads, progress, start, max_iterations):
-    """:func:`equilibrium`, and whether it was interrupted: then the table is the one the
-    steps made so far reached (an interrupted step changes nothing), not converged."""
-    rules = KanaRules(players=players, variant=variant)
-    forced = _forced(variant)
-    C = len(forced)
-    K = _keys_of(variant)
-    current = _initial_actions(variant) if start is None else _actions_of(start)
-    ss, _ = as_seed_sequence(rng)
-    iterations = 0
-    converged = False
-    steps = InOrder()
-    while iterations < max_iterations:
-        iterations += 1
-        table = _strategy_from(variant, current, "table")
-        child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
-        got = steps.step(_run_focal, rules, forced, table, samples, child, threads, progress,
-                         partial_of=lambda g: g[0][3])
-        if steps.partial:
-            iterations -= 1  # the interrupted step counts as not made
-            break
-        (counts, N, _, _), layout, _ = got
-        deals, wins, plus, minus = _per_key(counts, layout, K, C)
-        new = _improve(current, deals, wins, plus, minus, C)
-        if (new == current).all():
-            converged = True
-            break
-        current = new
-    return _strategy_from(variant, current, f"equilibrium({players})"), iterations, converged, steps.partial
-
-
-def _actions_of(s: Strategy) -> np.ndarray:
-    if s.table is None:
-        raise ValueError(f"{s.name} has no strategy table (a blind or custom strategy)")
-    row = s.table[-1]  # the no-context row
-    if s.variant == "peek-one":
-        return np.where(row == 1, 0, 1).astype(np.int64)
-    return row.astype(np.int64)
-
-
-def _initial_actions(variant) -> np.ndarray:
-    if variant == "peek-all":
-        return _actions_of(best_pair())
-    # peek-one: känä below the mean of an unseen card (8), keep above
-    return np.array([0 if r + 2 <= 8 else 1 for r in range(13)], np.int64)
-
-
-def _improve(current, deals, wins, plus, minus, C) -> np.ndarray:
-    new = current.copy()
-    for key in range(len(current)):
-        if deals[key] == 0:
-            continue
-        best = int(np.argmax(wins[:, key]))
-        cur = int(current[key]) if current[key] >= 0 else best
-        if best != cur and not _diff(plus, minus, deals, C, best, cur, key).contains_zero():
-            new[key] = best
-    return new
-
-
-@takes_backend
-def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: str = "table",
-                   samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-                   threads: int | None = None, progress: bool = False) -> StrategyTableResult:
+def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DEFAULT, *,
+                   opponents: str = OPPONENTS, samples: int | None = None, target_halfwidth: float | None = None,
+                   rng: RngLike = None, threads: int | None = None, progress: bool = False) -> StrategyTableResult:
     """The strategy table for ``variant`` at ``players``: per key the action of the table
     (the equilibrium with ``opponents="table"``, the best response to blind opponents with
     ``"blind"``) and its win probability against blind opponents and against the table.
@@ -540,13 +318,17 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
         raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
     if opponents not in ("table", "blind"):
         raise ValueError(f"opponents={opponents!r} is not known; choose 'table' or 'blind'")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-        raise ValueError(f"players={players!r}: strategy tables are built for 2..8 players")
-    samples, _ = _run_size(samples, target_halfwidth, threads, default=TABLE_SAMPLES)
+    lo, hi = TABLE_PLAYERS
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        raise ValueError(f"players={players!r}: strategy tables are built for {lo}..{hi} players")
+    samples, _ = _run_size(samples, target_halfwidth, threads, rng, default=TABLE_SAMPLES)
     if target_halfwidth is not None:
         samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
     rules = KanaRules(players=players, variant=variant)
     ss, seed = as_seed_sequence(rng)
+    # The runs are seeded from the root of rng= (a SeedSequence's spawn key is dropped), as they
+    # always were: the committed reports pass spawned SeedSequences and are built that way.
+    root = np.random.SeedSequence(ss.entropy, pool_size=ss.pool_size)
     forced = _forced(variant)
     C = len(forced)
     K = _keys_of(variant)
@@ -554,25 +336,24 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
     # figures of a run not reached are NaN (null in JSON).
     steps = InOrder()
     if opponents == "blind":
-        got = steps.step(_run_focal, rules, forced, blind("random"), samples,
-                         np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads, progress,
+        got = steps.step(_run_focal, rules, forced, blind("random"), samples, child(root, 0), threads, progress,
                          partial_of=lambda g: g[0][3])
         (counts, N, _, _), layout, _ = got
         deals, wins, plus, minus = _per_key(counts, layout, K, C)
         actions = np.argmax(wins, axis=0).astype(np.int64)
-        table, iterations = _strategy_from(variant, actions, f"best-vs-blind({players})"), 1
+        table, iterations = from_actions(variant, actions, f"best-vs-blind({players})"), 1
         converged = not steps.partial
     else:
         table, iterations, converged, _ = steps.step(
-            _equilibrium, variant, players, samples, np.random.SeedSequence(ss.entropy, spawn_key=(0,)), threads,
-            progress, None, MAX_ITERATIONS, partial_of=lambda g: g[3])
-    actions = _actions_of(table)
+            _equilibrium, variant, players, samples, child(root, 0), threads, progress, None, MAX_ITERATIONS,
+            partial_of=lambda g: g[3])
+    actions = table.actions()
     missing = [Estimate.mean(0.0, 0.0, 0)] * K
     rows = {"vs_blind": missing, "at_table": missing, "diff": missing}
     overall = {"vs_blind": missing[0], "at_table": missing[0]}
     for label, opp, key in (("vs_blind", blind("random"), 1), ("at_table", table, 2)):
-        got = steps.step(_run_focal, rules, forced, opp, samples, np.random.SeedSequence(ss.entropy, spawn_key=(key,)),
-                         threads, progress, partial_of=lambda g: g[0][3])
+        got = steps.step(_run_focal, rules, forced, opp, samples, child(root, key), threads, progress,
+                         partial_of=lambda g: g[0][3])
         if got is None:
             break
         (counts, N, _, _), layout, _ = got
@@ -606,11 +387,11 @@ def strategy_table(variant: str = "peek-one", players: int = 4, *, opponents: st
 
 
 @takes_backend
-def expected_value(strategy, players: int = 4, variant: str | None = None, *, opponents="table",
+def expected_value(strategy, players: int = TABLE_PLAYERS_DEFAULT, variant: str | None = None, *, opponents=OPPONENTS,
                    samples: int | None = None, rng: RngLike = None, threads: int | None = None,
                    progress: bool = False) -> Estimate:
-    """Expected gain per round, in antes, of one player using ``strategy`` against
-    ``opponents`` (``"table"``, ``"blind"`` or a strategy for all of them): n P(win) - 1,
+    """Expected gain per round, in antes, of one player using the policy ``strategy`` against
+    ``opponents`` (``"table"``, ``"blind"`` or a policy for all of them): n P(win) - 1,
     averaged over the seats (the starter rotates).
 
     >>> ev = expected_value("threshold:8", 4, opponents="blind", samples=100_000, rng=1)
@@ -618,292 +399,16 @@ def expected_value(strategy, players: int = 4, variant: str | None = None, *, op
     True
     """
     if variant is None:
-        variant = _guess_variant(strategy, opponents if not isinstance(opponents, str) or ":" in opponents else None)
-    rules = _rules(players, variant, None)
-    s = parse_strategy(strategy, rules.variant)
+        variant = guess_variant(strategy, opponents if not isinstance(opponents, str) or ":" in opponents else None)
+    rules = rules_for(players, variant, None)
+    s = parse_policy(strategy, rules.variant)
     if isinstance(opponents, str) and opponents in ("table", "blind"):
         if opponents == "blind" or rules.variant == "official":
             opp = blind("random")
         else:
             opp = table_strategy(rules.variant, rules.players)
     else:
-        opp = parse_strategy(opponents, rules.variant)
-    samples, _ = _run_size(samples, None, threads)
+        opp = parse_policy(opponents, rules.variant)
+    samples, _ = _run_size(samples, None, threads, rng, DEFAULT_SAMPLES)
     (counts, N, _, _), layout, K = _run_focal(rules, [s], opp, samples, rng, threads, progress)
     return Estimate.proportion(int(_by_key(counts, layout, "focal_wins", K).sum()), N).scaled(rules.players, -1)
-
-
-# ---------------------------------------------------------------------------------------
-# Equilibrium tables shipped with the package (built by `cardodds report`)
-# ---------------------------------------------------------------------------------------
-
-TABLES_FILE = "equilibrium.json"
-
-
-@lru_cache(maxsize=None)
-def _shipped() -> dict:
-    try:
-        text = resources.files("cardodds.kana").joinpath(TABLES_FILE).read_text()
-    except (FileNotFoundError, OSError):
-        return {}
-    return json.loads(text)
-
-
-@lru_cache(maxsize=None)
-def table_strategy(variant: str, players: int) -> Strategy:
-    """The equilibrium table for ``variant`` and ``players``: shipped if built, else computed."""
-    entry = _shipped().get(f"{variant}/{players}")
-    if entry is not None:
-        return _strategy_from(variant, np.array(entry["actions"], np.int64), f"table({variant},{players})")
-    s, _, _, partial = _equilibrium(variant, players, TABLE_SAMPLES, 20261129, None, False, None, MAX_ITERATIONS)
-    if partial:  # not an equilibrium: never kept (lru_cache keeps no exception), nothing to answer with
-        raise KeyboardInterrupt
-    return _strategy_from(variant, _actions_of(s), f"table({variant},{players})")
-
-
-# ---------------------------------------------------------------------------------------
-# The advisor
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, repr=False)
-class AdviceResult(Result):
-    """Each känä I can make, its win probability, and whether one is better.
-
-    ``best`` is the card to känä (``"?"`` for an unseen one), or None when the best option's
-    paired difference to the next best has an interval containing zero: no choice is
-    better at this precision.
-    """
-
-    seat: int
-    cards: tuple[int, ...]
-    kanad: dict[int, int]
-    opponents: str
-    options: tuple[tuple[str, Estimate], ...]
-    best: str | None
-    difference: Estimate
-    counts: np.ndarray | None = counts_field(default=None)
-
-    def to_frame(self) -> pd.DataFrame:
-        import pandas as pd
-        rows = [{"kana": k, "win": e.value, "se": e.se, "lo": e.lo, "hi": e.hi} for k, e in self.options]
-        return pd.DataFrame(rows).set_index("kana")
-
-    def to_dict(self) -> dict:
-        return {
-            "players": self.rules.players, "variant": self.rules.variant, "seat": self.seat,
-            "cards": format_cards(self.cards), "kanad": {str(s): card_str(c) for s, c in self.kanad.items()},
-            "opponents": self.opponents, "samples": self.samples, "seed": self.seed, "partial": self.partial,
-            "rules": self.rules.to_dict(), "version": self.version,
-            "options": [{"kana": k, "win": e.to_dict()} for k, e in self.options],
-            "best": self.best, "difference": self.difference.to_dict(),
-        }
-
-    @property
-    def verdict(self) -> str:
-        if self.best is None:
-            if not self.samples:
-                return "no choice is better: every känä wins with the same probability (exact)"
-            return "no choice is better at this precision"
-        return f"känä {self.best}"
-
-    def __repr__(self) -> str:
-        r = self.rules
-        seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in self.kanad.items()) or "none known"
-        lines = [
-            f"Känä {r.variant}, {r.players} players, seat {self.seat}, cards {format_cards(self.cards)} "
-            f"(känäd before: {seen}; opponents: {self.opponents}; {self.samples:,} deals, seed {self.seed})"
-        ]
-        for k, e in self.options:
-            lines.append(f"  känä {k:<4} win {e.format(4)}")
-        d = self.difference
-        lines.append(f"  best vs next: {d.value:+.4f} [{d.lo:+.4f}, {d.hi:+.4f}]  ->  {self.verdict}")
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
-
-    def plot(self, ax=None):
-        """Each option's win probability with its 95% interval."""
-        return _plot_estimates(ax, [(f"känä {k}", e) for k, e in self.options], "P(win)")
-
-
-def _check_seat(rules: KanaRules, seat) -> int:
-    n = rules.players
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"seat {seat!r} does not exist at a table of {n}; my seat in the känä order is 0..{n - 1}")
-    return seat
-
-
-def _check_my_cards(rules: KanaRules, cards) -> list[int]:
-    """My three cards (-1 for those not seen), as the variant lets me know them."""
-    mine = parse_cards(cards, allow_unknown=True) if cards is not None else [-1, -1, -1]
-    if len(mine) != 3:
-        raise ValueError(f"a hand holds 3 cards; give all three, '?' for those not seen (e.g. '9h ? ?'), "
-                         f"got {len(mine)}")
-    known = [c for c in mine if c >= 0]
-    if rules.variant == "official" and known:
-        raise ValueError("under the official rules nobody may look at their cards: give '? ? ?', "
-                         "or choose a peek variant")
-    if rules.variant == "peek-one" and (len(known) > 1 or (known and mine[0] < 0)):
-        raise ValueError("in peek-one I know one card, the peeked one, written first: e.g. '9h ? ?'")
-    if rules.variant == "peek-all" and len(known) != 3:
-        raise ValueError("in peek-all I have seen all three cards: give them all, e.g. '9h Kd 2c'")
-    if rules.variant == "peek-one" and not known:
-        raise ValueError("in peek-one give the card I peeked first, e.g. '9h ? ?'")
-    return mine
-
-
-def _kanad_from_sequence(cards) -> dict[int, int]:
-    """``"5c ? Kd"`` or ``["5c", "?", "Kd"]``: seats 0, 1, ... in order, ``?`` for one not seen."""
-    if isinstance(cards, str) and not cards.strip():
-        return {}
-    return {s: c for s, c in enumerate(parse_cards(cards, allow_unknown=True)) if c >= 0}
-
-
-def _kanad_from_mapping(cards) -> dict[int, int]:
-    """``{seat: card}`` with a card as text or as its number."""
-    return {int(s): (c if isinstance(c, int) else parse_cards([c])[0]) for s, c in dict(cards).items()}
-
-
-def _parse_kanad(kanad) -> dict[int, int]:
-    if kanad is None:
-        return {}
-    if isinstance(kanad, (str, list, tuple)):
-        return _kanad_from_sequence(kanad)
-    return _kanad_from_mapping(kanad)
-
-
-def _check_kanad(kanad: dict[int, int], seat: int, mine: list[int]) -> dict[int, int]:
-    """Känäd cards can only be the earlier seats', and no card can be seen twice."""
-    for s in kanad:
-        if not 0 <= s < seat:
-            raise ValueError(
-                f"a känäd card is given for seat {s}, but only the {seat} seat(s) before mine (0..{seat - 1}) have "
-                "känäd when it is my turn"
-            )
-    clash = {c for c in mine if c >= 0} & set(kanad.values())
-    if clash:
-        raise ValueError(f"card {card_str(min(clash))} is both in my hand and among the känäd cards; "
-                         "each card exists once")
-    if len(set(kanad.values())) != len(kanad):
-        raise ValueError("a känäd card is given twice; each card exists once")
-    return dict(sorted(kanad.items()))
-
-
-def _check_advice_input(rules: KanaRules, seat, cards, kanad):
-    """``(my cards, känäd cards by seat)`` from the advisor's inputs, each checked on its own."""
-    seat = _check_seat(rules, seat)
-    mine = _check_my_cards(rules, cards)
-    return mine, _check_kanad(_parse_kanad(kanad), seat, mine)
-
-
-def _options(rules: KanaRules, mine: list[int]) -> list[tuple[str, int]]:
-    if rules.variant == "official":
-        return [("?", 0), ("?", 1), ("?", 2)]
-    if rules.variant == "peek-one":
-        return [(card_str(mine[0]), 0), ("?", 1)]
-    return [(card_str(c), j) for j, c in enumerate(mine)]
-
-
-@takes_backend
-def advise(players: int | None = None, variant: str | None = None, *, seat: int = 0, cards=None, kanad=None,
-           opponents="table", rules: KanaRules | None = None, samples: int | None = None,
-           target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None,
-           progress: bool = False) -> AdviceResult:
-    """Which card should I känä? Each option's win probability, the best, and its edge.
-
-    ``seat`` is my place in the känä order (0 = the starter), ``cards`` what I know of my
-    three (``"9h ? ?"``: I peeked the 9 of hearts; all three in peek-all; ``"? ? ?"`` in the
-    official rules), ``kanad`` the cards känäd before me that I know (``"5c Kd"`` for seats
-    0 and 1 in order, ``"? Kd"`` when I missed seat 0's, or ``{1: "Kd"}``), ``opponents``
-    how the others play: ``"table"`` (the equilibrium strategy table, default), ``"blind"``
-    (they känä without looking), or one strategy / a list per seat.
-
-    Deals are sampled consistent with everything I know, including what each earlier
-    player's känäd card says about the cards it kept under its strategy; every option is
-    played on the same deals, and the best is named only when its paired difference to the
-    next best excludes zero. Under the official rules with blind opponents (``"table"`` and
-    ``"blind"`` both are) and no run size given, the answer is exact: every option wins with
-    probability 1/n, since nobody's känä depends on their cards.
-
-    >>> a = advise(4, "peek-one", seat=2, cards="2h ? ?", opponents="blind", samples=100_000, rng=1)
-    >>> a.best
-    '2h'
-    """
-    rules = _rules(players, variant, rules)
-    mine, known_kanad = _check_advice_input(rules, seat, cards, kanad)
-    default_size = samples is None and target_halfwidth is None
-    samples, thw = _run_size(samples, target_halfwidth, threads)
-    opp, label = _advice_opponents(rules, opponents, seat, known_kanad)
-    if default_size and rules.variant == "official" and all(s.kind == KIND_BLIND for s in opp):
-        return _official_advice(rules, seat, mine, known_kanad, label)
-    table, custom = pack([opp], rules.players)
-    kanad_arr = np.full(rules.players, -1, np.int64)
-    for s, c in known_kanad.items():
-        kanad_arr[s] = c
-    known = {c for c in mine if c >= 0} | set(known_kanad.values())
-    pool = np.array([c for c in range(52) if c not in known], np.int64)
-    post = Posterior(*posterior_tables(rules.players, seat, kanad_arr, pool, table))
-    if any(known_kanad) and any(post.total[s].max() == 0 for s in known_kanad):
-        bad = next(s for s in known_kanad if post.total[s].max() == 0)
-        raise ValueError(f"seat {bad} could not have känäd {card_str(known_kanad[bad])} under its strategy; "
-                         "check the card or the opponents' strategy")
-    opts = _options(rules, mine)
-    C = len(opts)
-    layout = advice_layout(C)
-
-    def hw(counts, N):
-        if N < 2:
-            return math.inf
-        b = int(np.argmax(counts[layout.slice("wins")]))
-        return max(_adv_diff(counts, layout, b, c, N).halfwidth for c in range(C) if c != b)
-
-    kargs = (rules.pack(), layout.offsets_array(), table, seat, np.array(mine, np.int64), kanad_arr,
-             np.array([j for _, j in opts], np.int64), pool, post, custom)
-    res = run(advise_worlds, kargs, layout.size, samples=samples, target_halfwidth=thw, halfwidth=hw, rng=rng,
-              threads=threads, progress=progress, unit="deal")
-    wins = res.counts[layout.slice("wins")]
-    N = res.samples
-    order = sorted(range(C), key=lambda j: -wins[j])
-    diff = _adv_diff(res.counts, layout, order[0], order[1], N)
-    best = None if diff.contains_zero() else opts[order[0]][0]
-    return AdviceResult(rules=rules, seat=seat, cards=tuple(mine), kanad=known_kanad, opponents=label,
-                        options=tuple((opts[j][0], Estimate.proportion(wins[j], N)) for j in range(C)), best=best,
-                        difference=diff, samples=N, seed=res.seed, partial=res.partial, counts=res.counts)
-
-
-def _official_advice(rules: KanaRules, seat: int, mine, known_kanad, label: str) -> AdviceResult:
-    """The official rules with blind opponents, exactly: nobody's känä depends on their cards,
-    so every seat's kept pair is a uniform pair of the unseen cards, the seats are exchangeable
-    and each wins with probability 1/n whichever card I känä; the difference is exactly zero."""
-    win = Estimate.exact_value(Fraction(1, rules.players))
-    return AdviceResult(rules=rules, seat=seat, cards=tuple(mine), kanad=known_kanad, opponents=label,
-                        options=tuple((k, win) for k, _ in _options(rules, mine)), best=None,
-                        difference=Estimate.exact_value(0.0), samples=0, seed=None)
-
-
-def _advice_opponents(rules: KanaRules, opponents, seat: int, known_kanad) -> tuple[list[Strategy], str]:
-    """The other seats' strategies and how to name them."""
-    n = rules.players
-    if isinstance(opponents, str) and opponents in ("table", "blind"):
-        if opponents == "blind" or rules.variant == "official":
-            opp = [blind("random")] * n
-        else:
-            opp = [table_strategy(rules.variant, n)] * n
-        label = opponents
-    else:
-        opp = _seat_list(opponents, rules, "opponents")
-        label = ",".join(s.name for s in opp)
-    if any(s.kind == 3 for i, s in enumerate(opp) if i < seat and i in known_kanad):
-        raise ValueError("a custom strategy cannot be conditioned on its känäd card; give it as unseen")
-    return opp, label
-
-
-def _adv_diff(counts, layout, c1, c2, N) -> Estimate:
-    """Paired difference of my wins with option c1 minus option c2."""
-    C = layout.sizes.wins
-    a, b = (c1, c2) if c1 < c2 else (c2, c1)
-    p = _pair_index(C, a, b)
-    d = paired_difference(counts[layout.slice("plus")][p], counts[layout.slice("minus")][p], N)
-    return d if c1 < c2 else d.scaled(-1)

@@ -378,6 +378,7 @@ def win_probabilities(players: int) -> tuple[Fraction, ...]:
     total = sum(out.values())
     credit = [Fraction(0)] * players
     for holders, w in out.items():
+        assert isinstance(holders, frozenset)  # track_seats: the key is the seats holding the best pair
         share = Fraction(w, total * len(holders))
         for s in holders:
             credit[s] += share

@@ -15,6 +15,7 @@ KanaRules(players=4, variant='official', ante=0.4, tiebreak_deck='remaining', ..
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -122,12 +123,31 @@ class KanaRules:
         )
 
     def to_kernel(self) -> tuple[int, int, int, int]:
-        """``(players, fresh_deck, extra_round_all, last_round_tie_latest)``, read from :meth:`pack`."""
+        """Deprecated: :meth:`pack` is the rules' one packed array (read it with
+        ``RULES.view(rules.pack())``). ``(players, fresh_deck, extra_round_all,
+        last_round_tie_latest)``, read from :meth:`pack`."""
+        warnings.warn("KanaRules.to_kernel() is deprecated: pack() is the rules' one packed array "
+                      "(RULES.view(rules.pack()) names its fields)", DeprecationWarning, stacklevel=2)
         v = RULES.view(self.pack())
         return (v.players, v.fresh_deck, v.extra_round_all, v.last_round_latest)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def rules_for(players, variant, rules) -> KanaRules:
+    """The rules a public function plays: ``rules`` (checked to agree with ``players`` and
+    ``variant`` when they are given too), else :class:`KanaRules` with ``players`` (default 4)
+    and ``variant`` (default official)."""
+    if rules is not None:
+        if not isinstance(rules, KanaRules):
+            raise ValueError("rules= must be a cardodds.kana.KanaRules")
+        if players is not None and players != rules.players:
+            raise ValueError(f"players={players} disagrees with rules.players={rules.players}")
+        if variant is not None and variant != rules.variant:
+            raise ValueError(f"variant={variant!r} disagrees with rules.variant={rules.variant!r}")
+        return rules
+    return KanaRules(players=4 if players is None else players, variant=variant or "official")
 
 
 def _choice(name: str, value, allowed: tuple[str, ...]) -> None:

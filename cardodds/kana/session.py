@@ -21,34 +21,36 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
+from .._validate import check_run
 from ..cards import RANKS
-from ..engine import DEFAULT_CHUNK, InOrder, check_run_size, run, takes_backend
+from ..engine import DEFAULT_CHUNK, InOrder, run, takes_backend
 from ..results import Result, counts_field
-from ..rng import as_seed_sequence
+from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate
-from ._play import KIND_CUSTOM
-from ._session import play_sessions, session_layout, trace_layout
-from .decisions import (
-    _actions_of,
-    _guess_variant,
-    _rules,
-    _strategy_from,
-    table_strategy,
+from ._defaults import (
+    SESSION_POLICIES, SESSION_ROUNDS, SESSION_SAMPLES, SESSION_TABLE_ROUNDS, SESSION_TABLE_SAMPLES, TABLE_PLAYERS,
+    TABLE_PLAYERS_DEFAULT,
 )
-from .rules import KanaRules
-from .strategies import Strategy, pack, parse_strategy
+from ._policies import KIND_CUSTOM
+from ._session import play_sessions, session_layout, trace_layout
+from .equilibrium import table_strategy
+from .policies import NOT_GIVEN, Policy, from_actions, guess_variant, pack_lineups, parse_policy, renamed_keyword
+from .rules import RULES, KanaRules, rules_for
 
-__all__ = ["SessionResult", "SessionTableResult", "session", "session_table"]
+__all__ = ["SessionResult", "SessionTableResult", "session", "session_table", "trace"]
 
-DEFAULT_SESSIONS = 20_000
+#: Sessions ``session`` plays by default.
+DEFAULT_SESSIONS = SESSION_SAMPLES
 MAX_ROUNDS = 10_000
+#: The seed of ``session_table`` by default.
+SESSION_TABLE_SEED = 20261130
 _PEEKED = {"official": 0, "peek-one": 1, "peek-all": 3}
 
 
@@ -75,20 +77,20 @@ def _ratio(x: int, xx: int, xr: int, r: int, rr: int, sessions: int) -> Estimate
     return Estimate(rate, se, rate - Z95 * se, rate + Z95 * se, sessions)
 
 
-def _parse_table(strategies, players, variant, rules) -> tuple[KanaRules, list[Strategy]]:
-    if isinstance(strategies, str) and "," in strategies:
-        strategies = [s.strip() for s in strategies.split(",")]
-    listed = isinstance(strategies, (list, tuple))
+def _parse_table(policies, players, variant, rules) -> tuple[KanaRules, list[Policy]]:
+    if isinstance(policies, str) and "," in policies:
+        policies = [s.strip() for s in policies.split(",")]
+    listed = isinstance(policies, (list, tuple))
     if rules is None and players is None and listed:
-        players = len(strategies)
+        players = len(policies)
     if rules is None and variant is None:
-        variant = _guess_variant(*(strategies if listed else [strategies]))
-    rules = _rules(players, variant, rules)
+        variant = guess_variant(*(policies if listed else [policies]))
+    rules = rules_for(players, variant, rules)
     n = rules.players
-    table = list(strategies) if listed else [strategies] * n
+    table = list(policies) if listed else [policies] * n
     if len(table) != n:
-        raise ValueError(f"{len(table)} strategies for {n} players; give one per player or one for all")
-    seats = [parse_strategy(s, rules.variant) for s in table]
+        raise ValueError(f"{len(table)} policies for {n} players; give one per player or one for all")
+    seats = [parse_policy(s, rules.variant) for s in table]
     if len({s.decide for s in seats if s.kind == KIND_CUSTOM}) > 1:
         raise ValueError("one session can use one custom decision function (it may look at its seat)")
     return rules, seats
@@ -108,13 +110,14 @@ def _check_rounds(rounds, leave_at, first, n):
     return int(first)
 
 
-def _kernel_args(rules: KanaRules, tables: list[list[Strategy]], rotation, ref, rounds: int, leave: int, first: int,
+def _kernel_args(rules: KanaRules, tables: list[list[Policy]], rotation, ref, rounds: int, leave: int, first: int,
                  preset=None, trace_rows: int = 0, less=None):
     """Arguments of ``play_sessions`` after ``(state, n, out)``, the layout and the trace layout."""
     n = rules.players
     configs = [[seats[(starter + p) % n] for p in range(n)] for seats in tables for starter in range(n)]
-    (kinds, args, ctxmode, t1, t3), fn = pack(configs, n)
-    _, fresh, extra_all, _ = rules.to_kernel()
+    (kinds, args, ctxmode, t1, t3), fn = pack_lineups(configs, n)
+    packed = RULES.view(rules.pack())  # the session kernel takes the two rules it reads as ints
+    fresh, extra_all = packed.fresh_deck, packed.extra_round_all
     layout = session_layout(n, len(tables), rounds)
     tlayout = trace_layout(n)
     pre = np.zeros((0, n, 3), np.int64) if preset is None else np.asarray(preset, np.int64).reshape(-1, n, 3)
@@ -313,12 +316,13 @@ class SessionResult(Result):
 
 
 @takes_backend
-def session(strategies="blind", players: int | None = None, variant: str | None = None, *, rounds: int = 100,
-            leave_at: int | None = None, first="random", rules: KanaRules | None = None, samples: int | None = None,
-            target_halfwidth: float | None = None, rng=None, threads=None, progress=False) -> SessionResult:
+def session(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
+            rounds: int = SESSION_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
+            samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
+            threads: int | None = None, progress: bool = False, strategies=NOT_GIVEN) -> SessionResult:
     """Play sessions of ``rounds`` rounds at one table; the winner of a round starts the next.
 
-    ``strategies`` is one strategy (name or :class:`~cardodds.kana.strategies.Strategy`,
+    ``policies`` is one policy (name or :class:`~cardodds.kana.policies.Policy`,
     context rows and custom ``@njit`` ones included) for every player, a list with one per
     player, or a comma-separated string (``"threshold:8,blind,blind,blind"``); players keep
     their chairs, numbered clockwise. ``leave_at`` ends a session after the round in which
@@ -326,16 +330,18 @@ def session(strategies="blind", players: int | None = None, variant: str | None 
     player after the dealer), ``"random"`` by default so no chair is favoured.
     ``samples`` counts sessions; ``target_halfwidth`` runs until player 0's antes-per-round
     interval is that narrow. Every session is also played, on the same deals, with a
-    rotating starter: ``difference`` is the starter rule's effect, paired.
+    rotating starter: ``difference`` is the starter rule's effect, paired. ``strategies=`` is
+    the old name of ``policies=`` (it warns).
 
     >>> r = session("blind", players=3, rounds=30, samples=2_000, rng=2)
     >>> all(w.contains(1 / 3) for w in r.win)    # official rules: 1/n each, whoever starts
     True
     """
-    rules, seats = _parse_table(strategies, players, variant, rules)
+    policies = renamed_keyword(policies, strategies, default=SESSION_POLICIES, stacklevel=4)
+    rules, seats = _parse_table(policies, players, variant, rules)
     n = rules.players
     first_code = _check_rounds(rounds, leave_at, first, n)
-    check_run_size(samples, target_halfwidth)
+    check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_SESSIONS
     rounds = int(rounds)
@@ -378,18 +384,27 @@ def _session_result(rules, seats, rounds, leave_at, first_code, layout, res) -> 
     )
 
 
-def trace(strategies, players: int | None = None, variant: str | None = None, *, rounds: int = 10,
+def trace(policies=None, players: int | None = None, variant: str | None = None, *, rounds: int = 10,
           sessions: int = 1, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
-          deals=None, rng=None) -> tuple[pd.DataFrame, SessionResult]:
+          deals=None, rng: RngLike = None, strategies=NOT_GIVEN) -> tuple[pd.DataFrame, SessionResult]:
     """Every round of a few sessions, one row per round and table (0: the real starter rule,
     1: rotating starter): starter, winner, each player's känäd card and net. ``deals[r][q]``
     optionally fixes the three cards player q gets in round r (e.g. ``"Ah Ad 2c"``), for
     checking the rules by hand. Also returns the counts of the same sessions as a result.
+    ``policies`` as for :func:`session` (``strategies=`` its old name, with a warning).
+
+    >>> frame, _ = trace("blind", players=3, rounds=2, rng=1)
+    >>> list(frame.columns[:5]), len(frame)
+    (['session', 'table', 'round', 'starter', 'winner'], 4)
     """
     import pandas as pd
     from ..cards import parse_cards
 
-    rules, seats = _parse_table(strategies, players, variant, rules)
+    policies = renamed_keyword(policies, strategies)
+    if policies is None:
+        raise ValueError("trace needs policies=, e.g. 'threshold:8,blind,blind,blind'")
+    check_run(rng=rng)
+    rules, seats = _parse_table(policies, players, variant, rules)
     n = rules.players
     first_code = _check_rounds(rounds, leave_at, first, n)
     preset = None
@@ -438,8 +453,8 @@ class SessionTableResult(Result):
     """
 
     rows: pd.DataFrame = field(compare=False)
-    today: Strategy
-    strategy: Strategy
+    today: Policy
+    strategy: Policy
     rounds: int
     iterations: int
     converged: bool
@@ -490,15 +505,16 @@ class SessionTableResult(Result):
         return f"<p><b>{repr(self).splitlines()[0]}</b></p>" + self.rows.to_html(float_format=lambda x: f"{x:.5f}")
 
 
-def _flip(actions: np.ndarray, k: int, name: str) -> Strategy:
+def _flip(actions: np.ndarray, k: int, name: str) -> Policy:
     a = actions.copy()
     a[k] = 1 - a[k]
-    return _strategy_from("peek-one", a, name)
+    return from_actions("peek-one", a, name)
 
 
 @takes_backend
-def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, rng=20261130, threads=None,
-                  progress=False, start: Strategy | None = None, max_iterations: int = 4) -> SessionTableResult:
+def session_table(players: int = TABLE_PLAYERS_DEFAULT, *, rounds: int = SESSION_TABLE_ROUNDS,
+                  samples: int = SESSION_TABLE_SAMPLES, rng: RngLike = SESSION_TABLE_SEED, threads: int | None = None,
+                  progress: bool = False, start: Policy | None = None, max_iterations: int = 4) -> SessionTableResult:
     """The peek-one equilibrium table recomputed over sessions under the real starter rule.
 
     Starting from today's table (``start``, by default the shipped one-round equilibrium),
@@ -514,14 +530,17 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     13
     """
     import pandas as pd
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-        raise ValueError(f"players={players!r}: session tables are built for 2..8 players")
-    check_run_size(samples, None)
+    lo, hi = TABLE_PLAYERS
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        raise ValueError(f"players={players!r}: session tables are built for {lo}..{hi} players")
+    check_run(samples=samples, threads=threads, rng=rng)
+    if samples is None:
+        samples = SESSION_TABLE_SAMPLES
     first_code = _check_rounds(rounds, None, "random", players)
     rules = KanaRules(players=players, variant="peek-one")
     n = players
-    today_s = table_strategy("peek-one", n) if start is None else parse_strategy(start, "peek-one")
-    today = _actions_of(today_s)
+    today_s = table_strategy("peek-one", n) if start is None else parse_policy(start, "peek-one")
+    today = today_s.actions()
     current = today.copy()
     ss, seed = as_seed_sequence(rng)
     K = 13
@@ -532,7 +551,7 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     steps = InOrder()
     while iterations < max_iterations:
         iterations += 1
-        base = _strategy_from("peek-one", current, "table")
+        base = from_actions("peek-one", current, "table")
         tables = [[base] * n]
         for k in range(K):
             tables.append([_flip(current, k, f"switch {k}")] + [base] * (n - 1))
@@ -544,8 +563,8 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
         for k in range(K):
             less[1 + k] = [K + 2 + k, K + 1]
         kargs, layout, _ = _kernel_args(rules, tables, rotation, ref, rounds, 0, first_code, less=less)
-        child = np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (iterations,))
-        res = steps.step(run, play_sessions, kargs, layout.size, samples=samples, rng=child, threads=threads,
+        res = steps.step(run, play_sessions, kargs, layout.size, samples=samples, rng=child(ss, iterations),
+                         threads=threads,
                          progress=progress, unit="session", chunk_size=_chunk(rounds, len(tables)))
         if res is None:  # interrupted before it counted anything: the last step's rows stand
             break
@@ -567,20 +586,19 @@ def session_table(players: int = 4, *, rounds: int = 50, samples: int = 20_000, 
     names = ("känä", "keep")
     data = []
     for k, rank in enumerate(RANKS):
-        row = {"peeked": rank, "today": names[today[k]], "real_rule": names[current[k]]}
+        row: dict[str, Any] = {"peeked": rank, "today": names[today[k]], "real_rule": names[current[k]]}
         for col, e in (("switch", real[k]), ("switch_rotation", rot[k]), ("starter_effect", effect[k])):
             row.update({col: e.value, col + "_se": e.se, col + "_lo": e.lo, col + "_hi": e.hi})
         data.append(row)
     frame = pd.DataFrame(data).set_index("peeked")
     # The final step's unchanged table: player 0 plays the table against it, so its value
     # against blind players comes from a short paired session run of both tables.
-    strategy = _strategy_from("peek-one", current, f"session-table({n})")
+    strategy = from_actions("peek-one", current, f"session-table({n})")
     missing = Estimate.mean(0.0, 0.0, 0)
     both = steps.step(session, [strategy] + ["blind"] * (n - 1), rules=rules, rounds=rounds, samples=samples,
-                      rng=np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0,)), threads=threads)
+                      rng=child(ss, 0), threads=threads)
     today_vs = steps.step(session, [today_s] + ["blind"] * (n - 1), rules=rules, rounds=rounds, samples=samples,
-                          rng=np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (0,)),
-                          threads=threads)
+                          rng=child(ss, 0), threads=threads)
     return SessionTableResult(rows=frame, today=today_s, strategy=strategy, rounds=rounds, iterations=iterations,
                               converged=converged,
                               ev_today=today_vs.ev_rotation[0] if today_vs is not None else missing,

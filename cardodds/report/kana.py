@@ -8,7 +8,6 @@ markdown) and a chart function (a matplotlib figure).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ from .. import __version__
 from ..rng import child
 from ..kana import KanaRules, compare, expected_value, odds, strategy_table
 from ..kana import exact as kana_exact
-from ..kana.decisions import _actions_of
+from ..kana.equilibrium import table_entry, write_tables
 from ..stats import Estimate
 from . import SEED
 from ._common import STYLE, Stages, est, figure, md_table, plt, save, signed
@@ -67,7 +66,7 @@ def _write(outdir: Path, *, seed: int, scale: float, progress: bool, stage: Stag
     peek_all = _peek_all_data(n, seeds, progress)
     md += _peek_all_table(peek_all, n)
     equilibrium = {**peek_one["equilibrium"], **peek_all["equilibrium"]}
-    (outdir / "kana_equilibrium.json").write_text(json.dumps(equilibrium, indent=1, sort_keys=True) + "\n")
+    write_tables(equilibrium, outdir / "kana_equilibrium.json")
     md += ["The equilibrium tables are in `kana_equilibrium.json` (the advisor's default opponents).", ""]
     path = outdir / "kana.md"
     path.write_text("\n".join(md))
@@ -156,8 +155,7 @@ def _peek_one_data(n: dict, seeds, progress: bool) -> dict:
     for p in PLAYER_RANGE:
         t = strategy_table("peek-one", p, opponents="table", samples=n["tab"], rng=next(seeds), progress=progress)
         tables[p] = t
-        equilibrium[f"peek-one/{p}"] = {"actions": _actions_of(t.strategy).tolist(), "iterations": t.iterations,
-                                        "converged": t.converged}
+        equilibrium[f"peek-one/{p}"] = table_entry(t)
     evs = {name: [expected_value(name, 4, "peek-one", opponents=opp, samples=n["tab"], rng=next(seeds),
                                  progress=progress) for opp in ("blind", "table")]
            for name in PEEK_ONE_STRATEGIES}
@@ -233,8 +231,7 @@ def _peek_all_data(n: dict, seeds, progress: bool) -> dict:
             ev = t.ev_vs_blind if opp == "blind" else t.ev_at_table
             rows.append((p, opp, counts.get("low", 0), counts.get("middle", 0), counts.get("high", 0), signed(ev, 3)))
             if opp == "table":
-                equilibrium[f"peek-all/{p}"] = {"actions": _actions_of(t.strategy).tolist(),
-                                                "iterations": t.iterations, "converged": t.converged}
+                equilibrium[f"peek-all/{p}"] = table_entry(t)
                 if p == 4:
                     keep = t.rows.loc[SELECTED_HANDS]
     evs = {name: [expected_value(name, 4, "peek-all", opponents=opp, samples=n["tab"], rng=next(seeds),

@@ -17,8 +17,8 @@ import numpy as np
 from .. import __version__
 from ..rng import child
 from ..kana import KanaRules, session, session_table
-from ..kana import strategies as st
-from ..kana.decisions import table_strategy
+from ..kana import policies as st
+from ..kana.equilibrium import table_strategy
 from ..stats import Estimate
 from . import SEED
 from ._common import STYLE, Stages, est, figure, label, md_table, plt, samples, save, signed
