@@ -21,6 +21,7 @@ from cardodds.canasta import _kernels as K
 from cardodds.canasta import exact
 from cardodds.canasta.cards import (ACE, BLACK3, JOKER, KING, N_KINDS, RED3, TWO, deck_counts, deck_kinds,
                                     format_counts, kind_of, parse_kind)
+from cardodds.canasta.rules import meld_rules
 from cardodds.cli import main as cli_main
 
 R = CanastaRules()
@@ -211,7 +212,7 @@ def test_best_first_meld_examples():
     assert fm.meld is None and not fm.opens
     fm = best_first_meld("4h 4d 4c 9c")                # 15 < 30: a meld, but no opening
     assert fm.value == 15 and not fm.opens
-    fm = best_first_meld("4h 4d 4c 4s 9c", CanastaRules(min_first_meld=20))
+    fm = best_first_meld("4h 4d 4c 4s 9c", rules=CanastaRules(min_first_meld=20))
     assert fm.value == 20 and fm.opens
     fm = best_first_meld("Jk Jk 2c 5d")                # wilds alone
     assert fm.meld == Meld("wild", 0, 1, 2) and fm.value == 120
@@ -226,9 +227,9 @@ def test_first_meld_keeps_a_card_for_the_discard():
 def test_wild_limit_changes_the_first_meld():
     hand = "Ah Ad Jk Jk 2c 5s"
     assert best_first_meld(hand).meld == Meld("A", 2, 0, 2)
-    assert best_first_meld(hand, CanastaRules(wild_limit="three")).meld == Meld("A", 2, 1, 2)
-    assert best_first_meld("Kh Jk Jk 5s", CanastaRules(wild_limit="none")).meld == Meld("K", 1, 0, 2)
-    assert best_first_meld("Kh Jk 2c 5s", CanastaRules(wild_limit="naturals")).meld is None
+    assert best_first_meld(hand, rules=CanastaRules(wild_limit="three")).meld == Meld("A", 2, 1, 2)
+    assert best_first_meld("Kh Jk Jk 5s", rules=CanastaRules(wild_limit="none")).meld == Meld("K", 1, 0, 2)
+    assert best_first_meld("Kh Jk 2c 5s", rules=CanastaRules(wild_limit="naturals")).meld is None
 
 
 def test_first_meld_with_the_top_card_of_the_pile():
@@ -289,7 +290,7 @@ def test_joker_swap():
 def test_two_swap_needs_the_option():
     m = Meld("K", 3, 1, 0)
     assert not can_swap(m, "Kh 9c 9d", wild="2")
-    assert can_swap(m, "Kh 9c 9d", CanastaRules(swap_twos=True), wild="2")
+    assert can_swap(m, "Kh 9c 9d", rules=CanastaRules(swap_twos=True), wild="2")
     with pytest.raises(ValueError):
         can_swap(m, "Kh 9c 9d", wild="Kc")
 
@@ -297,7 +298,7 @@ def test_two_swap_needs_the_option():
 def test_swap_respects_the_wild_limit():
     m = Meld("K", 3, 0, 1)
     assert not can_swap(m, "Kh 9c Jk")                  # 9 + Jk + Jk: two wilds on one natural
-    assert can_swap(m, "Kh 9c Jk", CanastaRules(wild_limit="none"))
+    assert can_swap(m, "Kh 9c Jk", rules=CanastaRules(wild_limit="none"))
 
 
 # ---- exact enumeration, checked by hand -------------------------------------------------
@@ -371,7 +372,7 @@ def test_monte_carlo_matches_exact(mc_and_exact):
 def test_monte_carlo_matches_exact_eleven_cards_six_jokers():
     n = 20_000
     r = CanastaRules(jokers=6, wild_limit="none")
-    mc = melds(11, r, samples=n, rng=7, turns=2, chunk_size=8192)
+    mc = melds(11, rules=r, samples=n, rng=7, turns=2, chunk_size=8192)
     assert _close(mc.first_meld.value, float(exact.first_meld_probability(11, r)), n)
     assert _close(mc.first_meld_by_turn[2].value, float(exact.first_meld_probability(13, r)), n)
     assert _close(mc.pile_open.value, float(exact.pile_open_probability(11, r)), n)
@@ -433,7 +434,7 @@ def test_deal_kernel_matches_naive_twin_under_other_rules(rules, hand, turns, di
 
 @pytest.mark.parametrize("rules", [R] + OTHER_RULES)
 def test_value_tables_match_the_meld_search(rules):
-    pts, code, _, wm, _, _ = rules.to_kernel()
+    pts, code, _, wm = meld_rules(rules)
     class_of, class_points, n_classes = K.point_classes(pts)
     rng = np.random.default_rng(2)
     deck = deck_kinds(rules.jokers)
@@ -447,7 +448,7 @@ def test_value_tables_match_the_meld_search(rules):
 
 
 def test_weakest_discard_on_hand_built_positions():
-    from cardodds.canasta.policies import weakest_card
+    from cardodds.canasta.discard import weakest_card
 
     def w(text):
         return weakest_card(hand_counts(text), PTS)
@@ -608,7 +609,7 @@ def test_doctests_of_the_canasta_modules():
     import doctest
     import importlib
 
-    names = ("", ".cards", ".rules", ".melds", ".policies", ".exact", ".analysis")
+    names = ("", ".cards", ".rules", ".scoring", ".discard", ".exact", ".analysis")
     for mod in (importlib.import_module("cardodds.canasta" + n) for n in names):
         res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
         assert res.failed == 0 and res.attempted > 0, mod.__name__

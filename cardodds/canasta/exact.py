@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _kernels as _k
 from .cards import BLACK3, JOKER, NATURAL_KINDS, RED3, TWO, deck_counts
-from .rules import CanastaRules
+from .rules import CanastaRules, meld_rules
 
 __all__ = [
     "best_meld_distribution",
@@ -135,7 +135,7 @@ def first_meld_probability(hand_size: int, rules: CanastaRules = CanastaRules(),
     base, avail = _hand_arrays(hand, rules)
     ndraw = hand_size if hand is None else draws
     size = int(base.sum()) + ndraw
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     rank_ok, wild_ok = _best_below(min_first, size - 1, pts, code, wm)
     ways = _count(base, avail, ndraw, rank_ok, wild_ok)
     return 1 - Fraction(ways, math.comb(int(avail.sum()), ndraw))
@@ -144,7 +144,7 @@ def first_meld_probability(hand_size: int, rules: CanastaRules = CanastaRules(),
 def first_meld_by_wilds(hand_size: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
     """Probability of a first meld given the number of wild cards dealt: {wilds: probability}."""
     base, avail = _hand_arrays(None, rules)
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     rank_ok, wild_ok = _best_below(min_first, hand_size - 1, pts, code, wm)
     n_wild = int(avail[JOKER] + avail[TWO])
     out = {}
@@ -205,7 +205,7 @@ def _achievable_values(hand_size, rules):
 def best_meld_distribution(hand_size: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
     """Distribution of the best first-meld value of a dealt hand (0 = no meld at all)."""
     base, avail = _hand_arrays(None, rules)
-    pts, code, _, wm, _, _ = rules.to_kernel()
+    pts, code, _, wm = meld_rules(rules)
     total = math.comb(int(avail.sum()), hand_size)
     values = _achievable_values(hand_size, rules)
     out: dict[int, Fraction] = {}
@@ -230,7 +230,7 @@ def pile_open_probability(hand_size: int, rules: CanastaRules = CanastaRules()) 
     The player draws from the stock before the pile may be taken, so the meld is made from
     the ``hand_size`` dealt cards, the card drawn and the upcard."""
     full = deck_counts(rules.jokers)
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     n = int(full.sum())
     room = hand_size + 1  # hand + drawn card + top card - one card for the discard
     prob = Fraction(0)
@@ -245,7 +245,7 @@ def pile_open_probability(hand_size: int, rules: CanastaRules = CanastaRules()) 
                                 or _rank_value(c + 1, int(pts[k]), J, T, room, code) < min_first,
                                 lambda k, top=top: (k == top, int(pts[k])))
 
-            def wild_ok(J, T):
+            def wild_ok(J, T, need=0, add=None):  # the same parameters as the other branch's test
                 return True
         else:
             need = 1 if top == JOKER else 2
