@@ -150,3 +150,34 @@ def test_bad_run_arguments_are_refused_the_one_way(name, bad, message):
 def test_trace_checks_its_seed():
     with pytest.raises(ValueError, match="not understood"):
         canasta.trace("random", rng="x")
+
+
+def test_the_commands_defaults_are_the_functions():
+    import argparse
+    import inspect
+
+    from cardodds.canasta import cli
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    cli.add_commands(sub)
+    commands = sub.choices["canasta"]._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+    def default(command, flag):
+        return commands[command].get_default(flag)
+
+    def param(f, name):
+        return inspect.signature(f).parameters[name].default
+
+    rules = CanastaRules()
+    for command in ("melds", "hand", "play", "advise"):
+        assert default(command, "wild_limit") == rules.wild_limit
+        assert default(command, "min_first_meld") == rules.min_first_meld and default(command, "jokers") == rules.jokers
+    assert default("melds", "hand_size") == param(canasta.melds, "hand_size")
+    assert default("melds", "turns") == param(canasta.melds, "turns")
+    assert default("melds", "discard") == param(canasta.melds, "discard") == param(canasta.hand_odds, "discard")
+    assert default("hand", "turns") == param(canasta.hand_odds, "turns")
+    assert default("play", "policies") == param(canasta.play, "policies") == param(canasta.game, "policies")
+    assert default("play", "target") == rules.target and default("play", "going_out") == rules.going_out
+    assert default("advise", "turn") == param(canasta.advise, "turn")
+    assert default("advise", "counts") == ",".join(map(str, param(canasta.advise, "counts")))
+    assert default("advise", "red3") == ",".join(map(str, param(canasta.advise, "red3")))

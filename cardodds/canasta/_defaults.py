@@ -4,6 +4,11 @@ parser read them from here (light enough for the parser to import)."""
 #: Most draws ``melds``/``hand_odds`` follow a hand through.
 MAX_TURNS = 40
 
+#: What decides at every seat when ``policies=`` (``--policies``) is not given.
+DEFAULT_POLICIES = "heuristic"
+#: The discard rules of meld odds over the draws (``discard=``, ``--discard``), the default first.
+DISCARD_RULES = ("keep", "weakest")
+
 #: ``melds``: the hand size, the draws followed and the deals of a Monte Carlo run.
 HAND_SIZE = 12
 MELD_TURNS = 20
@@ -28,4 +33,5 @@ DEFAULT_TUNE_SAMPLES = 2_000
 #: ``advise``: sampled deals, the other seats' cards and the table turns played so far.
 DEFAULT_ADVICE_SAMPLES = 2_000
 ADVICE_COUNTS = (12, 12, 12)
+ADVICE_RED3 = (0, 0)
 ADVICE_TURN = 8

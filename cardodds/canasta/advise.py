@@ -29,7 +29,7 @@ from ..results import Result, counts_field
 from ..stats import Estimate
 from . import _advise as A
 from . import _table as T
-from ._defaults import ADVICE_COUNTS, ADVICE_TURN, DEFAULT_ADVICE_SAMPLES
+from ._defaults import ADVICE_COUNTS, ADVICE_RED3, ADVICE_TURN, DEFAULT_ADVICE_SAMPLES
 from ._kernels import WILDS_ONLY, meld_is_legal
 from .cards import BLACK3, JOKER, KIND_NAMES, N_KINDS, RED3, TWO, deck_counts, parse_kind
 from .policies import HeuristicParams, resolve_policies
@@ -146,7 +146,7 @@ class AdviceResult(Result):
 
 @takes_backend
 def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None = None, top=None,
-           counts=ADVICE_COUNTS, red3=(0, 0), decision: str = "discard", rules: CanastaRules | None = None,
+           counts=ADVICE_COUNTS, red3=ADVICE_RED3, decision: str = "discard", rules: CanastaRules | None = None,
            turn: int = ADVICE_TURN,
            samples: int = DEFAULT_ADVICE_SAMPLES, rng=None, threads: int | None = None,
            params: HeuristicParams | None = None, progress: bool = False) -> AdviceResult:

@@ -28,7 +28,8 @@ from ..engine import takes_backend
 from ..stats import Estimate
 from . import _kernels as K
 from . import exact as _exact
-from ._defaults import DEFAULT_HAND_SAMPLES, DEFAULT_MELD_SAMPLES, HAND_SIZE, HAND_TURNS, MAX_TURNS, MELD_TURNS
+from ._defaults import (DEFAULT_HAND_SAMPLES, DEFAULT_MELD_SAMPLES, DISCARD_RULES, HAND_SIZE, HAND_TURNS, MAX_TURNS,
+                        MELD_TURNS)
 from .cards import N_KINDS, deck_counts, deck_kinds, format_counts, hand_counts
 from .discard import DISCARD_POLICIES
 from .rules import WILD_LIMITS, CanastaRules, check_rules
@@ -214,9 +215,9 @@ def _check_hand_size(hand_size, turns, rules):
 @rules_keyword
 @takes_backend
 def melds(hand_size: int = HAND_SIZE, *, rules: CanastaRules | None = None, turns: int = MELD_TURNS,
-          discard: str = "keep", exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
-          rng: RngLike = None, threads: int | None = None, progress: bool = False,
-          chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOddsResult:
+          discard: str = DISCARD_RULES[0], exact: bool = False, samples: int | None = None,
+          target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None,
+          progress: bool = False, chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOddsResult:
     """Meld odds of a dealt hand: the first meld (for every wild limit), by taking the upcard,
     by turn k = 0..``turns`` drawing one card a turn (kept, no pile), 7 naturals of a rank by
     turn, the best first-meld value, wilds and red 3s per hand and per partnership, pairs.
@@ -362,7 +363,7 @@ class HandOddsResult(Result):
 
 @rules_keyword
 @takes_backend
-def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = None, discard: str = "keep",
+def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = None, discard: str = DISCARD_RULES[0],
               exact: bool = False,
               samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
               threads: int | None = None, progress: bool = False,

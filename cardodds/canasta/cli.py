@@ -7,10 +7,12 @@ import sys
 from .. import _cliutil as cu
 from . import _defaults as D
 from ._defaults import MAX_TURNS
-from .rules import WILD_LIMITS, CanastaRules
+from .rules import GOING_OUT, WILD_LIMITS, CanastaRules
 
 #: The rules' defaults, as the API has them.
 _RULES = CanastaRules()
+#: ``--going-out`` values: the rules' ways of going out, spelt as flags.
+_GOING_OUT = tuple(g.replace("_", "-") for g in GOING_OUT)
 
 #: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.
 MAX_FIRST_MELD = 400
@@ -27,7 +29,8 @@ def _rule_options(p) -> None:
                    help=f"points the first meld must reach, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
     p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
                    help="Jokers in the pack: 4 (default) or 6")
-    p.add_argument("--discard", type=cu.choice("keep", "weakest"), default="keep", metavar="keep|weakest",
+    p.add_argument("--discard", type=cu.choice(*D.DISCARD_RULES), default=D.DISCARD_RULES[0],
+                   metavar="|".join(D.DISCARD_RULES),
                    help="over the draws: keep every card drawn (default; exact possible) or discard the "
                         "weakest card each turn so the hand keeps its size (Monte Carlo only)")
 
@@ -73,7 +76,7 @@ def _rules(args) -> CanastaRules:
 
 def _size(args) -> dict:
     if args.exact:
-        if args.discard != "keep":
+        if args.discard != D.DISCARD_RULES[0]:
             raise cu.UsageError(f"--discard {args.discard} has no exact answer; drop --exact (Monte Carlo) or use "
                                 "--discard keep")
         return {"exact": True}
@@ -147,8 +150,7 @@ def _house_flags(p) -> None:
                    help=f"points of a side's first meld, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
     p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
                    help="Jokers in the pack: 4 (default) or 6")
-    p.add_argument("--going-out", type=cu.choice("meld-or-discard", "meld-all"), default=_RULES.going_out,
-                   metavar="meld-or-discard|meld-all",
+    p.add_argument("--going-out", type=cu.choice(*_GOING_OUT), default=_RULES.going_out, metavar="|".join(_GOING_OUT),
                    help="meld-or-discard (default: the last card may be discarded) or meld-all")
     p.add_argument("--swap-twos", action="store_true", help="a 2 may be swapped out of a meld like a Joker")
     p.add_argument("--out-needs-canasta", action="store_true", help="going out needs a canasta on the side")
@@ -170,7 +172,7 @@ def add_play_commands(csub) -> None:
                                     "hands end, scores; --games for whole games to the target; --house-options "
                                     "for every house option paired with the rules given; --strength A,B for a "
                                     "paired match; --trace for every move of one hand. 95% intervals.")
-    p.add_argument("--policies", default="heuristic", metavar="P",
+    p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
                    help="random | heuristic, one for all seats or four comma-separated (seat 0..3)")
     p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands")
     p.add_argument("--house-options", action="store_true",
@@ -199,7 +201,8 @@ def add_play_commands(csub) -> None:
     a.add_argument("--counts", default=",".join(map(str, D.ADVICE_COUNTS)), metavar="L,P,R",
                    help="cards of the left opponent, my partner, the right opponent (default "
                         f"{','.join(map(str, D.ADVICE_COUNTS))})")
-    a.add_argument("--red3", default="0,0", metavar="US,THEM", help="red 3s laid by each side (default 0,0)")
+    red3 = ",".join(map(str, D.ADVICE_RED3))
+    a.add_argument("--red3", default=red3, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
     a.add_argument("--decision", type=cu.choice("take", "discard"), default=None, metavar="take|discard",
                    help="take (my hand after the draw) or discard; default: take when --pile is given")
     a.add_argument("--turn", type=cu.int_range(0, 10_000), default=D.ADVICE_TURN, metavar="N",

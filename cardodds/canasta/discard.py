@@ -15,11 +15,12 @@ such rank on a tie), and a wild only when it holds nothing else. Monte Carlo onl
 """
 
 from .._jit import helper
+from ._defaults import DISCARD_RULES
 from .cards import ACE, BLACK3, FOUR, JOKER, RED3, TWO
 
 __all__ = ["DISCARD_POLICIES", "KEEP", "WEAKEST", "weakest_card"]
 
-DISCARD_POLICIES = ("keep", "weakest")
+DISCARD_POLICIES = DISCARD_RULES
 KEEP = 0
 WEAKEST = 1
 

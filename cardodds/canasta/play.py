@@ -34,8 +34,8 @@ from ..rng import as_seed_sequence, child
 from ..stats import Z95, Estimate
 from . import _play as P
 from . import _policies, _table as T
-from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_STRENGTH_PAIRS,
-                        DEFAULT_TUNE_SAMPLES)
+from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_POLICIES,
+                        DEFAULT_STRENGTH_PAIRS, DEFAULT_TUNE_SAMPLES)
 from .cards import KIND_NAMES, deck_counts, deck_kinds
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
@@ -256,7 +256,7 @@ def _size(samples, target_halfwidth, default):
 
 @rules_keyword
 @takes_backend
-def play(policies="heuristic", *, rules: CanastaRules | None = None, samples: int | None = None,
+def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None, check: bool = False,
          params: HeuristicParams | None = None, progress: bool = False) -> PlayResult:
     """Play single hands and report how they go, with 95% intervals.
@@ -329,7 +329,7 @@ class GameResult(Result):
 
 @rules_keyword
 @takes_backend
-def game(policies="heuristic", *, rules: CanastaRules | None = None, samples: int | None = None,
+def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          rng=None, threads: int | None = None, check: bool = False, params: HeuristicParams | None = None,
          max_hands: int = DEFAULT_MAX_HANDS, progress: bool = False) -> GameResult:
     """Play ``samples`` whole games (default 2,000) to ``rules.target``; side 0 deals first.
@@ -424,7 +424,7 @@ class HouseOptionsResult(Result):
 
 @rules_keyword
 @takes_backend
-def house_options(policies="heuristic", *, rules: CanastaRules | None = None, options=None,
+def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, options=None,
                   samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
                   params: HeuristicParams | None = None, games: int = 0,
                   progress: bool = False) -> HouseOptionsResult:
@@ -562,7 +562,7 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
 
 # ---- a traced hand -------------------------------------------------------------------------------------------
 @rules_keyword
-def trace(policies="heuristic", *, rules: CanastaRules | None = None, rng=None,
+def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=None,
           params: HeuristicParams | None = None) -> list[str]:
     """Every move of one hand (seat 3 deals) in readable card names, the scores last.
 
