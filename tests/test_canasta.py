@@ -118,11 +118,11 @@ def test_rules_reject_unknown_options(kw):
 ])
 def test_meld_legality_for_every_wild_limit(meld, naturals, three, none):
     for limit, want in zip(("naturals", "three", "none"), (naturals, three, none)):
-        assert meld.is_legal(CanastaRules(wild_limit=limit)) is want, (meld, limit)
+        assert meld.is_legal(rules=CanastaRules(wild_limit=limit)) is want, (meld, limit)
 
 
 def test_wild_melds_option():
-    assert not Meld("wild", 0, 2, 1).is_legal(CanastaRules(wild_melds=False))
+    assert not Meld("wild", 0, 2, 1).is_legal(rules=CanastaRules(wild_melds=False))
 
 
 def test_threes_and_twos_are_not_meld_ranks():
@@ -305,13 +305,13 @@ def test_swap_respects_the_wild_limit():
 def test_exact_small_cases_by_hand():
     # A given hand that needs a King or a wild: 6 Kings + 4 Jokers + 8 twos of 96 unseen cards.
     h = hand_counts("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h")
-    assert exact.first_meld_by_turn(1, R, hand=h)[1] == exact.Fraction(18, 96)
+    assert exact.first_meld_by_turn(1, rules=R, hand=h)[1] == exact.Fraction(18, 96)
     # red 3s per hand: hypergeometric
     d = exact.red_three_distribution(12)
     assert d[0] == exact.Fraction(math.comb(104, 12), math.comb(108, 12))
     assert sum(d.values()) == 1
-    assert sum(exact.best_meld_distribution(12, R).values()) == 1
-    assert sum(exact.max_natural_distribution(12, R).values()) == 1
+    assert sum(exact.best_meld_distribution(12, rules=R).values()) == 1
+    assert sum(exact.max_natural_distribution(12, rules=R).values()) == 1
 
 
 def test_exact_first_meld_matches_brute_force_on_a_small_hand():
@@ -330,7 +330,7 @@ def test_exact_first_meld_matches_brute_force_on_a_small_hand():
             c[rest[j]] += 1
             n += 1
             hits += K.best_meld_value(c, 6, PTS, 0, 1) >= 30
-    assert exact.first_meld_by_turn(2, R, hand=h)[2] == exact.Fraction(hits, n)
+    assert exact.first_meld_by_turn(2, rules=R, hand=h)[2] == exact.Fraction(hits, n)
 
 
 # ---- Monte Carlo vs exact (4 standard errors, fixed seed) ------------------------------
@@ -373,9 +373,9 @@ def test_monte_carlo_matches_exact_eleven_cards_six_jokers():
     n = 20_000
     r = CanastaRules(jokers=6, wild_limit="none")
     mc = melds(11, rules=r, samples=n, rng=7, turns=2, chunk_size=8192)
-    assert _close(mc.first_meld.value, float(exact.first_meld_probability(11, r)), n)
-    assert _close(mc.first_meld_by_turn[2].value, float(exact.first_meld_probability(13, r)), n)
-    assert _close(mc.pile_open.value, float(exact.pile_open_probability(11, r)), n)
+    assert _close(mc.first_meld.value, float(exact.first_meld_probability(11, rules=r)), n)
+    assert _close(mc.first_meld_by_turn[2].value, float(exact.first_meld_probability(13, rules=r)), n)
+    assert _close(mc.pile_open.value, float(exact.pile_open_probability(11, rules=r)), n)
 
 
 def test_hand_odds_monte_carlo_matches_exact():

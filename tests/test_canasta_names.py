@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 from cardodds import canasta
-from cardodds.canasta import CanastaRules, Meld
+from cardodds.canasta import CanastaRules, Meld, exact
 
 
 def _warns_once(call):
@@ -46,6 +46,11 @@ POSITIONAL = {
     "strength": (lambda: canasta.strength("heuristic", "random", RULES, samples=10, rng=1).to_dict(),
                  lambda: canasta.strength("heuristic", "random", rules=RULES, samples=10, rng=1).to_dict()),
     "trace": (lambda: canasta.trace("random", RULES, rng=3), lambda: canasta.trace("random", rules=RULES, rng=3)),
+    "Meld.is_legal": (lambda: Meld("wild", 0, 2, 1).is_legal(CanastaRules(wild_melds=False)),
+                      lambda: Meld("wild", 0, 2, 1).is_legal(rules=CanastaRules(wild_melds=False))),
+    "Meld.points": (lambda: Meld("A", 3, 1, 0).points(RULES), lambda: Meld("A", 3, 1, 0).points(rules=RULES)),
+    "pile_open_probability": (lambda: exact.pile_open_probability(3, RULES),
+                              lambda: exact.pile_open_probability(3, rules=RULES)),
     "tune": (lambda: canasta.tune(RULES, samples=10, grid={"take_min_pile": (8,)}, rng=1).to_dict(),
              lambda: canasta.tune(rules=RULES, samples=10, grid={"take_min_pile": (8,)}, rng=1).to_dict()),
 }
@@ -66,7 +71,8 @@ def test_rules_are_keyword_only_with_none_for_the_defaults():
 
     for f in (canasta.play, canasta.game, canasta.house_options, canasta.strength, canasta.trace, canasta.melds,
               canasta.hand_odds, canasta.best_first_meld, canasta.can_swap, canasta.meld_options, canasta.advise,
-              canasta.score_side, tune):
+              canasta.score_side, tune, *(getattr(exact, name) for name in exact.__all__), Meld.is_legal,
+              Meld.points, Meld.score):
         p = inspect.signature(f).parameters["rules"]
         assert (p.kind, p.default) == (p.KEYWORD_ONLY, None), f.__name__
     with pytest.raises(ValueError, match="CanastaRules object"):

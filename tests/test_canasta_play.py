@@ -428,10 +428,10 @@ def test_pile_open_uses_the_dealt_cards_the_drawn_card_and_the_upcard():
     rules = CanastaRules()
     # Two dealt cards alone can never take the upcard (a meld needs 3 cards and one card stays
     # back for the discard); with the card drawn first they can: K K in hand + K on the pile.
-    p = exact.pile_open_probability(2, rules)
+    p = exact.pile_open_probability(2, rules=rules)
     assert p > 0
     assert p == _pile_open_brute(2, rules)
-    assert exact.pile_open_probability(3, CanastaRules()) == _pile_open_brute(3, CanastaRules())
+    assert exact.pile_open_probability(3, rules=CanastaRules()) == _pile_open_brute(3, CanastaRules())
     from cardodds.canasta._kernels import best_meld_with_top
 
     meld = np.zeros(4, dtype=np.int64)

@@ -285,24 +285,24 @@ def _melds_from_counts(layout, res, hand_size: int, turns: int, rules: CanastaRu
 
 def _melds_exact(hand_size, rules, turns) -> MeldOddsResult:
     E = Estimate.exact_value
-    by_limit = {w: E(_exact.first_meld_probability(hand_size, replace(rules, wild_limit=w))) for w in WILD_LIMITS}
-    nat = _exact.max_natural_distribution(hand_size, rules)
+    by_limit = {w: E(_exact.first_meld_probability(hand_size, rules=replace(rules, wild_limit=w))) for w in WILD_LIMITS}
+    nat = _exact.max_natural_distribution(hand_size, rules=rules)
     wild_max = 8 + rules.jokers
     return MeldOddsResult(
         first_meld=by_limit[rules.wild_limit],
         first_meld_by_limit=by_limit,
-        first_meld_by_turn=tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules, hand_size=hand_size)),
-        canasta_by_turn=tuple(E(p) for p in _exact.canasta_by_turn(turns, rules, hand_size=hand_size)),
-        pile_open=E(_exact.pile_open_probability(hand_size, rules)),
-        best_value={v: E(p) for v, p in _exact.best_meld_distribution(hand_size, rules).items() if p > 0},
-        wild_cards=_trim(_exact_dist(_exact.wild_distribution(hand_size, rules), wild_max + 1)),
-        red_threes=_exact_dist(_exact.red_three_distribution(hand_size, rules), 5),
-        partnership_wild_cards=_trim(_exact_dist(_exact.wild_distribution(2 * hand_size, rules), wild_max + 1)),
-        partnership_red_threes=_exact_dist(_exact.red_three_distribution(2 * hand_size, rules), 5),
+        first_meld_by_turn=tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules=rules, hand_size=hand_size)),
+        canasta_by_turn=tuple(E(p) for p in _exact.canasta_by_turn(turns, rules=rules, hand_size=hand_size)),
+        pile_open=E(_exact.pile_open_probability(hand_size, rules=rules)),
+        best_value={v: E(p) for v, p in _exact.best_meld_distribution(hand_size, rules=rules).items() if p > 0},
+        wild_cards=_trim(_exact_dist(_exact.wild_distribution(hand_size, rules=rules), wild_max + 1)),
+        red_threes=_exact_dist(_exact.red_three_distribution(hand_size, rules=rules), 5),
+        partnership_wild_cards=_trim(_exact_dist(_exact.wild_distribution(2 * hand_size, rules=rules), wild_max + 1)),
+        partnership_red_threes=_exact_dist(_exact.red_three_distribution(2 * hand_size, rules=rules), 5),
         best_rank_naturals=_trim(_exact_dist(nat, 9)),
         pair=E(sum(p for m, p in nat.items() if m >= 2)),
         three=E(sum(p for m, p in nat.items() if m >= 3)),
-        first_meld_by_wilds={w: E(p) for w, p in _exact.first_meld_by_wilds(hand_size, rules).items()},
+        first_meld_by_wilds={w: E(p) for w, p in _exact.first_meld_by_wilds(hand_size, rules=rules).items()},
         hand_size=hand_size, turns=turns, rules=rules, exact=True, samples=0, seed=None,
     )
 
@@ -392,8 +392,8 @@ def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = Non
     if exact:
         E = Estimate.exact_value
         return HandOddsResult(text, best,
-                              tuple(E(p) for p in _exact.first_meld_by_turn(t, rules, hand=counts)),
-                              tuple(E(p) for p in _exact.canasta_by_turn(t, rules, hand=counts)),
+                              tuple(E(p) for p in _exact.first_meld_by_turn(t, rules=rules, hand=counts)),
+                              tuple(E(p) for p in _exact.canasta_by_turn(t, rules=rules, hand=counts)),
                               t, True, rules=rules, samples=0, seed=None)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_HAND_SAMPLES

@@ -29,7 +29,6 @@ from .rules import CanastaRules, check_rules, meld_rules
 __all__ = ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"]
 
 _CANASTA_NAMES = (None, "mixed", "clean", "joker")
-_DEFAULT = CanastaRules()
 
 
 def _as_counts(hand, rules) -> np.ndarray:
@@ -79,8 +78,10 @@ class Meld:
         kind = int(rec[0])
         return cls("wild" if kind == K.WILDS_ONLY else KIND_NAMES[kind], int(rec[1]), int(rec[2]), int(rec[3]))
 
-    def is_legal(self, rules: CanastaRules = _DEFAULT) -> bool:
+    @rules_keyword
+    def is_legal(self, *, rules: CanastaRules | None = None) -> bool:
         """3+ cards of one rank within the wild limit, or 3+ wilds alone (if allowed)."""
+        rules = check_rules(rules)
         if self.rank == "wild" and self.naturals:
             return False
         return bool(K.meld_is_legal(self.kind, self.naturals, self.twos, self.jokers, rules.wild_code,
@@ -91,14 +92,17 @@ class Meld:
         """``'joker'`` (7+ wilds alone), ``'clean'`` (7+ naturals), ``'mixed'``, or None (under 7)."""
         return _CANASTA_NAMES[K.canasta_kind(self.kind, self.naturals, self.twos, self.jokers)]
 
-    def points(self, rules: CanastaRules = _DEFAULT) -> int:
+    @rules_keyword
+    def points(self, *, rules: CanastaRules | None = None) -> int:
         """Card points of the melded cards (no canasta bonus)."""
+        rules = check_rules(rules)
         return int(K.meld_points(self.record(), rules.points()))
 
-    def score(self, rules: CanastaRules = _DEFAULT) -> int:
+    @rules_keyword
+    def score(self, *, rules: CanastaRules | None = None) -> int:
         """Card points plus the canasta bonus (1000 joker, 500 clean, 300 mixed)."""
         ck = K.canasta_kind(self.kind, self.naturals, self.twos, self.jokers)
-        return self.points(rules) + int(K.CANASTA_BONUS[ck])
+        return self.points(rules=rules) + int(K.CANASTA_BONUS[ck])
 
     def __repr__(self) -> str:
         return f"Meld({self.rank!r}, naturals={self.naturals}, twos={self.twos}, jokers={self.jokers})"
@@ -230,7 +234,7 @@ def score_side(melds, *, red_threes: int = 0, left="", went_out: bool = False,
     for m in melds:
         if not isinstance(m, Meld):
             raise ValueError(f"{m!r} is not a Meld; build melds as Meld('K', naturals=7, twos=2, jokers=1)")
-        if not m.is_legal(rules):
+        if not m.is_legal(rules=rules):
             raise ValueError(f"{m!r} is not a legal meld under wild_limit={rules.wild_limit!r}")
     if isinstance(red_threes, bool) or not isinstance(red_threes, (int, np.integer)) or not 0 <= red_threes <= 4:
         raise ValueError(f"red_threes={red_threes!r} must be 0..4 (the pack holds four red 3s)")
@@ -242,7 +246,7 @@ def score_side(melds, *, red_threes: int = 0, left="", went_out: bool = False,
     kinds = [K.canasta_kind(*m.record()) for m in melds]
     canastas = sum(1 for k in kinds if k)
     bonus = int(sum(K.CANASTA_BONUS[k] for k in kinds))
-    melded = sum(m.points(rules) for m in melds)
+    melded = sum(m.points(rules=rules) for m in melds)
     left_pts = int((left_counts * pts).sum())
     out_bonus = rules.going_out_bonus if went_out and (canastas or not rules.going_out_needs_canasta) else 0
     return SideScore(total, canastas, bonus, melded, red_threes * int(pts[2]), left_pts, out_bonus)
