@@ -21,6 +21,7 @@ allowed in a player's first turn.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -652,7 +653,7 @@ def tune(*, rules: CanastaRules | None = None, samples: int = DEFAULT_TUNE_SAMPL
             raise ValueError(f"tune: {name!r} is no heuristic parameter; "
                              f"choose from {', '.join(_policies.HEURISTIC_DEFAULTS)}")
     ss, seed = as_seed_sequence(rng)
-    seeds = (child(ss, i) for i in range(10_000))  # match i seeded by child i of the run's seed
+    seeds = (child(ss, i) for i in itertools.count())  # match i seeded by child i of the run's seed
     best = HeuristicParams()
     history = []
     # Interrupted (Ctrl-C), the matches stop: the best set so far (an interrupted match
