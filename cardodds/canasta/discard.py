@@ -1,4 +1,5 @@
-"""What a player discards while drawing toward the first meld (policies as data).
+"""The discard rules of meld odds (``melds``/``hand_odds`` ``discard=``): what a hand drawing
+toward its first meld discards, as data (the game's played policies are :mod:`.policies`).
 
 ``"keep"`` keeps every card drawn (no discard): the by-turn figures then say what the cards
 seen so far hold, an upper bound for any real player, and they can be computed exactly.
@@ -20,6 +21,7 @@ from .cards import ACE, BLACK3, FOUR, JOKER, RED3, TWO
 
 __all__ = ["DISCARD_POLICIES", "KEEP", "WEAKEST", "weakest_card"]
 
+#: The rules' names, in code order (the old name, kept for the imports that use it).
 DISCARD_POLICIES = DISCARD_RULES
 KEEP = 0
 WEAKEST = 1
