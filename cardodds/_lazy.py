@@ -5,7 +5,7 @@ pay for pandas, numba and the compiled kernels; the public names stay where they
 and are imported from their module the first time they are read.
 
 Some public functions share their module's name (``kana.session``, ``canasta.play``,
-``canasta.melds``, ``canasta.advise``). The import system binds a freshly imported submodule
+``canasta.advise``). The import system binds a freshly imported submodule
 to its package's attribute; for those names the function keeps the attribute, as it did when
 the package imported everything eagerly.
 """

@@ -1,7 +1,7 @@
 """A slow, plain-Python Polish Canasta table with random players (RULES.md 3), for tests.
 
 It follows the rules step by step with dicts and lists, lists the legal moves in the same
-order as the compiled engine (:mod:`cardodds.canasta._play`) and draws the same random
+order as the compiled engine (:mod:`cardodds.canasta._table`) and draws the same random
 numbers (tests/naive.py's xoshiro256** twin), so the same chunk state must give exactly the
 same hands. It checks card conservation and meld legality itself after every move.
 """

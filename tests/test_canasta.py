@@ -21,6 +21,7 @@ from cardodds.canasta import _kernels as K
 from cardodds.canasta import exact
 from cardodds.canasta.cards import (ACE, BLACK3, JOKER, KING, N_KINDS, RED3, TWO, deck_counts, deck_kinds,
                                     format_counts, kind_of, parse_kind)
+from cardodds.canasta.rules import meld_rules
 from cardodds.cli import main as cli_main
 
 R = CanastaRules()
@@ -117,11 +118,11 @@ def test_rules_reject_unknown_options(kw):
 ])
 def test_meld_legality_for_every_wild_limit(meld, naturals, three, none):
     for limit, want in zip(("naturals", "three", "none"), (naturals, three, none)):
-        assert meld.is_legal(CanastaRules(wild_limit=limit)) is want, (meld, limit)
+        assert meld.is_legal(rules=CanastaRules(wild_limit=limit)) is want, (meld, limit)
 
 
 def test_wild_melds_option():
-    assert not Meld("wild", 0, 2, 1).is_legal(CanastaRules(wild_melds=False))
+    assert not Meld("wild", 0, 2, 1).is_legal(rules=CanastaRules(wild_melds=False))
 
 
 def test_threes_and_twos_are_not_meld_ranks():
@@ -211,7 +212,7 @@ def test_best_first_meld_examples():
     assert fm.meld is None and not fm.opens
     fm = best_first_meld("4h 4d 4c 9c")                # 15 < 30: a meld, but no opening
     assert fm.value == 15 and not fm.opens
-    fm = best_first_meld("4h 4d 4c 4s 9c", CanastaRules(min_first_meld=20))
+    fm = best_first_meld("4h 4d 4c 4s 9c", rules=CanastaRules(min_first_meld=20))
     assert fm.value == 20 and fm.opens
     fm = best_first_meld("Jk Jk 2c 5d")                # wilds alone
     assert fm.meld == Meld("wild", 0, 1, 2) and fm.value == 120
@@ -226,9 +227,9 @@ def test_first_meld_keeps_a_card_for_the_discard():
 def test_wild_limit_changes_the_first_meld():
     hand = "Ah Ad Jk Jk 2c 5s"
     assert best_first_meld(hand).meld == Meld("A", 2, 0, 2)
-    assert best_first_meld(hand, CanastaRules(wild_limit="three")).meld == Meld("A", 2, 1, 2)
-    assert best_first_meld("Kh Jk Jk 5s", CanastaRules(wild_limit="none")).meld == Meld("K", 1, 0, 2)
-    assert best_first_meld("Kh Jk 2c 5s", CanastaRules(wild_limit="naturals")).meld is None
+    assert best_first_meld(hand, rules=CanastaRules(wild_limit="three")).meld == Meld("A", 2, 1, 2)
+    assert best_first_meld("Kh Jk Jk 5s", rules=CanastaRules(wild_limit="none")).meld == Meld("K", 1, 0, 2)
+    assert best_first_meld("Kh Jk 2c 5s", rules=CanastaRules(wild_limit="naturals")).meld is None
 
 
 def test_first_meld_with_the_top_card_of_the_pile():
@@ -289,7 +290,7 @@ def test_joker_swap():
 def test_two_swap_needs_the_option():
     m = Meld("K", 3, 1, 0)
     assert not can_swap(m, "Kh 9c 9d", wild="2")
-    assert can_swap(m, "Kh 9c 9d", CanastaRules(swap_twos=True), wild="2")
+    assert can_swap(m, "Kh 9c 9d", rules=CanastaRules(swap_twos=True), wild="2")
     with pytest.raises(ValueError):
         can_swap(m, "Kh 9c 9d", wild="Kc")
 
@@ -297,20 +298,20 @@ def test_two_swap_needs_the_option():
 def test_swap_respects_the_wild_limit():
     m = Meld("K", 3, 0, 1)
     assert not can_swap(m, "Kh 9c Jk")                  # 9 + Jk + Jk: two wilds on one natural
-    assert can_swap(m, "Kh 9c Jk", CanastaRules(wild_limit="none"))
+    assert can_swap(m, "Kh 9c Jk", rules=CanastaRules(wild_limit="none"))
 
 
 # ---- exact enumeration, checked by hand -------------------------------------------------
 def test_exact_small_cases_by_hand():
     # A given hand that needs a King or a wild: 6 Kings + 4 Jokers + 8 twos of 96 unseen cards.
     h = hand_counts("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h")
-    assert exact.first_meld_by_turn(1, R, hand=h)[1] == exact.Fraction(18, 96)
+    assert exact.first_meld_by_turn(1, rules=R, hand=h)[1] == exact.Fraction(18, 96)
     # red 3s per hand: hypergeometric
     d = exact.red_three_distribution(12)
     assert d[0] == exact.Fraction(math.comb(104, 12), math.comb(108, 12))
     assert sum(d.values()) == 1
-    assert sum(exact.best_meld_distribution(12, R).values()) == 1
-    assert sum(exact.max_natural_distribution(12, R).values()) == 1
+    assert sum(exact.best_meld_distribution(12, rules=R).values()) == 1
+    assert sum(exact.max_natural_distribution(12, rules=R).values()) == 1
 
 
 def test_exact_first_meld_matches_brute_force_on_a_small_hand():
@@ -329,7 +330,7 @@ def test_exact_first_meld_matches_brute_force_on_a_small_hand():
             c[rest[j]] += 1
             n += 1
             hits += K.best_meld_value(c, 6, PTS, 0, 1) >= 30
-    assert exact.first_meld_by_turn(2, R, hand=h)[2] == exact.Fraction(hits, n)
+    assert exact.first_meld_by_turn(2, rules=R, hand=h)[2] == exact.Fraction(hits, n)
 
 
 # ---- Monte Carlo vs exact (4 standard errors, fixed seed) ------------------------------
@@ -371,10 +372,10 @@ def test_monte_carlo_matches_exact(mc_and_exact):
 def test_monte_carlo_matches_exact_eleven_cards_six_jokers():
     n = 20_000
     r = CanastaRules(jokers=6, wild_limit="none")
-    mc = melds(11, r, samples=n, rng=7, turns=2, chunk_size=8192)
-    assert _close(mc.first_meld.value, float(exact.first_meld_probability(11, r)), n)
-    assert _close(mc.first_meld_by_turn[2].value, float(exact.first_meld_probability(13, r)), n)
-    assert _close(mc.pile_open.value, float(exact.pile_open_probability(11, r)), n)
+    mc = melds(11, rules=r, samples=n, rng=7, turns=2, chunk_size=8192)
+    assert _close(mc.first_meld.value, float(exact.first_meld_probability(11, rules=r)), n)
+    assert _close(mc.first_meld_by_turn[2].value, float(exact.first_meld_probability(13, rules=r)), n)
+    assert _close(mc.pile_open.value, float(exact.pile_open_probability(11, rules=r)), n)
 
 
 def test_hand_odds_monte_carlo_matches_exact():
@@ -433,7 +434,7 @@ def test_deal_kernel_matches_naive_twin_under_other_rules(rules, hand, turns, di
 
 @pytest.mark.parametrize("rules", [R] + OTHER_RULES)
 def test_value_tables_match_the_meld_search(rules):
-    pts, code, _, wm, _, _ = rules.to_kernel()
+    pts, code, _, wm = meld_rules(rules)
     class_of, class_points, n_classes = K.point_classes(pts)
     rng = np.random.default_rng(2)
     deck = deck_kinds(rules.jokers)
@@ -447,7 +448,7 @@ def test_value_tables_match_the_meld_search(rules):
 
 
 def test_weakest_discard_on_hand_built_positions():
-    from cardodds.canasta.policies import weakest_card
+    from cardodds.canasta.discard import weakest_card
 
     def w(text):
         return weakest_card(hand_counts(text), PTS)
@@ -608,7 +609,7 @@ def test_doctests_of_the_canasta_modules():
     import doctest
     import importlib
 
-    names = ("", ".cards", ".rules", ".melds", ".policies", ".exact", ".analysis")
+    names = ("", ".cards", ".rules", ".scoring", ".discard", ".exact", ".analysis")
     for mod in (importlib.import_module("cardodds.canasta" + n) for n in names):
         res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
         assert res.failed == 0 and res.attempted > 0, mod.__name__

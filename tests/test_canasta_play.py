@@ -8,14 +8,15 @@ import pytest
 
 from . import naive_canasta_play as naive
 from cardodds.canasta import _play as P
+from cardodds.canasta import _policies
+from cardodds.canasta import _table as T
 from cardodds.canasta._kernels import score_side
 from cardodds.canasta.cards import BLACK3, JOKER, KING, N_KINDS, RED3, TWO, deck_counts, deck_kinds, hand_counts
-from cardodds.canasta.play import pack_rules
-from cardodds.canasta.players import resolve_policies
-from cardodds.canasta.rules import CanastaRules
+from cardodds.canasta.policies import resolve_policies
+from cardodds.canasta.rules import CanastaRules, meld_rules
 from cardodds.rng import as_seed_sequence, chunk_state
 
-SA = P.SA
+SA = T.SA
 QUEEN, NINE, SEVEN, FIVE = 11, 8, 6, 4
 
 OPTIONS = [
@@ -38,17 +39,17 @@ def table(hands=None, melds=(), pile=(), stock=(), seat=0, turn=8, opened=(False
     """A table: ``hands`` {seat: "cards"}, ``melds`` [(side, kind, naturals, twos, jokers)],
     ``pile`` kinds bottom to top, ``stock`` the next kinds to draw; the rest of the pack lies
     under them, so every card is somewhere (``empty_stock``: no stock at all)."""
-    t = np.zeros(P.S.size, dtype=np.int64)
+    t = np.zeros(T.S.size, dtype=np.int64)
     for side in range(2):
-        for sl in range(P.SLOTS):
-            t[P.meld_at(side, sl)] = -1 if sl == P.WILD_SLOT else sl + 3
+        for sl in range(T.SLOTS):
+            t[T.meld_at(side, sl)] = -1 if sl == T.WILD_SLOT else sl + 3
     used = np.zeros(N_KINDS, dtype=np.int64)
     for s, text in (hands or {}).items():
         c = hand_counts(text) if isinstance(text, str) else np.asarray(text)
         t[SA.hand + 15 * s:SA.hand + 15 * s + 15] = c
         used += c
     for side, kind, n, tw, jk in melds:
-        o = P.meld_at(side, P.WILD_SLOT if kind < 0 else kind - 3)
+        o = T.meld_at(side, T.WILD_SLOT if kind < 0 else kind - 3)
         t[o + 1:o + 4] = (n, tw, jk)
         if kind >= 0:
             used[kind] += n
@@ -85,12 +86,12 @@ def table(hands=None, melds=(), pile=(), stock=(), seat=0, turn=8, opened=(False
     return t
 
 
-RULES = pack_rules(CanastaRules())
+RULES = CanastaRules().pack()
 
 
 def moves(t, rules=RULES):
-    mv = np.zeros((P.MAX_MOVES, P.MW), dtype=np.int64)
-    n = P.gen_moves(t, rules, mv, np.zeros(N_KINDS, dtype=np.int64))
+    mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
+    n = T.gen_moves(t, rules, mv, np.zeros(N_KINDS, dtype=np.int64))
     return [tuple(int(x) for x in mv[i]) for i in range(n)]
 
 
@@ -99,7 +100,7 @@ def of_type(ms, typ):
 
 
 def play(t, m, rules=RULES):
-    P.apply_move(t, rules, np.asarray(m, dtype=np.int64))
+    T.apply_move(t, rules, np.asarray(m, dtype=np.int64))
 
 
 def hand(t, seat):
@@ -107,17 +108,17 @@ def hand(t, seat):
 
 
 def violations(t, rules=RULES, counts=None):
-    viol = np.zeros(P.N_VIOL, dtype=np.int64)
-    P.check_table(t, rules, deck_counts(4) if counts is None else counts, viol, np.zeros(N_KINDS, dtype=np.int64))
+    viol = np.zeros(T.N_VIOL, dtype=np.int64)
+    T.check_table(t, rules, deck_counts(4) if counts is None else counts, viol, np.zeros(N_KINDS, dtype=np.int64))
     return viol
 
 
 # ---- the deal and the turn ------------------------------------------------------------------------------
 def test_deal_gives_twelve_each_upcard_on_pile_and_the_player_left_of_the_dealer_draws_first():
     ss, _ = as_seed_sequence(7)
-    t = np.zeros(P.S.size, dtype=np.int64)
+    t = np.zeros(T.S.size, dtype=np.int64)
     for dealer in range(4):
-        P.new_hand(chunk_state(ss, dealer), t, deck_kinds(4), dealer)
+        T.new_hand(chunk_state(ss, dealer), t, deck_kinds(4), dealer)
         first = (dealer + 1) % 4
         assert t[SA.seat] == first
         for s in range(4):
@@ -128,7 +129,7 @@ def test_deal_gives_twelve_each_upcard_on_pile_and_the_player_left_of_the_dealer
 
 def test_draw_first_then_the_turn_ends_with_a_discard_and_passes_left():
     t = table({0: "Kh Kd 9c 4s", 1: "5s 6s 7s 8s"}, pile=[NINE], stock=[FIVE, SEVEN, SEVEN])
-    play(t, (P.MV_DISCARD, KING, 0, 0, 0))
+    play(t, (T.MV_DISCARD, KING, 0, 0, 0))
     assert t[SA.seat] == 1 and t[SA.turn] == 9
     assert hand(t, 1)[FIVE] == 2  # drew the stock's top card before anything else
     assert t[SA.pile + t[SA.pile_len] - 1] == KING
@@ -136,79 +137,79 @@ def test_draw_first_then_the_turn_ends_with_a_discard_and_passes_left():
 
 def test_empty_stock_ends_the_hand_without_a_going_out_bonus():
     t = table({0: "Kh Kd 9c 4s", 1: "5s 6s 7s 8s"}, pile=[NINE], empty_stock=True)
-    play(t, (P.MV_DISCARD, NINE, 0, 0, 0))
-    assert t[SA.phase] == P.PH_OVER and t[SA.went_out] == -1
+    play(t, (T.MV_DISCARD, NINE, 0, 0, 0))
+    assert t[SA.phase] == T.PH_OVER and t[SA.went_out] == -1
 
 
 # ---- the pile ---------------------------------------------------------------------------------------------
 def test_black_three_on_top_blocks_the_pile():
     t = table({0: "Kh Kd Ks Jk 2c 9c"}, pile=[KING, BLACK3], opened=(True, False))
-    assert not of_type(moves(t), P.MV_TAKE_NEW) and not of_type(moves(t), P.MV_TAKE_ADD)
+    assert not of_type(moves(t), T.MV_TAKE_NEW) and not of_type(moves(t), T.MV_TAKE_ADD)
     t = table({0: "Kh Kd Ks Jk 2c 9c"}, pile=[BLACK3, KING], opened=(True, False))
-    assert of_type(moves(t), P.MV_TAKE_NEW)
+    assert of_type(moves(t), T.MV_TAKE_NEW)
 
 
 def test_unopened_side_takes_the_pile_only_with_a_first_meld_holding_the_top_card():
     # K K + top K = 30 points: enough for min_first_meld=30
     t = table({0: "Kh Kd 9c 4s"}, pile=[FIVE, KING])
-    takes = of_type(moves(t), P.MV_TAKE_NEW)
-    assert takes == [(P.MV_TAKE_NEW, KING, 3, 0, 0)]
+    takes = of_type(moves(t), T.MV_TAKE_NEW)
+    assert takes == [(T.MV_TAKE_NEW, KING, 3, 0, 0)]
     # 9 9 + top 9 = 30 but the 9s are not the top card's rank: no take with top 5
     t = table({0: "9h 9d 5c 4s"}, pile=[KING, FIVE])
-    assert of_type(moves(t), P.MV_TAKE_NEW) == []  # 5 5 + top 5 = 15 < 30
-    r50 = pack_rules(CanastaRules(min_first_meld=50))
+    assert of_type(moves(t), T.MV_TAKE_NEW) == []  # 5 5 + top 5 = 15 < 30
+    r50 = CanastaRules(min_first_meld=50).pack()
     t = table({0: "Kh Kd 9c 4s"}, pile=[FIVE, KING])
-    assert of_type(moves(t, r50), P.MV_TAKE_NEW) == []
+    assert of_type(moves(t, r50), T.MV_TAKE_NEW) == []
 
 
 def test_taking_the_pile_melds_the_top_card_and_takes_the_whole_pile():
     t = table({0: "Kh Kd 9c 4s"}, pile=[FIVE, SEVEN, KING])
-    play(t, (P.MV_TAKE_NEW, KING, 3, 0, 0))
+    play(t, (T.MV_TAKE_NEW, KING, 3, 0, 0))
     assert t[SA.pile_len] == 0
     h = hand(t, 0)
     assert h[KING] == 0 and h[FIVE] == 1 and h[SEVEN] == 1 and h.sum() == 4
-    o = P.meld_at(0, KING - 3)
+    o = T.meld_at(0, KING - 3)
     assert tuple(t[o:o + 4]) == (KING, 3, 0, 0) and t[SA.opened] == 1
     assert not violations(t).any()
-    assert not of_type(moves(t), P.MV_TAKE_NEW)  # once a turn
+    assert not of_type(moves(t), T.MV_TAKE_NEW)  # once a turn
 
 
 def test_pile_top_can_go_onto_any_meld_once_opened_and_only_before_other_moves():
     t = table({0: "9c 4s 5s"}, melds=[(1, KING, 3, 0, 0)], pile=[FIVE, KING], opened=(True, False))
-    assert (P.MV_TAKE_ADD, 1, KING - 3, 0, 0) in moves(t)
-    play(t, (P.MV_TAKE_ADD, 1, KING - 3, 0, 0))
-    o = P.meld_at(1, KING - 3)
+    assert (T.MV_TAKE_ADD, 1, KING - 3, 0, 0) in moves(t)
+    play(t, (T.MV_TAKE_ADD, 1, KING - 3, 0, 0))
+    o = T.meld_at(1, KING - 3)
     assert t[o + 1] == 4  # the card joins their meld, which stays theirs
     assert hand(t, 0)[FIVE] == 2
     t = table({0: "9c 9d 9h 4s"}, melds=[(0, KING, 3, 0, 0)], pile=[KING], opened=(True, False))
-    play(t, (P.MV_NEW, NINE, 3, 0, 0))
-    assert not of_type(moves(t), P.MV_TAKE_ADD)
+    play(t, (T.MV_NEW, NINE, 3, 0, 0))
+    assert not of_type(moves(t), T.MV_TAKE_ADD)
 
 
 # ---- melds ------------------------------------------------------------------------------------------------------
 def test_first_meld_of_a_side_reaches_the_minimum_then_any_legal_meld():
     t = table({0: "5h 5d 5c Kh Kd Ks 9c"})
-    new = of_type(moves(t), P.MV_NEW)
-    assert (P.MV_NEW, KING, 3, 0, 0) in new and (P.MV_NEW, FIVE, 3, 0, 0) not in new
-    play(t, (P.MV_NEW, KING, 3, 0, 0))
-    assert (P.MV_NEW, FIVE, 3, 0, 0) in moves(t)
+    new = of_type(moves(t), T.MV_NEW)
+    assert (T.MV_NEW, KING, 3, 0, 0) in new and (T.MV_NEW, FIVE, 3, 0, 0) not in new
+    play(t, (T.MV_NEW, KING, 3, 0, 0))
+    assert (T.MV_NEW, FIVE, 3, 0, 0) in moves(t)
 
 
 def test_unopened_side_may_not_add_or_swap():
     t = table({0: "Kh 5c 9c 4s"}, melds=[(1, KING, 3, 0, 1)])
     ms = moves(t)
-    assert not of_type(ms, P.MV_ADD) and not of_type(ms, P.MV_SWAP)
+    assert not of_type(ms, T.MV_ADD) and not of_type(ms, T.MV_SWAP)
 
 
 def test_adding_to_the_opponents_meld_leaves_it_and_its_points_with_them():
     t = table({0: "Kh 5c 9c 4s"}, melds=[(1, KING, 6, 0, 0), (0, NINE, 3, 0, 0)])
-    m = (P.MV_ADD, 1, KING - 3, KING, 0)
+    m = (T.MV_ADD, 1, KING - 3, KING, 0)
     assert m in moves(t)
     play(t, m)
-    o = P.meld_at(1, KING - 3)
+    o = T.meld_at(1, KING - 3)
     assert t[o + 1] == 7  # their clean canasta now
     left = np.zeros(N_KINDS, dtype=np.int64)
-    P.score_hand(t, RULES, left)
+    T.score_hand(t, RULES, left)
     pts = CanastaRules().points()
     recs1 = t[SA.meld + 48:SA.meld + 96].reshape(12, 4)
     recs0 = t[SA.meld:SA.meld + 48].reshape(12, 4)
@@ -220,109 +221,109 @@ def test_adding_to_the_opponents_meld_leaves_it_and_its_points_with_them():
 
 def test_one_meld_per_rank_per_side():
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, KING, 3, 0, 0)])
-    assert not [m for m in of_type(moves(t), P.MV_NEW) if m[1] == KING]
-    assert (P.MV_ADD, 0, KING - 3, KING, 0) in moves(t)
+    assert not [m for m in of_type(moves(t), T.MV_NEW) if m[1] == KING]
+    assert (T.MV_ADD, 0, KING - 3, KING, 0) in moves(t)
 
 
 def test_wild_limits_apply_to_new_melds_and_additions():
     t = table({0: "Kh Kd 2c 2d Jk 9c 4s"}, opened=(True, False))
-    kings = [m for m in of_type(moves(t), P.MV_NEW) if m[1] == KING]
+    kings = [m for m in of_type(moves(t), T.MV_NEW) if m[1] == KING]
     assert max(m[3] + m[4] for m in kings) == 2  # no more wilds than naturals
-    r3 = pack_rules(CanastaRules(wild_limit="three"))
-    assert max(m[3] + m[4] for m in of_type(moves(t, r3), P.MV_NEW) if m[1] == KING) == 3
+    r3 = CanastaRules(wild_limit="three").pack()
+    assert max(m[3] + m[4] for m in of_type(moves(t, r3), T.MV_NEW) if m[1] == KING) == 3
     t = table({0: "2c 9c 4s"}, melds=[(0, KING, 2, 1, 1)])
-    assert (P.MV_ADD, 0, KING - 3, TWO, 0) not in moves(t)
+    assert (T.MV_ADD, 0, KING - 3, TWO, 0) not in moves(t)
 
 
 def test_meld_of_wilds_alone_grows_only_with_wilds():
     t = table({0: "2c 2d Jk 9c 4s"}, opened=(True, False))
-    assert (P.MV_NEW, -1, 0, 2, 1) in moves(t)
-    assert (P.MV_NEW, -1, 0, 2, 1) not in moves(t, pack_rules(CanastaRules(wild_melds=False)))
+    assert (T.MV_NEW, -1, 0, 2, 1) in moves(t)
+    assert (T.MV_NEW, -1, 0, 2, 1) not in moves(t, CanastaRules(wild_melds=False).pack())
     t = table({0: "2c Kh 9c 4s"}, melds=[(0, -1, 0, 2, 1)])
-    adds = of_type(moves(t), P.MV_ADD)
-    assert (P.MV_ADD, 0, P.WILD_SLOT, TWO, 0) in adds and not [a for a in adds if a[3] == KING]
+    adds = of_type(moves(t), T.MV_ADD)
+    assert (T.MV_ADD, 0, T.WILD_SLOT, TWO, 0) in adds and not [a for a in adds if a[3] == KING]
 
 
 # ---- red 3s -------------------------------------------------------------------------------------------------------
 def test_red_three_is_laid_with_a_replacement_and_a_red_three_again_is_laid_too():
     t = table({0: "3h Kh 9c 4s"}, stock=[RED3, RED3, FIVE, SEVEN])
-    assert (P.MV_RED3, 0, 0, 0, 0) in moves(t)
-    play(t, (P.MV_RED3, 0, 0, 0, 0))
+    assert (T.MV_RED3, 0, 0, 0, 0) in moves(t)
+    play(t, (T.MV_RED3, 0, 0, 0, 0))
     assert t[SA.red3] == 3 and hand(t, 0)[RED3] == 0 and hand(t, 0)[FIVE] == 1
     assert hand(t, 0).sum() == 4 and not violations(t).any()
 
 
 def test_red_three_can_be_kept_or_discarded():
     t = table({0: "3h Kh 9c 4s"})
-    assert (P.MV_DISCARD, RED3, 0, 0, 0) in moves(t)
+    assert (T.MV_DISCARD, RED3, 0, 0, 0) in moves(t)
 
 
 # ---- the Joker swap ------------------------------------------------------------------------------------------------
 def test_joker_swap_gives_the_natural_and_the_freed_joker_must_be_melded_at_once():
     t = table({0: "Kh 9c 9d 4s"}, melds=[(1, KING, 3, 0, 1), (0, QUEEN, 3, 0, 0)])
-    m = (P.MV_SWAP, 1, KING - 3, JOKER, 0)
+    m = (T.MV_SWAP, 1, KING - 3, JOKER, 0)
     assert m in moves(t)
     play(t, m)
-    o = P.meld_at(1, KING - 3)
+    o = T.meld_at(1, KING - 3)
     assert tuple(t[o + 1:o + 4]) == (4, 0, 0)
-    assert t[SA.phase] == P.PH_FREED
+    assert t[SA.phase] == T.PH_FREED
     forced = moves(t)
-    assert forced and all(x[0] == P.MV_NEW and x[4] >= 1 for x in forced)
+    assert forced and all(x[0] == T.MV_NEW and x[4] >= 1 for x in forced)
     play(t, forced[0])
-    assert t[SA.phase] == P.PH_ACT and hand(t, 0)[JOKER] == 0
+    assert t[SA.phase] == T.PH_ACT and hand(t, 0)[JOKER] == 0
     assert not violations(t).any()
 
 
 def test_no_swap_without_a_new_combination_for_the_joker_and_twos_only_with_swap_twos():
     t = table({0: "Kh 9c 4s"}, melds=[(1, KING, 3, 0, 1), (0, QUEEN, 3, 0, 0)])
-    assert not of_type(moves(t), P.MV_SWAP)  # 9 4 + Joker is no meld
+    assert not of_type(moves(t), T.MV_SWAP)  # 9 4 + Joker is no meld
     t = table({0: "Kh 9c 9d 4s"}, melds=[(1, KING, 3, 1, 0), (0, QUEEN, 3, 0, 0)])
-    assert not of_type(moves(t), P.MV_SWAP)
-    assert of_type(moves(t, pack_rules(CanastaRules(swap_twos=True))), P.MV_SWAP)
+    assert not of_type(moves(t), T.MV_SWAP)
+    assert of_type(moves(t, CanastaRules(swap_twos=True).pack()), T.MV_SWAP)
 
 
 # ---- going out -------------------------------------------------------------------------------------------------------
 def test_going_out_by_melding_or_discarding_scores_the_bonus():
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, NINE, 3, 0, 0)])
-    play(t, (P.MV_NEW, KING, 3, 0, 0))
-    play(t, (P.MV_DISCARD, NINE, 0, 0, 0))
-    assert t[SA.went_out] == 0 and t[SA.phase] == P.PH_OVER
+    play(t, (T.MV_NEW, KING, 3, 0, 0))
+    play(t, (T.MV_DISCARD, NINE, 0, 0, 0))
+    assert t[SA.went_out] == 0 and t[SA.phase] == T.PH_OVER
     left = np.zeros(N_KINDS, dtype=np.int64)
-    P.score_hand(t, RULES, left)
+    T.score_hand(t, RULES, left)
     opp = hand(t, 1) + hand(t, 3)
     assert t[SA.score] == -(30 + 30) - 0 + 100 - int((hand(t, 2) * CanastaRules().points()).sum())
     assert t[SA.score + 1] == -int((opp * CanastaRules().points()).sum())
-    viol = np.zeros(P.N_VIOL, dtype=np.int64)
-    P.check_score(t, RULES, viol)
+    viol = np.zeros(T.N_VIOL, dtype=np.int64)
+    T.check_score(t, RULES, viol)
     assert not viol.any()
 
 
 def test_meld_all_forbids_going_out_by_the_last_discard():
-    r = pack_rules(CanastaRules(going_out="meld_all"))
+    r = CanastaRules(going_out="meld_all").pack()
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, NINE, 3, 0, 0)])
-    assert (P.MV_NEW, KING, 3, 0, 0) not in moves(t, r)  # would leave one card to discard
-    assert (P.MV_ADD, 0, NINE - 3, NINE, 0) in moves(t, r)
+    assert (T.MV_NEW, KING, 3, 0, 0) not in moves(t, r)  # would leave one card to discard
+    assert (T.MV_ADD, 0, NINE - 3, NINE, 0) in moves(t, r)
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, NINE, 3, 0, 0)])
-    play(t, (P.MV_ADD, 0, NINE - 3, NINE, 0), r)
-    assert (P.MV_NEW, KING, 3, 0, 0) in moves(t, r)  # melding every card goes out
-    play(t, (P.MV_NEW, KING, 3, 0, 0), r)
+    play(t, (T.MV_ADD, 0, NINE - 3, NINE, 0), r)
+    assert (T.MV_NEW, KING, 3, 0, 0) in moves(t, r)  # melding every card goes out
+    play(t, (T.MV_NEW, KING, 3, 0, 0), r)
     assert t[SA.went_out] == 0
 
 
 def test_nobody_goes_out_in_the_first_turn():
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, NINE, 3, 0, 0)], turn=2)
-    assert (P.MV_NEW, KING, 3, 0, 0) not in moves(t)
-    assert (P.MV_ADD, 0, NINE - 3, NINE, 0) in moves(t)
+    assert (T.MV_NEW, KING, 3, 0, 0) not in moves(t)
+    assert (T.MV_ADD, 0, NINE - 3, NINE, 0) in moves(t)
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, NINE, 3, 0, 0)], turn=4)
-    assert (P.MV_NEW, KING, 3, 0, 0) in moves(t)
+    assert (T.MV_NEW, KING, 3, 0, 0) in moves(t)
 
 
 def test_going_out_needs_a_canasta_with_that_option():
-    r = pack_rules(CanastaRules(going_out_needs_canasta=True))
+    r = CanastaRules(going_out_needs_canasta=True).pack()
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, NINE, 3, 0, 0)])
-    assert (P.MV_NEW, KING, 3, 0, 0) not in moves(t, r)
+    assert (T.MV_NEW, KING, 3, 0, 0) not in moves(t, r)
     t = table({0: "Kh Kd Ks 9c"}, melds=[(0, NINE, 7, 0, 0)])
-    assert (P.MV_NEW, KING, 3, 0, 0) in moves(t, r)
+    assert (T.MV_NEW, KING, 3, 0, 0) in moves(t, r)
 
 
 # ---- checked play and the twin ---------------------------------------------------------------------------------------
@@ -330,8 +331,8 @@ def _run(policy, rules, n, seed=11, chunk=0):
     ss, _ = as_seed_sequence(seed)
     codes, _, _, hp = resolve_policies(policy)
     out = np.zeros(P.HC.size, dtype=np.int64)
-    P.hands_kernel(chunk_state(ss, chunk), n, out, deck_kinds(rules.jokers), pack_rules(rules), codes, hp, 1,
-                   deck_counts(rules.jokers), P.no_user_policy)
+    P.hands_kernel(chunk_state(ss, chunk), n, out, deck_kinds(rules.jokers), rules.pack(), codes, hp, 1,
+                   deck_counts(rules.jokers), _policies.no_user_policy)
     return P.HC.view(out)
 
 
@@ -352,8 +353,8 @@ def test_a_million_checked_random_hands_have_no_violation():
 
     for i, rules in enumerate(OPTIONS):
         codes, _, _, hp = resolve_policies("random")
-        res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), pack_rules(rules), codes, hp, 1,
-                                          deck_counts(rules.jokers), P.no_user_policy),
+        res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, 1,
+                                          deck_counts(rules.jokers), _policies.no_user_policy),
                          P.HC.size, samples=100_000, rng=1000 + i, chunk_size=4096)
         v = P.HC.view(res.counts)
         assert v.hands == 100_000 and not v.violations.any(), (rules, v.violations)
@@ -376,15 +377,15 @@ def test_random_play_equals_the_python_twin_on_the_same_stream(rules):
     assert list(v.score) == [sum(r[0] for r in rows), sum(r[1] for r in rows)]
     assert list(v.score_sq) == [sum(r[0] ** 2 for r in rows), sum(r[1] ** 2 for r in rows)]
     assert list(v.takes) == [sum(r[4] for r in rows), sum(r[5] for r in rows)]
-    T1 = P.MAX_TURNS + 1
+    T1 = T.MAX_TURNS + 1
     ends = np.zeros((2, T1), dtype=np.int64)
     opened = np.zeros((2, T1), dtype=np.int64)
     can = np.zeros((2, T1), dtype=np.int64)
     for r in rows:
-        ends[0 if r[2] >= 0 else 1, min(r[3] + 1, P.MAX_TURNS)] += 1
+        ends[0 if r[2] >= 0 else 1, min(r[3] + 1, T.MAX_TURNS)] += 1
         for s in range(2):
-            opened[s, r[6 + s] if r[6 + s] >= 0 else P.MAX_TURNS] += 1
-            can[s, r[8 + s] if r[8 + s] >= 0 else P.MAX_TURNS] += 1
+            opened[s, r[6 + s] if r[6 + s] >= 0 else T.MAX_TURNS] += 1
+            can[s, r[8 + s] if r[8 + s] >= 0 else T.MAX_TURNS] += 1
     assert (v.end_turn.reshape(2, T1) == ends).all()
     assert (v.open_turn.reshape(2, T1) == opened).all()
     assert (v.canasta_turn.reshape(2, T1) == can).all()
@@ -402,7 +403,7 @@ def _pile_open_brute(hand_size, rules):
 
     full = deck_counts(rules.jokers)
     n = int(full.sum())
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     k_cards = hand_size + 1
     meld = np.zeros(4, dtype=np.int64)
     total = Fraction(0)
@@ -427,18 +428,18 @@ def test_pile_open_uses_the_dealt_cards_the_drawn_card_and_the_upcard():
     rules = CanastaRules()
     # Two dealt cards alone can never take the upcard (a meld needs 3 cards and one card stays
     # back for the discard); with the card drawn first they can: K K in hand + K on the pile.
-    p = exact.pile_open_probability(2, rules)
+    p = exact.pile_open_probability(2, rules=rules)
     assert p > 0
     assert p == _pile_open_brute(2, rules)
-    assert exact.pile_open_probability(3, CanastaRules()) == _pile_open_brute(3, CanastaRules())
+    assert exact.pile_open_probability(3, rules=CanastaRules()) == _pile_open_brute(3, CanastaRules())
     from cardodds.canasta._kernels import best_meld_with_top
 
     meld = np.zeros(4, dtype=np.int64)
-    pts, code, _, wm, _, _ = rules.to_kernel()
+    pts, code, _, wm = meld_rules(rules)
     assert best_meld_with_top(hand_counts("Kh Kd"), KING, pts, code, wm, meld) == 0
     assert best_meld_with_top(hand_counts("Kh Kd 5c"), KING, pts, code, wm, meld) == 30
     n = 40_000
-    mc = melds(2, rules, samples=n, rng=4, turns=0, chunk_size=8192)
+    mc = melds(2, rules=rules, samples=n, rng=4, turns=0, chunk_size=8192)
     se = (float(p) * (1 - float(p)) / n) ** 0.5
     assert abs(mc.pile_open.value - float(p)) <= 4 * se
 
@@ -446,18 +447,18 @@ def test_pile_open_uses_the_dealt_cards_the_drawn_card_and_the_upcard():
 def test_a_last_card_that_may_not_be_discarded_passes_the_turn_on_an_empty_stock():
     # meld_all: red 3, replacement red 3 again, laid too, and the stock is empty: one card
     # left that may not be discarded; the turn ends without a discard and the hand is over.
-    r = pack_rules(CanastaRules(going_out="meld_all"))
+    r = CanastaRules(going_out="meld_all").pack()
     t = table({0: "3h 9c"}, stock=[RED3], empty_stock=True)
-    assert (P.MV_RED3, 0, 0, 0, 0) in moves(t, r)
-    play(t, (P.MV_RED3, 0, 0, 0, 0), r)
+    assert (T.MV_RED3, 0, 0, 0, 0) in moves(t, r)
+    play(t, (T.MV_RED3, 0, 0, 0, 0), r)
     assert t[SA.red3] == 2 and hand(t, 0).sum() == 1
-    assert moves(t, r) == [(P.MV_PASS, 0, 0, 0, 0)]
-    play(t, (P.MV_PASS, 0, 0, 0, 0), r)
-    assert t[SA.phase] == P.PH_OVER and t[SA.went_out] == -1 and hand(t, 0)[NINE] == 1
+    assert moves(t, r) == [(T.MV_PASS, 0, 0, 0, 0)]
+    play(t, (T.MV_PASS, 0, 0, 0, 0), r)
+    assert t[SA.phase] == T.PH_OVER and t[SA.went_out] == -1 and hand(t, 0)[NINE] == 1
     # with the default rules the last card may be discarded instead: going out
     t = table({0: "3h 9c"}, stock=[RED3], empty_stock=True)
-    play(t, (P.MV_RED3, 0, 0, 0, 0))
-    assert moves(t) == [(P.MV_DISCARD, NINE, 0, 0, 0)]
+    play(t, (T.MV_RED3, 0, 0, 0, 0))
+    assert moves(t) == [(T.MV_DISCARD, NINE, 0, 0, 0)]
 
 
 def test_game_ends_when_a_side_reaches_the_target_and_an_exact_tie_plays_on():
@@ -470,7 +471,7 @@ def test_game_ends_when_a_side_reaches_the_target_and_an_exact_tie_plays_on():
 def test_the_deal_rotates_in_a_game():
     # the game kernel deals hand h with dealer h % 4; the seat left of it moves first
     ss, _ = as_seed_sequence(3)
-    t = np.zeros(P.S.size, dtype=np.int64)
+    t = np.zeros(T.S.size, dtype=np.int64)
     for h in range(8):
-        P.new_hand(chunk_state(ss, h), t, deck_kinds(4), h % 4)
+        T.new_hand(chunk_state(ss, h), t, deck_kinds(4), h % 4)
         assert t[SA.dealer] == h % 4 and t[SA.seat] == (h + 1) % 4

@@ -44,7 +44,7 @@ def test_random_and_heuristic_differ_and_heuristic_is_stronger():
 
 
 def test_game_to_a_small_target():
-    g = game("heuristic", CanastaRules(target=2000), samples=60, rng=2, check=True)
+    g = game("heuristic", rules=CanastaRules(target=2000), samples=60, rng=2, check=True)
     assert g.games == 60 and g.unfinished.value == 0.0
     assert g.hands.value >= 1 and 0 <= g.first_dealer_wins.value <= 1
     assert sum(g.hands_distribution.values()) == pytest.approx(1.0)

@@ -102,7 +102,7 @@ def test_every_public_stochastic_function_takes_backend():
     import inspect
 
     from cardodds import canasta, kana, kanalje
-    from cardodds.canasta.players import tune
+    from cardodds.canasta.play import tune
 
     functions = [kana.odds, kana.live_odds, kana.advise, kana.compare, kana.strategy_table, kana.equilibrium,
                  kana.expected_value, kana.session, kana.session_table, kanalje.jack_risk, kanalje.evaluate_hand,

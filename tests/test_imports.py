@@ -61,7 +61,7 @@ def test_the_counter_sees_heavy_modules():
 
 def test_lazy_names_are_the_modules_objects():
     import cardodds.canasta as C
-    import cardodds.canasta.melds  # noqa: F401 - the submodule shares a public function's name
+    import cardodds.canasta.advise  # noqa: F401 - the submodule shares a public function's name
     import cardodds.kana as K
     import cardodds.kanalje as J
     from cardodds.canasta import analysis as canasta_analysis, play as canasta_play
@@ -69,6 +69,7 @@ def test_lazy_names_are_the_modules_objects():
     from cardodds.kanalje import analysis as kanalje_analysis, policies
 
     assert C.melds is canasta_analysis.melds and callable(C.play) and C.play.__name__ == "play"
+    assert callable(C.advise) and C.advise.__name__ == "advise"
     assert canasta_play is C.play and K.session.__module__ == "cardodds.kana.session" and callable(kana_session)
     assert K.odds is kana_analysis.odds and K.equilibrium is decisions.equilibrium
     assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__]

@@ -200,14 +200,14 @@ def test_an_interrupted_strength_match_is_marked_partial(monkeypatch):
 
 
 def test_tune_stops_at_the_interrupted_match(monkeypatch):
-    players = importlib.import_module("cardodds.canasta.players")
+    play = importlib.import_module("cardodds.canasta.play")
 
     grid = {"take_min_pile": (2, 8), "keep_wilds": (0, 3)}
-    full = players.tune(samples=30, grid=grid, rng=1)
+    full = play.tune(samples=30, grid=grid, rng=1)
     matches = len(full.history)  # then the confirming match
     for k in (1, matches, matches + 1):
         _partial_at(monkeypatch, engine, k)
-        t = players.tune(samples=30, grid=grid, rng=1)
+        t = play.tune(samples=30, grid=grid, rng=1)
         assert t.partial and len(t.history) == min(k - 1, matches)
         assert np.isnan(t.edge.value) == (k <= matches)
     monkeypatch.undo()

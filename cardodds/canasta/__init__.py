@@ -47,20 +47,20 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .advise import AdviceResult, advise
     from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
     from .cards import hand_counts, parse_hand
-    from .melds import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
-    from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, game, house_options, play,
-                       strength, trace)
-    from .players import HeuristicParams, TuneResult, tune
+    from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, TuneResult, game, house_options,
+                       play, strength, trace, tune)
+    from .policies import HeuristicParams
     from .rules import CanastaRules
+    from .scoring import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
 
 #: MeldOdds and HandOdds were renamed ...Result: the old names warn.
 lazy_package(__name__, {
     ".advise": ["AdviceResult", "advise"],
     ".analysis": ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"],
     ".cards": ["hand_counts", "parse_hand"],
-    ".melds": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],
-    ".play": ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "game", "house_options", "play",
-              "strength", "trace"],
-    ".players": ["HeuristicParams", "TuneResult", "tune"],
+    ".play": ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult", "game",
+              "house_options", "play", "strength", "trace", "tune"],
+    ".policies": ["HeuristicParams"],
     ".rules": ["CanastaRules"],
+    ".scoring": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],
 }, deprecated_in=(".analysis",))

@@ -1,4 +1,37 @@
-"""Polish Canasta's limits, light enough for the CLI's parser to import."""
+"""Polish Canasta's defaults and limits, defined once: the API's functions and the CLI's
+parser read them from here (light enough for the parser to import)."""
 
 #: Most draws ``melds``/``hand_odds`` follow a hand through.
 MAX_TURNS = 40
+
+#: What decides at every seat when ``policies=`` (``--policies``) is not given.
+DEFAULT_POLICIES = "heuristic"
+#: The discard rules of meld odds over the draws (``discard=``, ``--discard``), the default first.
+DISCARD_RULES = ("keep", "weakest")
+
+#: ``melds``: the hand size, the draws followed and the deals of a Monte Carlo run.
+HAND_SIZE = 12
+MELD_TURNS = 20
+DEFAULT_MELD_SAMPLES = 200_000
+#: ``hand_odds``: the draws followed and the samples of a Monte Carlo run.
+HAND_TURNS = 10
+DEFAULT_HAND_SAMPLES = 100_000
+
+#: ``play``: single hands; ``house_options``: hands per rules set; ``strength``: deal pairs.
+DEFAULT_HANDS = 20_000
+DEFAULT_HOUSE_HANDS = DEFAULT_HANDS // 4
+DEFAULT_STRENGTH_PAIRS = 5_000
+#: ``game``: whole games, and the hands after which a game still open counts as unfinished
+#: (random players can lose points hand after hand for ever).
+DEFAULT_GAMES = 2_000
+DEFAULT_MAX_HANDS = 300
+#: Whole games per rules set that ``cardodds canasta play --house-options --games`` plays.
+DEFAULT_HOUSE_GAMES = 200
+#: ``tune``: paired deals a match.
+DEFAULT_TUNE_SAMPLES = 2_000
+
+#: ``advise``: sampled deals, the other seats' cards and the table turns played so far.
+DEFAULT_ADVICE_SAMPLES = 2_000
+ADVICE_COUNTS = (12, 12, 12)
+ADVICE_RED3 = (0, 0)
+ADVICE_TURN = 8

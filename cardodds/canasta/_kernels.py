@@ -18,16 +18,10 @@ import numpy as np
 from .._jit import helper, inline, kernel
 from .._random import shuffle_prefix
 from ..layout import Layout
-from .policies import weakest_card
+from .cards import ACE, BLACK3, FOUR, JOKER, N_KINDS, RED3, TWO
+from .discard import weakest_card
 from .rules import RULES
 
-TWO = 0
-BLACK3 = 1
-RED3 = 2
-FOUR = 3
-ACE = 13
-JOKER = 14
-N_KINDS = 15
 WILDS_ONLY = -1
 #: Canasta kinds: none, mixed, clean, joker; and their bonuses.
 CANASTA_NONE = 0

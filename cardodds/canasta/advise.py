@@ -23,20 +23,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import engine
+from .._validate import check_run
 from ..engine import takes_backend
 from ..results import Result, counts_field
 from ..stats import Estimate
-from . import _play as P
+from . import _advise as A
+from . import _table as T
+from ._defaults import ADVICE_COUNTS, ADVICE_RED3, ADVICE_TURN, DEFAULT_ADVICE_SAMPLES
 from ._kernels import WILDS_ONLY, meld_is_legal
 from .cards import BLACK3, JOKER, KIND_NAMES, N_KINDS, RED3, TWO, deck_counts, parse_kind
-from .play import _check_rules, _mean, describe_move, pack_rules
-from .players import HeuristicParams, resolve_policies
-from .view import compile_policy
-from .rules import CanastaRules
+from .policies import HeuristicParams, resolve_policies
+from .rules import CanastaRules, check_rules
+from .view import compile_policy, describe_move
 
 __all__ = ["AdviceResult", "advise", "parse_kinds", "parse_melds"]
 
 DECISIONS = ("take", "discard")
+
+
+def _mean(total, total_sq, n) -> Estimate:
+    return Estimate.mean(float(total), float(total_sq), int(n))
 
 
 def parse_kinds(text, what: str = "cards") -> list[int]:
@@ -140,10 +146,10 @@ class AdviceResult(Result):
 
 @takes_backend
 def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None = None, top=None,
-           counts=(12, 12, 12), red3=(0, 0), decision: str = "discard", rules: CanastaRules = CanastaRules(),
-           turn: int = 8,
-           samples: int = 2000, rng=None, threads: int | None = None, params: HeuristicParams | None = None,
-           progress: bool = False) -> AdviceResult:
+           counts=ADVICE_COUNTS, red3=ADVICE_RED3, decision: str = "discard", rules: CanastaRules | None = None,
+           turn: int = ADVICE_TURN,
+           samples: int = DEFAULT_ADVICE_SAMPLES, rng=None, threads: int | None = None,
+           params: HeuristicParams | None = None, progress: bool = False) -> AdviceResult:
     """Compare the options of one decision of mine (seat 0).
 
     ``hand``: my cards now (after my draw for ``decision="take"``; when I am about to
@@ -154,10 +160,10 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     ``red3``: red 3s laid (us, them). ``turn``: table turns played so far (going out is not
     allowed in a player's first turn, turns 0..3).
     """
-    _check_rules(rules)
+    rules = check_rules(rules)
     if decision not in DECISIONS:
         raise ValueError(f"decision={decision!r} is unknown; choose 'take' or 'discard'")
-    engine.check_run_size(samples, None)
+    check_run(samples=samples, threads=threads, rng=rng)
     pack = deck_counts(rules.jokers)
     mine = np.bincount(parse_kinds(hand, "hand"), minlength=N_KINDS).astype(np.int64)
     if mine.sum() == 0:
@@ -208,57 +214,58 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         raise ValueError(f"the other hands ({sum(counts)}) and the hidden pile ({hidden_pile}) need more cards than "
                          f"the {unseen_n} not seen; more cards on the table than the pack holds")
     codes, names, user, hp = resolve_policies("heuristic", params)
-    rl = pack_rules(rules)
-    t = np.zeros(P.S.size, dtype=np.int64)
+    rl = rules.pack()
+    t = np.zeros(T.S.size, dtype=np.int64)
     for side in range(2):
-        for sl in range(P.SLOTS):
-            t[P.meld_at(side, sl)] = WILDS_ONLY if sl == P.WILD_SLOT else sl + 3
-        t[P.SA.red3 + side] = int(red3[side])
+        for sl in range(T.SLOTS):
+            t[T.meld_at(side, sl)] = WILDS_ONLY if sl == T.WILD_SLOT else sl + 3
+        t[T.SA.red3 + side] = int(red3[side])
     for _side, kind, n, tw, jk in table_melds:
-        o = P.meld_at(side, P.slot_of(kind))
+        o = T.meld_at(side, T.slot_of(kind))
         t[o + 1:o + 4] = (n, tw, jk)
-        t[P.SA.opened + side] = 1
-    t[P.SA.hand:P.SA.hand + N_KINDS] = mine
+        t[T.SA.opened + side] = 1
+    t[T.SA.hand:T.SA.hand + N_KINDS] = mine
     # the pile: known cards first, then placeholders the kernel fills; top card last
     if full_pile:
         for i, k in enumerate(pile_kinds):
-            t[P.SA.pile + i] = k
+            t[T.SA.pile + i] = k
     elif pile_kinds:
-        t[P.SA.pile + pile_size - 1] = pile_kinds[-1]
-    t[P.SA.pile_len] = pile_size
-    t[P.SA.deck_size] = rules.deck_size
-    t[P.SA.turn] = int(turn)
-    t[P.SA.went_out] = -1
-    t[P.SA.can_take] = 1 if decision == "take" else 0
-    t[P.SA.phase] = P.PH_ACT
+        t[T.SA.pile + pile_size - 1] = pile_kinds[-1]
+    t[T.SA.pile_len] = pile_size
+    t[T.SA.deck_size] = rules.deck_size
+    t[T.SA.turn] = int(turn)
+    t[T.SA.went_out] = -1
+    t[T.SA.can_take] = 1 if decision == "take" else 0
+    t[T.SA.phase] = T.PH_ACT
     for side in range(2):
-        t[P.SA.open_turn + side] = -1
-        t[P.SA.canasta_turn + side] = -1
+        t[T.SA.open_turn + side] = -1
+        t[T.SA.canasta_turn + side] = -1
     unseen = np.repeat(np.arange(N_KINDS, dtype=np.int64), pack - seen)
-    mv = np.zeros((P.MAX_MOVES, P.MW), dtype=np.int64)
-    nm = P.gen_moves(t, rl, mv, np.zeros(N_KINDS, dtype=np.int64))
-    opts, labels = [], []
+    mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
+    nm = T.gen_moves(t, rl, mv, np.zeros(N_KINDS, dtype=np.int64))
+    opts: list[tuple[int, ...]] = []
+    labels: list[str] = []
     if decision == "take":
         opts.append((-1, 0, 0, 0, 0))
         labels.append("leave the pile")
         for i in range(nm):
-            if mv[i, 0] in (P.MV_TAKE_NEW, P.MV_TAKE_ADD):
+            if mv[i, 0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
                 opts.append(tuple(int(x) for x in mv[i]))
                 labels.append(describe_move(t, mv[i]).replace("takes", "take").replace("melding", "meld")
                               .replace("adding", "add"))
         if len(opts) == 1:
             raise ValueError("the pile cannot be taken with this hand (its top card cannot be melded"
-                             + (" for a first meld worth min_first_meld" if not t[P.SA.opened] else "") + ")")
+                             + (" for a first meld worth min_first_meld" if not t[T.SA.opened] else "") + ")")
     else:
         for i in range(nm):
-            if mv[i, 0] == P.MV_DISCARD:
+            if mv[i, 0] == T.MV_DISCARD:
                 opts.append(tuple(int(x) for x in mv[i]))
                 labels.append(f"discard {KIND_NAMES[int(mv[i, 1])]}")
     options = np.asarray(opts, dtype=np.int64)
     k = len(opts)
     hidden = np.asarray(counts + [hidden_pile], dtype=np.int64)
-    layout = P.advice_layout(k)
-    res = engine.run(P.advise_kernel, (t, unseen, hidden, options, rl, codes, hp, layout.offsets_array(),
+    layout = A.advice_layout(k)
+    res = engine.run(A.advise_kernel, (t, unseen, hidden, options, rl, codes, hp, layout.offsets_array(),
                                        compile_policy(user)),
                      layout.size, samples=samples, rng=rng, threads=threads, progress=progress,
                      chunk_size=64, unit="deal")

@@ -20,19 +20,20 @@ from types import SimpleNamespace
 import numpy as np
 
 from .. import engine
-from .._deprecate import renamed
-from .._validate import check_threads
+from .._deprecate import renamed, rules_keyword
+from .._validate import check_run
 from ..results import Result, counts_field
 from ..rng import RngLike
 from ..engine import takes_backend
 from ..stats import Estimate
 from . import _kernels as K
 from . import exact as _exact
-from ._defaults import MAX_TURNS
+from ._defaults import (DEFAULT_HAND_SAMPLES, DEFAULT_MELD_SAMPLES, DISCARD_RULES, HAND_SIZE, HAND_TURNS, MAX_TURNS,
+                        MELD_TURNS)
 from .cards import N_KINDS, deck_counts, deck_kinds, format_counts, hand_counts
-from .melds import FirstMeld, best_first_meld
-from .policies import DISCARD_POLICIES
-from .rules import WILD_LIMITS, CanastaRules
+from .discard import DISCARD_POLICIES
+from .rules import WILD_LIMITS, CanastaRules, check_rules
+from .scoring import FirstMeld, best_first_meld
 
 __all__ = ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"]
 
@@ -42,21 +43,21 @@ _DEPRECATED = {"MeldOdds": "MeldOddsResult", "HandOdds": "HandOddsResult"}
 __getattr__ = renamed(globals(), _DEPRECATED)
 
 
-def _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard="keep"):
+def _check_common(rules, turns, samples, target_halfwidth, exact, threads, rng, discard="keep") -> CanastaRules:
     if discard not in DISCARD_POLICIES:
         raise ValueError(f"discard={discard!r} is unknown; choose one of " + ", ".join(map(repr, DISCARD_POLICIES)))
     if exact and discard != "keep":
         raise ValueError(f"discard={discard!r} has no exact answer; use exact=False (Monte Carlo) or discard='keep'")
-    if not isinstance(rules, CanastaRules):
-        raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(wild_limit='three')")
+    rules = check_rules(rules)
     if isinstance(turns, bool) or not isinstance(turns, (int, np.integer)) or not 0 <= turns <= MAX_TURNS:
         raise ValueError(f"turns={turns!r} must be a whole number 0..{MAX_TURNS}")
     if exact:
         if samples is not None or target_halfwidth is not None:
             raise ValueError("exact=True needs no samples= or target_halfwidth=; drop them or exact=True")
+        check_run(threads=threads, rng=rng)
     else:
-        engine.check_run_size(samples, target_halfwidth)
-    check_threads(threads)
+        check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
+    return rules
 
 
 def _dist_estimates(counts, n) -> dict[int, Estimate]:
@@ -211,26 +212,27 @@ def _check_hand_size(hand_size, turns, rules):
                          f"{turns} draws must fit in the {rules.deck_size}-card pack")
 
 
+@rules_keyword
 @takes_backend
-def melds(hand_size: int = 12, rules: CanastaRules = CanastaRules(), *, turns: int = 20,
-          discard: str = "keep", exact: bool = False, samples: int | None = None, target_halfwidth: float | None = None,
-          rng: RngLike = None, threads: int | None = None, progress: bool = False,
-          chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOddsResult:
+def melds(hand_size: int = HAND_SIZE, *, rules: CanastaRules | None = None, turns: int = MELD_TURNS,
+          discard: str = DISCARD_RULES[0], exact: bool = False, samples: int | None = None,
+          target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None,
+          progress: bool = False, chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOddsResult:
     """Meld odds of a dealt hand: the first meld (for every wild limit), by taking the upcard,
     by turn k = 0..``turns`` drawing one card a turn (kept, no pile), 7 naturals of a rank by
     turn, the best first-meld value, wilds and red 3s per hand and per partnership, pairs.
 
     ``exact=True`` enumerates; otherwise Monte Carlo with ``samples`` deals (default 200,000)
     or until the first-meld interval is ``target_halfwidth`` wide. ``discard`` is the drawing
-    player's policy (:mod:`cardodds.canasta.policies`): ``"keep"`` every card (exact possible)
+    player's discard rule (:mod:`cardodds.canasta.discard`): ``"keep"`` every card (exact possible)
     or ``"weakest"`` (the hand stays at its size; Monte Carlo only).
     """
-    _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard)
+    rules = _check_common(rules, turns, samples, target_halfwidth, exact, threads, rng, discard)
     _check_hand_size(hand_size, turns, rules)
     if exact:
         return _melds_exact(int(hand_size), rules, int(turns))
     if samples is None and target_halfwidth is None:
-        samples = 200_000
+        samples = DEFAULT_MELD_SAMPLES
     layout = K.deal_layout(int(turns), rules.jokers)
     first = layout.slice("first_meld_by_limit").start + rules.wild_code
 
@@ -283,24 +285,24 @@ def _melds_from_counts(layout, res, hand_size: int, turns: int, rules: CanastaRu
 
 def _melds_exact(hand_size, rules, turns) -> MeldOddsResult:
     E = Estimate.exact_value
-    by_limit = {w: E(_exact.first_meld_probability(hand_size, replace(rules, wild_limit=w))) for w in WILD_LIMITS}
-    nat = _exact.max_natural_distribution(hand_size, rules)
+    by_limit = {w: E(_exact.first_meld_probability(hand_size, rules=replace(rules, wild_limit=w))) for w in WILD_LIMITS}
+    nat = _exact.max_natural_distribution(hand_size, rules=rules)
     wild_max = 8 + rules.jokers
     return MeldOddsResult(
         first_meld=by_limit[rules.wild_limit],
         first_meld_by_limit=by_limit,
-        first_meld_by_turn=tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules, hand_size=hand_size)),
-        canasta_by_turn=tuple(E(p) for p in _exact.canasta_by_turn(turns, rules, hand_size=hand_size)),
-        pile_open=E(_exact.pile_open_probability(hand_size, rules)),
-        best_value={v: E(p) for v, p in _exact.best_meld_distribution(hand_size, rules).items() if p > 0},
-        wild_cards=_trim(_exact_dist(_exact.wild_distribution(hand_size, rules), wild_max + 1)),
-        red_threes=_exact_dist(_exact.red_three_distribution(hand_size, rules), 5),
-        partnership_wild_cards=_trim(_exact_dist(_exact.wild_distribution(2 * hand_size, rules), wild_max + 1)),
-        partnership_red_threes=_exact_dist(_exact.red_three_distribution(2 * hand_size, rules), 5),
+        first_meld_by_turn=tuple(E(p) for p in _exact.first_meld_by_turn(turns, rules=rules, hand_size=hand_size)),
+        canasta_by_turn=tuple(E(p) for p in _exact.canasta_by_turn(turns, rules=rules, hand_size=hand_size)),
+        pile_open=E(_exact.pile_open_probability(hand_size, rules=rules)),
+        best_value={v: E(p) for v, p in _exact.best_meld_distribution(hand_size, rules=rules).items() if p > 0},
+        wild_cards=_trim(_exact_dist(_exact.wild_distribution(hand_size, rules=rules), wild_max + 1)),
+        red_threes=_exact_dist(_exact.red_three_distribution(hand_size, rules=rules), 5),
+        partnership_wild_cards=_trim(_exact_dist(_exact.wild_distribution(2 * hand_size, rules=rules), wild_max + 1)),
+        partnership_red_threes=_exact_dist(_exact.red_three_distribution(2 * hand_size, rules=rules), 5),
         best_rank_naturals=_trim(_exact_dist(nat, 9)),
         pair=E(sum(p for m, p in nat.items() if m >= 2)),
         three=E(sum(p for m, p in nat.items() if m >= 3)),
-        first_meld_by_wilds={w: E(p) for w, p in _exact.first_meld_by_wilds(hand_size, rules).items()},
+        first_meld_by_wilds={w: E(p) for w, p in _exact.first_meld_by_wilds(hand_size, rules=rules).items()},
         hand_size=hand_size, turns=turns, rules=rules, exact=True, samples=0, seed=None,
     )
 
@@ -359,8 +361,9 @@ class HandOddsResult(Result):
         return _plot_by_turn(self, ax)
 
 
+@rules_keyword
 @takes_backend
-def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, discard: str = "keep",
+def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = None, discard: str = DISCARD_RULES[0],
               exact: bool = False,
               samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
               threads: int | None = None, progress: bool = False,
@@ -370,12 +373,12 @@ def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, di
     Entry 0 is the hand as given. Each turn draws one card from the cards the hand has not
     seen and keeps it (no discard, no pile). ``exact=True`` enumerates; otherwise Monte Carlo
     (default 100,000 samples). ``discard="weakest"`` keeps the hand at its size instead
-    (Monte Carlo only; see :mod:`cardodds.canasta.policies`).
+    (Monte Carlo only; see :mod:`cardodds.canasta.discard`).
 
     >>> hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", turns=1, exact=True).first_meld_by_turn[1]
     Estimate(0.1875 exact)
     """
-    _check_common(rules, turns, samples, target_halfwidth, exact, threads, discard)
+    rules = _check_common(rules, turns, samples, target_halfwidth, exact, threads, rng, discard)
     counts = _hand_counts_of(hand, rules)
     size = int(counts.sum())
     left = rules.deck_size - size
@@ -384,16 +387,16 @@ def hand_odds(hand, turns: int = 10, rules: CanastaRules = CanastaRules(), *, di
     if turns > left:
         raise ValueError(f"turns={turns} draws more cards than the {left} the hand has not seen")
     text = format_counts(counts)
-    best = best_first_meld(counts, rules)
+    best = best_first_meld(counts, rules=rules)
     t = int(turns)
     if exact:
         E = Estimate.exact_value
         return HandOddsResult(text, best,
-                              tuple(E(p) for p in _exact.first_meld_by_turn(t, rules, hand=counts)),
-                              tuple(E(p) for p in _exact.canasta_by_turn(t, rules, hand=counts)),
+                              tuple(E(p) for p in _exact.first_meld_by_turn(t, rules=rules, hand=counts)),
+                              tuple(E(p) for p in _exact.canasta_by_turn(t, rules=rules, hand=counts)),
                               t, True, rules=rules, samples=0, seed=None)
     if samples is None and target_halfwidth is None:
-        samples = 100_000
+        samples = DEFAULT_HAND_SAMPLES
     rest = np.repeat(np.arange(len(counts), dtype=np.int64), deck_counts(rules.jokers) - counts)
     layout = K.hand_layout(t)
     by_turn = layout.slice("first_meld_by_turn")

@@ -57,7 +57,7 @@ KIND_NAMES = ("2", "3b", "3r", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K",
 JOKER_CODE = 52
 
 _JOKER_TOKENS = {"jk", "*", "joker", "🃏"}
-_KIND_ALIASES = {n.lower(): i for i, n in enumerate(KIND_NAMES)}
+_KIND_ALIASES: dict[str, int | None] = {n.lower(): i for i, n in enumerate(KIND_NAMES)}
 _KIND_ALIASES.update({"10": 9, "*": JOKER, "joker": JOKER, "3": None})
 
 
@@ -138,8 +138,9 @@ def kind_of(token: str | int) -> int:
 def parse_kind(text: str) -> int:
     """Kind code from a kind name: ``'K'``, ``'10'``, ``'3r'``, ``'2'``, ``'Jk'`` or a card ``'Kh'``."""
     t = str(text).strip().lower()
-    if t in _KIND_ALIASES and _KIND_ALIASES[t] is not None:
-        return _KIND_ALIASES[t]
+    kind = _KIND_ALIASES.get(t)
+    if kind is not None:
+        return kind
     try:
         return kind_of(text)
     except ValueError:

@@ -5,8 +5,14 @@ from __future__ import annotations
 import sys
 
 from .. import _cliutil as cu
+from . import _defaults as D
 from ._defaults import MAX_TURNS
-from .rules import WILD_LIMITS, CanastaRules
+from .rules import GOING_OUT, WILD_LIMITS, CanastaRules
+
+#: The rules' defaults, as the API has them.
+_RULES = CanastaRules()
+#: ``--going-out`` values: the rules' ways of going out, spelt as flags.
+_GOING_OUT = tuple(g.replace("_", "-") for g in GOING_OUT)
 
 #: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.
 MAX_FIRST_MELD = 400
@@ -14,14 +20,17 @@ _EXACT_HELP = "enumerate exactly instead of simulating"
 
 
 def _rule_options(p) -> None:
-    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default="naturals", metavar="naturals|three|none",
+    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default=_RULES.wild_limit,
+                   metavar="naturals|three|none",
                    help="wilds a meld may hold: naturals (default; no more wilds than naturals), "
                         "three (at most 3), none")
-    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"), default=30,
-                   metavar="P", help=f"points the first meld must reach, 0..{MAX_FIRST_MELD} (default 30)")
-    p.add_argument("--jokers", type=cu.int_range(4, 6), default=4, metavar="4|6",
+    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"),
+                   default=_RULES.min_first_meld, metavar="P",
+                   help=f"points the first meld must reach, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
+    p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
                    help="Jokers in the pack: 4 (default) or 6")
-    p.add_argument("--discard", type=cu.choice("keep", "weakest"), default="keep", metavar="keep|weakest",
+    p.add_argument("--discard", type=cu.choice(*D.DISCARD_RULES), default=D.DISCARD_RULES[0],
+                   metavar="|".join(D.DISCARD_RULES),
                    help="over the draws: keep every card drawn (default; exact possible) or discard the "
                         "weakest card each turn so the hand keeps its size (Monte Carlo only)")
 
@@ -36,21 +45,22 @@ def add_commands(sub) -> None:
                         description="Odds for a dealt hand: first meld (every wild limit), by taking the upcard, "
                                     "by turn drawing one card a turn, 7 naturals of a rank, wilds and red 3s "
                                     "per hand and per partnership.")
-    m.add_argument("--hand-size", type=positive_hand, default=12, metavar="H", help="cards per hand (default 12)")
-    m.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=20, metavar="K",
-                   help=f"draws to follow, 0..{MAX_TURNS} (default 20)")
+    m.add_argument("--hand-size", type=positive_hand, default=D.HAND_SIZE, metavar="H",
+                   help=f"cards per hand (default {D.HAND_SIZE})")
+    m.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=D.MELD_TURNS, metavar="K",
+                   help=f"draws to follow, 0..{MAX_TURNS} (default {D.MELD_TURNS})")
     _rule_options(m)
-    cu.add_run_options(m, "200,000", exact=_EXACT_HELP)
+    cu.add_run_options(m, f"{D.DEFAULT_MELD_SAMPLES:,}", exact=_EXACT_HELP)
     m.set_defaults(func=_melds)
 
     h = csub.add_parser("hand", help="odds that a given hand opens / holds 7 of a rank by turn k",
                         description="For a given hand: able to lay the first meld, and holding 7 naturals of "
                                     "a rank, after k draws (entry 0 = the hand as given).")
     h.add_argument("--hand", required=True, metavar="CARDS", help="the hand, e.g. \"Ah Ad 2c Jk 7s\" (Joker: Jk or *)")
-    h.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=10, metavar="K",
-                   help=f"draws to follow, 0..{MAX_TURNS} (default 10)")
+    h.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=D.HAND_TURNS, metavar="K",
+                   help=f"draws to follow, 0..{MAX_TURNS} (default {D.HAND_TURNS})")
     _rule_options(h)
-    cu.add_run_options(h, "100,000", unit="samples", exact=_EXACT_HELP)
+    cu.add_run_options(h, f"{D.DEFAULT_HAND_SAMPLES:,}", unit="samples", exact=_EXACT_HELP)
     h.set_defaults(func=_hand)
     add_play_commands(csub)
 
@@ -66,7 +76,7 @@ def _rules(args) -> CanastaRules:
 
 def _size(args) -> dict:
     if args.exact:
-        if args.discard != "keep":
+        if args.discard != D.DISCARD_RULES[0]:
             raise cu.UsageError(f"--discard {args.discard} has no exact answer; drop --exact (Monte Carlo) or use "
                                 "--discard keep")
         return {"exact": True}
@@ -76,7 +86,7 @@ def _size(args) -> dict:
 def _melds(args) -> int:
     from .analysis import melds
 
-    res = melds(args.hand_size, _rules(args), turns=args.turns, discard=args.discard, **_size(args))
+    res = melds(args.hand_size, rules=_rules(args), turns=args.turns, discard=args.discard, **_size(args))
     return cu.emit(args, res, melds_text)
 
 
@@ -86,7 +96,7 @@ def _hand(args) -> int:
 
     rules = _rules(args)
     cu.about("--hand", args.hand, parse_hand, args.hand, jokers=rules.jokers)
-    res = hand_odds(args.hand, args.turns, rules, discard=args.discard, **_size(args))
+    res = hand_odds(args.hand, args.turns, rules=rules, discard=args.discard, **_size(args))
     return cu.emit(args, res, lambda r: hand_text(r, args.hand))
 
 
@@ -132,25 +142,20 @@ def hand_text(r, hand: str) -> str:
 
 
 # ---- the played game: play, advise, --trace ------------------------------------------------------------
-DEFAULT_PLAY_HANDS = 20_000
-DEFAULT_GAMES = 1_000
-DEFAULT_ADVICE_SAMPLES = 2_000
-
-
 def _house_flags(p) -> None:
-    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default="naturals", metavar="naturals|three|none",
-                   help="wilds a meld may hold: naturals (default), three, none")
-    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"), default=30,
-                   metavar="P", help=f"points of a side's first meld, 0..{MAX_FIRST_MELD} (default 30)")
-    p.add_argument("--jokers", type=cu.int_range(4, 6), default=4, metavar="4|6",
+    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default=_RULES.wild_limit,
+                   metavar="naturals|three|none", help="wilds a meld may hold: naturals (default), three, none")
+    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"),
+                   default=_RULES.min_first_meld, metavar="P",
+                   help=f"points of a side's first meld, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
+    p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
                    help="Jokers in the pack: 4 (default) or 6")
-    p.add_argument("--going-out", type=cu.choice("meld-or-discard", "meld-all"), default="meld_or_discard",
-                   metavar="meld-or-discard|meld-all",
+    p.add_argument("--going-out", type=cu.choice(*_GOING_OUT), default=_RULES.going_out, metavar="|".join(_GOING_OUT),
                    help="meld-or-discard (default: the last card may be discarded) or meld-all")
     p.add_argument("--swap-twos", action="store_true", help="a 2 may be swapped out of a meld like a Joker")
     p.add_argument("--out-needs-canasta", action="store_true", help="going out needs a canasta on the side")
-    p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=10_000, metavar="T",
-                   help="game total, 1..1,000,000 (default 10,000)")
+    p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=_RULES.target, metavar="T",
+                   help=f"game total, 1..1,000,000 (default {_RULES.target:,})")
 
 
 def _play_rules(args) -> CanastaRules:
@@ -167,7 +172,7 @@ def add_play_commands(csub) -> None:
                                     "hands end, scores; --games for whole games to the target; --house-options "
                                     "for every house option paired with the rules given; --strength A,B for a "
                                     "paired match; --trace for every move of one hand. 95% intervals.")
-    p.add_argument("--policies", default="heuristic", metavar="P",
+    p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
                    help="random | heuristic, one for all seats or four comma-separated (seat 0..3)")
     p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands")
     p.add_argument("--house-options", action="store_true",
@@ -177,7 +182,7 @@ def add_play_commands(csub) -> None:
     p.add_argument("--trace", action="store_true", help="print every move of one hand (seed --seed)")
     p.add_argument("--check", action="store_true", help="verify the table after every move; report violations")
     _house_flags(p)
-    cu.add_run_options(p, f"{DEFAULT_PLAY_HANDS:,} hands; {DEFAULT_GAMES:,} games with --games", unit="hands")
+    cu.add_run_options(p, f"{D.DEFAULT_HANDS:,} hands; {D.DEFAULT_GAMES:,} games with --games", unit="hands")
     p.set_defaults(func=_play)
 
     a = csub.add_parser("advise", help="take the pile or not; which card to discard (paired intervals)",
@@ -193,15 +198,17 @@ def add_play_commands(csub) -> None:
     a.add_argument("--pile-size", type=cu.int_range(1, 108), default=None, metavar="N",
                    help="pile size when only its top is given")
     a.add_argument("--top", default=None, metavar="CARD", help="the pile's top card (must agree with --pile)")
-    a.add_argument("--counts", default="12,12,12", metavar="L,P,R",
-                   help="cards of the left opponent, my partner, the right opponent (default 12,12,12)")
-    a.add_argument("--red3", default="0,0", metavar="US,THEM", help="red 3s laid by each side (default 0,0)")
+    a.add_argument("--counts", default=",".join(map(str, D.ADVICE_COUNTS)), metavar="L,P,R",
+                   help="cards of the left opponent, my partner, the right opponent (default "
+                        f"{','.join(map(str, D.ADVICE_COUNTS))})")
+    red3 = ",".join(map(str, D.ADVICE_RED3))
+    a.add_argument("--red3", default=red3, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
     a.add_argument("--decision", type=cu.choice("take", "discard"), default=None, metavar="take|discard",
                    help="take (my hand after the draw) or discard; default: take when --pile is given")
-    a.add_argument("--turn", type=cu.int_range(0, 10_000), default=8, metavar="N",
-                   help="table turns played so far (default 8)")
+    a.add_argument("--turn", type=cu.int_range(0, 10_000), default=D.ADVICE_TURN, metavar="N",
+                   help=f"table turns played so far (default {D.ADVICE_TURN})")
     _house_flags(a)
-    cu.add_run_options(a, f"{DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals")
+    cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals")
     a.set_defaults(func=_advise)
 
 
@@ -270,7 +277,7 @@ def house_text(r) -> str:
         ch = r.side0_change.get(name)
         rows.append((name, cu.est(o.opened_by_round[0][4]), cu.est(o.canastas_per_hand[0], 3),
                      cu.est(o.went_out), "" if ch is None else cu.est(ch, 1, sign=True)))
-    parts = [cu.table(("rules", "side 0 opened by round 5", "side 0 canastas a hand", "ends by going out",
+    parts: list = [cu.table(("rules", "side 0 opened by round 5", "side 0 canastas a hand", "ends by going out",
                        "side 0 score change (paired)"), rows)]
     if r.games:
         parts.append(cu.table(("rules (whole games, same seed)", "side dealing first wins", "hands a game"),
@@ -303,7 +310,7 @@ def _play(args) -> int:
 
     rules = _play_rules(args)
     if args.trace:
-        lines = trace(args.policies, rules, rng=args.seed)
+        lines = trace(args.policies, rules=rules, rng=args.seed)
         if args.json:
             from .. import __version__
 
@@ -318,23 +325,22 @@ def _play(args) -> int:
         parts = [x.strip() for x in args.strength.split(",")]
         if len(parts) != 2:
             raise ValueError(f"--strength {args.strength!r}: give two players, e.g. heuristic,random")
-        return _show(args, strength(parts[0], parts[1], rules, samples=args.samples, check=args.check, **common))
+        return _show(args, strength(parts[0], parts[1], rules=rules, samples=args.samples, check=args.check, **common))
     if args.games and not args.house_options:
         if args.precision is not None:
             raise ValueError("--precision applies to hands; give --samples with --games")
-        return _show(args, game(args.policies, rules, samples=args.samples or DEFAULT_GAMES, check=args.check,
-                                **common))
+        return _show(args, game(args.policies, rules=rules, samples=args.samples, check=args.check, **common))
     if args.house_options:
         if args.precision is not None:
             raise ValueError("--precision applies to single hands; give --samples with --house-options")
         from ..engine import defer_interrupts
 
         with defer_interrupts():  # Ctrl-C stops the runs, never the code between them or the printing
-            return _show(args, house_options(args.policies, rules, samples=args.samples, check=args.check,
-                                             games=DEFAULT_GAMES // 5 if args.games else 0, **common))
+            return _show(args, house_options(args.policies, rules=rules, samples=args.samples, check=args.check,
+                                             games=D.DEFAULT_HOUSE_GAMES if args.games else 0, **common))
     size = {"target_halfwidth": args.precision} if args.precision is not None else \
-        {"samples": args.samples or DEFAULT_PLAY_HANDS}
-    return _show(args, play(args.policies, rules, check=args.check, **size, **common))
+        {"samples": args.samples}
+    return _show(args, play(args.policies, rules=rules, check=args.check, **size, **common))
 
 
 def _advise(args) -> int:
@@ -343,6 +349,6 @@ def _advise(args) -> int:
     decision = args.decision or ("take" if (args.pile or args.top) else "discard")
     res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
                  counts=_ints(args.counts, 3, "--counts"), red3=_ints(args.red3, 2, "--red3"), decision=decision,
-                 rules=_play_rules(args), turn=args.turn, samples=args.samples or DEFAULT_ADVICE_SAMPLES,
+                 rules=_play_rules(args), turn=args.turn, samples=args.samples or D.DEFAULT_ADVICE_SAMPLES,
                  **cu.run_options(args))
     return _show(args, res)

@@ -7,7 +7,7 @@ counting cards), and the coefficient of the cards still to draw counts the hands
 every rank passes its test. All counts are Python integers; results are exact ``Fraction``s.
 
 >>> from cardodds.canasta.rules import CanastaRules
->>> p = first_meld_probability(12, CanastaRules())
+>>> p = first_meld_probability(12, rules=CanastaRules())
 >>> 0.5 < float(p) < 0.9
 True
 >>> wild_distribution(12)[0] == Fraction(math.comb(96, 12), math.comb(108, 12))
@@ -22,9 +22,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._deprecate import rules_keyword
 from . import _kernels as _k
 from .cards import BLACK3, JOKER, NATURAL_KINDS, RED3, TWO, deck_counts
-from .rules import CanastaRules
+from .rules import CanastaRules, check_rules, meld_rules
 
 __all__ = [
     "best_meld_distribution",
@@ -125,26 +126,30 @@ def _hand_arrays(hand, rules):
     return base, full - base
 
 
-def first_meld_probability(hand_size: int, rules: CanastaRules = CanastaRules(), *, hand=None,
+@rules_keyword
+def first_meld_probability(hand_size: int, *, rules: CanastaRules | None = None, hand=None,
                            draws: int = 0) -> Fraction:
     """Probability that the hand can lay a first meld worth at least ``rules.min_first_meld``.
 
     A random ``hand_size``-card hand, or the given ``hand`` (counts per kind) after ``draws``
     cards from the rest of the pack. One card stays back for the discard.
     """
+    rules = check_rules(rules)
     base, avail = _hand_arrays(hand, rules)
     ndraw = hand_size if hand is None else draws
     size = int(base.sum()) + ndraw
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     rank_ok, wild_ok = _best_below(min_first, size - 1, pts, code, wm)
     ways = _count(base, avail, ndraw, rank_ok, wild_ok)
     return 1 - Fraction(ways, math.comb(int(avail.sum()), ndraw))
 
 
-def first_meld_by_wilds(hand_size: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
+@rules_keyword
+def first_meld_by_wilds(hand_size: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Probability of a first meld given the number of wild cards dealt: {wilds: probability}."""
+    rules = check_rules(rules)
     base, avail = _hand_arrays(None, rules)
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     rank_ok, wild_ok = _best_below(min_first, hand_size - 1, pts, code, wm)
     n_wild = int(avail[JOKER] + avail[TWO])
     out = {}
@@ -155,17 +160,21 @@ def first_meld_by_wilds(hand_size: int, rules: CanastaRules = CanastaRules()) ->
     return out
 
 
-def first_meld_by_turn(turns: int, rules: CanastaRules = CanastaRules(), *, hand=None,
+@rules_keyword
+def first_meld_by_turn(turns: int, *, rules: CanastaRules | None = None, hand=None,
                        hand_size: int = 12) -> list[Fraction]:
     """Entry k: able to lay the first meld after k draws (cards kept, no pile)."""
+    rules = check_rules(rules)
     if hand is None:
-        return [first_meld_probability(hand_size + k, rules) for k in range(turns + 1)]
-    return [first_meld_probability(0, rules, hand=hand, draws=k) for k in range(turns + 1)]
+        return [first_meld_probability(hand_size + k, rules=rules) for k in range(turns + 1)]
+    return [first_meld_probability(0, rules=rules, hand=hand, draws=k) for k in range(turns + 1)]
 
 
-def canasta_by_turn(turns: int, rules: CanastaRules = CanastaRules(), *, hand=None,
+@rules_keyword
+def canasta_by_turn(turns: int, *, rules: CanastaRules | None = None, hand=None,
                     hand_size: int = 12) -> list[Fraction]:
     """Entry k: holding 7 naturals of one rank after k draws."""
+    rules = check_rules(rules)
     base, avail = _hand_arrays(hand, rules)
     rank_ok = _RankTest(lambda k, c, J, T: c < 7, lambda k: 0)
     out = []
@@ -176,8 +185,10 @@ def canasta_by_turn(turns: int, rules: CanastaRules = CanastaRules(), *, hand=No
     return out
 
 
-def max_natural_distribution(hand_size: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
+@rules_keyword
+def max_natural_distribution(hand_size: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Distribution of the most naturals of one rank (4..A) in a hand: {count: probability}."""
+    rules = check_rules(rules)
     base, avail = _hand_arrays(None, rules)
     total = math.comb(int(avail.sum()), hand_size)
     cdf = []
@@ -202,10 +213,12 @@ def _achievable_values(hand_size, rules):
     return sorted(v for v in values if v > 0)
 
 
-def best_meld_distribution(hand_size: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
+@rules_keyword
+def best_meld_distribution(hand_size: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Distribution of the best first-meld value of a dealt hand (0 = no meld at all)."""
+    rules = check_rules(rules)
     base, avail = _hand_arrays(None, rules)
-    pts, code, _, wm, _, _ = rules.to_kernel()
+    pts, code, _, wm = meld_rules(rules)
     total = math.comb(int(avail.sum()), hand_size)
     values = _achievable_values(hand_size, rules)
     out: dict[int, Fraction] = {}
@@ -224,13 +237,15 @@ def best_meld_distribution(hand_size: int, rules: CanastaRules = CanastaRules())
     return out
 
 
-def pile_open_probability(hand_size: int, rules: CanastaRules = CanastaRules()) -> Fraction:
+@rules_keyword
+def pile_open_probability(hand_size: int, *, rules: CanastaRules | None = None) -> Fraction:
     """Probability that a dealt hand can lay a first meld holding the upcard (taking the pile).
 
     The player draws from the stock before the pile may be taken, so the meld is made from
     the ``hand_size`` dealt cards, the card drawn and the upcard."""
+    rules = check_rules(rules)
     full = deck_counts(rules.jokers)
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     n = int(full.sum())
     room = hand_size + 1  # hand + drawn card + top card - one card for the discard
     prob = Fraction(0)
@@ -245,7 +260,7 @@ def pile_open_probability(hand_size: int, rules: CanastaRules = CanastaRules()) 
                                 or _rank_value(c + 1, int(pts[k]), J, T, room, code) < min_first,
                                 lambda k, top=top: (k == top, int(pts[k])))
 
-            def wild_ok(J, T):
+            def wild_ok(J, T, need=0, add=None):  # the same parameters as the other branch's test
                 return True
         else:
             need = 1 if top == JOKER else 2
@@ -271,11 +286,15 @@ def _hypergeom(population, good, draws):
             for k in range(min(good, draws) + 1)}
 
 
-def wild_distribution(cards: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
+@rules_keyword
+def wild_distribution(cards: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Wild cards (2s and Jokers) among ``cards`` dealt cards (12: a hand, 24: a partnership)."""
+    rules = check_rules(rules)
     return _hypergeom(rules.deck_size, 8 + rules.jokers, cards)
 
 
-def red_three_distribution(cards: int, rules: CanastaRules = CanastaRules()) -> dict[int, Fraction]:
+@rules_keyword
+def red_three_distribution(cards: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Red 3s among ``cards`` dealt cards (12: a hand, 24: a partnership)."""
+    rules = check_rules(rules)
     return _hypergeom(rules.deck_size, 4, cards)

@@ -13,7 +13,7 @@ True
 >>> sorted(res.to_dict()["canastas"]["side0"])
 ['clean', 'joker', 'mixed']
 
-Rule choices the engine makes where RULES.md is silent (see :mod:`cardodds.canasta._play`):
+Rule choices the engine makes where RULES.md is silent (see :mod:`cardodds.canasta._table`):
 one meld per rank per side; a side opens with its own combination before adding to any meld;
 the pile is taken before other moves; a replacement red 3 is laid at once; going out is never
 allowed in a player's first turn.
@@ -21,52 +21,34 @@ allowed in a player's first turn.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .. import engine
-from ..engine import takes_backend
+from .._deprecate import rules_keyword
+from .._validate import check_run
+from ..engine import InOrder, takes_backend
 from ..results import Result, counts_field
+from ..rng import as_seed_sequence, child
 from ..stats import Z95, Estimate
 from . import _play as P
+from . import _policies, _table as T
+from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_POLICIES,
+                        DEFAULT_STRENGTH_PAIRS, DEFAULT_TUNE_SAMPLES)
 from .cards import KIND_NAMES, deck_counts, deck_kinds
-from .players import HeuristicParams, resolve_policies
-from .rules import CanastaRules
-from .view import compile_policy
+from .policies import HeuristicParams, resolve_policies
+from .rules import CanastaRules, check_rules
+from .view import compile_policy, describe_move
 
-__all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "game", "house_options", "play",
-           "strength", "trace"]
+__all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult", "game",
+           "house_options", "play", "strength", "trace", "tune"]
 
-DEFAULT_HANDS = 20_000
-DEFAULT_GAMES = 2_000
 MAX_ROUNDS = 15
 CANASTA_KINDS = ("mixed", "clean", "joker")
-#: Games still open after this many hands count as unfinished (random players can lose
-#: points hand after hand for ever).
-DEFAULT_MAX_HANDS = 300
 #: A small chunk: a hand is a few thousand moves, so chunks stay short for Ctrl-C.
 CHUNK = 1 << 10
-
-
-def pack_rules(rules: CanastaRules, max_hands: int = DEFAULT_MAX_HANDS) -> np.ndarray:
-    """The rules as the play kernels read them (layout :data:`cardodds.canasta._play.R`)."""
-    return P.R.pack(points=rules.points(), wild_code=rules.wild_code, min_first=rules.min_first_meld,
-                    wild_melds=int(rules.wild_melds), swap_twos=int(rules.swap_twos), jokers=rules.jokers,
-                    meld_all=int(rules.going_out == "meld_all"), out_bonus=rules.going_out_bonus,
-                    out_needs_canasta=int(rules.going_out_needs_canasta), target=rules.target,
-                    max_hands=max_hands)
-
-
-def _check_rules(rules):
-    if not isinstance(rules, CanastaRules):
-        raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(going_out='meld_all')")
-
-
-def _check_threads(threads):
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
-                                or threads < 1):
-        raise ValueError(f"threads={threads!r} must be a positive whole number")
 
 
 def _mean(total, total_sq, n) -> Estimate:
@@ -212,6 +194,11 @@ class PlayResult(Result):
         ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
         return ax
 
+    @property
+    def pile_size_counts(self) -> np.ndarray:
+        """Pile takes by the cards taken (entry k: takes of k cards), both sides, all hands."""
+        return self.counts[P.HC.slice("take_size")]
+
 
 def _violations(v) -> dict:
     names = ("cards", "meld", "score", "first_turn_out", "stuck", "policy", "open")
@@ -220,7 +207,7 @@ def _violations(v) -> dict:
 
 def _play_result(c: np.ndarray, policies, rules, n, seed, partial) -> PlayResult:
     v = P.HC.view(c)
-    T1 = P.MAX_TURNS + 1
+    T1 = T.MAX_TURNS + 1
     opened_t = v.open_turn.reshape(2, T1)
     can_t = v.canasta_turn.reshape(2, T1)
     canastas = v.canastas.reshape(2, 4)
@@ -237,7 +224,7 @@ def _play_result(c: np.ndarray, policies, rules, n, seed, partial) -> PlayResult
                   for s in range(2)},
         canastas_per_hand=tuple(_mean(total_c[s], v.canastas_sq[s], n) for s in range(2)),
         pile_takes=tuple(_mean(v.takes[s], v.takes_sq[s], n) for s in range(2)),
-        pile_size=_hist_mean(v.take_size, np.arange(P.MAX_CARDS + 1)),
+        pile_size=_hist_mean(v.take_size, np.arange(T.MAX_CARDS + 1)),
         went_out=Estimate.proportion(int(ends[0].sum()), n),
         stock_out=Estimate.proportion(int(ends[1].sum()), n),
         end_turn=_hist_mean(ends.sum(axis=0), turns),
@@ -263,35 +250,35 @@ def _poisson_mean(k: int, n: int) -> Estimate:
 
 
 def _size(samples, target_halfwidth, default):
-    engine.check_run_size(samples, target_halfwidth)
     if samples is None and target_halfwidth is None:
         return default
     return samples
 
 
+@rules_keyword
 @takes_backend
-def play(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
+def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None, check: bool = False,
          params: HeuristicParams | None = None, progress: bool = False) -> PlayResult:
     """Play single hands and report how they go, with 95% intervals.
 
     ``policies``: one name for every seat (``"random"``, ``"heuristic"``), a comma list of four,
-    or a list with at most one ``@njit`` user policy (:mod:`cardodds.canasta.players`).
+    or a list with at most one ``@njit`` user policy (:mod:`cardodds.canasta.policies`).
     ``samples`` hands (default 20,000) or until the 95% interval of P(side 0 makes a canasta
     in the hand) is ``target_halfwidth`` wide. ``check=True`` verifies the table after every move and
     reports violations (all zero unless something is broken).
     """
-    _check_rules(rules)
-    _check_threads(threads)
+    rules = check_rules(rules)
+    check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     samples = _size(samples, target_halfwidth, DEFAULT_HANDS)
     codes, names, user, hp = resolve_policies(policies, params)
 
     def halfwidth(c, n):
         v = P.HC.view(c)
-        never = v.canasta_turn[P.MAX_TURNS]  # side 0 made no canasta
+        never = v.canasta_turn[T.MAX_TURNS]  # side 0 made no canasta
         return Estimate.proportion(n - never, n).halfwidth
 
-    res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), pack_rules(rules), codes, hp, int(bool(check)),
+    res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, int(bool(check)),
                                       deck_counts(rules.jokers), compile_policy(user)),
                      P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
@@ -341,23 +328,24 @@ class GameResult(Result):
         ])
 
 
+@rules_keyword
 @takes_backend
-def game(policies="heuristic", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
+def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          rng=None, threads: int | None = None, check: bool = False, params: HeuristicParams | None = None,
          max_hands: int = DEFAULT_MAX_HANDS, progress: bool = False) -> GameResult:
     """Play ``samples`` whole games (default 2,000) to ``rules.target``; side 0 deals first.
 
-    >>> g = game("heuristic", CanastaRules(target=1500), samples=50, rng=1)
+    >>> g = game("heuristic", rules=CanastaRules(target=1500), samples=50, rng=1)
     >>> g.games
     50
     """
-    _check_rules(rules)
-    _check_threads(threads)
+    rules = check_rules(rules)
+    check_run(samples=samples, threads=threads, rng=rng)
     samples = _size(samples, None, DEFAULT_GAMES)
     if isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer)) or not 1 <= max_hands <= 10_000:
         raise ValueError(f"max_hands={max_hands!r} must be a whole number 1..10000")
     codes, names, user, hp = resolve_policies(policies, params)
-    res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), pack_rules(rules, int(max_hands)), codes, hp,
+    res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
                                      int(bool(check)), deck_counts(rules.jokers), compile_policy(user)),
                      P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
                      unit="game")
@@ -435,8 +423,9 @@ class HouseOptionsResult(Result):
         return "\n".join(lines)
 
 
+@rules_keyword
 @takes_backend
-def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *, options=None,
+def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, options=None,
                   samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
                   params: HeuristicParams | None = None, games: int = 0,
                   progress: bool = False) -> HouseOptionsResult:
@@ -447,9 +436,9 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
     whole games under each rules set (from the same seed): P(the side dealing first wins) and
     hands a game. Interrupted (Ctrl-C), it returns the options run so far, ``partial=True``;
     those not reached are absent."""
-    _check_rules(rules)
-    _check_threads(threads)
-    samples = _size(samples, None, DEFAULT_HANDS // 4)
+    rules = check_rules(rules)
+    check_run(samples=samples, threads=threads, rng=rng)
+    samples = _size(samples, None, DEFAULT_HOUSE_HANDS)
     if options is None:
         options = HOUSE_OPTIONS
     elif not isinstance(options, dict):
@@ -473,7 +462,7 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
     out_opts, change = {}, {}
     for name, alt in alts.items():
         res = steps.step(engine.run, P.paired_kernel,
-                         (deck_kinds(rules.jokers), pack_rules(rules), deck_kinds(alt.jokers), pack_rules(alt),
+                         (deck_kinds(rules.jokers), rules.pack(), deck_kinds(alt.jokers), alt.pack(),
                           codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers),
                           compile_policy(user)),
                          P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
@@ -491,18 +480,18 @@ def house_options(policies="heuristic", rules: CanastaRules = CanastaRules(), *,
             break
     game_res = {}
     if games and not steps.partial:
-        from ..rng import as_seed_sequence
-
+        assert base is not None  # the first option ran, or the runs would be partial
         _, gseed = as_seed_sequence(rng if rng is not None else base.seed)
         for name, alt in [("base", rules)] + list(alts.items()):
-            g = steps.step(game, policies, alt, samples=int(games), rng=gseed, threads=threads, params=params)
+            g = steps.step(game, policies, rules=alt, samples=int(games), rng=gseed, threads=threads, params=params)
             if g is None:
                 break
             game_res[name] = g
             if steps.partial:
                 break
-    return HouseOptionsResult(policies=names, base=base, options=out_opts, side0_change=change, games=game_res,
-                              rules=rules,
+    # base is None only when the first run was interrupted (a partial result)
+    return HouseOptionsResult(policies=names, base=base,  # type: ignore[arg-type]
+                              options=out_opts, side0_change=change, games=game_res, rules=rules,
                               samples=int(samples), seed=base.seed if base else None,
                               partial=steps.partial)
 
@@ -540,8 +529,9 @@ class StrengthResult(Result):
                 f"(seed {self.seed})")
 
 
+@rules_keyword
 @takes_backend
-def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *, samples: int | None = None,
+def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
              rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
              params_b: HeuristicParams | None = None, check: bool = False, progress: bool = False) -> StrengthResult:
     """A's partnership against B's on the same deals with the sides swapped: A's edge in points
@@ -551,15 +541,15 @@ def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *,
     >>> s.points.value > 0
     True
     """
-    _check_rules(rules)
-    _check_threads(threads)
-    samples = _size(samples, None, 5_000)
+    rules = check_rules(rules)
+    check_run(samples=samples, threads=threads, rng=rng)
+    samples = _size(samples, None, DEFAULT_STRENGTH_PAIRS)
     ca, na, ua, ha = resolve_policies(a, params_a)
     cb, nb, ub, hb = resolve_policies(b, params_b)
     user = ua if na[0] == "user" else ub
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
-    res = engine.run(P.match_kernel, (deck_kinds(rules.jokers), pack_rules(rules), int(ca[0]), int(cb[0]), ha[0],
+    res = engine.run(P.match_kernel, (deck_kinds(rules.jokers), rules.pack(), int(ca[0]), int(cb[0]), ha[0],
                                       hb[0], int(bool(check)), deck_counts(rules.jokers), compile_policy(user)),
                      P.M.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=256,
                      unit="pair")
@@ -572,45 +562,8 @@ def strength(a="heuristic", b="random", rules: CanastaRules = CanastaRules(), *,
 
 
 # ---- a traced hand -------------------------------------------------------------------------------------------
-def describe_move(t: np.ndarray, m) -> str:
-    """A move in the game's words, read before it is played on table ``t``."""
-    typ = int(m[0])
-    seat = int(t[P.SA.seat])
-
-    def meld_txt(kind, n, tw, jk):
-        parts = []
-        if kind >= 0:
-            parts += [KIND_NAMES[kind]] * n
-        parts += ["2"] * tw + ["Jk"] * jk
-        return " ".join(parts)
-
-    def owner(side):
-        return "our" if side == seat % 2 else "their"
-    if typ == P.MV_DISCARD:
-        return f"discards {KIND_NAMES[m[1]]}"
-    if typ == P.MV_PASS:
-        return "cannot discard its last card and ends the turn (the stock is empty)"
-    if typ == P.MV_RED3:
-        return "lays a red 3 and draws a replacement"
-    if typ == P.MV_NEW:
-        return f"melds {meld_txt(m[1], m[2], m[3], m[4])}"
-    if typ == P.MV_ADD:
-        kind = int(t[P.meld_at(m[1], m[2])])
-        return f"adds {KIND_NAMES[m[3]]} to {owner(m[1])} {('wild' if kind < 0 else KIND_NAMES[kind])} meld"
-    if typ == P.MV_SWAP:
-        kind = int(t[P.meld_at(m[1], m[2])])
-        return f"swaps {KIND_NAMES[m[3]]} out of {owner(m[1])} {KIND_NAMES[kind]} meld for a natural {KIND_NAMES[kind]}"
-    top = KIND_NAMES[int(t[P.SA.pile + t[P.SA.pile_len] - 1])]
-    size = int(t[P.SA.pile_len])
-    cards = f"{size} card{'s' if size != 1 else ''}"
-    if typ == P.MV_TAKE_NEW:
-        return f"takes the pile ({cards}, {top} on top) melding {meld_txt(m[1], m[2], m[3], m[4])}"
-    kind = int(t[P.meld_at(m[1], m[2])])
-    return f"takes the pile ({cards}, {top} on top) adding {top} to {owner(m[1])} " \
-           f"{('wild' if kind < 0 else KIND_NAMES[kind])} meld"
-
-
-def trace(policies="heuristic", rules: CanastaRules = CanastaRules(), *, rng=None,
+@rules_keyword
+def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=None,
           params: HeuristicParams | None = None) -> list[str]:
     """Every move of one hand (seat 3 deals) in readable card names, the scores last.
 
@@ -618,41 +571,136 @@ def trace(policies="heuristic", rules: CanastaRules = CanastaRules(), *, rng=Non
     >>> lines[0].startswith("deal:")
     True
     """
-    from ..rng import as_seed_sequence, chunk_state
+    from ..rng import chunk_state
     from .cards import format_counts
 
-    _check_rules(rules)
+    rules = check_rules(rules)
+    check_run(rng=rng)
     codes, names, user, hp = resolve_policies(policies, params)
     ss, seed = as_seed_sequence(rng)
     state = chunk_state(ss, 0)
-    rl = pack_rules(rules)
+    rl = rules.pack()
     deck = deck_kinds(rules.jokers)
-    t = np.zeros(P.S.size, dtype=np.int64)
-    mv = np.zeros((P.MAX_MOVES, P.MW), dtype=np.int64)
+    t = np.zeros(T.S.size, dtype=np.int64)
+    mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
     work = np.zeros(15, dtype=np.int64)
-    choose, policy = P.choose, compile_policy(user)
-    P.new_hand(state, t, deck, 3)
-    hb = P.SA.hand
-    lines = [f"deal: seed {seed}, seat 3 deals, upcard {KIND_NAMES[int(t[P.SA.pile])]}"]
+    choose, policy = _policies.choose, compile_policy(user)
+    T.new_hand(state, t, deck, 3)
+    hb = T.SA.hand
+    lines = [f"deal: seed {seed}, seat 3 deals, upcard {KIND_NAMES[int(t[T.SA.pile])]}"]
     for s in range(4):
         lines.append(f"  seat {s} ({names[s]}): {format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
     last_turn = -1
-    while t[P.SA.phase] != P.PH_OVER:
-        if t[P.SA.turn] != last_turn:
-            last_turn = int(t[P.SA.turn])
-            s = int(t[P.SA.seat])
-            drawn = KIND_NAMES[int(t[P.SA.stock + t[P.SA.stock_pos] - 1])]
+    while t[T.SA.phase] != T.PH_OVER:
+        if t[T.SA.turn] != last_turn:
+            last_turn = int(t[T.SA.turn])
+            s = int(t[T.SA.seat])
+            drawn = KIND_NAMES[int(t[T.SA.stock + t[T.SA.stock_pos] - 1])]
             lines.append(f"turn {last_turn + 1}: seat {s} draws {drawn}; hand "
                          f"{format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
-        nm = P.gen_moves(t, rl, mv, work)
+        nm = T.gen_moves(t, rl, mv, work)
         if nm == 0:
             lines.append("  no legal move (a bug: please report it)")
             break
         i = choose(state, t, rl, mv, nm, codes, hp, policy)
-        lines.append(f"  seat {int(t[P.SA.seat])} {describe_move(t, mv[i])}")
-        P.apply_move(t, rl, mv[i])
-    P.score_hand(t, rl, work)
-    how = f"seat {int(t[P.SA.went_out])} went out" if t[P.SA.went_out] >= 0 else "the stock ran out"
-    lines.append(f"hand over after {int(t[P.SA.turn]) + 1} turns: {how}; "
-                 f"side 0 scores {int(t[P.SA.score])}, side 1 scores {int(t[P.SA.score + 1])}")
+        lines.append(f"  seat {int(t[T.SA.seat])} {describe_move(t, mv[i])}")
+        T.apply_move(t, rl, mv[i])
+    T.score_hand(t, rl, work)
+    how = f"seat {int(t[T.SA.went_out])} went out" if t[T.SA.went_out] >= 0 else "the stock ran out"
+    lines.append(f"hand over after {int(t[T.SA.turn]) + 1} turns: {how}; "
+                 f"side 0 scores {int(t[T.SA.score])}, side 1 scores {int(t[T.SA.score + 1])}")
     return lines
+
+
+# ---- the tuner ------------------------------------------------------------------------------------------------
+#: Values the tuner tries for each named parameter.
+TUNE_GRID = {
+    "open_from_turn": (0, 2, 4),
+    "take_min_pile": (1, 2, 4, 8),
+    "take_min_gain": (0, 20, 60, 150),
+    "discard_care": (0, 1),
+    "out_needs_canasta": (0, 1),
+    "feed_opponents": (0, 1),
+    "keep_wilds": (0, 1, 2, 3),
+    "min_naturals": (2, 3),
+}
+
+
+@rules_keyword
+@takes_backend
+def tune(*, rules: CanastaRules | None = None, samples: int = DEFAULT_TUNE_SAMPLES, rounds: int = 1,
+         grid: dict | None = None, rng=None, threads: int | None = None,
+         confirm_samples: int | None = None) -> TuneResult:
+    """Search the heuristic's parameters by paired matches (the same deals, sides swapped).
+
+    Coordinate search: for each parameter in turn, each value of ``grid`` plays ``samples``
+    paired deals against the best set so far and replaces it only when its edge's 95%
+    interval lies above zero. The best set's edge over the defaults is then measured on fresh
+    deals (``confirm_samples``, default ``2 * samples``), so the search's luck does not
+    inflate it. Returns a :class:`TuneResult`.
+
+    >>> r = tune(samples=40, grid={"take_min_pile": (2, 8)}, rng=1)
+    >>> sorted(r.best.to_dict()) == sorted(HeuristicParams().to_dict())
+    True
+    """
+    rules = check_rules(rules)
+    check_run(samples=samples, threads=threads, rng=rng)
+    if confirm_samples is not None:
+        check_run(samples=confirm_samples)
+    grid = TUNE_GRID if grid is None else grid
+    for name in grid:
+        if name not in _policies.HEURISTIC_DEFAULTS:
+            raise ValueError(f"tune: {name!r} is no heuristic parameter; "
+                             f"choose from {', '.join(_policies.HEURISTIC_DEFAULTS)}")
+    ss, seed = as_seed_sequence(rng)
+    seeds = (child(ss, i) for i in itertools.count())  # match i seeded by child i of the run's seed
+    best = HeuristicParams()
+    history = []
+    # Interrupted (Ctrl-C), the matches stop: the best set so far (an interrupted match
+    # changes nothing) and, if its match was not reached, an edge of NaN; partial=True.
+    steps = InOrder()
+    candidates = ((name, v) for _ in range(rounds) for name, values in grid.items() for v in values)
+    for name, v in candidates:
+        if getattr(best, name) == v:
+            continue
+        cand = replace(best, **{name: v})
+        res = steps.step(strength, "heuristic", "heuristic", rules=rules, samples=samples, rng=next(seeds),
+                         threads=threads, params_a=cand, params_b=best)
+        if res is None or steps.partial:
+            break
+        history.append((name, v, res.points))
+        if res.points.lo > 0:
+            best = cand
+    final = steps.step(strength, "heuristic", "heuristic", rules=rules, samples=confirm_samples or 2 * samples,
+                       rng=next(seeds), threads=threads, params_a=best, params_b=HeuristicParams())
+    edge = final.points if final is not None else Estimate.mean(0.0, 0.0, 0)
+    return TuneResult(best=best, edge=edge, history=tuple(history), rules=rules, samples=samples, seed=seed,
+                      partial=steps.partial)
+
+
+@dataclass(frozen=True, repr=False, kw_only=True)
+class TuneResult(Result):
+    """The tuner's best parameter set and its edge over the defaults (points a hand, paired)."""
+
+    best: HeuristicParams
+    edge: Estimate
+    history: tuple
+
+    def to_dict(self) -> dict:
+        d = self.meta()
+        d.update({"game": "canasta", "question": "tune", "best": self.best.to_dict(), "edge": self.edge.to_dict(),
+                  "history": [{"parameter": n, "value": v, "edge": e.to_dict()} for n, v, e in self.history]})
+        return d
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame([{"parameter": n, "value": v, "edge": e.value, "lo": e.lo, "hi": e.hi}
+                             for n, v, e in self.history])
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.best.to_dict().items() if v != _policies.HEURISTIC_DEFAULTS[k]}
+        verdict = " (no difference at this precision)" if self.edge.contains_zero() else ""
+        return (f"Canasta heuristic tuned ({len(self.history)} paired matches of {self.samples:,} deals, seed "
+                f"{self.seed}): changes {changed or 'none'}; edge over the defaults {self.edge.format()} points "
+                f"a hand on fresh deals{verdict}")

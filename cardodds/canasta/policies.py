@@ -1,47 +1,114 @@
-"""What a player discards while drawing toward the first meld (policies as data).
+"""The policies of Polish Canasta played (:mod:`cardodds.canasta.play`): their names, codes and parser.
 
-``"keep"`` keeps every card drawn (no discard): the by-turn figures then say what the cards
-seen so far hold, an upper bound for any real player, and they can be computed exactly.
-``"weakest"`` keeps the hand at its dealt size: after each draw (and the chance to meld) it
-discards a black 3, else a red 3, else a natural of the rank it holds fewest of (the cheapest
-such rank on a tie), and a wild only when it holds nothing else. Monte Carlo only.
+At each decision the engine lists every legal move (``cardodds.canasta._table.gen_moves``) and
+the seat's policy picks one by its index, so no policy can break a rule.
 
->>> DISCARD_POLICIES
-('keep', 'weakest')
->>> from cardodds.canasta.cards import hand_counts, KIND_NAMES
->>> from cardodds.canasta.rules import CanastaRules
->>> KIND_NAMES[weakest_card(hand_counts("Kh Kd 9c 4s 2c"), CanastaRules().points())]
-'4'
+``random``
+    A uniformly random move among the legal ones at each decision (a discard is one move per
+    kind held, a new meld one move per way of forming it, and so on).
+``heuristic``
+    A partnership player steered by :class:`HeuristicParams`: it lays red 3s at once; takes
+    the pile when it holds at least ``take_min_pile`` cards and the meld it makes plus the
+    pile's cards are worth ``take_min_gain`` points; opens from its own turn
+    ``open_from_turn`` on; melds new combinations of at least ``min_naturals`` naturals with
+    as few wilds as it can; adds naturals to its side's melds, wilds only to make a canasta
+    or when it holds more than ``keep_wilds`` of them; adds to the opponents' melds only with
+    ``feed_opponents`` (naturals, never the card that completes their canasta); goes out only
+    with a canasta on the side when ``out_needs_canasta``; and discards, with
+    ``discard_care``, a black 3 first (it blocks the pile), then the natural the next opponent
+    can least use (no meld of that rank on the table), cheapest and least held first;
+    never a wild unless nothing else is left.
+Your own policy
+    An ``@njit`` function ``policy(rng, view, moves, n_moves, seat) -> int`` returning the index
+    of a move in ``moves[:n_moves]``. ``rng`` is the chunk's xoshiro256** state (draw with
+    :func:`cardodds._random.bounded`); ``view`` the table as ``seat`` sees it, read with the
+    named offsets of :mod:`cardodds.canasta.view`; ``moves`` the int64 records
+    ``(type, a, b, c, d)`` described there (with the exact numba signature). It is compiled once
+    more, to a function the kernels receive as an argument; the kernels are not recompiled. An index
+    outside the list is replaced by the
+    first move and counted (``violations["policy"]`` of a ``check=True`` run).
+
+>>> from numba import njit
+>>> from cardodds.canasta import play
+>>> from cardodds.canasta.view import MV_DISCARD
+>>> @njit
+... def discard_at_once(rng, view, moves, n_moves, seat):
+...     for i in range(n_moves):
+...         if moves[i, 0] == MV_DISCARD:
+...             return i
+...     return 0
+>>> play([discard_at_once, "heuristic", "heuristic", "heuristic"], samples=20, rng=1).policies
+('user', 'heuristic', 'heuristic', 'heuristic')
 """
 
-from .._jit import helper
-from .cards import ACE, BLACK3, FOUR, JOKER, RED3, TWO
+from __future__ import annotations
 
-__all__ = ["DISCARD_POLICIES", "KEEP", "WEAKEST", "weakest_card"]
+import warnings
+from dataclasses import asdict, dataclass, fields
 
-DISCARD_POLICIES = ("keep", "weakest")
-KEEP = 0
-WEAKEST = 1
+import numpy as np
+
+from ..policy import lineup
+from . import _policies as P
+
+__all__ = ["POLICIES", "HeuristicParams", "resolve_policies"]
+
+POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC}
 
 
-@helper
-def weakest_card(counts, pts):
-    """Kind of the card the ``"weakest"`` policy discards from ``counts`` (-1 if empty)."""
-    if counts[BLACK3] > 0:  # a black 3 can never be melded
-        return BLACK3
-    if counts[RED3] > 0:  # nor a red 3
-        return RED3
-    best = -1
-    for k in range(FOUR, ACE + 1):
-        c = counts[k]
-        if c == 0:
-            continue
-        if best < 0 or c < counts[best] or (c == counts[best] and pts[k] < pts[best]):
-            best = k
-    if best >= 0:
-        return best
-    if counts[TWO] > 0:  # a 2 is the cheaper wild
-        return TWO
-    if counts[JOKER] > 0:
-        return JOKER
-    return -1
+@dataclass(frozen=True)
+class HeuristicParams:
+    """Named parameters of the ``heuristic`` player (see the module text).
+
+    The defaults are the tuner's best set (:func:`cardodds.canasta.play.tune`, seed 7, 1,500
+    paired deals a match): against the hand-set start ``take_min_gain=20, out_needs_canasta=1, keep_wilds=1`` it
+    gained 277 [254, 301] points a hand on fresh deals."""
+
+    open_from_turn: int = 0
+    take_min_pile: int = 2
+    take_min_gain: int = 0
+    discard_care: int = 1
+    out_needs_canasta: int = 0
+    feed_opponents: int = 0
+    keep_wilds: int = 0
+    min_naturals: int = 3
+
+    def __post_init__(self):
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, bool):
+                object.__setattr__(self, f.name, int(v))
+            elif not isinstance(v, (int, np.integer)) or v < 0 or v > 10_000:
+                raise ValueError(f"heuristic parameter {f.name}={v!r} must be a whole number 0..10000")
+
+    def pack(self) -> np.ndarray:
+        return P.H.pack(**asdict(self))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+assert HeuristicParams().to_dict() == P.HEURISTIC_DEFAULTS
+
+
+def resolve_policies(policies, params: HeuristicParams | None = None):
+    """``(codes int64[4], names, user function or None, heuristic parameters int64[4, H.size])``."""
+    if params is None:
+        params = HeuristicParams()
+    if not isinstance(params, HeuristicParams):
+        raise ValueError("params must be a HeuristicParams object, e.g. HeuristicParams(take_min_pile=3)")
+    codes, names, user = lineup(policies, 4, POLICIES, P.P_USER, "heuristic,random,heuristic,random")
+    hp = np.tile(params.pack(), (4, 1))
+    return np.asarray(codes, dtype=np.int64), tuple(names), user, hp
+
+
+def __getattr__(name: str):
+    """The discard rule of meld odds was ``canasta.policies`` before the word went to the
+    players: its names still work from here, with a warning (:mod:`cardodds.canasta.discard`)."""
+    from . import discard
+
+    if name in discard.__all__:
+        warnings.warn(f"{__name__}.{name} moved to cardodds.canasta.discard.{name}; the old place will go in a "
+                      "later release", DeprecationWarning, stacklevel=2)
+        return getattr(discard, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

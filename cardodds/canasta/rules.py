@@ -3,7 +3,7 @@
 >>> r = CanastaRules()
 >>> r.jokers, r.wild_limit, r.min_first_meld, r.swap_twos, r.target
 (4, 'naturals', 30, False, 10000)
->>> CanastaRules(wild_limit="three").to_kernel()[1]
+>>> RULES.view(CanastaRules(wild_limit="three").pack()).wild_code
 1
 >>> RULES.view(CanastaRules(min_first_meld=50).pack()).min_first_meld
 50
@@ -15,6 +15,7 @@ ValueError: jokers=5 is not a pack the rules know; use jokers=4 (108 cards) or j
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -22,15 +23,16 @@ import numpy as np
 from ..layout import Layout
 from .cards import ACE, BLACK3, FOUR, JOKER, KING, N_KINDS, RED3, TWO
 
-__all__ = ["GOING_OUT", "RULES", "WILD_LIMITS", "CanastaRules"]
+__all__ = ["GOING_OUT", "RULES", "WILD_LIMITS", "CanastaRules", "check_rules"]
 
 #: Wild-limit options in kernel-code order.
 WILD_LIMITS = ("naturals", "three", "none")
 #: Ways of going out in played hands.
 GOING_OUT = ("meld_or_discard", "meld_all")
 
-#: The packed rules the kernels read (:meth:`CanastaRules.pack`); kernels name a field as
-#: ``RULES.at.wild_code``, wrappers as ``RULES.view(packed).wild_code``.
+#: The packed rules every kernel reads (:meth:`CanastaRules.pack`: meld odds and played
+#: hands alike); kernels name a field as ``RULES.at.wild_code``, wrappers as
+#: ``RULES.view(packed).wild_code``.
 RULES = Layout("canasta rules", [
     ("points", N_KINDS),  # card points per kind
     ("wild_code", 1),  # index into WILD_LIMITS
@@ -40,6 +42,8 @@ RULES = Layout("canasta rules", [
     ("jokers", 1),
     ("going_out_bonus", 1),
     ("going_out_needs_canasta", 1),
+    ("meld_all", 1),  # 1 with going_out="meld_all": the last card may not be discarded
+    ("target", 1),
 ])
 
 
@@ -125,12 +129,33 @@ class CanastaRules:
             wild_melds=int(bool(self.wild_melds)), swap_twos=int(bool(self.swap_twos)), jokers=int(self.jokers),
             going_out_bonus=int(self.going_out_bonus),
             going_out_needs_canasta=int(bool(self.going_out_needs_canasta)),
+            meld_all=int(self.going_out == "meld_all"), target=int(self.target),
         )
 
     def to_kernel(self) -> tuple:
-        """``(points, wild_code, min_first_meld, wild_melds, swap_twos, jokers)``, read from :meth:`pack`."""
+        """Deprecated: read :meth:`pack` (``RULES.view(rules.pack())``) instead.
+
+        ``(points, wild_code, min_first_meld, wild_melds, swap_twos, jokers)``."""
+        warnings.warn("CanastaRules.to_kernel() is deprecated; the one packing is CanastaRules.pack() "
+                      "(read it with RULES.view)", DeprecationWarning, stacklevel=2)
         v = RULES.view(self.pack())
         return (v.points.copy(), v.wild_code, v.min_first_meld, v.wild_melds, v.swap_twos, v.jokers)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def check_rules(rules) -> CanastaRules:
+    """``rules`` as given if it is a :class:`CanastaRules`, the defaults for None, else ``ValueError``."""
+    if rules is None:
+        return CanastaRules()
+    if not isinstance(rules, CanastaRules):
+        raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(wild_limit='three')")
+    return rules
+
+
+def meld_rules(rules: CanastaRules) -> tuple:
+    """``(points, wild_code, min_first_meld, wild_melds)`` as the meld helpers of
+    :mod:`cardodds.canasta._kernels` take them, read from :meth:`CanastaRules.pack`."""
+    v = RULES.view(rules.pack())
+    return (v.points.copy(), v.wild_code, v.min_first_meld, v.wild_melds)

@@ -1,6 +1,6 @@
 """What a user ``@njit`` policy sees of the Canasta table, by name.
 
-A policy ``policy(rng, view, moves, n_moves, seat) -> int`` (see :mod:`cardodds.canasta.players`)
+A policy ``policy(rng, view, moves, n_moves, seat) -> int`` (see :mod:`cardodds.canasta.policies`)
 of :data:`SIGNATURE`: ``rng`` uint64[::1] (the chunk's generator state, draw with
 :func:`cardodds._random.bounded`), ``view`` int64[::1], ``moves`` int64[:, ::1] (``n_moves``
 rows), ``n_moves`` and ``seat`` int64; it returns the index of its move in ``moves``. It is
@@ -33,16 +33,22 @@ Moves are int64 records ``(type, a, b, c, d)``:
                           card that may not be discarded)
 ========================  ==============================================================
 
+:func:`describe_move` says a move in the game's words.
+
 >>> AT.hand, TABLE.sizes.meld
 (0, 96)
 """
 
+import numpy as np
+
 from ..policy import compile_user
-from ._play import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW,
-                    POLICY_SIGNATURE, S, SLOTS, WILD_SLOT, no_user_policy)
+from ._policies import POLICY_SIGNATURE, no_user_policy
+from ._table import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, SA, SLOTS,
+                     WILD_SLOT, S, meld_at)
+from .cards import KIND_NAMES
 
 __all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD",
-           "MV_TAKE_NEW", "SIGNATURE", "SLOTS", "TABLE", "WILD_SLOT", "compile_policy"]
+           "MV_TAKE_NEW", "SIGNATURE", "SLOTS", "TABLE", "WILD_SLOT", "compile_policy", "describe_move"]
 
 #: The table layout (:class:`cardodds.layout.Layout`).
 TABLE = S
@@ -59,3 +65,41 @@ def compile_policy(user):
     """The kernels' policy argument: ``user`` (an ``@njit`` policy) compiled to :data:`SIGNATURE`,
     or the stand-in for None; a :class:`ValueError` when it does not compile to it."""
     return compile_user(user, SIGNATURE, "the Canasta policy", CALL, no_user_policy)
+
+
+def describe_move(t: np.ndarray, m) -> str:
+    """A move in the game's words, read before it is played on table ``t``."""
+    typ = int(m[0])
+    seat = int(t[SA.seat])
+
+    def meld_txt(kind, n, tw, jk):
+        parts = []
+        if kind >= 0:
+            parts += [KIND_NAMES[kind]] * n
+        parts += ["2"] * tw + ["Jk"] * jk
+        return " ".join(parts)
+
+    def owner(side):
+        return "our" if side == seat % 2 else "their"
+    if typ == MV_DISCARD:
+        return f"discards {KIND_NAMES[m[1]]}"
+    if typ == MV_PASS:
+        return "cannot discard its last card and ends the turn (the stock is empty)"
+    if typ == MV_RED3:
+        return "lays a red 3 and draws a replacement"
+    if typ == MV_NEW:
+        return f"melds {meld_txt(m[1], m[2], m[3], m[4])}"
+    if typ == MV_ADD:
+        kind = int(t[meld_at(m[1], m[2])])
+        return f"adds {KIND_NAMES[m[3]]} to {owner(m[1])} {('wild' if kind < 0 else KIND_NAMES[kind])} meld"
+    if typ == MV_SWAP:
+        kind = int(t[meld_at(m[1], m[2])])
+        return f"swaps {KIND_NAMES[m[3]]} out of {owner(m[1])} {KIND_NAMES[kind]} meld for a natural {KIND_NAMES[kind]}"
+    top = KIND_NAMES[int(t[SA.pile + t[SA.pile_len] - 1])]
+    size = int(t[SA.pile_len])
+    cards = f"{size} card{'s' if size != 1 else ''}"
+    if typ == MV_TAKE_NEW:
+        return f"takes the pile ({cards}, {top} on top) melding {meld_txt(m[1], m[2], m[3], m[4])}"
+    kind = int(t[meld_at(m[1], m[2])])
+    return f"takes the pile ({cards}, {top} on top) adding {top} to {owner(m[1])} " \
+           f"{('wild' if kind < 0 else KIND_NAMES[kind])} meld"

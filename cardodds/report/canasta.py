@@ -36,16 +36,16 @@ def _data(seed: int, scale: float, progress: bool, stage: Stages) -> dict:
     n = max(2000, int(round(2_000_000 * scale)))
     n_hand = max(2000, int(round(200_000 * scale)))
     stage("12-card hands over 20 draws: Monte Carlo and exact")
-    mc = melds(12, rules, samples=n, rng=seed, turns=TURNS, progress=progress)
-    ex = melds(12, rules, exact=True, turns=TURNS)
+    mc = melds(12, rules=rules, samples=n, rng=seed, turns=TURNS, progress=progress)
+    ex = melds(12, rules=rules, exact=True, turns=TURNS)
     stage("12-card hands, discarding the weakest card")
-    weak = melds(12, rules, samples=n, rng=seed, turns=TURNS, discard="weakest", progress=progress)
+    weak = melds(12, rules=rules, samples=n, rng=seed, turns=TURNS, discard="weakest", progress=progress)
     stage("11-card hands from the deal")
-    mc11 = melds(11, rules, samples=n, rng=seed + 1, turns=0, progress=progress)
-    ex11 = melds(11, rules, exact=True, turns=0)
+    mc11 = melds(11, rules=rules, samples=n, rng=seed + 1, turns=0, progress=progress)
+    ex11 = melds(11, rules=rules, exact=True, turns=0)
     stage(f"the example hand {EXAMPLE_HAND}")
-    ho = hand_odds(EXAMPLE_HAND, 10, rules, samples=n_hand, rng=seed + 2, progress=progress)
-    ho_ex = hand_odds(EXAMPLE_HAND, 10, rules, exact=True)
+    ho = hand_odds(EXAMPLE_HAND, 10, rules=rules, samples=n_hand, rng=seed + 2, progress=progress)
+    ho_ex = hand_odds(EXAMPLE_HAND, 10, rules=rules, exact=True)
     return {"rules": rules, "n": n, "mc": mc, "ex": ex, "weak": weak, "mc11": mc11, "ex11": ex11,
             "hand": ho, "hand_exact": ho_ex}
 

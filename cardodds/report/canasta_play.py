@@ -40,15 +40,15 @@ def _data(seed: int, scale: float, progress: bool, stage: Stages) -> dict:
     n_games = max(30, round(2_000 * scale))
     n_opt = max(200, round(10_000 * scale))
     stage(f"{n:,} hands each by heuristic and random players")
-    res = {p: play(p, rules, samples=n, rng=seed, progress=progress) for p in PLAYERS}
+    res = {p: play(p, rules=rules, samples=n, rng=seed, progress=progress) for p in PLAYERS}
     stage("deal-time first meld by turn (exact)")
-    deal = melds(12, rules, exact=True, turns=MAX_ROUNDS)
+    deal = melds(12, rules=rules, exact=True, turns=MAX_ROUNDS)
     stage(f"strength: {n_pairs:,} paired deals per pair of players")
-    st = {(a, b): strength(a, b, rules, samples=n_pairs, rng=seed + 1, progress=progress) for a, b in PAIRS}
+    st = {(a, b): strength(a, b, rules=rules, samples=n_pairs, rng=seed + 1, progress=progress) for a, b in PAIRS}
     stage(f"{n_games:,} whole games")
-    g = game("heuristic", rules, samples=n_games, rng=seed + 2, progress=progress)
+    g = game("heuristic", rules=rules, samples=n_games, rng=seed + 2, progress=progress)
     stage(f"house options, {n_opt:,} paired hands each")
-    ho = house_options("heuristic", rules, samples=n_opt, rng=seed + 3, progress=progress)
+    ho = house_options("heuristic", rules=rules, samples=n_opt, rng=seed + 3, progress=progress)
     return {"rules": rules, "n": n, "play": res, "deal": deal, "strength": st, "game": g, "house": ho}
 
 
@@ -89,7 +89,7 @@ def _canastas_pile_chart(data: dict):
     for i, (p, r) in enumerate(res.items()):
         v = [r.canastas[0][k] for k in CANASTA_KINDS]
         axes[0].bar(x + 0.38 * i, [e.value for e in v], 0.38, yerr=_errors(v), capsize=3, color=f"C{i}", label=p)
-        sizes = r.counts[_take_slice()]
+        sizes = r.pile_size_counts
         tot = sizes.sum()
         if tot:
             ks = np.arange(len(sizes))
@@ -203,9 +203,3 @@ def _house_options_table(data: dict) -> list[str]:
             + md_table(("rules", "side 0 opened by round 5", "canastas a hand", "pile takes", "going out", "turns",
                         "side 0 score change"), rows, align="lrrrrrr")
             + ["", "With jokers=6 the pack differs, so only the random stream is shared, not the deal.", ""])
-
-
-def _take_slice():
-    from ..canasta._play import HC
-
-    return HC.slice("take_size")

@@ -1,4 +1,4 @@
-"""Melds, the first meld, the Joker swap and the score of a hand (RULES.md 3), for people.
+"""Melds, the first meld, the Joker swap and the score of a side (RULES.md 3), for people.
 
 These wrap the compiled kernels in :mod:`cardodds.canasta._kernels`, which a later
 four-player game reuses. A meld keeps its naturals, 2s and Jokers apart, since they score
@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._deprecate import rules_keyword
 from . import _kernels as K
 from .cards import JOKER, KIND_NAMES, NATURAL_KINDS, TWO, deck_counts, hand_counts, parse_kind
-from .rules import CanastaRules
+from .rules import CanastaRules, check_rules, meld_rules
 
 __all__ = ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"]
 
 _CANASTA_NAMES = (None, "mixed", "clean", "joker")
-_DEFAULT = CanastaRules()
 
 
 def _as_counts(hand, rules) -> np.ndarray:
@@ -78,8 +78,10 @@ class Meld:
         kind = int(rec[0])
         return cls("wild" if kind == K.WILDS_ONLY else KIND_NAMES[kind], int(rec[1]), int(rec[2]), int(rec[3]))
 
-    def is_legal(self, rules: CanastaRules = _DEFAULT) -> bool:
+    @rules_keyword
+    def is_legal(self, *, rules: CanastaRules | None = None) -> bool:
         """3+ cards of one rank within the wild limit, or 3+ wilds alone (if allowed)."""
+        rules = check_rules(rules)
         if self.rank == "wild" and self.naturals:
             return False
         return bool(K.meld_is_legal(self.kind, self.naturals, self.twos, self.jokers, rules.wild_code,
@@ -90,14 +92,17 @@ class Meld:
         """``'joker'`` (7+ wilds alone), ``'clean'`` (7+ naturals), ``'mixed'``, or None (under 7)."""
         return _CANASTA_NAMES[K.canasta_kind(self.kind, self.naturals, self.twos, self.jokers)]
 
-    def points(self, rules: CanastaRules = _DEFAULT) -> int:
+    @rules_keyword
+    def points(self, *, rules: CanastaRules | None = None) -> int:
         """Card points of the melded cards (no canasta bonus)."""
+        rules = check_rules(rules)
         return int(K.meld_points(self.record(), rules.points()))
 
-    def score(self, rules: CanastaRules = _DEFAULT) -> int:
+    @rules_keyword
+    def score(self, *, rules: CanastaRules | None = None) -> int:
         """Card points plus the canasta bonus (1000 joker, 500 clean, 300 mixed)."""
         ck = K.canasta_kind(self.kind, self.naturals, self.twos, self.jokers)
-        return self.points(rules) + int(K.CANASTA_BONUS[ck])
+        return self.points(rules=rules) + int(K.CANASTA_BONUS[ck])
 
     def __repr__(self) -> str:
         return f"Meld({self.rank!r}, naturals={self.naturals}, twos={self.twos}, jokers={self.jokers})"
@@ -123,7 +128,8 @@ class FirstMeld:
                 "value": self.value, "minimum": self.minimum, "opens": self.opens, "with_top": self.with_top}
 
 
-def best_first_meld(hand, rules: CanastaRules = _DEFAULT, *, top=None) -> FirstMeld:
+@rules_keyword
+def best_first_meld(hand, *, rules: CanastaRules | None = None, top=None) -> FirstMeld:
     """The most valuable legal first meld of ``hand`` (text or counts per kind).
 
     One combination at card points; one card of the hand stays back for the discard. With
@@ -135,12 +141,11 @@ def best_first_meld(hand, rules: CanastaRules = _DEFAULT, *, top=None) -> FirstM
     >>> best_first_meld("Kh Ks 9c 9d", top="Kd").opens
     True
     """
-    if not isinstance(rules, CanastaRules):
-        raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(wild_limit='three')")
+    rules = check_rules(rules)
     counts = _as_counts(hand, rules)
     if counts.sum() == 0:
         raise ValueError("the hand is empty; give at least one card, e.g. 'Kh Kd Ks 7c'")
-    pts, code, min_first, wm, _, _ = rules.to_kernel()
+    pts, code, min_first, wm = meld_rules(rules)
     rec = np.zeros(4, dtype=np.int64)
     if top is None:
         v = int(K.best_meld(counts, int(counts.sum()) - 1, pts, code, wm, rec))
@@ -155,14 +160,16 @@ def best_first_meld(hand, rules: CanastaRules = _DEFAULT, *, top=None) -> FirstM
     return FirstMeld(meld, v, int(min_first), top_name)
 
 
-def meld_options(hand, rules: CanastaRules = _DEFAULT) -> list[Meld]:
+@rules_keyword
+def meld_options(hand, *, rules: CanastaRules | None = None) -> list[Meld]:
     """For each rank the hand can meld, its most valuable legal meld (and a wild meld), best first.
 
     >>> meld_options("Kh Kd 9c 9d 9h Jk")
     [Meld('9', naturals=3, twos=0, jokers=1), Meld('K', naturals=2, twos=0, jokers=1)]
     """
+    rules = check_rules(rules)
     counts = _as_counts(hand, rules)
-    pts, code, _, wm, _, _ = rules.to_kernel()
+    pts, code, _, wm = meld_rules(rules)
     room = max(int(counts.sum()) - 1, 0)
     out = []
     v, t, j = K.wild_meld(counts[JOKER], counts[TWO], room, wm, 0)
@@ -177,7 +184,8 @@ def meld_options(hand, rules: CanastaRules = _DEFAULT) -> list[Meld]:
     return [m for _, m in out]
 
 
-def can_swap(meld: Meld, hand, rules: CanastaRules = _DEFAULT, *, wild: str = "Jk") -> bool:
+@rules_keyword
+def can_swap(meld: Meld, hand, *, rules: CanastaRules | None = None, wild: str = "Jk") -> bool:
     """May the hand swap a Joker (or, with ``swap_twos``, a 2) out of ``meld``?
 
     The hand gives the natural the wild stands for and must lay the freed wild at once in a
@@ -191,6 +199,7 @@ def can_swap(meld: Meld, hand, rules: CanastaRules = _DEFAULT, *, wild: str = "J
     w = parse_kind(wild)
     if w not in (JOKER, TWO):
         raise ValueError(f"only a wild card can be swapped out of a meld; give wild='Jk' or '2', not {wild!r}")
+    rules = check_rules(rules)
     counts = _as_counts(hand, rules)
     return bool(K.swap_is_legal(meld.record(), w, counts, rules.wild_code, int(rules.wild_melds),
                                 int(rules.swap_twos)))
@@ -213,18 +222,19 @@ class SideScore:
 
 
 def score_side(melds, *, red_threes: int = 0, left="", went_out: bool = False,
-               rules: CanastaRules = _DEFAULT) -> SideScore:
+               rules: CanastaRules | None = None) -> SideScore:
     """Score of a side: its melds, red 3s laid, the cards left in its hands, going out.
 
     With at least one canasta: bonuses + melded card points + 100 per red 3. Without: melded
     cards and laid red 3s count negative. Cards left in hand always count negative; going out
     gives 100.
     """
+    rules = check_rules(rules)
     melds = list(melds)
     for m in melds:
         if not isinstance(m, Meld):
             raise ValueError(f"{m!r} is not a Meld; build melds as Meld('K', naturals=7, twos=2, jokers=1)")
-        if not m.is_legal(rules):
+        if not m.is_legal(rules=rules):
             raise ValueError(f"{m!r} is not a legal meld under wild_limit={rules.wild_limit!r}")
     if isinstance(red_threes, bool) or not isinstance(red_threes, (int, np.integer)) or not 0 <= red_threes <= 4:
         raise ValueError(f"red_threes={red_threes!r} must be 0..4 (the pack holds four red 3s)")
@@ -236,7 +246,7 @@ def score_side(melds, *, red_threes: int = 0, left="", went_out: bool = False,
     kinds = [K.canasta_kind(*m.record()) for m in melds]
     canastas = sum(1 for k in kinds if k)
     bonus = int(sum(K.CANASTA_BONUS[k] for k in kinds))
-    melded = sum(m.points(rules) for m in melds)
+    melded = sum(m.points(rules=rules) for m in melds)
     left_pts = int((left_counts * pts).sum())
     out_bonus = rules.going_out_bonus if went_out and (canastas or not rules.going_out_needs_canasta) else 0
     return SideScore(total, canastas, bonus, melded, red_threes * int(pts[2]), left_pts, out_bonus)

@@ -1,0 +1,202 @@
+"""The compiled policies of Polish Canasta played: random, the heuristic partnership player,
+and the call of a user's ``@njit`` policy (names and parser: :mod:`cardodds.canasta.policies`).
+
+Every policy picks the index of a move in the list :func:`cardodds.canasta._table.gen_moves`
+made, so no policy can break a rule.
+"""
+
+from __future__ import annotations
+
+from numba import types
+
+from .._jit import callback, helper, inline
+from .._random import bounded
+from ..layout import Layout
+from ._kernels import WILDS_ONLY
+from ._table import (MAX_CARDS, MV_ADD, MV_DISCARD, MV_NEW, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, PH_FREED,
+                     SA, SEATS, R, hand_at, hand_size, meld_at, meld_size, side_has_canasta)
+from .cards import ACE, BLACK3, FOUR, JOKER, N_KINDS, RED3, TWO
+
+#: Policy codes (names in :mod:`cardodds.canasta.policies`).
+P_RANDOM = 0
+P_HEURISTIC = 1
+P_USER = 2
+
+
+# ---- a user's policy -----------------------------------------------------------------------------------
+#: ``policy(rng, view, moves, n_moves, seat) -> move index``: the play loop calls a user's
+#: policy through a pointer of this type (documented in :mod:`cardodds.canasta.view`), so the
+#: kernels are compiled, and cached, once, whatever the policy.
+POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1], types.int64[:, ::1], types.int64, types.int64)
+
+
+@callback(POLICY_SIGNATURE)
+def no_user_policy(rng, view, moves, n_moves, seat):
+    """Stands in for a user policy in runs without one (never called there)."""
+    return 0
+
+
+@helper
+def user_view(t):
+    """The table as the seat to act sees it: the other hands hidden (0; their sizes are in
+    ``hand_count``), the stock's order hidden (-1)."""
+    v = t.copy()
+    seat = t[SA.seat]
+    for s in range(SEATS):
+        v[SA.hand_count + s] = hand_size(t, s)
+        if s != seat:
+            for k in range(N_KINDS):
+                v[hand_at(s, k)] = 0
+    for i in range(MAX_CARDS):
+        v[SA.stock + i] = -1
+    return v
+
+
+# ---- the heuristic partnership player ---------------------------------------------------------
+#: Its named parameters (documented in policies.py); integers, so they pack like the rules.
+H = Layout("canasta heuristic", [
+    ("open_from_turn", 1),     # open no earlier than this own turn (0 = as soon as it can)
+    ("take_min_pile", 1),      # take the pile only when it holds at least this many cards
+    ("take_min_gain", 1),      # ... and the meld it makes plus the pile's naturals are worth this
+    ("discard_care", 1),       # 1: discard what the next opponent can least use; 0: the cheapest card
+    ("out_needs_canasta", 1),  # 1: go out only with a canasta on the side
+    ("feed_opponents", 1),     # 1: add naturals to the opponents' melds to shed cards
+    ("keep_wilds", 1),         # wilds kept back in hand until the side has a canasta
+    ("min_naturals", 1),       # naturals a new meld needs (besides the first meld)
+])
+HA = H.at
+#: The tuner's best set (play.tune, seed 7, 1,500 paired deals a match), which beat the
+#: hand-set start (take_min_gain=20, out_needs_canasta=1, keep_wilds=1) by 277 [254, 301]
+#: points a hand on fresh deals.
+HEURISTIC_DEFAULTS = dict(open_from_turn=0, take_min_pile=2, take_min_gain=0, discard_care=1,
+                          out_needs_canasta=0, feed_opponents=0, keep_wilds=0, min_naturals=3)
+
+
+@helper
+def _danger(t, card, side):
+    """How much the opponents (the next seat) could use ``card`` on top of the pile."""
+    if card == BLACK3:
+        return -1000  # it blocks the pile
+    if card == TWO or card == JOKER:
+        return 500
+    if card == RED3:
+        return 300
+    d = 0
+    for s in range(2):
+        if meld_size(t, s, card - FOUR) > 0:
+            d += 200  # the next player may add it to that meld and take the pile
+    return d
+
+
+@helper
+def heuristic_choose(t, rl, mv, nm, hp):
+    """Pick a move by the named parameters ``hp`` (layout :data:`H`); ties to the first move."""
+    seat = t[SA.seat]
+    side = seat % 2
+    hb = SA.hand + seat * N_KINDS
+    h = hand_size(t, seat)
+    pts = rl[R.points:R.points + N_KINDS]
+    own_turn = t[SA.turn] // SEATS
+    has_can = side_has_canasta(t, side)
+    wilds = t[hb + TWO] + t[hb + JOKER]
+    allow_out = hp[HA.out_needs_canasta] == 0 or has_can
+    best = -1 << 40
+    bi = 0
+    pile_gain = -1
+    for i in range(nm):
+        typ = mv[i, 0]
+        sc = -1 << 40
+        if typ == MV_DISCARD:
+            card = mv[i, 1]
+            if h == 1:
+                sc = 100000 if allow_out else -10000
+            elif hp[HA.discard_care] != 0:
+                sc = -_danger(t, card, side) - pts[card]
+                if card >= FOUR:
+                    sc -= 10 * t[hb + card]  # break up small groups before pairs
+            else:
+                sc = -pts[card]
+            if card == BLACK3:
+                sc = 50
+            sc -= 100000  # a discard ends the turn: only when nothing else is worth doing
+        elif typ == MV_RED3:
+            sc = 10000
+        elif typ == MV_NEW:
+            n, tw, jk = mv[i, 2], mv[i, 3], mv[i, 4]
+            if t[SA.phase] == PH_FREED:
+                sc = 1000 - 10 * (tw + jk) + n
+            elif t[SA.opened + side] == 0 and own_turn < hp[HA.open_from_turn]:
+                sc = -1 << 40
+            elif mv[i, 1] == WILDS_ONLY:
+                sc = -1 << 40
+            elif t[SA.opened + side] != 0 and n < hp[HA.min_naturals]:
+                sc = -1 << 40
+            else:
+                sc = 2000 + 20 * n - 30 * (tw + jk)
+                if not has_can and wilds - tw - jk < hp[HA.keep_wilds] and tw + jk > 0 and t[SA.opened + side] != 0:
+                    sc = -1 << 40
+            if sc > -(1 << 40) and h - n - tw - jk == 0 and not allow_out:
+                sc = -1 << 40
+        elif typ == MV_ADD:
+            ms, sl, card = mv[i, 1], mv[i, 2], mv[i, 3]
+            if ms == side:
+                if card == TWO or card == JOKER:
+                    size = meld_size(t, ms, sl)
+                    if size == 6 or (has_can and wilds > hp[HA.keep_wilds]) or wilds > hp[HA.keep_wilds] + 1:
+                        sc = 1500 + size
+                else:
+                    sc = 3000 + meld_size(t, ms, sl)
+            elif hp[HA.feed_opponents] != 0 and card != TWO and card != JOKER:
+                o = meld_at(ms, sl)
+                if meld_size(t, ms, sl) + 1 != 7 and t[o + 1] + 1 != 7:
+                    sc = 500
+            if sc > -(1 << 40) and h == 1 and not allow_out:
+                sc = -1 << 40
+        elif typ == MV_SWAP:
+            sc = 1200 if mv[i, 1] == side else 800
+        elif typ == MV_TAKE_NEW or typ == MV_TAKE_ADD:
+            size = t[SA.pile_len]
+            if pile_gain < 0:
+                pile_gain = 0
+                for j in range(size):
+                    c = t[SA.pile + j]
+                    if FOUR <= c <= ACE or c == TWO or c == JOKER:
+                        pile_gain += pts[c]
+            gain = pile_gain
+            if typ == MV_TAKE_NEW:
+                gain += mv[i, 2] * (pts[mv[i, 1]] if mv[i, 1] != WILDS_ONLY else 0) - 20 * (mv[i, 3] + mv[i, 4])
+                if mv[i, 1] == WILDS_ONLY:
+                    gain -= 1000
+            else:
+                gain += 50 if mv[i, 1] == side else -50
+            if size >= hp[HA.take_min_pile] and gain >= hp[HA.take_min_gain]:
+                sc = 20000 + gain
+        if sc > best:
+            best = sc
+            bi = i
+    return bi
+
+
+# ---- choosing ------------------------------------------------------------------------------------------
+@helper
+def _user_choice(rng, t, mv, nm, seat, user):
+    i = user(rng, user_view(t), mv[:nm], nm, seat)
+    if i < 0 or i >= nm:
+        # A wrong answer is counted (checked runs report it) and replaced by the first move.
+        t[SA.bad_moves] += 1
+        return 0
+    return i
+
+
+@inline
+def choose(rng, t, rl, mv, nm, pol, hp, user):
+    seat = t[SA.seat]
+    code = pol[seat]
+    if code == P_RANDOM:
+        return bounded(rng, nm)
+    if code == P_HEURISTIC:
+        return heuristic_choose(t, rl, mv, nm, hp[seat])
+    # The call through the user's pointer stays out of this hot function (a separate helper).
+    return _user_choice(rng, t, mv, nm, seat, user)
+
+
