@@ -297,7 +297,12 @@ TWO_HEADER = "## Two players (RULES.md 2.2)"
 
 def cpu_rates(repeats: int = 5) -> None:
     """Single-thread deals (games) per CPU second of each public call, best of ``repeats``."""
-    from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, strength_match
+    from cardodds.kanalje import KanaljeRules, evaluate_hand, jack_risk
+
+    try:
+        from cardodds.kanalje import game, strength
+    except ImportError:  # a tree from before the played games took the verbs every game shares
+        from cardodds.kanalje import game_odds as game, strength_match as strength
 
     two = KanaljeRules(players=2)
     hand = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d 8d 9d 2h"
@@ -313,13 +318,13 @@ def cpu_rates(repeats: int = 5) -> None:
         "two players: jack_risk('lookahead,heuristic')": (
             lambda k: jack_risk("lookahead,heuristic", rules=two, samples=k, rng=1, threads=1), 64),
         "evaluate_hand(heuristic)": (lambda k: evaluate_hand(hand, "Ah", samples=k, rng=1, threads=1), 300_000),
-        "game_odds('heuristic'), games": (lambda k: game_odds("heuristic", samples=k, rng=1, threads=1), 40_000),
-        "two players: game_odds('heuristic'), games": (
-            lambda k: game_odds("heuristic", rules=two, samples=k, rng=1, threads=1), 30_000),
-        "strength_match('heuristic', 'random')": (
-            lambda k: strength_match("heuristic", "random", samples=k, rng=1, threads=1), 100_000),
-        "two players: strength_match('heuristic', 'random')": (
-            lambda k: strength_match("heuristic", "random", rules=two, samples=k, rng=1, threads=1), 100_000),
+        "game('heuristic'), games": (lambda k: game("heuristic", samples=k, rng=1, threads=1), 40_000),
+        "two players: game('heuristic'), games": (
+            lambda k: game("heuristic", rules=two, samples=k, rng=1, threads=1), 30_000),
+        "strength('heuristic', 'random')": (
+            lambda k: strength("heuristic", "random", samples=k, rng=1, threads=1), 100_000),
+        "two players: strength('heuristic', 'random')": (
+            lambda k: strength("heuristic", "random", rules=two, samples=k, rng=1, threads=1), 100_000),
     }
     for name, (fn, n) in cases.items():
         fn(max(n // 100, 8))  # compiled

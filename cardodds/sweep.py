@@ -41,7 +41,7 @@ __all__ = ["QUESTIONS", "SweepResult", "sweep"]
 QUESTIONS = {
     "kana.odds": ("cardodds.kana.analysis", "odds", "cardodds.kana.rules", "KanaRules"),
     "kanalje.risk": ("cardodds.kanalje.analysis", "jack_risk", "cardodds.kanalje.rules", "KanaljeRules"),
-    "kanalje.game": ("cardodds.kanalje.analysis", "game_odds", "cardodds.kanalje.rules", "KanaljeRules"),
+    "kanalje.game": ("cardodds.kanalje.play", "game", "cardodds.kanalje.rules", "KanaljeRules"),
     "canasta.melds": ("cardodds.canasta.analysis", "melds", "cardodds.canasta.rules", "CanastaRules"),
 }
 _RUN_ARGS = {"samples", "target_halfwidth", "rng", "threads", "progress", "rules", "backend"}

@@ -102,7 +102,7 @@ def test_result_plots_are_labelled_and_unclipped():
         "kanalje risk": kanalje.jack_risk("random", samples=500, rng=1),
         "kanalje hand": kanalje.evaluate_hand("Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "7h",
                                               samples=500, rng=1),
-        "kanalje game": kanalje.game_odds("random", samples=200, rng=1),
+        "kanalje game": kanalje.game("random", samples=200, rng=1),
         "canasta melds": canasta.melds(12, turns=5, samples=2_000, rng=1),
         "canasta hand": canasta.hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", 3, samples=2_000, rng=1),
         "kana session": kana.session([context] + ["blind"] * 3, variant="peek-one", rounds=50, samples=1_000, rng=1),

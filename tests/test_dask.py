@@ -246,13 +246,14 @@ def test_public_functions_take_backend(client):
     from cardodds.canasta.analysis import hand_odds, melds
     from cardodds.kana.analysis import live_odds, odds
     from cardodds.kana.decisions import advise, compare, equilibrium, expected_value, strategy_table
-    from cardodds.kanalje.analysis import evaluate_hand, game_odds, jack_risk, strength_match
+    from cardodds.kanalje.analysis import evaluate_hand, jack_risk
+    from cardodds.kanalje.play import game, strength
 
     for f in (odds, live_odds, compare, equilibrium, strategy_table, expected_value, advise, jack_risk,
-              evaluate_hand, strength_match, game_odds, melds, hand_odds):
+              evaluate_hand, strength, game, melds, hand_odds):
         assert "backend" in inspect.signature(f).parameters, f.__name__
-    here = game_odds("heuristic", samples=3_001, rng=6, backend="threads")
-    there = game_odds("heuristic", samples=3_001, rng=6, backend=client)
+    here = game("heuristic", samples=3_001, rng=6, backend="threads")
+    there = game("heuristic", samples=3_001, rng=6, backend=client)
     assert _same(here, there)
     with pytest.raises(ValueError, match="backend"):
         melds(12, samples=1000, backend="nowhere:x")

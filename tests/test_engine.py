@@ -106,7 +106,7 @@ def test_every_public_stochastic_function_takes_backend():
 
     functions = [kana.odds, kana.live_odds, kana.advise, kana.compare, kana.strategy_table, kana.equilibrium,
                  kana.expected_value, kana.session, kana.session_table, kanalje.jack_risk, kanalje.evaluate_hand,
-                 kanalje.game_odds, kanalje.strength_match, canasta.melds, canasta.hand_odds, canasta.play,
+                 kanalje.game, kanalje.strength, canasta.melds, canasta.hand_odds, canasta.play,
                  canasta.game, canasta.house_options, canasta.strength, canasta.advise, tune]
     missing = [f.__qualname__ for f in functions if "backend" not in inspect.signature(f).parameters]
     assert missing == []

@@ -66,13 +66,13 @@ def test_lazy_names_are_the_modules_objects():
     import cardodds.kanalje as J
     from cardodds.canasta import analysis as canasta_analysis, play as canasta_play
     from cardodds.kana import analysis as kana_analysis, decisions, session as kana_session
-    from cardodds.kanalje import analysis as kanalje_analysis, policies
+    from cardodds.kanalje import analysis as kanalje_analysis, play as kanalje_play, policies
 
     assert C.melds is canasta_analysis.melds and callable(C.play) and C.play.__name__ == "play"
     assert callable(C.advise) and C.advise.__name__ == "advise"
     assert canasta_play is C.play and K.session.__module__ == "cardodds.kana.session" and callable(kana_session)
     assert K.odds is kana_analysis.odds and K.equilibrium is decisions.equilibrium
-    assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__]
+    assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__, *kanalje_play.__all__]
     assert J.POLICIES is policies.POLICIES
     for package in (C, K, J):
         for name in package.__all__:
@@ -107,7 +107,8 @@ def test_parser_defaults_are_the_apis():
 
 
 @pytest.mark.parametrize("module", ["cardodds.kana.analysis", "cardodds.kana.decisions", "cardodds.kana.session",
-                                    "cardodds.kanalje.analysis", "cardodds.canasta.analysis", "cardodds.canasta.play"])
+                                    "cardodds.kanalje.analysis", "cardodds.kanalje.play", "cardodds.canasta.analysis",
+                                    "cardodds.canasta.play"])
 def test_analyses_load_pandas_and_matplotlib_when_a_frame_or_chart_is_made(module):
     modules = imported_modules("-c", f"import {module}")
     assert module in modules

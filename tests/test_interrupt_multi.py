@@ -466,6 +466,7 @@ def test_every_command_marks_a_partial_answer_and_exits_130(monkeypatch, capsys,
     from cardodds.kana import analysis as kana_analysis  # noqa: F401
     from cardodds.kana import decisions, session  # noqa: F401
     from cardodds.kanalje import analysis as kanalje_analysis  # noqa: F401
+    from cardodds.kanalje import play as kanalje_play  # noqa: F401
 
     calls = _partial_at(monkeypatch, None, 1)
     status = main(argv + ["--seed", "3", "--threads", "1", "--no-progress"] + ["--json"] * as_json)

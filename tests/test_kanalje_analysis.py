@@ -2,13 +2,15 @@
 
 import json
 import math
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from cardodds.cli import main
-from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, strength_match
+from cardodds.kanalje import KanaljeRules, evaluate_hand, game, jack_risk, strength
 
 JACKS = ("spades", "clubs", "diamonds", "hearts")
 HAND = "2c 3c 4c 5c 6c 7c 8c 9c Tc 2d 3d 4d 5d 6d 7d 8d 9d"
@@ -149,7 +151,7 @@ def test_unknown_policy_is_an_error():
 
 # ---- game -------------------------------------------------------------------------------------------
 def test_game_result():
-    g = game_odds("heuristic,heuristic,random", samples=1_000, rng=5)
+    g = game("heuristic,heuristic,random", samples=1_000, rng=5)
     assert g.win[2].hi < min(g.win[0].lo, g.win[1].lo)
     d = g.to_dict()
     assert len(d["win"]) == 3 and "mean_deals" in d and d["games"] == 1_000
@@ -159,17 +161,17 @@ def test_results_compare_by_figures_and_keep_counts_out_of_repr():
     from cardodds.results import Result
 
     two = KanaljeRules(players=2)
-    for make in (lambda: game_odds("random", samples=300, rng=4),
+    for make in (lambda: game("random", samples=300, rng=4),
                  lambda: jack_risk("random", rules=two, samples=300, rng=4),
                  lambda: evaluate_hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", trump="2c", rules=two, samples=300,
                                        rng=4),
-                 lambda: strength_match("heuristic", "random", samples=100, rng=4)):
+                 lambda: strength("heuristic", "random", samples=100, rng=4)):
         a, b = make(), make()
         assert isinstance(a, Result) and type(a).__name__.endswith("Result")
         assert a == b and (a.counts == b.counts).all()
         assert "counts" not in repr(a) and "array" not in repr(a)
         assert a.to_dict()["samples"] == a.samples and a.to_dict()["version"] == a.version
-    assert game_odds("random", samples=300, rng=4) != game_odds("random", samples=300, rng=5)
+    assert game("random", samples=300, rng=4) != game("random", samples=300, rng=5)
 
 
 # ---- CLI ----------------------------------------------------------------------------------------------
@@ -252,7 +254,54 @@ def test_docstring_examples():
     import doctest
 
     import cardodds.kanalje as pkg
-    from cardodds.kanalje import analysis, rules
+    from cardodds.kanalje import analysis, play, rules
 
-    for mod in (rules, analysis, pkg):
+    for mod in (rules, analysis, play, pkg):
         assert doctest.testmod(mod).failed == 0, mod.__name__
+
+
+@pytest.mark.parametrize("old, new", [("game_odds", "game"), ("strength_match", "strength"), ("play_deal", "trace")])
+def test_the_old_names_of_the_played_games_warn_and_answer_the_same(old, new):
+    import cardodds.kanalje as J
+    from cardodds.kanalje import analysis, play
+
+    args = {"game": (("random",), {"samples": 200, "rng": 3}),
+            "strength": (("heuristic", "random"), {"samples": 200, "rng": 3}),
+            "trace": ((["Ac 5d", "2c 9h", "Kc 3s"], "5h"), {"policies": "random", "rng": 3})}[new]
+    want = getattr(play, new)(*args[0], **args[1])
+    for where in (J, play, analysis):  # the package, the module, the module the function lived in
+        with pytest.warns(DeprecationWarning, match=f"{old}.*{new}"):
+            fn = getattr(where, old)
+        assert fn is getattr(play, new)
+        got = fn(*args[0], **args[1])
+        assert (got == want) if new == "trace" else (got.to_dict() == want.to_dict())
+    with pytest.warns(DeprecationWarning, match="MatchResult"):
+        assert analysis.MatchResult is play.MatchResult
+
+
+def test_the_old_places_of_compile_policy_and_to_kernel_warn_and_answer_the_same():
+    from cardodds.kanalje import policies, view
+
+    with pytest.warns(DeprecationWarning, match="cardodds.kanalje.view.compile_policy"):
+        assert policies.compile_policy is view.compile_policy
+    rules = KanaljeRules(players=2, phase2_trump="none")
+    with pytest.warns(DeprecationWarning, match="pack"):
+        old = rules.to_kernel()
+    assert np.array_equal(old, rules.pack())
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"threads": -5}, "threads=-5"), ({"threads": 1.5}, "threads=1.5"), ({"samples": 0}, "samples=0"),
+    ({"rng": -1}, "seed -1"), ({"rng": "x"}, "rng='x'"), ({"lookahead_samples": 0}, "lookahead_samples=0"),
+])
+def test_every_kanalje_run_checks_its_run_arguments(bad, message):
+    from cardodds.kanalje import trace
+
+    hand = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
+    calls = [lambda **kw: jack_risk("random", **kw), lambda **kw: evaluate_hand(hand, "7h", **kw),
+             lambda **kw: game("random", **kw), lambda **kw: strength("heuristic", "random", **kw)]
+    if set(bad) <= {"rng", "lookahead_samples"}:
+        calls.append(lambda **kw: trace(["Ac", "2c", "Kc"], "5d", policies="random", **kw))
+    for call in calls:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            call(**bad)

@@ -6,17 +6,17 @@ import pytest
 from numba import njit
 
 from cardodds.cards import parse_card
-from cardodds.kanalje import _kernels as K
-from cardodds.kanalje import jack_risk, strength_match
-from cardodds.kanalje.policies import compile_policy, resolve_policies
-from cardodds.kanalje.view import T, lowest
+from cardodds.kanalje import _kernels as K, _policies as P, _table as TB
+from cardodds.kanalje import jack_risk, strength
+from cardodds.kanalje.policies import resolve_policies
+from cardodds.kanalje.view import T, compile_policy, lowest
 
 from .conftest import run_twice_on_a_fresh_cache
 from .test_kanalje_rules import mask, table
 
 
 def h(t, seat):
-    return int(K.heuristic_choose(t, seat, K.legal_cards(t, seat)))
+    return int(P.heuristic_choose(t, seat, TB.legal_cards(t, seat)))
 
 
 # ---- heuristic --------------------------------------------------------------------------------
@@ -82,12 +82,12 @@ def test_sample_world_respects_voids_sizes_and_my_hand():
     s = _state()
     seen_a = set()
     for _ in range(200):
-        K.sample_world(s, t, 0, w, np.empty(52, dtype=np.int64))
+        P.sample_world(s, t, 0, w, np.empty(52, dtype=np.int64))
         assert w[T.hand] == t[T.hand]
-        assert K.popcount(w[T.hand + 1]) == K.popcount(t[T.hand + 1])
-        assert K.popcount(w[T.hand + 2]) == K.popcount(t[T.hand + 2])
+        assert TB.popcount(w[T.hand + 1]) == TB.popcount(t[T.hand + 1])
+        assert TB.popcount(w[T.hand + 2]) == TB.popcount(t[T.hand + 2])
         assert w[T.hand + 1] | w[T.hand + 2] == t[T.hand + 1] | t[T.hand + 2]
-        assert w[T.hand + 2] & K.SUIT_MASK[0] == 0  # never a club to the void seat
+        assert w[T.hand + 2] & TB.SUIT_MASK[0] == 0  # never a club to the void seat
         seen_a.add(int(w[T.hand + 1]))
     assert len(seen_a) > 1
 
@@ -98,8 +98,8 @@ def test_lookahead_does_not_peek_at_other_hands():
     a = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
     b = table(["2c 9c Ah Jd", "Ac 4d 6s 7s", "3c Kc 5d Qs"], trump="h")
     for seed in range(5):
-        ca = K.lookahead_choose(_state(seed), a, 0, K.legal_cards(a, 0), 8, *K.new_scratch())
-        cb = K.lookahead_choose(_state(seed), b, 0, K.legal_cards(b, 0), 8, *K.new_scratch())
+        ca = P.lookahead_choose(_state(seed), a, 0, TB.legal_cards(a, 0), 8, *P.new_scratch())
+        cb = P.lookahead_choose(_state(seed), b, 0, TB.legal_cards(b, 0), 8, *P.new_scratch())
         assert ca == cb
 
 
@@ -150,7 +150,7 @@ def test_user_policy_is_compiled_once_and_the_kernels_not_again():
 
 def test_illegal_user_card_is_counted_and_replaced():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
-    c = K.choose(_state(), t, 1, K.P_USER, 1, compile_policy(cheat), *K.new_scratch())
+    c = P.choose(_state(), t, 1, P.P_USER, 1, compile_policy(cheat), *P.new_scratch())
     assert c == parse_card("Kc") and t[T.violations] == 1
 
 
@@ -173,13 +173,13 @@ def test_policy_names_and_errors():
 
 # ---- strength ordering, paired ----------------------------------------------------------------
 def test_heuristic_beats_random():
-    m = strength_match("heuristic", "random", samples=3_000, rng=1, check=True)
+    m = strength("heuristic", "random", samples=3_000, rng=1, check=True)
     assert m.violations == 0
     assert m.advantage.lo > 0.5
 
 
 def test_lookahead_beats_heuristic():
-    m = strength_match("lookahead", "heuristic", samples=80, rng=1, lookahead_samples=8, check=True)
+    m = strength("lookahead", "heuristic", samples=80, rng=1, lookahead_samples=8, check=True)
     assert m.violations == 0
     assert m.advantage.lo > 0
 
@@ -208,21 +208,21 @@ def _mid_deal_tables(players, n_tables, seed):
     from cardodds.kanalje import KanaljeRules
     from cardodds.rng import chunk_state
 
-    rules = KanaljeRules(players=players).to_kernel()
+    rules = KanaljeRules(players=players).pack()
     rng = np.random.default_rng(seed)
     state = chunk_state(np.random.SeedSequence(seed), 0)
     hand0 = np.empty(4, dtype=np.int64)
     for _ in range(n_tables):
-        t = np.zeros(K.TABLE_SIZE, dtype=np.int64)
+        t = np.zeros(TB.TABLE_SIZE, dtype=np.int64)
         if players == 3:
-            K.start_deal(state, t, np.arange(52, dtype=np.int64), 52, rules, -1, 0, -1, 1, 0, 0, hand0)
+            TB.start_deal(state, t, np.arange(52, dtype=np.int64), 52, rules, -1, 0, -1, 1, 0, 0, hand0)
         else:
             card = int(rng.integers(52))
-            deck, nfree = K.free_cards(0, card)
-            K.start_deal(state, t, deck, nfree, rules, -1, 0, card, 2, 0, 0, hand0)
+            deck, nfree = TB.free_cards(0, card)
+            TB.start_deal(state, t, deck, nfree, rules, -1, 0, card, 2, 0, 0, hand0)
         for _ in range(int(rng.integers(0, (51 if players == 3 else 26) - 5))):
-            seat = K.to_play(t)
-            K.play_card(t, seat, K.heuristic_choose(t, seat, K.legal_cards(t, seat)))
+            seat = TB.to_play(t)
+            TB.play_card(t, seat, P.heuristic_choose(t, seat, TB.legal_cards(t, seat)))
         yield state, t
 
 
@@ -231,25 +231,25 @@ def test_interchangeable_cards_score_alike_in_every_world(players):
     # The look-ahead skips a legal card that _representatives finds interchangeable with a lower
     # one; that is exact only if both play out to the same score in every sampled world.
     pairs = 0
-    w = np.empty(K.TABLE_SIZE, dtype=np.int64)
+    w = np.empty(TB.TABLE_SIZE, dtype=np.int64)
     pool = np.empty(52, dtype=np.int64)
     for state, t in _mid_deal_tables(players, 300, seed=players):
-        seat = K.to_play(t)
-        legal = int(K.legal_cards(t, seat))
-        reps = int(K._representatives(t, seat, legal))
+        seat = TB.to_play(t)
+        legal = int(TB.legal_cards(t, seat))
+        reps = int(P._representatives(t, seat, legal))
         assert reps & legal == reps and reps != 0
         skipped = [c for c in range(52) if (legal >> c) & 1 and not (reps >> c) & 1]
         for c in skipped:
             # its representative: the highest kept card of its suit below it
             r = max(x for x in range(c % 4, c, 4) if (reps >> x) & 1)
             for _ in range(4):
-                K.sample_world(state, t, seat, w, pool)
+                P.sample_world(state, t, seat, w, pool)
                 scores = []
                 for card in (r, c):
                     w2 = w.copy()
-                    if not K.play_any(state, w2, seat, card):
-                        K.play_out_heuristic(state, w2)
-                    scores.append(int(K.score(w2, seat)))
+                    if not TB.play_any(state, w2, seat, card):
+                        P.play_out_heuristic(state, w2)
+                    scores.append(int(TB.score(w2, seat)))
                 assert scores[0] == scores[1], (t.tolist(), r, c)
             pairs += 1
     assert pairs > 20  # the runs this checks do occur
@@ -262,16 +262,16 @@ def test_a_user_policy_leaves_the_process_sound(tmp_path):
         "import numpy as np\n"
         "from numba import njit\n"
         "from cardodds.kanalje import jack_risk\n"
-        "from cardodds.kanalje import _kernels as K\n"
-        "from cardodds.kanalje.policies import compile_policy\n"
+        "from cardodds.kanalje import _policies as P, _table as TB\n"
+        "from cardodds.kanalje.view import compile_policy\n"
         "@njit\n"
         "def plays_card_5(state, legal, seat, view):\n"
         "    return 5 if view[0] >= 0 else 6\n"
         "r = jack_risk([plays_card_5, 'heuristic', 'heuristic'], samples=300, rng=1, check=True)\n"
-        "t = np.zeros(K.TABLE_SIZE, dtype=np.int64)\n"
-        "K.choose(np.array([1, 2, 3, 4], dtype=np.uint64), t, 1, K.P_USER, 1, compile_policy(plays_card_5),"
-        " *K.new_scratch())\n"
-        "print(K.no_user_policy)\n"
+        "t = np.zeros(TB.TABLE_SIZE, dtype=np.int64)\n"
+        "P.choose(np.array([1, 2, 3, 4], dtype=np.uint64), t, 1, P.P_USER, 1, compile_policy(plays_card_5),"
+        " *P.new_scratch())\n"
+        "print(P.no_user_policy)\n"
         "print(jack_risk('lookahead,heuristic,heuristic', samples=3, rng=1).samples)\n"
     )
     assert run_twice_on_a_fresh_cache(code, tmp_path / "cache").split()[-1] == "3"

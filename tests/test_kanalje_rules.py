@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from cardodds.cards import parse_card, parse_cards
-from cardodds.kanalje import KanaljeRules, jack_risk, play_deal
-from cardodds.kanalje import _kernels as K
+from cardodds.kanalje import KanaljeRules, jack_risk, trace
+from cardodds.kanalje import _kernels as K, _play as PL, _policies as P, _table as TB
 from cardodds.kanalje._counts import DEALS, PEN_BINS
 from cardodds.kanalje.view import TABLE, T
 from cardodds.rng import as_seed_sequence, chunk_state
@@ -25,14 +25,14 @@ def mask(text):
 
 def table(hands, trump="h", leader=0, turned=None, trick=(), rules=KanaljeRules()):
     t = TABLE.zeros()
-    K.new_table(t, rules.to_kernel(), leader, parse_card(turned) if turned else -1, 1)
+    TB.new_table(t, rules.pack(), leader, parse_card(turned) if turned else -1, 1)
     t[T.trump] = "cdhs".index(trump) if trump else -1
     for s, h in enumerate(hands):
         t[T.hand + s] = mask(h)
     for i, c in enumerate(parse_cards(" ".join(trick))):
         seat = (leader + i) % 3
         t[T.hand + seat] |= 1 << c
-        K.play_card(t, seat, c)
+        TB.play_card(t, seat, c)
     return t
 
 
@@ -42,49 +42,49 @@ def cards_of(m):
 
 # ---- 52 cards, 2 low .. A high; highest card of the led suit wins ---------------------------
 def test_higher_rank_of_led_suit_wins_and_ace_is_high():
-    d = play_deal(["Ac", "2c", "Kc"], "5d", leader=1, policies="random")
+    d = trace(["Ac", "2c", "Kc"], "5d", leader=1, policies="random")
     assert d["tricks"] == [(1, [parse_card("2c"), parse_card("Kc"), parse_card("Ac")], 0)]
     assert d["taken"] == [1, 0, 0]
 
 
 def test_off_suit_card_never_wins_without_trump():
     # Seat 1 is void in clubs and throws the ace of spades; spades are not trump.
-    d = play_deal(["2c", "As", "3c"], "5d", policies="random")
+    d = trace(["2c", "As", "3c"], "5d", policies="random")
     assert d["tricks"][0][2] == 2
 
 
 # ---- the turned card's suit is trump; trick to the highest trump -------------------------------
 def test_lowest_trump_beats_ace_of_led_suit():
-    d = play_deal(["Ac", "2h", "Kc"], "3h", policies="random")
+    d = trace(["Ac", "2h", "Kc"], "3h", policies="random")
     assert d["tricks"][0][2] == 1
-    d = play_deal(["Ac", "2h", "Kc"], "3d", policies="random")  # hearts not trump: ace wins
+    d = trace(["Ac", "2h", "Kc"], "3d", policies="random")  # hearts not trump: ace wins
     assert d["tricks"][0][2] == 0
 
 
 def test_highest_trump_wins_among_trumps():
-    d = play_deal(["Ac", "2h", "5h"], "3h", policies="random")
+    d = trace(["Ac", "2h", "5h"], "3h", policies="random")
     assert d["tricks"][0][2] == 2
 
 
 def test_trump_led_is_won_by_highest_trump():
-    d = play_deal(["4h", "Ah", "Ac"], "3h", policies="random")
+    d = trace(["4h", "Ah", "Ac"], "3h", policies="random")
     assert d["tricks"][0][2] == 1
 
 
 # ---- follow suit if able; if void any card; trumping allowed, never forced ---------------------
 def test_must_follow_suit():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
-    assert cards_of(K.legal_cards(t, 1)) == [parse_card("Kc")]
+    assert cards_of(TB.legal_cards(t, 1)) == [parse_card("Kc")]
 
 
 def test_void_may_play_anything_and_need_not_trump():
     t = table(["2c 3c", "Ah 5d", "4c 5c"], trump="h", trick=["2c"])
-    assert sorted(cards_of(K.legal_cards(t, 1))) == sorted(parse_cards("Ah 5d"))
+    assert sorted(cards_of(TB.legal_cards(t, 1))) == sorted(parse_cards("Ah 5d"))
 
 
 def test_leader_may_lead_anything():
     t = table(["2c Jh As", "Kc Ah 4d", "4c 5d 6d"])
-    assert sorted(cards_of(K.legal_cards(t, 0))) == sorted(parse_cards("2c Jh As"))
+    assert sorted(cards_of(TB.legal_cards(t, 0))) == sorted(parse_cards("2c Jh As"))
 
 
 def test_void_is_recorded_when_not_following():
@@ -98,7 +98,7 @@ def test_winner_leads_next_trick():
     hands = ["2c 9d", "Ac 3d", "3c Td"]
     leaders = set()
     for seed in range(6):
-        d = play_deal(hands, "2h", policies="random", rng=seed)
+        d = trace(hands, "2h", policies="random", rng=seed)
         for a, b in zip(d["tricks"], d["tricks"][1:]):
             assert b[0] == a[2]
         leaders.add(d["tricks"][1][0])
@@ -109,7 +109,7 @@ def test_winner_leads_next_trick():
 @pytest.mark.parametrize("jack,penalty", [("Js", 1), ("Jc", 2), ("Jd", 3), ("Jh", 4)])
 def test_jack_penalty_goes_to_trick_winner(jack, penalty):
     s = jack[1]
-    d = play_deal([f"A{s}", jack, f"2{s}"], "3h" if s != "h" else "3c", policies="random")
+    d = trace([f"A{s}", jack, f"2{s}"], "3h" if s != "h" else "3c", policies="random")
     assert d["taken"] == [1, 0, 0]
     assert d["penalty"] == [penalty, 0, 0]
     assert d["score"] == [1 - penalty, 0, 0]
@@ -118,13 +118,13 @@ def test_jack_penalty_goes_to_trick_winner(jack, penalty):
 
 def test_jack_penalties_follow_the_rules_object():
     r = KanaljeRules(jack_penalties=(1, 1, 1, 5))
-    d = play_deal(["As", "Js", "2s"], "3h", policies="random", rules=r)
+    d = trace(["As", "Js", "2s"], "3h", policies="random", rules=r)
     assert d["penalty"] == [5, 0, 0]
 
 
 # ---- the turned card: dead, or a turned jack to the last trick's winner ------------------------
 def test_turned_jack_dead_is_paid_by_nobody():
-    d = play_deal(["Ac", "2c", "3c"], "Jh", policies="random")
+    d = trace(["Ac", "2c", "3c"], "Jh", policies="random")
     assert d["penalty"] == [0, 0, 0]
     assert d["jack_taker"]["hearts"] == -2
 
@@ -132,7 +132,7 @@ def test_turned_jack_dead_is_paid_by_nobody():
 def test_turned_jack_last_trick_goes_to_last_trick_winner():
     r = KanaljeRules(turned_jack="last_trick")
     for seed in range(4):
-        d = play_deal(["2c 3d", "Ac 4d", "5c Ad"], "Jh", policies="random", rules=r, rng=seed)
+        d = trace(["2c 3d", "Ac 4d", "5c Ad"], "Jh", policies="random", rules=r, rng=seed)
         last = d["tricks"][-1][2]
         assert d["penalty"] == [4 if s == last else 0 for s in range(3)]
         assert d["jack_taker"]["hearts"] == last
@@ -140,14 +140,14 @@ def test_turned_jack_last_trick_goes_to_last_trick_winner():
 
 def test_turned_non_jack_with_last_trick_changes_nothing():
     r = KanaljeRules(turned_jack="last_trick")
-    d = play_deal(["2c", "Ac", "5c"], "Qh", policies="random", rules=r)
+    d = trace(["2c", "Ac", "5c"], "Qh", policies="random", rules=r)
     assert d["penalty"] == [0, 0, 0] and d["taken"] == [0, 1, 0]
 
 
 # ---- left of the dealer leads; the deal passes clockwise; game to 21 -------------------------
 def test_first_leader_is_left_of_dealer():
-    # play_deal's leader is the player left of the dealer; the game kernel passes the deal on.
-    d = play_deal(["2c", "3c", "4c"], "5d", leader=2, policies="random")
+    # trace's leader is the player left of the dealer; the game kernel passes the deal on.
+    d = trace(["2c", "3c", "4c"], "5d", leader=2, policies="random")
     assert d["tricks"][0][0] == 2
 
 
@@ -156,13 +156,13 @@ def test_first_leader_is_left_of_dealer():
     ([-3, 30, 29], 1), ([20, 19, -4], -1), ([24, 23, 25], 2),
 ])
 def test_game_winner_highest_total_once_target_reached(totals, expect):
-    assert K.game_winner(np.array(totals, dtype=np.int64), 3, 21) == expect
+    assert PL.game_winner(np.array(totals, dtype=np.int64), 3, 21) == expect
 
 
 def test_game_rotates_dealer_and_ends_at_target():
-    from cardodds.kanalje import game_odds
+    from cardodds.kanalje import game
 
-    g = game_odds("random", samples=400, rng=3, check=True)
+    g = game("random", samples=400, rng=3, check=True)
     assert g.violations == 0
     assert sum(e.value for e in g.win) == pytest.approx(1.0)
     assert g.unfinished == 0
@@ -192,10 +192,10 @@ def test_kernel_matches_naive_twin(turned_jack, lean):
     n = 150
     out = DEALS.zeros()
     if lean:
-        K.deals_random3_kernel(chunk_state(ss, 0), n, out, rules.to_kernel())
+        K.deals_random3_kernel(chunk_state(ss, 0), n, out, rules.pack())
     else:
-        K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 0,
-                       1, K.no_user_policy)
+        K.deals_kernel(chunk_state(ss, 0), n, out, rules.pack(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 0,
+                       1, P.no_user_policy)
     state = naive.Xoshiro(chunk_state(ss, 0))
     deck = naive.Stock(range(52))
     exp = DEALS.zeros()
@@ -236,7 +236,7 @@ def test_conservation_and_deal_total_on_every_deal(policies, n, turned_jack):
 
 def test_checked_run_counts_an_illegal_play():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
-    K.play_card(t, 1, parse_card("Ah"))  # revokes: holds Kc
+    TB.play_card(t, 1, parse_card("Ah"))  # revokes: holds Kc
     assert t[T.violations] == 1
 
 
@@ -248,11 +248,11 @@ def test_fast_random_path_equals_the_general_play(turned_jack):
     outs = []
     for check in (0, 1):
         out = DEALS.zeros()
-        K.deals_kernel(chunk_state(ss, 0), 3_000, out, rules.to_kernel(), np.zeros(3, dtype=np.int64), 1,
-                       -1, 0, -1, 0, check, K.no_user_policy)
+        K.deals_kernel(chunk_state(ss, 0), 3_000, out, rules.pack(), np.zeros(3, dtype=np.int64), 1,
+                       -1, 0, -1, 0, check, P.no_user_policy)
         outs.append(out)
     lean = DEALS.zeros()
-    K.deals_random3_kernel(chunk_state(ss, 0), 3_000, lean, rules.to_kernel())
+    K.deals_random3_kernel(chunk_state(ss, 0), 3_000, lean, rules.pack())
     assert outs[1][D.violations] == 0
     assert outs[0].tolist() == outs[1].tolist()
     assert lean.tolist() == outs[1].tolist()  # every field, the holder-by-length table too
@@ -275,12 +275,12 @@ def test_kernels_per_lineup_count_as_the_general_kernel(players, lineup):
     if players == 3 and lineup != "heuristic":
         lineup = "random,heuristic,random"
 
-    rules = KanaljeRules(players=players).to_kernel()
+    rules = KanaljeRules(players=players).pack()
     codes = np.array(resolve_policies(lineup, players)[0], dtype=np.int64)
     ss, _ = as_seed_sequence(8)
     for check in (0, 1):
         general, special = DEALS.zeros(), DEALS.zeros()
-        K.deals_kernel(chunk_state(ss, 0), 2_000, general, rules, codes, 1, -1, 0, -1, 1, check, K.no_user_policy)
+        K.deals_kernel(chunk_state(ss, 0), 2_000, general, rules, codes, 1, -1, 0, -1, 1, check, P.no_user_policy)
         if lineup == "heuristic":
             K.deals_heuristic_kernel(chunk_state(ss, 0), 2_000, special, rules, -1, 0, -1, 1, check)
         else:

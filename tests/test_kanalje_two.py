@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from cardodds.cards import parse_card, parse_cards
-from cardodds.kanalje import KanaljeRules, evaluate_hand, game_odds, jack_risk, play_deal
-from cardodds.kanalje import _kernels as K
+from cardodds.kanalje import KanaljeRules, evaluate_hand, game, jack_risk, trace
+from cardodds.kanalje import _kernels as K, _policies as P, _table as TB
 from cardodds.kanalje._counts import DEALS
 from cardodds.kanalje.view import TABLE, T
 from cardodds.rng import as_seed_sequence, chunk_state
@@ -41,15 +41,15 @@ def table1(hands, stock, leader=0, trick=(), p1j=1):
     sc = parse_cards(stock)
     st[26 - len(sc):] = sc
     t = TABLE.zeros()
-    K.new_table(t, KanaljeRules(players=2, phase1_jacks_cost=bool(p1j)).to_kernel(), leader, -1, 1)
+    TB.new_table(t, KanaljeRules(players=2, phase1_jacks_cost=bool(p1j)).pack(), leader, -1, 1)
     t[TABLE.slice("stock")] = st
-    K.open_phase1(t, leader)
+    TB.open_phase1(t, leader)
     t[T.stock_pos] = 26 - len(sc)
     t[T.faceup] = sc[0]
     for s, h in enumerate(hands):
         t[T.hand + s] = mask(h)
     for i, c in enumerate(parse_cards(" ".join(trick))):
-        K.play_card1(t, (leader + i) % 2, c)
+        TB.play_card1(t, (leader + i) % 2, c)
     return t
 
 
@@ -70,44 +70,44 @@ def test_deal_gives_13_each_and_a_26_card_stock_with_face_up_top():
     ss, _ = as_seed_sequence(3)
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.zeros(4, dtype=np.int64)
-    K.start_deal(chunk_state(ss, 0), t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+    TB.start_deal(chunk_state(ss, 0), t, deck, 52, TWO.pack(), -1, 0, -1, 1, 0, 1, hand0)
     stock = 0
     for i in range(26):
         stock |= 1 << int(t[T.stock + i])
-    assert K.popcount(t[T.hand]) == 13 and K.popcount(t[T.hand + 1]) == 13 and K.popcount(stock) == 26
-    assert (t[T.hand] | t[T.hand + 1] | stock) == K.FULL
+    assert TB.popcount(t[T.hand]) == 13 and TB.popcount(t[T.hand + 1]) == 13 and TB.popcount(stock) == 26
+    assert (t[T.hand] | t[T.hand + 1] | stock) == TB.FULL
     assert t[T.faceup] == t[T.stock] and t[T.trump] == -1 and t[T.phase] == 1
     assert t[T.leader] == 0  # the non-dealer leads phase 1
-    r = KanaljeRules(players=2, phase1_leader="dealer").to_kernel()
-    K.start_deal(chunk_state(ss, 0), t, deck, 52, r, -1, 0, -1, 1, 0, 1, hand0)
+    r = KanaljeRules(players=2, phase1_leader="dealer").pack()
+    TB.start_deal(chunk_state(ss, 0), t, deck, 52, r, -1, 0, -1, 1, 0, 1, hand0)
     assert t[T.leader] == 1
 
 
 # ---- phase 1: no duty to follow; no jack of another suit from the second player ----------------
 def test_phase1_no_duty_to_follow_suit():
     t = table1(["5c 9c", "Kc 2d"], "Ah 3h Qs 4s", trick=["5c"])
-    assert cards_of(K.legal_cards1(t, 1)) == sorted(parse_cards("Kc 2d"))
+    assert cards_of(TB.legal_cards1(t, 1)) == sorted(parse_cards("Kc 2d"))
 
 
 def test_phase1_second_player_may_not_play_a_jack_of_another_suit():
     t = table1(["5c 9c", "Jh Jc 2d"], "Ah 3h Qs 4s 5s 6s", trick=["5c"])
-    assert cards_of(K.legal_cards1(t, 1)) == sorted(parse_cards("Jc 2d"))  # the led suit's jack is fine
+    assert cards_of(TB.legal_cards1(t, 1)) == sorted(parse_cards("Jc 2d"))  # the led suit's jack is fine
 
 
 def test_phase1_leading_a_jack_is_allowed():
     t = table1(["Jh 9c", "Kc 2d"], "Ah 3h Qs 4s")
-    assert cards_of(K.legal_cards1(t, 0)) == sorted(parse_cards("Jh 9c"))
+    assert cards_of(TB.legal_cards1(t, 0)) == sorted(parse_cards("Jh 9c"))
 
 
 def test_phase1_second_player_holding_only_other_jacks_plays_one():
     # RULES.md is silent; the rule cannot be kept, so any of those jacks may be played.
     t = table1(["5c", "Jh"], "Ah 3h", trick=["5c"])
-    assert cards_of(K.legal_cards1(t, 1)) == [parse_card("Jh")]
+    assert cards_of(TB.legal_cards1(t, 1)) == [parse_card("Jh")]
 
 
 def test_checked_phase1_play_counts_an_off_suit_jack_from_the_second_player():
     t = table1(["5c 9c", "Jh 2d"], "Ah 3h Qs 4s", trick=["5c"])
-    K.play_card1(t, 1, parse_card("Jh"))
+    TB.play_card1(t, 1, parse_card("Jh"))
     assert t[T.violations] == 1
 
 
@@ -136,16 +136,16 @@ def test_phase1_ends_with_the_stock_and_13_cards_each():
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.zeros(4, dtype=np.int64)
     for _ in range(50):
-        K.start_deal(state, t, deck, 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+        TB.start_deal(state, t, deck, 52, TWO.pack(), -1, 0, -1, 1, 0, 1, hand0)
         for _trick in range(13):
-            assert K.popcount(t[T.hand]) == 13 and K.popcount(t[T.hand + 1]) == 13
+            assert TB.popcount(t[T.hand]) == 13 and TB.popcount(t[T.hand + 1]) == 13
             done = False
             for _ in range(2):
-                seat = K.to_play(t)
-                done = K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
+                seat = TB.to_play(t)
+                done = TB.play_card1(t, seat, P.random_choose(state, TB.legal_cards1(t, seat)))
         assert done and t[T.stock_pos] == 26 and t[T.faceup] == -1
-        assert K.popcount(t[T.hand]) == 13 and K.popcount(t[T.hand + 1]) == 13
-        assert K.popcount(t[T.played]) == 26 and t[T.violations] == 0
+        assert TB.popcount(t[T.hand]) == 13 and TB.popcount(t[T.hand + 1]) == 13
+        assert TB.popcount(t[T.played]) == 26 and t[T.violations] == 0
 
 
 # ---- phase 1: jacks cost the trick's winner (option phase1_jacks_cost) ------------------------
@@ -169,40 +169,40 @@ def test_phase2_trump_is_a_dead_phase1_card_and_last_winner_leads():
     for _ in range(100):
         t = table1(["5c", "Kc"], "Ah 3h", trick=["5c", "Kc"])
         t[T.played] |= mask("2s 3s 4s 5s 6s 7s 8s 9s Ts Qs Ks As 2d 3d 4d 5d 6d 7d 8d 9d Td Qd Kd Ad")
-        K.start_phase2(state, t)  # the defaults: the last trick's winner leads, a trick card names trump
+        TB.start_phase2(state, t)  # the defaults: the last trick's winner leads, a trick card names trump
         assert t[T.played] >> t[T.trump_card] & 1 and t[T.trump] == t[T.trump_card] & 3
         assert t[T.leader] == 1 and t[T.phase] == 0
         seen.add(int(t[T.trump]))
     assert seen == {0, 1, 3}  # clubs, diamonds and spades were in the tricks, hearts not
-    t[T.phase2_leader] = K.P2LEAD_NON_DEALER
-    t[T.phase2_trump] = K.P2TRUMP_NONE
-    K.start_phase2(state, t)
+    t[T.phase2_leader] = TB.P2LEAD_NON_DEALER
+    t[T.phase2_trump] = TB.P2TRUMP_NONE
+    TB.start_phase2(state, t)
     assert t[T.leader] == 0 and t[T.trump] == -1
 
 
 def test_phase2_follows_the_three_player_trick_rules():
     t = TABLE.zeros()
-    K.new_table(t, TWO.to_kernel(), 0, -1, 1)
+    TB.new_table(t, TWO.pack(), 0, -1, 1)
     t[T.trump] = 2  # hearts trump
     t[T.hand] = mask("Ac Jd")
     t[T.hand + 1] = mask("Kc 2h")
-    K.play_card(t, 0, parse_card("Ac"))
-    assert cards_of(K.legal_cards(t, 1)) == [parse_card("Kc")]  # follow suit
+    TB.play_card(t, 0, parse_card("Ac"))
+    assert cards_of(TB.legal_cards(t, 1)) == [parse_card("Kc")]  # follow suit
     t[T.hand + 1] = mask("2h 3d")
     t[T.hand] = mask("Jd")
     t2 = t.copy()
-    K.play_card(t2, 1, parse_card("2h"))  # void: trumping allowed ...
+    TB.play_card(t2, 1, parse_card("2h"))  # void: trumping allowed ...
     assert t2[T.last_winner] == 1 and t2[T.tricks + 1] == 1
-    K.play_card(t, 1, parse_card("3d"))  # ... never forced
+    TB.play_card(t, 1, parse_card("3d"))  # ... never forced
     assert t[T.last_winner] == 0 and t[T.tricks] == 1
-    K.play_card(t, 0, parse_card("Jd"))
-    assert K.play_card(t, 1, parse_card("2h")) and t[T.penalty + 1] == 3  # jack costs its taker
+    TB.play_card(t, 0, parse_card("Jd"))
+    assert TB.play_card(t, 1, parse_card("2h")) and t[T.penalty + 1] == 3  # jack costs its taker
     assert t[T.violations] == 0
 
 
 def test_play_deal_two_players_traces_both_phases():
     deck = list(range(52))
-    d = play_deal([deck[0:13], deck[13:26]], stock=deck[26:], policies="random",
+    d = trace([deck[0:13], deck[13:26]], stock=deck[26:], policies="random",
                   rules=TWO, rng=1)
     assert len(d["tricks"]) == 26 and d["faceup"] == deck[26::2]
     assert sum(d["phase1_won"]) == 13 and sum(d["taken"]) == 13
@@ -219,8 +219,8 @@ def test_two_player_kernel_matches_naive_twin(p1j):
     ss, _ = as_seed_sequence(21)
     n = 120
     out = DEALS.zeros()
-    K.deals_kernel(chunk_state(ss, 0), n, out, rules.to_kernel(), np.zeros(2, dtype=np.int64), 1, -1, 0, -1, 1, 1,
-                   K.no_user_policy)
+    K.deals_kernel(chunk_state(ss, 0), n, out, rules.pack(), np.zeros(2, dtype=np.int64), 1, -1, 0, -1, 1, 1,
+                   P.no_user_policy)
     state = naive.Xoshiro(chunk_state(ss, 0))
     deck = naive.Stock(range(52))
     exp = DEALS.zeros()
@@ -261,7 +261,7 @@ def test_conservation_and_jacks_paid_once_on_every_deal(policies, n, p1j):
 
 def test_checked_two_player_runs_count_a_broken_deal():
     t = table1(["5c", "Kc"], "Ah 3h", trick=["5c", "Kc"])
-    assert K.check_deal_end(t, TWO.to_kernel(), 1) > 0  # phase 2 not played, cards missing
+    assert TB.check_deal_end(t, TWO.pack(), 1) > 0  # phase 2 not played, cards missing
 
 
 # ---- Monte Carlo vs exact facts of the deal --------------------------------------------------------
@@ -296,7 +296,7 @@ def _state(seed=0):
 
 
 def h1(t, seat):
-    return K.heuristic1_choose(t, seat, K.legal_cards1(t, seat))
+    return P.heuristic1_choose(t, seat, TB.legal_cards1(t, seat))
 
 
 def test_heuristic1_sheds_the_led_suits_jack_under_a_higher_lead():
@@ -339,10 +339,10 @@ def test_phase1_sampler_is_consistent_with_what_the_seat_saw():
     w = TABLE.zeros()
     state = _state(1)
     for _ in range(200):
-        K.sample_world(state, t, 0, w, np.empty(52, dtype=np.int64))
+        P.sample_world(state, t, 0, w, np.empty(52, dtype=np.int64))
         assert w[T.hand] == t[T.hand] and w[T.faceup] == t[T.faceup]
         assert w[T.stock + pos] == t[T.stock + pos]
-        assert w[T.hand + 1] & mask("Ah") and K.popcount(w[T.hand + 1]) == K.popcount(t[T.hand + 1])
+        assert w[T.hand + 1] & mask("Ah") and TB.popcount(w[T.hand + 1]) == TB.popcount(t[T.hand + 1])
         rest = (w[T.hand + 1] & ~mask("Ah")) | sum(1 << int(w[T.stock + i]) for i in range(pos + 1, 26))
         assert rest == hidden
         seen.add(int(w[T.hand + 1]))
@@ -353,24 +353,24 @@ def test_phase1_lookahead_does_not_peek():
     # Seat 1 won the Ah face up and leads; seat 0 took the 3h unseen. Two tables that differ
     # only in how seat 0's hidden card and the hidden stock are split.
     a = table1(["5c 9c 2d", "Kc 3d 4d"], "Ah 3h Qs 4s 6h 7h", trick=["5c", "Kc"])
-    assert a[T.hand] & mask("3h") and K.to_play(a) == 1
+    assert a[T.hand] & mask("3h") and TB.to_play(a) == 1
     b = a.copy()
     b[T.hand] = a[T.hand] & ~mask("3h") | mask("7h")
     for i in range(26):
         if b[T.stock + i] == parse_card("7h"):
             b[T.stock + i] = parse_card("3h")
     for seed in range(4):
-        ca = K.lookahead_choose(_state(seed), a, 1, K.legal_cards1(a, 1), 6, *K.new_scratch())
-        cb = K.lookahead_choose(_state(seed), b, 1, K.legal_cards1(b, 1), 6, *K.new_scratch())
+        ca = P.lookahead_choose(_state(seed), a, 1, TB.legal_cards1(a, 1), 6, *P.new_scratch())
+        cb = P.lookahead_choose(_state(seed), b, 1, TB.legal_cards1(b, 1), 6, *P.new_scratch())
         assert ca == cb
 
 
 def test_two_player_strength_ordering():
-    from cardodds.kanalje import strength_match
+    from cardodds.kanalje import strength
 
-    m = strength_match("heuristic", "random", rules=TWO, samples=2_000, rng=1, check=True)
+    m = strength("heuristic", "random", rules=TWO, samples=2_000, rng=1, check=True)
     assert m.violations == 0 and m.advantage.lo > 1
-    m = strength_match("lookahead", "heuristic", rules=TWO, samples=30, rng=1, lookahead_samples=6, check=True)
+    m = strength("lookahead", "heuristic", rules=TWO, samples=30, rng=1, lookahead_samples=6, check=True)
     assert m.violations == 0 and m.advantage.lo > 0
 
 
@@ -431,7 +431,7 @@ def test_evaluate_hand_two_players_wrong_hands(hand):
 
 
 def test_game_to_21_two_players():
-    g = game_odds("random,heuristic", rules=TWO, samples=300, rng=1, check=True)
+    g = game("random,heuristic", rules=TWO, samples=300, rng=1, check=True)
     assert g.violations == 0 and len(g.win) == 2
     assert sum(e.value for e in g.win) == pytest.approx(1.0) and g.win[1].lo > 0.5
     assert min(g.deals_distribution) >= 2  # at most 13 points a deal
@@ -466,12 +466,12 @@ def test_user_view_in_phase1_hides_the_other_hand_the_stock_and_face_down_cards(
     state = chunk_state(ss, 0)
     t = TABLE.zeros()
     hand0 = np.zeros(4, dtype=np.int64)
-    K.start_deal(state, t, np.arange(52, dtype=np.int64), 52, TWO.to_kernel(), -1, 0, -1, 1, 0, 1, hand0)
+    TB.start_deal(state, t, np.arange(52, dtype=np.int64), 52, TWO.pack(), -1, 0, -1, 1, 0, 1, hand0)
     for _ in range(6):  # three phase-1 tricks
-        seat = K.to_play(t)
-        K.play_card1(t, seat, K.random_choose(state, K.legal_cards1(t, seat)))
+        seat = TB.to_play(t)
+        TB.play_card1(t, seat, P.random_choose(state, TB.legal_cards1(t, seat)))
     v = np.empty_like(t)
-    K.user_view(t, 0, v)
+    P.user_view(t, 0, v)
     assert v[T.hand] == t[T.hand] and v[T.hand + 1] == 0
     assert [int(v[T.stock + i]) for i in range(26)] == \
         [int(t[T.stock + i]) if i % 2 == 0 and i <= 6 else -1 for i in range(26)]
@@ -496,5 +496,5 @@ def test_rule_options_keep_the_invariants_on_every_deal(opts):
     rules = KanaljeRules(players=2, **opts)
     r = jack_risk("random,heuristic", rules=rules, samples=5_000, rng=6, check=True)
     assert r.violations == 0 and r.mean_total.value == 3
-    g = game_odds("heuristic", rules=rules, samples=100, rng=6, check=True)
+    g = game("heuristic", rules=rules, samples=100, rng=6, check=True)
     assert g.violations == 0

@@ -13,15 +13,19 @@ from typing import TYPE_CHECKING
 
 from .._lazy import lazy_package
 
-#: The analyses, as ``analysis.__all__`` lists them (a test checks the two agree).
-_ANALYSES = ["GameResult", "HandResult", "JackRiskResult", "MatchResult", "evaluate_hand", "game_odds", "jack_risk",
-             "play_deal", "strength_match"]
+#: The analyses and the played games, as ``analysis.__all__`` and ``play.__all__`` list them (a
+#: test checks they agree).
+_ANALYSES = ["HandResult", "JackRiskResult", "evaluate_hand", "jack_risk"]
+_PLAY = ["GameResult", "MatchResult", "game", "strength", "trace"]
 
-__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES]
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .analysis import *  # noqa: F403
+    from .play import *  # noqa: F403
     from .policies import POLICIES
     from .rules import KanaljeRules
 
-lazy_package(__name__, {".analysis": _ANALYSES, ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]})
+#: game_odds, strength_match and play_deal were renamed game, strength and trace: the old names warn.
+lazy_package(__name__, {".analysis": _ANALYSES, ".play": _PLAY, ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]},
+             deprecated_in=(".play",))

@@ -7,6 +7,7 @@ same counts through named views (``DEALS.view(counts).seat_sums``).
 from __future__ import annotations
 
 from ..layout import Layout
+from ._defaults import MAX_DEALS
 
 #: Penalty bins per seat: 0..9, and 10 or more.
 PEN_BINS = 11
@@ -25,12 +26,6 @@ TAKER_BINS = 4
 OUT_OF_PLAY = 3
 #: Holder-length bins per jack and trump flag: the holder's length in the jack's suit, 0..13.
 LENGTHS = 14
-#: The most deals a game may be allowed (``max_deals``); a game still open after its
-#: ``max_deals`` deals is counted as unfinished, in the histogram's last bin.
-MAX_DEALS = 1000
-#: ``max_deals`` unless told otherwise.
-DEFAULT_MAX_DEALS = 200
-
 #: Deals (``jack_risk``, ``evaluate_hand``): the two-player fields stay 0 with three players.
 DEALS = Layout("kanalje deals", [
     ("deals", 1),
@@ -55,7 +50,7 @@ DEALS = Layout("kanalje deals", [
     ("phase1_tricks", 4),  # [seat 2][sum, + SQUARE]: phase-1 tricks won
 ])
 
-#: One traced trick (``play_deal``): leader, the cards in playing order, winner, and the
+#: One traced trick (``trace``): leader, the cards in playing order, winner, and the
 #: face-up card (two players' phase 1, else -1).
 TRACE = Layout("kanalje trick", [("leader", 1), ("cards", 4), ("winner", 1), ("faceup", 1)])
 
@@ -65,7 +60,8 @@ MATCH = Layout("kanalje match", [
     ("violations", 1),
 ])
 
-#: Games to the target.
+#: Games to the target (a game still open after ``max_deals`` deals, at most MAX_DEALS of
+#: :mod:`._defaults`, is counted in the histogram's last bin).
 GAME = Layout("kanalje game", [
     ("games", 1), ("win", SEATS), ("unfinished", 1), ("deals", 1), ("deals_sq", 1),
     ("deals_hist", MAX_DEALS + 1),  # [deals in the game]; unfinished games in the last bin

@@ -1,9 +1,25 @@
-"""Kanalje's player names and default run sizes, light enough for the CLI's parser to import.
+"""Kanalje's player names, default run sizes and limits, light enough for the CLI's parser to import.
 
-``policies.POLICIES`` maps these names to their kernel codes (a test checks the two agree).
+The API and the CLI both read them here, so a command and its function cannot disagree.
+``policies.POLICIES`` maps the names to their kernel codes (a test checks the two agree).
 """
 
 #: The built-in players, in the order help texts list them.
 POLICY_NAMES = ("random", "heuristic", "lookahead")
-#: Worlds the look-ahead player samples per decision by default.
+#: The policy of every seat unless told otherwise.
+DEFAULT_POLICIES = "heuristic"
+#: Worlds the look-ahead player samples per decision by default, and the most it may be asked for.
 DEFAULT_LOOKAHEAD_SAMPLES = 16
+MAX_LOOKAHEAD_SAMPLES = 100_000
+#: Run sizes unless told otherwise, ``(without, with)`` a look-ahead player in the lineup (it is
+#: ~1000x slower): deals of a jack-risk run, of a hand's value, of a strength match (each deal is
+#: played once more per seat) and games to the target.
+RISK_SAMPLES = (200_000, 2_000)
+HAND_SAMPLES = (100_000, 1_000)
+STRENGTH_SAMPLES = (50_000, 500)
+GAME_SAMPLES = (10_000, 100)
+#: The most deals a game may be allowed (``max_deals``); a game still open after its
+#: ``max_deals`` deals is counted as unfinished.
+MAX_DEALS = 1000
+#: ``max_deals`` unless told otherwise.
+DEFAULT_MAX_DEALS = 200

@@ -1,8 +1,9 @@
-"""Kanalje analyses: jack risk, what a hand is worth, the game to 21, strength matches.
+"""Kanalje analyses: jack risk and what a hand is worth.
 
 Seats are numbered clockwise from the player left of the dealer (seat 0 leads the first
 trick, seat 2 deals). Every figure is an :class:`~cardodds.stats.Estimate` with its 95%
-interval; every result records its seed, sample count, rules, policies and version.
+interval; every result records its seed, sample count, rules, policies and version. Whole
+games, strength matches and a traced deal are in :mod:`cardodds.kanalje.play`.
 
 >>> r = jack_risk("heuristic", samples=20_000, rng=7)
 >>> round(r.mean_total.value, 1)    # 7 plus the turned jack's penalty when one is turned
@@ -15,7 +16,7 @@ True
 
 from __future__ import annotations
 
-import html
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,65 +25,25 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
+from .._validate import check_run
 from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
-from ..engine import check_run_size, run, takes_backend
-from ..results import Result, counts_field
+from ..engine import run, takes_backend
 from ..stats import Estimate
 from . import _counts as C
 from . import _kernels as K
-from ._counts import DEALS, GAME, MATCH, TRACE
-from .policies import DEFAULT_LOOKAHEAD_SAMPLES, compile_policy, resolve_policies
-from .rules import KanaljeRules
-from .view import JACK_RANK, TABLE, T
+from ._common import JACK_ORDER, SUIT_INDEX, KanaljeResult, check_lookahead_samples, default_samples, est_dict, lineup
+from ._counts import DEALS
+from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, DEFAULT_POLICIES, HAND_SAMPLES, RISK_SAMPLES
+from ._policies import P_HEURISTIC, P_RANDOM
+from .rules import KanaljeRules, check_rules
+from .view import JACK_RANK, compile_policy
 
 __all__ = [
-    "GameResult",
     "HandResult",
     "JackRiskResult",
-    "MatchResult",
     "evaluate_hand",
-    "game_odds",
     "jack_risk",
-    "play_deal",
-    "strength_match",
 ]
-
-#: Suits in the order jacks are reported: J♠ -1, J♣ -2, J♦ -3, J♥ -4.
-JACK_ORDER = ("spades", "clubs", "diamonds", "hearts")
-_SUIT_INDEX = {name: i for i, name in enumerate(SUIT_NAMES)}
-#: Chunk sizes: the look-ahead player is ~1000x slower, so its chunks are small enough for a
-#: progress bar and Ctrl-C, and depend only on the lineup (the seed-to-count map stays fixed).
-_CHUNK_FAST = 1 << 16
-_CHUNK_LOOKAHEAD = 64
-
-
-# ---- validation ---------------------------------------------------------------------------
-def _check_rules(rules) -> KanaljeRules:
-    if rules is None:
-        return KanaljeRules()
-    if not isinstance(rules, KanaljeRules):
-        raise ValueError(f"rules={rules!r} must be a KanaljeRules, e.g. KanaljeRules(turned_jack='last_trick')")
-    return rules
-
-
-def _check_lookahead_samples(n) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0 or n > 100_000:
-        raise ValueError(f"lookahead_samples={n!r} must be a whole number 1..100000, e.g. 16")
-    return int(n)
-
-
-def _lineup(policies, rules):
-    codes, names, user = resolve_policies(policies, rules.players)
-    chunk = _CHUNK_LOOKAHEAD if K.P_LOOKAHEAD in codes else _CHUNK_FAST
-    return np.array(codes, dtype=np.int64), names, user, chunk
-
-
-def _default_samples(codes) -> int:
-    return 2_000 if K.P_LOOKAHEAD in list(codes) else 200_000
-
-
-def _est_dict(e: Estimate) -> dict:
-    return e.to_dict()
 
 
 def _seat_mean(counts, seat: int, which: int, samples: int) -> Estimate:
@@ -98,57 +59,31 @@ def _score_distribution(counts, seat: int, samples: int) -> dict[int, Estimate]:
 
 def _taken_by(counts, suit: str, seat: int, samples: int) -> Estimate:
     """P(seat takes the jack of ``suit``; seat ``C.OUT_OF_PLAY``: the jack is out of play)."""
-    return Estimate.proportion(DEALS.view(counts).jack_taker.reshape(4, C.TAKER_BINS)[_SUIT_INDEX[suit], seat], samples)
-
-
-@dataclass(frozen=True, repr=False, kw_only=True)
-class _KanaljeResult(Result):
-    """What every Kanalje result records besides the base fields: the look-ahead player's
-    sample count and the kernel's raw counts (out of ``==`` and ``repr``)."""
-
-    lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES
-    counts: np.ndarray = counts_field(default=None)
-
-    def _lineup(self) -> tuple[str, ...]:
-        return self.policies  # type: ignore[attr-defined]
-
-    def meta(self) -> dict:
-        return {"rules": self.rules.to_dict(), "policies": list(self._lineup()), "samples": int(self.samples),
-                "seed": self.seed, "lookahead_samples": self.lookahead_samples, "partial": bool(self.partial),
-                "version": self.version}
-
-    @property
-    def violations(self) -> int:
-        """Broken invariants counted in a checked run (always 0 unless something is wrong)."""
-        return int(self._layout.view(self.counts).violations)
-
-    _layout = DEALS
-
-    def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>" + self.to_frame().to_html(float_format="%.4f")
+    return Estimate.proportion(DEALS.view(counts).jack_taker.reshape(4, C.TAKER_BINS)[SUIT_INDEX[suit], seat], samples)
 
 
 # ---- running the deals kernel -----------------------------------------------------------------
 def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed_card, phase, check, samples,
-               target_halfwidth, default_samples, halfwidth_seat, rng, threads, progress):
-    """Run :func:`~._kernels.deals_kernel` for a lineup; returns ``(run result, names)``."""
-    check_run_size(samples, target_halfwidth)
-    lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    codes, names, user, chunk = _lineup(policies, rules)
+               target_halfwidth, sizes, halfwidth_seat, rng, threads, progress):
+    """Run :func:`~._kernels.deals_kernel` for a lineup (``sizes``: its default run size,
+    :mod:`._defaults`); returns ``(run result, names, lookahead_samples)``."""
+    threads = check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
+    lookahead_samples = check_lookahead_samples(lookahead_samples)
+    codes, names, user, chunk = lineup(policies, rules)
     if samples is None and target_halfwidth is None:
-        samples = default_samples(codes)
+        samples = default_samples(codes, sizes)
 
     def hw(counts, n):
         return _seat_mean(counts, halfwidth_seat, C.SUM_SCORE, n).halfwidth
 
     # The kernel compiled for this kind of lineup (the same counts as the general one; a run
     # compiles only the players it has): all random, all heuristic, random and heuristic, other.
-    packed, chk, fixed = rules.to_kernel(), int(bool(check)), (fixed_seat, fixed_hand, fixed_card, phase)
-    if rules.players == 3 and not check and fixed_seat < 0 and fixed_card < 0 and (codes == K.P_RANDOM).all():
+    packed, chk, fixed = rules.pack(), int(bool(check)), (fixed_seat, fixed_hand, fixed_card, phase)
+    if rules.players == 3 and not check and fixed_seat < 0 and fixed_card < 0 and (codes == P_RANDOM).all():
         kernel, args = K.deals_random3_kernel, (packed,)
-    elif (codes == K.P_HEURISTIC).all():
+    elif (codes == P_HEURISTIC).all():
         kernel, args = K.deals_heuristic_kernel, (packed, *fixed, chk)
-    elif ((codes == K.P_RANDOM) | (codes == K.P_HEURISTIC)).all():
+    elif ((codes == P_RANDOM) | (codes == P_HEURISTIC)).all():
         kernel, args = K.deals_basic_kernel, (packed, codes, *fixed, chk)
     else:
         kernel = K.deals_kernel
@@ -160,7 +95,7 @@ def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed
 
 # ---- jack risk ----------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class JackRiskResult(_KanaljeResult):
+class JackRiskResult(KanaljeResult):
     """Who takes each jack, and each seat's score, over simulated deals of one lineup."""
 
     policies: tuple[str, ...]
@@ -191,13 +126,13 @@ class JackRiskResult(_KanaljeResult):
 
     def holder_takes(self, suit: str) -> Estimate:
         """P(the player dealt this jack ends up taking it | it was dealt to a player)."""
-        s = _SUIT_INDEX[suit]
+        s = SUIT_INDEX[suit]
         v = DEALS.view(self.counts)
         return Estimate.proportion(v.holder_takes[s], int(v.held.reshape(4, 2 * C.LENGTHS)[s].sum()))
 
     def leader_takes(self, suit: str) -> Estimate:
         """P(the jack is taken by the player who led the trick it falls in), over all deals."""
-        return Estimate.proportion(DEALS.view(self.counts).leader_takes[_SUIT_INDEX[suit]], self.samples)
+        return Estimate.proportion(DEALS.view(self.counts).leader_takes[SUIT_INDEX[suit]], self.samples)
 
     def penalty_distribution(self, seat: int) -> list[Estimate]:
         """P(seat pays 0, 1, ..., 10 penalty points in a deal)."""
@@ -216,7 +151,7 @@ class JackRiskResult(_KanaljeResult):
         held, taken = v.held.reshape(4, 2, C.LENGTHS), v.held_taken.reshape(4, 2, C.LENGTHS)
         rows = []
         for suit in JACK_ORDER:
-            s = _SUIT_INDEX[suit]
+            s = SUIT_INDEX[suit]
             for tr in (0, 1):
                 for length in range(C.LENGTHS):
                     n = int(held[s, tr, length])
@@ -253,7 +188,7 @@ class JackRiskResult(_KanaljeResult):
         deal), P(its face-up taker ends up paying it), and the average cost of taking it face
         up (its penalty times that probability)."""
         self._two()
-        s = _SUIT_INDEX[suit]
+        s = SUIT_INDEX[suit]
         v = DEALS.view(self.counts)
         n = int(v.faceup_jack[s])
         pay = Estimate.proportion(int(v.faceup_jack_paid[s]), n)
@@ -303,30 +238,30 @@ class JackRiskResult(_KanaljeResult):
     def to_dict(self) -> dict:
         d = self.meta()
         d["deals"] = self.samples
-        d["mean_score"] = [_est_dict(e) for e in self.mean_score]
-        d["mean_penalty"] = [_est_dict(e) for e in self.mean_penalty]
-        d["mean_tricks"] = [_est_dict(e) for e in self.mean_tricks]
-        d["mean_total"] = _est_dict(self.mean_total)
+        d["mean_score"] = [est_dict(e) for e in self.mean_score]
+        d["mean_penalty"] = [est_dict(e) for e in self.mean_penalty]
+        d["mean_tricks"] = [est_dict(e) for e in self.mean_tricks]
+        d["mean_total"] = est_dict(self.mean_total)
         d["jacks"] = {
             suit: {
                 "penalty": self.rules.jack_penalty(suit),
-                "holder_takes": _est_dict(self.holder_takes(suit)),
-                "taken_by_seat": [_est_dict(e) for e in self.taken_by_seat(suit)],
-                "out_of_play": _est_dict(self.out_of_play(suit)),
-                "leader_takes": _est_dict(self.leader_takes(suit)),
+                "holder_takes": est_dict(self.holder_takes(suit)),
+                "taken_by_seat": [est_dict(e) for e in self.taken_by_seat(suit)],
+                "out_of_play": est_dict(self.out_of_play(suit)),
+                "leader_takes": est_dict(self.leader_takes(suit)),
             }
             for suit in JACK_ORDER
         }
-        d["penalty_distribution"] = [[_est_dict(e) for e in self.penalty_distribution(p)]
+        d["penalty_distribution"] = [[est_dict(e) for e in self.penalty_distribution(p)]
                                      for p in range(self.rules.players)]
-        d["score_distribution"] = [{str(v): _est_dict(e) for v, e in self.score_distribution(p).items()}
+        d["score_distribution"] = [{str(v): est_dict(e) for v, e in self.score_distribution(p).items()}
                                    for p in range(self.rules.players)]
         d["holder_takes_by_length"] = self.holder_table().to_dict(orient="records")
         if self.rules.players == 2:
-            d["phase1_tricks"] = [_est_dict(e) for e in self.phase1_tricks]
-            d["faceup_leader_takes"] = {by: {k: _est_dict(e) for k, e in self.faceup_leader_takes(by).items()}
+            d["phase1_tricks"] = [est_dict(e) for e in self.phase1_tricks]
+            d["faceup_leader_takes"] = {by: {k: est_dict(e) for k, e in self.faceup_leader_takes(by).items()}
                                         for by in ("rank", "suit")}
-            d["faceup_jacks"] = {suit: {k: _est_dict(e) for k, e in self.faceup_jack(suit).items()}
+            d["faceup_jacks"] = {suit: {k: est_dict(e) for k, e in self.faceup_jack(suit).items()}
                                  for suit in JACK_ORDER}
         return d
 
@@ -363,7 +298,7 @@ class JackRiskResult(_KanaljeResult):
 
 
 @takes_backend
-def jack_risk(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
+def jack_risk(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, samples: int | None = None,
               target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
               rng=None, threads: int | None = None, progress: bool = False, check: bool = False) -> JackRiskResult:
     """Who ends up with each jack, and what each seat scores, for a lineup of players.
@@ -378,9 +313,9 @@ def jack_risk(policies="heuristic", *, rules: KanaljeRules | None = None, sample
     >>> [round(e.value, 1) for e in r.mean_score]
     [2.4, 2.4, 2.4]
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     res, names, lookahead_samples = _run_deals(
-        rules, policies, lookahead_samples, -1, 0, -1, 1, check, samples, target_halfwidth, _default_samples, 0,
+        rules, policies, lookahead_samples, -1, 0, -1, 1, check, samples, target_halfwidth, RISK_SAMPLES, 0,
         rng, threads, progress)
     return JackRiskResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
                           lookahead_samples=lookahead_samples, counts=res.counts)
@@ -388,7 +323,7 @@ def jack_risk(policies="heuristic", *, rules: KanaljeRules | None = None, sample
 
 # ---- one hand -----------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class HandResult(_KanaljeResult):
+class HandResult(KanaljeResult):
     """What my 17 cards are worth in my seat, over random deals of the other 34."""
 
     hand: tuple[int, ...]
@@ -422,7 +357,7 @@ class HandResult(_KanaljeResult):
         out = {}
         dead = (self.phase == 0 and self.rules.turned_jack == "dead") or self.phase == 2
         for suit in JACK_ORDER:
-            if JACK_RANK * 4 + _SUIT_INDEX[suit] == self.turned and dead:
+            if JACK_RANK * 4 + SUIT_INDEX[suit] == self.turned and dead:
                 out[suit] = Estimate.exact_value(0.0)
             else:
                 out[suit] = _taken_by(self.counts, suit, self.seat, self.samples)
@@ -445,11 +380,11 @@ class HandResult(_KanaljeResult):
         d[self.card_role] = card_str(self.turned)
         if self.rules.players == 2:
             d["phase"] = self.phase
-        d["tricks"] = _est_dict(self.tricks)
-        d["penalty"] = _est_dict(self.penalty)
-        d["score"] = _est_dict(self.score)
-        d["jacks"] = {s: _est_dict(e) for s, e in self.jacks.items()}
-        d["score_distribution"] = {str(v): _est_dict(e) for v, e in self.score_distribution.items()}
+        d["tricks"] = est_dict(self.tricks)
+        d["penalty"] = est_dict(self.penalty)
+        d["score"] = est_dict(self.score)
+        d["jacks"] = {s: est_dict(e) for s, e in self.jacks.items()}
+        d["score_distribution"] = {str(v): est_dict(e) for v, e in self.score_distribution.items()}
         return d
 
     def __repr__(self) -> str:
@@ -515,7 +450,7 @@ def _check_hand(hand, turned, seat, rules, faceup=None, trump=None):
 
 
 @takes_backend
-def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, policies="heuristic",
+def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, policies=DEFAULT_POLICIES,
                   rules: KanaljeRules | None = None,
                   samples: int | None = None, target_halfwidth: float | None = None,
                   lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
@@ -539,288 +474,30 @@ def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, 
     >>> h2.tricks.value > 10
     True
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     cards, t, seat, phase = _check_hand(hand, turned, seat, rules, faceup, trump)
     mask = 0
     for c in cards:
         mask |= 1 << c
     res, names, lookahead_samples = _run_deals(
         rules, policies, lookahead_samples, seat, mask, t, phase, check, samples, target_halfwidth,
-        lambda codes: _default_samples(codes) // 2, seat, rng, threads, progress)
+        HAND_SAMPLES, seat, rng, threads, progress)
     return HandResult(tuple(cards), t, seat, names, phase, rules=rules, samples=res.samples, seed=res.seed,
                       partial=res.partial, lookahead_samples=lookahead_samples, counts=res.counts)
 
 
-# ---- strength matches ---------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
-class MatchResult(_KanaljeResult):
-    """Paired match: policy A in one seat against B in the others, versus B everywhere, on
-    the same deals. ``advantage`` is A's mean score minus B's in the same seat."""
-
-    policy_a: str
-    policy_b: str
-    _layout = MATCH
-
-    def _lineup(self) -> tuple[str, ...]:
-        return (self.policy_a, self.policy_b)
-
-    @property
-    def advantage(self) -> Estimate:
-        """Points per deal A scores more than B would in the same seat (averaged over seats)."""
-        v = MATCH.view(self.counts)
-        return Estimate.mean(float(v.sum), float(v.sum_sq), self.samples).scaled(1 / self.rules.players)
-
-    @property
-    def mean_a(self) -> float:
-        return float(MATCH.view(self.counts).score_a) / (self.rules.players * self.samples)
-
-    @property
-    def mean_b(self) -> float:
-        return float(MATCH.view(self.counts).score_b) / (self.rules.players * self.samples)
-
-    @property
-    def better(self) -> Estimate:
-        """P(the deal went better for A than for B, summed over the three seats)."""
-        return Estimate.proportion(MATCH.view(self.counts).plus, self.samples)
-
-    def to_frame(self) -> pd.DataFrame:
-        import pandas as pd
-        a = self.advantage
-        return pd.DataFrame([{"a": self.policy_a, "b": self.policy_b, "deals": self.samples,
-                              "score_a": self.mean_a, "score_b": self.mean_b, "advantage": a.value,
-                              "lo": a.lo, "hi": a.hi}])
-
-    def to_dict(self) -> dict:
-        d = self.meta()
-        d.update(policy_a=self.policy_a, policy_b=self.policy_b, mean_score_a=self.mean_a, mean_score_b=self.mean_b,
-                 advantage=_est_dict(self.advantage), better=_est_dict(self.better))
-        return d
-
-    def __repr__(self) -> str:
-        return (f"MatchResult({self.policy_a} vs {self.policy_b}, {self.samples:,} paired deals: "
-                f"{self.policy_a} scores {self.mean_a:.3f}, {self.policy_b} {self.mean_b:.3f} in the same seat; "
-                f"advantage {self.advantage.format(3)} points a deal)")
+#: The played games moved to :mod:`cardodds.kanalje.play` under the verbs every game shares;
+#: the old names still work from here, with a warning.
+_MOVED = {"GameResult": "GameResult", "MatchResult": "MatchResult", "game_odds": "game",
+          "strength_match": "strength", "play_deal": "trace"}
 
 
-@takes_backend
-def strength_match(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None, samples: int | None = None,
-                   lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
-                   progress: bool = False, check: bool = False) -> MatchResult:
-    """Measure how much better ``policy_a`` scores than ``policy_b`` on the same deals.
+def __getattr__(name: str):
+    new = _MOVED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import play
 
-    Each deal is played four times: B in every seat, then A in seat 0, 1, 2 in turn with
-    B elsewhere; the paired difference in A's seat is averaged over the seats. With two players
-    (``rules=KanaljeRules(players=2)``) three times: B in both seats, then A in seat 0 and 1; the
-    hands, the stock and the phase-2 trump draw are the same in every playing.
-
-    >>> m = strength_match("heuristic", "random", samples=5_000, rng=1)
-    >>> m.advantage.lo > 0
-    True
-    """
-    rules = _check_rules(rules)
-    check_run_size(samples, None)
-    lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    codes, names, _, chunk = _lineup([policy_a] + [policy_b] * (rules.players - 1), rules)
-    if K.P_USER in codes:
-        raise ValueError("strength_match takes policy names (random, heuristic, lookahead)")
-    if samples is None:
-        samples = _default_samples(codes) // 4
-    res = run(K.match_kernel, (rules.to_kernel(), codes[0], codes[1], lookahead_samples, int(bool(check)),
-                               compile_policy(None)),
-              MATCH.size, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
-    return MatchResult(names[0], names[1], rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
-                       lookahead_samples=lookahead_samples, counts=res.counts)
-
-
-# ---- the game to 21 -----------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
-class GameResult(_KanaljeResult):
-    """Who wins the game to ``rules.target`` and how many deals it takes."""
-
-    policies: tuple[str, ...]
-    max_deals: int = C.DEFAULT_MAX_DEALS
-    _layout = GAME
-
-    @property
-    def win(self) -> list[Estimate]:
-        """P(each seat wins the game); seat 2 deals first, so seat 0 leads the first deal (two
-        players: seat 1 deals first, seat 0 leads the first phase 1; the deal alternates)."""
-        wins = GAME.view(self.counts).win
-        return [Estimate.proportion(wins[s], self.samples) for s in range(self.rules.players)]
-
-    @property
-    def unfinished(self) -> int:
-        """Games still tied or short of the target after ``max_deals`` deals (none in practice at 21)."""
-        return int(GAME.view(self.counts).unfinished)
-
-    @property
-    def mean_deals(self) -> Estimate:
-        v = GAME.view(self.counts)
-        return Estimate.mean(float(v.deals), float(v.deals_sq), self.samples)
-
-    @property
-    def deals_distribution(self) -> dict[int, Estimate]:
-        h = GAME.view(self.counts).deals_hist
-        return {d: Estimate.proportion(h[d], self.samples) for d in range(C.MAX_DEALS) if h[d] > 0}
-
-    def to_frame(self) -> pd.DataFrame:
-        import pandas as pd
-        rows = [{"seat": s, "policy": self.policies[s], "win": e.value, "lo": e.lo, "hi": e.hi}
-                for s, e in enumerate(self.win)]
-        return pd.DataFrame(rows).set_index("seat")
-
-    def to_dict(self) -> dict:
-        d = self.meta()
-        d["games"] = self.samples
-        d["win"] = [_est_dict(e) for e in self.win]
-        d["mean_deals"] = _est_dict(self.mean_deals)
-        d["deals_distribution"] = {str(k): _est_dict(e) for k, e in self.deals_distribution.items()}
-        d["unfinished"] = self.unfinished
-        d["max_deals"] = self.max_deals
-        return d
-
-    def __repr__(self) -> str:
-        wins = ", ".join(f"seat {s} ({self.policies[s]}) {e.format(3)}" for s, e in enumerate(self.win))
-        return (f"GameResult(to {self.rules.target}, {self.samples:,} games, seed {self.seed}: wins {wins}; "
-                f"deals per game {self.mean_deals.format(2)})")
-
-    def plot(self, ax=None):
-        """Distribution of the number of deals a game takes."""
-        import matplotlib.pyplot as plt
-
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3), layout="constrained")
-        dist = self.deals_distribution
-        ax.bar(list(dist), [e.value for e in dist.values()])
-        from matplotlib.ticker import MaxNLocator
-
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("deals in the game")
-        ax.set_ylabel("probability")
-        ax.set_title(f"Kanalje game to {self.rules.target}: deals a game ({self.samples:,} games)")
-        return ax
-
-
-@takes_backend
-def game_odds(policies="heuristic", *, rules: KanaljeRules | None = None, samples: int | None = None,
-              target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None,
-              threads: int | None = None, progress: bool = False, check: bool = False,
-              max_deals: int = C.DEFAULT_MAX_DEALS) -> GameResult:
-    """P(each seat wins the game to ``rules.target``) and the number of deals, for a lineup.
-
-    A game still open after ``max_deals`` deals is counted in ``unfinished`` (no seat wins
-    it), 1..1000 (default 200).
-
-    >>> g = game_odds("random", samples=2_000, rng=1)
-    >>> round(sum(e.value for e in g.win), 6)
-    1.0
-    """
-    rules = _check_rules(rules)
-    check_run_size(samples, target_halfwidth)
-    lookahead_samples = _check_lookahead_samples(lookahead_samples)
-    if isinstance(max_deals, bool) or not isinstance(max_deals, (int, np.integer)) \
-            or not 1 <= max_deals <= C.MAX_DEALS:
-        raise ValueError(f"max_deals={max_deals!r} must be a whole number of deals 1..{C.MAX_DEALS}, e.g. 200")
-    codes, names, user, chunk = _lineup(policies, rules)
-    if samples is None and target_halfwidth is None:
-        samples = max(_default_samples(codes) // 20, 100)
-    chunk = 4 if K.P_LOOKAHEAD in list(codes) else 1 << 12
-
-    def hw(counts, n):
-        return Estimate.proportion(GAME.view(counts).win[0], n).halfwidth
-
-    res = run(K.game_kernel, (rules.to_kernel(), codes, lookahead_samples, int(bool(check)), int(max_deals),
-                              compile_policy(user)),
-              GAME.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
-              threads=threads, progress=progress, unit="game")
-    return GameResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
-                      lookahead_samples=lookahead_samples, max_deals=int(max_deals), counts=res.counts)
-
-
-# ---- a single traced deal (for tests and for watching a player) -----------------------------
-def play_deal(hands, turned=None, *, stock=None, leader: int = 0, policies="heuristic",
-              rules: KanaljeRules | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=0) -> dict:
-    """Play one deal from given hands (three lists or strings of cards) and return every trick.
-
-    Returns ``{"tricks": [(leader, [cards...], winner), ...], "taken": [tricks per seat],
-    "penalty": [...], "score": [...], "jack_taker": {suit: seat, -1 nobody, -2 out of play}}``.
-
-    >>> d = play_deal(["Ac Kc", "Qc 2d", "3c 4d"], "2h", policies="random")
-    >>> d["tricks"][0]
-    (0, [48, 40, 4], 0)
-
-    Two players (``rules=KanaljeRules(players=2)``): two hands of 13, no turned card, and
-    ``stock`` the 26 stock cards from the top; ``leader`` leads phase 1. The first 13
-    tricks are phase 1; the result adds ``"faceup"`` (the face-up card of each phase-1 trick),
-    ``"trump_card"`` (the dead phase-1 card drawn for trump, or -1), ``"phase1_won"``.
-    """
-    from ..rng import as_seed_sequence, chunk_state
-
-    rules = _check_rules(rules)
-    n = rules.players
-    hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
-    if n == 2:
-        st = _check_deal2(hs, turned, stock, leader)
-        t_card = -1
-    else:
-        t_card = _check_deal3(hs, turned, leader, rules)
-    codes, names, user, _ = _lineup(policies, rules)
-    if user is not None:
-        raise ValueError("play_deal takes policy names (random, heuristic, lookahead)")
-    ss, _ = as_seed_sequence(rng)
-    state = chunk_state(ss, 0)
-    t = TABLE.zeros()
-    K.new_table(t, rules.to_kernel(), leader, t_card, 1)
-    if n == 2:
-        t[TABLE.slice("stock")] = st
-        K.open_phase1(t, leader if rules.phase1_leader == "non_dealer" else 1 - leader)
-    for s, h in enumerate(hs):
-        t[T.hand + s] = sum(1 << c for c in h)
-    rec = np.full((len(hs[0]) * (2 if n == 2 else 1), TRACE.size), -1, dtype=np.int64)
-    K.play_traced(state, t, codes, _check_lookahead_samples(lookahead_samples), rec, compile_policy(None))
-    v = TABLE.view(t)
-    if v.violations:
-        raise AssertionError("an illegal card was played")  # a bug, never the user's input
-    tr = TRACE.view(rec)
-    out: dict = {"tricks": [(int(lead), [int(c) for c in cards[:n]], int(w))
-                            for lead, cards, w in zip(tr.leader[:, 0], tr.cards, tr.winner[:, 0])]}
-    if n == 2:
-        out.update(faceup=tr.faceup[:13, 0].tolist(), trump_card=v.trump_card,
-                   phase1_won=v.phase1_wins.tolist())
-    tricks, pen = v.tricks[:n].tolist(), v.penalty[:n].tolist()
-    out.update(taken=tricks, penalty=pen, score=[tricks[s] * rules.trick_points - pen[s] for s in range(n)],
-               jack_taker={suit: int(v.jack_taker[_SUIT_INDEX[suit]]) for suit in JACK_ORDER}, policies=names)
-    return out
-
-
-def _check_deal3(hs, turned, leader, rules) -> int:
-    """Validate three hands and the turned card for :func:`play_deal`; returns the turned card or -1."""
-    if len(hs) != rules.players:
-        raise ValueError(f"give {rules.players} hands")
-    sizes = {len(h) for h in hs}
-    if len(sizes) != 1 or 0 in sizes:
-        raise ValueError("every hand must hold the same, non-zero number of cards")
-    t_card = -1 if turned is None else (parse_card(turned) if isinstance(turned, str) else int(turned))
-    seen = [c for h in hs for c in h] + ([t_card] if t_card >= 0 else [])
-    if len(set(seen)) != len(seen):
-        raise ValueError("a card is given twice across the hands and the turned card")
-    if not 0 <= leader < rules.players:
-        raise ValueError(f"leader must be 0..{rules.players - 1}")
-    return t_card
-
-
-def _check_deal2(hs, turned, stock, leader) -> np.ndarray:
-    """Validate two hands and the stock for :func:`play_deal`; returns the stock."""
-    if turned is not None:
-        raise ValueError("two players have no turned card; give the 26 stock cards as stock=")
-    if len(hs) != 2 or any(len(h) != 13 for h in hs):
-        raise ValueError("give two hands of 13 cards")
-    st = [] if stock is None else (parse_cards(stock) if isinstance(stock, str) else parse_cards(list(stock)))
-    if len(st) != 26:
-        raise ValueError("give the 26 stock cards from the top as stock=")
-    seen = [c for h in hs for c in h] + st
-    if len(set(seen)) != 52:
-        raise ValueError("a card is given twice across the hands and the stock")
-    if not 0 <= leader < 2:
-        raise ValueError("leader must be 0 or 1")
-    return np.array(st, dtype=np.int64)
+    warnings.warn(f"{__name__}.{name} moved to cardodds.kanalje.play.{new}; the old place will go in a later release",
+                  DeprecationWarning, stacklevel=2)
+    return getattr(play, new)

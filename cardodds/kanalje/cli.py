@@ -5,28 +5,41 @@ from __future__ import annotations
 import argparse
 
 from .. import _cliutil as cu
-from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, POLICY_NAMES
+from ._defaults import (
+    DEFAULT_LOOKAHEAD_SAMPLES,
+    DEFAULT_MAX_DEALS,
+    DEFAULT_POLICIES,
+    GAME_SAMPLES,
+    HAND_SAMPLES,
+    MAX_DEALS,
+    MAX_LOOKAHEAD_SAMPLES,
+    POLICY_NAMES,
+    RISK_SAMPLES,
+)
 from .rules import TURNED_JACK_CHOICES, KanaljeRules
 
 #: Highest ``--target`` (a game of 17-trick deals reaches it within a few hundred deals).
 MAX_TARGET = 1_000
-#: Highest ``--lookahead-samples`` (the API's own limit).
-MAX_LOOKAHEAD = 100_000
-#: Deals after which an open game counts as unfinished (``--max-deals``): the API's range.
-from ._counts import DEFAULT_MAX_DEALS, MAX_DEALS  # noqa: E402
 _JACKS = (("spades", "Js"), ("clubs", "Jc"), ("diamonds", "Jd"), ("hearts", "Jh"))
 _TURNED_JACK = cu.choice(*(c.replace("_", "-") for c in TURNED_JACK_CHOICES))
 
 _POL_HELP = (f"players for seats 0,1,2 (0,1 with --players 2): one name for all or a comma list of "
-             f"{', '.join(POLICY_NAMES)} (default heuristic); seat 0 leads the first trick")
+             f"{', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); seat 0 leads the first trick")
+
+
+def _sizes(sizes: tuple[int, int]) -> str:
+    """The help text of a default run size (:mod:`._defaults`)."""
+    return f"{sizes[0]:,}; {sizes[1]:,} with a lookahead player"
 
 
 def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
-    p.add_argument("--policies", default="heuristic", metavar="P[,P,P]", help=_POL_HELP)
-    p.add_argument("--lookahead-samples", type=cu.int_range(1, MAX_LOOKAHEAD), default=DEFAULT_LOOKAHEAD_SAMPLES,
-                   metavar="K", help=f"worlds the lookahead player samples per decision, 1..{MAX_LOOKAHEAD:,} "
+    p.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]", help=_POL_HELP)
+    p.add_argument("--lookahead-samples", type=cu.int_range(1, MAX_LOOKAHEAD_SAMPLES),
+                   default=DEFAULT_LOOKAHEAD_SAMPLES, metavar="K",
+                   help=f"worlds the lookahead player samples per decision, 1..{MAX_LOOKAHEAD_SAMPLES:,} "
                    f"(default {DEFAULT_LOOKAHEAD_SAMPLES})")
-    p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: RULES.md 2.2)"), default=3,
+    p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: RULES.md 2.2)"),
+                   default=KanaljeRules.players,
                    metavar="3|2", help="3 (RULES.md 2.1, default) or 2: the two-phase game of RULES.md 2.2")
     p.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
                    help="three players: a turned jack takes no part (dead, default) or goes to the last trick's "
@@ -45,7 +58,7 @@ def add_commands(sub) -> None:
     r = ksub.add_parser("risk", help="who takes each jack, and each seat's expected score",
                         description="Probability each seat takes each jack, the holder takes their own jack, "
                         "and each seat's expected score and penalty, with 95% intervals.")
-    _common(r, "200,000; 2,000 with a lookahead player")
+    _common(r, _sizes(RISK_SAMPLES))
     r.set_defaults(func=_risk)
 
     h = ksub.add_parser("hand", help="what my 17 (13) cards are worth",
@@ -59,19 +72,19 @@ def add_commands(sub) -> None:
     h.add_argument("--trump", metavar="CARD", help="two players, phase 2: the dead phase-1 card that named trump")
     h.add_argument("--seat", type=cu.int_range(0, 2), default=0, metavar="S",
                    help="your seat: 0 leads the first trick (default 0)")
-    _common(h, "100,000; 1,000 with a lookahead player")
+    _common(h, _sizes(HAND_SAMPLES))
     h.set_defaults(func=_hand)
 
     g = ksub.add_parser("game", help="who wins the game to 21",
                         description="Probability each seat wins the game to 21 (highest total once somebody "
                         "reaches it; a tie at the top plays on) and the number of deals it takes. A game still "
                         "open after --max-deals deals is counted as unfinished, and the output says how many.")
-    g.add_argument("--target", type=cu.int_range(1, MAX_TARGET), default=21, metavar="PTS",
-                   help=f"points that end the game, 1..{MAX_TARGET:,} (default 21)")
+    g.add_argument("--target", type=cu.int_range(1, MAX_TARGET), default=KanaljeRules.target, metavar="PTS",
+                   help=f"points that end the game, 1..{MAX_TARGET:,} (default {KanaljeRules.target})")
     g.add_argument("--max-deals", type=cu.int_range(1, MAX_DEALS, " deals"), default=DEFAULT_MAX_DEALS,
                    metavar="D", help=f"deals after which an open game counts as unfinished, 1..{MAX_DEALS:,} "
                    f"(default {DEFAULT_MAX_DEALS})")
-    _common(g, "10,000; 100 with a lookahead player", unit="games")
+    _common(g, _sizes(GAME_SAMPLES), unit="games")
     g.set_defaults(func=_game)
 
 
@@ -82,8 +95,9 @@ def _rules(args) -> KanaljeRules:
     if args.players == 3 and args.no_phase1_jacks_cost:
         raise cu.UsageError("--no-phase1-jacks-cost applies to the two-player game; three players have no phase 1 "
                             "(drop it, or use --players 2)")
-    turned_jack = cu.python_name(args.turned_jack or "dead")
-    return KanaljeRules(players=args.players, turned_jack=turned_jack, target=getattr(args, "target", 21),
+    turned_jack = cu.python_name(args.turned_jack or KanaljeRules.turned_jack)
+    return KanaljeRules(players=args.players, turned_jack=turned_jack,
+                        target=getattr(args, "target", KanaljeRules.target),
                         phase1_jacks_cost=not args.no_phase1_jacks_cost)
 
 
@@ -123,11 +137,11 @@ def _hand(args) -> int:
 
 
 def _game(args) -> int:
-    from .analysis import game_odds
+    from .play import game
 
     rules = _rules(args)
     _check_policies(args, rules)
-    res = game_odds(args.policies, rules=rules, max_deals=args.max_deals, **_run_args(args))
+    res = game(args.policies, rules=rules, max_deals=args.max_deals, **_run_args(args))
     return cu.emit(args, res, game_text)
 
 

@@ -65,7 +65,7 @@ Your own policy
     face-up card and the cards dealt face down read -1. Return a card in ``legal``: anything
     else is replaced by the lowest legal card and counted (``result.violations`` of a run with
     ``check=True``). The policy is compiled once more, to a function the kernels receive as an
-    argument (:func:`compile_policy`, through :func:`cardodds.policy.compile_user`, the one
+    argument (:func:`cardodds.kanalje.view.compile_policy`, through :func:`cardodds.policy.compile_user`, the one
     mechanism of every game); the kernels themselves are not recompiled.
 
 >>> from numba import njit
@@ -81,26 +81,31 @@ Your own policy
 
 from __future__ import annotations
 
-from ..policy import compile_user, lineup
-from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, POLICY_NAMES
-from . import _kernels as K
+import warnings
 
-__all__ = ["DEFAULT_LOOKAHEAD_SAMPLES", "POLICIES", "compile_policy", "resolve_policies"]
+from ..policy import lineup
+from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, POLICY_NAMES
+from ._policies import P_HEURISTIC, P_LOOKAHEAD, P_RANDOM, P_USER
+
+__all__ = ["DEFAULT_LOOKAHEAD_SAMPLES", "POLICIES", "resolve_policies"]
 
 #: The built-in players by name (the names the parsers know, :mod:`._defaults`) and their kernel codes.
-POLICIES = dict(zip(POLICY_NAMES, (K.P_RANDOM, K.P_HEURISTIC, K.P_LOOKAHEAD)))
+POLICIES = dict(zip(POLICY_NAMES, (P_RANDOM, P_HEURISTIC, P_LOOKAHEAD)))
 
 
 def resolve_policies(policies, players: int = 3):
     """Turn ``policies`` (a comma list, one name for every seat, or a sequence of names and
     at most one ``@njit`` function) into ``(codes, names, user_function)``."""
     example = "random,heuristic,lookahead" if players == 3 else "random,heuristic"
-    return lineup(policies, players, POLICIES, K.P_USER, example)
+    return lineup(policies, players, POLICIES, P_USER, example)
 
 
-def compile_policy(user):
-    """The kernels' policy argument: ``user`` (an ``@njit`` policy) compiled to
-    :data:`~cardodds.kanalje._kernels.POLICY_SIGNATURE` by :func:`cardodds.policy.compile_user`,
-    or the built-in stand-in for None."""
-    return compile_user(user, K.POLICY_SIGNATURE, "the Kanalje policy",
-                        "policy(state, legal, seat, view) -> card", K.no_user_policy if user is None else None)
+def __getattr__(name: str):
+    """``compile_policy`` lives in :mod:`cardodds.kanalje.view`, as in every game: the old place warns."""
+    if name == "compile_policy":
+        from . import view
+
+        warnings.warn(f"{__name__}.compile_policy moved to cardodds.kanalje.view.compile_policy; the old place will "
+                      "go in a later release", DeprecationWarning, stacklevel=2)
+        return view.compile_policy
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

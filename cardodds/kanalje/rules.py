@@ -10,12 +10,13 @@ non-dealer, who leads phase 1 by default). Card codes are those of
 (3, 'dead', 21)
 >>> r.jack_penalty("Jh"), r.jack_penalty("Js")
 (4, 1)
->>> RULES.view(KanaljeRules(turned_jack="last_trick").to_kernel()).turned_jack
+>>> RULES.view(KanaljeRules(turned_jack="last_trick").pack()).turned_jack
 1
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -23,7 +24,7 @@ import numpy as np
 from ..cards import SUIT_NAMES, card_rank, card_suit, parse_card
 from ..layout import Layout
 
-__all__ = ["RULES", "KanaljeRules", "TURNED_JACK_CHOICES"]
+__all__ = ["RULES", "KanaljeRules", "TURNED_JACK_CHOICES", "check_rules"]
 
 TURNED_JACK_CHOICES = ("dead", "last_trick")
 PHASE1_LEADER_CHOICES = ("non_dealer", "dealer")
@@ -128,8 +129,8 @@ class KanaljeRules:
             total += self.jack_penalties[card_suit(turned_card)]
         return total
 
-    def to_kernel(self) -> np.ndarray:
-        """The rules packed into the int64 array the kernels read."""
+    def pack(self) -> np.ndarray:
+        """The rules packed into the int64 array the kernels read (:data:`RULES`)."""
         return RULES.pack(
             players=self.players, turned_jack=TURNED_JACK_CHOICES.index(self.turned_jack), target=self.target,
             trick_points=self.trick_points, jack_penalty=self.jack_penalties, hand_size=self.hand_size,
@@ -138,7 +139,22 @@ class KanaljeRules:
             phase2_leader=PHASE2_LEADER_CHOICES.index(self.phase2_leader),
             phase2_trump=PHASE2_TRUMP_CHOICES.index(self.phase2_trump))
 
+    def to_kernel(self) -> np.ndarray:
+        """Deprecated: the one packing is :meth:`pack` (the same array)."""
+        warnings.warn("KanaljeRules.to_kernel() is renamed KanaljeRules.pack(); the old name will go in a later "
+                      "release", DeprecationWarning, stacklevel=2)
+        return self.pack()
+
     def to_dict(self) -> dict:
         d = asdict(self)
         d["jack_penalties"] = list(self.jack_penalties)
         return d
+
+
+def check_rules(rules) -> KanaljeRules:
+    """``rules`` as given if it is a :class:`KanaljeRules`, the defaults for None, else ``ValueError``."""
+    if rules is None:
+        return KanaljeRules()
+    if not isinstance(rules, KanaljeRules):
+        raise ValueError(f"rules={rules!r} must be a KanaljeRules, e.g. KanaljeRules(turned_jack='last_trick')")
+    return rules

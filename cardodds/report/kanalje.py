@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..kanalje import KanaljeRules, game_odds, jack_risk, strength_match
+from ..kanalje import KanaljeRules, game, jack_risk, strength
 from ..kanalje.analysis import JACK_ORDER
 from ._common import STYLE, Stages, est, figure, label, md_table, plt, samples, save
 
@@ -53,11 +53,11 @@ def _data(rules, seed, scale, progress, stage, *, lookahead_deals, matches, game
     risks = {p: jack_risk(p, rules=rules, samples=sizes[p], rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
                           progress=progress) for p in LINEUPS}
     stage(f"{players}: strength matches on the same deals")
-    played = [strength_match(a, b, rules=rules, samples=n, rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
-                             progress=progress) for a, b, n in matches]
+    played = [strength(a, b, rules=rules, samples=n, rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
+                       progress=progress) for a, b, n in matches]
     stage(f"{players}: the game to {rules.target}")
-    finished = [game_odds(lineup, rules=rules, samples=n, rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
-                          progress=progress) for lineup, n in games]
+    finished = [game(lineup, rules=rules, samples=n, rng=seed, lookahead_samples=LOOKAHEAD_SAMPLES,
+                     progress=progress) for lineup, n in games]
     return {"rules": rules, "risks": risks, "matches": played, "games": finished}
 
 

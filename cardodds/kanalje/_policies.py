@@ -1,0 +1,697 @@
+"""Kanalje's built-in policies, compiled: random, heuristic, look-ahead, and the call of a user's policy.
+
+A policy is ``policy(state, legal, seat, view) -> card`` (see ``policies.py``); a user's
+compiled policy reaches the kernels as their last argument (:func:`no_user_policy` when
+there is none), compiled to :data:`POLICY_SIGNATURE`. :func:`play_out` and its leaner twins
+play a deal to its end, each seat choosing by its policy code, on the table mechanics of
+:mod:`._table`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from .._jit import callback, helper, inline, loop
+from .._random import bounded, next_u64, shuffle_prefix
+from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
+from ._table import (
+    STOCK,
+    TABLE_SIZE,
+    T,
+    beats,
+    copy_into,
+    legal_cards,
+    legal_cards1,
+    play_any,
+    play_card,
+    play_card1,
+    score,
+    seat_after,
+    start_phase2,
+    take_jack,
+    to_play,
+    trick_winner_index,
+)
+
+
+# ---- policies -----------------------------------------------------------------------------
+P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER = 0, 1, 2, 3
+
+
+# ---- scratch: what a look-ahead or user decision works in, allocated once per chunk ----------------
+#: Rows of the int64 scratch (:func:`new_scratch`): the sampled world, the table a candidate is
+#: played out on, a user policy's view, the candidate cards, their totals, a shuffle pool.
+WORLD, PLAY, VIEW, CANDS, TOTALS, POOL = range(6)
+SCRATCH_ROWS = 6
+SCRATCH_WIDTH = max(TABLE_SIZE, 52)
+#: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
+SUB, SUB_COPY = 0, 1
+
+
+# ---- the heuristic player -----------------------------------------------------------------
+@inline
+def _unseen(t, seat):
+    """Cards the seat cannot see: in other players' hands (the turned card is public)."""
+    x = FULL & ~(t[T.hand + seat] | t[T.played])
+    if t[T.turned] >= 0:
+        x &= ~bit(t[T.turned])
+    return x
+
+
+@inline
+def _non_jack_low(mask):
+    nj = mask & ~JACKS
+    return lowest(nj) if nj != 0 else lowest(mask)
+
+
+@inline
+def _non_jack_high(mask):
+    nj = mask & ~JACKS
+    return highest(nj) if nj != 0 else highest(mask)
+
+
+@inline
+def _cheapest_jack(t, mask):
+    """The jack of ``mask`` with the lowest penalty, -1 for none."""
+    cheapest = -1
+    for s in range(4):
+        j = JACK_RANK * 4 + s
+        if (mask & bit(j)) != 0 and (cheapest < 0 or t[T.jack_penalty + s] < t[T.jack_penalty + (cheapest & 3)]):
+            cheapest = j
+    return cheapest
+
+
+@inline
+def _heuristic_lead(t, seat, hand, unseen, trump):
+    n = t[T.players]
+    # Everybody else shown void in a suit: a lead there is taken by nobody but me.
+    all_void = np.int64(15)
+    for k in range(1, n):
+        all_void &= t[T.void + seat_after(seat, k, n)]
+    # 1. A jack all of whose unseen suit-mates outrank it: whoever follows must take it.
+    best_pen = -1
+    jack_lead = -1
+    for s in range(4):
+        j = JACK_RANK * 4 + s
+        if (hand & bit(j)) != 0 and s != trump and ((all_void >> s) & 1) == 0:
+            if (unseen & below(j)) == 0 and (unseen & above(j)) != 0 and t[T.jack_penalty + s] > best_pen:
+                best_pen = t[T.jack_penalty + s]
+                jack_lead = j
+    if jack_lead >= 0:
+        return jack_lead
+    # 2. A cheap safe trick: the best card left in a suit nobody has shown void in, when
+    #    that suit's jack is not unseen (its holder would shed it under the winner).
+    best = -1
+    best_len = -1
+    nonjack = hand & ~JACKS
+    any_void = np.int64(0)
+    for k in range(1, n):
+        any_void |= t[T.void + seat_after(seat, k, n)]
+    for s in range(4):
+        mine = nonjack & SUIT_MASK[s]
+        if mine == 0 or ((any_void >> s) & 1) != 0:
+            continue
+        top = highest(mine)
+        others = unseen & SUIT_MASK[s]
+        if others == 0 or (others & above(top)) != 0:
+            continue
+        if (unseen & bit(JACK_RANK * 4 + s)) != 0:
+            continue
+        if popcount(others) > best_len:
+            best_len = popcount(others)
+            best = top
+    if best >= 0:
+        return best
+    # 3. Otherwise give the lead away: my lowest card of a side suit, else lowest trump,
+    #    else the cheapest jack.
+    side = nonjack
+    if trump >= 0:
+        side &= ~SUIT_MASK[trump]
+    if side != 0:
+        return lowest(side)
+    if nonjack != 0:
+        return lowest(nonjack)
+    return _cheapest_jack(t, hand)
+
+
+@inline
+def heuristic_choose(t, seat, legal):
+    """The documented rule-based player (see ``policies.py``)."""
+    if (legal & (legal - 1)) == 0:
+        return lowest(legal)
+    n = t[T.players]
+    trump = t[T.trump]
+    hand = t[T.hand + seat]
+    tlen = t[T.trick_len]
+    unseen = _unseen(t, seat)
+    if tlen == 0:
+        return _heuristic_lead(t, seat, hand, unseen, trump)
+    led = t[T.trick] & 3
+    wi = trick_winner_index(t, tlen, trump)
+    best = t[T.trick + wi]
+    tpen = 0
+    for i in range(tlen):
+        x = t[T.trick + i]
+        if (x >> 2) == JACK_RANK:
+            tpen += t[T.jack_penalty + (x & 3)]
+    last = tlen == n - 1
+    gain = t[T.trick_points] - tpen  # what taking the trick as it stands is worth
+    follow = legal & SUIT_MASK[led]
+    if follow != 0:
+        if (best & 3) == led:
+            win = follow & above(best)
+        else:
+            win = np.int64(0)
+        lose = follow & ~win
+        jl = bit(JACK_RANK * 4 + led)
+        # A card under the current best can never take the trick: a losing jack is shed.
+        if (lose & jl) != 0:
+            return JACK_RANK * 4 + led
+        if last:
+            wnj = win & ~JACKS
+            if wnj != 0 and gain > 0:
+                return lowest(wnj)  # a cheap safe trick
+            if lose != 0:
+                return highest(lose)
+            return _non_jack_low(win)
+        if lose != 0:
+            return highest(lose)
+        if tpen > 0 or (unseen & jl) != 0:
+            # hope a later player overtakes; a low winner also stays under an unseen jack,
+            # which its holder then cannot shed here
+            return _non_jack_low(win)
+        return _non_jack_high(win)
+    # Void in the led suit.
+    tmask = SUIT_MASK[trump] if trump >= 0 else np.int64(0)
+    jacks = hand & JACKS
+    side_jacks = jacks & ~tmask
+    if side_jacks != 0:
+        # An off-suit card never takes the trick: shed the dearest jack.
+        bj = -1
+        for s in range(4):
+            dearer = bj < 0 or t[T.jack_penalty + s] > t[T.jack_penalty + (bj & 3)]
+            if (side_jacks & bit(JACK_RANK * 4 + s)) != 0 and dearer:
+                bj = JACK_RANK * 4 + s
+        return bj
+    trumps = hand & tmask
+    if trumps != 0:
+        tj = JACK_RANK * 4 + trump
+        best_is_trump = (best & 3) == trump
+        if (trumps & bit(tj)) != 0 and best_is_trump and best > tj:
+            return tj  # under a higher trump the trump jack is safe to shed
+        wt = trumps & ~JACKS
+        if best_is_trump:
+            wt &= above(best)
+        if wt != 0 and gain > 0:
+            if last:
+                return lowest(wt)
+            # Not last: trump only with a trump nobody can beat, when no later player has
+            # shown a void that lets them throw a jack on it.
+            later_void = np.int64(0)
+            for k in range(1, n - tlen):
+                later_void |= t[T.void + seat_after(seat, k, n)]
+            topt = highest(wt)
+            led_jack_out = (unseen & bit(JACK_RANK * 4 + led)) == 0
+            if (unseen & above(topt)) == 0 and ((later_void >> led) & 1) == 0 and led_jack_out:
+                return topt
+    side = hand & ~tmask & ~JACKS
+    if side != 0:
+        return highest(side)  # throw the card most likely to win a later trick
+    if trumps != 0:
+        if (best & 3) == trump:
+            under = trumps & below(best)
+            if under != 0:
+                return highest(under)
+        return _non_jack_low(trumps)
+    return lowest(hand)
+
+
+# ---- the random player --------------------------------------------------------------------
+@inline
+def random_choose(state, legal):
+    k = popcount(legal)
+    if k == 1:
+        return lowest(legal)
+    return nth_card(legal, bounded(state, k))
+
+
+# ---- phase-1 heuristic ------------------------------------------------------------------------
+@inline
+def faceup_value(t, fu):
+    """What the face-up card is worth to its taker, in the heuristic's eyes: a jack is its
+    danger (minus its penalty), a ten, queen, king or ace a likely phase-2 trick (+1), a
+    lower card nothing."""
+    if fu < 0:
+        return 0
+    r = fu >> 2
+    if r == JACK_RANK:
+        return -t[T.jack_penalty + (fu & 3)]
+    return 1 if r >= 8 else 0
+
+
+@loop
+def heuristic_card(t, seat, legal):
+    """:func:`heuristic_choose` compiled once, as a function of its own: the play-outs of mixed
+    lineups call it (a call per card) instead of each compiling the heuristic inline, which
+    cost about ten seconds of the first compile per play-out; the all-heuristic loop, where
+    speed matters, inlines it."""
+    return heuristic_choose(t, seat, legal)
+
+
+@loop
+def heuristic1_choose(t, seat, legal):
+    """The phase-1 rule-based player (documented in ``policies.py``)."""
+    if (legal & (legal - 1)) == 0:
+        return lowest(legal)
+    hand = t[T.hand + seat]
+    fu = t[T.faceup]
+    v = faceup_value(t, fu)
+    unseen = FULL & ~(hand | t[T.played])
+    if fu >= 0:
+        unseen &= ~bit(fu)
+    if t[T.trick_len] == 0:
+        nonjack = legal & ~JACKS
+        if nonjack == 0:  # only jacks: the cheapest
+            return _cheapest_jack(t, legal)
+        if v > 0:
+            # fight: the lowest card nobody can beat, else the highest card
+            sure = np.int64(0)
+            x = nonjack
+            while x != 0:
+                c = lowest(x)
+                x &= x - 1
+                if (unseen & above(c)) == 0:
+                    sure |= bit(c)
+            if sure != 0:
+                return lowest(sure)
+            return highest(nonjack)
+        return lowest(nonjack)  # nothing to win: lead the cheapest card
+    lead = t[T.trick]
+    led = lead & 3
+    jl = JACK_RANK * 4 + led
+    if (legal & bit(jl)) != 0 and lead > jl:
+        return jl  # shed my jack of the led suit under a higher card: the leader pays it
+    cost = 0
+    if (lead >> 2) == JACK_RANK and t[T.phase1_jacks_cost] != 0:
+        cost = t[T.jack_penalty + led]
+    win = legal & above(lead)
+    lose = legal & ~win
+    if v - cost > 0:
+        wnj = win & ~JACKS
+        if wnj != 0:
+            return lowest(wnj)
+    if lose != 0:
+        return _non_jack_low(lose)
+    return _non_jack_low(win)
+
+
+@loop
+def play_out_heuristic(state, t):
+    """Every seat plays the heuristic until the deal ends, from any point of either game
+    (``state`` draws only the two-player phase-2 trump)."""
+    if t[T.phase] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, heuristic1_choose(t, seat, legal_cards1(t, seat))):
+                break
+        start_phase2(state, t)
+    while True:
+        seat = to_play(t)
+        if play_card(t, seat, heuristic_choose(t, seat, legal_cards(t, seat))):
+            return
+
+
+# ---- the look-ahead player ----------------------------------------------------------------
+@inline
+def _sample_phase1(state, t, seat, w, a):
+    """Phase 1: what ``seat`` cannot see redealt at random: the opponent's cards other than
+    the face-up cards it took, and the stock under the face-up card."""
+    opp = 1 - seat
+    known = t[T.known + opp] & t[T.hand + opp]
+    hidden = t[T.hand + opp] & ~known
+    pos = t[T.stock_pos]
+    pool = hidden
+    for i in range(pos + 1, STOCK):
+        pool |= bit(t[T.stock + i])
+    m = popcount(pool)
+    x = pool
+    for i in range(m):
+        a[i] = lowest(x)
+        x &= x - 1
+    shuffle_prefix(state, a, m - 1, m)
+    k = popcount(hidden)
+    h = known
+    for i in range(k):
+        h |= bit(a[i])
+    w[T.hand + opp] = h
+    for i in range(pos + 1, STOCK):
+        w[T.stock + i] = a[k + i - pos - 1]
+
+
+@inline
+def _sample_three(state, t, seat, w):
+    """Three players: the two other hands redealt consistently with their sizes, the cards
+    known to be in them and the voids they showed."""
+    n = 3
+    a = seat_after(seat, 1, n)
+    b = seat_after(seat, 2, n)
+    pool = t[T.hand + a] | t[T.hand + b]
+    ka = t[T.known + a] & pool
+    kb = t[T.known + b] & pool
+    free = pool & ~ka & ~kb
+    va = np.int64(0)
+    vb = np.int64(0)
+    for s in range(4):
+        if (t[T.void + a] >> s) & 1:
+            va |= SUIT_MASK[s]
+        if (t[T.void + b] >> s) & 1:
+            vb |= SUIT_MASK[s]
+    to_a = ka | (free & vb & ~va)
+    to_b = kb | (free & va & ~vb)
+    free &= ~(to_a | to_b)
+    need_a = popcount(t[T.hand + a]) - popcount(to_a)
+    left = popcount(free)
+    # Selection sampling: each free card goes to a with probability need/left.
+    x = free
+    while x != 0:
+        c = lowest(x)
+        x &= x - 1
+        if need_a > 0 and bounded(state, left) < need_a:
+            to_a |= bit(c)
+            need_a -= 1
+        else:
+            to_b |= bit(c)
+        left -= 1
+    w[T.hand + a] = to_a
+    w[T.hand + b] = to_b
+
+
+@loop
+def sample_world(state, t, seat, w, pool):
+    """Copy ``t`` into ``w`` with what ``seat`` cannot see redealt at random, consistently with
+    what it has seen (``pool``: 52 int64 of scratch). In the two-player phase 2 nothing is
+    hidden (every other card lies in the phase-1 tricks or my hand): the world is the true deal."""
+    copy_into(w, t)
+    if t[T.phase] == 1:
+        _sample_phase1(state, t, seat, w, pool)
+    elif t[T.players] == 3:
+        _sample_three(state, t, seat, w)
+
+
+@inline
+def _representatives(t, seat, legal):
+    """The legal cards worth playing out: of non-jacks of one suit that no card another player
+    may hold separates (only my cards, cards of finished tricks or the turned card lie between
+    them, no jack, and none of my cards of another suit ranks between them), the lowest. In
+    the trick play such cards are interchangeable: every comparison any player makes
+    afterwards comes out the same, so their play-outs score the same and the lowest is what
+    the full comparison picks. Phase 1 keeps every card: its phase-2 trump is drawn by
+    position among the played cards, which interchanging would change."""
+    if t[T.phase] == 1:
+        return legal
+    seen = t[T.hand + seat] | t[T.played]
+    if t[T.turned] >= 0:
+        seen |= bit(t[T.turned])
+    for i in range(t[T.trick_len]):
+        seen &= ~bit(t[T.trick + i])  # still in play: my card is compared with it
+    mine = t[T.hand + seat]
+    reps = legal & JACKS
+    for s in range(4):
+        m = legal & SUIT_MASK[s] & ~JACKS
+        last = -1
+        while m != 0:
+            c = lowest(m)
+            m &= m - 1
+            if last < 0:
+                reps |= bit(c)
+            else:
+                gap = above(last) & below(c)
+                # my cards of other suits ranked between them: the heuristic compares its cards
+                # across suits (highest side card), which interchanging would reorder
+                across = mine & ~SUIT_MASK[s] & ((bit(c) - 1) & ~((bit(last) << 1) - 1))
+                if (gap & JACKS) != 0 or (gap & ~seen) != 0 or across != 0:
+                    reps |= bit(c)
+            last = c
+    return reps
+
+
+def new_scratch():
+    """The scratch a chunk's look-ahead and user decisions work in: (int64 rows, uint64 rows)."""
+    return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
+
+
+@inline
+def scratch():
+    return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
+
+
+@loop
+def lookahead_choose(state, t, seat, legal, samples, scr, rs):
+    """Sample the unseen cards ``samples`` times; in each world play every legal card and
+    then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
+    with the same phase-2 trump draw for every candidate: a paired comparison); pick the
+    best total score. Interchangeable cards (:func:`_representatives`) are played out once.
+    ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
+    (compiled without reference counting, numba would refuse an allocation), and the random
+    draws are those of a comparison of every card, whatever is skipped."""
+    if (legal & (legal - 1)) == 0:
+        return lowest(legal)
+    reps = _representatives(t, seat, legal)
+    w = scr[WORLD]
+    w2 = scr[PLAY]
+    cands = scr[CANDS]
+    totals = scr[TOTALS]
+    sub = rs[SUB]
+    s2 = rs[SUB_COPY]
+    k = 0
+    x = reps
+    while x != 0:
+        cands[k] = lowest(x)
+        totals[k] = 0
+        x &= x - 1
+        k += 1
+    p1 = t[T.phase] == 1
+    for _ in range(samples):
+        sample_world(state, t, seat, w, scr[POOL])
+        w[T.check] = 0
+        if p1:
+            for j in range(4):
+                sub[j] = next_u64(state)
+        if k == 1:
+            continue  # the draws above keep the random stream of a full comparison
+        for i in range(k):
+            copy_into(w2, w)
+            copy_into(s2, sub)
+            if not play_any(s2, w2, seat, cands[i]):
+                play_out_heuristic(s2, w2)
+            totals[i] += score(w2, seat)
+    best = 0
+    for i in range(1, k):
+        if totals[i] > totals[best]:  # ties to the lowest card
+            best = i
+    return cands[best]
+
+
+# ---- the user's policy ----------------------------------------------------------------------
+#: ``policy(state, legal, seat, view) -> card``: the kernels call a user's policy through a
+#: pointer of this type, so they are compiled (and cached) once, whatever the policy.
+POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64, types.int64, types.int64[::1])
+
+
+def _no_user_policy(state, legal, seat, view):
+    """Stands in for a user's policy in runs without one (never called there)."""
+    return lowest(legal)
+
+
+def __getattr__(name):
+    # ``no_user_policy`` is compiled (or loaded from the cache) on first use, not at import:
+    # only the kernels that take a user's policy need it, and random or heuristic runs never do.
+    if name == "no_user_policy":
+        fn = globals()["no_user_policy"] = callback(POLICY_SIGNATURE)(_no_user_policy)
+        return fn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@loop
+def user_view(t, seat, v):
+    """The table as ``seat`` may see it, written into ``v``: the other hands hidden (zeroed); in
+    phase 1 also the stock under the face-up card and the cards dealt face down (-1)."""
+    copy_into(v, t)
+    for s in range(t[T.players]):
+        if s != seat:
+            v[T.hand + s] = 0
+    if t[T.phase] == 1:
+        pos = t[T.stock_pos]
+        for i in range(STOCK):
+            if i > pos or (i & 1) == 1:
+                v[T.stock + i] = -1
+    return v
+
+
+@helper
+def _ask_user(state, t, seat, legal, user, scr):
+    """The call into a user's policy, compiled with numba's reference counting (not ``@loop``):
+    the user's function is compiled with it, and called from a loop compiled without it the
+    process's heap was corrupted (a crash at the next allocation)."""
+    v = scr[VIEW]
+    user_view(t, seat, v)
+    return user(state, legal, seat, v)
+
+
+@inline
+def _user_card(state, t, seat, legal, user, scr):
+    c = _ask_user(state, t, seat, legal, user, scr)
+    if c < 0 or c > 51 or (legal & bit(c)) == 0:
+        # An illegal answer is counted (checked runs report it) and replaced, so a buggy
+        # policy cannot stall the deal.
+        t[T.violations] += 1
+        return lowest(legal)
+    return c
+
+
+@inline
+def _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs):
+    """The card of a random, look-ahead or user policy (the same in either phase)."""
+    if code == P_RANDOM:
+        return random_choose(state, legal)
+    if code == P_LOOKAHEAD:
+        return lookahead_choose(state, t, seat, legal, samples, scr, rs)
+    return _user_card(state, t, seat, legal, user, scr)
+
+
+@inline
+def choose_trick(state, t, seat, code, samples, user, scr, rs):
+    """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
+    legal = legal_cards(t, seat)
+    if code == P_HEURISTIC:
+        return heuristic_card(t, seat, legal)
+    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
+
+
+@loop
+def choose1(state, t, seat, code, samples, user, scr, rs):
+    """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
+    legal = legal_cards1(t, seat)
+    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else \
+        _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
+
+
+@inline
+def choose(state, t, seat, code, samples, user, scr, rs):
+    """The card policy ``code`` plays for ``seat`` now (``user`` is the user's policy)."""
+    if t[T.phase] == 1:
+        return choose1(state, t, seat, code, samples, user, scr, rs)
+    return choose_trick(state, t, seat, code, samples, user, scr, rs)
+
+
+@loop
+def play_out_random3(state, t):
+    """Three random players from the start of a deal to its end, in a tight loop.
+
+    The same deal, the same random draws and the same table at the end as :func:`play_out`
+    with three random policies, except that shown voids are not recorded and plays are
+    not checked (it is used only in unchecked runs; the tests compare both). Hands are
+    indexed by seat rather than chosen by branches, which the seat order makes unpredictable."""
+    trump = t[T.trump]
+    leader = t[T.leader]
+    played = t[T.played]
+    w = leader
+    trick_leader = leader
+    while (t[T.hand] | t[T.hand + 1] | t[T.hand + 2]) != 0:
+        trick_leader = leader
+        c = random_choose(state, t[T.hand + leader])
+        t[T.hand + leader] ^= bit(c)
+        t[T.trick] = c
+        led_mask = SUIT_MASK[c & 3]
+        best = c
+        w = leader
+        seat = leader
+        for j in range(1, 3):
+            seat = seat + 1 if seat < 2 else 0
+            hand = t[T.hand + seat]
+            f = hand & led_mask
+            c = random_choose(state, f if f != 0 else hand)
+            t[T.hand + seat] = hand ^ bit(c)
+            t[T.trick + j] = c
+            if beats(c, best, trump):
+                best = c
+                w = seat
+        played |= bit(t[T.trick]) | bit(t[T.trick + 1]) | bit(t[T.trick + 2])
+        t[T.tricks + w] += 1
+        for j in range(3):
+            x = t[T.trick + j]
+            if (x >> 2) == JACK_RANK:
+                take_jack(t, x & 3, w, w == leader)
+        t[T.n_tricks] += 1
+        leader = w
+    t[T.played] = played
+    t[T.leader] = leader
+    t[T.last_winner] = w
+    turned = t[T.turned]
+    if t[T.turned_jack_rule] == 1 and turned >= 0 and (turned >> 2) == JACK_RANK:
+        take_jack(t, turned & 3, w, w == trick_leader)
+
+
+@inline
+def _basic_choose1(state, t, seat, code):
+    legal = legal_cards1(t, seat)
+    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@inline
+def _basic_choose_trick(state, t, seat, code):
+    legal = legal_cards(t, seat)
+    return heuristic_card(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@inline
+def _played_out_lean(state, t, pol):
+    """Play the deal out with a leaner loop when the lineup has one (three random players from
+    the start of a trick, unchecked; heuristic players alone: they draw no card at random, so
+    the play is the same); True if it did."""
+    n = t[T.players]
+    if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
+            and pol[2] == P_RANDOM:
+        play_out_random3(state, t)
+        return True
+    if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
+        play_out_heuristic(state, t)
+        return True
+    return False
+
+
+@loop
+def play_out_basic(state, t, pol):
+    """:func:`play_out` for lineups of random and heuristic players alone: the same play and
+    the same draws, without the look-ahead and user-policy code compiled in."""
+    if _played_out_lean(state, t, pol):
+        return
+    if t[T.phase] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, _basic_choose1(state, t, seat, pol[seat])):
+                break
+        start_phase2(state, t)
+    while True:
+        seat = to_play(t)
+        if play_card(t, seat, _basic_choose_trick(state, t, seat, pol[seat])):
+            return
+
+
+@loop
+def play_out(state, t, pol, samples, user, scr, rs):
+    """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
+    code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
+    if _played_out_lean(state, t, pol):
+        return
+    if t[T.phase] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user, scr, rs)):
+                break
+        start_phase2(state, t)
+    while True:
+        seat = to_play(t)
+        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user, scr, rs)):
+            return

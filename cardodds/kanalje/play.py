@@ -1,0 +1,326 @@
+"""Kanalje played out: whole games to the target, strength matches, one traced deal.
+
+The verbs every game shares: :func:`game` (who wins the game to ``rules.target``),
+:func:`strength` (two policies on the same deals, seats swapped) and :func:`trace` (one deal,
+trick by trick). Every figure is an :class:`~cardodds.stats.Estimate` with its 95% interval;
+every result records its seed, sample count, rules, policies and version. The old names
+``game_odds``, ``strength_match`` and ``play_deal`` still work, with a warning.
+
+>>> g = game("random", samples=2_000, rng=1)
+>>> len(g.win), g.unfinished
+(3, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
+    import pandas as pd
+
+from .._deprecate import renamed
+from .._validate import check_run
+from ..cards import parse_card, parse_cards
+from ..engine import run, takes_backend
+from ..stats import Estimate
+from . import _play
+from ._common import JACK_ORDER, SUIT_INDEX, KanaljeResult, check_lookahead_samples, default_samples, est_dict, lineup
+from ._counts import GAME, MATCH, TRACE
+from ._defaults import (
+    DEFAULT_LOOKAHEAD_SAMPLES,
+    DEFAULT_MAX_DEALS,
+    DEFAULT_POLICIES,
+    GAME_SAMPLES,
+    MAX_DEALS,
+    STRENGTH_SAMPLES,
+)
+from ._policies import P_LOOKAHEAD, P_USER
+from ._table import new_table, open_phase1
+from .rules import KanaljeRules, check_rules
+from .view import TABLE, T, compile_policy
+
+__all__ = ["GameResult", "MatchResult", "game", "strength", "trace"]
+
+#: The names these had before every game shared its verbs: they still work, with a warning.
+_DEPRECATED = {"game_odds": "game", "strength_match": "strength", "play_deal": "trace"}
+__getattr__ = renamed(globals(), _DEPRECATED)
+
+
+# ---- strength matches ---------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class MatchResult(KanaljeResult):
+    """Paired match: policy A in one seat against B in the others, versus B everywhere, on
+    the same deals. ``advantage`` is A's mean score minus B's in the same seat."""
+
+    policy_a: str
+    policy_b: str
+    _layout = MATCH
+
+    def _lineup(self) -> tuple[str, ...]:
+        return (self.policy_a, self.policy_b)
+
+    @property
+    def advantage(self) -> Estimate:
+        """Points per deal A scores more than B would in the same seat (averaged over seats)."""
+        v = MATCH.view(self.counts)
+        return Estimate.mean(float(v.sum), float(v.sum_sq), self.samples).scaled(1 / self.rules.players)
+
+    @property
+    def mean_a(self) -> float:
+        return float(MATCH.view(self.counts).score_a) / (self.rules.players * self.samples)
+
+    @property
+    def mean_b(self) -> float:
+        return float(MATCH.view(self.counts).score_b) / (self.rules.players * self.samples)
+
+    @property
+    def better(self) -> Estimate:
+        """P(the deal went better for A than for B, summed over the three seats)."""
+        return Estimate.proportion(MATCH.view(self.counts).plus, self.samples)
+
+    def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+        a = self.advantage
+        return pd.DataFrame([{"a": self.policy_a, "b": self.policy_b, "deals": self.samples,
+                              "score_a": self.mean_a, "score_b": self.mean_b, "advantage": a.value,
+                              "lo": a.lo, "hi": a.hi}])
+
+    def to_dict(self) -> dict:
+        d = self.meta()
+        d.update(policy_a=self.policy_a, policy_b=self.policy_b, mean_score_a=self.mean_a, mean_score_b=self.mean_b,
+                 advantage=est_dict(self.advantage), better=est_dict(self.better))
+        return d
+
+    def __repr__(self) -> str:
+        return (f"MatchResult({self.policy_a} vs {self.policy_b}, {self.samples:,} paired deals: "
+                f"{self.policy_a} scores {self.mean_a:.3f}, {self.policy_b} {self.mean_b:.3f} in the same seat; "
+                f"advantage {self.advantage.format(3)} points a deal)")
+
+
+@takes_backend
+def strength(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None, samples: int | None = None,
+             lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
+             progress: bool = False, check: bool = False) -> MatchResult:
+    """Measure how much better ``policy_a`` scores than ``policy_b`` on the same deals.
+
+    Each deal is played four times: B in every seat, then A in seat 0, 1, 2 in turn with
+    B elsewhere; the paired difference in A's seat is averaged over the seats. With two players
+    (``rules=KanaljeRules(players=2)``) three times: B in both seats, then A in seat 0 and 1; the
+    hands, the stock and the phase-2 trump draw are the same in every playing.
+
+    >>> m = strength("heuristic", "random", samples=5_000, rng=1)
+    >>> m.advantage.lo > 0
+    True
+    """
+    rules = check_rules(rules)
+    threads = check_run(samples=samples, threads=threads, rng=rng)
+    lookahead_samples = check_lookahead_samples(lookahead_samples)
+    codes, names, _, chunk = lineup([policy_a] + [policy_b] * (rules.players - 1), rules)
+    if P_USER in codes:
+        raise ValueError("strength takes policy names (random, heuristic, lookahead)")
+    if samples is None:
+        samples = default_samples(codes, STRENGTH_SAMPLES)
+    res = run(_play.match_kernel, (rules.pack(), codes[0], codes[1], lookahead_samples, int(bool(check)),
+                                   compile_policy(None)),
+              MATCH.size, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
+    return MatchResult(names[0], names[1], rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
+                       lookahead_samples=lookahead_samples, counts=res.counts)
+
+
+# ---- the game to 21 -----------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class GameResult(KanaljeResult):
+    """Who wins the game to ``rules.target`` and how many deals it takes."""
+
+    policies: tuple[str, ...]
+    max_deals: int = DEFAULT_MAX_DEALS
+    _layout = GAME
+
+    @property
+    def win(self) -> list[Estimate]:
+        """P(each seat wins the game); seat 2 deals first, so seat 0 leads the first deal (two
+        players: seat 1 deals first, seat 0 leads the first phase 1; the deal alternates)."""
+        wins = GAME.view(self.counts).win
+        return [Estimate.proportion(wins[s], self.samples) for s in range(self.rules.players)]
+
+    @property
+    def unfinished(self) -> int:
+        """Games still tied or short of the target after ``max_deals`` deals (none in practice at 21)."""
+        return int(GAME.view(self.counts).unfinished)
+
+    @property
+    def mean_deals(self) -> Estimate:
+        v = GAME.view(self.counts)
+        return Estimate.mean(float(v.deals), float(v.deals_sq), self.samples)
+
+    @property
+    def deals_distribution(self) -> dict[int, Estimate]:
+        h = GAME.view(self.counts).deals_hist
+        return {d: Estimate.proportion(h[d], self.samples) for d in range(MAX_DEALS) if h[d] > 0}
+
+    def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+        rows = [{"seat": s, "policy": self.policies[s], "win": e.value, "lo": e.lo, "hi": e.hi}
+                for s, e in enumerate(self.win)]
+        return pd.DataFrame(rows).set_index("seat")
+
+    def to_dict(self) -> dict:
+        d = self.meta()
+        d["games"] = self.samples
+        d["win"] = [est_dict(e) for e in self.win]
+        d["mean_deals"] = est_dict(self.mean_deals)
+        d["deals_distribution"] = {str(k): est_dict(e) for k, e in self.deals_distribution.items()}
+        d["unfinished"] = self.unfinished
+        d["max_deals"] = self.max_deals
+        return d
+
+    def __repr__(self) -> str:
+        wins = ", ".join(f"seat {s} ({self.policies[s]}) {e.format(3)}" for s, e in enumerate(self.win))
+        return (f"GameResult(to {self.rules.target}, {self.samples:,} games, seed {self.seed}: wins {wins}; "
+                f"deals per game {self.mean_deals.format(2)})")
+
+    def plot(self, ax=None):
+        """Distribution of the number of deals a game takes."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+        dist = self.deals_distribution
+        ax.bar(list(dist), [e.value for e in dist.values()])
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("deals in the game")
+        ax.set_ylabel("probability")
+        ax.set_title(f"Kanalje game to {self.rules.target}: deals a game ({self.samples:,} games)")
+        return ax
+
+
+@takes_backend
+def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, samples: int | None = None,
+         target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None,
+         threads: int | None = None, progress: bool = False, check: bool = False,
+         max_deals: int = DEFAULT_MAX_DEALS) -> GameResult:
+    """P(each seat wins the game to ``rules.target``) and the number of deals, for a lineup.
+
+    A game still open after ``max_deals`` deals is counted in ``unfinished`` (no seat wins
+    it), 1..1000 (default 200).
+
+    >>> g = game("random", samples=2_000, rng=1)
+    >>> round(sum(e.value for e in g.win), 6)
+    1.0
+    """
+    rules = check_rules(rules)
+    threads = check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
+    lookahead_samples = check_lookahead_samples(lookahead_samples)
+    if isinstance(max_deals, bool) or not isinstance(max_deals, (int, np.integer)) \
+            or not 1 <= max_deals <= MAX_DEALS:
+        raise ValueError(f"max_deals={max_deals!r} must be a whole number of deals 1..{MAX_DEALS}, "
+                         f"e.g. {DEFAULT_MAX_DEALS}")
+    codes, names, user, chunk = lineup(policies, rules)
+    if samples is None and target_halfwidth is None:
+        samples = default_samples(codes, GAME_SAMPLES)
+    chunk = 4 if P_LOOKAHEAD in list(codes) else 1 << 12
+
+    def hw(counts, n):
+        return Estimate.proportion(GAME.view(counts).win[0], n).halfwidth
+
+    res = run(_play.game_kernel, (rules.pack(), codes, lookahead_samples, int(bool(check)), int(max_deals),
+                                  compile_policy(user)),
+              GAME.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
+              threads=threads, progress=progress, unit="game")
+    return GameResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
+                      lookahead_samples=lookahead_samples, max_deals=int(max_deals), counts=res.counts)
+
+
+# ---- a single traced deal (for tests and for watching a player) -----------------------------
+def trace(hands, turned=None, *, stock=None, leader: int = 0, policies=DEFAULT_POLICIES,
+          rules: KanaljeRules | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=0) -> dict:
+    """Play one deal from given hands (three lists or strings of cards) and return every trick.
+
+    Returns ``{"tricks": [(leader, [cards...], winner), ...], "taken": [tricks per seat],
+    "penalty": [...], "score": [...], "jack_taker": {suit: seat, -1 nobody, -2 out of play}}``.
+
+    >>> d = trace(["Ac Kc", "Qc 2d", "3c 4d"], "2h", policies="random")
+    >>> d["tricks"][0]
+    (0, [48, 40, 4], 0)
+
+    Two players (``rules=KanaljeRules(players=2)``): two hands of 13, no turned card, and
+    ``stock`` the 26 stock cards from the top; ``leader`` leads phase 1. The first 13
+    tricks are phase 1; the result adds ``"faceup"`` (the face-up card of each phase-1 trick),
+    ``"trump_card"`` (the dead phase-1 card drawn for trump, or -1), ``"phase1_won"``.
+    """
+    from ..rng import as_seed_sequence, chunk_state
+
+    rules = check_rules(rules)
+    check_run(rng=rng)
+    n = rules.players
+    hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
+    if n == 2:
+        st = _check_deal2(hs, turned, stock, leader)
+        t_card = -1
+    else:
+        t_card = _check_deal3(hs, turned, leader, rules)
+    codes, names, user, _ = lineup(policies, rules)
+    if user is not None:
+        raise ValueError("trace takes policy names (random, heuristic, lookahead)")
+    ss, _ = as_seed_sequence(rng)
+    state = chunk_state(ss, 0)
+    t = TABLE.zeros()
+    new_table(t, rules.pack(), leader, t_card, 1)
+    if n == 2:
+        t[TABLE.slice("stock")] = st
+        open_phase1(t, leader if rules.phase1_leader == "non_dealer" else 1 - leader)
+    for s, h in enumerate(hs):
+        t[T.hand + s] = sum(1 << c for c in h)
+    rec = np.full((len(hs[0]) * (2 if n == 2 else 1), TRACE.size), -1, dtype=np.int64)
+    _play.play_traced(state, t, codes, check_lookahead_samples(lookahead_samples), rec, compile_policy(None))
+    v = TABLE.view(t)
+    if v.violations:
+        raise AssertionError("an illegal card was played")  # a bug, never the user's input
+    tr = TRACE.view(rec)
+    out: dict = {"tricks": [(int(lead), [int(c) for c in cards[:n]], int(w))
+                            for lead, cards, w in zip(tr.leader[:, 0], tr.cards, tr.winner[:, 0])]}
+    if n == 2:
+        out.update(faceup=tr.faceup[:13, 0].tolist(), trump_card=v.trump_card,
+                   phase1_won=v.phase1_wins.tolist())
+    tricks, pen = v.tricks[:n].tolist(), v.penalty[:n].tolist()
+    out.update(taken=tricks, penalty=pen, score=[tricks[s] * rules.trick_points - pen[s] for s in range(n)],
+               jack_taker={suit: int(v.jack_taker[SUIT_INDEX[suit]]) for suit in JACK_ORDER}, policies=names)
+    return out
+
+
+def _check_deal3(hs, turned, leader, rules) -> int:
+    """Validate three hands and the turned card for :func:`trace`; returns the turned card or -1."""
+    if len(hs) != rules.players:
+        raise ValueError(f"give {rules.players} hands")
+    sizes = {len(h) for h in hs}
+    if len(sizes) != 1 or 0 in sizes:
+        raise ValueError("every hand must hold the same, non-zero number of cards")
+    t_card = -1 if turned is None else (parse_card(turned) if isinstance(turned, str) else int(turned))
+    seen = [c for h in hs for c in h] + ([t_card] if t_card >= 0 else [])
+    if len(set(seen)) != len(seen):
+        raise ValueError("a card is given twice across the hands and the turned card")
+    if not 0 <= leader < rules.players:
+        raise ValueError(f"leader must be 0..{rules.players - 1}")
+    return t_card
+
+
+def _check_deal2(hs, turned, stock, leader) -> np.ndarray:
+    """Validate two hands and the stock for :func:`trace`; returns the stock."""
+    if turned is not None:
+        raise ValueError("two players have no turned card; give the 26 stock cards as stock=")
+    if len(hs) != 2 or any(len(h) != 13 for h in hs):
+        raise ValueError("give two hands of 13 cards")
+    st = [] if stock is None else (parse_cards(stock) if isinstance(stock, str) else parse_cards(list(stock)))
+    if len(st) != 26:
+        raise ValueError("give the 26 stock cards from the top as stock=")
+    seen = [c for h in hs for c in h] + st
+    if len(set(seen)) != 52:
+        raise ValueError("a card is given twice across the hands and the stock")
+    if not 0 <= leader < 2:
+        raise ValueError("leader must be 0 or 1")
+    return np.array(st, dtype=np.int64)
