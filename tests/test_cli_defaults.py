@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
     "kanalje risk": (["kanalje", "risk"], "cardodds.kanalje:jack_risk"),
     "kanalje hand": (["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s",
                       "--turned", "7h"], "cardodds.kanalje:evaluate_hand"),
-    "kanalje game": (["kanalje", "game"], "cardodds.kanalje:game_odds"),
+    "kanalje game": (["kanalje", "game"], "cardodds.kanalje:game"),
     "canasta melds": (["canasta", "melds"], "cardodds.canasta:melds"),
     "canasta hand": (["canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h"],
                      "cardodds.canasta:hand_odds"),
@@ -59,7 +59,19 @@ NOT_DEFAULTS = {"progress", "backend", "hand", "turned", "cards", "path", "quest
 #: (command, option) pairs whose default means the function's default in another form.
 SAME_MEANING = {
     ("kana table", "players"): "a list of table sizes, the function called once for each",
+    ("kana advise", "variant"): "kana._defaults.ADVISE_VARIANT, the advisor's variant when none is given",
 }
+
+
+def _advisor_rules():
+    from cardodds.kana import KanaRules
+    from cardodds.kana._defaults import ADVISE_VARIANT
+
+    return KanaRules(variant=ADVISE_VARIANT)
+
+
+#: Commands whose function plays other rules than the rules object's defaults when given none.
+RULES_WHEN_NONE = {"kana advise": _advisor_rules}
 
 
 def _function(path: str):
@@ -143,6 +155,8 @@ def test_the_command_passes_the_function_defaults(command, monkeypatch, tmp_path
     with pytest.raises(_Called):
         main([w.replace("{tmp}", str(tmp_path)) for w in words])
     passed = calls[0]
+    if command in RULES_WHEN_NONE and "rules" in passed:  # the rules the function plays for rules=None
+        assert passed.pop("rules") == RULES_WHEN_NONE[command]()
     wrong = [f"{name}={value!r}, {path} has {name}={signature.parameters[name].default!r}"
              for name, value in passed.items()
              if name not in NOT_DEFAULTS and signature.parameters[name].default is not inspect.Parameter.empty

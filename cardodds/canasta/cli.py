@@ -192,7 +192,7 @@ def add_play_commands(csub) -> None:
                                     "ahead); the best option is named only when its paired difference with every "
                                     "other excludes zero.")
     a.add_argument("--hand", required=True, metavar="CARDS", help="my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"")
-    a.add_argument("--melds", default="", metavar="TEXT", help="\"us: A A A, K K K 2; them: 8 8 8\"")
+    a.add_argument("--melds", default=None, metavar="TEXT", help="\"us: A A A, K K K 2; them: 8 8 8\"")
     a.add_argument("--pile", default=None, metavar="CARDS",
                    help="the pile's top card (\"K\"), or all its cards bottom to top (\"5 7 K\")")
     a.add_argument("--pile-size", type=cu.int_range(1, 108), default=None, metavar="N",

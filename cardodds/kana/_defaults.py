@@ -23,7 +23,7 @@ TABLE_PLAYERS_DEFAULT = 4
 #: The others' play ``advise`` assumes, and the lineup ``session`` plays, by default.
 OPPONENTS = "table"
 SESSION_POLICIES = "blind"
-#: The variant ``cardodds kana advise`` asks about by default: the official rules leave no
-#: choice to advise (every känä wins 1/n), so the command starts where there is one; the
-#: function ``advise`` takes its variant from ``rules=``/``variant=`` (official by default).
-CLI_ADVISE_VARIANT = "peek-one"
+#: The variant the advisor (``advise`` and ``cardodds kana advise``) asks about when neither
+#: ``variant=`` nor ``rules=`` is given: the official rules leave no choice to advise (every
+#: känä wins 1/n), so the advisor starts where there is one.
+ADVISE_VARIANT = "peek-one"

@@ -27,7 +27,7 @@ from ..engine import run, takes_backend
 from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Estimate, paired_difference
-from ._defaults import OPPONENTS
+from ._defaults import ADVISE_VARIANT, OPPONENTS
 from ._advise import Posterior, advice_layout, advise_worlds, posterior_tables
 from ._policies import KIND_BLIND, KIND_CUSTOM
 from .decisions import _plot_estimates
@@ -190,7 +190,8 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
     official rules), ``kanad`` the cards känäd before me that I know (``"5c Kd"`` for seats
     0 and 1 in order, ``"? Kd"`` when I missed seat 0's, or ``{1: "Kd"}``), ``opponents``
     how the others play: ``"table"`` (the equilibrium strategy table, default), ``"blind"``
-    (they känä without looking), or one strategy / a list per seat.
+    (they känä without looking), or one policy / a list per seat. With neither ``variant``
+    nor ``rules`` given, the advisor asks about peek-one (the official rules leave no choice).
 
     Deals are sampled consistent with everything I know, including what each earlier
     player's känäd card says about the cards it kept under its strategy; every option is
@@ -203,6 +204,8 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
     >>> a.best
     '2h'
     """
+    if variant is None and rules is None:
+        variant = ADVISE_VARIANT
     rules = rules_for(players, variant, rules)
     mine, known_kanad = _check_advice_input(rules, seat, cards, kanad)
     default_size = samples is None and target_halfwidth is None

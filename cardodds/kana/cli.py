@@ -10,7 +10,7 @@ from .. import _cliutil as cu
 from ..cards import card_str, format_cards
 from ..engine import InOrder, defer_interrupts
 from ..stats import Estimate
-from ._defaults import CLI_ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS
+from ._defaults import ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
 from ._defaults import SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
@@ -92,9 +92,9 @@ def add_commands(sub) -> None:
                     "advise --players 3 --variant peek-all --seat 1 --cards '2c 2d Ah' --opponents blind"),
     )
     add_rule_options(adv)
-    adv.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=CLI_ADVISE_VARIANT,
+    adv.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=ADVISE_VARIANT,
                      metavar="official|peek-one|peek-all", help="official (nobody looks), peek-one or peek-all "
-                     f"(default {CLI_ADVISE_VARIANT})")
+                     f"(default {ADVISE_VARIANT})")
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
                      help="my place in the känä order, 0 = the starter")
     adv.add_argument("--cards", default=None, metavar="CARDS",
