@@ -25,6 +25,7 @@ from .._deprecate import renamed
 from .._validate import check_threads
 from ..cards import RANKS, card_str, format_cards, parse_cards
 from ..engine import InOrder, check_run_size, run, takes_backend
+from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence
 from ..stats import Z95, Estimate, paired_difference
@@ -169,7 +170,7 @@ class ComparisonResult(Result):
         )
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(self.verdict, self.to_frame())
 
     def plot(self, ax=None):
         """Both win probabilities and their paired difference, with 95% intervals."""
@@ -330,7 +331,7 @@ class StrategyTableResult(Result):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<pre>{self.__repr__().splitlines()[0]}</pre>" + self.rows.to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(self.__repr__().splitlines()[0], self.rows)
 
     def plot(self, ax=None):
         """Win probability by key against blind opponents and at the table, with intervals."""
@@ -721,7 +722,7 @@ class AdviceResult(Result):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(self.verdict, self.to_frame())
 
     def plot(self, ax=None):
         """Each option's win probability with its 95% interval."""

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 
 from ..cards import RANKS
 from ..engine import DEFAULT_CHUNK, InOrder, check_run_size, run, takes_backend
+from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import as_seed_sequence
 from ..stats import Z95, Estimate
@@ -287,7 +288,7 @@ class SessionResult(Result):
 
     def _repr_html_(self) -> str:
         head = repr(self).splitlines()[0]
-        return f"<p><b>{head}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(head, self.to_frame())
 
     def plot(self, player: int = 0, ax=None, label: str | None = None):
         """The distribution of ``player``'s net after the session (antes); several results
@@ -487,7 +488,7 @@ class SessionTableResult(Result):
         return "\n".join(line.rstrip() for line in lines)
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{repr(self).splitlines()[0]}</b></p>" + self.rows.to_html(float_format=lambda x: f"{x:.5f}")
+        return result_html(repr(self).splitlines()[0], self.rows, float_format=lambda x: f"{x:.5f}")
 
 
 def _flip(actions: np.ndarray, k: int, name: str) -> Strategy:

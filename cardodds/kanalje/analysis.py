@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,6 +25,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 
 from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
 from ..engine import check_run_size, run, takes_backend
+from .._html import result_html
 from ..results import Result, counts_field
 from ..stats import Estimate
 from . import _counts as C
@@ -125,7 +125,7 @@ class _KanaljeResult(Result):
     _layout = DEALS
 
     def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>" + self.to_frame().to_html(float_format="%.4f")
+        return result_html("", self.to_frame(), pre=repr(self))
 
 
 # ---- running the deals kernel -----------------------------------------------------------------
