@@ -251,3 +251,16 @@ def test_screenshots_of_every_section_at_desktop_and_phone_width(built, tmp_path
     files = screenshots(built / "index.html", tmp_path / "shots")
     assert sorted(p.name for p in files) == sorted(f"{s}-{k}.png" for s in SECTIONS for k in ("desktop", "phone"))
     assert all(_not_blank(p.read_bytes()) for p in files)
+
+
+def test_screenshots_without_chromium_is_a_one_line_usage_error(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    bin_dir = Path(sys.executable).parent  # cardodds and python, but no chromium on this PATH
+    run = subprocess.run([str(bin_dir / "cardodds"), "report", "--out", str(tmp_path), "--screenshots"],
+                         capture_output=True, text=True, env={**os.environ, "PATH": str(bin_dir)}, timeout=120)
+    assert run.returncode == 2 and run.stdout == "", run.stderr
+    assert run.stderr.count("\n") == 1 and "--screenshots" in run.stderr and "apt-get install chromium" in run.stderr
+    assert list(tmp_path.iterdir()) == []  # refused before building anything
