@@ -215,6 +215,7 @@ footer{max-width:60em;margin:0 auto;padding:1em .8em 2em;color:var(--muted);font
 @media (max-width:640px){
 body{font-size:15px}
 header.top{position:static}
+section.report,h2,h3,h4{scroll-margin-top:.3em}
 .cardodds table.co-table{font-size:.9em}
 .cardodds table.stack,.cardodds table.stack tbody,.cardodds table.stack tr,.cardodds table.stack td{display:block;
 width:100%}
