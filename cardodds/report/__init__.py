@@ -79,7 +79,7 @@ def build(outdir: str | Path = "reports", *, seed: int = 20261129, scale: float 
                     shutil.rmtree(staging, ignore_errors=True)
     finally:
         if written:  # the page shows every section finished, this run's and earlier ones
-            html.write_page(out)
+            html.write_page(out, SECTIONS)
     return written
 
 

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
@@ -265,11 +266,12 @@ def page(fragments: dict[str, str]) -> str:
     ])
 
 
-def write_page(out: Path) -> Path | None:
-    """Assemble ``index.html`` in ``out`` from the fragments there (None when there is none);
-    written to a temporary name and moved in, so the page is always whole."""
+def write_page(out: Path, sections: Sequence[str] = SECTIONS) -> Path | None:
+    """Assemble ``index.html`` in ``out`` from the fragments there of ``sections``, in that
+    order (None when there is none); written to a temporary name and moved in, so the page is
+    always whole."""
     out = Path(out)
-    found = {name: (out / f"{name}.part.html").read_text(encoding="utf-8") for name in SECTIONS
+    found = {name: (out / f"{name}.part.html").read_text(encoding="utf-8") for name in sections
              if (out / f"{name}.part.html").exists()}
     if not found:
         return None
