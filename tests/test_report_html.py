@@ -154,7 +154,13 @@ def test_kana_lookup_answers_every_input_as_the_equilibrium_tables(page, built):
                     inputs.append([("players", p), ("card0", key[2]), ("card1", key[0]), ("card2", key[1])])
                     card = key[actions[i]]
                     action = f"känä the {RANK_NAMES.get(card, card)}"
-                expected.append({"action": action, "win": rows[key][2], "margin": rows[key][3]})
+                better = rows[key][4]
+                bounds = re.search(r"\[(\S+), (\S+)\]", rows[key][3])  # nan when no deal had the key
+                lo, hi = (float(x) for x in bounds.groups()) if bounds else (float("nan"),) * 2
+                assert better if (lo > 0 or hi < 0) else (not better or lo == 0 or hi == 0), rows[key]
+                expected.append({"action": action, "win": rows[key][2], "margin": rows[key][3],
+                                 "verdict": "better than the next best at this precision" if better
+                                 else "no action is better at this precision: either will do"})
     got = page.execute_script(_LOOKUP, "lookup-kana", inputs)
     assert len(got) == len(expected) == 1 + 7 * 13 + 1 + 2 * 455
     for i, (g, e) in enumerate(zip(got, expected)):

@@ -263,11 +263,12 @@ def _peek_all_table(data: dict, n: dict) -> list[str]:
 # ---- the web page's lookup ----------------------------------------------------------------------
 def _lookup_data(peek_one: dict, peek_all: dict) -> dict:
     """For each variant and player count, each key's row of the equilibrium table: the key
-    (peeked rank or rank combination), its action, P(win) at the table and the paired margin
-    over the next best action, printed as in the markdown."""
+    (peeked rank or rank combination), its action, P(win) at the table, the paired margin
+    over the next best action (printed as in the markdown) and whether that margin's interval
+    excludes 0 (the action is better at this precision)."""
     def rows(t) -> list:
-        return [[key, row["action"], _row_est(row, "at_table"), _row_signed(row, "diff")]
-                for key, row in t.rows.iterrows()]
+        return [[key, row["action"], _row_est(row, "at_table"), _row_signed(row, "diff"),
+                 not _row_estimate(row, "diff").contains_zero()] for key, row in t.rows.iterrows()]
 
     return {"ranks": RANKS, "peek-one": {str(p): rows(t) for p, t in peek_one["tables"].items()},
             "peek-all": {str(p): rows(t) for p, t in peek_all["tables"].items()}}

@@ -51,7 +51,8 @@ def kana(data: dict) -> str:
         + "</form>"
         '<p class="answer" aria-live="polite"><b data-out="action"></b><br>'
         'P(win) when everyone plays the table: <span data-out="win"></span><br>'
-        'margin over the next best action: <span data-out="margin"></span></p>'
+        'margin over the next best action: <span data-out="margin"></span><br>'
+        '<span data-out="verdict"></span></p>'
         '<p class="note">From the equilibrium tables (the same as <code>kana_equilibrium.json</code>, which the '
         "advisor uses): 95% intervals; the margin is a paired difference on the same deals, and an interval "
         "holding 0 means no action is better at this precision. Peek-all tables exist for "
@@ -153,6 +154,8 @@ SCRIPT = r"""
       show(box, "action", row ? action : "no table row for this hand");
       show(box, "win", row ? row[2] : "");
       show(box, "margin", row ? row[3] : "");
+      show(box, "verdict", !row ? "" : row[4] ? "better than the next best at this precision"
+                                              : "no action is better at this precision: either will do");
     }
     f.variant.addEventListener("change", function () { fillPlayers(); update(); });
     each(box.querySelectorAll("select"), function (s) {
