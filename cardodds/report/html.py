@@ -105,7 +105,16 @@ def chart(alt: str, svg: str | None) -> str:
 
 def markdown(text: str, charts: dict[str, str], taken: set[str]) -> tuple[str, list[tuple[int, str, str]]]:
     """The HTML of a section's markdown and its headings ``(level, id, text)``; an image whose
-    SVG is in ``charts`` (keyed by the PNG's name) is drawn inline."""
+    SVG is in ``charts`` (keyed by the PNG's name) is drawn inline.
+
+    >>> body, heads = markdown("# Odds\\n\\nSee `x`.\\n\\n![chart](c.png)", {"c.png": "<svg x></svg>"}, set())
+    >>> print(body)
+    <h2 id="odds">Odds</h2>
+    <p>See <code>x</code>.</p>
+    <figure class="chart"><svg role="img" aria-label="chart" x></svg><figcaption>chart</figcaption></figure>
+    >>> heads
+    [(2, 'odds', 'Odds')]
+    """
     blocks: list[list[str]] = [[]]
     for line in text.replace("\r", "").split("\n"):
         if not line.strip():
@@ -212,6 +221,7 @@ background:var(--bg);border:1px solid var(--line);border-radius:6px}
 .lookup table button{font:inherit;font-weight:600;color:var(--accent);background:none;border:0;padding:0;
 cursor:pointer;text-align:inherit}
 .lookup table .better{font-weight:600}
+p.back{margin:1.5em 0 0;font-size:.9em}
 footer{max-width:60em;margin:0 auto;padding:1em .8em 2em;color:var(--muted);font-size:.85em}
 @media (max-width:640px){
 body{font-size:15px}
@@ -227,7 +237,7 @@ padding:.12em .2em}
 .cardodds table.stack td::before{content:attr(data-label);color:var(--muted);font-size:.88em}
 }
 @media print{
-header.top nav,nav.toc,.lookup form,.lookup .note{display:none}
+header.top nav,nav.toc,.lookup form,.lookup .note,p.back{display:none}
 header.top{position:static}
 body{background:#fff;color:#000;font-size:11pt}
 section.report{break-before:page;border:0}
@@ -240,6 +250,9 @@ a{color:#000;text-decoration:none}
 def page(fragments: dict[str, str]) -> str:
     """The whole page from the sections' fragments (``{section: html}``, in page order)."""
     nav = "".join(f'<li><a href="#{name}">{html.escape(NAV.get(name, name))}</a></li>' for name in fragments)
+    # on a phone the header scrolls away: each section ends with the way back to it
+    back = '<p class="back"><a href="#top">&uarr; all sections</a></p>'
+
     return "\n".join([
         "<!doctype html>",
         '<html lang="en">',
@@ -252,10 +265,10 @@ def page(fragments: dict[str, str]) -> str:
         f"<style>{PAGE_CSS}</style>",
         "</head>",
         '<body class="cardodds">',
-        '<header class="top"><h1>cardodds: the odds at the card table</h1>',
+        '<header class="top" id="top"><h1>cardodds: the odds at the card table</h1>',
         f'<nav aria-label="Sections"><ul>{nav}</ul></nav></header>',
         "<main>",
-        *fragments.values(),
+        *(part + back for part in fragments.values()),
         "</main>",
         f"<footer>Built by <code>cardodds report</code> (cardodds {html.escape(__version__)}). Every figure "
         "carries its 95% interval; the page needs no network.</footer>",
