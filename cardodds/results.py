@@ -30,13 +30,13 @@ True
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np  # noqa: F401  (the doctest's arrays)
 
 from . import __version__
+from ._html import result_html
 
 __all__ = ["Result", "counts_field"]
 
@@ -86,4 +86,5 @@ class Result:
         raise NotImplementedError
 
     def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>"
+        """Jupyter: the ``repr`` and the frame, in the report page's table style."""
+        return result_html("", self.to_frame(), pre=repr(self))

@@ -268,7 +268,8 @@ def test_report_build_keeps_old_files_of_the_interrupted_section(tmp_path, monke
         with pytest.raises(report.Interrupted) as stop:
             report.build(tmp_path)
         assert stop.value.section == "b" and stop.value.written == [tmp_path / "a.md"]
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "a.png", "b.md"]
+        # a's files, its part of the web page and the page; b's old markdown as it was
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "a.part.html", "a.png", "b.md", "index.html"]
         assert (tmp_path / "b.md").read_text() == "old b\n" and (tmp_path / "a.md").read_text() == "new a\n"
 
 

@@ -15,8 +15,8 @@ def test_report_rebuilds_byte_identically(tmp_path):
     a = build(tmp_path / "a", seed=7, scale=0.003, sections=["kana"])
     b = build(tmp_path / "b", seed=7, scale=0.003, sections=["kana"])
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
-    assert names == ["kana.md", "kana_equilibrium.json", "kana_hand_values.png", "kana_official.png",
-                     "kana_peek_one.png"]
+    assert names == ["index.html", "kana.md", "kana.part.html", "kana_equilibrium.json", "kana_hand_values.png",
+                     "kana_official.png", "kana_peek_one.png"]
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     text = a[0].read_text()

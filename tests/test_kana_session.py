@@ -312,7 +312,7 @@ def test_report_section_rebuilds_byte_identically(tmp_path):
     a = build(tmp_path / "a", seed=7, scale=0.003, sections=["kana_session"])
     build(tmp_path / "b", seed=7, scale=0.003, sections=["kana_session"])
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
-    assert names == ["kana_session.md", "kana_session_net.png"]
+    assert names == ["index.html", "kana_session.md", "kana_session.part.html", "kana_session_net.png"]
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     text = a[0].read_text()

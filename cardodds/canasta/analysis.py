@@ -22,6 +22,7 @@ import numpy as np
 from .. import engine
 from .._deprecate import renamed, rules_keyword
 from .._validate import check_run
+from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike
 from ..engine import takes_backend
@@ -173,7 +174,7 @@ class MeldOddsResult(Result):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<pre>{self!r}</pre>" + self.to_frame().to_html(index=False, max_rows=80)
+        return result_html("", self.to_frame().head(80), index=False, pre=repr(self))
 
     def plot(self, ax=None):
         """First meld and 7 naturals of a rank by turn, with 95% intervals."""
@@ -354,7 +355,7 @@ class HandOddsResult(Result):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<pre>{self!r}</pre>" + self.to_frame().to_html(index=False)
+        return result_html("", self.to_frame(), index=False, pre=repr(self))
 
     def plot(self, ax=None):
         """First meld and 7 naturals of a rank by turn, with 95% intervals."""

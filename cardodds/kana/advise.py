@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import run, takes_backend
+from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Estimate, paired_difference
@@ -93,7 +94,7 @@ class AdviceResult(Result):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(self.verdict, self.to_frame())
 
     def plot(self, ax=None):
         """Each option's win probability with its 95% interval."""

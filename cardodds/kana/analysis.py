@@ -29,6 +29,7 @@ from .._deprecate import renamed
 from .._validate import check_run
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import run, takes_backend
+from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Z95, Estimate
@@ -160,7 +161,7 @@ class OddsResult(Result):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{self._header()}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(self._header(), self.to_frame())
 
     def plot(self, ax=None, exact: Mapping[int, float] | None = None):
         """Bar chart of seat 0's hand value distribution with 95% intervals (and exact values)."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 
 from ..cards import RANKS
 from ..engine import InOrder, takes_backend
+from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate, paired_difference
@@ -126,7 +127,7 @@ class ComparisonResult(Result):
         )
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{self.verdict}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(self.verdict, self.to_frame())
 
     def plot(self, ax=None):
         """Both win probabilities and their paired difference, with 95% intervals."""
@@ -260,7 +261,7 @@ class StrategyTableResult(Result):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return f"<pre>{self.__repr__().splitlines()[0]}</pre>" + self.rows.to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(self.__repr__().splitlines()[0], self.rows)
 
     def plot(self, ax=None):
         """Win probability by key against blind opponents and at the table, with intervals."""

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 from .._validate import check_run
 from ..cards import RANKS
 from ..engine import DEFAULT_CHUNK, InOrder, run, takes_backend
+from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate
@@ -290,7 +291,7 @@ class SessionResult(Result):
 
     def _repr_html_(self) -> str:
         head = repr(self).splitlines()[0]
-        return f"<p><b>{head}</b></p>" + self.to_frame().to_html(float_format=lambda x: f"{x:.4f}")
+        return result_html(head, self.to_frame())
 
     def plot(self, player: int = 0, ax=None, label: str | None = None):
         """The distribution of ``player``'s net after the session (antes); several results
@@ -502,7 +503,7 @@ class SessionTableResult(Result):
         return "\n".join(line.rstrip() for line in lines)
 
     def _repr_html_(self) -> str:
-        return f"<p><b>{repr(self).splitlines()[0]}</b></p>" + self.rows.to_html(float_format=lambda x: f"{x:.5f}")
+        return result_html(repr(self).splitlines()[0], self.rows, float_format=lambda x: f"{x:.5f}")
 
 
 def _flip(actions: np.ndarray, k: int, name: str) -> Policy:

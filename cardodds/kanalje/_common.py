@@ -3,12 +3,12 @@ order, the look-ahead check, the lineup with its chunk and run size, and the res
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..cards import SUIT_NAMES
+from .._html import result_html
 from ..results import Result, counts_field
 from ..stats import Estimate
 from ._counts import DEALS
@@ -72,4 +72,4 @@ class KanaljeResult(Result):
     _layout = DEALS
 
     def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(repr(self))}</pre>" + self.to_frame().to_html(float_format="%.4f")
+        return result_html("", self.to_frame(), pre=repr(self))

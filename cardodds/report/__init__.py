@@ -2,7 +2,8 @@
 
 Each game's section lives in ``cardodds/report/<game>.py`` with a function
 ``write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool) -> Path`` that
-writes ``<game>.md`` and its charts into ``outdir`` and returns the markdown's path. ``scale``
+writes ``<game>.md`` and its charts into ``outdir`` and returns the markdown's path. The web
+page ``index.html`` is assembled from every section's fragment (``report/html.py``). ``scale``
 multiplies every sample count (1.0 for the published report, small in tests); ``progress``
 shows progress bars, ``log`` names each stage of the section on stderr.
 
@@ -53,27 +54,34 @@ def build(outdir: str | Path = "reports", *, seed: int = SEED, scale: float = 1.
     if not (scale > 0):
         raise ValueError(f"scale={scale} must be positive (1.0 for the full report)")
     from .. import engine
+    from . import html
+    from ._common import page_parts
 
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    with engine.session() as sess:
-        for name in names:
-            start = time.perf_counter()
-            module = importlib.import_module(f"cardodds.report.{name}")
-            staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
-            try:
-                md = module.write(staging, seed=seed, scale=scale, progress=progress, log=log)
-                if sess.interrupted:  # a run's figures are partial: the section is not written
-                    raise KeyboardInterrupt
-                with engine.defer_interrupts():  # a finished section goes in whole
-                    if timings is not None:
-                        timings[name] = time.perf_counter() - start
-                    written.append(_publish(staging, out, Path(md).name))
-            except KeyboardInterrupt:
-                raise Interrupted(name, written) from None
-            finally:
-                shutil.rmtree(staging, ignore_errors=True)
+    try:
+        with engine.session() as sess, page_parts():
+            for name in names:
+                start = time.perf_counter()
+                module = importlib.import_module(f"cardodds.report.{name}")
+                staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
+                try:
+                    md = module.write(staging, seed=seed, scale=scale, progress=progress, log=log)
+                    if sess.interrupted:  # a run's figures are partial: the section is not written
+                        raise KeyboardInterrupt
+                    html.fragment(staging, name, Path(md).name)
+                    with engine.defer_interrupts():  # a finished section goes in whole
+                        if timings is not None:
+                            timings[name] = time.perf_counter() - start
+                        written.append(_publish(staging, out, Path(md).name))
+                except KeyboardInterrupt:
+                    raise Interrupted(name, written) from None
+                finally:
+                    shutil.rmtree(staging, ignore_errors=True)
+    finally:
+        if written:  # the page shows every section finished, this run's and earlier ones
+            html.write_page(out, SECTIONS)
     return written
 
 

@@ -7,8 +7,10 @@ Every estimate in a report is written by :meth:`cardodds.stats.Estimate.format` 
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..stats import Estimate
@@ -31,12 +33,49 @@ def figure(figsize=(7, 3.5), ncols: int = 1, **kwargs):
     return plt().subplots(1, ncols, figsize=figsize, layout="constrained", **kwargs)
 
 
+#: True while :func:`cardodds.report.build` writes a section: charts are then also kept as SVG
+#: and lookup data as JSON, the parts of the web page. A section written on its own (``write``
+#: called directly) leaves only its markdown and PNGs.
+_PAGE_PARTS = False
+
+
+@contextmanager
+def page_parts() -> Iterator[None]:
+    """Keep the web page's parts (SVG charts, lookup data) beside the markdown while inside."""
+    global _PAGE_PARTS
+    _PAGE_PARTS, before = True, _PAGE_PARTS
+    try:
+        yield
+    finally:
+        _PAGE_PARTS = before
+
+
 def save(fig, path: Path, dpi: int = 110) -> None:
-    """Write a chart as PNG, reproducibly (no software stamp), and close it."""
+    """Write a chart as PNG, reproducibly (no software stamp), and close it; inside
+    :func:`page_parts` also as ``<name>.svg`` for the web page (after the PNG: the PNG stays
+    what it was)."""
     fig.set_dpi(dpi)
     fig.canvas.draw()  # a first layout pass, so tick labels have their final size when laid out
     fig.savefig(path, dpi=dpi, metadata={"Software": None})
+    if _PAGE_PARTS:
+        save_svg(fig, Path(path).with_suffix(".svg"))
     plt().close(fig)
+
+
+def save_svg(fig, path: Path) -> None:
+    """A chart as SVG, byte for byte the same on every run: no date, ids hashed from a fixed
+    salt (the file's name, so the charts of one page never share an id), text kept as text
+    (a fraction of the size of glyph outlines, and it can be searched and read aloud)."""
+    with plt().rc_context({"svg.hashsalt": path.stem, "svg.fonttype": "none", "svg.id": path.stem}):
+        fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
+
+
+def page_data(outdir: Path, section: str, data) -> None:
+    """The data a section's lookups read on the web page, as ``<section>.lookup.json`` (only
+    inside :func:`page_parts`)."""
+    if _PAGE_PARTS:
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        (Path(outdir) / f"{section}.lookup.json").write_text(text, encoding="utf-8")
 
 
 def label(ax, xlabel: str, ylabel: str, title: str, legend: str | None = "right", integer_x: bool = False) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 from .. import __version__
 from ..canasta import CanastaRules, game, house_options, melds, play, strength
 from ..canasta.play import CANASTA_KINDS, MAX_ROUNDS
-from ._common import Stages, est, figure, label, md_table, pct, signed, write_section
+from ._common import Stages, est, figure, label, md_table, page_data, pct, signed, write_section
 
 PLAYERS = ("heuristic", "random")
 PAIRS = (("heuristic", "random"), ("random", "random"))
@@ -29,6 +29,7 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = 
               ("canasta_play_scores.png", _scores_chart), ("canasta_play_house_options.png", _house_options_chart))
     lines = (_intro(data, seed) + _by_round_table(data) + _canastas_table(data) + _strength_table(data)
              + _games_table(data) + _house_options_table(data))
+    page_data(outdir, "canasta_play", _lookup_data(data))
     return write_section(outdir, "canasta_play", data, charts, lines)
 
 
@@ -203,3 +204,13 @@ def _house_options_table(data: dict) -> list[str]:
             + md_table(("rules", "side 0 opened by round 5", "canastas a hand", "pile takes", "going out", "turns",
                         "side 0 score change"), rows, align="lrrrrrr")
             + ["", "With jokers=6 the pack differs, so only the random stream is shared, not the deal.", ""])
+
+
+# ---- the web page's lookup ----------------------------------------------------------------------
+def _lookup_data(data: dict) -> dict:
+    """Each house option's paired change of side 0's score a hand (option - defaults, same
+    deals): its name, the change as printed in the markdown, and the figures to sort by."""
+    ho = data["house"]
+    return {"samples": ho.base.hands,
+            "options": [[name, signed(c, 1), round(c.value, 6) if np.isfinite(c.value) else None,
+                         not c.contains_zero()] for name, c in ho.side0_change.items()]}

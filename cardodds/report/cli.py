@@ -16,7 +16,8 @@ def add_commands(sub) -> None:
     p = sub.add_parser(
         "report",
         help="rebuild the reports with charts into reports/ (byte-identical for the same seed)",
-        description="Write reports/<game>.md and its PNG charts for every game. The same seed and "
+        description="Write reports/<game>.md and its PNG charts for every game, and reports/index.html: every "
+        "section as one self-contained web page with lookups. The same seed and "
         "scale rebuild the same files byte for byte. Each stage of every section is named on stderr; "
         "progress bars show when stderr is a terminal (--progress to force).",
     )
@@ -27,6 +28,9 @@ def add_commands(sub) -> None:
                         "default 1)")
     p.add_argument("--section", action="append", type=cu.choice(*SECTIONS), default=None, metavar="GAME",
                    help=f"build only this section (repeatable): {', '.join(SECTIONS)}")
+    p.add_argument("--screenshots", action="store_true",
+                   help="also save a screenshot of each section of index.html at desktop and phone width in "
+                        "DIR/screenshots/ (needs Chromium: apt-get install chromium chromium-driver, and selenium)")
     cu.add_progress_options(p)
     p.set_defaults(func=_run, partial_line=False)
 
@@ -48,6 +52,8 @@ def _run(args) -> int:
     from . import Interrupted, build
 
     out = writable_folder(args.out)
+    if args.screenshots:
+        _check_browser()
     log = args.progress is not False
     timings: dict[str, float] = {}
     try:
@@ -61,7 +67,22 @@ def _run(args) -> int:
               f"sections written: {done}", file=sys.stderr)
         return 130
     _print_times(args, written, timings)
+    if args.screenshots:
+        from .browser import screenshots
+
+        shots = screenshots(out / "index.html", out / "screenshots")
+        print(f"Screenshots: {len(shots)} in {out / 'screenshots'}")
     return 0
+
+
+def _check_browser() -> None:
+    """--screenshots needs the browser: said in one line before the report is built."""
+    from .browser import BrowserMissing, locate
+
+    try:
+        locate()
+    except BrowserMissing as exc:
+        raise cu.UsageError(f"--screenshots: {exc}") from None
 
 
 def _print_times(args, written, timings: dict[str, float], partial: bool = False) -> None:

@@ -19,7 +19,7 @@ from ..kana import exact as kana_exact
 from ..kana.equilibrium import table_entry, write_tables
 from ..stats import Estimate
 from . import SEED
-from ._common import STYLE, Stages, est, figure, md_table, plt, save, signed
+from ._common import STYLE, Stages, est, figure, md_table, page_data, plt, save, signed
 
 PLAYER_RANGE = range(2, 9)
 POSITIONS = ("first", "second", "third", "random")
@@ -67,6 +67,7 @@ def _write(outdir: Path, *, seed: int, scale: float, progress: bool, stage: Stag
     md += _peek_all_table(peek_all, n)
     equilibrium = {**peek_one["equilibrium"], **peek_all["equilibrium"]}
     write_tables(equilibrium, outdir / "kana_equilibrium.json")
+    page_data(outdir, "kana", _lookup_data(peek_one, peek_all))
     md += ["The equilibrium tables are in `kana_equilibrium.json` (the advisor's default opponents).", ""]
     path = outdir / "kana.md"
     path.write_text("\n".join(md))
@@ -223,7 +224,7 @@ def _row_signed(row, col: str) -> str:
 
 # ---- peek-all ----------------------------------------------------------------------------------
 def _peek_all_data(n: dict, seeds, progress: bool) -> dict:
-    rows, equilibrium, keep = [], {}, None
+    rows, equilibrium, keep, tables = [], {}, None, {}
     for p in (3, 4):
         for opp in ("blind", "table"):
             t = strategy_table("peek-all", p, opponents=opp, samples=n["all"], rng=next(seeds), progress=progress)
@@ -231,13 +232,14 @@ def _peek_all_data(n: dict, seeds, progress: bool) -> dict:
             ev = t.ev_vs_blind if opp == "blind" else t.ev_at_table
             rows.append((p, opp, counts.get("low", 0), counts.get("middle", 0), counts.get("high", 0), signed(ev, 3)))
             if opp == "table":
+                tables[p] = t
                 equilibrium[f"peek-all/{p}"] = table_entry(t)
                 if p == 4:
                     keep = t.rows.loc[SELECTED_HANDS]
     evs = {name: [expected_value(name, 4, "peek-all", opponents=opp, samples=n["tab"], rng=next(seeds),
                                  progress=progress) for opp in ("blind", "table")]
            for name in PEEK_ALL_STRATEGIES}
-    return {"rows": rows, "equilibrium": equilibrium, "selected": keep, "evs": evs}
+    return {"rows": rows, "equilibrium": equilibrium, "selected": keep, "evs": evs, "tables": tables}
 
 
 def _peek_all_table(data: dict, n: dict) -> list[str]:
@@ -255,3 +257,16 @@ def _peek_all_table(data: dict, n: dict) -> list[str]:
     md.append("")
     return md
 
+
+# ---- the web page's lookup ----------------------------------------------------------------------
+def _lookup_data(peek_one: dict, peek_all: dict) -> dict:
+    """For each variant and player count, each key's row of the equilibrium table: the key
+    (peeked rank or rank combination), its action, P(win) at the table, the paired margin
+    over the next best action (printed as in the markdown) and whether that margin's interval
+    excludes 0 (the action is better at this precision)."""
+    def rows(t) -> list:
+        return [[key, row["action"], _row_est(row, "at_table"), _row_signed(row, "diff"),
+                 not _row_estimate(row, "diff").contains_zero()] for key, row in t.rows.iterrows()]
+
+    return {"ranks": RANKS, "peek-one": {str(p): rows(t) for p, t in peek_one["tables"].items()},
+            "peek-all": {str(p): rows(t) for p, t in peek_all["tables"].items()}}

@@ -15,7 +15,7 @@ import numpy as np
 from .. import __version__
 from ..kanalje import KanaljeRules, game, jack_risk, strength
 from ..kanalje.analysis import JACK_ORDER
-from ._common import STYLE, Stages, est, figure, label, md_table, plt, samples, save
+from ._common import STYLE, Stages, est, figure, label, md_table, page_data, plt, samples, save
 
 LINEUPS = ("random", "heuristic", "lookahead")
 LOOKAHEAD_SAMPLES = 16
@@ -40,6 +40,7 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = 
         two = _two_data(seed, scale, progress, stage)
         save(_faceup_chart(two), outdir / "kanalje2_faceup.png", dpi=DPI)
     lines = _three_tables(three, seed) + _two_tables(two)
+    page_data(outdir, "kanalje", _lookup_data(three))
     path = outdir / "kanalje.md"
     path.write_text("\n".join(lines))
     return path
@@ -266,3 +267,18 @@ def _two_tables(data: dict) -> list[str]:
     L += _game_table(data["games"], 2)
     L.append("")
     return L
+
+
+# ---- the web page's lookup ----------------------------------------------------------------------
+def _lookup_data(data: dict) -> dict:
+    """P(the dealt holder takes own jack) by jack, trump and length, for each three-player
+    lineup: every holding seen (the markdown prints those seen in 1,000 deals or more)."""
+    rules = data["rules"]
+    lineups = {}
+    for p in LINEUPS:
+        tab = data["risks"][p].holder_table()
+        lineups[p] = {"deals": data["risks"][p].samples,
+                      "rows": [[row["jack"], int(row["trump"]), int(row["length"]), int(row["deals"]),
+                                f"{row['holder_takes']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]"]
+                               for _, row in tab.iterrows()]}
+    return {"jacks": [[s, _jack(s), rules.jack_penalty(s)] for s in JACK_ORDER], "lineups": lineups}

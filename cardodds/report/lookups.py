@@ -1,0 +1,211 @@
+"""The web page's lookups: where a player looks something up, the answer is one choice away.
+
+Each lookup is a small form (HTML from :data:`LOOKUPS`, drawn at the top of its section) over
+the section's data, which the page holds inline as JSON (``<script id="data-<section>">``);
+:data:`SCRIPT`, plain JavaScript, answers from that data as the player changes a choice.
+The answers print the figures exactly as the markdown does (the strings come from the data).
+
+- Känä: variant, players and the peeked rank (peek-one) or the three cards (peek-all) ->
+  the action of the equilibrium table, P(win) at that table and the margin over the next best
+  action (``kana.md``'s tables, written to ``kana_equilibrium.json``).
+- Kanalje: lineup, jack, the holder's length in its suit, trump -> P(the holder takes it).
+- Canasta: each house option's paired change of side 0's score, sortable.
+"""
+
+from __future__ import annotations
+
+import html
+
+RANK_NAMES = {"T": "10"}
+SUIT_SIGNS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
+
+
+def _options(pairs, selected=None) -> str:
+    return "".join(f'<option value="{html.escape(str(v))}"{" selected" if str(v) == str(selected) else ""}>'
+                   f"{html.escape(str(text))}</option>" for v, text in pairs)
+
+
+def _select(name: str, label: str, pairs, selected=None, hidden: bool = False) -> str:
+    return (f'<label{" hidden" if hidden else ""} data-field="{name}">{html.escape(label)}'
+            f'<select name="{name}">{_options(pairs, selected)}</select></label>')
+
+
+def kana(data: dict) -> str:
+    """Känä: which card to känä, from the equilibrium tables.
+
+    >>> out = kana({"ranks": ["2", "T"], "peek-one": {"4": []}, "peek-all": {"4": []}})
+    >>> '<option value="T">10</option>' in out and 'id="lookup-kana"' in out
+    True
+    """
+    ranks = [(r, RANK_NAMES.get(r, r)) for r in data["ranks"]]
+    players = sorted(data["peek-one"], key=int)
+    cards = "".join(_select(f"card{k}", f"card {k + 1}", ranks, ranks[min(7 + 2 * k, len(ranks) - 1)][0], hidden=True)
+                    for k in range(3))
+    return (
+        '<div class="lookup" id="lookup-kana"><h3>Look it up: which card should I känä?</h3>'
+        '<form autocomplete="off">'
+        + _select("variant", "variant", [("peek-one", "peek-one: I see one card"),
+                                         ("peek-all", "peek-all: I see all three")])
+        + _select("players", "players", [(p, p) for p in players], "4")
+        + _select("rank", "peeked card", ranks, "9") + cards
+        + "</form>"
+        '<p class="answer" aria-live="polite"><b data-out="action"></b><br>'
+        'P(win) when everyone plays the table: <span data-out="win"></span><br>'
+        'margin over the next best action: <span data-out="margin"></span><br>'
+        '<span data-out="verdict"></span></p>'
+        '<p class="note">From the equilibrium tables (the same as <code>kana_equilibrium.json</code>, which the '
+        "advisor uses): 95% intervals; the margin is a paired difference on the same deals, and an interval "
+        "holding 0 means no action is better at this precision. Peek-all tables exist for "
+        + " and ".join(sorted(data["peek-all"], key=int)) + " players. Under the official rules nobody looks, "
+        "and every choice wins 1/n.</p></div>")
+
+
+def kanalje(data: dict) -> str:
+    """Kanalje: P(the dealt holder of a jack takes it in a trick), by its holding.
+
+    >>> out = kanalje({"jacks": [["hearts", "Jh", 1]], "lineups": {"heuristic": {"deals": 9, "rows": []}}})
+    >>> 'J♥ (−1)' in out
+    True
+    """
+    jacks = [(suit, f"J{SUIT_SIGNS.get(suit, suit)} (−{penalty})") for suit, _, penalty in data["jacks"]]
+    lineups = [(p, f"all {p}") for p in data["lineups"]]
+    return (
+        '<div class="lookup" id="lookup-kanalje"><h3>Look it up: will I be stuck with my own jack?</h3>'
+        '<form autocomplete="off">'
+        + _select("jack", "my jack", jacks, "hearts")
+        + _select("held", "cards of its suit I hold (the jack too)", [(n, n) for n in range(1, 14)], 3)
+        + _select("trump", "its suit is trump", [(0, "no"), (1, "yes")], 0)
+        + _select("lineup", "players", lineups, "heuristic")
+        + "</form>"
+        '<p class="answer" aria-live="polite">P(I take my own jack): <b data-out="p"></b><br>'
+        '<span data-out="deals"></span></p>'
+        '<p class="note">Three players, from the section\'s jack-risk runs (95% intervals): among the deals where '
+        "the jack was dealt with that holding, the share in which its holder won it in a trick.</p></div>")
+
+
+def canasta_play(data: dict) -> str:
+    """Canasta: the house options' paired effects, sortable by tapping a column.
+
+    >>> out = canasta_play({"samples": 10, "options": [["jokers=6", "-1.0 [-2.0, -0.1]", -1.0, True]]})
+    >>> 'data-value="-1.0"' in out and "sortable" in out
+    True
+    """
+    rows = "".join(
+        f'<tr data-name="{html.escape(name)}" data-value="{"" if value is None else value}">'
+        f'<td data-label="house option">{html.escape(name)}</td>'
+        f'<td data-label="side 0 score change" class="r{" better" if differs else ""}">{html.escape(text)}'
+        f'{"" if differs else " (no difference at this precision)"}</td></tr>'
+        for name, text, value, differs in data["options"])
+    return (
+        '<div class="lookup" id="lookup-canasta_play"><h3>House options: what each one changes</h3>'
+        '<table class="co-table sortable"><thead><tr>'
+        '<th aria-sort="none"><button type="button" data-key="name">house option</button></th>'
+        '<th class="r" aria-sort="none"><button type="button" data-key="value">side 0 score change a hand'
+        "</button></th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+        f'<p class="note">Each option against the default rules on the same deals ({data["samples"]:,} hands each, '
+        "heuristic players): the change of side 0's score a hand, option minus defaults, with its 95% interval. "
+        "Tap a column to sort; tap again to reverse.</p></div>")
+
+
+#: The section each lookup belongs to, and its HTML from that section's data.
+LOOKUPS = {"kana": kana, "kanalje": kanalje, "canasta_play": canasta_play}
+
+#: Plain JavaScript: every lookup on the page, answered from the inline data.
+SCRIPT = r"""
+(function () {
+  "use strict";
+  function data(name) {
+    var el = document.getElementById("data-" + name);
+    return el ? JSON.parse(el.textContent) : null;
+  }
+  function show(box, name, text) { box.querySelector('[data-out="' + name + '"]').textContent = text; }
+  function rankName(r) { return r === "T" ? "10" : r; }
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  function kana(d) {
+    var box = document.getElementById("lookup-kana");
+    if (!box || !d) return;
+    var f = box.querySelector("form").elements;
+    var order = {};
+    d.ranks.forEach(function (r, i) { order[r] = i; });
+    function fillPlayers() {
+      var keep = f.players.value, keys = Object.keys(d[f.variant.value]).sort(function (a, b) { return a - b; });
+      f.players.innerHTML = "";
+      keys.forEach(function (p) { f.players.add(new Option(p, p)); });
+      f.players.value = keys.indexOf(keep) >= 0 ? keep : (keys.indexOf("4") >= 0 ? "4" : keys[0]);
+    }
+    function update() {
+      var all = f.variant.value === "peek-all";
+      box.querySelector('[data-field="rank"]').hidden = all;
+      each(box.querySelectorAll('[data-field^="card"]'), function (el) { el.hidden = !all; });
+      var rows = d[f.variant.value][f.players.value], action, key, row;
+      if (all) {
+        var hand = [f.card0.value, f.card1.value, f.card2.value].sort(function (a, b) { return order[a] - order[b]; });
+        key = hand.join("");
+        row = rows.filter(function (r) { return r[0] === key; })[0];
+        action = row && "känä the " + rankName(hand[{low: 0, middle: 1, high: 2}[row[1]]]);
+      } else {
+        key = f.rank.value;
+        row = rows.filter(function (r) { return r[0] === key; })[0];
+        action = row && (row[1] === "känä" ? "känä the peeked " + rankName(key)
+                                           : "keep the peeked " + rankName(key) + ", känä an unseen card");
+      }
+      show(box, "action", row ? action : "no table row for this hand");
+      show(box, "win", row ? row[2] : "");
+      show(box, "margin", row ? row[3] : "");
+      show(box, "verdict", !row ? "" : row[4] ? "better than the next best at this precision"
+                                              : "no action is better at this precision: either will do");
+    }
+    f.variant.addEventListener("change", function () { fillPlayers(); update(); });
+    each(box.querySelectorAll("select"), function (s) {
+      if (s.name !== "variant") s.addEventListener("change", update);
+    });
+    fillPlayers();
+    update();
+  }
+
+  function kanalje(d) {
+    var box = document.getElementById("lookup-kanalje");
+    if (!box || !d) return;
+    var f = box.querySelector("form").elements;
+    function update() {
+      var lineup = d.lineups[f.lineup.value];
+      var want = [f.jack.value, +f.trump.value, +f.held.value];
+      var row = lineup.rows.filter(function (r) {
+        return r[0] === want[0] && r[1] === want[1] && r[2] === want[2];
+      })[0];
+      show(box, "p", row ? row[4] : "not seen");
+      show(box, "deals", row ? "from " + row[3].toLocaleString("en") + " deals with this holding"
+                                : "no deal among " + lineup.deals.toLocaleString("en") + " had this holding");
+    }
+    each(box.querySelectorAll("select"), function (s) { s.addEventListener("change", update); });
+    update();
+  }
+
+  function sortable(table) {
+    var body = table.tBodies[0];
+    each(table.querySelectorAll("th button"), function (button) {
+      button.addEventListener("click", function () {
+        var th = button.parentNode, key = button.getAttribute("data-key"), now = th.getAttribute("aria-sort");
+        // first tap: the biggest effect first (names A to Z); a second tap reverses
+        var first = key === "value" ? "descending" : "ascending";
+        var down = (now === "none" ? first : now === "ascending" ? "descending" : "ascending") === "descending";
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = a.getAttribute("data-" + key), y = b.getAttribute("data-" + key);
+          var c = key === "value" ? (parseFloat(x) || 0) - (parseFloat(y) || 0) : (x < y ? -1 : x > y ? 1 : 0);
+          return down ? -c : c;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+        each(table.querySelectorAll("th"), function (h) { h.setAttribute("aria-sort", "none"); });
+        th.setAttribute("aria-sort", down ? "descending" : "ascending");
+      });
+    });
+  }
+
+  kana(data("kana"));
+  kanalje(data("kanalje"));
+  each(document.querySelectorAll("table.sortable"), sortable);
+})();
+"""

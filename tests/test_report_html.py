@@ -1,0 +1,272 @@
+"""The report's web page, ``index.html``, checked in a real browser (headless Chromium).
+
+The report is built once at a tiny scale; the page is opened from its ``file://`` URL. The
+tests are never skipped: without Chromium they fail and say how to install it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardodds.kana.strategies import combos
+from cardodds.report import SECTIONS, build
+from cardodds.report.browser import BrowserMissing, open_browser, screenshots, set_viewport
+
+SEED, SCALE = 7, 0.002
+RANK_NAMES = {"T": "10"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    build(out, seed=SEED, scale=SCALE)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        driver = open_browser()
+    except BrowserMissing as exc:
+        pytest.fail(f"the browser tests need headless Chromium: {exc}")
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def loaded(browser, built) -> dict:
+    """The page opened once; its console messages and network requests while it loaded."""
+    url = (built / "index.html").as_uri()
+    browser.get(url)
+    console = browser.get_log("browser")
+    events = [json.loads(e["message"])["message"] for e in browser.get_log("performance")]
+    requests = [m["params"]["request"]["url"] for m in events if m["method"] == "Network.requestWillBeSent"]
+    return {"url": url, "console": console, "requests": requests}
+
+
+@pytest.fixture
+def page(browser, loaded):
+    """The loaded page at desktop size, its light colour scheme and screen media restored after a test."""
+    set_viewport(browser, 1280, 900)
+    yield browser
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+    set_viewport(browser, 1280, 900)
+
+
+def _data(built: Path, section: str):
+    text = (built / "index.html").read_text(encoding="utf-8")
+    m = re.search(rf'<script type="application/json" id="data-{section}">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+# ---- the file ------------------------------------------------------------------------------------
+def test_page_is_one_small_self_contained_file(built):
+    text = (built / "index.html").read_text(encoding="utf-8")
+    assert (built / "index.html").stat().st_size < 2_000_000
+    # Nothing to fetch: no external source, link, stylesheet or font (SVG namespaces are names, not requests).
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)|@import|url\(\s*["']?(https?:|//)|@font-face""", text)
+    assert not re.search(r"<(img|link|iframe|object|embed)\b", text)
+    assert not list(built.glob("*.svg")) and not list(built.glob("*.lookup.json"))  # parts only inside the page
+
+
+def test_page_has_every_section_chart_and_figure_of_the_markdown(built):
+    text = (built / "index.html").read_text(encoding="utf-8")
+    for name in SECTIONS:
+        md = (built / f"{name}.md").read_text(encoding="utf-8")
+        assert f'<section id="{name}"' in text and f'href="#{name}"' in text
+        charts = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+        part = (built / f"{name}.part.html").read_text(encoding="utf-8")
+        assert part.count("<svg ") == len(charts) > 0, name
+        # every interval printed in the markdown is printed on the page
+        for interval in set(re.findall(r"[-+]?\d[\d.,]*%? \[[-+]?[\d.]+, [-+]?[\d.]+\]", md)):
+            assert interval in text, (name, interval)
+
+
+def test_page_rebuilds_byte_for_byte_and_a_section_updates_its_part(built, tmp_path):
+    same, other = tmp_path / "same", tmp_path / "other"
+    shutil.copytree(built, same)
+    shutil.copytree(built, other)
+    build(same, seed=SEED, scale=SCALE, sections=["kana"])
+    assert (same / "index.html").read_bytes() == (built / "index.html").read_bytes()
+    build(other, seed=SEED + 1, scale=SCALE, sections=["kana"])
+    page = (other / "index.html").read_text(encoding="utf-8")
+    assert f"seed {SEED + 1}" in (other / "kana.part.html").read_text(encoding="utf-8")
+    for name in SECTIONS:
+        part = (other / f"{name}.part.html").read_text(encoding="utf-8")
+        assert part in page
+        assert (part == (built / f"{name}.part.html").read_text(encoding="utf-8")) == (name != "kana"), name
+
+
+# ---- in the browser ------------------------------------------------------------------------------
+def test_no_console_errors_and_no_network_requests(loaded):
+    assert [e for e in loaded["console"] if e["level"] in ("SEVERE", "WARNING")] == []
+    assert set(loaded["requests"]) == {loaded["url"]}  # the page itself, nothing more
+
+
+def test_every_section_is_shown(page):
+    shown = page.execute_script(
+        "return Array.from(document.querySelectorAll('section.report'), s => [s.id, s.getBoundingClientRect().height,"
+        " s.querySelectorAll('svg').length])")
+    assert [s[0] for s in shown] == list(SECTIONS)
+    assert all(h > 300 and charts > 0 for _, h, charts in shown), shown
+
+
+_LOOKUP = """
+const [id, inputs] = arguments, box = document.getElementById(id), f = box.querySelector("form").elements;
+const set = (name, value) => { f[name].value = String(value); f[name].dispatchEvent(new Event("change")); };
+return inputs.map(input => {
+  for (const [name, value] of input) set(name, value);
+  return Object.fromEntries(Array.from(box.querySelectorAll("[data-out]"), el => [el.dataset.out, el.textContent]));
+});
+"""
+
+
+def _options(page, box: str, name: str) -> list[str]:
+    return page.execute_script(f"return Array.from(document.querySelector('#{box} select[name={name}]').options,"
+                               " o => o.value)")
+
+
+def test_kana_lookup_answers_every_input_as_the_equilibrium_tables(page, built):
+    tables = json.loads((built / "kana_equilibrium.json").read_text())
+    data = _data(built, "kana")
+    ranks, keys = data["ranks"], ["".join(c) for c in combos()]
+    assert _options(page, "lookup-kana", "variant") == ["peek-one", "peek-all"]
+    inputs, expected = [], []
+    for variant in ("peek-one", "peek-all"):
+        players = sorted(int(k.split("/")[1]) for k in tables if k.startswith(variant + "/"))
+        inputs.append([("variant", variant)])
+        expected.append(None)
+        for p in players:
+            actions, rows = tables[f"{variant}/{p}"]["actions"], {r[0]: r for r in data[variant][str(p)]}
+            for i, key in enumerate(ranks if variant == "peek-one" else keys):
+                name = RANK_NAMES.get(key, key)
+                if variant == "peek-one":
+                    inputs.append([("players", p), ("rank", key)])
+                    action = (f"känä the peeked {name}" if actions[i] == 0
+                              else f"keep the peeked {name}, känä an unseen card")
+                else:  # the cards in another order than the table's: high, low, middle
+                    inputs.append([("players", p), ("card0", key[2]), ("card1", key[0]), ("card2", key[1])])
+                    card = key[actions[i]]
+                    action = f"känä the {RANK_NAMES.get(card, card)}"
+                better = rows[key][4]
+                bounds = re.search(r"\[(\S+), (\S+)\]", rows[key][3])  # nan when no deal had the key
+                lo, hi = (float(x) for x in bounds.groups()) if bounds else (float("nan"),) * 2
+                assert better if (lo > 0 or hi < 0) else (not better or lo == 0 or hi == 0), rows[key]
+                expected.append({"action": action, "win": rows[key][2], "margin": rows[key][3],
+                                 "verdict": "better than the next best at this precision" if better
+                                 else "no action is better at this precision: either will do"})
+    got = page.execute_script(_LOOKUP, "lookup-kana", inputs)
+    assert len(got) == len(expected) == 1 + 7 * 13 + 1 + 2 * 455
+    for i, (g, e) in enumerate(zip(got, expected)):
+        assert e is None or g == e, (inputs[i], g, e)
+    for variant in ("peek-one", "peek-all"):  # the player counts offered are those of the tables
+        page.execute_script(_LOOKUP, "lookup-kana", [[("variant", variant)]])
+        offered = [int(p) for p in _options(page, "lookup-kana", "players")]
+        assert offered == sorted(int(k.split("/")[1]) for k in tables if k.startswith(variant + "/"))
+    # The 4-player peek-one answers are those of kana.md's detail table.
+    md = (built / "kana.md").read_text(encoding="utf-8")
+    for key, row in {r[0]: r for r in data["peek-one"]["4"]}.items():
+        assert re.search(rf"^\| {key} \| {row[1]} \| [^|]+ \| {re.escape(row[2])} \| {re.escape(row[3])} \|$", md, re.M)
+
+
+def test_kanalje_lookup_answers_every_holding(page, built):
+    data = _data(built, "kanalje")
+    inputs, expected = [], []
+    for lineup, d in data["lineups"].items():
+        rows = {(r[0], r[1], r[2]): r for r in d["rows"]}
+        for suit, _, _ in data["jacks"]:
+            for length in range(1, 14):
+                for trump in (0, 1):
+                    inputs.append([("lineup", lineup), ("jack", suit), ("held", length), ("trump", trump)])
+                    r = rows.get((suit, trump, length))
+                    expected.append({"p": r[4], "deals": f"from {r[3]:,} deals with this holding"} if r else
+                                    {"p": "not seen", "deals": f"no deal among {d['deals']:,} had this holding"})
+    got = page.execute_script(_LOOKUP, "lookup-kanalje", inputs)
+    assert got == expected
+    assert sum(1 for e in expected if e["p"] != "not seen") == sum(len(d["rows"]) for d in data["lineups"].values())
+
+
+def test_canasta_house_options_sort_by_their_effect(page, built):
+    options = _data(built, "canasta_play")["options"]
+    read = ("return Array.from(document.querySelectorAll('#lookup-canasta_play tbody tr'),"
+            " r => [r.dataset.name, r.cells[1].textContent])")
+    click = "document.querySelector('#lookup-canasta_play button[data-key=' + arguments[0] + ']').click()"
+
+    def shown(o):
+        return [o[0], o[1] + ("" if o[3] else " (no difference at this precision)")]
+
+    assert page.execute_script(read) == [shown(o) for o in options]
+    page.execute_script(click, "value")
+    assert page.execute_script(read) == [shown(o) for o in sorted(options, key=lambda o: -(o[2] or 0))]
+    page.execute_script(click, "value")
+    assert page.execute_script(read) == [shown(o) for o in sorted(options, key=lambda o: o[2] or 0)]
+    page.execute_script(click, "name")
+    assert page.execute_script(read) == [shown(o) for o in sorted(options)]
+
+
+def _not_blank(png: bytes) -> bool:
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("L")
+    low, high = image.getextrema()
+    return high - low > 100 and sum(1 for n in image.histogram() if n) > 20
+
+
+def test_phone_width_needs_no_horizontal_scroll(page):
+    set_viewport(page, 375, 812)
+    width, inner = page.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    wide = page.execute_script("""return Array.from(document.querySelectorAll('main *:not(svg *)'))
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(0, 5)
+        .map(e => e.tagName + ' ' + e.textContent.slice(0, 40))""")
+    assert inner == 375 and width <= inner, wide
+    assert _not_blank(page.get_screenshot_as_png())
+
+
+def test_colour_scheme_follows_the_system_and_the_page_prints(page):
+    background = "return getComputedStyle(document.body).backgroundColor"
+
+    def scheme(value):
+        page.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                             {"features": [{"name": "prefers-color-scheme", "value": value}]})
+
+    scheme("light")
+    assert page.execute_script(background) == "rgb(255, 255, 255)"
+    scheme("dark")
+    dark = page.execute_script(background)
+    assert dark != "rgb(255, 255, 255)" and sum(map(int, re.findall(r"\d+", dark))) < 150
+    assert _not_blank(page.get_screenshot_as_png())
+    page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print", "features": []})
+    assert page.execute_script("return getComputedStyle(document.querySelector('header.top nav')).display") == "none"
+    assert page.execute_script("return getComputedStyle(document.querySelector('#kanalje svg')).display") == "block"
+
+
+def test_charts_are_titled_with_labelled_axes(page):
+    charts = page.execute_script("return Array.from(document.querySelectorAll('figure.chart'),"
+                                 " f => [f.querySelector('svg').getAttribute('aria-label'),"
+                                 " f.querySelector('svg').textContent.length])")
+    assert charts and all(label and chars > 20 for label, chars in charts), charts
+
+
+def test_screenshots_of_every_section_at_desktop_and_phone_width(built, tmp_path):
+    files = screenshots(built / "index.html", tmp_path / "shots")
+    assert sorted(p.name for p in files) == sorted(f"{s}-{k}.png" for s in SECTIONS for k in ("desktop", "phone"))
+    assert all(_not_blank(p.read_bytes()) for p in files)
+
+
+def test_screenshots_without_chromium_is_a_one_line_usage_error(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    bin_dir = Path(sys.executable).parent  # cardodds and python, but no chromium on this PATH
+    run = subprocess.run([str(bin_dir / "cardodds"), "report", "--out", str(tmp_path), "--screenshots"],
+                         capture_output=True, text=True, env={**os.environ, "PATH": str(bin_dir)}, timeout=120)
+    assert run.returncode == 2 and run.stdout == "", run.stderr
+    assert run.stderr.count("\n") == 1 and "--screenshots" in run.stderr and "apt-get install chromium" in run.stderr
+    assert list(tmp_path.iterdir()) == []  # refused before building anything
