@@ -16,7 +16,7 @@ from .._lazy import lazy_package
 #: The analyses and the played games, as ``analysis.__all__`` and ``play.__all__`` list them (a
 #: test checks they agree).
 _ANALYSES = ["HandResult", "JackRiskResult", "evaluate_hand", "jack_risk"]
-_PLAY = ["GameResult", "MatchResult", "game", "strength", "trace"]
+_PLAY = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
 __all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY]
 

@@ -488,7 +488,7 @@ def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, 
 
 #: The played games moved to :mod:`cardodds.kanalje.play` under the verbs every game shares;
 #: the old names still work from here, with a warning.
-_MOVED = {"GameResult": "GameResult", "MatchResult": "MatchResult", "game_odds": "game",
+_MOVED = {"GameResult": "GameResult", "MatchResult": "StrengthResult", "game_odds": "game",
           "strength_match": "strength", "play_deal": "trace"}
 
 

@@ -42,16 +42,17 @@ from ._table import new_table, open_phase1
 from .rules import KanaljeRules, check_rules
 from .view import TABLE, T, compile_policy
 
-__all__ = ["GameResult", "MatchResult", "game", "strength", "trace"]
+__all__ = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
 #: The names these had before every game shared its verbs: they still work, with a warning.
-_DEPRECATED = {"game_odds": "game", "strength_match": "strength", "play_deal": "trace"}
+_DEPRECATED = {"game_odds": "game", "strength_match": "strength", "play_deal": "trace",
+               "MatchResult": "StrengthResult"}
 __getattr__ = renamed(globals(), _DEPRECATED)
 
 
 # ---- strength matches ---------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class MatchResult(KanaljeResult):
+class StrengthResult(KanaljeResult):
     """Paired match: policy A in one seat against B in the others, versus B everywhere, on
     the same deals. ``advantage`` is A's mean score minus B's in the same seat."""
 
@@ -95,7 +96,7 @@ class MatchResult(KanaljeResult):
         return d
 
     def __repr__(self) -> str:
-        return (f"MatchResult({self.policy_a} vs {self.policy_b}, {self.samples:,} paired deals: "
+        return (f"StrengthResult({self.policy_a} vs {self.policy_b}, {self.samples:,} paired deals: "
                 f"{self.policy_a} scores {self.mean_a:.3f}, {self.policy_b} {self.mean_b:.3f} in the same seat; "
                 f"advantage {self.advantage.format(3)} points a deal)")
 
@@ -103,7 +104,7 @@ class MatchResult(KanaljeResult):
 @takes_backend
 def strength(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None, samples: int | None = None,
              lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
-             progress: bool = False, check: bool = False) -> MatchResult:
+             progress: bool = False, check: bool = False) -> StrengthResult:
     """Measure how much better ``policy_a`` scores than ``policy_b`` on the same deals.
 
     Each deal is played four times: B in every seat, then A in seat 0, 1, 2 in turn with
@@ -126,7 +127,7 @@ def strength(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None,
     res = run(_play.match_kernel, (rules.pack(), codes[0], codes[1], lookahead_samples, int(bool(check)),
                                    compile_policy(None)),
               MATCH.size, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
-    return MatchResult(names[0], names[1], rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
+    return StrengthResult(names[0], names[1], rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
                        lookahead_samples=lookahead_samples, counts=res.counts)
 
 

@@ -6,7 +6,7 @@ section's staging folder by :func:`fragment` from what the section wrote there: 
 (turned into HTML, so the page shows the same figures and intervals), an SVG copy of each
 chart (``_common.save`` inside ``_common.page_parts``) and its lookup data
 (``<section>.lookup.json``). The fragment is published with the section; :func:`write_page`
-then assembles ``index.html`` from every fragment in the folder, in :data:`SECTIONS` order,
+then assembles ``index.html`` from every fragment in the folder, in the order of ``cardodds.report.SECTIONS`` (passed in: this module is imported by the package),
 so ``cardodds report --section X`` replaces X's part of the page and keeps the others.
 """
 
@@ -22,7 +22,6 @@ from pathlib import Path
 
 from .. import __version__
 from .._html import TABLE_CSS
-from . import SECTIONS
 from .lookups import LOOKUPS, SCRIPT
 
 #: Short names of the sections for the navigation bar.
@@ -279,7 +278,7 @@ def page(fragments: dict[str, str]) -> str:
     ])
 
 
-def write_page(out: Path, sections: Sequence[str] = SECTIONS) -> Path | None:
+def write_page(out: Path, sections: Sequence[str]) -> Path | None:
     """Assemble ``index.html`` in ``out`` from the fragments there of ``sections``, in that
     order (None when there is none); written to a temporary name and moved in, so the page is
     always whole."""
