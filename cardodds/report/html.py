@@ -7,7 +7,8 @@ section's staging folder by :func:`fragment` from what the section wrote there: 
 chart (``_common.save`` inside ``_common.page_parts``) and its lookup data
 (``<section>.lookup.json``). The fragment is published with the section; :func:`write_page`
 then assembles ``index.html`` from every fragment in the folder, in the order of the sections
-it is given (``cardodds.report.SECTIONS``: this module is imported by the package), so ``cardodds report --section X`` replaces X's part of the page and keeps the others.
+it is given (``cardodds.report.SECTIONS``: this module is imported by the package), so
+``cardodds report --section X`` replaces X's part of the page and keeps the others.
 """
 
 from __future__ import annotations
