@@ -332,6 +332,31 @@ GOOD = {
 }
 
 
+#: A file longer than this holds more than one role: split it by role (ARCHITECTURE.md, the role table).
+MAX_LINES = 800
+
+
+def long_files(root: Path) -> list[str]:
+    """``path: N lines`` for every Python file under ``root`` longer than :data:`MAX_LINES`."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        if n > MAX_LINES:
+            found.append(f"{path.relative_to(root.parent)}: {n} lines")
+    return found
+
+
+def test_no_file_holds_more_than_one_role():
+    assert long_files(ROOT / PACKAGE) == []
+
+
+def test_a_long_file_is_found(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "big.py").write_text("x = 1\n" * (MAX_LINES + 1))
+    (tmp_path / "pkg" / "small.py").write_text("x = 1\n" * MAX_LINES)
+    assert long_files(tmp_path / "pkg") == [f"pkg/big.py: {MAX_LINES + 1} lines"]
+
+
 def test_a_clean_tree_passes(tmp_path):
     t = _write(tmp_path, GOOD)
     assert t.games() == ["cardodds.alpha", "cardodds.beta"]
