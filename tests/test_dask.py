@@ -84,7 +84,7 @@ def test_each_game_same_figures_as_threads(client):
 
 
 @njit
-def _kana_low_first(seat, hand, peeked, kanad, n_kanad, state):
+def _kana_low_first(state, seat, hand, peeked, kanad, n_kanad):
     return 0 if (hand[0] >> 2) < 6 else 1
 
 
@@ -103,9 +103,9 @@ def _canasta_discard_at_once(rng, view, moves, n_moves, seat):
 
 def test_user_policies_of_every_game_same_counts_on_dask_local_2():
     from cardodds import canasta, kana, kanalje
-    from cardodds.kana import strategies
+    from cardodds.kana import policies
 
-    mine = strategies.custom(_kana_low_first, "peek-one")
+    mine = policies.custom(_kana_low_first, "peek-one")
     calls = {
         "kana": lambda: kana.compare(mine, "blind", players=4, samples=20_001, rng=1),
         "kanalje": lambda: kanalje.jack_risk([_kanalje_lowest_card, "heuristic", "heuristic"], samples=4_001, rng=2),

@@ -293,7 +293,7 @@ def test_the_old_places_of_compile_policy_and_to_kernel_warn_and_answer_the_same
 
 @pytest.mark.parametrize("bad, message", [
     ({"threads": -5}, "threads=-5"), ({"threads": 1.5}, "threads=1.5"), ({"samples": 0}, "samples=0"),
-    ({"rng": -1}, "seed -1"), ({"rng": "x"}, "rng='x'"), ({"lookahead_samples": 0}, "lookahead_samples=0"),
+    ({"rng": -1}, "rng=-1"), ({"rng": "x"}, "rng='x'"), ({"lookahead_samples": 0}, "lookahead_samples=0"),
 ])
 def test_every_kanalje_run_checks_its_run_arguments(bad, message):
     from cardodds.kanalje import trace

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cardodds.kana.strategies import combos
+from cardodds.kana.policies import combos
 from cardodds.report import SECTIONS, build
 from cardodds.report.browser import BrowserMissing, open_browser, screenshots, set_viewport
 
