@@ -245,7 +245,7 @@ def test_public_functions_take_backend(client):
 
     from cardodds.canasta.analysis import hand_odds, melds
     from cardodds.kana.analysis import live_odds, odds
-    from cardodds.kana.decisions import advise, compare, equilibrium, expected_value, strategy_table
+    from cardodds.kana import advise, compare, equilibrium, expected_value, strategy_table
     from cardodds.kanalje.analysis import evaluate_hand, jack_risk
     from cardodds.kanalje.play import game, strength
 
