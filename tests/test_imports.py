@@ -65,13 +65,14 @@ def test_lazy_names_are_the_modules_objects():
     import cardodds.kana as K
     import cardodds.kanalje as J
     from cardodds.canasta import analysis as canasta_analysis, play as canasta_play
-    from cardodds.kana import analysis as kana_analysis, decisions, session as kana_session
+    from cardodds.kana import analysis as kana_analysis, session as kana_session
+    from cardodds.kana.equilibrium import equilibrium
     from cardodds.kanalje import analysis as kanalje_analysis, play as kanalje_play, policies
 
     assert C.melds is canasta_analysis.melds and callable(C.play) and C.play.__name__ == "play"
     assert callable(C.advise) and C.advise.__name__ == "advise"
     assert canasta_play is C.play and K.session.__module__ == "cardodds.kana.session" and callable(kana_session)
-    assert K.odds is kana_analysis.odds and K.equilibrium is decisions.equilibrium
+    assert K.odds is kana_analysis.odds and K.equilibrium is equilibrium
     assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__, *kanalje_play.__all__]
     assert J.POLICIES is policies.POLICIES
     for package in (C, K, J):
@@ -93,11 +94,12 @@ def test_parser_defaults_are_the_apis():
 
     from cardodds.canasta import _defaults as canasta_defaults, analysis as canasta_analysis
     from cardodds.kana import _defaults as kana_defaults, analysis as kana_analysis, decisions
+    from cardodds.kana.equilibrium import equilibrium
     from cardodds.kanalje import _defaults as kanalje_defaults, analysis as kanalje_analysis, policies
 
     assert kana_analysis.DEFAULT_SAMPLES == kana_defaults.ODDS_SAMPLES
     assert decisions.DEFAULT_SAMPLES == kana_defaults.DECISION_SAMPLES
-    assert inspect.signature(decisions.equilibrium).parameters["samples"].default == kana_defaults.TABLE_SAMPLES
+    assert inspect.signature(equilibrium).parameters["samples"].default == kana_defaults.TABLE_SAMPLES
     assert canasta_analysis.MAX_TURNS == canasta_defaults.MAX_TURNS
     # kanalje.policies still defines its own names and default; they must agree with the parser's.
     assert tuple(policies.POLICIES) == kanalje_defaults.POLICY_NAMES
@@ -107,6 +109,7 @@ def test_parser_defaults_are_the_apis():
 
 
 @pytest.mark.parametrize("module", ["cardodds.kana.analysis", "cardodds.kana.decisions", "cardodds.kana.session",
+                                    "cardodds.kana.advise", "cardodds.kana.equilibrium", "cardodds.kana.policies",
                                     "cardodds.kanalje.analysis", "cardodds.kanalje.play", "cardodds.canasta.analysis",
                                     "cardodds.canasta.play"])
 def test_analyses_load_pandas_and_matplotlib_when_a_frame_or_chart_is_made(module):
