@@ -17,11 +17,13 @@ from .._lazy import lazy_package
 _ANALYSES = ["GameResult", "HandResult", "JackRiskResult", "MatchResult", "evaluate_hand", "game_odds", "jack_risk",
              "play_deal", "strength_match"]
 
-__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES]
+__all__ = ["POLICIES", "AdviceResult", "KanaljeRules", "advise", *_ANALYSES]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from .advise import AdviceResult, advise
     from .analysis import *  # noqa: F403
     from .policies import POLICIES
     from .rules import KanaljeRules
 
-lazy_package(__name__, {".analysis": _ANALYSES, ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]})
+lazy_package(__name__, {".advise": ["AdviceResult", "advise"], ".analysis": _ANALYSES, ".policies": ["POLICIES"],
+                        ".rules": ["KanaljeRules"]})

@@ -45,11 +45,11 @@ __all__ = ["AdviceResult", "advise"]
 
 #: Worlds an advice samples unless told otherwise: about a second with heuristic players
 #: (every legal card played out on each), and with a look-ahead or user player in the lineup.
-DEFAULT_SAMPLES = 4_000
-DEFAULT_SAMPLES_SLOW = 100
+DEFAULT_SAMPLES = 10_000
+DEFAULT_SAMPLES_SLOW = 50
 #: Worlds per chunk: fixed by the lineup alone, so the same seed gives the same figures on
 #: any number of threads.
-_CHUNK = 256
+_CHUNK = 1024
 _CHUNK_SLOW = 4
 _FAST = (POLICIES["random"], POLICIES["heuristic"])
 _SEATS = 3
@@ -402,7 +402,7 @@ def advise(*, seat: int, hand, turned, played=None, policies="heuristic", rules:
     card, voids shown). ``policies``: who plays the deal out after my card, one name for
     every seat or one per seat, mine included (``random``, ``heuristic``, ``lookahead``, or
     one ``@njit`` policy, as in :func:`~cardodds.kanalje.jack_risk`). ``samples`` worlds
-    (default 4,000; 100 with a look-ahead or user policy) or ``target_halfwidth``: run until
+    (default 10,000; 50 with a look-ahead or user policy) or ``target_halfwidth``: run until
     the paired difference between the two best cards is known to within that many points.
 
     >>> r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
