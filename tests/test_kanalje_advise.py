@@ -193,7 +193,7 @@ def test_user_and_lookahead_policies():
 
     r = advise(**LATE, policies=[lowest_card, "heuristic", "lookahead"], lookahead_samples=2, samples=40, rng=1)
     assert r.policies == ("user", "heuristic", "lookahead") and r.violations == 0 and r.samples == 40
-    assert r.best == "Kc"
+    assert r.score[1].value >= r.score[0].value  # the top trump takes the trick
 
 
 # ---- bad positions -----------------------------------------------------------------------------------
