@@ -19,7 +19,8 @@ from .._jit import kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
 from ._bits import bit, lowest
-from ._kernels import TABLE_SIZE, _copy, _scratch, new_table, play_card, play_out, play_out_basic, score
+from ._kernels import (TABLE_SIZE, _copy, _scratch, new_table, play_card, play_out, play_out_basic,
+                       play_out_heuristic, score)
 from .view import T
 
 #: The most cards I can choose from: a lead with a full hand.
@@ -92,8 +93,9 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user):
     """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
     out from the same random state (drawn once per world), so the options are paired.
-    ``user`` is None for lineups of random and heuristic players (the lean play-out), else
-    the compiled user policy (or its stand-in)."""
+    ``pol`` is None for heuristic players alone, and ``user`` None for lineups of random and
+    heuristic players: each compiles only its own play-out (the leanest first); else ``user``
+    is the compiled user policy (or its stand-in)."""
     w = np.empty(TABLE_SIZE, dtype=np.int64)
     t = np.empty(TABLE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
@@ -114,7 +116,9 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, w, t,
             _copy(t, w)
             _copy(sub[1], sub[0])
             if not play_card(t, seat, cards[i]):
-                if user is None:
+                if pol is None:
+                    play_out_heuristic(sub[1], t)
+                elif user is None:
                     play_out_basic(sub[1], t, pol)
                 else:
                     play_out(sub[1], t, pol, samples, user, scr, rs)

@@ -424,8 +424,10 @@ def advise(*, seat: int, hand, turned, played=None, policies="heuristic", rules:
     fast = all(c in _FAST for c in codes)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_SAMPLES if fast else DEFAULT_SAMPLES_SLOW
-    args = (pos.table, pos.deal, pos.seat, np.array(pos.options, dtype=np.int64), np.array(codes, dtype=np.int64),
-            lookahead_samples, None if fast else compile_policy(user))
+    heuristic = all(c == POLICIES["heuristic"] for c in codes)
+    args = (pos.table, pos.deal, pos.seat, np.array(pos.options, dtype=np.int64),
+            None if heuristic else np.array(codes, dtype=np.int64), lookahead_samples,
+            None if fast else compile_policy(user))
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
               threads=threads, progress=progress, unit="world")
