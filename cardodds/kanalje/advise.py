@@ -17,7 +17,7 @@ other card's difference to it excludes zero.
 >>> r.best                      # the ace takes the trick; the paired difference excludes zero
 'Ah'
 >>> round(r.versus_best[0].value, 2), r.jacks[1]["hearts"].format(2)
-(0.21, '0.69 [0.66, 0.71]')
+(0.31, '0.69 [0.66, 0.72]')
 """
 
 from __future__ import annotations
