@@ -153,3 +153,49 @@ def random_value(st, seat, mine, card):
         s2.play(seat, card, hands)
         total += _expect(s2, hands, seat)
     return total / len(deals)
+
+
+def likelihood(turned, played, seat, mine, ha, hb):
+    """The probability that random players holding the hidden hands ``ha``, ``hb`` (now) made
+    the other seats' plays of ``played``: the product of 1 / (legal cards) at each of them."""
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    hands = [set(), set(), set()]
+    for lead, cards in played:
+        for i, c in enumerate(cards):
+            hands[(lead + i) % 3].add(c)
+    hands[seat] |= set(mine)
+    hands[a] |= set(ha)
+    hands[b] |= set(hb)
+    st = State(suit(turned), turned)
+    p = 1.0
+    for lead, cards in played:
+        for i, c in enumerate(cards):
+            s = (lead + i) % 3
+            if s != seat:
+                p /= len(legal(hands[s], st.trick))
+            st.play(s, c, hands)
+    return p
+
+
+def posterior(turned, played, seat, mine):
+    """Every consistent deal of the hidden hands with its probability given the other seats'
+    plays under random players: ``[((hand a, hand b), probability), ...]``."""
+    st = replay(turned, played)
+    deals = consistent_deals(st, seat, mine)
+    w = [likelihood(turned, played, seat, mine, ha, hb) for ha, hb in deals]
+    total = sum(w)
+    return [(d, x / total) for d, x in zip(deals, w)]
+
+
+def random_value_inferred(turned, played, seat, mine, card):
+    """:func:`random_value` averaged over the deals weighted by :func:`posterior`."""
+    st = replay(turned, played)
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    total = 0.0
+    for (ha, hb), p in posterior(turned, played, seat, mine):
+        hands = [None, None, None]
+        hands[seat], hands[a], hands[b] = frozenset(mine), ha, hb
+        s2 = st.copy()
+        s2.play(seat, card, hands)
+        total += p * _expect(s2, hands, seat)
+    return total

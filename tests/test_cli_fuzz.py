@@ -156,7 +156,7 @@ COMMANDS = {
                         "--turned": CARD,
                         "--played": st.sampled_from([ADVICE_PLAYED, "", "0: 8c", "0:", "3: 2c", "0 2c", ";;",
                                                      "0: Ac Ac Kc", ADVICE_PLAYED + " 9c 2d"]),
-                        "--turned-jack": KANALJE["--turned-jack"]},
+                        "--turned-jack": KANALJE["--turned-jack"], "--infer": None},
                        [["--samples", s] for s in ("1", "7", "30")] + [["--samples", "0"], ["--precision", "0.45"]]),
     "canasta melds": (["canasta", "melds"], {**CANASTA, **COMMON,
                                              "--hand-size": st.sampled_from(["1", "11", "12", "26", "27", "0"])},

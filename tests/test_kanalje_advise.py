@@ -19,7 +19,8 @@ from cardodds.kanalje import _advise as KA
 from cardodds.kanalje.advise import _check_position
 from cardodds.rng import as_seed_sequence, chunk_state
 
-from .naive_kanalje_advise import State, consistent_deals, legal, random_value, rejection_deal, replay, suit
+from .naive_kanalje_advise import (State, consistent_deals, legal, likelihood, posterior, random_value,
+                                   random_value_inferred, rejection_deal, replay, suit)
 
 
 def random_position(seed: int, left: int, in_trick: int):
@@ -72,7 +73,7 @@ def test_hidden_hands_match_rejection_twin_and_exact_uniform(left, in_trick):
     index = {ha: i for i, (ha, _) in enumerate(deals)}
     n = 20_000
     hands = np.zeros((n, 2), dtype=np.int64)
-    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands)
+    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands, None)
     kernel: Counter = Counter()
     possible = set(deals)
     for ha_mask, hb_mask in hands:
@@ -194,6 +195,102 @@ def test_user_and_lookahead_policies():
     r = advise(**LATE, policies=[lowest_card, "heuristic", "lookahead"], lookahead_samples=2, samples=40, rng=1)
     assert r.policies == ("user", "heuristic", "lookahead") and r.violations == 0 and r.samples == 40
     assert r.score[1].value >= r.score[0].value  # the top trump takes the trick
+
+
+# ---- inference ------------------------------------------------------------------------------------
+def _masks(cards) -> frozenset:
+    return frozenset(cards)
+
+
+@pytest.mark.parametrize("seed,left,in_trick", [(0, 3, 1), (6, 4, 0), (4, 4, 2)])
+def test_inferred_worlds_match_the_weighted_rejection_twin(seed, left, in_trick):
+    """Random players: the worlds the kernel keeps are distributed as the rejection twin's
+    deals weighted by the likelihood of the others' plays, and as the exact posterior."""
+    from cardodds.kanalje.advise import _observations
+
+    seat, mine, turned, played = random_position(seed, left, in_trick)
+    post = posterior(turned, played, seat, mine)
+    probs = np.array([p for _, p in post])
+    assert probs.max() / probs.min() > 3  # the plays do tell deals apart
+    index = {ha: i for i, ((ha, _), _) in enumerate(post)}
+    pos = _check_position(seat, mine, card_str(turned), text(played), KanaljeRules())
+    n = 200_000
+    hands = np.zeros((n, 2), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands,
+                    (pos.start, _observations(pos, [0, 0, 0])))
+    kept = hands[hands[:, 0] >= 0]
+    k = np.bincount([index[frozenset(c for c in range(52) if (int(m) >> c) & 1)] for m in kept[:, 0]],
+                    minlength=len(post))
+    assert len(kept) > 500
+    assert sps.chisquare(k, probs * len(kept)).pvalue > 1e-3
+    # the twin: deals ignoring voids, rejected when inconsistent, then weighted by the likelihood
+    rng = np.random.default_rng(seed)
+    st = replay(turned, played)
+    m = 20_000
+    w = np.zeros(len(post))
+    w2 = np.zeros(len(post))
+    for _ in range(m):
+        ha, hb = rejection_deal(rng, st, seat, mine)
+        x = likelihood(turned, played, seat, mine, ha, hb)
+        w[index[ha]] += x
+        w2[index[ha]] += x * x
+    total = w.sum()
+    twin = w / total
+    se = np.sqrt(w2 * (1 - twin) ** 2 + (w2.sum() - w2) * twin ** 2) / total
+    # deal by deal, in standard errors; their squares summed are about chi-square with K - 1 degrees
+    assert sps.chi2.sf((((twin - probs) / se) ** 2).sum(), len(post) - 1) > 1e-3
+    # the kernel against the weighted twin: two estimates, each with its error
+    freq = k / len(kept)
+    se_kernel = np.sqrt(freq * (1 - freq) / len(kept))
+    assert sps.chi2.sf((((freq - twin) ** 2) / (se ** 2 + se_kernel ** 2)).sum(), len(post) - 1) > 1e-3
+
+
+@pytest.mark.parametrize("seed,left,in_trick", [(0, 3, 1), (7, 3, 1), (2, 2, 2)])
+def test_inferred_random_play_matches_exact_posterior(seed, left, in_trick):
+    seat, mine, turned, played = random_position(seed, left, in_trick)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,
+               samples=30_000, rng=seed)
+    assert r.infer and 0 < r.effective_samples <= r.dealt == r.samples == 30_000
+    for card, e in zip(r.cards, r.score):
+        exact = random_value_inferred(turned, played, seat, mine, card)
+        assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
+
+
+def test_inference_changes_the_verdict():
+    """Seat 0 led the 8♣ with only clubs (trump) left: the heuristic leads its lowest trump
+    then, so it holds no club under the 8 and the 9♣ T♣ are its last cards, the 3♣ 4♣ 6♣ seat
+    2's. Then my K♣ takes exactly one trick whichever card I play now (now, or later over the
+    9♣), so the paired difference is 0 on every kept world; without inference the K♣ looks
+    better (in worlds where seat 2 holds the 9♣ or T♣, ducking with the 7♣ can cost a trick)."""
+    plain = advise(**LATE, samples=4_000, rng=1)
+    inferred = advise(**LATE, samples=4_000, rng=1, infer=True)
+    assert plain.best == "Kc" and plain.versus_best[0].lo > 0
+    assert inferred.best is None and inferred.verdict == "every legal card scores the same on these worlds"
+    assert 0 < inferred.effective_samples < inferred.dealt
+    assert inferred.score[0].value == inferred.score[1].value == 3
+    d = inferred.to_dict()
+    assert d["infer"] is True and d["effective_samples"] == inferred.effective_samples
+
+
+def test_inference_needs_likelihoods():
+    with pytest.raises(ValueError, match="only random and heuristic"):
+        advise(**LATE, policies="heuristic,heuristic,lookahead", infer=True, samples=10)
+    with pytest.raises(ValueError, match="infer="):
+        advise(**LATE, infer="yes", samples=10)
+    # my own policy may be anything: my plays weigh every world alike
+    r = advise(**LATE, policies="heuristic,lookahead,heuristic", lookahead_samples=2, infer=True, samples=20, rng=1)
+    assert r.dealt == 20
+
+
+def test_inference_on_the_command_line(capsys):
+    from cardodds.cli import main
+
+    argv = ["kanalje", "advise", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc", "--played", LATE["played"],
+            "--samples", "2000", "--seed", "3", "--infer"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "inferred" in out and "worlds kept (effective sample size)" in out
+    assert "verdict: every legal card scores the same on these worlds" in out
 
 
 # ---- bad positions -----------------------------------------------------------------------------------

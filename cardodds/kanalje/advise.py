@@ -51,6 +51,9 @@ DEFAULT_SAMPLES_SLOW = 50
 #: any number of threads.
 _CHUNK = 1024
 _CHUNK_SLOW = 4
+#: The most worlds a precision-targeted run with inference deals (a position whose plays no
+#: world reproduces under the policies named would otherwise never reach its target).
+MAX_INFER_WORLDS = 1_000_000
 _FAST = (POLICIES["random"], POLICIES["heuristic"])
 _SEATS = 3
 _HAND = 17
@@ -123,6 +126,10 @@ def _winner(cards: list[int], trump: int) -> int:
     return best
 
 
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
 def _suit(s: int) -> str:
     return SUIT_NAMES[s]
 
@@ -137,6 +144,8 @@ class _Position:
     deal: np.ndarray    # DEAL: how the hidden hands are dealt
     options: tuple[int, ...]   # my legal cards
     jacks_out: tuple[int, ...]  # suits of the jacks nobody has taken yet (and that can still be taken)
+    start: np.ndarray   # the table at the first lead: my whole hand, each other seat's played cards
+    plays: tuple[tuple[int, int], ...]  # (seat, card) of every card played, in order
 
 
 def _check_position(seat, hand, turned, played, rules: KanaljeRules) -> _Position:
@@ -217,25 +226,49 @@ def _check_position(seat, hand, turned, played, rules: KanaljeRules) -> _Positio
     forced_a, forced_b = unseen & vb, unseen & va
     size_a, size_b = _HAND - count[a], _HAND - count[b]
     for s, forced, size, other in ((a, forced_a, size_a, b), (b, forced_b, size_b, a)):
-        if bin(forced).count("1") > size:
-            raise ValueError(f"played: seat {other} showed voids that leave seat {s} {bin(forced).count('1')} "
+        if _count(forced) > size:
+            raise ValueError(f"played: seat {other} showed voids that leave seat {s} {_count(forced)} "
                              f"unseen cards, but it holds only {size}; check the tricks and the hand")
     free = unseen & ~forced_a & ~forced_b
     deal = DEAL.pack(a=a, b=b, forced_a=forced_a, forced_b=forced_b, free=free,
-                     need_a=size_a - bin(forced_a).count("1"))
+                     need_a=size_a - _count(forced_a))
     # The table after the tricks played (the hidden hands are dealt by the kernel).
     t = TABLE.zeros()
     hands = np.array([sum(1 << c for c, p in zip(cards, seats) if p == s) | (sum(1 << c for c in mine)
                                                                              if s == seat else 0)
                       for s in range(_SEATS)], dtype=np.int64)
     KA.position(t, rules.to_kernel(), tc, hands, np.array(seats, dtype=np.int64), np.array(cards, dtype=np.int64))
+    start = TABLE.zeros()
+    none = np.zeros(0, dtype=np.int64)
+    KA.position(start, rules.to_kernel(), tc, hands | np.array([sum(1 << c for c in mine) if s == seat else 0
+                                                               for s in range(_SEATS)], dtype=np.int64), none, none)
     assert t[T.hand + a] == 0 and t[T.hand + b] == 0 and (in_progress or t[T.leader] == seat)
     follow = [c for c in mine if in_progress and (c & 3) == (tricks[-1][1][0] & 3)]
     options = tuple(sorted(follow or mine, key=lambda c: (c & 3, c)))
     out = [s for s in range(4) if t[T.jack_taker + s] == -1 or (JACK_RANK * 4 + s == tc and
                                                                 rules.turned_jack == "last_trick")]
     return _Position(seat, tuple(mine), tc, tuple((lead, tuple(cs)) for lead, cs in tricks), t, deal, options,
-                     tuple(out))
+                     tuple(out), start, tuple(zip(seats, cards)))
+
+
+def _observations(pos: _Position, codes) -> np.ndarray:
+    """The :data:`~._advise.OBS` rows of the plays so far: each other seat's play with its
+    policy code and the fewest legal cards it can have had (a lead or a play off the led suit:
+    its whole hand, the same in every world; a card following suit: the cards of that suit it
+    played from there on and those it must hold now, all of which it held)."""
+    rows = []
+    for i, (s, c) in enumerate(pos.plays):
+        if s == pos.seat:
+            rows.append((s, c, -1, 0))
+            continue
+        led = pos.plays[i - i % _SEATS][1] & 3
+        before = sum(1 for p, _ in pos.plays[:i] if p == s)
+        follows = i % _SEATS != 0 and (c & 3) == led
+        forced = int(pos.deal[DEAL.at.forced_a if s == pos.deal[DEAL.at.a] else DEAL.at.forced_b])
+        bound = sum(1 for p, x in pos.plays[i:] if p == s and (x & 3) == led) + _count(forced & int(SUIT_MASK[led])) \
+            if follows else _HAND - before
+        rows.append((s, c, int(codes[s]), bound))
+    return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
 
 # ---- the result ---------------------------------------------------------------------------
@@ -257,14 +290,27 @@ class AdviceResult(_KanaljeResult):
     cards: tuple[int, ...]
     jacks_out: tuple[int, ...]
     policies: tuple[str, ...]
+    infer: bool = False
     _layout = ADVICE
+
+    @property
+    def effective_samples(self) -> int:
+        """The worlds the figures rest on: every world dealt, or with ``infer`` those kept (a
+        world is kept with probability proportional to the likelihood of the other seats'
+        plays, so this is the effective sample size of the weighting)."""
+        return int(ADVICE.view(self.counts).deals)
+
+    @property
+    def dealt(self) -> int:
+        """Worlds dealt (kept or not)."""
+        return int(ADVICE.view(self.counts).dealt)
 
     def _field(self, name: str) -> np.ndarray:
         return ADVICE.view(self.counts).__getattr__(name)
 
     def _means(self, name: str) -> tuple[Estimate, ...]:
         s, sq = self._field(name), self._field(name + "_sq")
-        return tuple(Estimate.mean(float(s[i]), float(sq[i]), self.samples) for i in range(len(self.cards)))
+        return tuple(Estimate.mean(float(s[i]), float(sq[i]), self.effective_samples) for i in range(len(self.cards)))
 
     @property
     def options(self) -> list[str]:
@@ -288,21 +334,21 @@ class AdviceResult(_KanaljeResult):
         """P(I take the jack), per option, for each jack still out (keyed by suit name)."""
         j = self._field("jack").reshape(MAX_OPTIONS, 4)
         order = [SUIT_NAMES.index(s) for s in JACK_ORDER if SUIT_NAMES.index(s) in self.jacks_out]
-        return tuple({SUIT_NAMES[s]: Estimate.proportion(int(j[i, s]), self.samples) for s in order}
+        return tuple({SUIT_NAMES[s]: Estimate.proportion(int(j[i, s]), self.effective_samples) for s in order}
                      for i in range(len(self.cards)))
 
     @property
     def best_index(self) -> int:
         """The option with the highest mean score (named as ``best`` or not)."""
-        return int(np.argmax([e.value for e in self.score]))
+        return int(np.argmax([-np.inf if e.value != e.value else e.value for e in self.score]))
 
     def difference(self, i: int, j: int) -> Estimate:
         """Paired estimate of option ``i``'s score minus option ``j``'s, on the same worlds."""
+        n = self.effective_samples
         if i == j:
-            return Estimate(0.0, 0.0, 0.0, 0.0, self.samples)
-        lo, hi = min(i, j), max(i, j)
-        q = pair_index(lo, hi)
-        e = Estimate.mean(float(self._field("pair")[q]), float(self._field("pair_sq")[q]), self.samples)
+            return Estimate(0.0, 0.0, 0.0, 0.0, n)
+        q = pair_index(min(i, j), max(i, j))
+        e = Estimate.mean(float(self._field("pair")[q]), float(self._field("pair_sq")[q]), n)
         return e if i < j else e.scaled(-1)
 
     @property
@@ -324,6 +370,8 @@ class AdviceResult(_KanaljeResult):
 
     @property
     def verdict(self) -> str:
+        if self.effective_samples == 0:
+            return "no world dealt agrees with the others' plays under their policies; nothing to compare"
         if self.best is not None:
             return f"play {self.best}" + (" (the only legal card)" if len(self.cards) == 1 else "")
         b = self.best_index
@@ -352,7 +400,7 @@ class AdviceResult(_KanaljeResult):
     def to_dict(self) -> dict:
         d = self.meta()
         d.update(seat=self.seat, hand=format_cards(self.hand), turned=card_str(self.turned), played=self.played_text,
-                 best=self.best, verdict=self.verdict)
+                 infer=self.infer, effective_samples=self.effective_samples, best=self.best, verdict=self.verdict)
         d["options"] = [{"card": card, "score": self.score[i].to_dict(), "tricks": self.tricks[i].to_dict(),
                          "penalty": self.penalty[i].to_dict(),
                          "jacks": {s: e.to_dict() for s, e in self.jacks[i].items()},
@@ -361,7 +409,8 @@ class AdviceResult(_KanaljeResult):
 
     def __repr__(self) -> str:
         lines = [f"Kanalje advice: seat {self.seat}, turned {card_str(self.turned)}, hand {format_cards(self.hand)}, "
-                 f"{'/'.join(self.policies)}, {self.samples:,} worlds, seed {self.seed}"]
+                 f"{'/'.join(self.policies)}, {self.samples:,} worlds, seed {self.seed}"
+                 + (f", inferred: {self.effective_samples:,} kept" if self.infer else "")]
         for i, card in enumerate(self.options):
             jacks = ", ".join(f"J{s[0]} {e.format(3)}" for s, e in self.jacks[i].items())
             lines.append(f"  {card:<3} score {self.score[i].format(3, sign=True)}  best - this "
@@ -380,15 +429,15 @@ def _halfwidth(k: int):
         order = np.argsort(-v.score[:k], kind="stable")
         i, j = sorted(int(x) for x in order[:2])
         q = pair_index(i, j)
-        return Estimate.mean(float(v.pair[q]), float(v.pair_sq[q]), n).halfwidth
+        return Estimate.mean(float(v.pair[q]), float(v.pair_sq[q]), int(v.deals)).halfwidth
     return hw
 
 
 @takes_backend
 def advise(*, seat: int, hand, turned, played=None, policies="heuristic", rules: KanaljeRules | None = None,
            samples: int | None = None, target_halfwidth: float | None = None,
-           lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
-           progress: bool = False) -> AdviceResult:
+           lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, infer: bool = False, rng=None,
+           threads: int | None = None, progress: bool = False) -> AdviceResult:
     """Which card should I play now? Every legal card of a three-player Kanalje position,
     played out on the same sampled worlds.
 
@@ -405,12 +454,18 @@ def advise(*, seat: int, hand, turned, played=None, policies="heuristic", rules:
     (default 10,000; 50 with a look-ahead or user policy) or ``target_halfwidth``: run until
     the paired difference between the two best cards is known to within that many points.
 
+    ``infer=True`` also weighs each world by how likely the other seats' plays so far were
+    under their policies (random: 1 / their legal cards at each play; heuristic: only worlds
+    in which it would have played as it did), realised by keeping each world with probability
+    proportional to that likelihood: ``effective_samples`` says how many were kept. The other
+    seats' policies must then be ``random`` or ``heuristic``.
+
     >>> r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...            "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
     ...            "1: 3s 7d 5c; 0: 6h 7s 4h; 0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c", policies="random", samples=1_000, rng=2)
     >>> r.options, r.best                       # 8c led: follow with the king or the seven
     (['7c', 'Kc'], 'Kc')
-    >>> r.score[0].format(2)                    # the 7c loses the trick; I keep the 3 points I have
+    >>> r.score[0].format(2)                    # the 7c loses this trick, my Kc takes a later one
     '3.00 [3.00, 3.00]'
     """
     rules = _check_rules(rules)
@@ -420,18 +475,25 @@ def advise(*, seat: int, hand, turned, played=None, policies="heuristic", rules:
     threads = check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     lookahead_samples = _check_lookahead_samples(lookahead_samples)
     codes, names, user = resolve_policies(policies, 3)
+    if not isinstance(infer, (bool, np.bool_)):
+        raise ValueError(f"infer={infer!r} must be True or False")
     pos = _check_position(seat, hand, turned, played, rules)
+    if infer and any(codes[s] not in _FAST for s in range(_SEATS) if s != pos.seat):
+        raise ValueError("infer=True weighs the other seats' plays by their policies' likelihood, which only random "
+                         "and heuristic have here; give those for the other seats")
     fast = all(c in _FAST for c in codes)
     if samples is None and target_halfwidth is None:
         samples = DEFAULT_SAMPLES if fast else DEFAULT_SAMPLES_SLOW
     heuristic = all(c == POLICIES["heuristic"] for c in codes)
     args = (pos.table, pos.deal, pos.seat, np.array(pos.options, dtype=np.int64),
             None if heuristic else np.array(codes, dtype=np.int64), lookahead_samples,
-            None if fast else compile_policy(user))
+            None if fast else compile_policy(user), (pos.start, _observations(pos, codes)) if infer else None)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
-              threads=threads, progress=progress, unit="world")
-    return AdviceResult(pos.seat, pos.hand, pos.turned, pos.played, pos.options, pos.jacks_out, names, rules=rules,
+              threads=threads, progress=progress, unit="world",
+              **({"max_samples": MAX_INFER_WORLDS} if infer else {}))
+    return AdviceResult(pos.seat, pos.hand, pos.turned, pos.played, pos.options, pos.jacks_out, names, bool(infer),
+                        rules=rules,
                         samples=res.samples, seed=res.seed, partial=res.partial,
                         lookahead_samples=lookahead_samples, counts=res.counts)
 

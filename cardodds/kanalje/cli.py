@@ -210,6 +210,10 @@ def _add_advise(ksub) -> None:
                    f"{DEFAULT_LOOKAHEAD_SAMPLES})")
     a.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
                    help="a turned jack takes no part (dead, default) or goes to the last trick's winner")
+    a.add_argument("--infer", action="store_true",
+                   help="weigh each world by how likely the others' plays so far were under their policies "
+                   "(random: 1/legal cards at each play; heuristic: only worlds where it would have played as it "
+                   "did); the output says how many worlds were kept (the effective sample size)")
     cu.add_run_options(a, "10,000; 50 with a lookahead player", unit="worlds")
     a.set_defaults(func=_advise)
 
@@ -225,7 +229,7 @@ def _advise(args) -> int:
     _check_policies(args, rules)
     try:
         res = advise(seat=args.seat, hand=args.hand, turned=args.turned, played=args.played,
-                     policies=args.policies, rules=rules, **_run_args(args))
+                     policies=args.policies, rules=rules, infer=args.infer, **_run_args(args))
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
     return cu.emit(args, res, advise_text)
@@ -236,12 +240,14 @@ def advise_text(r) -> str:
 
     head = (f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, turned {card_str(r.turned)}, {_lineup(r)} "
             f"({cu.how(r, 'worlds')})")
-    where = cu.table(None, [("hand", format_cards(r.hand)), ("played", r.played_text or "(nothing yet)")])
+    where = cu.table(None, [("hand", format_cards(r.hand)), ("played", r.played_text or "(nothing yet)")]
+                     + ([("inferred", f"{r.effective_samples:,} of {r.dealt:,} worlds kept (effective sample size)")]
+                        if r.infer else []))
     jacks = [(s, card) for s, card in _JACKS if s in r.jacks[0]]
     order = sorted(range(len(r.options)), key=lambda i: -r.score[i].value)
     rows = [[r.options[i], cu.est(r.score[i], 3, sign=True), cu.est(r.versus_best[i], 3, sign=True),
              cu.est(r.tricks[i], 2), cu.est(r.penalty[i], 2)] + [cu.est(r.jacks[i][s], 3) for s, _ in jacks]
             for i in order]
     options = cu.table(["card", "my points (deal)", "best - this", "tricks", "penalty"]
-                       + [f"takes {card}" for _, card in jacks], rows)
+                       + [f"takes {card}" for _, card in jacks], rows) if r.effective_samples else []
     return cu.block(head, r, where, options, f"verdict: {r.verdict}")
