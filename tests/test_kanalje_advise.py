@@ -72,11 +72,12 @@ def test_hidden_hands_match_rejection_twin_and_exact_uniform(left, in_trick):
     assert len(deals) > 1
     index = {ha: i for i, (ha, _) in enumerate(deals)}
     n = 20_000
-    hands = np.zeros((n, 2), dtype=np.int64)
+    hands = np.zeros((n, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands, None)
+    assert (hands[:, 2] == 1).all()
     kernel: Counter = Counter()
     possible = set(deals)
-    for ha_mask, hb_mask in hands:
+    for ha_mask, hb_mask, _ in hands:
         ha = frozenset(c for c in range(52) if (int(ha_mask) >> c) & 1)
         hb = frozenset(c for c in range(52) if (int(hb_mask) >> c) & 1)
         assert (ha, hb) in possible, "a sampled deal contradicts the position"
@@ -198,8 +199,14 @@ def test_user_and_lookahead_policies():
 
 
 # ---- inference ------------------------------------------------------------------------------------
-def _masks(cards) -> frozenset:
-    return frozenset(cards)
+def weighted_frequencies(cells, weights, k: int):
+    """Each cell's share of the weight, and its standard error (delta method)."""
+    cells, weights = np.asarray(cells), np.asarray(weights, dtype=float)
+    w = np.bincount(cells, weights, minlength=k)
+    w2 = np.bincount(cells, weights ** 2, minlength=k)
+    total = w.sum()
+    p = w / total
+    return p, np.sqrt(w2 * (1 - p) ** 2 + (w2.sum() - w2) * p ** 2) / total
 
 
 @pytest.mark.parametrize("seed,left,in_trick", [(0, 3, 1), (6, 4, 0), (4, 4, 2)])
@@ -214,35 +221,25 @@ def test_inferred_worlds_match_the_weighted_rejection_twin(seed, left, in_trick)
     assert probs.max() / probs.min() > 3  # the plays do tell deals apart
     index = {ha: i for i, ((ha, _), _) in enumerate(post)}
     pos = _check_position(seat, mine, card_str(turned), text(played), KanaljeRules())
-    n = 200_000
-    hands = np.zeros((n, 2), dtype=np.int64)
+    n = 20_000
+    hands = np.zeros((n, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands,
                     (pos.start, _observations(pos, [0, 0, 0])))
-    kept = hands[hands[:, 0] >= 0]
-    k = np.bincount([index[frozenset(c for c in range(52) if (int(m) >> c) & 1)] for m in kept[:, 0]],
-                    minlength=len(post))
-    assert len(kept) > 500
-    assert sps.chisquare(k, probs * len(kept)).pvalue > 1e-3
+    assert hands[:, 2].min() >= 0 and hands[:, 2].max() <= KA.WEIGHT_SCALE
+    cells = [index[frozenset(c for c in range(52) if (int(m) >> c) & 1)] for m in hands[:, 0]]
+    kernel, se_kernel = weighted_frequencies(cells, hands[:, 2], len(post))
     # the twin: deals ignoring voids, rejected when inconsistent, then weighted by the likelihood
     rng = np.random.default_rng(seed)
     st = replay(turned, played)
-    m = 20_000
-    w = np.zeros(len(post))
-    w2 = np.zeros(len(post))
-    for _ in range(m):
-        ha, hb = rejection_deal(rng, st, seat, mine)
-        x = likelihood(turned, played, seat, mine, ha, hb)
-        w[index[ha]] += x
-        w2[index[ha]] += x * x
-    total = w.sum()
-    twin = w / total
-    se = np.sqrt(w2 * (1 - twin) ** 2 + (w2.sum() - w2) * twin ** 2) / total
+    deals = [rejection_deal(rng, st, seat, mine) for _ in range(n)]
+    twin, se_twin = weighted_frequencies([index[ha] for ha, _ in deals],
+                                         [likelihood(turned, played, seat, mine, ha, hb) for ha, hb in deals],
+                                         len(post))
     # deal by deal, in standard errors; their squares summed are about chi-square with K - 1 degrees
-    assert sps.chi2.sf((((twin - probs) / se) ** 2).sum(), len(post) - 1) > 1e-3
-    # the kernel against the weighted twin: two estimates, each with its error
-    freq = k / len(kept)
-    se_kernel = np.sqrt(freq * (1 - freq) / len(kept))
-    assert sps.chi2.sf((((freq - twin) ** 2) / (se ** 2 + se_kernel ** 2)).sum(), len(post) - 1) > 1e-3
+    df = len(post) - 1
+    assert sps.chi2.sf((((kernel - twin) ** 2) / (se_kernel ** 2 + se_twin ** 2)).sum(), df) > 1e-3
+    assert sps.chi2.sf((((kernel - probs) / se_kernel) ** 2).sum(), df) > 1e-3
+    assert sps.chi2.sf((((twin - probs) / se_twin) ** 2).sum(), df) > 1e-3
 
 
 @pytest.mark.parametrize("seed,left,in_trick", [(0, 3, 1), (7, 3, 1), (2, 2, 2)])
@@ -289,7 +286,7 @@ def test_inference_on_the_command_line(capsys):
             "--samples", "2000", "--seed", "3", "--infer"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "inferred" in out and "worlds kept (effective sample size)" in out
+    assert "inferred" in out and "effective sample size" in out
     assert "verdict: every legal card scores the same on these worlds" in out
 
 

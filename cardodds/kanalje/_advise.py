@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, loop
+from .._jit import inline, kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
 from ._bits import bit, lowest, popcount
@@ -38,24 +38,25 @@ OB = OBS.at
 #: how many free cards seat ``a`` receives (seat ``b`` the rest).
 DEAL = Layout("kanalje advice deal", [("a", 1), ("b", 1), ("forced_a", 1), ("forced_b", 1), ("free", 1),
                                       ("need_a", 1)])
-#: Counts of an advice run, per option ``i`` (the ``i``-th card offered): my score, tricks
-#: and penalty for the whole deal (sums and squares), the deals in which I took each jack
-#: (``jack[4 * i + suit]``), and for every pair ``i < j`` the sum and square sum of my score
-#: under ``i`` minus under ``j`` on the same world.
-#:
-#: With inference a world is kept with probability proportional to the likelihood of the
-#: other seats' plays so far under their policies (:func:`accept`), so the worlds counted
-#: are distributed as the worlds weighted by that likelihood.
+#: Counts of an advice run. Each world counted has an integer weight ``w`` (1 without
+#: inference; with it, the likelihood of the other seats' plays relative to its most,
+#: times :data:`WEIGHT_SCALE`, rounded up or down at random so that its mean is exact, see
+#: :func:`likelihood_ratio`). A *figure* is four sums (``[4, size]``): of ``w x``, ``w x²``,
+#: ``w² x`` and ``w² x²`` (a weighted mean and its standard error), for my score, tricks and
+#: penalty for the whole deal per option ``i`` (the ``i``-th card offered), and for every
+#: pair ``i < j`` my score under ``i`` minus under ``j`` on the same world (``pair``). ``jack``
+#: is ``[2, option, suit]``: the sums of ``w`` and ``w²`` over the worlds in which I took that jack.
 ADVICE = Layout("kanalje advice", [
-    ("deals", 1),  # worlds counted (with inference: those accepted)
+    ("deals", 1),  # worlds counted (weight above 0)
     ("dealt", 1),  # worlds dealt
-    ("score", MAX_OPTIONS), ("score_sq", MAX_OPTIONS),
-    ("tricks", MAX_OPTIONS), ("tricks_sq", MAX_OPTIONS),
-    ("penalty", MAX_OPTIONS), ("penalty_sq", MAX_OPTIONS),
-    ("jack", 4 * MAX_OPTIONS),
-    ("pair", PAIRS), ("pair_sq", PAIRS),
+    ("weight", 1), ("weight_sq", 1),  # sums of w and w²
+    ("score", 4 * MAX_OPTIONS), ("tricks", 4 * MAX_OPTIONS), ("penalty", 4 * MAX_OPTIONS),
+    ("jack", 2 * 4 * MAX_OPTIONS),
+    ("pair", 4 * PAIRS),
     ("violations", 1),
 ])
+#: The weight of a world whose likelihood is the most it can be (with inference).
+WEIGHT_SCALE = 4096
 DL = DEAL.at
 A = ADVICE.at
 
@@ -91,14 +92,15 @@ _TWO53 = 1.0 / 9007199254740992.0
 
 
 @loop
-def accept(state, w, deal, start, obs, r):
-    """Keep the world ``w``? The deal is replayed from ``start`` (the table at the first lead,
-    my whole hand in it and each other seat's played cards) with the hidden hands of ``w``
-    added, and each play of another seat (:data:`OBS`) weighs the world: a heuristic seat's
-    play must be the heuristic's choice there, a random seat's has likelihood 1 / (its legal
-    cards), ``bound`` / (legal cards) relative to the most it can be. Kept with probability
-    the product of those ratios, so the worlds kept are distributed as the worlds weighted by
-    the likelihood of the plays. ``r``: a table of scratch."""
+def likelihood_ratio(state, w, deal, start, obs, r):
+    """The weight of the world ``w``: the likelihood of the other seats' plays in it relative
+    to the most it can be, times :data:`WEIGHT_SCALE`, rounded down or up at random (so its
+    mean is exact). The deal is replayed from ``start`` (the table at the first lead, my whole
+    hand in it and each other seat's played cards) with the hidden hands of ``w`` added; each
+    play of another seat (:data:`OBS`) weighs the world: a heuristic seat's play must be the
+    heuristic's choice there (else the weight is 0), a random seat's has likelihood
+    1 / (its legal cards), ``bound`` / (legal cards) relative to the most it can be in any
+    world. ``r``: a table of scratch."""
     _copy(r, start)
     a = deal[DL.a]
     b = deal[DL.b]
@@ -113,30 +115,26 @@ def accept(state, w, deal, start, obs, r):
             legal = legal_cards(r, s)
             if code == P_HEURISTIC:
                 if heuristic_card(r, s, legal) != c:
-                    return False
+                    acc = 0.0
             else:
                 acc *= obs[i, OB.bound] / popcount(legal)
         play_card(r, s, c)
-    if acc >= 1.0:
-        return True
-    return (next_u64(state) >> np.uint64(11)) * _TWO53 < acc
+    return np.int64(acc * WEIGHT_SCALE + (next_u64(state) >> np.uint64(11)) * _TWO53)
 
 
 @kernel
 def sample_hands(state, n, t0, deal, hands, infer):
     """``n`` worlds of :func:`deal_hidden`: ``hands[i]`` the two hidden hands (``a``, ``b``) of world
-    i, or -1 for a world :func:`accept` refuses when ``infer`` is ``(start, obs)`` (for the
-    tests of the sampler)."""
+    i and its weight (1, or :func:`likelihood_ratio` when ``infer`` is ``(start, obs)``), for
+    the tests of the sampler."""
     w = np.empty(TABLE_SIZE, dtype=np.int64)
     r = np.empty(TABLE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
     for i in range(n):
         deal_hidden(state, t0, deal, w, deck)
-        ok = True
-        if infer is not None:
-            ok = accept(state, w, deal, infer[0], infer[1], r)
-        hands[i, 0] = w[T.hand + deal[DL.a]] if ok else -1
-        hands[i, 1] = w[T.hand + deal[DL.b]] if ok else -1
+        hands[i, 2] = 1 if infer is None else likelihood_ratio(state, w, deal, infer[0], infer[1], r)
+        hands[i, 0] = w[T.hand + deal[DL.a]]
+        hands[i, 1] = w[T.hand + deal[DL.b]]
 
 
 @kernel
@@ -147,7 +145,7 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infe
     ``pol`` is None for heuristic players alone, and ``user`` None for lineups of random and
     heuristic players: each compiles only its own play-out (the leanest first); else ``user``
     is the compiled user policy (or its stand-in). ``infer`` is None, or ``(start, obs)``
-    to keep each world with the likelihood of the other seats' plays (:func:`accept`)."""
+    to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`)."""
     w = np.empty(TABLE_SIZE, dtype=np.int64)
     t = np.empty(TABLE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
@@ -163,8 +161,10 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
     for _ in range(n):
         deal_hidden(state, t0, deal, w, deck)
         out[A.dealt] += 1
+        wt = np.int64(1)
         if infer is not None:
-            if not accept(state, w, deal, infer[0], infer[1], t):
+            wt = likelihood_ratio(state, w, deal, infer[0], infer[1], t)
+            if wt == 0:
                 continue
         for j in range(4):
             sub[0, j] = next_u64(state)
@@ -178,39 +178,44 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
                     play_out_basic(sub[1], t, pol)
                 else:
                     play_out(sub[1], t, pol, samples, user, scr, rs)
-            sc[i] = _record_option(out, t, seat, i)
-        _record_pairs(out, sc, k)
+            sc[i] = _record_option(out, t, seat, i, wt)
+        _record_pairs(out, sc, k, wt)
         out[A.deals] += 1
+        out[A.weight] += wt
+        out[A.weight_sq] += wt * wt
+
+
+@inline
+def _add(out, o, size, i, w, x):
+    """Entry ``i`` of the figure at ``o`` (four sums of ``size``) gets the world's ``x``, weight ``w``."""
+    out[o + i] += w * x
+    out[o + size + i] += w * x * x
+    out[o + 2 * size + i] += w * w * x
+    out[o + 3 * size + i] += w * w * x * x
 
 
 @loop
-def _record_option(out, t, seat, i):
-    """Option ``i``'s figures on a finished world; returns my score."""
+def _record_option(out, t, seat, i, w):
+    """Option ``i``'s figures on a finished world of weight ``w``; returns my score."""
     s = score(t, seat)
-    tr = t[T.tricks + seat]
-    pen = t[T.penalty + seat]
-    out[A.score + i] += s
-    out[A.score_sq + i] += s * s
-    out[A.tricks + i] += tr
-    out[A.tricks_sq + i] += tr * tr
-    out[A.penalty + i] += pen
-    out[A.penalty_sq + i] += pen * pen
+    _add(out, A.score, MAX_OPTIONS, i, w, s)
+    _add(out, A.tricks, MAX_OPTIONS, i, w, t[T.tricks + seat])
+    _add(out, A.penalty, MAX_OPTIONS, i, w, t[T.penalty + seat])
     for s4 in range(4):
         if t[T.jack_taker + s4] == seat:
-            out[A.jack + 4 * i + s4] += 1
+            out[A.jack + 4 * i + s4] += w
+            out[A.jack + 4 * MAX_OPTIONS + 4 * i + s4] += w * w
     out[A.violations] += t[T.violations]
     return s
 
 
 @loop
-def _record_pairs(out, sc, k):
+def _record_pairs(out, sc, k, w):
     q = 0
     for i in range(k):
         for j in range(i + 1, MAX_OPTIONS):
             if j < k:
-                d = sc[i] - sc[j]
-                out[A.pair + q] += d
-                out[A.pair_sq + q] += d * d
+                _add(out, A.pair, PAIRS, q, w, sc[i] - sc[j])
             q += 1
 
 

@@ -22,6 +22,7 @@ other card's difference to it excludes zero.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,9 +34,9 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built
 from .._validate import check_run
 from ..cards import SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
 from ..engine import run, takes_backend
-from ..stats import Estimate
+from ..stats import Z95, Estimate
 from . import _advise as KA
-from ._advise import ADVICE, DEAL, MAX_OPTIONS, pair_index
+from ._advise import ADVICE, DEAL, MAX_OPTIONS, PAIRS, pair_index
 from .analysis import JACK_ORDER, _check_lookahead_samples, _check_rules, _KanaljeResult
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, compile_policy, resolve_policies
 from .rules import KanaljeRules
@@ -294,23 +295,18 @@ class AdviceResult(_KanaljeResult):
     _layout = ADVICE
 
     @property
-    def effective_samples(self) -> int:
-        """The worlds the figures rest on: every world dealt, or with ``infer`` those kept (a
-        world is kept with probability proportional to the likelihood of the other seats'
-        plays, so this is the effective sample size of the weighting)."""
-        return int(ADVICE.view(self.counts).deals)
+    def effective_samples(self) -> float:
+        """The worlds the figures rest on: every world dealt, or with ``infer`` the effective
+        sample size of the weighting, (sum of weights)² / (sum of squared weights)."""
+        return _effective(self.counts, self.infer)
 
     @property
     def dealt(self) -> int:
         """Worlds dealt (kept or not)."""
         return int(ADVICE.view(self.counts).dealt)
 
-    def _field(self, name: str) -> np.ndarray:
-        return ADVICE.view(self.counts).__getattr__(name)
-
     def _means(self, name: str) -> tuple[Estimate, ...]:
-        s, sq = self._field(name), self._field(name + "_sq")
-        return tuple(Estimate.mean(float(s[i]), float(sq[i]), self.effective_samples) for i in range(len(self.cards)))
+        return tuple(_figure(self.counts, name, MAX_OPTIONS, i, self.infer) for i in range(len(self.cards)))
 
     @property
     def options(self) -> list[str]:
@@ -332,10 +328,17 @@ class AdviceResult(_KanaljeResult):
     @property
     def jacks(self) -> tuple[dict[str, Estimate], ...]:
         """P(I take the jack), per option, for each jack still out (keyed by suit name)."""
-        j = self._field("jack").reshape(MAX_OPTIONS, 4)
+        v = ADVICE.view(self.counts)
+        j = v.jack.reshape(2, MAX_OPTIONS, 4)
         order = [SUIT_NAMES.index(s) for s in JACK_ORDER if SUIT_NAMES.index(s) in self.jacks_out]
-        return tuple({SUIT_NAMES[s]: Estimate.proportion(int(j[i, s]), self.effective_samples) for s in order}
-                     for i in range(len(self.cards)))
+
+        def p(i, s):
+            if not self.infer:
+                return Estimate.proportion(int(j[0, i, s]), int(v.deals))
+            k, k2 = float(j[0, i, s]), float(j[1, i, s])
+            e = _weighted(k, k, k2, k2, float(v.weight), float(v.weight_sq))
+            return Estimate(e.value, e.se, max(e.lo, 0.0), min(e.hi, 1.0), e.n)
+        return tuple({SUIT_NAMES[s]: p(i, s) for s in order} for i in range(len(self.cards)))
 
     @property
     def best_index(self) -> int:
@@ -344,11 +347,9 @@ class AdviceResult(_KanaljeResult):
 
     def difference(self, i: int, j: int) -> Estimate:
         """Paired estimate of option ``i``'s score minus option ``j``'s, on the same worlds."""
-        n = self.effective_samples
         if i == j:
-            return Estimate(0.0, 0.0, 0.0, 0.0, n)
-        q = pair_index(min(i, j), max(i, j))
-        e = Estimate.mean(float(self._field("pair")[q]), float(self._field("pair_sq")[q]), n)
+            return Estimate(0.0, 0.0, 0.0, 0.0, int(self.effective_samples))
+        e = _figure(self.counts, "pair", PAIRS, pair_index(min(i, j), max(i, j)), self.infer)
         return e if i < j else e.scaled(-1)
 
     @property
@@ -410,7 +411,7 @@ class AdviceResult(_KanaljeResult):
     def __repr__(self) -> str:
         lines = [f"Kanalje advice: seat {self.seat}, turned {card_str(self.turned)}, hand {format_cards(self.hand)}, "
                  f"{'/'.join(self.policies)}, {self.samples:,} worlds, seed {self.seed}"
-                 + (f", inferred: {self.effective_samples:,} kept" if self.infer else "")]
+                 + (f", inferred: effective sample size {self.effective_samples:,.0f}" if self.infer else "")]
         for i, card in enumerate(self.options):
             jacks = ", ".join(f"J{s[0]} {e.format(3)}" for s, e in self.jacks[i].items())
             lines.append(f"  {card:<3} score {self.score[i].format(3, sign=True)}  best - this "
@@ -420,16 +421,46 @@ class AdviceResult(_KanaljeResult):
 
 
 # ---- the run ------------------------------------------------------------------------------
-def _halfwidth(k: int):
+def _weighted(swx: float, swx2: float, sw2x: float, sw2x2: float, sw: float, sw2: float) -> Estimate:
+    """A weighted mean from the sums of ``w x``, ``w x²``, ``w² x``, ``w² x²``, ``w``, ``w²`` (the
+    ratio estimator: its standard error by the delta method, with the effective sample size
+    (sum w)² / (sum w²) in place of n)."""
+    if sw <= 0:
+        return Estimate(math.nan, math.nan, math.nan, math.nan, 0)
+    m = swx / sw
+    ess = sw * sw / sw2
+    if ess <= 1.0 + 1e-12:
+        return Estimate(m, math.inf, -math.inf, math.inf, 1)
+    var = max(sw2x2 - 2 * m * sw2x + m * m * sw2, 0.0) / (sw * sw) * ess / (ess - 1)
+    se = math.sqrt(var)
+    return Estimate(m, se, m - Z95 * se, m + Z95 * se, int(round(ess)))
+
+
+def _figure(counts, name: str, size: int, i: int, infer: bool) -> Estimate:
+    """Entry ``i`` of a figure of :data:`~._advise.ADVICE`: a mean, weighted with inference."""
+    v = ADVICE.view(counts)
+    f = getattr(v, name).reshape(4, size)[:, i].astype(float)
+    if not infer:
+        return Estimate.mean(f[0], f[1], int(v.deals))
+    return _weighted(*f, float(v.weight), float(v.weight_sq))
+
+
+def _effective(counts, infer: bool) -> float:
+    v = ADVICE.view(counts)
+    if not infer:
+        return int(v.deals)
+    return float(v.weight) ** 2 / float(v.weight_sq) if v.weight_sq > 0 else 0.0
+
+
+def _halfwidth(k: int, infer: bool):
     """The 95% half-width of the paired difference between the two best options."""
     def hw(counts, n):
         if k < 2:
             return 0.0
-        v = ADVICE.view(counts)
-        order = np.argsort(-v.score[:k], kind="stable")
+        scores = [_figure(counts, "score", MAX_OPTIONS, i, infer).value for i in range(k)]
+        order = np.argsort(-np.nan_to_num(np.array(scores), nan=-np.inf), kind="stable")
         i, j = sorted(int(x) for x in order[:2])
-        q = pair_index(i, j)
-        return Estimate.mean(float(v.pair[q]), float(v.pair_sq[q]), int(v.deals)).halfwidth
+        return _figure(counts, "pair", PAIRS, pair_index(i, j), infer).halfwidth
     return hw
 
 
@@ -456,9 +487,8 @@ def advise(*, seat: int, hand, turned, played=None, policies="heuristic", rules:
 
     ``infer=True`` also weighs each world by how likely the other seats' plays so far were
     under their policies (random: 1 / their legal cards at each play; heuristic: only worlds
-    in which it would have played as it did), realised by keeping each world with probability
-    proportional to that likelihood: ``effective_samples`` says how many were kept. The other
-    seats' policies must then be ``random`` or ``heuristic``.
+    in which it would have played as it did): ``effective_samples`` is then the effective sample
+    size of the weighting. The other seats' policies must be ``random`` or ``heuristic``.
 
     >>> r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...            "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
@@ -489,7 +519,7 @@ def advise(*, seat: int, hand, turned, played=None, policies="heuristic", rules:
             None if heuristic else np.array(codes, dtype=np.int64), lookahead_samples,
             None if fast else compile_policy(user), (pos.start, _observations(pos, codes)) if infer else None)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
-              halfwidth=_halfwidth(len(pos.options)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
+              halfwidth=_halfwidth(len(pos.options), bool(infer)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
               threads=threads, progress=progress, unit="world",
               **({"max_samples": MAX_INFER_WORLDS} if infer else {}))
     return AdviceResult(pos.seat, pos.hand, pos.turned, pos.played, pos.options, pos.jacks_out, names, bool(infer),

@@ -241,7 +241,8 @@ def advise_text(r) -> str:
     head = (f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, turned {card_str(r.turned)}, {_lineup(r)} "
             f"({cu.how(r, 'worlds')})")
     where = cu.table(None, [("hand", format_cards(r.hand)), ("played", r.played_text or "(nothing yet)")]
-                     + ([("inferred", f"{r.effective_samples:,} of {r.dealt:,} worlds kept (effective sample size)")]
+                     + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.dealt:,} worlds "
+                                         "(weighted by the others' plays)")]
                         if r.infer else []))
     jacks = [(s, card) for s, card in _JACKS if s in r.jacks[0]]
     order = sorted(range(len(r.options)), key=lambda i: -r.score[i].value)
