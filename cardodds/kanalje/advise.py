@@ -439,7 +439,7 @@ def _weighted(swx: float, swx2: float, sw2x: float, sw2x2: float, sw: float, sw2
 def _figure(counts, name: str, size: int, i: int, infer: bool) -> Estimate:
     """Entry ``i`` of a figure of :data:`~._advise.ADVICE`: a mean, weighted with inference."""
     v = ADVICE.view(counts)
-    f = getattr(v, name).reshape(4, size)[:, i].astype(float)
+    f = [float(x) for x in getattr(v, name).reshape(4, size)[:, i]]
     if not infer:
         return Estimate.mean(f[0], f[1], int(v.deals))
     return _weighted(*f, float(v.weight), float(v.weight_sq))
