@@ -267,6 +267,18 @@ def test_inference_changes_the_verdict():
     assert inferred.score[0].value == inferred.score[1].value == 3
     d = inferred.to_dict()
     assert d["infer"] is True and d["effective_samples"] == inferred.effective_samples
+    # the one world the heuristic's plays leave
+    from cardodds.kanalje.advise import _observations
+
+    pos = _check_position(1, LATE["hand"], "Qc", LATE["played"], KanaljeRules())
+    hands = np.zeros((2_000, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(1)[0], 0), 2_000, pos.table, pos.deal, hands,
+                    (pos.start, _observations(pos, [1, 1, 1])))
+    def cards(mask):
+        return format_cards(c for c in range(52) if (int(mask) >> c) & 1)
+
+    kept = {(cards(a), cards(b)) for a, b, w in hands if w > 0}
+    assert kept == {("3c 4c 6c", "9c Tc")}  # seat 2, seat 0
 
 
 def test_inference_needs_likelihoods():

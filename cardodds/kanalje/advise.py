@@ -169,7 +169,7 @@ def _check_position(seat, hand, turned, played, rules: KanaljeRules) -> _Positio
     trump = tc & 3
     tricks = _parse_played(played)
     seen: dict[int, int] = {}
-    void = [set(), set(), set()]  # suits each seat has shown void in
+    void: list[set[int]] = [set(), set(), set()]  # suits each seat has shown void in
     count = [0, 0, 0]  # cards each seat has played
     seats, cards = [], []
     winner = 0  # who leads next
@@ -442,7 +442,7 @@ def _figure(counts, name: str, size: int, i: int, infer: bool) -> Estimate:
     f = [float(x) for x in getattr(v, name).reshape(4, size)[:, i]]
     if not infer:
         return Estimate.mean(f[0], f[1], int(v.deals))
-    return _weighted(*f, float(v.weight), float(v.weight_sq))
+    return _weighted(f[0], f[1], f[2], f[3], float(v.weight), float(v.weight_sq))
 
 
 def _effective(counts, infer: bool) -> float:
