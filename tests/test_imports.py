@@ -71,7 +71,7 @@ def test_lazy_names_are_the_modules_objects():
     assert C.melds is canasta_analysis.melds and callable(C.play) and C.play.__name__ == "play"
     assert canasta_play is C.play and K.session.__module__ == "cardodds.kana.session" and callable(kana_session)
     assert K.odds is kana_analysis.odds and K.equilibrium is decisions.equilibrium
-    assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__]
+    assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__, "AdviceResult", "advise"]
     assert J.POLICIES is policies.POLICIES
     for package in (C, K, J):
         for name in package.__all__:

@@ -17,7 +17,7 @@ from .._lazy import lazy_package
 _ANALYSES = ["GameResult", "HandResult", "JackRiskResult", "MatchResult", "evaluate_hand", "game_odds", "jack_risk",
              "play_deal", "strength_match"]
 
-__all__ = ["POLICIES", "AdviceResult", "KanaljeRules", "advise", *_ANALYSES]
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, "AdviceResult", "advise"]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .advise import AdviceResult, advise
