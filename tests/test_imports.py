@@ -21,7 +21,7 @@ HEAVY = ("numba", "pandas", "matplotlib", "scipy")
 MODULE_BUDGET = 400
 
 HELP_COMMANDS = ([], ["kana"], ["kanalje"], ["canasta"], ["kana", "odds"], ["kanalje", "risk"],
-                 ["canasta", "melds"], ["report"], ["sweep"])
+                 ["kanalje", "advise"], ["canasta", "melds"], ["report"], ["sweep"])
 
 
 def imported_modules(*args: str) -> list[str]:
