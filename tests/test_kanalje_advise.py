@@ -281,6 +281,15 @@ def test_inference_changes_the_verdict():
     assert kept == {("3c 4c 6c", "9c Tc")}  # seat 2, seat 0
 
 
+def test_inferred_precision():
+    seat, mine, turned, played = random_position(0, 3, 1)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,
+               target_halfwidth=0.05, rng=4)
+    b = r.best_index
+    second = max((j for j in range(len(r.cards)) if j != b), key=lambda j: r.score[j].value)
+    assert r.difference(b, second).halfwidth <= 0.05 and r.effective_samples < r.dealt
+
+
 def test_inference_needs_likelihoods():
     with pytest.raises(ValueError, match="only random and heuristic"):
         advise(**LATE, policies="heuristic,heuristic,lookahead", infer=True, samples=10)
