@@ -281,6 +281,35 @@ def test_inference_changes_the_verdict():
     assert kept == {("3c 4c 6c", "9c Tc")}  # seat 2, seat 0
 
 
+#: A deal played by heuristic players, cut in the 14th trick: seat 0 led the 9♣; I (seat 1) hold
+#: four trumps and no club.
+SPADES = dict(seat=1, hand="2s 4s 6s 8s", turned="Ks",
+              played="0: 2d Qd Kd; 2: Ah Kh 9h; 2: Qh 4h 8h; 2: Th Ad 7h; 2: 2c 4c 3c; 0: 5d 3d 6d; 2: 4d 7d 9d; "
+                     "1: Td 8d 3s; 0: 7c Jc 6c; 1: 2h 6h 7s; 0: Ac Jd Kc; 0: 8c As 5c; 1: 3h 5h 9s; 0: 9c")
+
+
+def test_inference_changes_the_best_card():
+    """Without inference the 6♠ is best; with it, the 2♠. Seat 0 showed a void in hearts, so
+    the J♥ is seat 2's in every consistent world. What inference adds: in the 12th trick seat 2
+    followed the 8♣, already trumped by my A♠, with the 5♣; a heuristic that cannot win throws
+    its highest losing card, so it holds no higher club, and the T♣ Q♣ are seat 0's. The
+    worlds left (seat 2: J♥ 5♠ and two of T♠ J♠ Q♠; seat 0: T♣ Q♣ and the third) all end
+    with my taking the J♥ (P 1.0, against 0.8 over every consistent world), and in them the
+    2♠ now, keeping my higher trumps, scores 0.34 points more than the 6♠."""
+    from cardodds.kanalje.advise import _observations
+
+    plain = advise(**SPADES, samples=20_000, rng=1)
+    inferred = advise(**SPADES, samples=20_000, rng=1, infer=True)
+    assert plain.best == "6s" and inferred.best == "2s"
+    assert plain.jacks[0]["hearts"].value < 0.9 and inferred.jacks[0]["hearts"].value == 1.0
+    pos = _check_position(1, SPADES["hand"], "Ks", SPADES["played"], KanaljeRules())
+    hands = np.zeros((5_000, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(1)[0], 0), 5_000, pos.table, pos.deal, hands,
+                    (pos.start, _observations(pos, [1, 1, 1])))
+    jh, five = 9 * 4 + 2, 3 * 4 + 3  # card codes rank * 4 + suit
+    assert all((int(a) >> jh) & 1 and (int(a) >> five) & 1 for a, _, w in hands if w > 0)  # a: seat 2
+
+
 def test_inferred_precision():
     seat, mine, turned, played = random_position(0, 3, 1)
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,
