@@ -192,7 +192,8 @@ def _add_advise(ksub) -> None:
                         "out) and the paired difference to the best card. The cards I have not seen are dealt to "
                         "the other two uniformly over every deal consistent with the cards played, the turned card "
                         "and the voids shown. The best card is named only when every other card's difference "
-                        "to it excludes zero.")
+                        "to it excludes zero. --precision H runs until the paired difference between the two "
+                        "best cards is known to +-H points.")
     a.add_argument("--seat", type=cu.int_range(0, 2), required=True, metavar="S",
                    help="my seat: 0 is left of the dealer and leads the first trick")
     a.add_argument("--hand", required=True, metavar="CARDS", help='my cards now, e.g. "Ah 7c 2d"')
@@ -203,8 +204,8 @@ def _add_advise(ksub) -> None:
                    "and it is my turn (default: nothing played, seat 0 leads)")
     a.add_argument("--policies", default="heuristic", metavar="P[,P,P]",
                    help=f"who plays the deal out after my card, seats 0,1,2, mine included for my later cards: one "
-                   f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default heuristic); the issue's "
-                   "--players NAMES (--players counts the seats in the other kanalje commands)")
+                   f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default heuristic); "
+                   "not --players, which counts the seats in the other kanalje commands")
     a.add_argument("--lookahead-samples", type=cu.int_range(1, MAX_LOOKAHEAD), default=DEFAULT_LOOKAHEAD_SAMPLES,
                    metavar="K", help=f"worlds the lookahead player samples per decision (default "
                    f"{DEFAULT_LOOKAHEAD_SAMPLES})")
@@ -213,7 +214,7 @@ def _add_advise(ksub) -> None:
     a.add_argument("--infer", action="store_true",
                    help="weigh each world by how likely the others' plays so far were under their policies "
                    "(random: 1/legal cards at each play; heuristic: only worlds where it would have played as it "
-                   "did); the output says how many worlds were kept (the effective sample size)")
+                   "did); the output gives the weighting's effective sample size")
     cu.add_run_options(a, "10,000; 50 with a lookahead player", unit="worlds")
     a.set_defaults(func=_advise)
 
