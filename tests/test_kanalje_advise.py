@@ -310,6 +310,20 @@ def test_inference_changes_the_best_card():
     assert all((int(a) >> jh) & 1 and (int(a) >> five) & 1 for a, _, w in hands if w > 0)  # a: seat 2
 
 
+def test_no_world_agrees_with_the_plays(capsys):
+    """Random plays that heuristic players would not have made: no world keeps any weight."""
+    from cardodds.cli import main
+
+    seat, mine, turned, played = random_position(0, 10, 0)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), infer=True, samples=300, rng=1)
+    assert r.effective_samples == 0 and r.best is None and r.verdict.startswith("no world dealt agrees")
+    assert json.loads(json.dumps(r.to_dict()))["options"][0]["score"]["value"] is None
+    argv = ["kanalje", "advise", "--seat", str(seat), "--hand", format_cards(mine), "--turned", card_str(turned),
+            "--played", text(played), "--infer", "--samples", "300", "--seed", "1"]
+    assert main(argv) == 0
+    assert "verdict: no world dealt agrees" in capsys.readouterr().out
+
+
 def test_inferred_precision():
     seat, mine, turned, played = random_position(0, 3, 1)
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,

@@ -361,7 +361,9 @@ class AdviceResult(_KanaljeResult):
     def best(self) -> str | None:
         """The best card, when every other card's paired difference to it excludes zero; a
         card that scored the same as the best on every world is the same choice, not a rival.
-        The only legal card is the best."""
+        The only legal card is the best. None when no world was counted."""
+        if not self.effective_samples:
+            return None
         if len(self.cards) == 1:
             return card_str(self.cards[0])
         b = self.best_index
