@@ -198,7 +198,7 @@ def _add_advise(ksub) -> None:
                    help="my seat: 0 is left of the dealer and leads the first trick")
     a.add_argument("--hand", required=True, metavar="CARDS", help='my cards now, e.g. "Ah 7c 2d"')
     a.add_argument("--turned", required=True, metavar="CARD", help="the turned card; its suit is trump")
-    a.add_argument("--played", default="", metavar='"L: c c c; ..."',
+    a.add_argument("--played", default=None, metavar='"L: c c c; ..."',
                    help='every trick so far in order: the seat that led it, a colon, its cards in the order played, '
                    'e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer than 3 cards is the trick in progress, '
                    "and it is my turn (default: nothing played, seat 0 leads)")
