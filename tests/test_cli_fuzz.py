@@ -111,6 +111,9 @@ CANASTA = {"--wild-limit": st.sampled_from(["naturals", "three", "none", "all"])
 HANDS17 = st.sampled_from(["Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "Ah Kh", "Ah Ah",
                            "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs 8s 2s"])
 CARD = st.sampled_from(["7h", "Jh", "Ac", "Zz", "", "2s"])
+#: A position of 15 tricks and one card of the 16th (seat 1 to play, Qc turned): ``kanalje advise``.
+ADVICE_PLAYED = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; "
+                 "1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; 0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
 
 COMMANDS = {
     "kana odds": (["kana", "odds"], {**KANA_RULES, **COMMON, "--shown": SHOWN}, _sizes(True)),
@@ -145,6 +148,16 @@ COMMANDS = {
                                            "--target": st.sampled_from(["1", "21", "1000", "1001", "0"]),
                                            "--max-deals": st.sampled_from(["200", "50", "1", "0", "1001"])},
                      [["--samples", s] for s in ("1", "20", "60")] + [["--samples", "0"]]),
+    "kanalje advise": (["kanalje", "advise", "--seat", "1", "--hand", "Kc 7c 4s", "--turned", "Qc", "--played",
+                        ADVICE_PLAYED], {**COMMON, **LOOKAHEAD,
+                        "--seat": st.sampled_from(["0", "1", "2", "3", "-1"]),
+                        "--hand": st.sampled_from(["Kc 7c 4s", "Kc 7c", "Kc Kc 4s", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th "
+                                                   "Qs Js 8s 7s 5s 3s 2s", "", "Zz"]),
+                        "--turned": CARD,
+                        "--played": st.sampled_from([ADVICE_PLAYED, "", "0: 8c", "0:", "3: 2c", "0 2c", ";;",
+                                                     "0: Ac Ac Kc", ADVICE_PLAYED + " 9c 2d"]),
+                        "--turned-jack": KANALJE["--turned-jack"], "--infer": None},
+                       [["--samples", s] for s in ("1", "7", "30")] + [["--samples", "0"], ["--precision", "0.45"]]),
     "canasta melds": (["canasta", "melds"], {**CANASTA, **COMMON,
                                              "--hand-size": st.sampled_from(["1", "11", "12", "26", "27", "0"])},
                       _sizes(True)),
@@ -265,6 +278,9 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+HAND17 = "Ac Kc Qc Jc Tc 9c 8c 7c Ad Qd Jd Td 9d As Ks Qs 2c"
+
+
 def _calls():
     """name -> (call, must_raise(value)); ``must_raise`` None: either outcome is fine."""
     from cardodds import canasta, kana, kanalje
@@ -289,6 +305,10 @@ def _calls():
                                    lambda v: not (_int(v) and 1 <= v <= 1000)),
         "kanalje.evaluate_hand": (lambda v: kanalje.evaluate_hand(v, "7h", **small), lambda v: True),
         "kanalje.KanaljeRules": (lambda v: kanalje.KanaljeRules(players=v), lambda v: v not in (2, 3)),
+        "kanalje.advise played": (lambda v: kanalje.advise(seat=0, hand=HAND17, turned="Kd", played=v, **small),
+                                  lambda v: None),
+        "kanalje.advise seat": (lambda v: kanalje.advise(seat=v, hand=HAND17, turned="Kd", **small),
+                                lambda v: not (_int(v) and v == 0)),
         "canasta.melds": (lambda v: canasta.melds(v, samples=50, rng=1, turns=1),
                           lambda v: not (_int(v) and 1 <= v <= 26)),
         "canasta.hand_odds": (lambda v: canasta.hand_odds(v, 1, samples=50, rng=1),

@@ -21,7 +21,7 @@ HEAVY = ("numba", "pandas", "matplotlib", "scipy")
 MODULE_BUDGET = 400
 
 HELP_COMMANDS = ([], ["kana"], ["kanalje"], ["canasta"], ["kana", "odds"], ["kanalje", "risk"],
-                 ["canasta", "melds"], ["report"], ["sweep"])
+                 ["kanalje", "advise"], ["canasta", "melds"], ["report"], ["sweep"])
 
 
 def imported_modules(*args: str) -> list[str]:
@@ -73,7 +73,8 @@ def test_lazy_names_are_the_modules_objects():
     assert callable(C.advise) and C.advise.__name__ == "advise"
     assert canasta_play is C.play and K.session.__module__ == "cardodds.kana.session" and callable(kana_session)
     assert K.odds is kana_analysis.odds and K.equilibrium is equilibrium
-    assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__, *kanalje_play.__all__]
+    assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__, *kanalje_play.__all__,
+                         "AdviceResult", "advise"]
     assert J.POLICIES is policies.POLICIES
     for package in (C, K, J):
         for name in package.__all__:

@@ -44,6 +44,8 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kana:trace": (("threshold:8,blind,blind,blind",), {}),
     "cardodds.kanalje:evaluate_hand": (("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"), {}),
     "cardodds.kanalje:trace": (_KANALJE_DEAL, {"policies": "random"}),
+    "cardodds.kanalje:advise": ((), {"seat": 0, "hand": "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",
+                                     "turned": "2c"}),
     "cardodds.kanalje:strength": (_KANALJE_STRENGTH, {}),
     "cardodds.canasta:advise": (("K K 9 9 5 7 Q Jk 3b",), {"melds": "us: A A A; them: 8 8 8", "pile": "K",
                                                            "pile_size": 6, "counts": (10, 9, 11)}),

@@ -23,6 +23,9 @@ from cardodds.kanalje import KanaljeRules
 DATA = Path(__file__).parent / "data" / "same_counts.json"
 
 HAND17 = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
+#: 13 tricks and one card of the 14th, played at random (seat 2 to play, 9s turned).
+ADVISE_PLAYED = ("0: 2d 6d 5d; 1: Ac Tc 9c; 1: 6s 3s 8s; 0: Jc 2c 5c; 0: 7s Qs Js; 1: 4c Kc 8c; 2: 8d 7d Ad; "
+                 "1: Kd Td 3c; 1: Qc 3d 7c; 1: 9h Qh Jh; 2: 5h Th 3h; 0: 4s Ks As; 2: Kh 2h Ah; 1: 8h")
 
 #: name -> the call. Small runs: the point is every kernel and every wrapper, not precision.
 CALLS = {
@@ -48,6 +51,10 @@ CALLS = {
     "kanalje.evaluate_hand": lambda: kanalje.evaluate_hand(HAND17, "7h", samples=2_000, rng=13),
     "kanalje.strength": lambda: kanalje.strength_match("heuristic", "random", samples=2_000, rng=14),
     "kanalje.game": lambda: kanalje.game_odds("heuristic", samples=40, rng=15),
+    "kanalje.advise": lambda: kanalje.advise(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d",
+                                             turned="Td", played="0: Kh 3h", samples=2_000, rng=26),
+    "kanalje.advise infer": lambda: kanalje.advise(seat=2, hand="4d 5s 9d Qd", turned="9s", played=ADVISE_PLAYED,
+                                                   policies="random", infer=True, samples=2_000, rng=27),
     "kanalje.trace": lambda: kanalje.play_deal(["Ac", "2c", "Kc"], "5d", leader=1, policies="random"),
     "canasta.melds": lambda: canasta.melds(12, samples=20_000, rng=16),
     "canasta.melds weakest": lambda: canasta.melds(11, turns=5, discard="weakest", samples=20_000, rng=17),

@@ -18,14 +18,15 @@ from .._lazy import lazy_package
 _ANALYSES = ["HandResult", "JackRiskResult", "evaluate_hand", "jack_risk"]
 _PLAY = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
-__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY]
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "AdviceResult", "advise"]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from .advise import AdviceResult, advise
     from .analysis import *  # noqa: F403
     from .play import *  # noqa: F403
     from .policies import POLICIES
     from .rules import KanaljeRules
 
 #: game_odds, strength_match and play_deal were renamed game, strength and trace: the old names warn.
-lazy_package(__name__, {".analysis": _ANALYSES, ".play": _PLAY, ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]},
-             deprecated_in=(".play",))
+lazy_package(__name__, {".advise": ["AdviceResult", "advise"], ".analysis": _ANALYSES, ".play": _PLAY,
+                        ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]}, deprecated_in=(".play",))

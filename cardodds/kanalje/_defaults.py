@@ -18,6 +18,9 @@ RISK_SAMPLES = (200_000, 2_000)
 HAND_SAMPLES = (100_000, 1_000)
 STRENGTH_SAMPLES = (50_000, 500)
 GAME_SAMPLES = (10_000, 100)
+#: Worlds the advisor plays every legal card out on, ``(without, with)`` a look-ahead or a user
+#: policy in the lineup (the heuristic and random play-outs answer in about a second).
+ADVISE_SAMPLES = (10_000, 50)
 #: The most deals a game may be allowed (``max_deals``); a game still open after its
 #: ``max_deals`` deals is counted as unfinished.
 MAX_DEALS = 1000

@@ -1,11 +1,13 @@
-"""``cardodds kanalje risk|hand|game``: jack risk, what a hand is worth, the game to 21."""
+"""``cardodds kanalje risk|hand|game|advise``: jack risk, what a hand is worth, the game to 21, which card to play."""
 
 from __future__ import annotations
 
 import argparse
+import re
 
 from .. import _cliutil as cu
 from ._defaults import (
+    ADVISE_SAMPLES,
     DEFAULT_LOOKAHEAD_SAMPLES,
     DEFAULT_MAX_DEALS,
     DEFAULT_POLICIES,
@@ -32,12 +34,16 @@ def _sizes(sizes: tuple[int, int]) -> str:
     return f"{sizes[0]:,}; {sizes[1]:,} with a lookahead player"
 
 
-def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
-    p.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]", help=_POL_HELP)
+def _lookahead_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lookahead-samples", type=cu.int_range(1, MAX_LOOKAHEAD_SAMPLES),
                    default=DEFAULT_LOOKAHEAD_SAMPLES, metavar="K",
                    help=f"worlds the lookahead player samples per decision, 1..{MAX_LOOKAHEAD_SAMPLES:,} "
                    f"(default {DEFAULT_LOOKAHEAD_SAMPLES})")
+
+
+def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
+    p.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]", help=_POL_HELP)
+    _lookahead_option(p)
     p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: RULES.md 2.2)"),
                    default=KanaljeRules.players,
                    metavar="3|2", help="3 (RULES.md 2.1, default) or 2: the two-phase game of RULES.md 2.2")
@@ -86,6 +92,7 @@ def add_commands(sub) -> None:
                    f"(default {DEFAULT_MAX_DEALS})")
     _common(g, _sizes(GAME_SAMPLES), unit="games")
     g.set_defaults(func=_game)
+    _add_advise(ksub)
 
 
 def _rules(args) -> KanaljeRules:
@@ -194,3 +201,72 @@ def game_text(g) -> str:
                   if g.unfinished else f"0 (every game ended within {g.max_deals} deals)")
     deals = cu.table(None, [("deals a game", cu.est(g.mean_deals, 2)), ("unfinished games", unfinished)])
     return cu.block(head, g, wins, deals)
+
+
+# ---- advise ---------------------------------------------------------------------------------
+def _add_advise(ksub) -> None:
+    a = ksub.add_parser("advise", help="which card to play now, in the middle of a deal (three players)",
+                        description="Every legal card of a three-player position played out on the same sampled "
+                        "worlds: my expected points for the whole deal, tricks, penalty, P(I take each jack still "
+                        "out) and the paired difference to the best card. The cards I have not seen are dealt to "
+                        "the other two uniformly over every deal consistent with the cards played, the turned card "
+                        "and the voids shown. The best card is named only when every other card's difference "
+                        "to it excludes zero. --precision H runs until the paired difference between the two "
+                        "best cards is known to +-H points.")
+    a.add_argument("--seat", type=cu.int_range(0, 2), required=True, metavar="S",
+                   help="my seat: 0 is left of the dealer and leads the first trick")
+    a.add_argument("--hand", required=True, metavar="CARDS", help='my cards now, e.g. "Ah 7c 2d"')
+    a.add_argument("--turned", required=True, metavar="CARD", help="the turned card; its suit is trump")
+    a.add_argument("--played", default=None, metavar='"L: c c c; ..."',
+                   help='every trick so far in order: the seat that led it, a colon, its cards in the order played, '
+                   'e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer than 3 cards is the trick in progress, '
+                   "and it is my turn (default: nothing played, seat 0 leads)")
+    a.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]",
+                   help=f"who plays the deal out after my card, seats 0,1,2, mine included for my later cards: one "
+                   f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); "
+                   "not --players, which counts the seats in the other kanalje commands")
+    _lookahead_option(a)
+    a.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
+                   help="a turned jack takes no part (dead, default) or goes to the last trick's winner")
+    a.add_argument("--infer", action="store_true",
+                   help="weigh each world by how likely the others' plays so far were under their policies "
+                   "(random: 1/legal cards at each play; heuristic: only worlds where it would have played as it "
+                   "did); the output gives the weighting's effective sample size")
+    cu.add_run_options(a, f"{_sizes(ADVISE_SAMPLES)} or a user policy", unit="worlds")
+    a.set_defaults(func=_advise)
+
+
+#: API argument names that start a position error, and the flag a CLI user typed.
+_POSITION_WORDS = re.compile(r"^(seat|hand|turned|played|rules):")
+
+
+def _advise(args) -> int:
+    from .advise import advise
+
+    rules = KanaljeRules(turned_jack=cu.python_name(args.turned_jack or "dead"))
+    _check_policies(args, rules)
+    try:
+        res = advise(seat=args.seat, hand=args.hand, turned=args.turned, played=args.played,
+                     policies=args.policies, rules=rules, infer=args.infer, **_run_args(args))
+    except ValueError as e:
+        raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
+    return cu.emit(args, res, advise_text)
+
+
+def advise_text(r) -> str:
+    from ..cards import card_str, format_cards
+
+    head = (f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, turned {card_str(r.turned)}, {_lineup(r)} "
+            f"({cu.how(r, 'worlds')})")
+    where = cu.table(None, [("hand", format_cards(r.hand)), ("played", r.played_text or "(nothing yet)")]
+                     + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.dealt:,} worlds "
+                                         "(weighted by the others' plays)")]
+                        if r.infer else []))
+    jacks = [(s, card) for s, card in _JACKS if s in r.jacks[0]]
+    order = sorted(range(len(r.options)), key=lambda i: -r.score[i].value)
+    rows = [[r.options[i], cu.est(r.score[i], 3, sign=True), cu.est(r.versus_best[i], 3, sign=True),
+             cu.est(r.tricks[i], 2), cu.est(r.penalty[i], 2)] + [cu.est(r.jacks[i][s], 3) for s, _ in jacks]
+            for i in order]
+    options = cu.table(["card", "my points (deal)", "best - this", "tricks", "penalty"]
+                       + [f"takes {card}" for _, card in jacks], rows) if r.effective_samples else []
+    return cu.block(head, r, where, options, f"verdict: {r.verdict}")

@@ -1,0 +1,229 @@
+"""Compiled Kanalje advice: the hidden hands of a position dealt consistently, every legal
+card played out on the same worlds (see ``advise.py`` for the public function).
+
+A *position* is the table of :mod:`cardodds.kanalje.view` after the tricks played so far,
+with my hand in it and the two other hands empty; what the kernel deals into those hands is
+described by a :data:`DEAL` array the wrapper fills from what I saw: the cards each other
+seat must hold (the unseen cards of a suit the other seat has shown void in), the free
+cards, and how many of them go to the first of the two seats. Every split of the free cards
+that fills the hand sizes is equally likely, so taking a uniform ordered draw of that many
+free cards (:func:`cardodds._random.shuffle_prefix`, the one dealing routine) deals the
+hidden hands uniformly over every deal consistent with the position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import inline, kernel, loop
+from .._random import next_u64, shuffle_prefix
+from ..layout import Layout
+from ._bits import bit, lowest, popcount
+from ._policies import P_HEURISTIC, heuristic_card, play_out, play_out_basic, play_out_heuristic, scratch
+from ._table import TABLE_SIZE, T, copy_into, legal_cards, new_table, play_card, score
+
+#: The most cards I can choose from: a lead with a full hand.
+MAX_OPTIONS = 17
+#: Pairs of options (i < j) whose paired differences are summed.
+PAIRS = MAX_OPTIONS * (MAX_OPTIONS - 1) // 2
+
+#: One observed play, for inference (rows of the ``obs`` array, in the order played): the seat,
+#: the card, and for another seat's play its policy code and ``bound``, the fewest legal cards
+#: it can have had there in any world (a random policy's likelihood of the play is 1 / legal
+#: cards; -1 for my own plays, whose likelihood is the same in every world).
+OBS = Layout("kanalje advice play", [("seat", 1), ("card", 1), ("code", 1), ("bound", 1)])
+OB = OBS.at
+#: What the kernel deals: the two other seats, the cards each must hold, the free cards, and
+#: how many free cards seat ``a`` receives (seat ``b`` the rest).
+DEAL = Layout("kanalje advice deal", [("a", 1), ("b", 1), ("forced_a", 1), ("forced_b", 1), ("free", 1),
+                                      ("need_a", 1)])
+#: Counts of an advice run. Each world counted has an integer weight ``w`` (1 without
+#: inference; with it, the likelihood of the other seats' plays relative to its most,
+#: times :data:`WEIGHT_SCALE`, rounded up or down at random so that its mean is exact, see
+#: :func:`likelihood_ratio`). A *figure* is four sums (``[4, size]``): of ``w x``, ``w x²``,
+#: ``w² x`` and ``w² x²`` (a weighted mean and its standard error), for my score, tricks and
+#: penalty for the whole deal per option ``i`` (the ``i``-th card offered), and for every
+#: pair ``i < j`` my score under ``i`` minus under ``j`` on the same world (``pair``). ``jack``
+#: is ``[2, option, suit]``: the sums of ``w`` and ``w²`` over the worlds in which I took that jack.
+ADVICE = Layout("kanalje advice", [
+    ("deals", 1),  # worlds counted (weight above 0)
+    ("dealt", 1),  # worlds dealt
+    ("weight", 1), ("weight_sq", 1),  # sums of w and w²
+    ("score", 4 * MAX_OPTIONS), ("tricks", 4 * MAX_OPTIONS), ("penalty", 4 * MAX_OPTIONS),
+    ("jack", 2 * 4 * MAX_OPTIONS),
+    ("pair", 4 * PAIRS),
+    ("violations", 1),
+])
+#: The weight of a world whose likelihood is the most it can be (with inference).
+WEIGHT_SCALE = 4096
+DL = DEAL.at
+A = ADVICE.at
+
+
+def pair_index(i: int, j: int) -> int:
+    """Where the pair ``i < j`` sits in :data:`ADVICE`'s ``pair`` fields."""
+    return i * (2 * MAX_OPTIONS - i - 1) // 2 + (j - i - 1)
+
+
+@loop
+def deal_hidden(state, t0, deal, w, deck):
+    """``w`` = the position ``t0`` with the two hidden hands dealt at random as ``deal``
+    (:data:`DEAL`) says; ``deck`` is 52 int64 of scratch."""
+    copy_into(w, t0)
+    free = deal[DL.free]
+    m = 0
+    x = free
+    while x != 0:
+        deck[m] = lowest(x)
+        x &= x - 1
+        m += 1
+    need = deal[DL.need_a]
+    if m > 1:
+        shuffle_prefix(state, deck, min(need, m - 1), m)
+    a = deal[DL.forced_a]
+    for i in range(need):
+        a |= bit(deck[i])
+    w[T.hand + deal[DL.a]] = a
+    w[T.hand + deal[DL.b]] = deal[DL.forced_b] | (free & ~a)
+
+
+_TWO53 = 1.0 / 9007199254740992.0
+
+
+@loop
+def likelihood_ratio(state, w, deal, start, obs, r):
+    """The weight of the world ``w``: the likelihood of the other seats' plays in it relative
+    to the most it can be, times :data:`WEIGHT_SCALE`, rounded down or up at random (so its
+    mean is exact). The deal is replayed from ``start`` (the table at the first lead, my whole
+    hand in it and each other seat's played cards) with the hidden hands of ``w`` added; each
+    play of another seat (:data:`OBS`) weighs the world: a heuristic seat's play must be the
+    heuristic's choice there (else the weight is 0), a random seat's has likelihood
+    1 / (its legal cards), ``bound`` / (legal cards) relative to the most it can be in any
+    world. ``r``: a table of scratch."""
+    copy_into(r, start)
+    a = deal[DL.a]
+    b = deal[DL.b]
+    r[T.hand + a] |= w[T.hand + a]
+    r[T.hand + b] |= w[T.hand + b]
+    acc = 1.0
+    for i in range(obs.shape[0]):
+        s = obs[i, OB.seat]
+        c = obs[i, OB.card]
+        code = obs[i, OB.code]
+        if code >= 0:
+            legal = legal_cards(r, s)
+            if code == P_HEURISTIC:
+                if heuristic_card(r, s, legal) != c:
+                    acc = 0.0
+            else:
+                acc *= obs[i, OB.bound] / popcount(legal)
+        play_card(r, s, c)
+    return np.int64(acc * WEIGHT_SCALE + (next_u64(state) >> np.uint64(11)) * _TWO53)
+
+
+@kernel
+def sample_hands(state, n, t0, deal, hands, infer):
+    """``n`` worlds of :func:`deal_hidden`: ``hands[i]`` the two hidden hands (``a``, ``b``) of world
+    i and its weight (1, or :func:`likelihood_ratio` when ``infer`` is ``(start, obs)``), for
+    the tests of the sampler."""
+    w = np.empty(TABLE_SIZE, dtype=np.int64)
+    r = np.empty(TABLE_SIZE, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int64)
+    for i in range(n):
+        deal_hidden(state, t0, deal, w, deck)
+        hands[i, 2] = 1 if infer is None else likelihood_ratio(state, w, deal, infer[0], infer[1], r)
+        hands[i, 0] = w[T.hand + deal[DL.a]]
+        hands[i, 1] = w[T.hand + deal[DL.b]]
+
+
+@kernel
+def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infer):
+    """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
+    and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
+    out from the same random state (drawn once per world), so the options are paired.
+    ``pol`` is None for heuristic players alone, and ``user`` None for lineups of random and
+    heuristic players: each compiles only its own play-out (the leanest first); else ``user``
+    is the compiled user policy (or its stand-in). ``infer`` is None, or ``(start, obs)``
+    to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`)."""
+    w = np.empty(TABLE_SIZE, dtype=np.int64)
+    t = np.empty(TABLE_SIZE, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int64)
+    sc = np.empty(MAX_OPTIONS, dtype=np.int64)
+    sub = np.empty((2, 4), dtype=np.uint64)
+    scr, rs = scratch()
+    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, w, t, deck, sc, sub, scr, rs)
+
+
+@loop
+def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, w, t, deck, sc, sub, scr, rs):
+    k = cards.shape[0]
+    for _ in range(n):
+        deal_hidden(state, t0, deal, w, deck)
+        out[A.dealt] += 1
+        wt = np.int64(1)
+        if infer is not None:
+            wt = likelihood_ratio(state, w, deal, infer[0], infer[1], t)
+            if wt == 0:
+                continue
+        for j in range(4):
+            sub[0, j] = next_u64(state)
+        for i in range(k):
+            copy_into(t, w)
+            copy_into(sub[1], sub[0])
+            if not play_card(t, seat, cards[i]):
+                if pol is None:
+                    play_out_heuristic(sub[1], t)
+                elif user is None:
+                    play_out_basic(sub[1], t, pol)
+                else:
+                    play_out(sub[1], t, pol, samples, user, scr, rs)
+            sc[i] = _record_option(out, t, seat, i, wt)
+        _record_pairs(out, sc, k, wt)
+        out[A.deals] += 1
+        out[A.weight] += wt
+        out[A.weight_sq] += wt * wt
+
+
+@inline
+def _add(out, o, size, i, w, x):
+    """Entry ``i`` of the figure at ``o`` (four sums of ``size``) gets the world's ``x``, weight ``w``."""
+    out[o + i] += w * x
+    out[o + size + i] += w * x * x
+    out[o + 2 * size + i] += w * w * x
+    out[o + 3 * size + i] += w * w * x * x
+
+
+@loop
+def _record_option(out, t, seat, i, w):
+    """Option ``i``'s figures on a finished world of weight ``w``; returns my score."""
+    s = score(t, seat)
+    _add(out, A.score, MAX_OPTIONS, i, w, s)
+    _add(out, A.tricks, MAX_OPTIONS, i, w, t[T.tricks + seat])
+    _add(out, A.penalty, MAX_OPTIONS, i, w, t[T.penalty + seat])
+    for s4 in range(4):
+        if t[T.jack_taker + s4] == seat:
+            out[A.jack + 4 * i + s4] += w
+            out[A.jack + 4 * MAX_OPTIONS + 4 * i + s4] += w * w
+    out[A.violations] += t[T.violations]
+    return s
+
+
+@loop
+def _record_pairs(out, sc, k, w):
+    q = 0
+    for i in range(k):
+        for j in range(i + 1, MAX_OPTIONS):
+            if j < k:
+                _add(out, A.pair, PAIRS, q, w, sc[i] - sc[j])
+            q += 1
+
+
+@kernel
+def position(t, rules, turned, hands, seats, cards):
+    """``t`` = a new deal (seat 0 leads, ``turned`` turned) whose seats hold ``hands``, after
+    ``cards[i]`` was played by ``seats[i]`` in order (the tricks of a position)."""
+    new_table(t, rules, 0, turned, 0)
+    for s in range(hands.shape[0]):
+        t[T.hand + s] = hands[s]
+    for i in range(cards.shape[0]):
+        play_card(t, seats[i], cards[i])

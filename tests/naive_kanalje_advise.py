@@ -1,0 +1,201 @@
+"""Slow, obviously-correct twins of the Kanalje advisor, written from RULES.md 2.1 with Python sets.
+
+- :func:`replay`: the state after the tricks of a position (tricks, penalties, voids shown,
+  the trick in progress).
+- :func:`rejection_deal`: the hidden hands dealt uniformly ignoring the voids, a deal that
+  contradicts a void shown rejected and dealt again.
+- :func:`consistent_deals`: every deal of the hidden hands consistent with the position
+  (each equally likely).
+- :func:`random_value`: my exact expected points for the whole deal when I play a card now and
+  every seat then plays a uniformly random legal card, by enumerating every play.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+PENALTY = {0: 2, 1: 3, 2: 4, 3: 1}  # jack of clubs, diamonds, hearts, spades
+JACK = 9
+
+
+def suit(c):
+    return c % 4
+
+
+def winner_index(trick, trump):
+    best = 0
+    for i in range(1, len(trick)):
+        c, b = trick[i], trick[best]
+        if suit(c) == suit(b) and c > b:
+            best = i
+        elif suit(c) == trump and suit(b) != trump:
+            best = i
+    return best
+
+
+@dataclass
+class State:
+    trump: int
+    turned: int
+    leader: int = 0
+    trick: list = field(default_factory=list)  # cards of the trick in progress
+    tricks: list = field(default_factory=lambda: [0, 0, 0])
+    penalty: list = field(default_factory=lambda: [0, 0, 0])
+    played: set = field(default_factory=set)
+    void: list = field(default_factory=lambda: [set(), set(), set()])
+    count: list = field(default_factory=lambda: [0, 0, 0])
+    turned_jack_last: bool = False
+
+    def copy(self):
+        return State(self.trump, self.turned, self.leader, list(self.trick), list(self.tricks), list(self.penalty),
+                     set(self.played), [set(v) for v in self.void], list(self.count), self.turned_jack_last)
+
+    def to_play(self):
+        return (self.leader + len(self.trick)) % 3
+
+    def play(self, seat, c, hands=None):
+        """``seat`` plays ``c`` (removed from ``hands[seat]`` when hands are given)."""
+        if self.trick and suit(c) != suit(self.trick[0]):
+            self.void[seat].add(suit(self.trick[0]))
+        if hands is not None:
+            hands[seat] = hands[seat] - {c}
+        self.played.add(c)
+        self.count[seat] += 1
+        self.trick.append(c)
+        if len(self.trick) == 3:
+            w = (self.leader + winner_index(self.trick, self.trump)) % 3
+            self.tricks[w] += 1
+            for x in self.trick:
+                if x // 4 == JACK:
+                    self.penalty[w] += PENALTY[suit(x)]
+            self.leader = w
+            self.trick = []
+            if sum(self.count) == 51 and self.turned_jack_last and self.turned // 4 == JACK:
+                self.penalty[w] += PENALTY[suit(self.turned)]
+
+
+def replay(turned, played, turned_jack_last=False):
+    """The state after ``played`` (``[(leader, [cards]), ...]``)."""
+    st = State(suit(turned), turned, turned_jack_last=turned_jack_last)
+    for lead, cards in played:
+        assert lead == st.leader and not st.trick
+        for i, c in enumerate(cards):
+            st.play((lead + i) % 3, c)
+    return st
+
+
+def _hidden(st, seat, mine):
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    unseen = sorted(set(range(52)) - set(mine) - st.played - {st.turned})
+    return a, b, unseen, 17 - st.count[a]
+
+
+def _consistent(st, a, b, ha, hb):
+    return not any(suit(c) in st.void[a] for c in ha) and not any(suit(c) in st.void[b] for c in hb)
+
+
+def rejection_deal(rng, st, seat, mine):
+    """``(hand a, hand b)``: the unseen cards dealt uniformly ignoring the voids, dealt again
+    until the deal agrees with every void shown (``rng``: a numpy Generator)."""
+    a, b, unseen, size_a = _hidden(st, seat, mine)
+    while True:
+        perm = rng.permutation(unseen)
+        ha, hb = frozenset(int(c) for c in perm[:size_a]), frozenset(int(c) for c in perm[size_a:])
+        if _consistent(st, a, b, ha, hb):
+            return ha, hb
+
+
+def consistent_deals(st, seat, mine):
+    """Every ``(hand a, hand b)`` consistent with the position, each equally likely."""
+    a, b, unseen, size_a = _hidden(st, seat, mine)
+    out = []
+    for ha in itertools.combinations(unseen, size_a):
+        ha = frozenset(ha)
+        hb = frozenset(unseen) - ha
+        if _consistent(st, a, b, ha, hb):
+            out.append((ha, hb))
+    return out
+
+
+def legal(hand, trick):
+    if not trick:
+        return sorted(hand)
+    same = [c for c in hand if suit(c) == suit(trick[0])]
+    return sorted(same) if same else sorted(hand)
+
+
+def _expect(st, hands, seat):
+    """My expected (tricks, penalty, jacks I take as a set-probability dict) under random play."""
+    if not any(hands):
+        return st.tricks[seat] - st.penalty[seat]
+    p = st.to_play()
+    opts = legal(hands[p], st.trick)
+    total = 0.0
+    for c in opts:
+        s2 = st.copy()
+        h2 = list(hands)
+        s2.play(p, c, h2)
+        total += _expect(s2, h2, seat)
+    return total / len(opts)
+
+
+def random_value(st, seat, mine, card):
+    """My exact expected points for the deal when I play ``card`` now and everybody (me too)
+    then plays at random, averaged over every consistent deal of the hidden hands."""
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    deals = consistent_deals(st, seat, mine)
+    total = 0.0
+    for ha, hb in deals:
+        hands = [None, None, None]
+        hands[seat], hands[a], hands[b] = frozenset(mine), ha, hb
+        s2 = st.copy()
+        s2.play(seat, card, hands)
+        total += _expect(s2, hands, seat)
+    return total / len(deals)
+
+
+def likelihood(turned, played, seat, mine, ha, hb):
+    """The probability that random players holding the hidden hands ``ha``, ``hb`` (now) made
+    the other seats' plays of ``played``: the product of 1 / (legal cards) at each of them."""
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    hands = [set(), set(), set()]
+    for lead, cards in played:
+        for i, c in enumerate(cards):
+            hands[(lead + i) % 3].add(c)
+    hands[seat] |= set(mine)
+    hands[a] |= set(ha)
+    hands[b] |= set(hb)
+    st = State(suit(turned), turned)
+    p = 1.0
+    for lead, cards in played:
+        for i, c in enumerate(cards):
+            s = (lead + i) % 3
+            if s != seat:
+                p /= len(legal(hands[s], st.trick))
+            st.play(s, c, hands)
+    return p
+
+
+def posterior(turned, played, seat, mine):
+    """Every consistent deal of the hidden hands with its probability given the other seats'
+    plays under random players: ``[((hand a, hand b), probability), ...]``."""
+    st = replay(turned, played)
+    deals = consistent_deals(st, seat, mine)
+    w = [likelihood(turned, played, seat, mine, ha, hb) for ha, hb in deals]
+    total = sum(w)
+    return [(d, x / total) for d, x in zip(deals, w)]
+
+
+def random_value_inferred(turned, played, seat, mine, card):
+    """:func:`random_value` averaged over the deals weighted by :func:`posterior`."""
+    st = replay(turned, played)
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    total = 0.0
+    for (ha, hb), p in posterior(turned, played, seat, mine):
+        hands = [None, None, None]
+        hands[seat], hands[a], hands[b] = frozenset(mine), ha, hb
+        s2 = st.copy()
+        s2.play(seat, card, hands)
+        total += p * _expect(s2, hands, seat)
+    return total

@@ -1,0 +1,404 @@
+"""Kanalje advice (``kanalje.advise``, ``cardodds kanalje advise``): the hidden hands against a
+rejection-sampling twin, random play against exact enumeration, the same figures on any
+number of threads and on Dask, every bad position refused in one line by a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from cardodds.cards import card_str, format_cards
+from cardodds.kanalje import AdviceResult, KanaljeRules, advise
+from cardodds.kanalje import _advise as KA
+from cardodds.kanalje.advise import _check_position
+from cardodds.rng import as_seed_sequence, chunk_state
+
+from .naive_kanalje_advise import (State, consistent_deals, legal, likelihood, posterior, random_value,
+                                   random_value_inferred, rejection_deal, replay, suit)
+
+
+def random_position(seed: int, left: int, in_trick: int):
+    """A position of a random deal played at random (Python twin): ``left`` tricks still to
+    start, ``in_trick`` cards of the current trick played; ``(seat, mine, turned, played)``."""
+    rng = np.random.default_rng(seed)
+    deck = [int(c) for c in rng.permutation(52)]
+    hands = [set(deck[17 * i:17 * i + 17]) for i in range(3)]
+    turned = deck[51]
+    st = State(suit(turned), turned)
+    played: list = []
+    for _ in range(3 * (17 - left) + in_trick):
+        p = st.to_play()
+        if not st.trick:
+            played.append((p, []))
+        opts = legal(hands[p], st.trick)
+        c = opts[int(rng.integers(len(opts)))]
+        played[-1][1].append(c)
+        st.play(p, c, hands)
+    seat = st.to_play()
+    return seat, sorted(hands[seat]), turned, played
+
+
+def text(played) -> str:
+    return "; ".join(f"{lead}: {format_cards(cs)}" for lead, cs in played)
+
+
+def with_void(left: int, in_trick: int, start: int = 0, min_deals: int = 4):
+    """The first random position from seed ``start`` on in which a hidden seat showed a void
+    that leaves cards forced into the other hidden hand, with ``min_deals`` consistent deals or more."""
+    for seed in range(start, start + 500):
+        seat, mine, turned, played = random_position(seed, left, in_trick)
+        st = replay(turned, played)
+        a, b = (seat + 1) % 3, (seat + 2) % 3
+        unseen = set(range(52)) - set(mine) - st.played - {turned}
+        if any(suit(c) in st.void[a] | st.void[b] for c in unseen) \
+                and len(consistent_deals(st, seat, mine)) >= min_deals:
+            return seed, seat, mine, turned, played
+    raise AssertionError("no such position")
+
+
+# ---- the hidden hands --------------------------------------------------------------------------
+@pytest.mark.parametrize("left,in_trick", [(4, 0), (4, 2), (5, 1)])
+def test_hidden_hands_match_rejection_twin_and_exact_uniform(left, in_trick):
+    seed, seat, mine, turned, played = with_void(left, in_trick)
+    pos = _check_position(seat, mine, card_str(turned), text(played), KanaljeRules())
+    st = replay(turned, played)
+    deals = consistent_deals(st, seat, mine)
+    assert len(deals) > 1
+    index = {ha: i for i, (ha, _) in enumerate(deals)}
+    n = 20_000
+    hands = np.zeros((n, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands, None)
+    assert (hands[:, 2] == 1).all()
+    kernel: Counter = Counter()
+    possible = set(deals)
+    for ha_mask, hb_mask, _ in hands:
+        ha = frozenset(c for c in range(52) if (int(ha_mask) >> c) & 1)
+        hb = frozenset(c for c in range(52) if (int(hb_mask) >> c) & 1)
+        assert (ha, hb) in possible, "a sampled deal contradicts the position"
+        kernel[index[ha]] += 1
+    rng = np.random.default_rng(seed)
+    twin = Counter(index[rejection_deal(rng, st, seat, mine)[0]] for _ in range(n))
+    k = [kernel[i] for i in range(len(deals))]
+    t = [twin[i] for i in range(len(deals))]
+    assert sps.chisquare(k).pvalue > 1e-3  # uniform over the consistent deals
+    assert sps.chisquare(t).pvalue > 1e-3
+    assert sps.chi2_contingency(np.array([k, t])).pvalue > 1e-3  # the kernel and the twin agree
+
+
+# ---- random play against exact enumeration --------------------------------------------------
+@pytest.mark.parametrize("seed,left,in_trick", [(11, 2, 0), (12, 2, 1), (13, 2, 2), (14, 3, 1), (15, 1, 2)])
+def test_random_play_matches_exact_enumeration(seed, left, in_trick):
+    seat, mine, turned, played = random_position(seed, left, in_trick)
+    st = replay(turned, played)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random",
+               samples=20_000, rng=seed)
+    assert r.samples == 20_000 and len(r.options) >= 1
+    for card, e in zip(r.cards, r.score):
+        exact = random_value(st, seat, mine, card)
+        assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
+
+
+def test_voids_shown_reach_the_figures():
+    """Random play on a position whose hidden hands are constrained by voids: the exact value
+    averages over the consistent deals only."""
+    seed, seat, mine, turned, played = with_void(3, 1, start=100)
+    st = replay(turned, played)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random",
+               samples=20_000, rng=5)
+    for card, e in zip(r.cards, r.score):
+        assert abs(e.value - random_value(st, seat, mine, card)) <= max(4 * e.se, 1e-12)
+
+
+# ---- hand-built verdicts -------------------------------------------------------------------------
+LATE = dict(seat=1, hand="Kc 7c 4s", turned="Qc",
+            played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; "
+                   "1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; 0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
+
+
+@pytest.mark.parametrize("policies", ["heuristic", "random"])
+def test_the_top_trump_takes_the_trick(policies):
+    # 8c led, clubs trump, Ac played and Qc turned: my Kc takes the trick for sure, the 7c cannot.
+    r = advise(**LATE, policies=policies, samples=4_000, rng=3)
+    assert r.options == ["7c", "Kc"] and r.best == "Kc"
+    assert r.versus_best[0].lo > 0 and r.versus_best[1].value == 0
+
+
+def test_the_last_card():
+    seat, mine, turned, played = random_position(21, 1, 1)
+    assert len(mine) == 1
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), samples=500, rng=1)
+    assert r.best == card_str(mine[0]) and r.verdict.endswith("(the only legal card)")
+    exact = random_value(replay(turned, played), seat, mine, mine[0])
+    assert abs(r.score[0].value - exact) <= max(4 * r.score[0].se, 1e-12)
+
+
+def test_first_lead_every_card_and_jacks_out():
+    hand = "6d Jh 6h Js Ac 3h 9s Tc 9c 8c Th 4d Ts 8s 5c 8h 2h"
+    r = advise(seat=0, hand=hand, turned="Jc", samples=2_000, rng=1)
+    assert sorted(r.options) == sorted(hand.split())
+    # the turned J♣ is dead: the other three jacks are still out, J♥ and J♠ in my hand
+    assert set(r.jacks[0]) == {"spades", "diamonds", "hearts"}
+    i = r.options.index("Jh")
+    assert r.jacks[i]["hearts"].value > 0.5 and r.score[i].value == min(e.value for e in r.score)
+    last = advise(seat=0, hand=hand, turned="Jc", rules=KanaljeRules(turned_jack="last_trick"), samples=200, rng=1)
+    assert "clubs" in last.jacks[0]
+
+
+# ---- the result ------------------------------------------------------------------------------------
+def test_result_dict_frame_and_repr():
+    r = advise(**LATE, samples=1_000, rng=7)
+    assert isinstance(r, AdviceResult)
+    d = json.loads(json.dumps(r.to_dict()))
+    for key in ("rules", "samples", "seed", "partial", "version", "policies", "seat", "hand", "turned", "played",
+                "best", "options"):
+        assert key in d
+    assert d["seat"] == 1 and d["turned"] == "Qc" and d["played"].endswith("0: 8c") and d["best"] == "Kc"
+    assert d["policies"] == ["heuristic"] * 3 and d["samples"] == 1_000 and d["seed"] == 7
+    o = d["options"][1]
+    assert o["card"] == "Kc" and set(o) == {"card", "score", "tricks", "penalty", "jacks", "versus_best"}
+    for e in (o["score"], o["tricks"], o["penalty"], o["versus_best"]):
+        assert set(e) == {"value", "se", "lo", "hi"}
+    f = r.to_frame()
+    assert list(f.index) == ["7c", "Kc"] and "score" in f.columns
+    assert "play Kc" in repr(r)
+
+
+def test_precision_runs_until_the_two_best_are_known():
+    r = advise(**LATE, target_halfwidth=0.01, rng=2)
+    assert r.versus_best[0].halfwidth <= 0.01
+
+
+def test_same_seed_same_figures_on_threads_and_dask():
+    kw = dict(seat=0, hand="6d Jh 6h Js Ac 3h 9s Tc 9c 8c Th 4d Ts 8s 5c 8h 2h", turned="Qc", samples=2_500, rng=9)
+    one = advise(**kw, threads=1)
+    two = advise(**kw, threads=2)
+    assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
+    pytest.importorskip("distributed")
+    dask = advise(**kw, backend="local:2")
+    assert (dask.counts == one.counts).all()
+
+
+def test_user_and_lookahead_policies():
+    from numba import njit
+
+    from cardodds.kanalje.view import lowest
+
+    @njit
+    def lowest_card(state, legal, seat, view):
+        return lowest(legal)
+
+    r = advise(**LATE, policies=[lowest_card, "heuristic", "lookahead"], lookahead_samples=2, samples=40, rng=1)
+    assert r.policies == ("user", "heuristic", "lookahead") and r.violations == 0 and r.samples == 40
+    assert r.score[1].value >= r.score[0].value  # the top trump takes the trick
+
+
+# ---- inference ------------------------------------------------------------------------------------
+def weighted_frequencies(cells, weights, k: int):
+    """Each cell's share of the weight, and its standard error (delta method)."""
+    cells, weights = np.asarray(cells), np.asarray(weights, dtype=float)
+    w = np.bincount(cells, weights, minlength=k)
+    w2 = np.bincount(cells, weights ** 2, minlength=k)
+    total = w.sum()
+    p = w / total
+    return p, np.sqrt(w2 * (1 - p) ** 2 + (w2.sum() - w2) * p ** 2) / total
+
+
+@pytest.mark.parametrize("seed,left,in_trick", [(0, 3, 1), (6, 4, 0), (4, 4, 2)])
+def test_inferred_worlds_match_the_weighted_rejection_twin(seed, left, in_trick):
+    """Random players: the worlds the kernel keeps are distributed as the rejection twin's
+    deals weighted by the likelihood of the others' plays, and as the exact posterior."""
+    from cardodds.kanalje.advise import _observations
+
+    seat, mine, turned, played = random_position(seed, left, in_trick)
+    post = posterior(turned, played, seat, mine)
+    probs = np.array([p for _, p in post])
+    assert probs.max() / probs.min() > 3  # the plays do tell deals apart
+    index = {ha: i for i, ((ha, _), _) in enumerate(post)}
+    pos = _check_position(seat, mine, card_str(turned), text(played), KanaljeRules())
+    n = 20_000
+    hands = np.zeros((n, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands,
+                    (pos.start, _observations(pos, [0, 0, 0])))
+    assert hands[:, 2].min() >= 0 and hands[:, 2].max() <= KA.WEIGHT_SCALE
+    cells = [index[frozenset(c for c in range(52) if (int(m) >> c) & 1)] for m in hands[:, 0]]
+    kernel, se_kernel = weighted_frequencies(cells, hands[:, 2], len(post))
+    # the twin: deals ignoring voids, rejected when inconsistent, then weighted by the likelihood
+    rng = np.random.default_rng(seed)
+    st = replay(turned, played)
+    deals = [rejection_deal(rng, st, seat, mine) for _ in range(n)]
+    twin, se_twin = weighted_frequencies([index[ha] for ha, _ in deals],
+                                         [likelihood(turned, played, seat, mine, ha, hb) for ha, hb in deals],
+                                         len(post))
+    # deal by deal, in standard errors; their squares summed are about chi-square with K - 1 degrees
+    df = len(post) - 1
+    assert sps.chi2.sf((((kernel - twin) ** 2) / (se_kernel ** 2 + se_twin ** 2)).sum(), df) > 1e-3
+    assert sps.chi2.sf((((kernel - probs) / se_kernel) ** 2).sum(), df) > 1e-3
+    assert sps.chi2.sf((((twin - probs) / se_twin) ** 2).sum(), df) > 1e-3
+
+
+@pytest.mark.parametrize("seed,left,in_trick", [(0, 3, 1), (7, 3, 1), (2, 2, 2)])
+def test_inferred_random_play_matches_exact_posterior(seed, left, in_trick):
+    seat, mine, turned, played = random_position(seed, left, in_trick)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,
+               samples=30_000, rng=seed)
+    assert r.infer and 0 < r.effective_samples <= r.dealt == r.samples == 30_000
+    for card, e in zip(r.cards, r.score):
+        exact = random_value_inferred(turned, played, seat, mine, card)
+        assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
+
+
+def test_inference_changes_the_verdict():
+    """Seat 0 led the 8♣ with only clubs (trump) left: the heuristic leads its lowest trump
+    then, so it holds no club under the 8 and the 9♣ T♣ are its last cards, the 3♣ 4♣ 6♣ seat
+    2's. Then my K♣ takes exactly one trick whichever card I play now (now, or later over the
+    9♣), so the paired difference is 0 on every kept world; without inference the K♣ looks
+    better (in worlds where seat 2 holds the 9♣ or T♣, ducking with the 7♣ can cost a trick)."""
+    plain = advise(**LATE, samples=4_000, rng=1)
+    inferred = advise(**LATE, samples=4_000, rng=1, infer=True)
+    assert plain.best == "Kc" and plain.versus_best[0].lo > 0
+    assert inferred.best is None and inferred.verdict == "every legal card scores the same on these worlds"
+    assert 0 < inferred.effective_samples < inferred.dealt
+    assert inferred.score[0].value == inferred.score[1].value == 3
+    d = inferred.to_dict()
+    assert d["infer"] is True and d["effective_samples"] == inferred.effective_samples
+    # the one world the heuristic's plays leave
+    from cardodds.kanalje.advise import _observations
+
+    pos = _check_position(1, LATE["hand"], "Qc", LATE["played"], KanaljeRules())
+    hands = np.zeros((2_000, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(1)[0], 0), 2_000, pos.table, pos.deal, hands,
+                    (pos.start, _observations(pos, [1, 1, 1])))
+    def cards(mask):
+        return format_cards(c for c in range(52) if (int(mask) >> c) & 1)
+
+    kept = {(cards(a), cards(b)) for a, b, w in hands if w > 0}
+    assert kept == {("3c 4c 6c", "9c Tc")}  # seat 2, seat 0
+
+
+#: A deal played by heuristic players, cut in the 14th trick: seat 0 led the 9♣; I (seat 1) hold
+#: four trumps and no club.
+SPADES = dict(seat=1, hand="2s 4s 6s 8s", turned="Ks",
+              played="0: 2d Qd Kd; 2: Ah Kh 9h; 2: Qh 4h 8h; 2: Th Ad 7h; 2: 2c 4c 3c; 0: 5d 3d 6d; 2: 4d 7d 9d; "
+                     "1: Td 8d 3s; 0: 7c Jc 6c; 1: 2h 6h 7s; 0: Ac Jd Kc; 0: 8c As 5c; 1: 3h 5h 9s; 0: 9c")
+
+
+def test_inference_changes_the_best_card():
+    """Without inference the 6♠ is best; with it, the 2♠. Seat 0 showed a void in hearts, so
+    the J♥ is seat 2's in every consistent world. What inference adds: in the 12th trick seat 2
+    followed the 8♣, already trumped by my A♠, with the 5♣; a heuristic that cannot win throws
+    its highest losing card, so it holds no higher club, and the T♣ Q♣ are seat 0's. The
+    worlds left (seat 2: J♥ 5♠ and two of T♠ J♠ Q♠; seat 0: T♣ Q♣ and the third) all end
+    with my taking the J♥ (P 1.0, against 0.8 over every consistent world), and in them the
+    2♠ now, keeping my higher trumps, scores 0.34 points more than the 6♠."""
+    from cardodds.kanalje.advise import _observations
+
+    plain = advise(**SPADES, samples=20_000, rng=1)
+    inferred = advise(**SPADES, samples=20_000, rng=1, infer=True)
+    assert plain.best == "6s" and inferred.best == "2s"
+    assert plain.jacks[0]["hearts"].value < 0.9 and inferred.jacks[0]["hearts"].value == 1.0
+    pos = _check_position(1, SPADES["hand"], "Ks", SPADES["played"], KanaljeRules())
+    hands = np.zeros((5_000, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(1)[0], 0), 5_000, pos.table, pos.deal, hands,
+                    (pos.start, _observations(pos, [1, 1, 1])))
+    jh, five = 9 * 4 + 2, 3 * 4 + 3  # card codes rank * 4 + suit
+    assert all((int(a) >> jh) & 1 and (int(a) >> five) & 1 for a, _, w in hands if w > 0)  # a: seat 2
+
+
+def test_no_world_agrees_with_the_plays(capsys):
+    """Random plays that heuristic players would not have made: no world keeps any weight."""
+    from cardodds.cli import main
+
+    seat, mine, turned, played = random_position(0, 10, 0)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), infer=True, samples=300, rng=1)
+    assert r.effective_samples == 0 and r.best is None and r.verdict.startswith("no world dealt agrees")
+    assert json.loads(json.dumps(r.to_dict()))["options"][0]["score"]["value"] is None
+    argv = ["kanalje", "advise", "--seat", str(seat), "--hand", format_cards(mine), "--turned", card_str(turned),
+            "--played", text(played), "--infer", "--samples", "300", "--seed", "1"]
+    assert main(argv) == 0
+    assert "verdict: no world dealt agrees" in capsys.readouterr().out
+
+
+def test_inferred_precision():
+    seat, mine, turned, played = random_position(0, 3, 1)
+    r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,
+               target_halfwidth=0.05, rng=4)
+    b = r.best_index
+    second = max((j for j in range(len(r.cards)) if j != b), key=lambda j: r.score[j].value)
+    assert r.difference(b, second).halfwidth <= 0.05 and r.effective_samples < r.dealt
+
+
+def test_inference_needs_likelihoods():
+    with pytest.raises(ValueError, match="only random and heuristic"):
+        advise(**LATE, policies="heuristic,heuristic,lookahead", infer=True, samples=10)
+    with pytest.raises(ValueError, match="infer="):
+        advise(**LATE, infer="yes", samples=10)
+    # my own policy may be anything: my plays weigh every world alike
+    r = advise(**LATE, policies="heuristic,lookahead,heuristic", lookahead_samples=2, infer=True, samples=20, rng=1)
+    assert r.dealt == 20
+
+
+def test_inference_on_the_command_line(capsys):
+    from cardodds.cli import main
+
+    argv = ["kanalje", "advise", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc", "--played", LATE["played"],
+            "--samples", "2000", "--seed", "3", "--infer"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "inferred" in out and "effective sample size" in out
+    assert "verdict: every legal card scores the same on these worlds" in out
+
+
+# ---- bad positions -----------------------------------------------------------------------------------
+# Seat 0 leads 2c; seat 1 follows 3c; seat 2 shows a void in clubs (5h); seat 1 wins and leads.
+_REST0 = "Ac Kc Qc Jc Tc 9c 8c 7c Ad Qd Jd Td 9d As Ks Qs"  # seat 0's other 16 cards
+_FIRST = "0: 2c 3c 5h"
+
+
+@pytest.mark.parametrize("flags,words", [
+    (["--seat", "0", "--hand", _REST0, "--turned", "Kd", "--played", f"{_FIRST}; 1: 4c 6c"], "showed earlier"),
+    (["--seat", "0", "--hand", _REST0, "--turned", "Kd", "--played", f"{_FIRST}; 1: 4c 3c"], "played twice"),
+    (["--seat", "0", "--hand", _REST0, "--turned", "Kd", "--played", f"{_FIRST}; 1: 4c Ac"], "also in the hand"),
+    (["--seat", "0", "--hand", _REST0, "--turned", "5h", "--played", _FIRST], "turned card"),
+    (["--seat", "0", "--hand", _REST0, "--turned", "Kd", "--played", f"{_FIRST}; 2: 4c"], "won trick 1"),
+    (["--seat", "0", "--hand", _REST0, "--turned", "Kd", "--played", "1: 2c 3c 5h"], "seat 0 leads the first"),
+    (["--seat", "0", "--hand", _REST0 + " 2s", "--turned", "Kd", "--played", _FIRST], "give my cards now"),
+    (["--seat", "1", "--hand", _REST0 + " 2c", "--turned", "Kd"], "turn"),
+    (["--seat", "2", "--hand", "7c " + _REST0.replace("Ac Kc Qc Jc Tc 9c 8c 7c ", "2d 3d 4d 5d 6d 7d 8d "),
+      "--turned", "Kd", "--played", f"{_FIRST}; 1: 4c"], "follow"),
+    (["--seat", "0", "--hand", _REST0, "--turned", "Kd", "--played", "0 2c 3c 5h"], "colon"),
+    (["--seat", "0", "--hand", _REST0, "--turned", "Kd", "--played", "0: 2c 3c 5h 6h"], "1..3"),
+    (["--seat", "0", "--hand", "Ah Ah", "--turned", "Kd"], "twice"),
+])
+def test_bad_positions_one_line_exit_2(flags, words):
+    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "advise", *flags, "--samples", "10"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardodds: error: ") and words in lines[0], r.stderr
+    assert "--" in lines[0]  # names the flag
+
+
+def test_illegal_play_by_me_in_the_api():
+    hand = "7c 2d 3d 4d 5d 6d 7d 8d Ad Qd Jd Td 9d As Ks Qs"
+    with pytest.raises(ValueError, match="^played: I played 5h in trick 1 without following clubs"):
+        advise(seat=2, hand=hand, turned="Kd", played=[(0, "2c 3c 5h"), "1: 4c"], samples=10)
+
+
+def test_cli_table(capsys):
+    from cardodds.cli import main
+
+    argv = ["kanalje", "advise", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc", "--played", LATE["played"],
+            "--samples", "500", "--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Kanalje advice, 3 players") and "verdict: play Kc" in out and "seed 3" in out
+    assert main(argv + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["best"] == "Kc" and d["samples"] == 500
