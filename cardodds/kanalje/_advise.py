@@ -18,9 +18,29 @@ import numpy as np
 from .._jit import inline, kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
-from ._bits import bit, lowest, popcount
-from ._policies import P_HEURISTIC, heuristic_card, play_out, play_out_basic, play_out_heuristic, scratch
-from ._table import TABLE_SIZE, T, copy_into, legal_cards, new_table, play_card, score
+from ._bits import JACK_RANK, bit, lowest, popcount
+from ._policies import (
+    P_HEURISTIC,
+    heuristic_card,
+    play_out,
+    play_out_basic,
+    play_out_heuristic,
+    sample_world,
+    scratch,
+)
+from ._table import (
+    STOCK,
+    TABLE_SIZE,
+    T,
+    copy_into,
+    legal_cards,
+    new_table,
+    open_phase1,
+    play_any,
+    play_card,
+    play_card1,
+    score,
+)
 
 #: The most cards I can choose from: a lead with a full hand.
 MAX_OPTIONS = 17
@@ -34,9 +54,14 @@ PAIRS = MAX_OPTIONS * (MAX_OPTIONS - 1) // 2
 OBS = Layout("kanalje advice play", [("seat", 1), ("card", 1), ("code", 1), ("bound", 1)])
 OB = OBS.at
 #: What the kernel deals: the two other seats, the cards each must hold, the free cards, and
-#: how many free cards seat ``a`` receives (seat ``b`` the rest).
+#: how many free cards seat ``a`` receives (seat ``b`` the rest). ``mode``: :data:`HIDDEN_SEATS`
+#: (three players: ``a`` and ``b`` are the other seats), :data:`HIDDEN_DEAD` (two players, phase 2:
+#: ``a`` is the opponent, ``b`` the dead phase-1 tricks I do not know) or :data:`HIDDEN_PHASE1` (two
+#: players, phase 1: the opponent ``a``'s cards other than the face-up ones it took and the stock under
+#: the face-up card redealt as the look-ahead player does, :func:`~._policies.sample_world`).
 DEAL = Layout("kanalje advice deal", [("a", 1), ("b", 1), ("forced_a", 1), ("forced_b", 1), ("free", 1),
-                                      ("need_a", 1)])
+                                      ("need_a", 1), ("mode", 1)])
+HIDDEN_SEATS, HIDDEN_DEAD, HIDDEN_PHASE1 = 0, 1, 2
 #: Counts of an advice run. Each world counted has an integer weight ``w`` (1 without
 #: inference; with it, the likelihood of the other seats' plays relative to its most,
 #: times :data:`WEIGHT_SCALE`, rounded up or down at random so that its mean is exact, see
@@ -67,8 +92,12 @@ def pair_index(i: int, j: int) -> int:
 
 @loop
 def deal_hidden(state, t0, deal, w, deck):
-    """``w`` = the position ``t0`` with the two hidden hands dealt at random as ``deal``
-    (:data:`DEAL`) says; ``deck`` is 52 int64 of scratch."""
+    """``w`` = the position ``t0`` with the hidden cards dealt at random as ``deal``
+    (:data:`DEAL`) says; ``deck`` is 52 int64 of scratch. Returns what ``b`` receives (phase 1:
+    the card under the face-up one, which the trick's loser draws face down)."""
+    if deal[DL.mode] == HIDDEN_PHASE1:
+        sample_world(state, t0, 1 - deal[DL.a], w, deck)
+        return bit(w[T.stock + w[T.stock_pos] + 1])
     copy_into(w, t0)
     free = deal[DL.free]
     m = 0
@@ -84,7 +113,13 @@ def deal_hidden(state, t0, deal, w, deck):
     for i in range(need):
         a |= bit(deck[i])
     w[T.hand + deal[DL.a]] = a
-    w[T.hand + deal[DL.b]] = deal[DL.forced_b] | (free & ~a)
+    b = deal[DL.forced_b] | (free & ~a)
+    if deal[DL.mode] == HIDDEN_DEAD:  # the phase-1 tricks: dead, known to the players of the world
+        w[T.played] |= b
+        w[T.phase1_played] |= b
+    else:
+        w[T.hand + deal[DL.b]] = b
+    return b
 
 
 _TWO53 = 1.0 / 9007199254740992.0
@@ -130,10 +165,9 @@ def sample_hands(state, n, t0, deal, hands, infer):
     r = np.empty(TABLE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
     for i in range(n):
-        deal_hidden(state, t0, deal, w, deck)
+        hands[i, 1] = deal_hidden(state, t0, deal, w, deck)
         hands[i, 2] = 1 if infer is None else likelihood_ratio(state, w, deal, infer[0], infer[1], r)
         hands[i, 0] = w[T.hand + deal[DL.a]]
-        hands[i, 1] = w[T.hand + deal[DL.b]]
 
 
 @kernel
@@ -170,7 +204,7 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
         for i in range(k):
             copy_into(t, w)
             copy_into(sub[1], sub[0])
-            if not play_card(t, seat, cards[i]):
+            if not play_any(sub[1], t, seat, cards[i]):
                 if pol is None:
                     play_out_heuristic(sub[1], t)
                 elif user is None:
@@ -219,11 +253,29 @@ def _record_pairs(out, sc, k, w):
 
 
 @kernel
-def position(t, rules, turned, hands, seats, cards):
-    """``t`` = a new deal (seat 0 leads, ``turned`` turned) whose seats hold ``hands``, after
-    ``cards[i]`` was played by ``seats[i]`` in order (the tricks of a position)."""
-    new_table(t, rules, 0, turned, 0)
+def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
+    """``t`` = a new deal whose seats hold ``hands``, after ``cards[i]`` was played by
+    ``seats[i]`` in order (the tricks of a position); ``leader`` leads the first trick. Three
+    players: ``turned`` is turned. Two players: ``stock`` (26 cards) given, phase 1 from its
+    start; else phase 2 with ``trump_card`` the dead card that named trump."""
+    new_table(t, rules, leader, turned, 0)
+    if stock is not None:
+        for i in range(STOCK):
+            t[T.stock + i] = stock[i]
+        open_phase1(t, 0)
+    elif trump_card >= 0:
+        t[T.trump] = trump_card & 3
+        t[T.trump_card] = trump_card
+        t[T.played] = bit(trump_card)
+        t[T.phase1_played] = bit(trump_card)
+        t[T.stock_pos] = STOCK
+        t[T.non_dealer] = 0
+        if (trump_card >> 2) == JACK_RANK:
+            t[T.jack_taker + (trump_card & 3)] = -2
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
     for i in range(cards.shape[0]):
-        play_card(t, seats[i], cards[i])
+        if t[T.phase] == 1:
+            play_card1(t, seats[i], cards[i])
+        else:
+            play_card(t, seats[i], cards[i])

@@ -32,16 +32,19 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built
     import pandas as pd
 
 from .._validate import check_run
-from ..cards import SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
+from ..cards import SUIT_NAMES, card_str, format_cards
 from ..engine import run, takes_backend
 from ..stats import Z95, Estimate
 from . import _advise as KA
-from ._advise import ADVICE, DEAL, MAX_OPTIONS, PAIRS, pair_index
+from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER, KanaljeResult, check_lookahead_samples
 from ._defaults import ADVISE_SAMPLES, DEFAULT_POLICIES
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
+from ._position import CARD_ARG, THREE, played_text
+from ._position import check_position as _check_position
+from ._position import observations as _observations
 from .rules import KanaljeRules, check_rules
-from .view import JACK_RANK, SUIT_MASK, TABLE, T, compile_policy
+from .view import compile_policy
 
 __all__ = ["AdviceResult", "advise"]
 
@@ -55,220 +58,6 @@ _CHUNK_SLOW = 4
 #: world reproduces under the policies named would otherwise never reach its target).
 MAX_INFER_WORLDS = 1_000_000
 _FAST = (POLICIES["random"], POLICIES["heuristic"])
-_SEATS = 3
-_HAND = 17
-
-
-# ---- the position -------------------------------------------------------------------------
-def _cards(value, what: str, example: str) -> list[int]:
-    try:
-        return parse_cards(value, allow_duplicates=True) if isinstance(value, str) else \
-            parse_cards(list(value), allow_duplicates=True)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{what}: {e}; e.g. {example}") from None
-
-
-def _parse_played(played) -> list[tuple[int, list[int]]]:
-    """``"0: Ac Kc 2c; 2: 5h"`` (or a list of such groups, or of ``(leader, cards)`` pairs) as
-    ``[(leader, [cards]), ...]``."""
-    if played is None:
-        return []
-    if isinstance(played, str):
-        groups: list = [g for g in (x.strip() for x in played.split(";")) if g]
-    else:
-        try:
-            groups = list(played)
-        except TypeError:
-            raise ValueError(f"played={played!r}: give the tricks as text, e.g. \"0: Ac Kc 2c; 2: 5h\"") from None
-    out = []
-    for n, g in enumerate(groups, 1):
-        if isinstance(g, str):
-            lead, sep, cards = g.partition(":")
-            if not sep:
-                raise ValueError(f"played: trick {n} {g.strip()!r} has no colon; write each trick as the seat that "
-                                 "led it, a colon and its cards in order, e.g. \"0: Ac Kc 2c\"")
-        else:
-            try:
-                lead, cards = g
-            except (TypeError, ValueError):
-                raise ValueError(f"played: trick {n} {g!r} is not a (leader, cards) pair; e.g. (0, 'Ac Kc 2c')") \
-                    from None
-        try:
-            leader = int(lead.strip()) if isinstance(lead, str) else int(lead)
-            if isinstance(lead, bool) or not 0 <= leader < _SEATS:
-                raise ValueError
-        except (TypeError, ValueError):
-            raise ValueError(f"played: trick {n} is led by {str(lead).strip()!r}; the leader is a seat 0..2, "
-                             "e.g. \"0: Ac Kc 2c\"") from None
-        cs = _cards(cards, f"played: trick {n}", "\"0: Ac Kc 2c\"")
-        if not 1 <= len(cs) <= _SEATS:
-            raise ValueError(f"played: trick {n} has {len(cs)} cards; a trick has 1..3 (a trick in progress fewer "
-                             "than 3, and only the last)")
-        out.append((leader, cs))
-    for n, (_, cs) in enumerate(out[:-1], 1):
-        if len(cs) < _SEATS:
-            raise ValueError(f"played: trick {n} has {len(cs)} cards but is not the last; only the trick in "
-                             "progress (the last group) may have fewer than 3")
-    return out
-
-
-def _played_text(played) -> str:
-    return "; ".join(f"{lead}: {format_cards(cs)}" for lead, cs in played)
-
-
-def _winner(cards: list[int], trump: int) -> int:
-    """Index (in playing order) of the card that takes the trick."""
-    best = 0
-    for i, c in enumerate(cards[1:], 1):
-        b = cards[best]
-        if (c & 3) == (b & 3) and c > b or (c & 3) == trump and (b & 3) != trump:
-            best = i
-    return best
-
-
-def _count(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-def _suit(s: int) -> str:
-    return SUIT_NAMES[s]
-
-
-@dataclass(frozen=True)
-class _Position:
-    seat: int
-    hand: tuple[int, ...]
-    turned: int
-    played: tuple[tuple[int, tuple[int, ...]], ...]
-    table: np.ndarray   # the table after the tricks played, the other hands empty
-    deal: np.ndarray    # DEAL: how the hidden hands are dealt
-    options: tuple[int, ...]   # my legal cards
-    jacks_out: tuple[int, ...]  # suits of the jacks nobody has taken yet (and that can still be taken)
-    start: np.ndarray   # the table at the first lead: my whole hand, each other seat's played cards
-    plays: tuple[tuple[int, int], ...]  # (seat, card) of every card played, in order
-
-
-def _check_position(seat, hand, turned, played, rules: KanaljeRules) -> _Position:
-    """Validate a position; every refusal is one line naming the argument and the fix."""
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < _SEATS:
-        raise ValueError(f"seat={seat!r} must be 0..2 (0 is left of the dealer and leads the first trick)")
-    seat = int(seat)
-    mine = _cards(hand, "hand", "hand=\"Ah 7c 2d\" (my cards now)")
-    if len(set(mine)) != len(mine):
-        c = next(c for c in mine if mine.count(c) > 1)
-        raise ValueError(f"hand: {card_str(c)} is given twice; each card exists once")
-    if turned is None:
-        raise ValueError("turned: give the turned card (its suit is trump), e.g. turned='7h'")
-    try:
-        tc = parse_card(turned) if isinstance(turned, str) else parse_cards([turned])[0]
-    except ValueError as e:
-        raise ValueError(f"turned: {e}") from None
-    if tc in mine:
-        raise ValueError(f"turned: {card_str(tc)} is also in the hand; the turned card lies face up, out of play")
-    trump = tc & 3
-    tricks = _parse_played(played)
-    seen: dict[int, int] = {}
-    void: list[set[int]] = [set(), set(), set()]  # suits each seat has shown void in
-    count = [0, 0, 0]  # cards each seat has played
-    seats, cards = [], []
-    winner = 0  # who leads next
-    for n, (lead, cs) in enumerate(tricks, 1):
-        if lead != winner:
-            why = "seat 0 leads the first trick" if n == 1 else f"seat {winner} won trick {n - 1}"
-            raise ValueError(f"played: trick {n} is led by seat {lead}, but {why}; list the tricks in order, each "
-                             "led by the last trick's winner")
-        for i, c in enumerate(cs):
-            s = (lead + i) % _SEATS
-            if c == tc:
-                raise ValueError(f"played: {card_str(c)} in trick {n} is the turned card, which is out of play")
-            if c in seen:
-                raise ValueError(f"played: {card_str(c)} is played twice (tricks {seen[c]} and {n}); each card "
-                                 "exists once")
-            if c in mine:
-                raise ValueError(f"played: {card_str(c)} in trick {n} is also in the hand; give my cards now, "
-                                 "without those I played")
-            if (c & 3) in void[s]:
-                raise ValueError(f"played: seat {s} plays {card_str(c)} in trick {n} but showed earlier that it "
-                                 f"holds no {_suit(c & 3)} (it did not follow them); check the tricks")
-            led = cs[0] & 3
-            if i > 0 and (c & 3) != led:
-                if s == seat and any((m & 3) == led for m in mine):
-                    held = next(card_str(m) for m in mine if (m & 3) == led)
-                    raise ValueError(f"played: I played {card_str(c)} in trick {n} without following "
-                                     f"{_suit(led)}, but I still hold {held}; a player must follow suit")
-                void[s].add(led)
-            seen[c] = n
-            count[s] += 1
-            seats.append(s)
-            cards.append(c)
-        if len(cs) == _SEATS:
-            winner = (lead + _winner(cs, trump)) % _SEATS
-    if len(mine) != _HAND - count[seat]:
-        raise ValueError(f"hand: {len(mine)} cards, but seat {seat} has played {count[seat]} of its {_HAND}, "
-                         f"so it holds {_HAND - count[seat]}; give my cards now")
-    if not mine:
-        raise ValueError("played: every trick of the deal is played; there is no card left to choose")
-    in_progress = tricks and len(tricks[-1][1]) < _SEATS
-    to_play = (tricks[-1][0] + len(tricks[-1][1])) % _SEATS if in_progress else winner
-    if to_play != seat:
-        raise ValueError(f"seat: it is seat {to_play}'s turn, not seat {seat}'s, after the tricks played; "
-                         "advice is for the player whose turn it is")
-    # The hidden hands: what each of the other two must, may and cannot hold.
-    a, b = (seat + 1) % _SEATS, (seat + 2) % _SEATS
-    unseen = ((1 << 52) - 1) & ~(sum(1 << c for c in mine) | sum(1 << c for c in seen) | (1 << tc))
-    va = sum(int(SUIT_MASK[s]) for s in void[a])
-    vb = sum(int(SUIT_MASK[s]) for s in void[b])
-    both = unseen & va & vb
-    if both:
-        s = (both & -both).bit_length() - 1
-        raise ValueError(f"played: seats {a} and {b} both showed void in {_suit(s & 3)}, yet {card_str(s)} is "
-                         "neither played nor in my hand; check the tricks and the hand")
-    forced_a, forced_b = unseen & vb, unseen & va
-    size_a, size_b = _HAND - count[a], _HAND - count[b]
-    for s, forced, size, other in ((a, forced_a, size_a, b), (b, forced_b, size_b, a)):
-        if _count(forced) > size:
-            raise ValueError(f"played: seat {other} showed voids that leave seat {s} {_count(forced)} "
-                             f"unseen cards, but it holds only {size}; check the tricks and the hand")
-    free = unseen & ~forced_a & ~forced_b
-    deal = DEAL.pack(a=a, b=b, forced_a=forced_a, forced_b=forced_b, free=free,
-                     need_a=size_a - _count(forced_a))
-    # The table after the tricks played (the hidden hands are dealt by the kernel).
-    t = TABLE.zeros()
-    hands = np.array([sum(1 << c for c, p in zip(cards, seats) if p == s) | (sum(1 << c for c in mine)
-                                                                             if s == seat else 0)
-                      for s in range(_SEATS)], dtype=np.int64)
-    KA.position(t, rules.pack(), tc, hands, np.array(seats, dtype=np.int64), np.array(cards, dtype=np.int64))
-    start = TABLE.zeros()
-    none = np.zeros(0, dtype=np.int64)
-    KA.position(start, rules.pack(), tc, hands | np.array([sum(1 << c for c in mine) if s == seat else 0
-                                                               for s in range(_SEATS)], dtype=np.int64), none, none)
-    assert t[T.hand + a] == 0 and t[T.hand + b] == 0 and (in_progress or t[T.leader] == seat)
-    follow = [c for c in mine if in_progress and (c & 3) == (tricks[-1][1][0] & 3)]
-    options = tuple(sorted(follow or mine, key=lambda c: (c & 3, c)))
-    out = [s for s in range(4) if t[T.jack_taker + s] == -1 or (JACK_RANK * 4 + s == tc and
-                                                                rules.turned_jack == "last_trick")]
-    return _Position(seat, tuple(mine), tc, tuple((lead, tuple(cs)) for lead, cs in tricks), t, deal, options,
-                     tuple(out), start, tuple(zip(seats, cards)))
-
-
-def _observations(pos: _Position, codes) -> np.ndarray:
-    """The :data:`~._advise.OBS` rows of the plays so far: each other seat's play with its
-    policy code and the fewest legal cards it can have had (a lead or a play off the led suit:
-    its whole hand, the same in every world; a card following suit: the cards of that suit it
-    played from there on and those it must hold now, all of which it held)."""
-    rows = []
-    for i, (s, c) in enumerate(pos.plays):
-        if s == pos.seat:
-            rows.append((s, c, -1, 0))
-            continue
-        led = pos.plays[i - i % _SEATS][1] & 3
-        before = sum(1 for p, _ in pos.plays[:i] if p == s)
-        follows = i % _SEATS != 0 and (c & 3) == led
-        forced = int(pos.deal[DEAL.at.forced_a if s == pos.deal[DEAL.at.a] else DEAL.at.forced_b])
-        bound = sum(1 for p, x in pos.plays[i:] if p == s and (x & 3) == led) + _count(forced & int(SUIT_MASK[led])) \
-            if follows else _HAND - before
-        rows.append((s, c, int(codes[s]), bound))
-    return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
 
 # ---- the result ---------------------------------------------------------------------------
@@ -291,6 +80,11 @@ class AdviceResult(KanaljeResult):
     jacks_out: tuple[int, ...]
     policies: tuple[str, ...]
     infer: bool = False
+    #: 0 three players (``turned`` the turned card); two players 1 phase 1 (``turned`` the
+    #: face-up card now, ``faceups`` every face-up card so far) or 2 phase 2 (``turned`` the dead
+    #: card that named trump)
+    phase: int = THREE
+    faceups: tuple[int, ...] = ()
     _layout = ADVICE
 
     @property
@@ -384,7 +178,17 @@ class AdviceResult(KanaljeResult):
     @property
     def played_text(self) -> str:
         """The tricks as ``--played`` reads them."""
-        return _played_text(self.played)
+        return played_text(self.played)
+
+    @property
+    def card_name(self) -> str:
+        """What ``turned`` is: ``"turned"``, ``"faceup"`` (phase 1) or ``"trump"`` (phase 2)."""
+        return CARD_ARG[self.phase]
+
+    @property
+    def card_text(self) -> str:
+        """The position's card as its argument reads it (phase 1: every face-up card, in order)."""
+        return format_cards(self.faceups) if self.faceups else card_str(self.turned)
 
     def to_frame(self) -> pd.DataFrame:
         import pandas as pd
@@ -401,8 +205,11 @@ class AdviceResult(KanaljeResult):
 
     def to_dict(self) -> dict:
         d = self.meta()
-        d.update(seat=self.seat, hand=format_cards(self.hand), turned=card_str(self.turned), played=self.played_text,
-                 infer=self.infer, effective_samples=self.effective_samples, best=self.best, verdict=self.verdict)
+        d.update(seat=self.seat, hand=format_cards(self.hand), **{self.card_name: self.card_text},
+                 played=self.played_text, infer=self.infer, effective_samples=self.effective_samples, best=self.best,
+                 verdict=self.verdict)
+        if self.phase != THREE:
+            d["phase"] = self.phase
         d["options"] = [{"card": card, "score": self.score[i].to_dict(), "tricks": self.tricks[i].to_dict(),
                          "penalty": self.penalty[i].to_dict(),
                          "jacks": {s: e.to_dict() for s, e in self.jacks[i].items()},
@@ -410,7 +217,8 @@ class AdviceResult(KanaljeResult):
         return d
 
     def __repr__(self) -> str:
-        lines = [f"Kanalje advice: seat {self.seat}, turned {card_str(self.turned)}, hand {format_cards(self.hand)}, "
+        lines = [f"Kanalje advice: seat {self.seat}, {self.card_name} {self.card_text}, "
+                 f"hand {format_cards(self.hand)}, "
                  f"{'/'.join(self.policies)}, {self.samples:,} worlds, seed {self.seed}"
                  + (f", inferred: effective sample size {self.effective_samples:,.0f}" if self.infer else "")]
         for i, card in enumerate(self.options):
@@ -466,8 +274,8 @@ def _halfwidth(k: int, infer: bool):
 
 
 @takes_backend
-def advise(*, seat: int, hand, turned, played=None, policies=DEFAULT_POLICIES, rules: KanaljeRules | None = None,
-           samples: int | None = None, target_halfwidth: float | None = None,
+def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICIES, rules: KanaljeRules | None = None,
+           trump=None, faceup=None, samples: int | None = None, target_halfwidth: float | None = None,
            lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, infer: bool = False, rng=None,
            threads: int | None = None, progress: bool = False) -> AdviceResult:
     """Which card should I play now? Every legal card of a three-player Kanalje position,
@@ -500,16 +308,15 @@ def advise(*, seat: int, hand, turned, played=None, policies=DEFAULT_POLICIES, r
     '3.00 [3.00, 3.00]'
     """
     rules = check_rules(rules)
-    if rules.players != 3:
-        raise ValueError("rules: advise is for three players (RULES.md 2.1); the two-player game is not supported "
-                         "yet, use KanaljeRules(players=3)")
     threads = check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     lookahead_samples = check_lookahead_samples(lookahead_samples)
-    codes, names, user = resolve_policies(policies, 3)
+    codes, names, user = resolve_policies(policies, rules.players)
     if not isinstance(infer, (bool, np.bool_)):
         raise ValueError(f"infer={infer!r} must be True or False")
-    pos = _check_position(seat, hand, turned, played, rules)
-    if infer and any(codes[s] not in _FAST for s in range(_SEATS) if s != pos.seat):
+    if infer and rules.players == 2:
+        raise ValueError("infer=True is for three players; two-player advice deals every consistent world alike")
+    pos = _check_position(seat, hand, turned, played, rules, trump=trump, faceup=faceup)
+    if infer and any(codes[s] not in _FAST for s in range(3) if s != pos.seat):
         raise ValueError("infer=True weighs the other seats' plays by their policies' likelihood, which only random "
                          "and heuristic have here; give those for the other seats")
     fast = all(c in _FAST for c in codes)
@@ -524,7 +331,7 @@ def advise(*, seat: int, hand, turned, played=None, policies=DEFAULT_POLICIES, r
               threads=threads, progress=progress, unit="world",
               **({"max_samples": MAX_INFER_WORLDS} if infer else {}))
     return AdviceResult(pos.seat, pos.hand, pos.turned, pos.played, pos.options, pos.jacks_out, names, bool(infer),
-                        rules=rules,
+                        pos.phase, pos.faceups, rules=rules,
                         samples=res.samples, seed=res.seed, partial=res.partial,
                         lookahead_samples=lookahead_samples, counts=res.counts)
 

@@ -44,6 +44,11 @@ def _lookahead_option(p: argparse.ArgumentParser) -> None:
 def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
     p.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]", help=_POL_HELP)
     _lookahead_option(p)
+    _rules_options(p)
+    cu.add_run_options(p, default_samples, unit=unit)
+
+
+def _rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: RULES.md 2.2)"),
                    default=KanaljeRules.players,
                    metavar="3|2", help="3 (RULES.md 2.1, default) or 2: the two-phase game of RULES.md 2.2")
@@ -52,7 +57,6 @@ def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals
                    "winner (last-trick)")
     p.add_argument("--no-phase1-jacks-cost", action="store_true",
                    help="two players: jacks in phase-1 tricks fall dead instead of costing the trick's winner")
-    cu.add_run_options(p, default_samples, unit=unit)
 
 
 def add_commands(sub) -> None:
@@ -205,29 +209,34 @@ def game_text(g) -> str:
 
 # ---- advise ---------------------------------------------------------------------------------
 def _add_advise(ksub) -> None:
-    a = ksub.add_parser("advise", help="which card to play now, in the middle of a deal (three players)",
-                        description="Every legal card of a three-player position played out on the same sampled "
+    a = ksub.add_parser("advise", help="which card to play now, in the middle of a deal",
+                        description="Every legal card of a position played out on the same sampled "
                         "worlds: my expected points for the whole deal, tricks, penalty, P(I take each jack still "
-                        "out) and the paired difference to the best card. The cards I have not seen are dealt to "
-                        "the other two uniformly over every deal consistent with the cards played, the turned card "
-                        "and the voids shown. The best card is named only when every other card's difference "
+                        "out) and the paired difference to the best card. The cards I have not seen are dealt "
+                        "uniformly over every deal consistent with what I saw (three players: the cards played, the "
+                        "turned card and the voids shown; two players, phase 1: the face-up cards and the tricks; "
+                        "phase 2: the trump card, the tricks and the voids shown). The best card is named only when "
+                        "every other card's difference "
                         "to it excludes zero. --precision H runs until the paired difference between the two "
                         "best cards is known to +-H points.")
     a.add_argument("--seat", type=cu.int_range(0, 2), required=True, metavar="S",
-                   help="my seat: 0 is left of the dealer and leads the first trick")
+                   help="my seat: 0 is left of the dealer and leads the first trick (two players: the non-dealer)")
     a.add_argument("--hand", required=True, metavar="CARDS", help='my cards now, e.g. "Ah 7c 2d"')
-    a.add_argument("--turned", required=True, metavar="CARD", help="the turned card; its suit is trump")
+    a.add_argument("--turned", metavar="CARD", help="three players: the turned card; its suit is trump")
+    a.add_argument("--faceup", metavar="CARDS", help="two players, phase 1: the face-up stock card of each trick "
+                   "played, in order, and the one face up now (the last)")
+    a.add_argument("--trump", metavar="CARD", help="two players, phase 2: the dead phase-1 card that named trump "
+                   "(--played then holds the phase-2 tricks)")
     a.add_argument("--played", default=None, metavar='"L: c c c; ..."',
-                   help='every trick so far in order: the seat that led it, a colon, its cards in the order played, '
-                   'e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer than 3 cards is the trick in progress, '
-                   "and it is my turn (default: nothing played, seat 0 leads)")
+                   help='every trick so far in order (two players: of the phase now): the seat that led it, a '
+                   'colon, its cards in the order played, e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer cards '
+                   "than players is the trick in progress, and it is my turn (default: nothing played)")
     a.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]",
                    help=f"who plays the deal out after my card, seats 0,1,2, mine included for my later cards: one "
                    f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); "
                    "not --players, which counts the seats in the other kanalje commands")
     _lookahead_option(a)
-    a.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
-                   help="a turned jack takes no part (dead, default) or goes to the last trick's winner")
+    _rules_options(a)
     a.add_argument("--infer", action="store_true",
                    help="weigh each world by how likely the others' plays so far were under their policies "
                    "(random: 1/legal cards at each play; heuristic: only worlds where it would have played as it "
@@ -237,17 +246,17 @@ def _add_advise(ksub) -> None:
 
 
 #: API argument names that start a position error, and the flag a CLI user typed.
-_POSITION_WORDS = re.compile(r"^(seat|hand|turned|played|rules):")
+_POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|played|rules):")
 
 
 def _advise(args) -> int:
     from .advise import advise
 
-    rules = KanaljeRules(turned_jack=cu.python_name(args.turned_jack or "dead"))
+    rules = _rules(args)
     _check_policies(args, rules)
     try:
-        res = advise(seat=args.seat, hand=args.hand, turned=args.turned, played=args.played,
-                     policies=args.policies, rules=rules, infer=args.infer, **_run_args(args))
+        res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
+                     played=args.played, policies=args.policies, rules=rules, infer=args.infer, **_run_args(args))
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
     return cu.emit(args, res, advise_text)
@@ -256,9 +265,10 @@ def _advise(args) -> int:
 def advise_text(r) -> str:
     from ..cards import card_str, format_cards
 
-    head = (f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, turned {card_str(r.turned)}, {_lineup(r)} "
-            f"({cu.how(r, 'worlds')})")
-    where = cu.table(None, [("hand", format_cards(r.hand)), ("played", r.played_text or "(nothing yet)")]
+    head = (f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, {r.card_name} {card_str(r.turned)}, "
+            f"{_lineup(r)} ({cu.how(r, 'worlds')})")
+    where = cu.table(None, [("hand", format_cards(r.hand))] + ([("face up", r.card_text)] if r.faceups else [])
+                     + [("played", r.played_text or "(nothing yet)")]
                      + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.dealt:,} worlds "
                                          "(weighted by the others' plays)")]
                         if r.infer else []))
