@@ -1,4 +1,5 @@
-"""Slow, obviously-correct twins of the Kanalje advisor, written from RULES.md 2.1 with Python sets.
+"""Slow, obviously-correct twins of the Kanalje advisor, written from RULES.md 2.1 (and 2.2's
+phase 2: two seats, trump known, the phase-1 tricks dead) with Python sets.
 
 - :func:`replay`: the state after the tricks of a position (tricks, penalties, voids shown,
   the trick in progress).
@@ -46,13 +47,14 @@ class State:
     void: list = field(default_factory=lambda: [set(), set(), set()])
     count: list = field(default_factory=lambda: [0, 0, 0])
     turned_jack_last: bool = False
+    n: int = 3  # players: 3, or 2 in phase 2 (``turned`` is then the dead card that named trump)
 
     def copy(self):
         return State(self.trump, self.turned, self.leader, list(self.trick), list(self.tricks), list(self.penalty),
-                     set(self.played), [set(v) for v in self.void], list(self.count), self.turned_jack_last)
+                     set(self.played), [set(v) for v in self.void], list(self.count), self.turned_jack_last, self.n)
 
     def to_play(self):
-        return (self.leader + len(self.trick)) % 3
+        return (self.leader + len(self.trick)) % self.n
 
     def play(self, seat, c, hands=None):
         """``seat`` plays ``c`` (removed from ``hands[seat]`` when hands are given)."""
@@ -63,32 +65,35 @@ class State:
         self.played.add(c)
         self.count[seat] += 1
         self.trick.append(c)
-        if len(self.trick) == 3:
-            w = (self.leader + winner_index(self.trick, self.trump)) % 3
+        if len(self.trick) == self.n:
+            w = (self.leader + winner_index(self.trick, self.trump)) % self.n
             self.tricks[w] += 1
             for x in self.trick:
                 if x // 4 == JACK:
                     self.penalty[w] += PENALTY[suit(x)]
             self.leader = w
             self.trick = []
-            if sum(self.count) == 51 and self.turned_jack_last and self.turned // 4 == JACK:
+            if self.n == 3 and sum(self.count) == 51 and self.turned_jack_last and self.turned // 4 == JACK:
                 self.penalty[w] += PENALTY[suit(self.turned)]
 
 
-def replay(turned, played, turned_jack_last=False):
-    """The state after ``played`` (``[(leader, [cards]), ...]``)."""
-    st = State(suit(turned), turned, turned_jack_last=turned_jack_last)
+def replay(turned, played, turned_jack_last=False, n=3, leader=0):
+    """The state after ``played`` (``[(leader, [cards]), ...]``); two players (``n=2``): phase
+    2, ``turned`` the dead card that named trump, ``leader`` the first trick's leader."""
+    st = State(suit(turned), turned, leader, turned_jack_last=turned_jack_last, n=n)
     for lead, cards in played:
         assert lead == st.leader and not st.trick
         for i, c in enumerate(cards):
-            st.play((lead + i) % 3, c)
+            st.play((lead + i) % n, c)
     return st
 
 
 def _hidden(st, seat, mine):
-    a, b = (seat + 1) % 3, (seat + 2) % 3
+    """The other seats ``a``, ``b`` (two players: ``b`` 2, the dead phase-1 tricks, which show no
+    void), the unseen cards and how many of them ``a`` holds."""
+    a, b = (seat + 1) % st.n, (seat + 2) % 3 if st.n == 3 else 2
     unseen = sorted(set(range(52)) - set(mine) - st.played - {st.turned})
-    return a, b, unseen, 17 - st.count[a]
+    return a, b, unseen, (17 if st.n == 3 else 13) - st.count[a]
 
 
 def _consistent(st, a, b, ha, hb):
@@ -143,12 +148,12 @@ def _expect(st, hands, seat):
 def random_value(st, seat, mine, card):
     """My exact expected points for the deal when I play ``card`` now and everybody (me too)
     then plays at random, averaged over every consistent deal of the hidden hands."""
-    a, b = (seat + 1) % 3, (seat + 2) % 3
+    a, b, _, _ = _hidden(st, seat, mine)
     deals = consistent_deals(st, seat, mine)
     total = 0.0
     for ha, hb in deals:
         hands = [None, None, None]
-        hands[seat], hands[a], hands[b] = frozenset(mine), ha, hb
+        hands[seat], hands[a], hands[b] = frozenset(mine), ha, hb if st.n == 3 else frozenset()
         s2 = st.copy()
         s2.play(seat, card, hands)
         total += _expect(s2, hands, seat)

@@ -160,7 +160,7 @@ def check_position(seat, hand, turned, played, rules: KanaljeRules, trump=None, 
     size = _HAND[n]
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
         who = "0 is left of the dealer and leads the first trick" if n == 3 else "0 is the non-dealer"
-        raise ValueError(f"seat={seat!r} must be 0..{n - 1} ({who})")
+        raise ValueError(f"seat: {seat!r} must be 0..{n - 1} ({who})")
     seat = int(seat)
     mine = _cards(hand, "hand", "hand=\"Ah 7c 2d\" (my cards now)")
     if len(set(mine)) != len(mine):

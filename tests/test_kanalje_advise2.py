@@ -1,0 +1,361 @@
+"""Kanalje advice for two players (RULES.md 2.2): phase 2 (trump known, the phase-1 tricks dead)
+and phase 1 (the face-up stock card, the cards each side took face up). The hidden cards
+against rejection-sampling twins, random play against exact enumeration (phase 2) and a
+Python twin (phase 1), the same figures on any number of threads and on Dask, every bad
+position refused in one line by a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from cardodds.cards import card_str, format_cards
+from cardodds.kanalje import KanaljeRules, advise
+from cardodds.kanalje import _advise as KA
+from cardodds.kanalje.advise import _check_position
+from cardodds.rng import as_seed_sequence, chunk_state
+
+from .naive_kanalje_advise import JACK, PENALTY, consistent_deals, legal, random_value, rejection_deal, replay, suit
+
+TWO = KanaljeRules(players=2)
+
+
+def text(played) -> str:
+    return "; ".join(f"{lead}: {format_cards(cs)}" for lead, cs in played)
+
+
+def mask_set(mask) -> frozenset:
+    return frozenset(c for c in range(52) if (int(mask) >> c) & 1)
+
+
+# ---- phase 2 ------------------------------------------------------------------------------------
+def phase2_position(seed: int, left: int, in_trick: int):
+    """A phase-2 position of a random deal played at random: 13 cards each, 26 dead with the
+    trump card among them, ``left`` tricks still to start, ``in_trick`` cards of the current
+    one played; ``(seat, mine, trump card, played, first leader)``."""
+    rng = np.random.default_rng(seed)
+    deck = [int(c) for c in rng.permutation(52)]
+    hands = [set(deck[:13]), set(deck[13:26])]
+    trump, leader = deck[26], int(rng.integers(2))
+    st = replay(trump, [], n=2, leader=leader)
+    played: list = []
+    for _ in range(2 * (13 - left) + in_trick):
+        p = st.to_play()
+        if not st.trick:
+            played.append((p, []))
+        opts = legal(hands[p], st.trick)
+        c = opts[int(rng.integers(len(opts)))]
+        played[-1][1].append(c)
+        st.play(p, c, hands)
+    seat = st.to_play()
+    return seat, sorted(hands[seat]), trump, played, leader
+
+
+def phase2_with_void(left: int, in_trick: int, start: int = 0):
+    """The first phase-2 position from seed ``start`` on in which the opponent showed a void
+    that leaves unseen cards of that suit (all of them then dead)."""
+    for seed in range(start, start + 500):
+        seat, mine, trump, played, leader = phase2_position(seed, left, in_trick)
+        st = replay(trump, played, n=2, leader=leader)
+        unseen = set(range(52)) - set(mine) - st.played - {trump}
+        if any(suit(c) in st.void[1 - seat] for c in unseen):
+            return seed, seat, mine, trump, played, leader
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("left,in_trick", [(2, 0), (3, 1)])
+def test_phase2_hidden_hand_matches_rejection_twin_and_exact_uniform(left, in_trick):
+    seed, seat, mine, trump, played, leader = phase2_with_void(left, in_trick)
+    pos = _check_position(seat, mine, None, text(played), TWO, trump=card_str(trump))
+    st = replay(trump, played, n=2, leader=leader)
+    deals = consistent_deals(st, seat, mine)
+    assert 1 < len(deals) < 600
+    index = {ha: i for i, (ha, _) in enumerate(deals)}
+    n = 30_000
+    hands = np.zeros((n, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands, None)
+    kernel: Counter = Counter()
+    for ha_mask, dead_mask, _ in hands:
+        ha, dead = mask_set(ha_mask), mask_set(dead_mask)
+        assert (ha, dead) in set(deals), "a sampled deal contradicts the position"
+        kernel[index[ha]] += 1
+    rng = np.random.default_rng(seed)
+    twin = Counter(index[rejection_deal(rng, st, seat, mine)[0]] for _ in range(n))
+    k = [kernel[i] for i in range(len(deals))]
+    t = [twin[i] for i in range(len(deals))]
+    assert sps.chisquare(k).pvalue > 1e-3
+    assert sps.chisquare(t).pvalue > 1e-3
+    assert sps.chi2_contingency(np.array([k, t])).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("seed,left,in_trick", [(11, 2, 0), (12, 2, 1), (13, 3, 0), (14, 3, 1), (15, 1, 1)])
+def test_phase2_random_play_matches_exact_enumeration(seed, left, in_trick):
+    seat, mine, trump, played, leader = phase2_position(seed, left, in_trick)
+    st = replay(trump, played, n=2, leader=leader)
+    r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
+               samples=20_000, rng=seed)
+    assert r.samples == 20_000 and r.phase == 2
+    for card, e in zip(r.cards, r.score):
+        exact = random_value(st, seat, mine, card)
+        assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
+
+
+def test_phase2_voids_reach_the_figures():
+    seed, seat, mine, trump, played, leader = phase2_with_void(3, 0, start=50)
+    st = replay(trump, played, n=2, leader=leader)
+    r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
+               samples=20_000, rng=5)
+    for card, e in zip(r.cards, r.score):
+        assert abs(e.value - random_value(st, seat, mine, card)) <= max(4 * e.se, 1e-12)
+
+
+def test_phase2_top_trump_and_jacks():
+    """Hearts are trump (7♥ dead); I lead with the A♥: it takes whatever the opponent plays."""
+    hand = "Ah 2c 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac"
+    r = advise(seat=0, hand=hand, trump="7h", rules=TWO, samples=3_000, rng=1)
+    assert r.phase == 2 and sorted(r.options) == sorted(hand.split())
+    i = r.options.index("Ah")
+    assert r.tricks[i].lo >= 1 and set(r.jacks[i]) == {"spades", "clubs", "diamonds", "hearts"}
+    # the jack of trump as the trump card is dead, not out
+    r = advise(seat=0, hand=hand, trump="Jh", rules=TWO, samples=200, rng=1)
+    assert "hearts" not in r.jacks[0]
+
+
+# ---- phase 1 ------------------------------------------------------------------------------------
+def phase1_position(seed: int, done: int, in_trick: int):
+    """A phase-1 position of a random deal played at random (RULES.md 2.2, seat 0 leads):
+    ``done`` tricks played, ``in_trick`` cards of the next; ``(seat, mine, faceups, played,
+    opponent's hand, stock under the face-up card)``."""
+    rng = np.random.default_rng(seed)
+    deck = [int(c) for c in rng.permutation(52)]
+    hands = [set(deck[:13]), set(deck[13:26])]
+    stock = deck[26:]
+    played: list = []
+    leader = 0
+    for k in range(done + 1):
+        trick: list = []
+        played.append((leader, trick))
+        for i in range(2 if k < done else in_trick):
+            p = (leader + i) % 2
+            opts = sorted(hands[p]) if i == 0 else \
+                sorted(c for c in hands[p] if c // 4 != JACK or suit(c) == suit(trick[0])) or sorted(hands[p])
+            c = opts[int(rng.integers(len(opts)))]
+            hands[p].discard(c)
+            trick.append(c)
+        if k < done:
+            w = 1 - leader if suit(trick[1]) == suit(trick[0]) and trick[1] > trick[0] else leader
+            hands[w].add(stock[2 * k])
+            hands[1 - w].add(stock[2 * k + 1])
+            leader = w
+    if not played[-1][1]:
+        played.pop()
+    seat = (leader + in_trick) % 2
+    faceups = [stock[2 * k] for k in range(done + 1)]
+    return seat, sorted(hands[seat]), faceups, played, hands[1 - seat], stock[2 * done + 1:]
+
+
+@pytest.mark.parametrize("seed,done,in_trick", [(1, 12, 0), (2, 12, 1), (3, 11, 1)])
+def test_phase1_hidden_cards_match_rejection_twin(seed, done, in_trick):
+    """The opponent's cards other than the face-up ones it took, and the card under the
+    face-up one, against a twin that deals every card I have not seen (those the opponent took
+    face up too) and rejects a deal that does not give the opponent the face-up cards it took."""
+    seat, mine, faceups, played, opp, below = phase1_position(seed, done, in_trick)
+    pos = _check_position(seat, mine, None, text(played), TWO, faceup=format_cards(faceups))
+    assert pos.phase == 1 and pos.faceups == tuple(faceups)
+    n = 30_000
+    hands = np.zeros((n, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands, None)
+    kernel = Counter((mask_set(a), mask_set(b)) for a, b, _ in hands)
+    # the twin
+    seen = set(mine) | {c for _, cs in played for c in cs} | set(faceups)
+    known = set(opp) & set(faceups)  # face-up cards the opponent took and holds
+    assert known == set(mask_set(pos.deal[KA.DL.forced_a]))
+    unseen = sorted((set(range(52)) - seen) | known)
+    rng = np.random.default_rng(seed)
+    twin: Counter = Counter()
+    while sum(twin.values()) < n:
+        perm = [int(c) for c in rng.permutation(unseen)]
+        h = frozenset(perm[:len(opp)])
+        if known <= h:
+            twin[(h, frozenset([perm[len(opp)]]))] += 1
+    cells = sorted(set(kernel) | set(twin), key=lambda x: (sorted(x[0]), sorted(x[1])))
+    assert all(len(h) == len(opp) and known <= h for h, _ in kernel)
+    k = [kernel[c] for c in cells]
+    t = [twin[c] for c in cells]
+    assert 2 < len(cells) < 1_000
+    assert sps.chisquare(k).pvalue > 1e-3
+    assert sps.chi2_contingency(np.array([k, t])).pvalue > 1e-3
+
+
+def _play_random(rng, hands, trump, leader, score):
+    """Phase 2 at random from ``leader``; ``score[s]`` gets seat s's trick points and penalties."""
+    trick: list = []
+    while hands[0] or hands[1]:
+        p = (leader + len(trick)) % 2
+        c = legal(hands[p], trick)[int(rng.integers(len(legal(hands[p], trick))))]
+        hands[p].discard(c)
+        trick.append(c)
+        if len(trick) == 2:
+            best = 1 if (suit(trick[1]) == suit(trick[0]) and trick[1] > trick[0]) or \
+                (suit(trick[1]) == trump and suit(trick[0]) != trump) else 0
+            w = (leader + best) % 2
+            score[w] += 1 - sum(PENALTY[suit(x)] for x in trick if x // 4 == JACK)
+            leader, trick = w, []
+
+
+def phase1_last_trick_twin(rng, seat, mine, faceups, played, card, n):
+    """My points for the whole deal, ``n`` deals: the last phase-1 trick with ``card`` (the
+    opponent's cards and the last stock card dealt at random from what I have not seen), the
+    phase-2 trump drawn from the 26 phase-1 trick cards, phase 2 at random (Python, RULES.md 2.2)."""
+    opp = 1 - seat
+    seen = set(mine) | {c for _, cs in played for c in cs} | set(faceups)
+    taker: list = []
+    pen = [0, 0]
+    for lead, cs in played:
+        if len(cs) == 2:
+            w = (lead + 1) % 2 if suit(cs[1]) == suit(cs[0]) and cs[1] > cs[0] else lead
+            pen[w] += sum(PENALTY[suit(x)] for x in cs if x // 4 == JACK)
+            taker.append(w)
+    known = {c for c, w in zip(faceups, taker) if w == opp} - {c for _, cs in played for c in cs}
+    pool = sorted(set(range(52)) - seen)
+    in_trick = played[-1][1] if played and len(played[-1][1]) == 1 else []
+    out = []
+    for _ in range(n):
+        perm = [int(c) for c in rng.permutation(pool)]
+        h = 13 - len(in_trick) - len(known)
+        hands = {seat: set(mine), opp: set(known) | set(perm[:h])}
+        last = perm[h]
+        trick = list(in_trick)
+        if not trick:
+            oc = legal_first(hands, opp, card, rng)
+            trick = [card, oc]
+            lead = seat
+        else:
+            trick = [trick[0], card]
+            lead = opp
+        hands[seat].discard(card)
+        w = (lead + 1) % 2 if suit(trick[1]) == suit(trick[0]) and trick[1] > trick[0] else lead
+        p = list(pen)
+        p[w] += sum(PENALTY[suit(x)] for x in trick if x // 4 == JACK)
+        hands[w].add(faceups[-1])
+        hands[1 - w].add(last)
+        dead = sorted({c for _, cs in played for c in cs} | set(trick))
+        trump = suit(dead[int(rng.integers(len(dead)))])
+        score = [0, 0]
+        _play_random(rng, [hands[0], hands[1]], trump, w, score)
+        out.append(score[seat] - p[seat])
+    return np.mean(out), np.std(out) / np.sqrt(n)
+
+
+def legal_first(hands, opp, card, rng):
+    """The opponent's random answer to my lead ``card`` in phase 1 (no jack of another suit)."""
+    h = hands[opp]
+    opts = sorted(c for c in h if c // 4 != JACK or suit(c) == suit(card)) or sorted(h)
+    c = opts[int(rng.integers(len(opts)))]
+    h.discard(c)
+    return c
+
+
+@pytest.mark.parametrize("seed,in_trick", [(4, 0), (5, 1)])
+def test_phase1_random_play_matches_python_twin(seed, in_trick):
+    seat, mine, faceups, played, _, _ = phase1_position(seed, 12, in_trick)
+    r = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), policies="random",
+               rules=TWO, samples=20_000, rng=seed)
+    rng = np.random.default_rng(seed)
+    for card, e in list(zip(r.cards, r.score))[:4]:
+        m, se = phase1_last_trick_twin(rng, seat, mine, faceups, played, card, 3_000)
+        assert abs(e.value - m) <= 4 * np.hypot(e.se, se), (card_str(card), e, m, se)
+
+
+def test_phase1_follower_keeps_its_jacks_and_options():
+    seat, mine, faceups, played, _, _ = phase1_position(8, 3, 1)
+    r = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO, samples=500, rng=1)
+    led = played[-1][1][0]
+    assert set(r.cards) == {c for c in mine if c // 4 != JACK or suit(c) == suit(led)}
+    assert r.to_dict()["faceup"] == format_cards(faceups) and r.to_dict()["phase"] == 1
+
+
+# ---- the same figures everywhere, the result ---------------------------------------------------------
+@pytest.mark.parametrize("phase", [1, 2])
+def test_same_seed_same_figures_on_threads_and_dask(phase):
+    if phase == 1:
+        seat, mine, faceups, played, _, _ = phase1_position(9, 5, 1)
+        kw = dict(faceup=format_cards(faceups))
+    else:
+        seat, mine, trump, played, _ = phase2_position(9, 6, 1)
+        kw = dict(trump=card_str(trump))
+    kw.update(seat=seat, hand=mine, played=text(played), rules=TWO, samples=2_500, rng=9)
+    one = advise(**kw, threads=1)
+    two = advise(**kw, threads=2)
+    assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
+    pytest.importorskip("distributed")
+    dask = advise(**kw, backend="local:2")
+    assert (dask.counts == one.counts).all()
+
+
+def test_two_player_result_and_lookahead():
+    seat, mine, trump, played, _ = phase2_position(3, 5, 0)
+    r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), rules=TWO,
+               policies="lookahead", lookahead_samples=2, samples=20, rng=1)
+    assert r.policies == ("lookahead", "lookahead") and r.violations == 0
+    d = json.loads(json.dumps(r.to_dict()))
+    assert d["trump"] == card_str(trump) and d["phase"] == 2 and "turned" not in d
+    assert set(d["options"][0]) == {"card", "score", "tricks", "penalty", "jacks", "versus_best"}
+    assert "trump" in repr(r)
+    with pytest.raises(ValueError, match="three players"):
+        advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), rules=TWO, infer=True, samples=10)
+
+
+# ---- bad positions ------------------------------------------------------------------------------------
+_P2 = ["--players", "2", "--trump", "7h"]
+_H13 = "Ac Kc Qc Jc Tc 9c 8c 2d 3d 4d 5d 6d 7d"
+
+
+@pytest.mark.parametrize("flags,words", [
+    (["--seat", "0", "--hand", _H13, "--trump", "7h"], "two-player"),  # trump with three players
+    (["--players", "2", "--seat", "0", "--hand", _H13, "--turned", "7h"], "turn no card"),
+    (["--players", "2", "--seat", "0", "--hand", _H13], "exactly one"),
+    (["--players", "2", "--seat", "0", "--hand", _H13, "--trump", "7h", "--faceup", "8h"], "exactly one"),
+    ([*_P2, "--seat", "0", "--hand", _H13 + " 8d"], "give my cards now"),
+    ([*_P2, "--seat", "2", "--hand", _H13], "0..1"),
+    ([*_P2, "--seat", "0", "--hand", _H13, "--played", "1: 7h 2s"], "trump card"),
+    ([*_P2, "--seat", "0", "--hand", "Ac Kc Qc Jc Tc 9c 8c 2d 3d 4d 5d 3s", "--played", "1: 2s 7c"], "follow"),
+    ([*_P2, "--seat", "0", "--hand", "Ac Kc Qc Jc Tc 9c 8c 2d 3d 4d 5d 6d", "--played", "0: 2s"], "turn"),
+    ([*_P2, "--seat", "0", "--hand", "Ac Kc Qc Jc Tc 9c 8c 3d 4d 5d", "--played", "1: 2c 3c; 0: 4c 2d; 0: 5c 6c"],
+     "showed earlier"),
+    ([*_P2, "--seat", "0", "--hand", _H13, "--played", "0: 2s 2h 3h"], "1..2"),
+    (["--players", "2", "--seat", "0", "--hand", _H13, "--faceup", "8h", "--played", "0: 2s 3s"], "faceup: 1 cards"),
+    (["--players", "2", "--seat", "1", "--hand", _H13, "--faceup", "8h", "--played", "0: 2s Jh"], "second player"),
+    (["--players", "2", "--seat", "1", "--hand", _H13, "--faceup", "8h 9h", "--played", "0: 2s 8h"], "face up"),
+    (["--players", "2", "--seat", "0", "--hand", "Ac Kc Qc Jc Tc 9c 8c 2d 3d 4d 5d 6d 8h", "--faceup", "8h 9h",
+      "--played", "0: 2s 7s"], "took it"),
+    (["--players", "2", "--seat", "1", "--hand", _H13, "--faceup", "8h"], "turn"),
+    (["--players", "2", "--seat", "0", "--hand", _H13, "--faceup", "Ac"], "face up"),
+])
+def test_bad_two_player_positions_one_line_exit_2(flags, words):
+    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "advise", *flags, "--samples", "10"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardodds: error: ") and words in lines[0], r.stderr
+    assert "--" in lines[0]
+
+
+def test_two_player_cli_table(capsys):
+    from cardodds.cli import main
+
+    argv = ["kanalje", "advise", "--players", "2", "--seat", "0", "--hand", _H13, "--faceup", "8h", "--samples",
+            "300", "--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Kanalje advice, 2 players, seat 0, faceup 8h") and "verdict:" in out
+    assert main(argv + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["faceup"] == "8h" and d["phase"] == 1 and d["samples"] == 300
