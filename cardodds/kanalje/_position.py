@@ -125,26 +125,32 @@ class Position:
     faceups: tuple[int, ...] = ()  # phase 1: the face-up card of every trick played, and the one now
 
 
+_TWO_CARDS = ("trump='7h' (phase 2: the dead phase-1 card that named trump) and faceup='7h' (phase 1: the "
+              "face-up stock card of each trick so far and the one now)")
+#: Refusals: a position card of the other game, or none (by player count).
+_OTHER_GAME = {"turned": f"turned: two players turn no card; give one of {_TWO_CARDS}",
+               "faceup": "faceup: belongs to the two-player game; three players give the turned card (turned='7h'), "
+                         "or use KanaljeRules(players=2)"}
+_OTHER_GAME["trump"] = _OTHER_GAME["faceup"].replace("faceup:", "trump:")
+_NONE_GIVEN = {3: "turned: give the turned card (its suit is trump), e.g. turned='7h'",
+               2: f"trump: give exactly one of {_TWO_CARDS}"}
+
+
 def _position_card(turned, trump, faceup, rules: KanaljeRules) -> tuple[list[int], int]:
     """The card(s) naming the position and its phase: ``(cards, phase)``."""
-    if rules.players == 3:
-        if trump is not None or faceup is not None:
-            raise ValueError(f"{'trump' if trump is not None else 'faceup'}: belongs to the two-player game; three "
-                             "players give the turned card (turned='7h'), or use KanaljeRules(players=2)")
-        if turned is None:
-            raise ValueError("turned: give the turned card (its suit is trump), e.g. turned='7h'")
-        arg, value, phase = "turned", turned, THREE
-    else:
-        if turned is not None:
-            raise ValueError("turned: two players turn no card; give trump='7h' (phase 2: the dead phase-1 card "
-                             "that named trump) or faceup='7h' (phase 1: the face-up stock card)")
-        if (trump is None) == (faceup is None):
-            raise ValueError("trump: give exactly one of trump='7h' (phase 2: the dead phase-1 card that named "
-                             "trump) and faceup='7h' (phase 1: the face-up stock card of each trick so far and now)")
-        if trump is not None and rules.phase2_trump != "trick_card":
-            raise ValueError("rules: phase-2 advice reads the card that named trump; these rules play phase 2 "
-                             "without trump (phase2_trump='none')")
-        arg, value, phase = ("faceup", faceup, PHASE1) if faceup is not None else ("trump", trump, PHASE2)
+    given = {"turned": turned, "faceup": faceup, "trump": trump}
+    allowed = ("turned",) if rules.players == 3 else ("faceup", "trump")
+    for name, v in given.items():
+        if v is not None and name not in allowed:
+            raise ValueError(_OTHER_GAME[name])
+    named = [name for name in allowed if given[name] is not None]
+    if len(named) != 1:
+        raise ValueError(_NONE_GIVEN[rules.players])
+    arg, value = named[0], given[named[0]]
+    phase = CARD_ARG.index(arg)
+    if phase == PHASE2 and rules.phase2_trump != "trick_card":
+        raise ValueError("rules: phase-2 advice reads the card that named trump; these rules play phase 2 "
+                         "without trump (phase2_trump='none')")
     cards = _cards(value, arg, f"{arg}='7h'")
     if phase != PHASE1 and len(cards) != 1:
         raise ValueError(f"{arg}: give one card, e.g. {arg}='7h'")

@@ -10,6 +10,14 @@ and jacks already taken included), tricks, penalty, the chance that I take each 
 out, and the paired difference to the best card. The best card is named only when every
 other card's difference to it excludes zero.
 
+Two players (``rules=KanaljeRules(players=2)``, RULES.md 2.2): in phase 1 the position names
+every face-up stock card so far (``faceup``: one per trick played and the one face up now), and
+the opponent's cards other than the face-up ones it took and the stock under the face-up card
+are redealt at random (phase 1 has no duty to follow, so no voids); in phase 2 it names the dead
+card that named trump (``trump``) and the phase-2 tricks, and the opponent's hand is dealt from
+the cards I have not seen consistently with the voids it showed, the rest lying dead in the
+phase-1 tricks (see ``docs/kanalje-advise.md``; the position is checked in :mod:`._position`).
+
 >>> r = advise(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d", turned="Td",
 ...            played="0: Kh 3h", samples=1_000, rng=2)
 >>> r.options                   # the legal cards: I must follow hearts
@@ -278,8 +286,8 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
            trump=None, faceup=None, samples: int | None = None, target_halfwidth: float | None = None,
            lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, infer: bool = False, rng=None,
            threads: int | None = None, progress: bool = False) -> AdviceResult:
-    """Which card should I play now? Every legal card of a three-player Kanalje position,
-    played out on the same sampled worlds.
+    """Which card should I play now? Every legal card of a Kanalje position, played out on
+    the same sampled worlds.
 
     ``seat``: my seat (0 is left of the dealer and leads the first trick). ``hand``: my cards
     now. ``turned``: the turned card (its suit is trump). ``played``: every trick so far in
@@ -297,7 +305,17 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     ``infer=True`` also weighs each world by how likely the other seats' plays so far were
     under their policies (random: 1 / their legal cards at each play; heuristic: only worlds
     in which it would have played as it did): ``effective_samples`` is then the effective sample
-    size of the weighting. The other seats' policies must be ``random`` or ``heuristic``.
+    size of the weighting. The other seats' policies must be ``random`` or ``heuristic``
+    (three players only).
+
+    Two players (``rules=KanaljeRules(players=2)``; seat 0 is the non-dealer): no ``turned``;
+    phase 1 ``faceup="F1 F2 ... Fk"``, the face-up stock card of every trick played in order and
+    the one face up now (the last), with ``played`` the phase-1 tricks (two cards each; the
+    first led by the non-dealer); phase 2 ``trump="7h"``, the dead phase-1 card that named
+    trump, with ``played`` the phase-2 tricks alone (the first led by the last phase-1 trick's
+    winner, which the position does not name). Phase-1 figures are for the whole deal (the
+    phase-1 jacks already taken included); phase-2 figures for phase 2 (its tricks so far
+    included), as the phase-1 tricks are not given.
 
     >>> r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...            "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
