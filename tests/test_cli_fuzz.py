@@ -115,6 +115,11 @@ CARD = st.sampled_from(["7h", "Jh", "Ac", "Zz", "", "2s"])
 ADVICE_PLAYED = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; "
                  "1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; 0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
 
+#: A two-player phase-2 position of ten tricks and one card of the 11th (seat 1 to play, 2c named trump).
+ADVICE_PLAYED2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
+#: Two players, phase 1: the face-up cards so far.
+FACEUPS = st.sampled_from(["Jh", "Jh 5c", "Jh Jh", "Zz", "", "Ah"])
+
 COMMANDS = {
     "kana odds": (["kana", "odds"], {**KANA_RULES, **COMMON, "--shown": SHOWN}, _sizes(True)),
     "kana advise": (["kana", "advise", "--cards", "9h ? ?"], {**KANA_RULES, **COMMON,
@@ -156,8 +161,21 @@ COMMANDS = {
                         "--turned": CARD,
                         "--played": st.sampled_from([ADVICE_PLAYED, "", "0: 8c", "0:", "3: 2c", "0 2c", ";;",
                                                      "0: Ac Ac Kc", ADVICE_PLAYED + " 9c 2d"]),
-                        "--turned-jack": KANALJE["--turned-jack"], "--infer": None},
+                        "--turned-jack": KANALJE["--turned-jack"], "--infer": None,
+                        "--players": st.sampled_from(["3", "2", "4"]), "--trump": CARD, "--faceup": FACEUPS},
                        [["--samples", s] for s in ("1", "7", "30")] + [["--samples", "0"], ["--precision", "0.45"]]),
+    "kanalje advise two players": (["kanalje", "advise", "--players", "2", "--seat", "1", "--hand", "6h 8s Jh Qs",
+                                    "--trump", "2c", "--played", ADVICE_PLAYED2],
+                                   {**COMMON, **LOOKAHEAD,
+                                    "--players": st.sampled_from(["2", "3"]),
+                                    "--seat": st.sampled_from(["0", "1", "2"]),
+                                    "--hand": st.sampled_from(["6h 8s Jh Qs", "6h 8s Jh", "As Ks 3s 4c 8c Tc 2d 6d 9d "
+                                                               "Qd 5h 8h Ah", "Ah Ah", ""]),
+                                    "--trump": st.sampled_from(["2c", "Jh", "7h", "Zz"]), "--faceup": FACEUPS,
+                                    "--turned": CARD, "--no-phase1-jacks-cost": None, "--infer": None,
+                                    "--played": st.sampled_from([ADVICE_PLAYED2, "", "0: Qs", "0: Qs Jh", "1: 9d",
+                                                                 "0: 2s 3s 4s", "2: 9d 3d", ADVICE_PLAYED2 + " 7s"])},
+                                   [["--samples", s] for s in ("1", "7", "30")] + [["--samples", "0"]]),
     "canasta melds": (["canasta", "melds"], {**CANASTA, **COMMON,
                                              "--hand-size": st.sampled_from(["1", "11", "12", "26", "27", "0"])},
                       _sizes(True)),
