@@ -145,62 +145,61 @@ def _expect(st, hands, seat):
     return total / len(opts)
 
 
+def _value_after(st, seat, mine, card, ha, hb):
+    """My exact expected points when the hidden hands are ``ha``, ``hb`` and I play ``card`` now,
+    everybody then playing at random."""
+    a, b, _, _ = _hidden(st, seat, mine)
+    hands = [frozenset(), frozenset(), frozenset()]
+    hands[seat], hands[a] = frozenset(mine), ha
+    if st.n == 3:
+        hands[b] = hb  # two players: hb are the dead phase-1 tricks, in nobody's hand
+    s2 = st.copy()
+    s2.play(seat, card, hands)
+    return _expect(s2, hands, seat)
+
+
 def random_value(st, seat, mine, card):
     """My exact expected points for the deal when I play ``card`` now and everybody (me too)
     then plays at random, averaged over every consistent deal of the hidden hands."""
-    a, b, _, _ = _hidden(st, seat, mine)
     deals = consistent_deals(st, seat, mine)
-    total = 0.0
-    for ha, hb in deals:
-        hands = [None, None, None]
-        hands[seat], hands[a], hands[b] = frozenset(mine), ha, hb if st.n == 3 else frozenset()
-        s2 = st.copy()
-        s2.play(seat, card, hands)
-        total += _expect(s2, hands, seat)
-    return total / len(deals)
+    return sum(_value_after(st, seat, mine, card, ha, hb) for ha, hb in deals) / len(deals)
 
 
-def likelihood(turned, played, seat, mine, ha, hb):
+def likelihood(turned, played, seat, mine, ha, hb, n=3, leader=0):
     """The probability that random players holding the hidden hands ``ha``, ``hb`` (now) made
-    the other seats' plays of ``played``: the product of 1 / (legal cards) at each of them."""
-    a, b = (seat + 1) % 3, (seat + 2) % 3
+    the other seats' plays of ``played``: the product of 1 / (legal cards) at each of them
+    (two players, ``n=2``: phase 2 from ``leader``, ``hb`` dead)."""
     hands = [set(), set(), set()]
     for lead, cards in played:
         for i, c in enumerate(cards):
-            hands[(lead + i) % 3].add(c)
+            hands[(lead + i) % n].add(c)
     hands[seat] |= set(mine)
-    hands[a] |= set(ha)
-    hands[b] |= set(hb)
-    st = State(suit(turned), turned)
+    hands[(seat + 1) % n] |= set(ha)
+    if n == 3:
+        hands[(seat + 2) % 3] |= set(hb)
+    st = State(suit(turned), turned, leader, n=n)
     p = 1.0
     for lead, cards in played:
         for i, c in enumerate(cards):
-            s = (lead + i) % 3
+            s = (lead + i) % n
             if s != seat:
                 p /= len(legal(hands[s], st.trick))
             st.play(s, c, hands)
     return p
 
 
-def posterior(turned, played, seat, mine):
+def posterior(turned, played, seat, mine, n=3, leader=0):
     """Every consistent deal of the hidden hands with its probability given the other seats'
     plays under random players: ``[((hand a, hand b), probability), ...]``."""
-    st = replay(turned, played)
+    st = replay(turned, played, n=n, leader=leader)
     deals = consistent_deals(st, seat, mine)
-    w = [likelihood(turned, played, seat, mine, ha, hb) for ha, hb in deals]
+    w = [likelihood(turned, played, seat, mine, ha, hb, n, leader) for ha, hb in deals]
     total = sum(w)
     return [(d, x / total) for d, x in zip(deals, w)]
 
 
-def random_value_inferred(turned, played, seat, mine, card):
+def random_value_inferred(turned, played, seat, mine, card, n=3, leader=0):
     """:func:`random_value` averaged over the deals weighted by :func:`posterior`."""
-    st = replay(turned, played)
-    a, b = (seat + 1) % 3, (seat + 2) % 3
-    total = 0.0
-    for (ha, hb), p in posterior(turned, played, seat, mine):
-        hands = [None, None, None]
-        hands[seat], hands[a], hands[b] = frozenset(mine), ha, hb
-        s2 = st.copy()
-        s2.play(seat, card, hands)
-        total += p * _expect(s2, hands, seat)
-    return total
+    st = replay(turned, played, n=n, leader=leader)
+    return sum(p * _value_after(st, seat, mine, card, ha, hb)
+               for (ha, hb), p in posterior(turned, played, seat, mine, n, leader))

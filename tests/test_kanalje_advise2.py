@@ -21,7 +21,8 @@ from cardodds.kanalje import _advise as KA
 from cardodds.kanalje.advise import _check_position
 from cardodds.rng import as_seed_sequence, chunk_state
 
-from .naive_kanalje_advise import JACK, PENALTY, consistent_deals, legal, random_value, rejection_deal, replay, suit
+from .naive_kanalje_advise import (JACK, PENALTY, consistent_deals, legal, posterior, random_value,
+                                   random_value_inferred, rejection_deal, replay, suit)
 
 TWO = KanaljeRules(players=2)
 
@@ -125,6 +126,35 @@ def test_phase2_top_trump_and_jacks():
     # the jack of trump as the trump card is dead, not out
     r = advise(seat=0, hand=hand, trump="Jh", rules=TWO, samples=200, rng=1)
     assert "hearts" not in r.jacks[0]
+
+
+@pytest.mark.parametrize("seed,left,in_trick", [(0, 2, 1), (7, 2, 0), (3, 3, 1)])
+def test_phase2_inferred_worlds_and_random_play_match_the_exact_posterior(seed, left, in_trick):
+    """Random players in phase 2: the worlds kept are distributed as the consistent deals
+    weighted by the likelihood of the opponent's plays, and each card's figure is the exact
+    expectation under that posterior."""
+    from cardodds.kanalje.advise import _observations
+
+    from .test_kanalje_advise import weighted_frequencies
+
+    seat, mine, trump, played, leader = phase2_position(seed, left, in_trick)
+    post = posterior(trump, played, seat, mine, 2, leader)
+    probs = np.array([p for _, p in post])
+    assert probs.max() / probs.min() > 2 and len(post) < 600  # the plays tell deals apart; cells of ~40 worlds
+    index = {ha: i for i, ((ha, _), _) in enumerate(post)}
+    pos = _check_position(seat, mine, None, text(played), TWO, trump=card_str(trump))
+    n = 20_000
+    hands = np.zeros((n, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands,
+                    (pos.start, _observations(pos, [0, 0])))
+    kernel, se = weighted_frequencies([index[mask_set(m)] for m in hands[:, 0]], hands[:, 2], len(post))
+    assert sps.chi2.sf((((kernel - probs) / np.maximum(se, 1e-12)) ** 2).sum(), len(post) - 1) > 1e-3
+    r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
+               infer=True, samples=20_000, rng=seed)
+    assert r.infer and 0 < r.effective_samples < r.dealt
+    for card, e in zip(r.cards, r.score):
+        exact = random_value_inferred(trump, played, seat, mine, card, 2, leader)
+        assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
 
 
 # ---- phase 1 ------------------------------------------------------------------------------------
@@ -308,8 +338,10 @@ def test_two_player_result_and_lookahead():
     assert d["trump"] == card_str(trump) and d["phase"] == 2 and "turned" not in d
     assert set(d["options"][0]) == {"card", "score", "tricks", "penalty", "jacks", "versus_best"}
     assert "trump" in repr(r)
-    with pytest.raises(ValueError, match="three players"):
-        advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), rules=TWO, infer=True, samples=10)
+    seat, mine, faceups, played, _, _ = phase1_position(3, 4, 0)
+    with pytest.raises(ValueError, match="in phase 1 every consistent world"):
+        advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO, infer=True,
+               samples=10)
 
 
 # ---- bad positions ------------------------------------------------------------------------------------

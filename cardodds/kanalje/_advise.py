@@ -91,11 +91,12 @@ def pair_index(i: int, j: int) -> int:
 
 
 @loop
-def deal_hidden(state, t0, deal, w, deck):
+def deal_hidden(state, t0, deal, w, deck, phase1):
     """``w`` = the position ``t0`` with the hidden cards dealt at random as ``deal``
     (:data:`DEAL`) says; ``deck`` is 52 int64 of scratch. Returns what ``b`` receives (phase 1:
-    the card under the face-up one, which the trick's loser draws face down)."""
-    if deal[DL.mode] == HIDDEN_PHASE1:
+    the card under the face-up one, which the trick's loser draws face down). ``phase1`` is
+    None except in phase 1 (mode :data:`HIDDEN_PHASE1`): numba then compiles no phase-1 code."""
+    if phase1 is not None:
         sample_world(state, t0, 1 - deal[DL.a], w, deck)
         return bit(w[T.stock + w[T.stock_pos] + 1])
     copy_into(w, t0)
@@ -140,6 +141,8 @@ def likelihood_ratio(state, w, deal, start, obs, r):
     b = deal[DL.b]
     r[T.hand + a] |= w[T.hand + a]
     r[T.hand + b] |= w[T.hand + b]
+    r[T.played] |= w[T.phase1_played]  # two players, phase 2: the dead cards of the world
+    r[T.phase1_played] |= w[T.phase1_played]
     acc = 1.0
     for i in range(obs.shape[0]):
         s = obs[i, OB.seat]
@@ -165,34 +168,40 @@ def sample_hands(state, n, t0, deal, hands, infer):
     r = np.empty(TABLE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
     for i in range(n):
-        hands[i, 1] = deal_hidden(state, t0, deal, w, deck)
+        if deal[DL.mode] == HIDDEN_PHASE1:
+            hands[i, 1] = deal_hidden(state, t0, deal, w, deck, True)
+        else:
+            hands[i, 1] = deal_hidden(state, t0, deal, w, deck, None)
         hands[i, 2] = 1 if infer is None else likelihood_ratio(state, w, deal, infer[0], infer[1], r)
         hands[i, 0] = w[T.hand + deal[DL.a]]
 
 
 @kernel
-def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infer):
+def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1):
     """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
     out from the same random state (drawn once per world), so the options are paired.
     ``pol`` is None for heuristic players alone, and ``user`` None for lineups of random and
     heuristic players: each compiles only its own play-out (the leanest first); else ``user``
     is the compiled user policy (or its stand-in). ``infer`` is None, or ``(start, obs)``
-    to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`)."""
+    to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`).
+    ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`)."""
     w = np.empty(TABLE_SIZE, dtype=np.int64)
     t = np.empty(TABLE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
     sc = np.empty(MAX_OPTIONS, dtype=np.int64)
     sub = np.empty((2, 4), dtype=np.uint64)
     scr, rs = scratch()
-    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, w, t, deck, sc, sub, scr, rs)
+    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1, w, t, deck, sc, sub, scr,
+                 rs)
 
 
 @loop
-def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, w, t, deck, sc, sub, scr, rs):
+def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1, w, t, deck, sc, sub, scr,
+                 rs):
     k = cards.shape[0]
     for _ in range(n):
-        deal_hidden(state, t0, deal, w, deck)
+        deal_hidden(state, t0, deal, w, deck, phase1)
         out[A.dealt] += 1
         wt = np.int64(1)
         if infer is not None:
@@ -204,7 +213,11 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
         for i in range(k):
             copy_into(t, w)
             copy_into(sub[1], sub[0])
-            if not play_any(sub[1], t, seat, cards[i]):
+            if phase1 is None:
+                over = play_card(t, seat, cards[i])
+            else:  # pruned unless phase 1: two players only
+                over = play_any(sub[1], t, seat, cards[i])
+            if not over:
                 if pol is None:
                     play_out_heuristic(sub[1], t)
                 elif user is None:

@@ -366,21 +366,22 @@ def _phase1(seat, mine, faceups, taker, seats, cards, rules):
 
 
 def observations(pos: Position, codes) -> np.ndarray:
-    """The :data:`~._advise.OBS` rows of the plays so far (three players): each other seat's play with its
+    """The :data:`~._advise.OBS` rows of the plays so far (three players, or phase 2): each other seat's play with its
     policy code and the fewest legal cards it can have had (a lead or a play off the led suit:
     its whole hand, the same in every world; a card following suit: the cards of that suit it
     played from there on and those it must hold now, all of which it held)."""
+    n = 3 if pos.phase == THREE else 2
     rows = []
     for i, (s, c) in enumerate(pos.plays):
         if s == pos.seat:
             rows.append((s, c, -1, 0))
             continue
-        led = pos.plays[i - i % 3][1] & 3
+        led = pos.plays[i - i % n][1] & 3
         before = sum(1 for p, _ in pos.plays[:i] if p == s)
-        follows = i % 3 != 0 and (c & 3) == led
+        follows = i % n != 0 and (c & 3) == led
         forced = int(pos.deal[DEAL.at.forced_a if s == pos.deal[DEAL.at.a] else DEAL.at.forced_b])
         bound = sum(1 for p, x in pos.plays[i:] if p == s and (x & 3) == led) + _count(forced & int(SUIT_MASK[led])) \
-            if follows else 17 - before
+            if follows else _HAND[n] - before
         rows.append((s, c, int(codes[s]), bound))
     return np.array(rows, dtype=np.int64).reshape(-1, 4)
 

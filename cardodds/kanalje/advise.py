@@ -48,7 +48,7 @@ from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER, KanaljeResult, check_lookahead_samples
 from ._defaults import ADVISE_SAMPLES, DEFAULT_POLICIES
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
-from ._position import CARD_ARG, THREE, played_text
+from ._position import CARD_ARG, PHASE1, THREE, played_text
 from ._position import check_position as _check_position
 from ._position import observations as _observations
 from .rules import KanaljeRules, check_rules
@@ -306,7 +306,7 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     under their policies (random: 1 / their legal cards at each play; heuristic: only worlds
     in which it would have played as it did): ``effective_samples`` is then the effective sample
     size of the weighting. The other seats' policies must be ``random`` or ``heuristic``
-    (three players only).
+    (three players, or two in phase 2).
 
     Two players (``rules=KanaljeRules(players=2)``; seat 0 is the non-dealer): no ``turned``;
     phase 1 ``faceup="F1 F2 ... Fk"``, the face-up stock card of every trick played in order and
@@ -331,10 +331,11 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     codes, names, user = resolve_policies(policies, rules.players)
     if not isinstance(infer, (bool, np.bool_)):
         raise ValueError(f"infer={infer!r} must be True or False")
-    if infer and rules.players == 2:
-        raise ValueError("infer=True is for three players; two-player advice deals every consistent world alike")
     pos = _check_position(seat, hand, turned, played, rules, trump=trump, faceup=faceup)
-    if infer and any(codes[s] not in _FAST for s in range(3) if s != pos.seat):
+    if infer and pos.phase == PHASE1:
+        raise ValueError("infer=True weighs the plays in the trick play (three players, or phase 2); in phase 1 "
+                         "every consistent world is dealt alike")
+    if infer and any(codes[s] not in _FAST for s in range(rules.players) if s != pos.seat):
         raise ValueError("infer=True weighs the other seats' plays by their policies' likelihood, which only random "
                          "and heuristic have here; give those for the other seats")
     fast = all(c in _FAST for c in codes)
@@ -343,7 +344,8 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     heuristic = all(c == POLICIES["heuristic"] for c in codes)
     args = (pos.table, pos.deal, pos.seat, np.array(pos.options, dtype=np.int64),
             None if heuristic else np.array(codes, dtype=np.int64), lookahead_samples,
-            None if fast else compile_policy(user), (pos.start, _observations(pos, codes)) if infer else None)
+            None if fast else compile_policy(user), (pos.start, _observations(pos, codes)) if infer else None,
+            True if pos.phase == PHASE1 else None)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options), bool(infer)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
               threads=threads, progress=progress, unit="world",
