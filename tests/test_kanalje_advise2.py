@@ -339,6 +339,9 @@ def test_two_player_result_and_lookahead():
     assert set(d["options"][0]) == {"card", "score", "tricks", "penalty", "jacks", "versus_best"}
     assert "trump" in repr(r)
     seat, mine, faceups, played, _, _ = phase1_position(3, 4, 0)
+    r1 = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO,
+                policies="lookahead,heuristic", lookahead_samples=2, samples=8, rng=1)
+    assert r1.violations == 0 and r1.samples == 8 and len(r1.options) == 13
     with pytest.raises(ValueError, match="in phase 1 every consistent world"):
         advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO, infer=True,
                samples=10)
