@@ -173,6 +173,7 @@ COMMANDS = {
                                                                "Qd 5h 8h Ah", "Ah Ah", ""]),
                                     "--trump": st.sampled_from(["2c", "Jh", "7h", "Zz"]), "--faceup": FACEUPS,
                                     "--turned": CARD, "--no-phase1-jacks-cost": None, "--infer": None,
+                                    "--dead": st.sampled_from(["Js Ts 9s", "2c", "Jh", "Ac Ac", "Zz", ""]),
                                     "--played": st.sampled_from([ADVICE_PLAYED2, "", "0: Qs", "0: Qs Jh", "1: 9d",
                                                                  "0: 2s 3s 4s", "2: 9d 3d", ADVICE_PLAYED2 + " 7s"])},
                                    [["--samples", s] for s in ("1", "7", "30")] + [["--samples", "0"]]),

@@ -116,6 +116,45 @@ def test_phase2_voids_reach_the_figures():
         assert abs(e.value - random_value(st, seat, mine, card)) <= max(4 * e.se, 1e-12)
 
 
+@pytest.mark.parametrize("seed,remembered", [(21, 10), (22, 20)])
+def test_phase2_dead_cards_i_remember(seed, remembered):
+    """``dead``: the phase-1 cards I remember leave the opponent's hand; random play still
+    matches the exact enumeration over the consistent deals of the others."""
+    seat, mine, trump, played, leader = phase2_position(seed, 3, 1)
+    rng = np.random.default_rng(seed)
+    st = replay(trump, played, n=2, leader=leader)
+    unseen = sorted(set(range(52)) - set(mine) - st.played - {trump})
+    opp = 13 - st.count[1 - seat]
+    deals = [d for d in consistent_deals(st, seat, mine)]
+    true_opp = sorted(deals[int(rng.integers(len(deals)))][0])  # any consistent hand: the dead cards avoid it
+    dead = [int(c) for c in rng.permutation(sorted(set(unseen) - set(true_opp)))[:remembered]]
+    st.played |= set(dead)
+    r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), dead=format_cards(dead),
+               policies="random", rules=TWO, samples=20_000, rng=seed)
+    assert r.dead == tuple(dead) and r.to_dict()["dead"] == format_cards(dead)
+    assert len(consistent_deals(st, seat, mine)) < len(deals)
+    for card, e in zip(r.cards, r.score):
+        exact = random_value(st, seat, mine, card)
+        assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
+    assert opp == len(true_opp)
+
+
+def test_phase2_every_dead_card_remembered_leaves_one_world():
+    seat, mine, trump, played, leader = phase2_position(5, 4, 0)
+    st = replay(trump, played, n=2, leader=leader)
+    rng = np.random.default_rng(5)
+    opp = consistent_deals(st, seat, mine)[0][0]
+    dead = sorted(set(range(52)) - set(mine) - st.played - {trump} - set(opp))
+    assert len(dead) == 25
+    pos = _check_position(seat, mine, None, text(played), TWO, trump=card_str(trump), dead=format_cards(dead))
+    hands = np.zeros((50, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(1)[0], 0), 50, pos.table, pos.deal, hands, None)
+    assert {mask_set(m) for m in hands[:, 0]} == {opp} and (hands[:, 1] == 0).all()
+    r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), dead=format_cards(dead),
+               rules=TWO, samples=300, rng=int(rng.integers(100)))
+    assert all(e.se == 0 for e in r.score)  # heuristic players on the one world: no spread
+
+
 def test_phase2_top_trump_and_jacks():
     """Hearts are trump (7♥ dead); I lead with the A♥: it takes whatever the opponent plays."""
     hand = "Ah 2c 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac"
@@ -372,6 +411,10 @@ _H13 = "Ac Kc Qc Jc Tc 9c 8c 2d 3d 4d 5d 6d 7d"
       "--played", "0: 2s 7s"], "took it"),
     (["--players", "2", "--seat", "1", "--hand", _H13, "--faceup", "8h"], "turn"),
     (["--players", "2", "--seat", "0", "--hand", _H13, "--faceup", "Ac"], "face up"),
+    ([*_P2, "--seat", "0", "--hand", _H13, "--dead", "Ac"], "also in my hand"),
+    ([*_P2, "--seat", "0", "--hand", _H13, "--dead", "7h"], "trump card"),
+    ([*_P2, "--seat", "0", "--hand", _H13, "--dead", "2s 2s"], "twice"),
+    (["--players", "2", "--seat", "0", "--hand", _H13, "--faceup", "8h", "--dead", "2s"], "phase-2"),
 ])
 def test_bad_two_player_positions_one_line_exit_2(flags, words):
     r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "advise", *flags, "--samples", "10"],

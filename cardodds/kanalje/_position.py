@@ -123,6 +123,7 @@ class Position:
     plays: tuple[tuple[int, int], ...]  # (seat, card) of every card played, in order
     phase: int = THREE
     faceups: tuple[int, ...] = ()  # phase 1: the face-up card of every trick played, and the one now
+    dead: tuple[int, ...] = ()  # phase 2: phase-1 cards I remember, besides the trump card
 
 
 _TWO_CARDS = ("trump='7h' (phase 2: the dead phase-1 card that named trump) and faceup='7h' (phase 1: the "
@@ -160,7 +161,8 @@ def _position_card(turned, trump, faceup, rules: KanaljeRules) -> tuple[list[int
     return cards, phase
 
 
-def check_position(seat, hand, turned, played, rules: KanaljeRules, trump=None, faceup=None) -> Position:
+def check_position(seat, hand, turned, played, rules: KanaljeRules, trump=None, faceup=None,
+                   dead=None) -> Position:
     """Validate a position; every refusal is one line naming the argument and the fix."""
     n = rules.players
     size = _HAND[n]
@@ -245,8 +247,9 @@ def check_position(seat, hand, turned, played, rules: KanaljeRules, trump=None, 
     if to_play != seat:
         raise ValueError(f"seat: it is seat {to_play}'s turn, not seat {seat}'s, after the tricks played; "
                          "advice is for the player whose turn it is")
+    known = _dead(dead, phase, tc, mine, seen)
     built = _phase1(seat, mine, named, taker, seats, cards, rules) if phase == PHASE1 else \
-        _trick_play(seat, mine, tc, phase, void, count, seats, cards, winner if not tricks else tricks[0][0], rules)
+        _trick_play(seat, mine, tc, void, count, seats, cards, winner if not tricks else tricks[0][0], rules, known)
     t, deal, start = built
     if phase == PHASE1:
         follow = [c for c in mine if in_progress and not ((c >> 2) == JACK_RANK and (c & 3) != (tricks[-1][1][0] & 3))]
@@ -256,16 +259,35 @@ def check_position(seat, hand, turned, played, rules: KanaljeRules, trump=None, 
     out = [s for s in range(4) if t[T.jack_taker + s] == -1 or (JACK_RANK * 4 + s == tc and
                                                                 n == 3 and rules.turned_jack == "last_trick")]
     return Position(seat, tuple(mine), tc, tuple((lead, tuple(cs)) for lead, cs in tricks), t, deal, options,
-                    tuple(out), start, tuple(zip(seats, cards)), phase, tuple(named) if phase == PHASE1 else ())
+                    tuple(out), start, tuple(zip(seats, cards)), phase, tuple(named) if phase == PHASE1 else (),
+                    tuple(known))
 
 
-def _trick_play(seat, mine, tc, phase, void, count, seats, cards, leader, rules):
+def _dead(dead, phase, tc, mine, seen) -> list[int]:
+    """Phase 2: the phase-1 cards I remember (dead), checked."""
+    if dead is None:
+        return []
+    if phase != PHASE2:
+        raise ValueError("dead: the phase-1 cards I remember belong to a phase-2 position (with trump=); drop them")
+    cards = _cards(dead, "dead", "dead=\"2c 9h\" (phase-1 cards I remember)")
+    for c in cards:
+        where = ("given twice" if cards.count(c) > 1 else "the trump card, dead already" if c == tc else
+                 "also in my hand" if c in mine else f"played in phase-2 trick {seen[c]}" if c in seen else "")
+        if where:
+            raise ValueError(f"dead: {card_str(c)} is {where}; give each phase-1 card I remember once, "
+                             "besides the trump card")
+    if len(cards) > 25:
+        raise ValueError(f"dead: {len(cards)} cards, but phase 1 leaves 25 dead besides the trump card")
+    return cards
+
+
+def _trick_play(seat, mine, tc, void, count, seats, cards, leader, rules, known):
     """Three players, or phase 2: the table, the deal of the hidden hands (the other two
-    seats', or the opponent's and the dead phase-1 tricks I did not see) and the table at the
-    first lead (for inference)."""
+    seats', or the opponent's and the dead phase-1 tricks I do not remember, ``known`` being
+    those I do) and the table at the first lead (for inference)."""
     n = rules.players
     size = _HAND[n]
-    unseen = FULL & ~(_mask(mine) | _mask(cards) | (1 << tc))
+    unseen = FULL & ~(_mask(mine) | _mask(cards) | (1 << tc) | _mask(known))
     a = (seat + 1) % n
     if n == 3:
         b = (seat + 2) % 3
@@ -282,6 +304,9 @@ def _trick_play(seat, mine, tc, phase, void, count, seats, cards, leader, rules)
         b, va, vb = 2, sum(int(SUIT_MASK[s]) for s in void[a]), 0
         sizes = (size - count[a], _count(unseen) - (size - count[a]))
         names = (f"seat {a}", "the dead phase-1 tricks")
+        if sizes[1] < 0:
+            raise ValueError(f"dead: {len(known)} cards remembered leave seat {a} {_count(unseen)} unseen cards, but "
+                             f"it holds {sizes[0]}; check the dead cards, the hand and the tricks")
     forced_a, forced_b = unseen & vb, unseen & va
     for i, (forced, other) in enumerate(((forced_a, f"seat {b}"), (forced_b, f"seat {a}"))):
         if _count(forced) > sizes[i]:
@@ -302,6 +327,12 @@ def _trick_play(seat, mine, tc, phase, void, count, seats, cards, leader, rules)
     whole = hands | np.array([_mask(mine) if s == seat else 0 for s in range(n)], dtype=np.int64)
     KA.position(start, rules.pack(), leader, turned, trump_card, None, whole, none, none)
     assert all(t[T.hand + s] == 0 for s in range(n) if s != seat)
+    for table in (t, start):  # the dead cards I remember
+        table[T.played] |= _mask(known)
+        table[T.phase1_played] |= _mask(known)
+        for c in known:
+            if c >> 2 == JACK_RANK:
+                table[T.jack_taker + (c & 3)] = -2
     return t, deal, start
 
 

@@ -48,7 +48,7 @@ from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER, KanaljeResult, check_lookahead_samples
 from ._defaults import ADVISE_SAMPLES, DEFAULT_POLICIES
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
-from ._position import CARD_ARG, PHASE1, THREE, played_text
+from ._position import CARD_ARG, PHASE1, PHASE2, THREE, played_text
 from ._position import check_position as _check_position
 from ._position import observations as _observations
 from .rules import KanaljeRules, check_rules
@@ -93,6 +93,8 @@ class AdviceResult(KanaljeResult):
     #: card that named trump)
     phase: int = THREE
     faceups: tuple[int, ...] = ()
+    #: phase 2: the phase-1 cards I remember (dead), besides the trump card
+    dead: tuple[int, ...] = ()
     _layout = ADVICE
 
     @property
@@ -218,6 +220,8 @@ class AdviceResult(KanaljeResult):
                  verdict=self.verdict)
         if self.phase != THREE:
             d["phase"] = self.phase
+        if self.phase == PHASE2:
+            d["dead"] = format_cards(self.dead)
         d["options"] = [{"card": card, "score": self.score[i].to_dict(), "tricks": self.tricks[i].to_dict(),
                          "penalty": self.penalty[i].to_dict(),
                          "jacks": {s: e.to_dict() for s, e in self.jacks[i].items()},
@@ -283,7 +287,7 @@ def _halfwidth(k: int, infer: bool):
 
 @takes_backend
 def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICIES, rules: KanaljeRules | None = None,
-           trump=None, faceup=None, samples: int | None = None, target_halfwidth: float | None = None,
+           trump=None, faceup=None, dead=None, samples: int | None = None, target_halfwidth: float | None = None,
            lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, infer: bool = False, rng=None,
            threads: int | None = None, progress: bool = False) -> AdviceResult:
     """Which card should I play now? Every legal card of a Kanalje position, played out on
@@ -313,7 +317,9 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     the one face up now (the last), with ``played`` the phase-1 tricks (two cards each; the
     first led by the non-dealer); phase 2 ``trump="7h"``, the dead phase-1 card that named
     trump, with ``played`` the phase-2 tricks alone (the first led by the last phase-1 trick's
-    winner, which the position does not name). Phase-1 figures are for the whole deal (the
+    winner, which the position does not name) and ``dead`` the phase-1 cards I remember
+    (besides the trump card; those I do not are dealt at random among the dead cards and the
+    opponent's hand). Phase-1 figures are for the whole deal (the
     phase-1 jacks already taken included); phase-2 figures for phase 2 (its tricks so far
     included), as the phase-1 tricks are not given.
 
@@ -331,7 +337,7 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     codes, names, user = resolve_policies(policies, rules.players)
     if not isinstance(infer, (bool, np.bool_)):
         raise ValueError(f"infer={infer!r} must be True or False")
-    pos = _check_position(seat, hand, turned, played, rules, trump=trump, faceup=faceup)
+    pos = _check_position(seat, hand, turned, played, rules, trump=trump, faceup=faceup, dead=dead)
     if infer and pos.phase == PHASE1:
         raise ValueError("infer=True weighs the plays in the trick play (three players, or phase 2); in phase 1 "
                          "every consistent world is dealt alike")
@@ -351,7 +357,7 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
               threads=threads, progress=progress, unit="world",
               **({"max_samples": MAX_INFER_WORLDS} if infer else {}))
     return AdviceResult(pos.seat, pos.hand, pos.turned, pos.played, pos.options, pos.jacks_out, names, bool(infer),
-                        pos.phase, pos.faceups, rules=rules,
+                        pos.phase, pos.faceups, pos.dead, rules=rules,
                         samples=res.samples, seed=res.seed, partial=res.partial,
                         lookahead_samples=lookahead_samples, counts=res.counts)
 

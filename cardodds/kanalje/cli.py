@@ -227,6 +227,8 @@ def _add_advise(ksub) -> None:
                    "played, in order, and the one face up now (the last)")
     a.add_argument("--trump", metavar="CARD", help="two players, phase 2: the dead phase-1 card that named trump "
                    "(--played then holds the phase-2 tricks)")
+    a.add_argument("--dead", metavar="CARDS", help="two players, phase 2: the phase-1 cards I remember, besides the "
+                   "trump card (the others are dealt at random among the dead cards and the opponent's hand)")
     a.add_argument("--played", default=None, metavar='"L: c c c; ..."',
                    help='every trick so far in order (two players: of the phase now): the seat that led it, a '
                    'colon, its cards in the order played, e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer cards '
@@ -246,7 +248,7 @@ def _add_advise(ksub) -> None:
 
 
 #: API argument names that start a position error, and the flag a CLI user typed.
-_POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|played|rules):")
+_POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|dead|played|rules):")
 
 
 def _advise(args) -> int:
@@ -256,7 +258,8 @@ def _advise(args) -> int:
     _check_policies(args, rules)
     try:
         res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
-                     played=args.played, policies=args.policies, rules=rules, infer=args.infer, **_run_args(args))
+                     dead=args.dead, played=args.played, policies=args.policies, rules=rules, infer=args.infer,
+                     **_run_args(args))
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
     return cu.emit(args, res, advise_text)
@@ -268,6 +271,7 @@ def advise_text(r) -> str:
     head = (f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, {r.card_name} {card_str(r.turned)}, "
             f"{_lineup(r)} ({cu.how(r, 'worlds')})")
     where = cu.table(None, [("hand", format_cards(r.hand))] + ([("face up", r.card_text)] if r.faceups else [])
+                     + ([("dead", format_cards(r.dead))] if r.dead else [])
                      + [("played", r.played_text or "(nothing yet)")]
                      + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.dealt:,} worlds "
                                          "(weighted by the others' plays)")]
