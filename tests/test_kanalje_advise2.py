@@ -196,6 +196,43 @@ def test_phase2_inferred_worlds_and_random_play_match_the_exact_posterior(seed, 
         assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
 
 
+def heuristic_phase2(seed: int, plays: int):
+    """A phase-2 position played by two heuristic players (the compiled heuristic, knowing the
+    dead cards): ``(seat, mine, trump card, played, dead cards)``."""
+    from cardodds.kanalje._policies import heuristic_card
+    from cardodds.kanalje._table import TABLE, T, legal_cards, play_card
+
+    rng = np.random.default_rng(seed)
+    deck = [int(c) for c in rng.permutation(52)]
+    t = TABLE.zeros()
+    hands = np.array([sum(1 << c for c in deck[:13]), sum(1 << c for c in deck[13:26])], dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    KA.position(t, TWO.pack(), int(rng.integers(2)), -1, deck[26], None, hands, none, none)
+    t[T.played] |= sum(1 << c for c in deck[27:])
+    played: list = []
+    for _ in range(plays):
+        s = int((t[T.leader] + t[T.trick_len]) % 2)
+        if t[T.trick_len] == 0:
+            played.append((s, []))
+        c = int(heuristic_card(t, s, legal_cards(t, s)))
+        played[-1][1].append(c)
+        play_card(t, s, c)
+    seat = int((t[T.leader] + t[T.trick_len]) % 2)
+    return seat, sorted(mask_set(t[T.hand + seat])), deck[26], played, deck[27:]
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_phase2_heuristic_inference_keeps_the_true_world(seed):
+    """Plays made by the heuristic: with every dead card remembered the one world reproduces
+    every play (no weight lost); without, inference keeps some of the worlds and fewer than all."""
+    seat, mine, trump, played, dead = heuristic_phase2(seed, 15)
+    kw = dict(seat=seat, hand=mine, trump=card_str(trump), played=text(played), rules=TWO, infer=True,
+              samples=2_000, rng=1)
+    assert advise(**kw, dead=format_cards(dead)).effective_samples == 2_000
+    r = advise(**kw)
+    assert 0 < r.effective_samples < 2_000
+
+
 # ---- phase 1 ------------------------------------------------------------------------------------
 def phase1_position(seed: int, done: int, in_trick: int):
     """A phase-1 position of a random deal played at random (RULES.md 2.2, seat 0 leads):
