@@ -203,3 +203,18 @@ def random_value_inferred(turned, played, seat, mine, card, n=3, leader=0):
     st = replay(turned, played, n=n, leader=leader)
     return sum(p * _value_after(st, seat, mine, card, ha, hb)
                for (ha, hb), p in posterior(turned, played, seat, mine, n, leader))
+
+
+def play_random(rng, st, hands, count):
+    """``count`` uniformly random legal plays from ``st`` (hands by seat, changed in place):
+    the tricks played, ``[(leader, [cards]), ...]`` (``rng``: a numpy Generator)."""
+    played: list = []
+    for _ in range(count):
+        p = st.to_play()
+        if not st.trick:
+            played.append((p, []))
+        opts = legal(hands[p], st.trick)
+        c = opts[int(rng.integers(len(opts)))]
+        played[-1][1].append(c)
+        st.play(p, c, hands)
+    return played

@@ -19,7 +19,7 @@ from cardodds.kanalje import _advise as KA
 from cardodds.kanalje.advise import _check_position
 from cardodds.rng import as_seed_sequence, chunk_state
 
-from .naive_kanalje_advise import (State, consistent_deals, legal, likelihood, posterior, random_value,
+from .naive_kanalje_advise import (State, consistent_deals, likelihood, play_random, posterior, random_value,
                                    random_value_inferred, rejection_deal, replay, suit)
 
 
@@ -31,15 +31,7 @@ def random_position(seed: int, left: int, in_trick: int):
     hands = [set(deck[17 * i:17 * i + 17]) for i in range(3)]
     turned = deck[51]
     st = State(suit(turned), turned)
-    played: list = []
-    for _ in range(3 * (17 - left) + in_trick):
-        p = st.to_play()
-        if not st.trick:
-            played.append((p, []))
-        opts = legal(hands[p], st.trick)
-        c = opts[int(rng.integers(len(opts)))]
-        played[-1][1].append(c)
-        st.play(p, c, hands)
+    played = play_random(rng, st, hands, 3 * (17 - left) + in_trick)
     seat = st.to_play()
     return seat, sorted(hands[seat]), turned, played
 
@@ -175,7 +167,12 @@ def test_precision_runs_until_the_two_best_are_known():
 
 
 def test_same_seed_same_figures_on_threads_and_dask():
-    kw = dict(seat=0, hand="6d Jh 6h Js Ac 3h 9s Tc 9c 8c Th 4d Ts 8s 5c 8h 2h", turned="Qc", samples=2_500, rng=9)
+    same_everywhere(seat=0, hand="6d Jh 6h Js Ac 3h 9s Tc 9c 8c Th 4d Ts 8s 5c 8h 2h", turned="Qc", samples=2_500,
+                    rng=9)
+
+
+def same_everywhere(**kw):
+    """``advise(**kw)`` gives the same counts on 1 and 2 threads and on two Dask workers."""
     one = advise(**kw, threads=1)
     two = advise(**kw, threads=2)
     assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
@@ -376,6 +373,12 @@ _FIRST = "0: 2c 3c 5h"
     (["--seat", "0", "--hand", "Ah Ah", "--turned", "Kd"], "twice"),
 ])
 def test_bad_positions_one_line_exit_2(flags, words):
+    refused(flags, words)
+
+
+def refused(flags, words):
+    """``cardodds kanalje advise FLAGS`` on a real process: exit 2, nothing on stdout, one line
+    on stderr that names the flag and says ``words``."""
     r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "advise", *flags, "--samples", "10"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2, r.stderr

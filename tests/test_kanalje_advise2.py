@@ -7,8 +7,6 @@ position refused in one line by a real process."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 
 import numpy as np
@@ -21,8 +19,9 @@ from cardodds.kanalje import _advise as KA
 from cardodds.kanalje.advise import _check_position
 from cardodds.rng import as_seed_sequence, chunk_state
 
-from .naive_kanalje_advise import (JACK, PENALTY, consistent_deals, legal, posterior, random_value,
+from .naive_kanalje_advise import (JACK, PENALTY, consistent_deals, legal, play_random, posterior, random_value,
                                    random_value_inferred, rejection_deal, replay, suit)
+from .test_kanalje_advise import refused, same_everywhere
 
 TWO = KanaljeRules(players=2)
 
@@ -45,15 +44,7 @@ def phase2_position(seed: int, left: int, in_trick: int):
     hands = [set(deck[:13]), set(deck[13:26])]
     trump, leader = deck[26], int(rng.integers(2))
     st = replay(trump, [], n=2, leader=leader)
-    played: list = []
-    for _ in range(2 * (13 - left) + in_trick):
-        p = st.to_play()
-        if not st.trick:
-            played.append((p, []))
-        opts = legal(hands[p], st.trick)
-        c = opts[int(rng.integers(len(opts)))]
-        played[-1][1].append(c)
-        st.play(p, c, hands)
+    played = play_random(rng, st, hands, 2 * (13 - left) + in_trick)
     seat = st.to_play()
     return seat, sorted(hands[seat]), trump, played, leader
 
@@ -396,13 +387,7 @@ def test_same_seed_same_figures_on_threads_and_dask(phase):
     else:
         seat, mine, trump, played, _ = phase2_position(9, 6, 1)
         kw = dict(trump=card_str(trump))
-    kw.update(seat=seat, hand=mine, played=text(played), rules=TWO, samples=2_500, rng=9)
-    one = advise(**kw, threads=1)
-    two = advise(**kw, threads=2)
-    assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
-    pytest.importorskip("distributed")
-    dask = advise(**kw, backend="local:2")
-    assert (dask.counts == one.counts).all()
+    same_everywhere(**kw, seat=seat, hand=mine, played=text(played), rules=TWO, samples=2_500, rng=9)
 
 
 def test_two_player_result_and_lookahead():
@@ -454,13 +439,7 @@ _H13 = "Ac Kc Qc Jc Tc 9c 8c 2d 3d 4d 5d 6d 7d"
     (["--players", "2", "--seat", "0", "--hand", _H13, "--faceup", "8h", "--dead", "2s"], "phase-2"),
 ])
 def test_bad_two_player_positions_one_line_exit_2(flags, words):
-    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "advise", *flags, "--samples", "10"],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2, r.stderr
-    assert r.stdout == ""
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("cardodds: error: ") and words in lines[0], r.stderr
-    assert "--" in lines[0]
+    refused(flags, words)
 
 
 def test_two_player_cli_table(capsys):
