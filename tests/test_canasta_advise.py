@@ -66,7 +66,10 @@ def test_a_rich_pile_listed_card_by_card_is_worth_taking():
                   counts=(10, 9, 11), decision="take", samples=300, rng=1)
     leave = rich.options.index("leave the pile")
     assert all(v.lo > 0 for v in [rich.versus_best[leave]])
-    assert rich.best_option.startswith("take the pile (9 cards")
+    assert rich.best_option.startswith("take the pile: meld K K")
+    two = advise("K K 9 9 5 7 Q Jk 3b 4", pile="Jk 2 2 A A Q Q 9 K", counts=(10, 9, 11), decision="take",
+                 options="leave, K K K", samples=20, rng=1)
+    assert two.options == ("leave the pile", "take the pile: meld K K K")
 
 
 def test_pile_forms_and_position():

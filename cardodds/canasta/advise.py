@@ -186,11 +186,17 @@ def _pile(pile, pile_size, top, decision) -> list[int]:
     return cards
 
 
-def _three(value, what: str, example: str) -> list[int]:
+def _numbers(value, what: str, n: int, example: str, low: int | None = 0) -> list[int]:
+    """``n`` whole numbers from a sequence or a text ``"12,11,12"``, each >= ``low``."""
     try:
-        vals = [int(c) for c in value]
+        items = [x for x in re.split(r"[\s,;]+", value.strip()) if x] if isinstance(value, str) else list(value)
+        vals = [int(x) for x in items]
+        if any(isinstance(x, (bool, float)) and x != int(x) for x in items):
+            raise ValueError
     except (TypeError, ValueError):
-        raise ValueError(f"{what}={value!r}: {example}") from None
+        raise ValueError(f"{what}={value!r}: give {example}") from None
+    if len(vals) != n or (low is not None and min(vals) < low):
+        raise ValueError(f"{what}={value!r}: give {example}")
     return vals
 
 
@@ -215,12 +221,9 @@ def position(hand, *, melds=None, pile=None, pile_size=None, top=None, counts=AD
         raise ValueError("hand: give my cards, e.g. \"K K 9 9 5 Jk 3b\"")
     table_melds = parse_melds(melds, rules)
     pile_cards = _pile(pile, pile_size, top, decision)
-    counts = _three(counts, "counts", "give the cards of the three other players, e.g. (12, 11, 12)")
-    if len(counts) != 3 or min(counts) < 0:
-        raise ValueError(f"counts={counts!r}: give three card counts (left opponent, partner, right opponent) >= 0")
-    red3 = _three(red3, "red3", "give the red 3s laid by each side, e.g. (1, 0)")
-    if len(red3) != 2 or min(red3) < 0:
-        raise ValueError(f"red3={red3!r}: give the red 3s laid by us and by them, e.g. (1, 0)")
+    counts = _numbers(counts, "counts", 3, "three card counts >= 0 (left opponent, partner, right opponent), "
+                      "e.g. (12, 11, 12)")
+    red3 = _numbers(red3, "red3", 2, "the red 3s laid by us and by them, e.g. (1, 0)")
     held = parse_known(known)
     for s, cards in held.items():
         if len(cards) > counts[s - 1]:
@@ -303,8 +306,8 @@ def _options(t: np.ndarray, rl: np.ndarray, decision: str, chosen) -> tuple[np.n
         for i in range(nm):
             if mv[i, 0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
                 opts.append(tuple(int(x) for x in mv[i]))
-                labels.append(describe_move(t, mv[i]).replace("takes", "take").replace("melding", "meld")
-                              .replace("adding", "add"))
+                how = describe_move(t, mv[i]).split(" on top) ")[1]
+                labels.append("take the pile: " + how.replace("melding", "meld").replace("adding", "add"))
         if len(opts) == 1:
             raise ValueError("pile: it cannot be taken with this hand (its top card cannot be melded"
                              + (" in a first meld worth min_first_meld" if not t[T.SA.opened] else "") + ")")
@@ -320,8 +323,7 @@ def _options(t: np.ndarray, rl: np.ndarray, decision: str, chosen) -> tuple[np.n
         keep = []
         for name in names:
             low = name.lower()
-            hit = [i for i, lab in enumerate(labels)
-                   if low in (lab.lower(), lab.lower().removeprefix("discard "), lab.lower().split(" the")[0])]
+            hit = [i for i, lab in enumerate(labels) if low in _short_names(lab.lower())]
             if not hit:
                 raise ValueError(f"options: {name!r} does not apply to the {decision} decision here; choose from "
                                  + ", ".join(repr(x) for x in labels))
@@ -330,6 +332,13 @@ def _options(t: np.ndarray, rl: np.ndarray, decision: str, chosen) -> tuple[np.n
         opts = [opts[i] for i in keep]
         labels = [labels[i] for i in keep]
     return np.asarray(opts, dtype=np.int64), labels
+
+
+def _short_names(label: str) -> tuple[str, ...]:
+    """What ``options=`` may call an option: its name, or the part after the verb ("leave",
+    a discard's card "K", a take's meld "K K K" or "meld K K K")."""
+    tail = label.split(": ", 1)[-1]
+    return label, label.split(" ")[0], label.removeprefix("discard "), tail, tail.removeprefix("meld ")
 
 
 def _pair_index(a: int, b: int, k: int) -> int:
@@ -466,9 +475,8 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
                              "margin difference must be known, e.g. 20")
     score_given = score
     if score is not None:
-        score = _three(score, "score", "give the game score before this hand, us and them, e.g. (6200, 5400)")
-        if len(score) != 2:
-            raise ValueError(f"score={score!r}: give the game score before this hand, us and them, e.g. (6200, 5400)")
+        score = _numbers(score, "score", 2, "the game score before this hand, us and them, e.g. (6200, 5400)",
+                         low=None)
     pos = position(hand, melds=melds, pile=pile, pile_size=pile_size, top=top, counts=counts, red3=red3,
                    known=known, turn=turn, decision=decision, rules=rules)
     codes, names, user, hp = resolve_policies(policies, params)
@@ -492,7 +500,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         i, j = _top_two(f["margin"])
         return _paired(f, i, j, k, n).halfwidth
 
-    size: dict[str, Any] = {"samples": DEFAULT_ADVICE_SAMPLES if samples is None and target_halfwidth is None else samples}
+    size: dict[str, Any] = {"samples": DEFAULT_ADVICE_SAMPLES if samples is None else samples}
     if target_halfwidth is not None:
         size = {"samples": None, "target_halfwidth": float(target_halfwidth), "halfwidth": halfwidth}
     res = engine.run(A.advise_kernel, (pos.base, pos.unseen, pos.hidden, pos.pile_slots, opts, rl, codes, hp,

@@ -201,14 +201,14 @@ def add_play_commands(csub) -> None:
     a.add_argument("--pile-size", type=cu.int_range(1, 110), default=None, metavar="N",
                    help="the pile's size when fewer cards are listed (the others: unknown, under those listed)")
     a.add_argument("--top", default=None, metavar="CARD", help="the pile's top card (must agree with --pile)")
-    a.add_argument("--counts", default=",".join(map(str, D.ADVICE_COUNTS)), metavar="L,P,R",
+    a.add_argument("--counts", default=None, metavar="L,P,R",
                    help="cards of the left opponent, my partner, the right opponent (default "
                         f"{','.join(map(str, D.ADVICE_COUNTS))})")
     a.add_argument("--known", default=None, metavar="TEXT",
                    help="cards known to be in other hands, e.g. \"1: K K 9; 3: Q\" (1 left opponent, 2 partner, "
                         "3 right opponent)")
     red3 = ",".join(map(str, D.ADVICE_RED3))
-    a.add_argument("--red3", default=red3, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
+    a.add_argument("--red3", default=None, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
     a.add_argument("--decision", type=cu.choice(*D.ADVICE_DECISIONS), default=None,
                    metavar="|".join(D.ADVICE_DECISIONS),
                    help="take (my hand after the draw) or discard; default: take when --pile is given")
@@ -227,16 +227,6 @@ def add_play_commands(csub) -> None:
                        precision_in="run until the paired margin difference between the best two options is "
                                     "known to ±H points (95%%)")
     a.set_defaults(func=_advise)
-
-
-def _ints(text: str, n: int, what: str) -> list[int]:
-    try:
-        vals = [int(x) for x in text.replace(";", ",").split(",") if x.strip()]
-    except ValueError:
-        raise ValueError(f"{what} {text!r} must be {n} whole numbers separated by commas") from None
-    if len(vals) != n:
-        raise ValueError(f"{what} {text!r} must be {n} whole numbers separated by commas")
-    return vals
 
 
 def _show(args, res) -> int:
@@ -369,8 +359,9 @@ def _advise(args) -> int:
     decision = args.decision or ("take" if (args.pile or args.top) else "discard")
     size = {"samples": args.samples} if args.precision is None else {"target_halfwidth": args.precision}
     res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
-                 counts=_ints(args.counts, 3, "--counts"), red3=_ints(args.red3, 2, "--red3"), known=args.known,
+                 known=args.known,
                  decision=decision, rules=_play_rules(args), turn=args.turn, options=args.options,
-                 score=None if args.score is None else _ints(args.score, 2, "--score"), policies=args.policies,
+                 score=args.score, policies=args.policies,
+                 **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None},
                  **size, **cu.run_options(args))
     return _show(args, res)
