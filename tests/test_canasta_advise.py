@@ -183,6 +183,12 @@ def test_precision_is_reached_for_the_best_two():
     i = a.options.index(a.best_option)
     j = 1 - i
     assert a.versus_best[j].halfwidth <= 60.0 and a.samples >= 16
+    # two options that play alike on every deal (the Joker goes down now or later) are one:
+    # the precision is reached against the other one
+    b = advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, decision="take",
+               options="K K Jk, K K K Jk, K K K", target_halfwidth=50.0, rng=2)
+    rivals = [v for i, v in enumerate(b.versus_best) if b.options[i] != b.best_option and not b.same_as_best(i)]
+    assert len(rivals) >= 1 and all(v.halfwidth <= 50.0 for v in rivals) and b.samples > 100
 
 
 def test_same_figures_on_one_and_two_threads():

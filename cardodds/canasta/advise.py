@@ -355,9 +355,16 @@ def _paired(field: dict, i: int, j: int, k: int, n: int) -> Estimate:
     return _mean(field["pair"][q], field["pair_sq"][q], n).scaled(sign)
 
 
-def _top_two(margins) -> tuple[int, int]:
-    order = np.argsort(-np.asarray(margins, dtype=float), kind="stable")
-    return int(order[0]), int(order[1])
+def _best_and_rival(field: dict, k: int) -> tuple[int, int | None]:
+    """The option with the highest mean margin, and the best of the others that did not play
+    exactly like it on every deal (None if every other did: the same move in other words)."""
+    order = [int(i) for i in np.argsort(-np.asarray(field["margin"], dtype=float), kind="stable")]
+    best = order[0]
+    for j in order[1:]:
+        a, b = min(best, j), max(best, j)
+        if field["pair_sq"][_pair_index(a, b, k)] != 0:
+            return best, j
+    return best, None
 
 
 @dataclass(frozen=True, repr=False, kw_only=True)
@@ -460,7 +467,8 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     only these options (names as printed, or a discard's card). ``policies``: who plays the
     play-outs at every seat, mine included (as in :func:`cardodds.canasta.play`).
     ``target_halfwidth``: instead of ``samples``, run until the paired margin difference
-    between the best two options is known to +- this many points (95%).
+    between the best two options is known to +- this many points (95%); an option that
+    played exactly like the best on every deal so far is not counted as the second.
     """
     rules = check_rules(rules)
     if decision not in DECISIONS:
@@ -496,9 +504,8 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     def halfwidth(c, n) -> float:
         if k < 2 or n < 2:
             return 0.0 if k < 2 else math.inf
-        f = fields(c)
-        i, j = _top_two(f["margin"])
-        return _paired(f, i, j, k, n).halfwidth
+        best, rival = _best_and_rival(fields(c), k)
+        return 0.0 if rival is None else _paired(fields(c), best, rival, k, n).halfwidth
 
     size: dict[str, Any] = {"samples": DEFAULT_ADVICE_SAMPLES if samples is None else samples}
     if target_halfwidth is not None:
@@ -512,7 +519,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     margin = tuple(_mean(f["margin"][i], f["margin_sq"][i], n) for i in range(k))
     ahead = tuple(Estimate.proportion(int(f["ahead"][i]), n) for i in range(k))
     win_game = None if score is None else tuple(Estimate.proportion(int(f["win_game"][i]), n) for i in range(k))
-    best_i = _top_two(f["margin"])[0] if k > 1 else 0
+    best_i = _best_and_rival(f, k)[0]
     vs = tuple(_paired(f, best_i, j, k, n) for j in range(k))
     rivals = [v for j, v in enumerate(vs) if j != best_i and not (v.value == 0 and v.se == 0)]
     clear = bool(rivals) and all(not v.contains_zero() for v in rivals)
