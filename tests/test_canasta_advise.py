@@ -18,6 +18,7 @@ from cardodds.canasta import advise
 from cardodds.canasta import _advise as A
 from cardodds.canasta import _table as T
 from cardodds.canasta.advise import UNKNOWN, position
+from cardodds.canasta.rules import CanastaRules
 from cardodds.canasta.cards import ACE, BLACK3, JOKER, KING, TWO, parse_kind
 
 CANASTAS = "Q Q Q Q Q Q Q, J J J J J J J"
@@ -235,3 +236,35 @@ def test_bad_input_is_one_line_exit_2(extra, words):
     p = subprocess.run([sys.executable, "-m", "cardodds.cli", *BASE, *extra], capture_output=True, text=True)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.count("\n") == 1 and words in p.stderr, p.stderr
+
+
+# ---- going out, melding now or holding -----------------------------------------------------------
+def test_go_out_with_a_canasta_when_ahead():
+    # Our side holds a clean canasta; my three kings meld and go out: +100 and their hands count
+    # against them, where staying in gives them turns to catch up.
+    a = advise("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=300, rng=1)
+    assert a.options == ("stay in (do not go out this turn)", "go out: meld K K K")
+    assert a.best == "go out: meld K K K" and a.ahead[1].value > 0.95
+    one = advise("K", melds="us: A A A A A A A, K K K; them: 8 8 8", decision="out", samples=50, rng=1)
+    assert all(o.startswith("go out") for o in one.options)  # every move goes out: no staying in
+    with pytest.raises(ValueError, match="no one move of this hand goes out"):
+        advise("K K K 9", melds="us: A A A A A A A", decision="out", samples=10)
+
+
+def test_meld_or_hold_and_the_moves_each_allows():
+    a = advise("K K K 9 9 9 5 7 Jk 3b", melds="us: A A A; them: 8 8 8", decision="meld", samples=100, rng=1)
+    assert a.options[0] == "hold (no new meld this turn)" and "meld K K K" in a.options
+    with pytest.raises(ValueError, match="can lay no new meld"):
+        advise("K Q 9 5", melds="us: A A A", decision="meld", samples=10)
+    t = position("K K K 9 9 9 5 Jk", melds="us: A A A A A A A").base
+    rl = CanastaRules().pack()
+    mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
+    work = np.zeros(15, dtype=np.int64)
+    nm = T.gen_moves(t, rl, mv, work)
+    assert {int(x) for x in mv[:nm, 0]} >= {T.MV_NEW, T.MV_DISCARD}
+    held = A._allowed(t, mv, nm, A.OPT_HOLD)
+    assert {int(x) for x in mv[:held, 0]} == {T.MV_DISCARD}
+    short = position("K K K", melds="us: A A A A A A A").base
+    nm = T.gen_moves(short, rl, mv, work)
+    stay = A._allowed(short, mv, nm, A.OPT_STAY)
+    assert 0 < stay < nm and all(mv[i, 0] != T.MV_NEW or mv[i, 2] + mv[i, 3] + mv[i, 4] < 3 for i in range(stay))

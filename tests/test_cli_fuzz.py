@@ -173,7 +173,7 @@ COMMANDS = {
                        "--top": st.sampled_from(["K", "7", "Zz"]),
                        "--counts": st.sampled_from(["12,12,12", "1,2", "-1,0,0", "99,99,99"]),
                        "--red3": st.sampled_from(["0,0", "1,1", "5,5", "x"]),
-                       "--decision": st.sampled_from(["take", "discard", "x"]),
+                       "--decision": st.sampled_from(["take", "discard", "out", "meld", "x"]),
                        "--known": st.sampled_from(["1: K K 9", "3: Jk", "2: K; 2: Q", "4: K", "1 K", "1: Zz"]),
                        "--score": st.sampled_from(["6200,5400", "9900,0", "-500,200", "1", "x,y"]),
                        "--options": st.sampled_from(["K,9", "3b", "leave", "A", ","]),

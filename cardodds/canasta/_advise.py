@@ -9,8 +9,16 @@ from .._jit import helper, kernel
 from .._random import shuffle_prefix
 from ..layout import Layout
 from ._policies import choose
-from ._table import MAX_MOVES, MW, PH_OVER, S_SIZE, SA, SEATS, apply_move, gen_moves, hand_at, score_hand
+from ._table import (MAX_MOVES, MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MW, PH_OVER, S_SIZE, SA, SEATS,
+                     apply_move, gen_moves, hand_at, hand_size, score_hand)
 from .cards import N_KINDS
+
+#: Options that are not one move (``options[o, 0]``): leave the pile (it may no longer be taken
+#: this turn); hold the melds (no meld, addition or swap for the rest of my turn); do not go
+#: out this turn (no move that empties my hand, unless every move would).
+OPT_LEAVE = -1
+OPT_HOLD = -2
+OPT_STAY = -3
 
 #: ``game`` argument of :func:`advise_kernel`: the game score before the hand and the target.
 G_US = 0
@@ -63,13 +71,42 @@ def deal_world(rng, u, base, world, hidden, pile_slots):
 
 
 @helper
-def play_out(rng, t, rl, pol, hp, mv, work, user):
-    """Play the hand on from table ``t`` to its end; the scores go to ``t[score]``."""
+def _allowed(t, mv, nm, hold):
+    """Keep the moves ``hold`` allows (:data:`OPT_HOLD`: discards, red 3s and passes;
+    :data:`OPT_STAY`: moves that leave a card in the hand), packed at the front; returns how
+    many, or ``nm`` when none is left (the player cannot hold)."""
+    h = hand_size(t, t[SA.seat])
+    keep = 0
+    for i in range(nm):
+        typ = mv[i, 0]
+        if hold == OPT_HOLD:
+            ok = typ == MV_DISCARD or typ == MV_RED3 or typ == MV_PASS
+        elif typ == MV_DISCARD or typ == MV_ADD:
+            ok = h > 1
+        elif typ == MV_NEW:
+            ok = h > mv[i, 2] + mv[i, 3] + mv[i, 4]
+        else:
+            ok = True
+        if ok:
+            for c in range(MW):
+                mv[keep, c] = mv[i, c]
+            keep += 1
+    return keep if keep > 0 else nm
+
+
+@helper
+def play_out(rng, t, rl, pol, hp, mv, work, user, hold):
+    """Play the hand on from table ``t`` to its end; the scores go to ``t[score]``. ``hold``
+    (:data:`OPT_HOLD`, :data:`OPT_STAY` or 0) restricts the moves of the seat to act for
+    the rest of its turn."""
+    turn0 = t[SA.turn]
     while t[SA.phase] != PH_OVER:
         nm = gen_moves(t, rl, mv, work)
         if nm == 0:
             t[SA.phase] = PH_OVER
             break
+        if hold != 0 and t[SA.turn] == turn0:
+            nm = _allowed(t, mv, nm, hold)
         i = choose(rng, t, rl, mv, nm, pol, hp, user)
         apply_move(t, rl, mv[i])
     score_hand(t, rl, work)
@@ -78,8 +115,8 @@ def play_out(rng, t, rl, pol, hp, mv, work, user):
 @kernel
 def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, pol, hp, lay, user, game):
     """Each sample deals a world (:func:`deal_world`), then plays each option from that same
-    deal on the same random stream. An option is a move record, or type -1 "leave the pile"
-    (the pile may no longer be taken this turn). ``game``: the score before the hand of each
+    deal on the same random stream. An option is a move record, or :data:`OPT_LEAVE`,
+    :data:`OPT_HOLD` or :data:`OPT_STAY` in its type. ``game``: the score before the hand of each
     side and the target (:data:`G_US`, ...); an option wins the game when our total after the
     hand reaches the target and is above theirs. ``out`` by ``lay`` (:func:`advice_layout`)."""
     k = options.shape[0]
@@ -100,11 +137,11 @@ def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, po
         for o in range(k):
             t[:] = world
             rng[:] = saved
-            if options[o, 0] < 0:
+            if options[o, 0] == OPT_LEAVE:
                 t[SA.can_take] = 0
-            else:
+            elif options[o, 0] >= 0:
                 apply_move(t, rl, options[o])
-            play_out(rng, t, rl, pol, hp, mv, work, user)
+            play_out(rng, t, rl, pol, hp, mv, work, user, options[o, 0] if options[o, 0] < OPT_LEAVE else 0)
             m[o] = t[SA.score] - t[SA.score + 1]
             out[lay[ADV.margin] + o] += m[o]
             out[lay[ADV.margin_sq] + o] += m[o] * m[o]

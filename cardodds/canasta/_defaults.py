@@ -39,4 +39,4 @@ ADVICE_RED3 = (0, 0)
 ADVICE_TURN = None
 ASSUMED_TURN = 8
 #: ``advise``'s decisions.
-ADVICE_DECISIONS = ("take", "discard")
+ADVICE_DECISIONS = ("take", "discard", "out", "meld")

@@ -1,4 +1,4 @@
-"""The advisor: take the pile or leave it, and which card to discard.
+"""The advisor: take the pile or leave it, which card to discard, go out or not, meld or hold.
 
 The position as I (seat 0, side 0 with my partner at seat 2) know it: my hand, the melds of
 both sides, the red 3s laid, the pile (every card, or the top card and the size, or a mix of
@@ -293,31 +293,64 @@ def position(hand, *, melds=None, pile=None, pile_size=None, top=None, counts=AD
     return Position(t, unseen, hidden, slots)
 
 
+def _meld_words(kind: int, n: int, tw: int, jk: int) -> str:
+    return " ".join(([KIND_NAMES[kind]] * n if kind >= 0 else []) + ["2"] * tw + ["Jk"] * jk)
+
+
+def _move_words(t: np.ndarray, m) -> str:
+    """A move of mine as an option's name: "discard K", "meld K K K", "add K to our K meld"."""
+    if m[0] == T.MV_DISCARD:
+        return f"discard {KIND_NAMES[int(m[1])]}"
+    if m[0] == T.MV_NEW:
+        return "meld " + _meld_words(*(int(x) for x in m[1:5]))
+    return describe_move(t, m).replace("adds", "add").replace("melds", "meld").replace("lays", "lay")
+
+
 def _options(t: np.ndarray, rl: np.ndarray, decision: str, chosen) -> tuple[np.ndarray, list[str]]:
-    """The options of the decision on table ``t``: move records (type -1 "leave the pile")
-    and their names; ``chosen`` (names, or for a discard the cards) keeps only those."""
+    """The options of the decision on table ``t``: move records (or an ``A.OPT_*`` type) and
+    their names; ``chosen`` (names, or for a discard the cards) keeps only those."""
     mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
     nm = T.gen_moves(t, rl, mv, np.zeros(N_KINDS, dtype=np.int64))
+    hand = int(t[T.SA.hand:T.SA.hand + N_KINDS].sum())
+    moves = [tuple(int(x) for x in mv[i]) for i in range(nm)]
     opts: list[tuple[int, ...]] = []
     labels: list[str] = []
     if decision == "take":
-        opts.append((-1, 0, 0, 0, 0))
+        opts.append((A.OPT_LEAVE, 0, 0, 0, 0))
         labels.append("leave the pile")
-        for i in range(nm):
-            if mv[i, 0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
-                opts.append(tuple(int(x) for x in mv[i]))
-                how = describe_move(t, mv[i]).split(" on top) ")[1]
+        for m in moves:
+            if m[0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
+                opts.append(m)
+                how = describe_move(t, np.asarray(m)).split(" on top) ")[1]
                 labels.append("take the pile: " + how.replace("melding", "meld").replace("adding", "add"))
         if len(opts) == 1:
             raise ValueError("pile: it cannot be taken with this hand (its top card cannot be melded"
                              + (" in a first meld worth min_first_meld" if not t[T.SA.opened] else "") + ")")
-    else:
-        for i in range(nm):
-            if mv[i, 0] == T.MV_DISCARD:
-                opts.append(tuple(int(x) for x in mv[i]))
-                labels.append(f"discard {KIND_NAMES[int(mv[i, 1])]}")
+    elif decision == "discard":
+        for m in moves:
+            if m[0] == T.MV_DISCARD:
+                opts.append(m)
+                labels.append(_move_words(t, m))
         if not opts:
             raise ValueError("hand: no card of it may be discarded now (going out is not allowed yet)")
+    elif decision == "out":
+        outs = [m for m in moves if (m[0] in (T.MV_DISCARD, T.MV_ADD) and hand == 1)
+                or (m[0] == T.MV_NEW and hand == m[2] + m[3] + m[4])]
+        if not outs:
+            raise ValueError("decision='out' does not apply: no one move of this hand goes out now (give the hand as "
+                             "it is when one meld or discard would empty it, the other melds laid, or wait for turn "
+                             "4: nobody goes out in a first turn)")
+        # staying in is an option only when some move now keeps a card
+        stay = len(outs) < len(moves)
+        opts = [(A.OPT_STAY, 0, 0, 0, 0)] * stay + outs
+        labels = ["stay in (do not go out this turn)"] * stay + ["go out: " + _move_words(t, m) for m in outs]
+    else:
+        news = [m for m in moves if m[0] == T.MV_NEW]
+        if not news:
+            raise ValueError("decision='meld' does not apply: this hand can lay no new meld now"
+                             + ("" if t[T.SA.opened] else " (a first meld must reach min_first_meld)"))
+        opts = [(A.OPT_HOLD, 0, 0, 0, 0)] + news
+        labels = ["hold (no new meld this turn)"] + [_move_words(t, m) for m in news]
     if chosen is not None:
         names = [x.strip() for x in chosen.split(",")] if isinstance(chosen, str) else [str(x).strip() for x in chosen]
         keep = []
@@ -338,7 +371,8 @@ def _short_names(label: str) -> tuple[str, ...]:
     """What ``options=`` may call an option: its name, or the part after the verb ("leave",
     a discard's card "K", a take's meld "K K K" or "meld K K K")."""
     tail = label.split(": ", 1)[-1]
-    return label, label.split(" ")[0], label.removeprefix("discard "), tail, tail.removeprefix("meld ")
+    return (label, label.split(" ")[0].rstrip(":"), label.removeprefix("discard "), tail, tail.removeprefix("meld "),
+            tail.removeprefix("discard "))
 
 
 def _pair_index(a: int, b: int, k: int) -> int:
@@ -452,8 +486,11 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
            threads: int | None = None, params: HeuristicParams | None = None, progress: bool = False) -> AdviceResult:
     """Compare the options of one decision of mine (seat 0).
 
-    ``hand``: my cards now (after my draw for ``decision="take"``; when I am about to
-    discard for ``"discard"``). ``melds``: ``"us: K K K 2; them: 9 9 9"``. ``pile``: bottom to
+    ``decision``: ``"take"`` (take the pile, each way of taking it, or leave it), ``"discard"``
+    (which card), ``"out"`` (each move that goes out now, or stay in: no move that empties my
+    hand this turn), ``"meld"`` (each new meld I can lay now, or hold: no new meld, addition or
+    swap this turn). ``hand``: my cards at the decision (after my draw; for ``"out"`` as they
+    are when one meld or discard would empty the hand). ``melds``: ``"us: K K K 2; them: 9 9 9"``. ``pile``: bottom to
     top, every card, or ``?`` for a card not known (``"5 7 ? ? ? ? K"``); ``pile_size``: its
     size when fewer cards are listed (the missing ones are unknown cards under those listed,
     so ``pile="K", pile_size=6`` is the top card and five unknown); ``top``: the top card,
@@ -472,7 +509,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     """
     rules = check_rules(rules)
     if decision not in DECISIONS:
-        raise ValueError(f"decision={decision!r} is unknown; choose 'take' or 'discard'")
+        raise ValueError(f"decision={decision!r} is unknown; choose " + ", ".join(repr(d) for d in DECISIONS))
     check_run(samples=samples, threads=threads, rng=rng)
     if target_halfwidth is not None:
         if samples is not None:

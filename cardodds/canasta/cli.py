@@ -185,7 +185,8 @@ def add_play_commands(csub) -> None:
     cu.add_run_options(p, f"{D.DEFAULT_HANDS:,} hands; {D.DEFAULT_GAMES:,} games with --games", unit="hands")
     p.set_defaults(func=_play)
 
-    a = csub.add_parser("advise", help="take the pile or not; which card to discard (paired intervals)",
+    a = csub.add_parser("advise", help="take the pile or not, which card to discard, go out or not, meld or hold "
+                                       "(paired intervals)",
                         description="For my hand (seat 0) and the table as I know it: each option of the decision "
                                     "played out by the --policies (heuristic at every seat by default, mine "
                                     "included) on the same sampled deals, the hidden cards dealt uniformly over "
@@ -211,7 +212,8 @@ def add_play_commands(csub) -> None:
     a.add_argument("--red3", default=None, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
     a.add_argument("--decision", type=cu.choice(*D.ADVICE_DECISIONS), default=None,
                    metavar="|".join(D.ADVICE_DECISIONS),
-                   help="take (my hand after the draw) or discard; default: take when --pile is given")
+                   help="take the pile or not (my hand after the draw), which card to discard, go out now or "
+                        "stay in, lay a new meld now or hold; default: take when --pile is given, else discard")
     a.add_argument("--options", default=None, metavar="A,B",
                    help="only these options, as printed (a discard: its card), e.g. \"K,9\"")
     a.add_argument("--turn", type=cu.int_range(0, 10_000), default=D.ADVICE_TURN, metavar="N",
