@@ -199,6 +199,13 @@ def test_same_figures_on_one_and_two_threads():
     assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
 
 
+def test_same_figures_on_one_and_two_threads_to_a_precision():
+    kw = dict(melds="us: A A A; them: 8 8 8", options="K,3b", target_halfwidth=80.0, rng=4)
+    one = advise(HAND, threads=1, **kw)
+    two = advise(HAND, threads=2, **kw)
+    assert one.samples == two.samples and (one.counts == two.counts).all()
+
+
 def test_same_figures_on_dask():
     pytest.importorskip("distributed")
     kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, samples=150, rng=9)
