@@ -275,3 +275,10 @@ def test_meld_or_hold_and_the_moves_each_allows():
     nm = T.gen_moves(short, rl, mv, work)
     stay = A._allowed(short, mv, nm, A.OPT_STAY)
     assert 0 < stay < nm and all(mv[i, 0] != T.MV_NEW or mv[i, 2] + mv[i, 3] + mv[i, 4] < 3 for i in range(stay))
+
+
+def test_a_black_3_is_the_safe_discard_and_a_joker_the_worst():
+    # A black 3 blocks the pile for the next player and counts -100 if kept; a Joker thrown
+    # feeds the opponents a wild card.
+    a = advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, options="3b, Jk", samples=600, rng=6)
+    assert a.best == "discard 3b"
