@@ -262,17 +262,20 @@ def python_name(value: str) -> str:
 
 # ---- the shared run options -----------------------------------------------------------------
 def add_run_options(p: argparse.ArgumentParser, default_samples: str, *, exact: str | None = None,
-                    unit: str = "deals") -> None:
+                    unit: str = "deals", precision_in: str | None = None) -> None:
     """``--samples N | --precision H [| --exact]``, ``--seed``, ``--threads``, progress, ``--json``.
 
     ``default_samples`` is the help text's default (the API's own default is used when neither
-    is given); ``exact`` the help of ``--exact`` where the command can enumerate.
+    is given); ``exact`` the help of ``--exact`` where the command can enumerate;
+    ``precision_in`` the help of a ``--precision`` counted in other units than a probability
+    (any positive number then).
     """
     size = p.add_mutually_exclusive_group()
     size.add_argument("--samples", type=positive_int, default=None, metavar="N",
                       help=f"number of simulated {unit} (default {default_samples})")
-    size.add_argument("--precision", type=precision, default=None, metavar="H",
-                      help="simulate until the headline figure's 95%% interval is ±H (e.g. 0.001)")
+    size.add_argument("--precision", type=precision if precision_in is None else positive_float(example=", e.g. 20"),
+                      default=None, metavar="H",
+                      help=precision_in or "simulate until the headline figure's 95%% interval is ±H (e.g. 0.001)")
     if exact is not None:
         size.add_argument("--exact", action="store_true", help=exact)
     p.add_argument("--seed", type=seed, default=None, metavar="S",

@@ -30,8 +30,13 @@ DEFAULT_HOUSE_GAMES = 200
 #: ``tune``: paired deals a match.
 DEFAULT_TUNE_SAMPLES = 2_000
 
-#: ``advise``: sampled deals, the other seats' cards and the table turns played so far.
+#: ``advise``: sampled deals, the other seats' cards and the table turns played so far
+#: (None: not given, so the cards out are not checked against it and the play-outs take
+#: the hand to be past every player's first turn, ``ASSUMED_TURN``).
 DEFAULT_ADVICE_SAMPLES = 2_000
 ADVICE_COUNTS = (12, 12, 12)
 ADVICE_RED3 = (0, 0)
-ADVICE_TURN = 8
+ADVICE_TURN = None
+ASSUMED_TURN = 8
+#: ``advise``'s decisions.
+ADVICE_DECISIONS = ("take", "discard", "out", "meld")

@@ -185,41 +185,50 @@ def add_play_commands(csub) -> None:
     cu.add_run_options(p, f"{D.DEFAULT_HANDS:,} hands; {D.DEFAULT_GAMES:,} games with --games", unit="hands")
     p.set_defaults(func=_play)
 
-    a = csub.add_parser("advise", help="take the pile or not; which card to discard (paired intervals)",
-                        description="For my hand (seat 0) and the table: each option of the decision played out "
-                                    "by the heuristic players on the same sampled deals (hidden cards drawn from "
-                                    "those not seen): our side's expected margin this hand and P(our side "
-                                    "ahead); the best option is named only when its paired difference with every "
-                                    "other excludes zero.")
+    a = csub.add_parser("advise", help="take the pile or not, which card to discard, go out or not, meld or hold "
+                                       "(paired intervals)",
+                        description="For my hand (seat 0) and the table as I know it: each option of the decision "
+                                    "played out by the --policies (heuristic at every seat by default, mine "
+                                    "included) on the same sampled deals, the hidden cards dealt uniformly over "
+                                    "every deal consistent with the position: our side's margin this hand, P(our "
+                                    "side ahead), P(we win the game with this hand) with --score, and the paired "
+                                    "difference to the best; the best is named only when its paired difference "
+                                    "with every other option excludes zero.")
     a.add_argument("--hand", required=True, metavar="CARDS", help="my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"")
     a.add_argument("--melds", default=None, metavar="TEXT", help="\"us: A A A, K K K 2; them: 8 8 8\"")
     a.add_argument("--pile", default=None, metavar="CARDS",
-                   help="the pile's top card (\"K\"), or all its cards bottom to top (\"5 7 K\")")
-    a.add_argument("--pile-size", type=cu.int_range(1, 108), default=None, metavar="N",
-                   help="pile size when only its top is given")
+                   help="the pile bottom to top: every card (\"5 7 K\"), '?' for a card not known "
+                        "(\"5 7 ? ? K\"), or its top card (\"K\") with --pile-size")
+    a.add_argument("--pile-size", type=cu.int_range(1, 110), default=None, metavar="N",
+                   help="the pile's size when fewer cards are listed (the others: unknown, under those listed)")
     a.add_argument("--top", default=None, metavar="CARD", help="the pile's top card (must agree with --pile)")
-    a.add_argument("--counts", default=",".join(map(str, D.ADVICE_COUNTS)), metavar="L,P,R",
+    a.add_argument("--counts", default=None, metavar="L,P,R",
                    help="cards of the left opponent, my partner, the right opponent (default "
                         f"{','.join(map(str, D.ADVICE_COUNTS))})")
+    a.add_argument("--known", default=None, metavar="TEXT",
+                   help="cards known to be in other hands, e.g. \"1: K K 9; 3: Q\" (1 left opponent, 2 partner, "
+                        "3 right opponent)")
     red3 = ",".join(map(str, D.ADVICE_RED3))
-    a.add_argument("--red3", default=red3, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
-    a.add_argument("--decision", type=cu.choice("take", "discard"), default=None, metavar="take|discard",
-                   help="take (my hand after the draw) or discard; default: take when --pile is given")
+    a.add_argument("--red3", default=None, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
+    a.add_argument("--decision", type=cu.choice(*D.ADVICE_DECISIONS), default=None,
+                   metavar="|".join(D.ADVICE_DECISIONS),
+                   help="take the pile or not (my hand after the draw), which card to discard, go out now or "
+                        "stay in, lay a new meld now or hold; default: take when --pile is given, else discard")
+    a.add_argument("--options", default=None, metavar="A,B",
+                   help="only these options, as printed (a discard: its card), e.g. \"K,9\"")
     a.add_argument("--turn", type=cu.int_range(0, 10_000), default=D.ADVICE_TURN, metavar="N",
-                   help=f"table turns played so far (default {D.ADVICE_TURN})")
+                   help="table turns played before mine; the cards out must add up to it (default: not "
+                        f"checked; the play-outs take it as {D.ASSUMED_TURN}, past every first turn)")
+    a.add_argument("--score", default=None, metavar="US,THEM",
+                   help="the game score before this hand, e.g. 6200,5400: adds P(we win the game with this hand)")
+    a.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
+                   help="who plays the play-outs (the issue's --players): random | heuristic, one for all seats "
+                        "or four comma-separated (seat 0 = me)")
     _house_flags(a)
-    cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals")
+    cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals",
+                       precision_in="run until the paired margin difference between the best two options is "
+                                    "known to ±H points (95%%)")
     a.set_defaults(func=_advise)
-
-
-def _ints(text: str, n: int, what: str) -> list[int]:
-    try:
-        vals = [int(x) for x in text.replace(";", ",").split(",") if x.strip()]
-    except ValueError:
-        raise ValueError(f"{what} {text!r} must be {n} whole numbers separated by commas") from None
-    if len(vals) != n:
-        raise ValueError(f"{what} {text!r} must be {n} whole numbers separated by commas")
-    return vals
 
 
 def _show(args, res) -> int:
@@ -298,11 +307,14 @@ def strength_text(r) -> str:
 
 def advice_text(r) -> str:
     head = f"Canasta advice: {r.decision} ({cu.how(r, 'sampled deals')}; {_rules_words(r.rules)})"
-    rows = [(o, cu.est(m, 1, sign=True), cu.est(w), "" if (v.value == 0 and v.se == 0) else cu.est(v, 1, sign=True))
-            for o, m, w, v in zip(r.options, r.margin, r.win, r.versus_best)]
-    verdict = f"best: {r.best}" if r.best else "no difference at this precision"
-    return cu.block(head, r, cu.table(("option", "our margin this hand", "P(our side ahead)", "best minus this"),
-                                      rows), verdict)
+    games = r.win_game if r.win_game is not None else (None,) * len(r.options)
+    rows = [(o, cu.est(m, 1, sign=True), cu.est(a)) + (() if g is None else (cu.est(g),))
+            + ("" if o == r.best_option else ("same as the best" if r.same_as_best(i) else cu.est(v, 1, sign=True)),)
+            for i, (o, m, a, g, v) in enumerate(zip(r.options, r.margin, r.ahead, games, r.versus_best))]
+    header = ("option", "our margin this hand", "P(our side ahead)") + \
+        (() if r.win_game is None else ("P(win the game this hand)",)) + ("best minus this",)
+    verdict = f"best: {r.best}" if r.best else "no option is better at this precision"
+    return cu.block(head, r, cu.table(header, rows), verdict)
 
 
 def _play(args) -> int:
@@ -347,8 +359,11 @@ def _advise(args) -> int:
     from .advise import advise
 
     decision = args.decision or ("take" if (args.pile or args.top) else "discard")
+    size = {"samples": args.samples} if args.precision is None else {"target_halfwidth": args.precision}
     res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
-                 counts=_ints(args.counts, 3, "--counts"), red3=_ints(args.red3, 2, "--red3"), decision=decision,
-                 rules=_play_rules(args), turn=args.turn, samples=args.samples or D.DEFAULT_ADVICE_SAMPLES,
-                 **cu.run_options(args))
+                 known=args.known,
+                 decision=decision, rules=_play_rules(args), turn=args.turn, options=args.options,
+                 score=args.score, policies=args.policies,
+                 **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None},
+                 **size, **cu.run_options(args))
     return _show(args, res)

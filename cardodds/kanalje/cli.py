@@ -208,17 +208,18 @@ def game_text(g) -> str:
 
 
 # ---- advise ---------------------------------------------------------------------------------
+_ADVISE_ABOUT = (
+    "Every legal card of a position played out on the same sampled worlds: my expected points for the whole deal, "
+    "tricks, penalty, P(I take each jack still out) and the paired difference to the best card. The cards I have "
+    "not seen are dealt uniformly over every deal consistent with what I saw (three players: the cards played, the "
+    "turned card and the voids shown; two players, phase 1: the face-up cards and the tricks; phase 2: the trump "
+    "card, the tricks, the voids shown and the phase-1 cards I remember). The best card is named only when every "
+    "other card's difference to it excludes zero. --precision H runs until the paired difference between the two "
+    "best cards is known to +-H points.")
+
+
 def _add_advise(ksub) -> None:
-    a = ksub.add_parser("advise", help="which card to play now, in the middle of a deal",
-                        description="Every legal card of a position played out on the same sampled "
-                        "worlds: my expected points for the whole deal, tricks, penalty, P(I take each jack still "
-                        "out) and the paired difference to the best card. The cards I have not seen are dealt "
-                        "uniformly over every deal consistent with what I saw (three players: the cards played, the "
-                        "turned card and the voids shown; two players, phase 1: the face-up cards and the tricks; "
-                        "phase 2: the trump card, the tricks and the voids shown). The best card is named only when "
-                        "every other card's difference "
-                        "to it excludes zero. --precision H runs until the paired difference between the two "
-                        "best cards is known to +-H points.")
+    a = ksub.add_parser("advise", help="which card to play now, in the middle of a deal", description=_ADVISE_ABOUT)
     a.add_argument("--seat", type=cu.int_range(0, 2), required=True, metavar="S",
                    help="my seat: 0 is left of the dealer and leads the first trick (two players: the non-dealer)")
     a.add_argument("--hand", required=True, metavar="CARDS", help='my cards now, e.g. "Ah 7c 2d"')

@@ -1,0 +1,284 @@
+"""The Canasta advisor: the position as the player knows it (melds of each side, the pile as
+listed, known cards, counts, turn, score), its sampled deals against a rejection-sampling
+twin, the figures of each option, the precision, the same figures on any thread count or
+backend, and bad input refused in one line by a real ``cardodds`` process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numba import njit
+
+from cardodds import engine
+from cardodds.canasta import advise
+from cardodds.canasta import _advise as A
+from cardodds.canasta import _table as T
+from cardodds.canasta.advise import UNKNOWN, position
+from cardodds.canasta.rules import CanastaRules
+from cardodds.canasta.cards import ACE, BLACK3, JOKER, KING, TWO, parse_kind
+
+CANASTAS = "Q Q Q Q Q Q Q, J J J J J J J"
+HAND = "K K 9 9 5 7 Q Jk 3b"
+
+
+def _lay(res):
+    return A.advice_layout(len(res.options)).view(res.counts)
+
+
+# ---- the melds belong to the side named ------------------------------------------------------------
+def test_our_melds_are_ours_and_theirs_are_theirs():
+    """Regression: every meld went to the side left over from an earlier loop ("them")."""
+    us = advise(HAND, melds=f"us: {CANASTAS}", pile="K", pile_size=4, samples=200, rng=1)
+    them = advise(HAND, melds=f"them: {CANASTAS}", pile="K", pile_size=4, samples=200, rng=1)
+    assert [m.value for m in us.margin] != [m.value for m in them.margin]
+    # a side holding two canastas is ahead most of the time
+    assert min(a.value for a in us.ahead) > 0.75
+    assert max(a.value for a in them.ahead) < 0.25
+    t = position(HAND, melds="us: A A A; them: 8 8 8").base
+    eight = parse_kind("8")
+    assert t[T.meld_at(0, T.slot_of(ACE)) + 1] == 3 and t[T.meld_at(1, T.slot_of(ACE)) + 1] == 0
+    assert t[T.meld_at(1, T.slot_of(eight)) + 1] == 3 and t[T.meld_at(0, T.slot_of(eight)) + 1] == 0
+    assert t[T.meld_at(1, T.slot_of(eight)) + 1] == 3 and t[T.SA.opened] == 1 and t[T.SA.opened + 1] == 1
+
+
+# ---- the pile as listed ------------------------------------------------------------------------------
+@pytest.mark.parametrize("pile,size,listed", [
+    ("Jk 2 2 A A Q Q 9 K", None, 9),     # every card
+    ("5 7 ? ? ? ? K", None, 3),          # a mix, bottom to top
+    ("K", 6, 1),                         # the top card and the size
+    ("5 7 K", 6, 3),                     # the cards seen go in, three unknown under them
+])
+def test_every_listed_pile_card_is_in_every_sampled_deal(pile, size, listed):
+    n = 300
+    a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile=pile, pile_size=size,
+               counts=(10, 9, 11), decision="take", samples=n, rng=4)
+    v = _lay(a)
+    cards = size or len(pile.split())
+    assert int(v.pile_cards) == n * cards        # the pile keeps its size in every deal
+    assert int(v.pile_listed) == n * listed      # and every listed card at its place
+
+
+def test_a_rich_pile_listed_card_by_card_is_worth_taking():
+    rich = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
+                  counts=(10, 9, 11), decision="take", samples=300, rng=1)
+    leave = rich.options.index("leave the pile")
+    assert all(v.lo > 0 for v in [rich.versus_best[leave]])
+    assert rich.best_option.startswith("take the pile: meld K K")
+    two = advise("K K 9 9 5 7 Q Jk 3b 4", pile="Jk 2 2 A A Q Q 9 K", counts=(10, 9, 11), decision="take",
+                 options="leave, K K K", samples=20, rng=1)
+    assert two.options == ("leave the pile", "take the pile: meld K K K")
+
+
+def test_pile_forms_and_position():
+    p = position("K Q", pile="5 ? K", pile_size=5, counts=(1, 1, 1))
+    pile = p.base[T.SA.pile:T.SA.pile + 5].tolist()
+    assert pile == [UNKNOWN, UNKNOWN, parse_kind("5"), UNKNOWN, KING] and list(p.pile_slots) == [0, 1, 3]
+    assert p.base[T.SA.pile_len] == 5
+    assert position("K Q", pile="5 ?", top="K").base[T.SA.pile + 1] == KING  # top= fills a '?' on top
+
+
+# ---- the sampled deals against a rejection-sampling twin ----------------------------------------------
+# Every natural melded and every red 3 laid: the cards not seen are 3 Jokers, 5 twos and 2 black 3s.
+SMALL = dict(melds="us: A A A A A A A A, K K K K K K K K, Q Q Q Q Q Q Q Q, J J J J J J J J, 10 10 10 10 10 10 10 10,"
+             " 9 9 9 9 9 9 9 9; them: 8 8 8 8 8 8 8 8, 7 7 7 7 7 7 7 7, 6 6 6 6 6 6 6 6, 5 5 5 5 5 5 5 5,"
+             " 4 4 4 4 4 4 4 4", red3=(2, 2), pile="? 2 ? 3b", counts=(3, 2, 3), known={1: "Jk"})
+SMALL_HAND = "3b 2 2"
+KINDS = (JOKER, TWO, BLACK3)
+
+
+def _category(seats, pile0, pile1, stock):
+    """Jokers of seats 1, 2, 3 and the kinds of the two unknown pile cards and the stock card."""
+    c = 0
+    for s in range(3):
+        c = c * 5 + seats[s]
+    for k in (pile0, pile1, stock):
+        c = c * 3 + (0 if k == JOKER else (1 if k == TWO else 2))
+    return c
+
+
+N_CAT = 5 ** 3 * 27
+
+
+@njit
+def _sampler_kernel(rng, n, out, base, unseen, hidden, slots):
+    """A kernel twin of the advisor's sampling: its deals tallied by category."""
+    world = np.zeros(base.shape[0], dtype=np.int64)
+    u = unseen.copy()
+    seats = np.zeros(3, dtype=np.int64)
+    for _ in range(n):
+        A.deal_world(rng, u, base, world, hidden, slots)
+        for s in range(3):
+            seats[s] = world[T.hand_at(s + 1, JOKER)]
+        c = 0
+        for s in range(3):
+            c = c * 5 + seats[s]
+        stock = world[T.SA.stock + world[T.SA.deck_size] - 1]
+        for k in (world[T.SA.pile + slots[0]], world[T.SA.pile + slots[1]], stock):
+            c = c * 3 + (0 if k == JOKER else (1 if k == TWO else 2))
+        out[c] += 1
+
+
+def _rejection_twin(n_draws, seed):
+    """Deal the cards not seen, the known Joker too (a card of its own), uniformly to every
+    hidden place (seats 1, 2, 3 with 3, 2, 3 cards, the two unknown pile cards, the stock);
+    keep the deals where that very Joker is in seat 1's hand."""
+    cards = np.array([JOKER] * 4 + [TWO] * 5 + [BLACK3] * 2)   # card 0: the Joker seen going to seat 1
+    gen = np.random.default_rng(seed)
+    perm = np.argsort(gen.random((n_draws, cards.size)), axis=1)
+    keep = (perm[:, 0:3] == 0).any(axis=1)
+    deals = cards[perm[keep]]
+    counts = np.zeros(N_CAT, dtype=np.int64)
+    bounds = ((0, 3), (3, 5), (5, 8))
+    for d in deals:
+        seats = [int((d[a:b] == JOKER).sum()) for a, b in bounds]
+        counts[_category(seats, d[8], d[9], d[10])] += 1
+    return counts
+
+
+def test_sampled_deals_match_the_rejection_twin():
+    from scipy.stats import chi2
+
+    p = position(SMALL_HAND, **SMALL)
+    assert sorted(p.unseen.tolist()) == sorted([JOKER] * 3 + [TWO] * 5 + [BLACK3] * 2)
+    assert p.hidden.tolist() == [2, 2, 3] and p.base[T.hand_at(1, JOKER)] == 1
+    fast = engine.run(_sampler_kernel, (p.base, p.unseen, p.hidden, p.pile_slots), N_CAT, samples=60_000,
+                      rng=1).counts
+    slow = _rejection_twin(220_000, 2)
+    na, nb = fast.sum(), slow.sum()
+    assert nb > 50_000
+    used = (fast + slow) > 0
+    a, b = fast[used], slow[used]
+    stat = float((((np.sqrt(nb / na) * a - np.sqrt(na / nb) * b) ** 2) / (a + b)).sum())
+    assert chi2.sf(stat, used.sum() - 1) > 1e-3, stat
+    # the known Joker is in seat 1 in every sampled deal: at least one Joker there
+    seat1 = np.arange(N_CAT) // (5 ** 2 * 27)
+    assert fast[seat1 == 0].sum() == 0
+
+
+# ---- the figures -----------------------------------------------------------------------------------
+def test_win_game_json_and_options():
+    kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K", counts=(10, 9, 11), decision="take",
+              samples=60, rng=3)
+    a = advise("K K 9 9 5 7 Q Jk 3b 4", score=(9500, 9000), **kw)
+    assert all(g is not None for g in a.win_game) and max(g.value for g in a.win_game) > 0.2
+    assert advise("K K 9 9 5 7 Q Jk 3b 4", **kw).win_game is None
+    d = json.loads(json.dumps(a.to_dict()))
+    for key in ("rules", "samples", "seed", "partial", "version"):
+        assert key in d
+    assert d["position"]["pile"] == "Jk 2 2 A A Q Q 9 K" and d["position"]["score"] == [9500, 9000]
+    o = d["options"][0]
+    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best"}
+    assert set(o["margin"]) == {"value", "se", "lo", "hi"}
+    two = advise(HAND, options="K, 9", samples=20, rng=1)
+    assert two.options == ("discard 9", "discard K")
+    with pytest.raises(ValueError, match="does not apply to the discard decision"):
+        advise(HAND, options="A", samples=20, rng=1)
+
+
+def test_precision_is_reached_for_the_best_two():
+    a = advise(HAND, melds="us: A A A; them: 8 8 8", options="K,3b", target_halfwidth=60.0, rng=2)
+    i = a.options.index(a.best_option)
+    j = 1 - i
+    assert a.versus_best[j].halfwidth <= 60.0 and a.samples >= 16
+    # two options that play alike on every deal (the Joker goes down now or later) are one:
+    # the precision is reached against the other one
+    b = advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, decision="take",
+               options="K K Jk, K K K Jk, K K K", target_halfwidth=50.0, rng=2)
+    rivals = [v for i, v in enumerate(b.versus_best) if b.options[i] != b.best_option and not b.same_as_best(i)]
+    assert len(rivals) >= 1 and all(v.halfwidth <= 50.0 for v in rivals) and b.samples > 100
+
+
+def test_same_figures_on_one_and_two_threads():
+    kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, samples=150, rng=9)
+    one = advise(HAND, threads=1, **kw)
+    two = advise(HAND, threads=2, **kw)
+    assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
+
+
+def test_same_figures_on_one_and_two_threads_to_a_precision():
+    kw = dict(melds="us: A A A; them: 8 8 8", options="K,3b", target_halfwidth=80.0, rng=4)
+    one = advise(HAND, threads=1, **kw)
+    two = advise(HAND, threads=2, **kw)
+    assert one.samples == two.samples and (one.counts == two.counts).all()
+
+
+def test_same_figures_on_dask():
+    pytest.importorskip("distributed")
+    kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, samples=150, rng=9)
+    here = advise(HAND, threads=1, **kw)
+    there = advise(HAND, backend="local:2", **kw)
+    assert (here.counts == there.counts).all()
+
+
+def test_turn_checks_the_cards_out():
+    # 48 dealt + upcard + 9 draws (turn 8 and mine) = 58 out: 9 + 6 + 4 + 39
+    advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(13, 13, 13), turn=8, samples=5,
+           rng=1)
+    with pytest.raises(ValueError, match="do not add up"):
+        advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(12, 12, 12), turn=8)
+
+
+# ---- bad input on a real process ---------------------------------------------------------------------
+BASE = ["canasta", "advise", "--hand", HAND, "--samples", "5", "--seed", "1"]
+BAD = [
+    (["--melds", "us: K K K K K K K"], "K cards are given than the 108-card pack"),
+    (["--known", "1: Jk Jk Jk Jk"], "Jk cards are given than the 108-card pack"),
+    (["--melds", "us: K 2 2"], "not a legal meld"),
+    (["--pile", "5 7 K", "--pile-size", "2"], "contradicts the pile listed"),
+    (["--counts", "60,60,60"], "--counts"),
+    (["--pile", "3b", "--decision", "take"], "a black 3 on top blocks the pile"),
+    (["--options", "A"], "does not apply to the discard decision"),
+    (["--turn", "8"], "do not add up"),
+    (["--known", "1: K K", "--counts", "1,12,12"], "known: seat 1 holds 1 cards"),
+    (["--score", "x"], "--score"),
+]
+
+
+@pytest.mark.parametrize("extra,words", BAD)
+def test_bad_input_is_one_line_exit_2(extra, words):
+    p = subprocess.run([sys.executable, "-m", "cardodds.cli", *BASE, *extra], capture_output=True, text=True)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and words in p.stderr, p.stderr
+
+
+# ---- going out, melding now or holding -----------------------------------------------------------
+def test_go_out_with_a_canasta_when_ahead():
+    # Our side holds a clean canasta; my three kings meld and go out: +100 and their hands count
+    # against them, where staying in gives them turns to catch up.
+    a = advise("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=300, rng=1)
+    assert a.options == ("stay in (do not go out this turn)", "go out: meld K K K")
+    assert a.best == "go out: meld K K K" and a.ahead[1].value > 0.95
+    one = advise("K", melds="us: A A A A A A A, K K K; them: 8 8 8", decision="out", samples=50, rng=1)
+    assert all(o.startswith("go out") for o in one.options)  # every move goes out: no staying in
+    with pytest.raises(ValueError, match="no one move of this hand goes out"):
+        advise("K K K 9", melds="us: A A A A A A A", decision="out", samples=10)
+
+
+def test_meld_or_hold_and_the_moves_each_allows():
+    a = advise("K K K 9 9 9 5 7 Jk 3b", melds="us: A A A; them: 8 8 8", decision="meld", samples=100, rng=1)
+    assert a.options[0] == "hold (no new meld this turn)" and "meld K K K" in a.options
+    with pytest.raises(ValueError, match="can lay no new meld"):
+        advise("K Q 9 5", melds="us: A A A", decision="meld", samples=10)
+    t = position("K K K 9 9 9 5 Jk", melds="us: A A A A A A A").base
+    rl = CanastaRules().pack()
+    mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
+    work = np.zeros(15, dtype=np.int64)
+    nm = T.gen_moves(t, rl, mv, work)
+    assert {int(x) for x in mv[:nm, 0]} >= {T.MV_NEW, T.MV_DISCARD}
+    held = A._allowed(t, mv, nm, A.OPT_HOLD)
+    assert {int(x) for x in mv[:held, 0]} == {T.MV_DISCARD}
+    short = position("K K K", melds="us: A A A A A A A").base
+    nm = T.gen_moves(short, rl, mv, work)
+    stay = A._allowed(short, mv, nm, A.OPT_STAY)
+    assert 0 < stay < nm and all(mv[i, 0] != T.MV_NEW or mv[i, 2] + mv[i, 3] + mv[i, 4] < 3 for i in range(stay))
+
+
+def test_a_black_3_is_the_safe_discard_and_a_joker_the_worst():
+    # A black 3 blocks the pile for the next player and counts -100 if kept; a Joker thrown
+    # feeds the opponents a wild card.
+    a = advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, options="3b, Jk", samples=600, rng=6)
+    assert a.best == "discard 3b"
