@@ -453,3 +453,21 @@ def test_two_player_cli_table(capsys):
     assert main(argv + ["--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["faceup"] == "8h" and d["phase"] == 1 and d["samples"] == 300
+
+
+def test_leader_options_of_the_rules():
+    """``phase1_leader="dealer"``: seat 1 leads phase 1; ``phase2_leader="non_dealer"``: seat 0
+    leads phase 2 (by default its first leader is the last phase-1 trick's winner, not named)."""
+    hand = "As Ks 3s 4c 8c Tc 2d 6d 9d Qd 5h 8h Ah"
+    dealer = KanaljeRules(players=2, phase1_leader="dealer")
+    assert advise(seat=1, hand=hand, faceup="Jh", rules=dealer, samples=50, rng=1).samples == 50
+    with pytest.raises(ValueError, match="^seat: it is seat 1's turn"):
+        advise(seat=0, hand=hand, faceup="Jh", rules=dealer, samples=50)
+    with pytest.raises(ValueError, match="^played: trick 1 is led by seat 0, but seat 1 leads the first phase-1"):
+        advise(seat=1, hand=hand, faceup="Jh", played="0: 2c", rules=dealer, samples=50)
+    non_dealer = KanaljeRules(players=2, phase2_leader="non_dealer")
+    assert advise(seat=0, hand=hand, trump="7h", rules=non_dealer, samples=50, rng=1).samples == 50
+    with pytest.raises(ValueError, match=r"^played: trick 1 is led by seat 1, but seat 0 \(the non-dealer\)"):
+        advise(seat=0, hand=hand, trump="7h", played="1: 2c", rules=non_dealer, samples=50)
+    # the default: either seat may lead phase 2's first trick
+    assert advise(seat=1, hand=hand, trump="7h", rules=TWO, samples=50, rng=1).samples == 50
