@@ -290,6 +290,26 @@ def test_phase1_hidden_cards_match_rejection_twin(seed, done, in_trick):
     assert sps.chi2_contingency(np.array([k, t])).pvalue > 1e-3
 
 
+def test_phase1_early_hidden_cards_are_exchangeable():
+    """Early in phase 1 (too many deals to list): every card I have not seen is equally likely in
+    the opponent's hand, and equally likely the card under the face-up one; the face-up cards
+    the opponent took are always in its hand."""
+    seat, mine, faceups, played, opp, below = phase1_position(6, 2, 1)
+    pos = _check_position(seat, mine, None, text(played), TWO, faceup=format_cards(faceups))
+    known = set(opp) & set(faceups)
+    pool = sorted(set(opp) - known | set(below))
+    n = 20_000
+    hands = np.zeros((n, 3), dtype=np.int64)
+    KA.sample_hands(chunk_state(as_seed_sequence(6)[0], 0), n, pos.table, pos.deal, hands, None)
+    held = np.array([[(int(m) >> c) & 1 for c in pool] for m in hands[:, 0]])
+    assert all(known <= mask_set(m) for m in hands[:, 0]) and (held.sum(axis=1) == len(opp) - len(known)).all()
+    p = (len(opp) - len(known)) / len(pool)
+    z = (held.sum(axis=0) - n * p) / np.sqrt(n * p * (1 - p))
+    assert np.abs(z).max() < 4.5
+    nxt = Counter(int(m).bit_length() - 1 for m in hands[:, 1])
+    assert set(nxt) <= set(pool) and sps.chisquare([nxt[c] for c in pool]).pvalue > 1e-3
+
+
 def _play_random(rng, hands, trump, leader, score):
     """Phase 2 at random from ``leader``; ``score[s]`` gets seat s's trick points and penalties."""
     trick: list = []
