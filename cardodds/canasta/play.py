@@ -588,8 +588,12 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
     T.new_hand(state, t, deck, 3)
     hb = T.SA.hand
     lines = [f"deal: seed {seed}, seat 3 deals, upcard {KIND_NAMES[int(t[T.SA.pile])]}"]
+    first = int(t[T.SA.seat])
     for s in range(4):
-        lines.append(f"  seat {s} ({names[s]}): {format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
+        dealt = t[hb + 15 * s:hb + 15 * s + 15].copy()
+        if s == first:  # the first player's draw is already in its hand: show the 12 dealt
+            dealt[t[T.SA.stock + t[T.SA.stock_pos] - 1]] -= 1
+        lines.append(f"  seat {s} ({names[s]}): {format_counts(dealt)}")
     last_turn = -1
     while t[T.SA.phase] != T.PH_OVER:
         if t[T.SA.turn] != last_turn:
@@ -603,13 +607,26 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
             lines.append("  no legal move (a bug: please report it)")
             break
         i = choose(state, t, rl, mv, nm, codes, hp, policy)
-        lines.append(f"  seat {int(t[T.SA.seat])} {describe_move(t, mv[i])}")
+        move = describe_move(t, mv[i])
+        typ, pos = int(mv[i, 0]), int(t[T.SA.stock_pos])
+        if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
+            move += "; the pile held " + _kinds_text(t[T.SA.pile:T.SA.pile + t[T.SA.pile_len]])
+        lines.append(f"  seat {int(t[T.SA.seat])} {move}")
         T.apply_move(t, rl, mv[i])
+        if typ == T.MV_RED3:  # name the replacements (a red 3 drawn again is laid at once)
+            drawn = t[T.SA.stock + pos:T.SA.stock + t[T.SA.stock_pos]]
+            lines[-1] = lines[-1].replace("draws a replacement", f"draws {_kinds_text(drawn)}" if len(drawn)
+                                          else "draws nothing (the stock is empty)")
     T.score_hand(t, rl, work)
     how = f"seat {int(t[T.SA.went_out])} went out" if t[T.SA.went_out] >= 0 else "the stock ran out"
     lines.append(f"hand over after {int(t[T.SA.turn]) + 1} turns: {how}; "
                  f"side 0 scores {int(t[T.SA.score])}, side 1 scores {int(t[T.SA.score + 1])}")
     return lines
+
+
+def _kinds_text(kinds) -> str:
+    """Card kinds in the order given, by name (a pile bottom to top, the cards drawn)."""
+    return " ".join(KIND_NAMES[int(k)] for k in kinds)
 
 
 # ---- the tuner ------------------------------------------------------------------------------------------------
