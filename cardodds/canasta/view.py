@@ -31,6 +31,8 @@ Moves are int64 records ``(type, a, b, c, d)``:
 ``MV_TAKE_ADD``           take the pile, the top card onto meld ``b`` of side ``a``
 ``MV_PASS``               end the turn without a discard (only with an empty stock and a last
                           card that may not be discarded)
+``MV_END``                leave the pile in a turn on an empty stock: the hand ends (only with
+                          ``empty_stock="take_pile"``, listed first, beside the ways to take it)
 ========================  ==============================================================
 
 :func:`describe_move` says a move in the game's words.
@@ -43,11 +45,11 @@ import numpy as np
 
 from ..policy import compile_user
 from ._policies import POLICY_SIGNATURE, no_user_policy
-from ._table import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, SA, SLOTS,
+from ._table import (MV_ADD, MV_DISCARD, MV_END, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, SA, SLOTS,
                      WILD_SLOT, S, meld_at)
 from .cards import KIND_NAMES
 
-__all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD",
+__all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_END", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD",
            "MV_TAKE_NEW", "SIGNATURE", "SLOTS", "TABLE", "WILD_SLOT", "compile_policy", "describe_move"]
 
 #: The table layout (:class:`cardodds.layout.Layout`).
@@ -83,6 +85,8 @@ def describe_move(t: np.ndarray, m) -> str:
         return "our" if side == seat % 2 else "their"
     if typ == MV_DISCARD:
         return f"discards {KIND_NAMES[m[1]]}"
+    if typ == MV_END:
+        return "leaves the pile on the empty stock: the hand ends"
     if typ == MV_PASS:
         return "cannot discard its last card and ends the turn (the stock is empty)"
     if typ == MV_RED3:
