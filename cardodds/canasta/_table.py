@@ -58,14 +58,16 @@ BIG_ROOM = 1 << 20
 #: (0-based, counted over the table) a side opened / made its first canasta, -1 if not yet;
 #: ``lent`` per meld record (side x slot) the naturals, 2s and Jokers the *other* side added
 #: to it (scored for the adder with ``added_cards="adder"``); ``no_draw`` 1 in a turn that
-#: began on an empty stock (``empty_stock="take_pile"``: take the pile or end the hand).
+#: began on an empty stock (``empty_stock="take_pile"``: take the pile or end the hand);
+#: what every player saw (the memory of ``heuristic2``): ``took`` per seat x kind the cards
+#: it took with the pile and has not played since, ``discarded`` per kind the discards so far.
 S = Layout("canasta table", [
     ("hand", SEATS * N_KINDS), ("meld", 2 * SLOTS * REC), ("red3", 2), ("opened", 2),
     ("pile", MAX_CARDS), ("pile_len", 1), ("stock", MAX_CARDS), ("stock_pos", 1), ("deck_size", 1),
     ("seat", 1), ("turn", 1), ("dealer", 1), ("phase", 1), ("can_take", 1), ("freed", 1),
     ("went_out", 1), ("score", 2), ("open_turn", 2), ("canasta_turn", 2),
     ("pile_takes", 2), ("pile_taken", 2), ("bad_moves", 1), ("hand_count", SEATS),
-    ("lent", 2 * SLOTS * 3), ("no_draw", 1),
+    ("lent", 2 * SLOTS * 3), ("no_draw", 1), ("took", SEATS * N_KINDS), ("discarded", N_KINDS),
 ])
 SA = S.at
 S_SIZE = S.size
@@ -455,6 +457,7 @@ def _note_melds(t, side):
 @helper
 def _lay_red3(t, seat):
     side = seat % 2
+    _forget(t, seat, RED3, 1)
     while True:
         t[hand_at(seat, RED3)] -= 1
         t[SA.red3 + side] += 1
@@ -485,6 +488,8 @@ def apply_move(t, rl, m):
         return
     if typ == MV_DISCARD:
         t[hb + m[1]] -= 1
+        _forget(t, seat, m[1], 1)
+        t[SA.discarded + m[1]] += 1
         t[SA.pile + t[SA.pile_len]] = m[1]
         t[SA.pile_len] += 1
         if hand_size(t, seat) == 0:
@@ -506,8 +511,11 @@ def apply_move(t, rl, m):
             t[SA.pile_len] -= 1
         if kind != WILDS_ONLY:
             t[hb + kind] -= m[2]
+            _forget(t, seat, kind, m[2])
         t[hb + TWO] -= m[3]
         t[hb + JOKER] -= m[4]
+        _forget(t, seat, TWO, m[3])
+        _forget(t, seat, JOKER, m[4])
         t[o + 1] = m[2]
         t[o + 2] = m[3]
         t[o + 3] = m[4]
@@ -521,6 +529,7 @@ def apply_move(t, rl, m):
         if typ == MV_ADD:
             card = m[3]
             t[hb + card] -= 1
+            _forget(t, seat, card, 1)
         else:
             card = t[SA.pile + t[SA.pile_len] - 1]
             t[SA.pile_len] -= 1
@@ -535,6 +544,7 @@ def apply_move(t, rl, m):
         o = meld_at(m[1], m[2])
         wild = m[3]
         t[hb + t[o]] -= 1
+        _forget(t, seat, t[o], 1)
         t[o + 1] += 1
         t[o + (3 if wild == JOKER else 2)] -= 1
         t[hb + wild] += 1
@@ -549,6 +559,13 @@ def apply_move(t, rl, m):
     if hand_size(t, seat) == 0:
         t[SA.went_out] = seat
         t[SA.phase] = PH_OVER
+
+
+@inline
+def _forget(t, seat, kind, n):
+    """``seat`` played ``n`` cards of ``kind``: those it took with the pile go first."""
+    o = SA.took + seat * N_KINDS + kind
+    t[o] = t[o] - n if t[o] > n else 0
 
 
 @helper
@@ -574,6 +591,7 @@ def _take_rest(t, seat):
     n = t[SA.pile_len]
     for i in range(n):
         t[hand_at(seat, t[SA.pile + i])] += 1
+        t[SA.took + seat * N_KINDS + t[SA.pile + i]] += 1
     t[SA.pile_takes + side] += 1
     t[SA.pile_taken + side] += n + 1
     t[SA.pile_len] = 0
