@@ -346,7 +346,7 @@ def _run(policy, rules, n, seed=11, chunk=0):
 @pytest.mark.parametrize("rules", OPTIONS + SEATING_OPTIONS,
                          ids=lambda r: next((f"{k}={v}" for k, v in r.to_dict().items()
                                              if v != getattr(CanastaRules(), k)), "default"))
-@pytest.mark.parametrize("policy", ["random", "heuristic", "random,heuristic,random,heuristic"])
+@pytest.mark.parametrize("policy", ["random", "heuristic", "heuristic2", "random,heuristic,random,heuristic"])
 def test_checked_hands_have_no_violation(policy, rules):
     v = _run(policy, rules, 300)
     assert v.hands == 300

@@ -16,8 +16,11 @@ a kind (kinds of :mod:`cardodds.canasta.cards`: 0 = 2, 1 = black 3, 2 = red 3, 3
 ranks 4..A, slot 11 wilds alone; ``i`` = 0 kind, 1 naturals, 2 twos, 3 Jokers; an empty slot
 holds 0 cards); ``view[AT.pile + i]`` for ``i < view[AT.pile_len]`` the pile bottom to top;
 ``view[AT.red3 + side]``, ``view[AT.opened + side]``, ``view[AT.turn]`` (table turns so far),
-``view[AT.deck_size] - view[AT.stock_pos]`` cards left in the stock (its order reads -1).
-Sides: seat % 2.
+``view[AT.deck_size] - view[AT.stock_pos]`` cards left in the stock (its order reads -1);
+what every player saw: ``view[AT.took + 15 * seat + kind]`` the cards a seat took with the
+pile and has not played since, ``view[AT.discarded + kind]`` the discards of the hand;
+``view[AT.lent + 3 * (12 * side + slot) + i]`` the naturals, 2s and Jokers (``i`` = 0, 1, 2)
+the other side added to a meld. Sides: seat % 2.
 
 Moves are int64 records ``(type, a, b, c, d)``:
 
