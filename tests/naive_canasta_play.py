@@ -34,7 +34,9 @@ def legal(kind, n, t, j, code, wild_melds):
 
 class Table:
     def __init__(self, rules, deck):
-        self.r = rules  # dict: points, code, min_first, wild_melds, swap_twos, meld_all, bonus, needs_canasta
+        # dict: points, code, min_first, wild_melds, swap_twos, meld_all, bonus, needs_canasta, and
+        # direction (+1 / -1), first_dealer, take_pile (empty_stock), adder (added_cards)
+        self.r = rules
         self.deck = deck
 
     # -- the deal ---------------------------------------------------------------------
@@ -45,16 +47,18 @@ class Table:
             stock.deal(rng)
         cards = list(stock.deck)
         self.hands = [[0] * 15 for _ in range(4)]
+        d = self.r.get("direction", 1)
         for i in range(4):
-            seat = (dealer + 1 + i) % 4
+            seat = (dealer + d * (1 + i)) % 4
             for c in cards[12 * i:12 * i + 12]:
                 self.hands[seat][c] += 1
         self.pile = [cards[48]]
         self.stock = cards[49:]
         self.melds = [dict(), dict()]  # side -> {rank: [naturals, twos, jokers]}
+        self.lent = [dict(), dict()]  # side -> {rank: [naturals, twos, jokers] the other side added}
         self.red3 = [0, 0]
         self.opened = [False, False]
-        self.seat = (dealer + 1) % 4
+        self.seat = dealer if self.r.get("first_dealer") else (dealer + d) % 4
         self.turn = 0
         self.over = False
         self.went_out = -1
@@ -64,8 +68,15 @@ class Table:
         self.size = size
         self.draw_turn()
 
+    def next_seat(self, seat):
+        return (seat + self.r.get("direction", 1)) % 4
+
     def draw_turn(self):
+        self.no_draw = False
         if not self.stock:
+            if self.r.get("take_pile") and self.pile:
+                self.no_draw = self.can_take = True  # take the pile or end the hand
+                return
             self.over = True
             return
         self.hands[self.seat][self.stock.pop(0)] += 1
@@ -132,18 +143,8 @@ class Table:
             return False
         return legal(kind, n, t, j, self.r["code"], self.r["wild_melds"])
 
-    def moves(self):
-        seat, side = self.seat, self.seat % 2
-        hand = self.hands[seat]
-        h = sum(hand)
-        if self.freed is not None:
-            return self.new_melds(list(hand), self.freed, None, 0, "new", side)
+    def take_moves(self, hand, h, side, has_can):
         out = []
-        has_can = self.has_canasta(side)
-        if hand[RED3]:
-            left = h - 1 + (1 if self.stock else 0)
-            if left >= 2 or (left == 1 and not self.r["meld_all"] and self.may_out(has_can)):
-                out.append(("red3",))
         sides = (side, 1 - side)
         if self.can_take and self.pile:
             top = self.pile[-1]
@@ -162,6 +163,24 @@ class Table:
                                 mk = ms == side and sum(self.melds[ms][kind]) + 1 >= 7
                                 if self.keep_ok(h + rest, has_can or mk):
                                     out.append(("take_add", ms, kind))
+        return out
+
+    def moves(self):
+        seat, side = self.seat, self.seat % 2
+        hand = self.hands[seat]
+        h = sum(hand)
+        if self.freed is not None:
+            return self.new_melds(list(hand), self.freed, None, 0, "new", side)
+        out = []
+        has_can = self.has_canasta(side)
+        if self.no_draw and self.can_take:
+            return [("end",)] + self.take_moves(hand, h, side, has_can)
+        if hand[RED3]:
+            left = h - 1 + (1 if self.stock else 0)
+            if left >= 2 or (left == 1 and not self.r["meld_all"] and self.may_out(has_can)):
+                out.append(("red3",))
+        sides = (side, 1 - side)
+        out += self.take_moves(hand, h, side, has_can)
         out += self.new_melds(list(hand), None, None, 0, "new", side)
         if self.opened[side]:
             for ms in sides:
@@ -213,9 +232,12 @@ class Table:
         seat, side = self.seat, self.seat % 2
         hand = self.hands[seat]
         kind = mv[0]
+        if kind == "end":
+            self.over = True
+            return
         if kind == "pass":
             self.turn += 1
-            self.seat = (seat + 1) % 4
+            self.seat = self.next_seat(seat)
             self.draw_turn()
             return
         if kind == "discard":
@@ -225,7 +247,7 @@ class Table:
                 self.went_out, self.over = seat, True
                 return
             self.turn += 1
-            self.seat = (seat + 1) % 4
+            self.seat = self.next_seat(seat)
             self.draw_turn()
             return
         if kind == "red3":
@@ -247,6 +269,7 @@ class Table:
             hand[TWO] -= t
             hand[JOKER] -= j
             self.melds[side][rank] = [n, t, j]
+            self.lent[side][rank] = [0, 0, 0]
             if kind == "take_new":
                 self.take_rest(seat)
             self.freed = None
@@ -260,6 +283,8 @@ class Table:
                 card = self.pile.pop()
             m = self.melds[ms][rank]
             m[1 if card == TWO else 2 if card == JOKER else 0] += 1
+            if ms != side:
+                self.lent[ms][rank][1 if card == TWO else 2 if card == JOKER else 0] += 1
             if kind == "take_add":
                 self.take_rest(seat)
             self.note(ms)
@@ -270,6 +295,12 @@ class Table:
             m[0] += 1
             m[2 if wild == JOKER else 1] -= 1
             hand[wild] += 1
+            ln, w = self.lent[ms][rank], 2 if wild == JOKER else 1
+            if ms != side:  # the natural is the swapper's; the wild back its own if it laid one
+                ln[0] += 1
+                ln[w] = max(ln[w] - 1, 0)
+            elif m[w] < ln[w]:  # the meld's side had none of that wild left: the other side's
+                ln[w] -= 1
             self.freed = wild
             self.note(ms)
         if kind != "red3":
@@ -300,11 +331,16 @@ class Table:
     def score(self, side):
         pts = self.r["points"]
         canastas, table, bonus = 0, 0, 0
+        adder = self.r.get("adder", False)
         for rank, (n, t, j) in self.melds[side].items():
-            table += (n * pts[rank] if rank != WILD else 0) + 20 * t + 50 * j
+            ln = self.lent[side][rank] if adder else [0, 0, 0]  # the other side's cards: theirs
+            table += ((n - ln[0]) * pts[rank] if rank != WILD else 0) + 20 * (t - ln[1]) + 50 * (j - ln[2])
             if n + t + j >= 7:
                 canastas += 1
                 bonus += 1000 if n == 0 else 500 if n >= 7 else 300
+        if adder:
+            for rank, (n, t, j) in self.lent[1 - side].items():  # the cards it added to theirs
+                table += (n * pts[rank] if rank != WILD else 0) + 20 * t + 50 * j
         table += 100 * self.red3[side]
         s = bonus + table if canastas else -table
         for seat in (side, side + 2):
@@ -315,7 +351,8 @@ class Table:
 
 
 def random_hands(state, n, rules, deck, deck_counts):
-    """Play ``n`` hands with random players (seat 3 deals); returns per-hand tuples
+    """Play ``n`` hands with random players (dealt so that seat 0 moves first: seat 3 deals
+    by default); returns per-hand tuples
     ``(score0, score1, went_out, turns, takes0, takes1, open_turn0, open_turn1, canasta_turn0,
     canasta_turn1)``."""
     rng = Xoshiro(state)
@@ -324,7 +361,8 @@ def random_hands(state, n, rules, deck, deck_counts):
     for _ in range(n):
         tb = Table(rules, deck)
         tb.takes = [0, 0]
-        tb.deal(rng, stock, 3)
+        d = rules.get("direction", 1)
+        tb.deal(rng, stock, 0 if rules.get("first_dealer") else (4 - d) % 4)
         tb.check(deck_counts)
         while not tb.over:
             mv = tb.moves()

@@ -31,6 +31,13 @@ OPTIONS = [
     CanastaRules(going_out_needs_canasta=True),
     CanastaRules(wild_melds=False),
 ]
+#: RULES.md 3's other [default]s as options.
+SEATING_OPTIONS = [
+    CanastaRules(direction="counterclockwise"),
+    CanastaRules(first_player="dealer"),
+    CanastaRules(empty_stock="take_pile"),
+    CanastaRules(added_cards="adder"),
+]
 
 
 # ---- a hand-built table ---------------------------------------------------------------------
@@ -118,7 +125,7 @@ def test_deal_gives_twelve_each_upcard_on_pile_and_the_player_left_of_the_dealer
     ss, _ = as_seed_sequence(7)
     t = np.zeros(T.S.size, dtype=np.int64)
     for dealer in range(4):
-        T.new_hand(chunk_state(ss, dealer), t, deck_kinds(4), dealer)
+        T.new_hand(chunk_state(ss, dealer), t, CanastaRules().pack(), deck_kinds(4), dealer)
         first = (dealer + 1) % 4
         assert t[SA.seat] == first
         for s in range(4):
@@ -336,9 +343,10 @@ def _run(policy, rules, n, seed=11, chunk=0):
     return P.HC.view(out)
 
 
-@pytest.mark.parametrize("rules", OPTIONS, ids=lambda r: next((f"{k}={v}" for k, v in r.to_dict().items()
-                                                                if v != getattr(CanastaRules(), k)), "default"))
-@pytest.mark.parametrize("policy", ["random", "heuristic", "random,heuristic,random,heuristic"])
+@pytest.mark.parametrize("rules", OPTIONS + SEATING_OPTIONS,
+                         ids=lambda r: next((f"{k}={v}" for k, v in r.to_dict().items()
+                                             if v != getattr(CanastaRules(), k)), "default"))
+@pytest.mark.parametrize("policy", ["random", "heuristic", "heuristic2", "random,heuristic,random,heuristic"])
 def test_checked_hands_have_no_violation(policy, rules):
     v = _run(policy, rules, 300)
     assert v.hands == 300
@@ -351,7 +359,7 @@ def test_checked_hands_have_no_violation(policy, rules):
 def test_a_million_checked_random_hands_have_no_violation():
     from cardodds import engine
 
-    for i, rules in enumerate(OPTIONS):
+    for i, rules in enumerate(OPTIONS + SEATING_OPTIONS):
         codes, _, _, hp = resolve_policies("random")
         res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, 1,
                                           deck_counts(rules.jokers), _policies.no_user_policy),
@@ -363,11 +371,14 @@ def test_a_million_checked_random_hands_have_no_violation():
 def _twin_rules(r):
     return dict(points=[int(x) for x in r.points()], code=r.wild_code, min_first=r.min_first_meld,
                 wild_melds=bool(r.wild_melds), swap_twos=bool(r.swap_twos), meld_all=r.going_out == "meld_all",
-                bonus=r.going_out_bonus, needs_canasta=bool(r.going_out_needs_canasta))
+                bonus=r.going_out_bonus, needs_canasta=bool(r.going_out_needs_canasta),
+                direction=1 if r.direction == "clockwise" else -1, first_dealer=r.first_player == "dealer",
+                take_pile=r.empty_stock == "take_pile", adder=r.added_cards == "adder")
 
 
-@pytest.mark.parametrize("rules", OPTIONS, ids=lambda r: next((f"{k}={v}" for k, v in r.to_dict().items()
-                                                                if v != getattr(CanastaRules(), k)), "default"))
+@pytest.mark.parametrize("rules", OPTIONS + SEATING_OPTIONS,
+                         ids=lambda r: next((f"{k}={v}" for k, v in r.to_dict().items()
+                                             if v != getattr(CanastaRules(), k)), "default"))
 def test_random_play_equals_the_python_twin_on_the_same_stream(rules):
     n = 300
     v = _run("random", rules, n, seed=21)
@@ -473,5 +484,5 @@ def test_the_deal_rotates_in_a_game():
     ss, _ = as_seed_sequence(3)
     t = np.zeros(T.S.size, dtype=np.int64)
     for h in range(8):
-        T.new_hand(chunk_state(ss, h), t, deck_kinds(4), h % 4)
+        T.new_hand(chunk_state(ss, h), t, CanastaRules().pack(), deck_kinds(4), h % 4)
         assert t[SA.dealer] == h % 4 and t[SA.seat] == (h + 1) % 4

@@ -129,6 +129,67 @@ def test_trace_names_every_move_and_ends_with_the_scores():
     assert any("discards" in x for x in lines)
 
 
+def _replay_trace(lines):
+    """Follow a trace's hands card by card: each seat's hand from its 12 dealt cards, every
+    card drawn, taken, melded, swapped and discarded as the lines name them; at each turn the
+    hand the trace shows must be the one followed. Returns the kinds of move lines seen."""
+    from collections import Counter
+
+    hands = {}
+    seen = set()
+    for line in lines[1:5]:
+        seat, cards = line.split(": ", 1)
+        hands[int(seat.split()[1])] = Counter(cards.split())
+        assert len(cards.split()) == 12, line
+    for line in lines[5:-1]:
+        if line.startswith("turn "):
+            head, shown = line.split("; hand ")
+            seat = int(head.split("seat ")[1].split()[0])
+            hands[seat][head.split("draws ")[1]] += 1
+            assert sorted(hands[seat].elements()) == sorted(shown.split()), line
+            continue
+        words = line.split()
+        h = hands[int(words[1])]
+        move = " ".join(words[2:])
+        if move.startswith("discards "):
+            h[words[3]] -= 1
+        elif move.startswith("lays a red 3 and draws "):
+            seen.add("red3")
+            h["3r"] -= 1
+            for c in move.split("draws ")[1].split():
+                h[c] += 1
+                if c == "3r":  # a red 3 drawn is laid at once
+                    h["3r"] -= 1
+        elif move.startswith("melds "):
+            h.subtract(move.split()[1:])
+        elif move.startswith("adds "):
+            h[words[3]] -= 1
+        elif move.startswith("swaps "):
+            h[words[3]] += 1
+            h[words[-1]] -= 1
+        elif move.startswith("takes the pile"):
+            seen.add("take")
+            held = move.split("; the pile held ")[1].split()
+            size = int(move.split("(")[1].split()[0])
+            assert len(held) == size and held[-1] == move.split(", ")[1].split()[0], line
+            h.update(held)
+            if " melding " in move:
+                h.subtract(move.split(" melding ")[1].split(";")[0].split())
+            else:
+                h[held[-1]] -= 1
+        assert min(h.values(), default=0) >= 0, line
+    return seen
+
+
+def test_trace_shows_the_deal_every_card_drawn_and_every_pile_taken():
+    seen = set()
+    for seed in (25, 3, 11, 4):
+        lines = trace("heuristic", rng=seed)
+        seen |= _replay_trace(lines)
+        assert not any("replacement" in x for x in lines)
+    assert seen == {"red3", "take"}  # the traces lay red 3s and take piles
+
+
 def test_advisor_prefers_taking_a_big_pile_it_can_meld():
     a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
                counts=(10, 9, 11), decision="take", samples=300, rng=1)

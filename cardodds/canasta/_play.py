@@ -11,8 +11,8 @@ from ..layout import Layout
 from ._kernels import CANASTA_NONE, canasta_kind
 from ._policies import choose
 from ._table import (MAX_CARDS, MAX_MOVES, MAX_TURNS, MV_TAKE_ADD, MV_TAKE_NEW, MW, N_VIOL, PH_OVER, S_SIZE, SA, SEATS,
-                     SLOTS, V_POLICY, V_STUCK, R, _I, apply_move, check_score, check_table, gen_moves, meld_at,
-                     new_hand, score_hand)
+                     SLOTS, V_POLICY, V_STUCK, R, _I, apply_move, check_score, check_table, gen_moves, hand_dealer,
+                     meld_at, new_hand, score_hand)
 from .cards import N_KINDS
 
 
@@ -20,7 +20,7 @@ from .cards import N_KINDS
 def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base):
     """Deal and play one hand to its end; scores in ``t[score]``. With ``base >= 0`` the size
     of every pile taken is counted in the block of ``out`` at ``base``."""
-    new_hand(rng, t, deck, dealer)
+    new_hand(rng, t, rl, deck, dealer)
     if check != 0:
         check_table(t, rl, deck_counts, viol, work)
     while t[SA.phase] != PH_OVER:
@@ -117,7 +117,7 @@ def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
     d = deck.copy()
     t, mv, work, viol = _scratch()
     for _ in range(n):
-        _play_recorded(rng, t, rl, d, _I(3), pol, hp, mv, work, check, deck_counts, viol, out, _I(0), user)
+        _play_recorded(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, out, _I(0), user)
     for v in range(N_VIOL):
         out[OA.violations + v] += viol[v]
 
@@ -144,13 +144,13 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     for _ in range(n):
         saved[:] = rng
         keep[:] = da
-        _play_recorded(rng, t, rl_a, da, _I(3), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user)
+        _play_recorded(rng, t, rl_a, da, hand_dealer(rl_a), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user)
         sa = t[SA.score]
         after = rng.copy()
         rng[:] = saved
         if same:
             db[:] = keep  # the same pack order, so the same shuffle deals the same cards
-        _play_recorded(rng, t, rl_b, db, _I(3), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user)
+        _play_recorded(rng, t, rl_b, db, hand_dealer(rl_b), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user)
         sb = t[SA.score]
         rng[:] = after
         dd = sb - sa
@@ -179,8 +179,9 @@ def game_decided(tot0, tot1, target):
 @kernel
 def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, user):
     """Play ``n`` games to ``target``; side 0 (seat 0) deals the first hand, the deal passes
-    to the left; after a hand in which a side reached the target the higher total wins, an
-    exact tie plays on. A game still open after ``max_hands`` hands counts as unfinished."""
+    in the direction of play (to the left, clockwise); after a hand in which a side reached the
+    target the higher total wins, an exact tie plays on. A game still open after ``max_hands``
+    hands counts as unfinished."""
     d = deck.copy()
     t, mv, work, viol = _scratch()
     for _ in range(n):
@@ -189,7 +190,8 @@ def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, u
         hands = 0
         done = False
         while hands < max_hands:
-            play_hand(rng, t, rl, d, hands % SEATS, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
+            dealer = (SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
+            play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
             hands += 1
             tot0 += t[SA.score]
             tot1 += t[SA.score + 1]
@@ -242,7 +244,7 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
             if rep == 1:
                 rng[:] = saved
                 d[:] = keep
-            play_hand(rng, t, rl, d, _I(3), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
+            play_hand(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
         add_paired(out, MA.pairs, MA.diff2, MA.diff2_sq, MA.better, MA.worse, total)

@@ -12,15 +12,27 @@ from numba import types
 from .._jit import callback, helper, inline
 from .._random import bounded
 from ..layout import Layout
-from ._kernels import WILDS_ONLY
+import numpy as np
+
+from ._kernels import WILDS_ONLY, score_side
 from ._table import (MAX_CARDS, MV_ADD, MV_DISCARD, MV_NEW, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, PH_FREED,
-                     SA, SEATS, R, hand_at, hand_size, meld_at, meld_size, side_has_canasta)
+                     REC, SA, SEATS, SLOTS, R, hand_at, hand_size, meld_at, meld_size, next_seat,
+                     side_has_canasta,
+                     stock_left)
 from .cards import ACE, BLACK3, FOUR, JOKER, N_KINDS, RED3, TWO
 
 #: Policy codes (names in :mod:`cardodds.canasta.policies`).
 P_RANDOM = 0
 P_HEURISTIC = 1
 P_USER = 2
+P_HEURISTIC2 = 3
+#: What heuristic2 changes, as bits of ``smart``: the pile valued by what it holds, discards
+#: away from what the opponents are known to hold, wilds kept for a canasta, going out to win.
+SMART_TAKE = 1
+SMART_DISCARD = 2
+SMART_WILDS = 4
+SMART_OUT = 8
+SMART = SMART_TAKE | SMART_DISCARD | SMART_WILDS | SMART_OUT
 
 
 # ---- a user's policy -----------------------------------------------------------------------------------
@@ -88,9 +100,80 @@ def _danger(t, card, side):
     return d
 
 
+# ---- what heuristic2 adds: memory of the pile takes, the pile valued, going out to win ----------------
 @helper
-def heuristic_choose(t, rl, mv, nm, hp):
-    """Pick a move by the named parameters ``hp`` (layout :data:`H`); ties to the first move."""
+def _known_danger(t, rl, card, seat):
+    """How much discarding ``card`` feeds the opponents by what they are known to hold (the
+    cards they took with the pile and have not played): a pair of it in the next player's
+    hand takes the pile; the bigger the pile, the worse."""
+    if card < FOUR or card > ACE:
+        return 0
+    nxt = next_seat(rl, seat)
+    far = (nxt + 2) % SEATS
+    d = 400 * min(t[SA.took + nxt * N_KINDS + card], 2) + 100 * min(t[SA.took + far * N_KINDS + card], 2)
+    return min(d * (4 + t[SA.pile_len]) // 4, 450)  # below a wild's danger: never a wild for it
+
+
+@helper
+def _pile_value(t, rl, seat, pts):
+    """What the pile under its top card is worth to ``seat``: a red 3 its 100 (laid at once,
+    with a replacement), a black 3 a safe discard to come (20: it blocks the pile), a wild its
+    points and 30, a natural its points and 10 more when it can meld it (its side's meld of
+    that rank, or one more in hand). More cards make canastas: a pile is never worth less
+    than nothing."""
+    side = seat % 2
+    v = 0
+    for j in range(t[SA.pile_len] - 1):
+        c = t[SA.pile + j]
+        if c == BLACK3:
+            v += 20
+        elif c == RED3:
+            v += 100
+        elif c == TWO or c == JOKER:
+            v += pts[c] + 30
+        else:
+            v += pts[c] + (10 if meld_size(t, side, c - FOUR) > 0 or t[hand_at(seat, c)] > 0 else 0)
+    return v
+
+
+@helper
+def _side_estimate(t, rl, side, out):
+    """A side's score if the hand ended now, its players' unknown cards at 10 points each
+    and the cards they took with the pile at their points (what every player saw)."""
+    left = np.zeros(N_KINDS, dtype=np.int64)
+    recs = t[SA.meld + side * SLOTS * REC:SA.meld + (side + 1) * SLOTS * REC].reshape((SLOTS, REC))
+    sc = score_side(recs, SLOTS, t[SA.red3 + side], left, out, rl[R.points:R.points + N_KINDS],
+                    rl[R.going_out_bonus], rl[R.going_out_needs_canasta])
+    for seat in (side, side + 2):
+        if out != 0 and seat == t[SA.seat]:
+            continue  # the player going out holds nothing
+        known = 0
+        for k in range(N_KINDS):
+            c = t[SA.took + seat * N_KINDS + k]
+            sc -= c * rl[R.points + k]
+            known += c
+        sc -= 10 * max(hand_size(t, seat) - known, 0)
+    return sc
+
+
+@helper
+def _out_wins(t, rl, side):
+    """Going out now is worth it: our side ahead after it, or the hand about to end anyway
+    (a short stock, an opponent close to going out)."""
+    if stock_left(t) <= 8:
+        return True
+    for s in range(SEATS):
+        if s % 2 != side and hand_size(t, s) <= 2:
+            return True
+    return _side_estimate(t, rl, side, 1) >= _side_estimate(t, rl, 1 - side, 0)
+
+
+@helper
+def heuristic_choose(t, rl, mv, nm, hp, smart):
+    """Pick a move by the named parameters ``hp`` (layout :data:`H`); ties to the first move.
+    With ``smart`` (``heuristic2``) it also values the pile by what it holds, discards by
+    what the opponents are known to hold, keeps wilds back for a canasta and goes out only
+    when going out wins the hand (or the hand is about to end)."""
     seat = t[SA.seat]
     side = seat % 2
     hb = SA.hand + seat * N_KINDS
@@ -100,9 +183,12 @@ def heuristic_choose(t, rl, mv, nm, hp):
     has_can = side_has_canasta(t, side)
     wilds = t[hb + TWO] + t[hb + JOKER]
     allow_out = hp[HA.out_needs_canasta] == 0 or has_can
+    if smart & SMART_OUT and allow_out and h <= 7:
+        allow_out = _out_wins(t, rl, side)
     best = -1 << 40
     bi = 0
-    pile_gain = -1
+    pile_gain = 0
+    pile_seen = False
     for i in range(nm):
         typ = mv[i, 0]
         sc = -1 << 40
@@ -116,6 +202,8 @@ def heuristic_choose(t, rl, mv, nm, hp):
                     sc -= 10 * t[hb + card]  # break up small groups before pairs
             else:
                 sc = -pts[card]
+            if smart & SMART_DISCARD:
+                sc -= _known_danger(t, rl, card, seat)
             if card == BLACK3:
                 sc = 50
             sc -= 100000  # a discard ends the turn: only when nothing else is worth doing
@@ -142,7 +230,11 @@ def heuristic_choose(t, rl, mv, nm, hp):
             if ms == side:
                 if card == TWO or card == JOKER:
                     size = meld_size(t, ms, sl)
-                    if size == 6 or (has_can and wilds > hp[HA.keep_wilds]) or wilds > hp[HA.keep_wilds] + 1:
+                    if smart & SMART_WILDS:
+                        # a wild goes where it brings a canasta near, or out of a small hand
+                        if size == 6 or h <= 3 or (size >= 4 and wilds >= 2):
+                            sc = 1500 + size
+                    elif size == 6 or (has_can and wilds > hp[HA.keep_wilds]) or wilds > hp[HA.keep_wilds] + 1:
                         sc = 1500 + size
                 else:
                     sc = 3000 + meld_size(t, ms, sl)
@@ -156,7 +248,11 @@ def heuristic_choose(t, rl, mv, nm, hp):
             sc = 1200 if mv[i, 1] == side else 800
         elif typ == MV_TAKE_NEW or typ == MV_TAKE_ADD:
             size = t[SA.pile_len]
-            if pile_gain < 0:
+            if not pile_seen and smart & SMART_TAKE:
+                pile_seen = True
+                pile_gain = _pile_value(t, rl, seat, pts)
+            elif not pile_seen:
+                pile_seen = True
                 pile_gain = 0
                 for j in range(size):
                     c = t[SA.pile + j]
@@ -169,7 +265,7 @@ def heuristic_choose(t, rl, mv, nm, hp):
                     gain -= 1000
             else:
                 gain += 50 if mv[i, 1] == side else -50
-            if size >= hp[HA.take_min_pile] and gain >= hp[HA.take_min_gain]:
+            if (smart & SMART_TAKE or size >= hp[HA.take_min_pile]) and gain >= hp[HA.take_min_gain]:
                 sc = 20000 + gain
         if sc > best:
             best = sc
@@ -188,6 +284,10 @@ def _user_choice(rng, t, mv, nm, seat, user):
     return i
 
 
+_I0 = np.int64(0)
+_SMART = np.int64(SMART)
+
+
 @inline
 def choose(rng, t, rl, mv, nm, pol, hp, user):
     seat = t[SA.seat]
@@ -195,7 +295,9 @@ def choose(rng, t, rl, mv, nm, pol, hp, user):
     if code == P_RANDOM:
         return bounded(rng, nm)
     if code == P_HEURISTIC:
-        return heuristic_choose(t, rl, mv, nm, hp[seat])
+        return heuristic_choose(t, rl, mv, nm, hp[seat], _I0)
+    if code == P_HEURISTIC2:
+        return heuristic_choose(t, rl, mv, nm, hp[seat], _SMART)
     # The call through the user's pointer stays out of this hot function (a separate helper).
     return _user_choice(rng, t, mv, nm, seat, user)
 

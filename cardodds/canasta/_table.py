@@ -19,6 +19,10 @@ Rule choices where RULES.md is silent (each documented in ``play.py``):
   aside); the top card may go into a new combination or onto any meld on the table;
 - laying a red 3 is a choice; its replacement, if a red 3 again, is laid at once with a new
   replacement; with an empty stock there is no replacement;
+- seating (``direction``, ``first_player``), the empty stock (``empty_stock``) and the points
+  of cards added to the opponents' melds (``added_cards``) are rules options, RULES.md's
+  defaults by default; a wild swapped out of a meld is, for ``added_cards="adder"``, one the
+  swapping side laid there if it laid one, else one of the meld's side;
 - going out: the hand becomes empty by melding or (``going_out="meld_or_discard"``) by the
   final discard; never in the player's first turn; with ``going_out_needs_canasta`` only
   when the side holds a canasta. A player left with one card it may not discard (red 3s laid
@@ -51,13 +55,19 @@ BIG_ROOM = 1 << 20
 #: 1 a freed wild must be melded, 2 the hand is over; ``can_take`` the pile may still be
 #: taken this turn; ``freed`` the kind of the freed wild; ``went_out`` the seat that went
 #: out or -1; ``score`` of each side for the hand; ``open_turn``/``canasta_turn`` the turn
-#: (0-based, counted over the table) a side opened / made its first canasta, -1 if not yet.
+#: (0-based, counted over the table) a side opened / made its first canasta, -1 if not yet;
+#: ``lent`` per meld record (side x slot) the naturals, 2s and Jokers the *other* side added
+#: to it (scored for the adder with ``added_cards="adder"``); ``no_draw`` 1 in a turn that
+#: began on an empty stock (``empty_stock="take_pile"``: take the pile or end the hand);
+#: what every player saw (the memory of ``heuristic2``): ``took`` per seat x kind the cards
+#: it took with the pile and has not played since, ``discarded`` per kind the discards so far.
 S = Layout("canasta table", [
     ("hand", SEATS * N_KINDS), ("meld", 2 * SLOTS * REC), ("red3", 2), ("opened", 2),
     ("pile", MAX_CARDS), ("pile_len", 1), ("stock", MAX_CARDS), ("stock_pos", 1), ("deck_size", 1),
     ("seat", 1), ("turn", 1), ("dealer", 1), ("phase", 1), ("can_take", 1), ("freed", 1),
     ("went_out", 1), ("score", 2), ("open_turn", 2), ("canasta_turn", 2),
     ("pile_takes", 2), ("pile_taken", 2), ("bad_moves", 1), ("hand_count", SEATS),
+    ("lent", 2 * SLOTS * 3), ("no_draw", 1), ("took", SEATS * N_KINDS), ("discarded", N_KINDS),
 ])
 SA = S.at
 S_SIZE = S.size
@@ -78,6 +88,7 @@ MV_SWAP = 4      # a = side, b = slot, c = the wild swapped out (JOKER, or TWO w
 MV_TAKE_NEW = 5  # take the pile: new meld (a kind, b naturals, c twos, d jokers) holding the top card
 MV_TAKE_ADD = 6  # take the pile: top card onto meld (a side, b slot)
 MV_PASS = 7      # end the turn without a discard: only when the stock is empty and the last card may not go
+MV_END = 8       # leave the pile on an empty stock (empty_stock="take_pile"): the hand ends
 MW = 5
 MAX_MOVES = 16384
 
@@ -123,6 +134,24 @@ def meld_size(t, side, slot):
 
 
 @inline
+def lent_at(side, slot):
+    """Offset of the (naturals, 2s, Jokers) the other side added to meld (side, slot)."""
+    return SA.lent + (side * SLOTS + slot) * 3
+
+
+@inline
+def next_seat(rl, seat):
+    """The seat after ``seat`` in the direction of play."""
+    return (seat + SEATS + rl[R.direction]) % SEATS
+
+
+@inline
+def hand_dealer(rl):
+    """The dealer of a single hand: the seat that makes seat 0 (side 0) move first."""
+    return _I(0) if rl[R.first_dealer] != 0 else (SEATS - rl[R.direction]) % SEATS
+
+
+@inline
 def stock_left(t):
     return t[SA.deck_size] - t[SA.stock_pos]
 
@@ -159,9 +188,10 @@ def keep_ok(h_after, t, rl, canasta_after):
 
 # ---- the deal ---------------------------------------------------------------------------
 @helper
-def new_hand(rng, t, deck, dealer):
-    """Shuffle the pack, deal 12 cards to each seat, turn the upcard onto the pile; the
-    player left of the dealer moves first."""
+def new_hand(rng, t, rl, deck, dealer):
+    """Shuffle the pack, deal 12 cards to each seat (from the player after the dealer, in
+    the direction of play), turn the upcard onto the pile; the player after the dealer
+    (left of the dealer, clockwise) moves first, or the dealer with ``first_player="dealer"``."""
     size = deck.shape[0]
     shuffle_prefix(rng, deck, size - 1, size)
     t[:] = 0
@@ -169,7 +199,7 @@ def new_hand(rng, t, deck, dealer):
         for sl in range(SLOTS):
             t[meld_at(side, sl)] = WILDS_ONLY if sl == WILD_SLOT else sl + FOUR
     for i in range(SEATS):
-        seat = (dealer + 1 + i) % SEATS
+        seat = (dealer + SEATS + rl[R.direction] * (1 + i)) % SEATS
         for c in range(HAND):
             t[hand_at(seat, deck[HAND * i + c])] += 1
     for i in range(size):
@@ -179,19 +209,26 @@ def new_hand(rng, t, deck, dealer):
     t[SA.stock_pos] = SEATS * HAND + 1
     t[SA.deck_size] = size
     t[SA.dealer] = dealer
-    t[SA.seat] = (dealer + 1) % SEATS
+    t[SA.seat] = dealer if rl[R.first_dealer] != 0 else next_seat(rl, dealer)
     t[SA.went_out] = -1
     for side in range(2):
         t[SA.open_turn + side] = -1
         t[SA.canasta_turn + side] = -1
     t[SA.phase] = PH_ACT
-    start_turn(t)
+    start_turn(t, rl)
 
 
 @helper
-def start_turn(t):
-    """The player draws from the stock first; an empty stock ends the hand."""
+def start_turn(t, rl):
+    """The player draws from the stock first; an empty stock ends the hand (with
+    ``empty_stock="take_pile"`` and a pile to take, the player may take it instead)."""
+    t[SA.no_draw] = 0
     if stock_left(t) <= 0:
+        if rl[R.empty_stock] != 0 and t[SA.pile_len] > 0:
+            t[SA.no_draw] = 1
+            t[SA.can_take] = 1
+            t[SA.phase] = PH_ACT
+            return
         t[SA.phase] = PH_OVER
         return
     seat = t[SA.seat]
@@ -300,28 +337,11 @@ def fits(t, rl, side, slot, card):
 
 
 @helper
-def gen_moves(t, rl, mv, work):
-    """Every legal move of the seat to act, in a fixed order; returns how many.
-
-    ``work`` is an int64[15] scratch array."""
-    seat = t[SA.seat]
+def _take_moves(t, rl, mv, nm, work, seat, h, opened, has_can):
+    """Append every legal way of taking the pile for ``seat`` (to act, holding ``h`` cards);
+    returns the count."""
     side = seat % 2
     hb = SA.hand + seat * N_KINDS
-    h = hand_size(t, seat)
-    nm = 0
-    if t[SA.phase] == PH_FREED:
-        for k in range(N_KINDS):
-            work[k] = t[hb + k]
-        return _new_melds(t, rl, seat, work, t[SA.freed], _I(-2), _I(0), mv, _I(0), _I(MV_NEW), _NO,
-                          side_has_canasta(t, side))
-    opened = t[SA.opened + side] != 0
-    has_can = side_has_canasta(t, side)
-    # red 3s
-    if t[hb + RED3] > 0:
-        h_after = h - 1 + (1 if stock_left(t) > 0 else 0)
-        if h_after >= 2 or (h_after == 1 and rl[R.meld_all] == 0 and may_go_out(t, rl, has_can)):
-            nm = _put(mv, nm, MV_RED3, 0, 0, 0, 0)
-    # taking the pile
     if t[SA.can_take] != 0 and t[SA.pile_len] > 0:
         top = t[SA.pile + t[SA.pile_len] - 1]
         rest = t[SA.pile_len] - 1
@@ -341,6 +361,36 @@ def gen_moves(t, rl, mv, work):
                             mk = ms == side and meld_size(t, ms, sl) + 1 >= 7
                             if keep_ok(h + rest, t, rl, has_can or mk):
                                 nm = _put(mv, nm, MV_TAKE_ADD, ms, sl, 0, 0)
+    return nm
+
+
+@helper
+def gen_moves(t, rl, mv, work):
+    """Every legal move of the seat to act, in a fixed order; returns how many.
+
+    ``work`` is an int64[15] scratch array."""
+    seat = t[SA.seat]
+    side = seat % 2
+    hb = SA.hand + seat * N_KINDS
+    h = hand_size(t, seat)
+    nm = 0
+    if t[SA.phase] == PH_FREED:
+        for k in range(N_KINDS):
+            work[k] = t[hb + k]
+        return _new_melds(t, rl, seat, work, t[SA.freed], _I(-2), _I(0), mv, _I(0), _I(MV_NEW), _NO,
+                          side_has_canasta(t, side))
+    opened = t[SA.opened + side] != 0
+    has_can = side_has_canasta(t, side)
+    if t[SA.no_draw] != 0 and t[SA.can_take] != 0:
+        # a turn on an empty stock (empty_stock="take_pile"): take the pile or end the hand
+        nm = _put(mv, nm, MV_END, 0, 0, 0, 0)
+        return _take_moves(t, rl, mv, nm, work, seat, h, opened, has_can)
+    # red 3s
+    if t[hb + RED3] > 0:
+        h_after = h - 1 + (1 if stock_left(t) > 0 else 0)
+        if h_after >= 2 or (h_after == 1 and rl[R.meld_all] == 0 and may_go_out(t, rl, has_can)):
+            nm = _put(mv, nm, MV_RED3, 0, 0, 0, 0)
+    nm = _take_moves(t, rl, mv, nm, work, seat, h, opened, has_can)
     # new melds from the hand
     for k in range(N_KINDS):
         work[k] = t[hb + k]
@@ -407,6 +457,7 @@ def _note_melds(t, side):
 @helper
 def _lay_red3(t, seat):
     side = seat % 2
+    _forget(t, seat, RED3, 1)
     while True:
         t[hand_at(seat, RED3)] -= 1
         t[SA.red3 + side] += 1
@@ -427,13 +478,18 @@ def apply_move(t, rl, m):
     side = seat % 2
     hb = SA.hand + seat * N_KINDS
     typ = m[0]
+    if typ == MV_END:
+        t[SA.phase] = PH_OVER
+        return
     if typ == MV_PASS:
         t[SA.turn] += 1
-        t[SA.seat] = (seat + 1) % SEATS
-        start_turn(t)
+        t[SA.seat] = next_seat(rl, seat)
+        start_turn(t, rl)
         return
     if typ == MV_DISCARD:
         t[hb + m[1]] -= 1
+        _forget(t, seat, m[1], 1)
+        t[SA.discarded + m[1]] += 1
         t[SA.pile + t[SA.pile_len]] = m[1]
         t[SA.pile_len] += 1
         if hand_size(t, seat) == 0:
@@ -441,8 +497,8 @@ def apply_move(t, rl, m):
             t[SA.phase] = PH_OVER
             return
         t[SA.turn] += 1
-        t[SA.seat] = (seat + 1) % SEATS
-        start_turn(t)
+        t[SA.seat] = next_seat(rl, seat)
+        start_turn(t, rl)
         return
     if typ == MV_RED3:
         _lay_red3(t, seat)
@@ -455,8 +511,11 @@ def apply_move(t, rl, m):
             t[SA.pile_len] -= 1
         if kind != WILDS_ONLY:
             t[hb + kind] -= m[2]
+            _forget(t, seat, kind, m[2])
         t[hb + TWO] -= m[3]
         t[hb + JOKER] -= m[4]
+        _forget(t, seat, TWO, m[3])
+        _forget(t, seat, JOKER, m[4])
         t[o + 1] = m[2]
         t[o + 2] = m[3]
         t[o + 3] = m[4]
@@ -470,15 +529,14 @@ def apply_move(t, rl, m):
         if typ == MV_ADD:
             card = m[3]
             t[hb + card] -= 1
+            _forget(t, seat, card, 1)
         else:
             card = t[SA.pile + t[SA.pile_len] - 1]
             t[SA.pile_len] -= 1
-        if card == TWO:
-            t[o + 2] += 1
-        elif card == JOKER:
-            t[o + 3] += 1
-        else:
-            t[o + 1] += 1
+        cls = 1 if card == TWO else (2 if card == JOKER else 0)
+        t[o + 1 + cls] += 1
+        if m[1] != side:  # a card the opponents' meld holds from this side
+            t[lent_at(m[1], m[2]) + cls] += 1
         if typ == MV_TAKE_ADD:
             _take_rest(t, seat)
         _note_melds(t, m[1])
@@ -486,9 +544,11 @@ def apply_move(t, rl, m):
         o = meld_at(m[1], m[2])
         wild = m[3]
         t[hb + t[o]] -= 1
+        _forget(t, seat, t[o], 1)
         t[o + 1] += 1
         t[o + (3 if wild == JOKER else 2)] -= 1
         t[hb + wild] += 1
+        _swap_lent(t, side, m[1], m[2], wild)
         t[SA.freed] = wild
         t[SA.phase] = PH_FREED
         _note_melds(t, m[1])
@@ -501,6 +561,29 @@ def apply_move(t, rl, m):
         t[SA.phase] = PH_OVER
 
 
+@inline
+def _forget(t, seat, kind, n):
+    """``seat`` played ``n`` cards of ``kind``: those it took with the pile go first."""
+    o = SA.took + seat * N_KINDS + kind
+    t[o] = t[o] - n if t[o] > n else 0
+
+
+@helper
+def _swap_lent(t, side, ms, sl, wild):
+    """Keep ``lent`` after ``side`` swapped ``wild`` out of meld (ms, sl) for a natural: the
+    natural is the swapping side's; the wild taken back is one the swapping side laid there
+    if it laid one, else one of the meld's side."""
+    lo = lent_at(ms, sl)
+    w = lo + (2 if wild == JOKER else 1)
+    o = meld_at(ms, sl)
+    if ms != side:
+        t[lo] += 1
+        if t[w] > 0:
+            t[w] -= 1
+    elif t[o + (3 if wild == JOKER else 2)] < t[w]:  # the meld's side had none of that wild left
+        t[w] -= 1
+
+
 @helper
 def _take_rest(t, seat):
     """The rest of the pile goes to the hand of the player who took it."""
@@ -508,6 +591,7 @@ def _take_rest(t, seat):
     n = t[SA.pile_len]
     for i in range(n):
         t[hand_at(seat, t[SA.pile + i])] += 1
+        t[SA.took + seat * N_KINDS + t[SA.pile + i]] += 1
     t[SA.pile_takes + side] += 1
     t[SA.pile_taken + side] += n + 1
     t[SA.pile_len] = 0
@@ -525,6 +609,25 @@ def score_hand(t, rl, left):
         out = 1 if t[SA.went_out] >= 0 and t[SA.went_out] % 2 == side else 0
         t[SA.score + side] = score_side(recs, SLOTS, t[SA.red3 + side], left, out, rl[R.points:R.points + N_KINDS],
                                         rl[R.going_out_bonus], rl[R.going_out_needs_canasta])
+    if rl[R.added_cards] != 0:
+        for side in range(2):
+            # the points the other side added to this side's melds change hands
+            moved = lent_points(t, rl, side)
+            t[SA.score + side] += -moved if side_has_canasta(t, side) else moved
+            t[SA.score + 1 - side] += moved if side_has_canasta(t, 1 - side) else -moved
+
+
+@helper
+def lent_points(t, rl, side):
+    """Card points of the cards the other side added to ``side``'s melds."""
+    p = 0
+    for sl in range(SLOTS):
+        lo = lent_at(side, sl)
+        kind = t[meld_at(side, sl)]
+        if kind != WILDS_ONLY:
+            p += t[lo] * rl[R.points + kind]
+        p += t[lo + 1] * rl[R.points + TWO] + t[lo + 2] * rl[R.points + JOKER]
+    return p
 
 
 # ---- checked mode -----------------------------------------------------------------------------
@@ -555,6 +658,9 @@ def check_table(t, rl, deck_counts, viol, work):
                 viol[V_OPEN] += 1
             if not meld_is_legal(t[o], n, tw, jk, rl[R.wild_code], rl[R.wild_melds]) or slot_of(t[o]) != sl:
                 viol[V_MELD] += 1
+            lo = lent_at(side, sl)
+            if not (0 <= t[lo] <= n and 0 <= t[lo + 1] <= tw and 0 <= t[lo + 2] <= jk):
+                viol[V_MELD] += 1  # more cards of the other side in the meld than it holds
             if t[o] != WILDS_ONLY:
                 work[t[o]] += n
             work[TWO] += tw
@@ -569,18 +675,31 @@ def check_table(t, rl, deck_counts, viol, work):
 def check_score(t, rl, viol):
     """Each side's score recomputed from the rules' words, against ``score_side``."""
     pts = rl[R.points:R.points + N_KINDS]
+    adder = rl[R.added_cards] != 0
     for side in range(2):
         canastas = 0
         table = 0
         bonus = 0
+        for s2 in range(2):
+            if adder or s2 == side:
+                for sl in range(SLOTS):
+                    o = meld_at(s2, sl)
+                    lo = lent_at(s2, sl)
+                    # this side's cards in meld (s2, sl): with added_cards="adder", its own
+                    # cards in its melds and the cards it added to the other side's
+                    n, tw, jk = t[o + 1], t[o + 2], t[o + 3]
+                    if adder and s2 == side:
+                        n, tw, jk = n - t[lo], tw - t[lo + 1], jk - t[lo + 2]
+                    elif adder:
+                        n, tw, jk = t[lo], t[lo + 1], t[lo + 2]
+                    if t[o] != WILDS_ONLY:
+                        table += n * pts[t[o]]
+                    table += tw * pts[TWO] + jk * pts[JOKER]
         for sl in range(SLOTS):
             o = meld_at(side, sl)
             n, tw, jk = t[o + 1], t[o + 2], t[o + 3]
             if n + tw + jk == 0:
                 continue
-            if t[o] != WILDS_ONLY:
-                table += n * pts[t[o]]
-            table += tw * pts[TWO] + jk * pts[JOKER]
             if n + tw + jk >= 7:
                 canastas += 1
                 if n == 0:

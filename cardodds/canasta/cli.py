@@ -7,12 +7,26 @@ import sys
 from .. import _cliutil as cu
 from . import _defaults as D
 from ._defaults import MAX_TURNS
-from .rules import GOING_OUT, WILD_LIMITS, CanastaRules
+from .rules import ADDED_CARDS, DIRECTIONS, EMPTY_STOCK, FIRST_PLAYERS, GOING_OUT, WILD_LIMITS, CanastaRules
 
 #: The rules' defaults, as the API has them.
 _RULES = CanastaRules()
 #: ``--going-out`` values: the rules' ways of going out, spelt as flags.
 _GOING_OUT = tuple(g.replace("_", "-") for g in GOING_OUT)
+#: RULES.md 3's other [default]s as flags: (flag, rules field, values, help); each flag's
+#: default is the rules' default.
+_TABLE_FLAGS = (
+    ("--direction", "direction", DIRECTIONS,
+     "direction of play and of the deal: clockwise (default; seat 1 after seat 0) or counterclockwise"),
+    ("--first-player", "first_player", FIRST_PLAYERS,
+     "who moves first: after-dealer (default; left of the dealer, clockwise) or dealer"),
+    ("--empty-stock", "empty_stock", EMPTY_STOCK,
+     "a player facing an empty stock: end (default; the hand ends) or take-pile (may take the pile instead; "
+     "the hand ends when it does not)"),
+    ("--added-cards", "added_cards", ADDED_CARDS,
+     "a card added to the opponents' meld scores for: meld-owner (default; the meld and its points stay "
+     "with them) or adder (the side that added it)"),
+)
 
 #: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.
 MAX_FIRST_MELD = 400
@@ -156,12 +170,24 @@ def _house_flags(p) -> None:
     p.add_argument("--out-needs-canasta", action="store_true", help="going out needs a canasta on the side")
     p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=_RULES.target, metavar="T",
                    help=f"game total, 1..1,000,000 (default {_RULES.target:,})")
+    for flag, field, values, text in _TABLE_FLAGS:
+        flags = tuple(v.replace("_", "-") for v in values)
+        p.add_argument(flag, type=cu.choice(*flags), default=getattr(_RULES, field),
+                       metavar="|".join(flags), help=text)
 
 
 def _play_rules(args) -> CanastaRules:
     return CanastaRules(jokers=args.jokers, wild_limit=args.wild_limit, min_first_meld=args.min_first_meld,
                         going_out=cu.python_name(args.going_out), swap_twos=args.swap_twos,
-                        going_out_needs_canasta=args.out_needs_canasta, target=args.target)
+                        going_out_needs_canasta=args.out_needs_canasta, target=args.target,
+                        direction=args.direction, first_player=cu.python_name(args.first_player),
+                        empty_stock=cu.python_name(args.empty_stock), added_cards=cu.python_name(args.added_cards))
+
+
+def _table_words(rules) -> str:
+    """The table options that differ from the rules' defaults, as ``, direction counterclockwise``."""
+    return "".join(f", {field.replace('_', ' ')} {getattr(rules, field).replace('_', '-')}"
+                   for _, field, _, _ in _TABLE_FLAGS if getattr(rules, field) != getattr(_RULES, field))
 
 
 def add_play_commands(csub) -> None:
@@ -241,7 +267,8 @@ def _show(args, res) -> int:
 
 
 def _played_words(r) -> str:
-    return f"policies {','.join(r.policies)}; {_rules_words(r.rules)}, going out {r.rules.going_out.replace('_', '-')}"
+    return (f"policies {','.join(r.policies)}; {_rules_words(r.rules)}, going out "
+            f"{r.rules.going_out.replace('_', '-')}{_table_words(r.rules)}")
 
 
 def _violations(r) -> list[str]:
@@ -306,7 +333,8 @@ def strength_text(r) -> str:
 
 
 def advice_text(r) -> str:
-    head = f"Canasta advice: {r.decision} ({cu.how(r, 'sampled deals')}; {_rules_words(r.rules)})"
+    head = (f"Canasta advice: {r.decision} ({cu.how(r, 'sampled deals')}; "
+            f"{_rules_words(r.rules)}{_table_words(r.rules)})")
     games = r.win_game if r.win_game is not None else (None,) * len(r.options)
     rows = [(o, cu.est(m, 1, sign=True), cu.est(a)) + (() if g is None else (cu.est(g),))
             + ("" if o == r.best_option else ("same as the best" if r.same_as_best(i) else cu.est(v, 1, sign=True)),)

@@ -565,7 +565,7 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
 @rules_keyword
 def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=None,
           params: HeuristicParams | None = None) -> list[str]:
-    """Every move of one hand (seat 3 deals) in readable card names, the scores last.
+    """Every move of one hand (seat 0 moves first) in readable card names, the scores last.
 
     >>> lines = trace("random", rng=3)
     >>> lines[0].startswith("deal:")
@@ -585,17 +585,22 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
     mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
     work = np.zeros(15, dtype=np.int64)
     choose, policy = _policies.choose, compile_policy(user)
-    T.new_hand(state, t, deck, 3)
+    T.new_hand(state, t, rl, deck, T.hand_dealer(rl))
     hb = T.SA.hand
-    lines = [f"deal: seed {seed}, seat 3 deals, upcard {KIND_NAMES[int(t[T.SA.pile])]}"]
+    lines = [f"deal: seed {seed}, seat {int(t[T.SA.dealer])} deals, upcard {KIND_NAMES[int(t[T.SA.pile])]}"]
+    first = int(t[T.SA.seat])
     for s in range(4):
-        lines.append(f"  seat {s} ({names[s]}): {format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
+        dealt = t[hb + 15 * s:hb + 15 * s + 15].copy()
+        if s == first:  # the first player's draw is already in its hand: show the 12 dealt
+            dealt[t[T.SA.stock + t[T.SA.stock_pos] - 1]] -= 1
+        lines.append(f"  seat {s} ({names[s]}): {format_counts(dealt)}")
     last_turn = -1
     while t[T.SA.phase] != T.PH_OVER:
         if t[T.SA.turn] != last_turn:
             last_turn = int(t[T.SA.turn])
             s = int(t[T.SA.seat])
-            drawn = KIND_NAMES[int(t[T.SA.stock + t[T.SA.stock_pos] - 1])]
+            drawn = ("nothing (the stock is empty)" if t[T.SA.no_draw] else
+                     KIND_NAMES[int(t[T.SA.stock + t[T.SA.stock_pos] - 1])])
             lines.append(f"turn {last_turn + 1}: seat {s} draws {drawn}; hand "
                          f"{format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
         nm = T.gen_moves(t, rl, mv, work)
@@ -603,13 +608,26 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
             lines.append("  no legal move (a bug: please report it)")
             break
         i = choose(state, t, rl, mv, nm, codes, hp, policy)
-        lines.append(f"  seat {int(t[T.SA.seat])} {describe_move(t, mv[i])}")
+        move = describe_move(t, mv[i])
+        typ, pos = int(mv[i, 0]), int(t[T.SA.stock_pos])
+        if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
+            move += "; the pile held " + _kinds_text(t[T.SA.pile:T.SA.pile + t[T.SA.pile_len]])
+        lines.append(f"  seat {int(t[T.SA.seat])} {move}")
         T.apply_move(t, rl, mv[i])
+        if typ == T.MV_RED3:  # name the replacements (a red 3 drawn again is laid at once)
+            got = t[T.SA.stock + pos:T.SA.stock + t[T.SA.stock_pos]]
+            lines[-1] = lines[-1].replace("draws a replacement", f"draws {_kinds_text(got)}" if len(got)
+                                          else "draws nothing (the stock is empty)")
     T.score_hand(t, rl, work)
     how = f"seat {int(t[T.SA.went_out])} went out" if t[T.SA.went_out] >= 0 else "the stock ran out"
     lines.append(f"hand over after {int(t[T.SA.turn]) + 1} turns: {how}; "
                  f"side 0 scores {int(t[T.SA.score])}, side 1 scores {int(t[T.SA.score + 1])}")
     return lines
+
+
+def _kinds_text(kinds) -> str:
+    """Card kinds in the order given, by name (a pile bottom to top, the cards drawn)."""
+    return " ".join(KIND_NAMES[int(k)] for k in kinds)
 
 
 # ---- the tuner ------------------------------------------------------------------------------------------------

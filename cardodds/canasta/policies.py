@@ -18,6 +18,20 @@ the seat's policy picks one by its index, so no policy can break a rule.
     ``discard_care``, a black 3 first (it blocks the pile), then the natural the next opponent
     can least use (no meld of that rank on the table), cheapest and least held first;
     never a wild unless nothing else is left.
+``heuristic2``
+    ``heuristic`` (the same parameters) with a memory and three changes. It remembers what
+    every player saw: the cards each player took with the pile and has not played since
+    (the table's ``took``), and the discards. It values a pile by what it holds under the top
+    card (wilds and red 3s in full, a natural it can meld at its points, a black 3 and a
+    natural it cannot use against it) and takes it, whatever its size, when that plus the
+    meld it makes is worth ``take_min_gain``; it discards away from what the opponents are
+    known to hold (a pair the next player took is a pile handed over, the more so the bigger
+    the pile); it adds a wild to its side's meld only where a canasta comes near (the meld at
+    4+ cards holding 2+ wilds, or the seventh card) or to empty a small hand; and with 7 cards
+    or fewer it goes out only when its side is ahead after going out (its estimate: the table
+    scored now, each unknown card in a hand at 10 points, the cards taken with the pile at
+    theirs) or when the hand is about to end anyway (8 or fewer cards in the stock, an
+    opponent with 2 cards or fewer).
 Your own policy
     An ``@njit`` function ``policy(rng, view, moves, n_moves, seat) -> int`` returning the index
     of a move in ``moves[:n_moves]``. ``rng`` is the chunk's xoshiro256** state (draw with
@@ -53,7 +67,7 @@ from . import _policies as P
 
 __all__ = ["POLICIES", "HeuristicParams", "resolve_policies"]
 
-POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC}
+POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC, "heuristic2": P.P_HEURISTIC2}
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,24 @@ import numpy as np
 from ..layout import Layout
 from .cards import ACE, BLACK3, FOUR, JOKER, KING, N_KINDS, RED3, TWO
 
-__all__ = ["GOING_OUT", "RULES", "WILD_LIMITS", "CanastaRules", "check_rules"]
+__all__ = ["ADDED_CARDS", "DIRECTIONS", "EMPTY_STOCK", "FIRST_PLAYERS", "GOING_OUT", "RULES", "WILD_LIMITS",
+           "CanastaRules", "check_rules"]
 
 #: Wild-limit options in kernel-code order.
 WILD_LIMITS = ("naturals", "three", "none")
 #: Ways of going out in played hands.
 GOING_OUT = ("meld_or_discard", "meld_all")
+#: The direction of play (and of the deal passing), RULES.md's default first.
+DIRECTIONS = ("clockwise", "counterclockwise")
+#: Who moves first in a hand: the player after the dealer in the direction of play (the
+#: player left of the dealer when play is clockwise), or the dealer.
+FIRST_PLAYERS = ("after_dealer", "dealer")
+#: What a player facing an empty stock does: the hand ends (no going-out bonus), or the
+#: player may take the pile instead of drawing (the hand ends when it does not).
+EMPTY_STOCK = ("end", "take_pile")
+#: Whose points a card added to the opponents' meld is: the meld's side (the meld and its
+#: points stay with the side that started it), or the side that added it.
+ADDED_CARDS = ("meld_owner", "adder")
 
 #: The packed rules every kernel reads (:meth:`CanastaRules.pack`: meld odds and played
 #: hands alike); kernels name a field as ``RULES.at.wild_code``, wrappers as
@@ -44,6 +56,10 @@ RULES = Layout("canasta rules", [
     ("going_out_needs_canasta", 1),
     ("meld_all", 1),  # 1 with going_out="meld_all": the last card may not be discarded
     ("target", 1),
+    ("direction", 1),       # +1 clockwise, -1 counterclockwise: the next seat is seat + direction
+    ("first_dealer", 1),    # 1: the dealer moves first; 0: the player after the dealer
+    ("empty_stock", 1),     # index into EMPTY_STOCK
+    ("added_cards", 1),     # index into ADDED_CARDS
 ])
 
 
@@ -67,6 +83,18 @@ class CanastaRules:
     - ``going_out``: how a player goes out in played hands: ``"meld_or_discard"`` (default; the
       last card may be melded or discarded) or ``"meld_all"`` (the seed's "for laying out all
       cards in combinations": the hand must end by melding, the last card may not be discarded).
+    - ``direction``: ``"clockwise"`` (default: seats 0, 1, 2, 3 in turn, the deal passing to the
+      left) or ``"counterclockwise"`` (0, 3, 2, 1, the deal passing to the right). Seats 0 and 2
+      are partners against 1 and 3 either way; seat 1 sits left of seat 0.
+    - ``first_player``: ``"after_dealer"`` (default: the player after the dealer in the direction
+      of play, left of the dealer when play is clockwise) or ``"dealer"``.
+    - ``empty_stock``: ``"end"`` (default: the hand ends when a player must draw from an empty
+      stock, no going-out bonus) or ``"take_pile"`` (instead of drawing, the player may take the
+      pile by the usual rules; the hand ends when the player does not or cannot).
+    - ``added_cards``: ``"meld_owner"`` (default: a card added to the opponents' meld is theirs,
+      the meld and its points stay with the side that started it) or ``"adder"`` (its points
+      count for the side that added it, positive with a canasta on that side, else negative;
+      the meld and its canasta bonus stay with the side that started it).
     """
 
     jokers: int = 4
@@ -81,6 +109,10 @@ class CanastaRules:
     going_out_bonus: int = 100
     going_out_needs_canasta: bool = False
     going_out: str = "meld_or_discard"
+    direction: str = "clockwise"
+    first_player: str = "after_dealer"
+    empty_stock: str = "end"
+    added_cards: str = "meld_owner"
 
     def __post_init__(self):
         if isinstance(self.jokers, bool) or self.jokers not in (4, 6):
@@ -95,9 +127,11 @@ class CanastaRules:
                 raise ValueError(f"{name}={v!r} must be a whole number >= 0")
         if self.target <= 0:
             raise ValueError(f"target={self.target} must be positive, e.g. 10000")
-        if self.going_out not in GOING_OUT:
-            raise ValueError(f"going_out={self.going_out!r} is unknown; choose one of "
-                             + ", ".join(repr(g) for g in GOING_OUT))
+        for name, known in (("going_out", GOING_OUT), ("direction", DIRECTIONS), ("first_player", FIRST_PLAYERS),
+                            ("empty_stock", EMPTY_STOCK), ("added_cards", ADDED_CARDS)):
+            if getattr(self, name) not in known:
+                raise ValueError(f"{name}={getattr(self, name)!r} is unknown; choose one of "
+                                 + ", ".join(repr(g) for g in known))
         for name in ("swap_twos", "wild_melds", "going_out_needs_canasta"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name}={getattr(self, name)!r} must be True or False")
@@ -130,6 +164,8 @@ class CanastaRules:
             going_out_bonus=int(self.going_out_bonus),
             going_out_needs_canasta=int(bool(self.going_out_needs_canasta)),
             meld_all=int(self.going_out == "meld_all"), target=int(self.target),
+            direction=1 if self.direction == "clockwise" else -1, first_dealer=int(self.first_player == "dealer"),
+            empty_stock=EMPTY_STOCK.index(self.empty_stock), added_cards=ADDED_CARDS.index(self.added_cards),
         )
 
     def to_kernel(self) -> tuple:

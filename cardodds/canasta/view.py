@@ -16,8 +16,11 @@ a kind (kinds of :mod:`cardodds.canasta.cards`: 0 = 2, 1 = black 3, 2 = red 3, 3
 ranks 4..A, slot 11 wilds alone; ``i`` = 0 kind, 1 naturals, 2 twos, 3 Jokers; an empty slot
 holds 0 cards); ``view[AT.pile + i]`` for ``i < view[AT.pile_len]`` the pile bottom to top;
 ``view[AT.red3 + side]``, ``view[AT.opened + side]``, ``view[AT.turn]`` (table turns so far),
-``view[AT.deck_size] - view[AT.stock_pos]`` cards left in the stock (its order reads -1).
-Sides: seat % 2.
+``view[AT.deck_size] - view[AT.stock_pos]`` cards left in the stock (its order reads -1);
+what every player saw: ``view[AT.took + 15 * seat + kind]`` the cards a seat took with the
+pile and has not played since, ``view[AT.discarded + kind]`` the discards of the hand;
+``view[AT.lent + 3 * (12 * side + slot) + i]`` the naturals, 2s and Jokers (``i`` = 0, 1, 2)
+the other side added to a meld. Sides: seat % 2.
 
 Moves are int64 records ``(type, a, b, c, d)``:
 
@@ -31,6 +34,8 @@ Moves are int64 records ``(type, a, b, c, d)``:
 ``MV_TAKE_ADD``           take the pile, the top card onto meld ``b`` of side ``a``
 ``MV_PASS``               end the turn without a discard (only with an empty stock and a last
                           card that may not be discarded)
+``MV_END``                leave the pile in a turn on an empty stock: the hand ends (only with
+                          ``empty_stock="take_pile"``, listed first, beside the ways to take it)
 ========================  ==============================================================
 
 :func:`describe_move` says a move in the game's words.
@@ -43,11 +48,11 @@ import numpy as np
 
 from ..policy import compile_user
 from ._policies import POLICY_SIGNATURE, no_user_policy
-from ._table import (MV_ADD, MV_DISCARD, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, SA, SLOTS,
+from ._table import (MV_ADD, MV_DISCARD, MV_END, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, SA, SLOTS,
                      WILD_SLOT, S, meld_at)
 from .cards import KIND_NAMES
 
-__all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD",
+__all__ = ["AT", "CALL", "MV_ADD", "MV_DISCARD", "MV_END", "MV_NEW", "MV_PASS", "MV_RED3", "MV_SWAP", "MV_TAKE_ADD",
            "MV_TAKE_NEW", "SIGNATURE", "SLOTS", "TABLE", "WILD_SLOT", "compile_policy", "describe_move"]
 
 #: The table layout (:class:`cardodds.layout.Layout`).
@@ -83,6 +88,8 @@ def describe_move(t: np.ndarray, m) -> str:
         return "our" if side == seat % 2 else "their"
     if typ == MV_DISCARD:
         return f"discards {KIND_NAMES[m[1]]}"
+    if typ == MV_END:
+        return "leaves the pile on the empty stock: the hand ends"
     if typ == MV_PASS:
         return "cannot discard its last card and ends the turn (the stock is empty)"
     if typ == MV_RED3:
