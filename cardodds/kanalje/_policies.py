@@ -33,7 +33,7 @@ from ._table import (
     to_play,
     trick_winner_index,
 )
-from ._search import SOLVE_ROWS, endgame_score, endgame_tricks, tricks_left
+from ._search import SOLVE_ROWS, endgame_score, endgame_tricks, lowest_of_runs, tricks_left
 
 
 # ---- policies -----------------------------------------------------------------------------
@@ -438,25 +438,9 @@ def _representatives(t, seat, legal):
         seen |= bit(t[T.turned])
     for i in range(t[T.trick_len]):
         seen &= ~bit(t[T.trick + i])  # still in play: my card is compared with it
-    mine = t[T.hand + seat]
-    reps = legal & JACKS
-    for s in range(4):
-        m = legal & SUIT_MASK[s] & ~JACKS
-        last = -1
-        while m != 0:
-            c = lowest(m)
-            m &= m - 1
-            if last < 0:
-                reps |= bit(c)
-            else:
-                gap = above(last) & below(c)
-                # my cards of other suits ranked between them: the heuristic compares its cards
-                # across suits (highest side card), which interchanging would reorder
-                across = mine & ~SUIT_MASK[s] & ((bit(c) - 1) & ~((bit(last) << 1) - 1))
-                if (gap & JACKS) != 0 or (gap & ~seen) != 0 or across != 0:
-                    reps |= bit(c)
-            last = c
-    return reps
+    # my cards of other suits ranked between two cards separate them too: the heuristic
+    # compares its cards across suits (highest side card), which interchanging would reorder
+    return lowest_of_runs(legal, JACKS | ~seen, t[T.hand + seat])
 
 
 def new_scratch():

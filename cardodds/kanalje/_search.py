@@ -53,6 +53,25 @@ def tricks_left(t):
 
 
 @inline
+def lowest_of_runs(legal, separating, across):
+    """Of the non-jacks of ``legal`` in each suit, the lowest of every run of cards that no
+    card of ``separating`` lies between and no card of ``across`` in another suit ranks
+    between (0: none); every jack of ``legal`` is kept."""
+    reps = legal & JACKS
+    for s in range(4):
+        m = legal & SUIT_MASK[s] & ~JACKS
+        last = -1
+        while m != 0:
+            c = lowest(m)
+            m &= m - 1
+            if last < 0 or (above(last) & below(c) & separating) != 0 \
+                    or (across & ~SUIT_MASK[s] & (bit(c) - 1) & ~((bit(last) << 1) - 1)) != 0:
+                reps |= bit(c)
+            last = c
+    return reps
+
+
+@inline
 def _moves(t, mover, led, inplay):
     """The cards ``mover`` may play worth searching: follow suit if able (``led`` is the
     trick's first card, -1 when leading); of non-jacks of a suit with no card in ``inplay``
@@ -63,17 +82,7 @@ def _moves(t, mover, led, inplay):
         f = hand & SUIT_MASK[led & 3]
         if f != 0:
             legal = f
-    reps = legal & JACKS
-    for s in range(4):
-        m = legal & SUIT_MASK[s] & ~JACKS
-        last = -1
-        while m != 0:
-            c = lowest(m)
-            m &= m - 1
-            if last < 0 or (above(last) & below(c) & inplay) != 0:
-                reps |= bit(c)
-            last = c
-    return reps
+    return lowest_of_runs(legal, inplay, 0)
 
 
 @inline
