@@ -276,7 +276,7 @@ def trace(hands, turned=None, *, stock=None, leader: int = 0, policies=DEFAULT_P
         t_card = _check_deal3(hs, turned, leader, rules)
     codes, names, user, _ = lineup(policies, rules)
     if user is not None:
-        raise ValueError("trace takes policy names (random, heuristic, lookahead)")
+        raise ValueError("trace takes policy names (random, heuristic, lookahead, pimc)")
     ss, _ = as_seed_sequence(rng)
     state = chunk_state(ss, 0)
     t = TABLE.zeros()
