@@ -33,7 +33,7 @@ from ._table import (
     to_play,
     trick_winner_index,
 )
-from ._search import SOLVE_ROWS, endgame_score, endgame_tricks, lowest_of_runs, tricks_left
+from ._search import MAX_ENDGAME, SOLVE_ROWS, endgame_score, endgame_tricks, lowest_of_runs, tricks_left
 
 
 # ---- policies -----------------------------------------------------------------------------
@@ -47,6 +47,7 @@ P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER, P_PIMC = 0, 1, 2, 3, 4
 WORLD, PLAY, VIEW, CANDS, TOTALS, POOL, SOLVE = range(7)
 SCRATCH_ROWS = SOLVE + SOLVE_ROWS
 SCRATCH_WIDTH = max(TABLE_SIZE, 52)
+assert 4 * (3 * MAX_ENDGAME + 1) <= SCRATCH_WIDTH  # the search's value vectors, 4 a ply, fit a row
 #: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
 SUB, SUB_COPY = 0, 1
 

@@ -36,8 +36,12 @@ OFF = 4
 MAX_ENDGAME = 5
 #: Tricks left when the ``pimc`` player stops the heuristic and solves the rest exactly
 #: (three players; with two players, whose tricks have two cards, :data:`ENDGAME_TWO`).
+#: Measured with three players, 16 worlds, 1,000 paired deals against the look-ahead (2026-12-01):
+#: 3 tricks, about 4,900 decisions per CPU second and +0.11 [0.04, 0.17] points a deal; 4, about
+#: 390 and +0.22 [0.16, 0.29]; 5, about 21, which would put that match past ten minutes.
 ENDGAME_THREE = 4
 ENDGAME_TWO = 5
+assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME
 
 
 @inline
