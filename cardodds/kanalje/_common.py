@@ -13,7 +13,7 @@ from ..results import Result, counts_field
 from ..stats import Estimate
 from ._counts import DEALS
 from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, MAX_LOOKAHEAD_SAMPLES
-from ._policies import P_LOOKAHEAD
+from ._policies import P_LOOKAHEAD, P_PIMC
 from .policies import resolve_policies
 
 #: Suits in the order jacks are reported: J♠ -1, J♣ -2, J♦ -3, J♥ -4.
@@ -32,16 +32,21 @@ def check_lookahead_samples(n) -> int:
     return int(n)
 
 
+def searches(codes) -> bool:
+    """Does the lineup hold a player that searches sampled worlds (look-ahead or ``pimc``)?"""
+    return any(c in (P_LOOKAHEAD, P_PIMC) for c in list(codes))
+
+
 def lineup(policies, rules):
     """``(codes, names, user policy, chunk size)`` of a lineup for ``rules``."""
     codes, names, user = resolve_policies(policies, rules.players)
-    chunk = CHUNK_LOOKAHEAD if P_LOOKAHEAD in codes else CHUNK_FAST
+    chunk = CHUNK_LOOKAHEAD if searches(codes) else CHUNK_FAST
     return np.array(codes, dtype=np.int64), names, user, chunk
 
 
 def default_samples(codes, sizes: tuple[int, int]) -> int:
     """The run size of a question (``sizes``, :mod:`._defaults`) for a lineup."""
-    return sizes[1] if P_LOOKAHEAD in list(codes) else sizes[0]
+    return sizes[1] if searches(codes) else sizes[0]
 
 
 def est_dict(e: Estimate) -> dict:

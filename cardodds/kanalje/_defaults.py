@@ -5,13 +5,13 @@ The API and the CLI both read them here, so a command and its function cannot di
 """
 
 #: The built-in players, in the order help texts list them.
-POLICY_NAMES = ("random", "heuristic", "lookahead")
+POLICY_NAMES = ("random", "heuristic", "lookahead", "pimc")
 #: The policy of every seat unless told otherwise.
 DEFAULT_POLICIES = "heuristic"
-#: Worlds the look-ahead player samples per decision by default, and the most it may be asked for.
+#: Worlds the look-ahead and ``pimc`` players sample per decision by default, and the most it may be asked for.
 DEFAULT_LOOKAHEAD_SAMPLES = 16
 MAX_LOOKAHEAD_SAMPLES = 100_000
-#: Run sizes unless told otherwise, ``(without, with)`` a look-ahead player in the lineup (it is
+#: Run sizes unless told otherwise, ``(without, with)`` a look-ahead or ``pimc`` player in the lineup (it is
 #: ~1000x slower): deals of a jack-risk run, of a hand's value, of a strength match (each deal is
 #: played once more per seat) and games to the target.
 RISK_SAMPLES = (200_000, 2_000)

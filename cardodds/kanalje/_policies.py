@@ -33,18 +33,21 @@ from ._table import (
     to_play,
     trick_winner_index,
 )
+from ._search import MAX_ENDGAME, SOLVE_ROWS, endgame_score, endgame_tricks, lowest_of_runs, tricks_left
 
 
 # ---- policies -----------------------------------------------------------------------------
-P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER = 0, 1, 2, 3
+P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_USER, P_PIMC = 0, 1, 2, 3, 4
 
 
 # ---- scratch: what a look-ahead or user decision works in, allocated once per chunk ----------------
 #: Rows of the int64 scratch (:func:`new_scratch`): the sampled world, the table a candidate is
-#: played out on, a user policy's view, the candidate cards, their totals, a shuffle pool.
-WORLD, PLAY, VIEW, CANDS, TOTALS, POOL = range(6)
-SCRATCH_ROWS = 6
+#: played out on, a user policy's view, the candidate cards, their totals, a shuffle pool; from
+#: row ``SOLVE`` the exact end-of-deal search's stack (:mod:`._search`).
+WORLD, PLAY, VIEW, CANDS, TOTALS, POOL, SOLVE = range(7)
+SCRATCH_ROWS = SOLVE + SOLVE_ROWS
 SCRATCH_WIDTH = max(TABLE_SIZE, 52)
+assert 4 * (3 * MAX_ENDGAME + 1) <= SCRATCH_WIDTH  # the search's value vectors, 4 a ply, fit a row
 #: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
 SUB, SUB_COPY = 0, 1
 
@@ -306,20 +309,41 @@ def heuristic1_choose(t, seat, legal):
     return _non_jack_low(win)
 
 
-@loop
-def play_out_heuristic(state, t):
-    """Every seat plays the heuristic until the deal ends, from any point of either game
-    (``state`` draws only the two-player phase-2 trump)."""
+@inline
+def _phase1_heuristic(state, t):
+    """Two players in phase 1: both play the heuristic to its end, and phase 2 starts."""
     if t[T.phase] == 1:
         while True:
             seat = to_play(t)
             if play_card1(t, seat, heuristic1_choose(t, seat, legal_cards1(t, seat))):
                 break
         start_phase2(state, t)
+
+
+@loop
+def play_out_heuristic(state, t):
+    """Every seat plays the heuristic until the deal ends, from any point of either game
+    (``state`` draws only the two-player phase-2 trump)."""
+    _phase1_heuristic(state, t)
     while True:
         seat = to_play(t)
         if play_card(t, seat, heuristic_choose(t, seat, legal_cards(t, seat))):
             return
+
+
+@loop
+def exact_value(state, t, seat, c, scr):
+    """``seat``'s score at the end of the deal after it plays ``c`` in the world ``t`` (every
+    hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
+    are left, then the exact search (:func:`._search.endgame_score`). ``t`` is played on."""
+    if play_any(state, t, seat, c):
+        return score(t, seat)
+    _phase1_heuristic(state, t)
+    depth = endgame_tricks(t)
+    while tricks_left(t) > depth:
+        s = to_play(t)
+        play_card(t, s, heuristic_choose(t, s, legal_cards(t, s)))
+    return endgame_score(t, seat, scr, SOLVE)
 
 
 # ---- the look-ahead player ----------------------------------------------------------------
@@ -415,25 +439,9 @@ def _representatives(t, seat, legal):
         seen |= bit(t[T.turned])
     for i in range(t[T.trick_len]):
         seen &= ~bit(t[T.trick + i])  # still in play: my card is compared with it
-    mine = t[T.hand + seat]
-    reps = legal & JACKS
-    for s in range(4):
-        m = legal & SUIT_MASK[s] & ~JACKS
-        last = -1
-        while m != 0:
-            c = lowest(m)
-            m &= m - 1
-            if last < 0:
-                reps |= bit(c)
-            else:
-                gap = above(last) & below(c)
-                # my cards of other suits ranked between them: the heuristic compares its cards
-                # across suits (highest side card), which interchanging would reorder
-                across = mine & ~SUIT_MASK[s] & ((bit(c) - 1) & ~((bit(last) << 1) - 1))
-                if (gap & JACKS) != 0 or (gap & ~seen) != 0 or across != 0:
-                    reps |= bit(c)
-            last = c
-    return reps
+    # my cards of other suits ranked between two cards separate them too: the heuristic
+    # compares its cards across suits (highest side card), which interchanging would reorder
+    return lowest_of_runs(legal, JACKS | ~seen, t[T.hand + seat])
 
 
 def new_scratch():
@@ -446,12 +454,14 @@ def scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
-@loop
-def lookahead_choose(state, t, seat, legal, samples, scr, rs):
+@inline
+def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
     best total score. Interchangeable cards (:func:`_representatives`) are played out once.
+    ``exact`` (the ``pimc`` player): the last tricks of each play-out are solved exactly
+    (:func:`exact_value`); a world with nothing hidden (the two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
     (compiled without reference counting, numba would refuse an allocation), and the random
     draws are those of a comparison of every card, whatever is skipped."""
@@ -472,7 +482,8 @@ def lookahead_choose(state, t, seat, legal, samples, scr, rs):
         x &= x - 1
         k += 1
     p1 = t[T.phase] == 1
-    for _ in range(samples):
+    worlds = 1 if exact and not p1 and t[T.players] == 2 else samples  # nothing hidden: one world
+    for _ in range(worlds):
         sample_world(state, t, seat, w, scr[POOL])
         w[T.check] = 0
         if p1:
@@ -483,6 +494,9 @@ def lookahead_choose(state, t, seat, legal, samples, scr, rs):
         for i in range(k):
             copy_into(w2, w)
             copy_into(s2, sub)
+            if exact:
+                totals[i] += exact_value(s2, w2, seat, cands[i], scr)
+                continue
             if not play_any(s2, w2, seat, cands[i]):
                 play_out_heuristic(s2, w2)
             totals[i] += score(w2, seat)
@@ -491,6 +505,19 @@ def lookahead_choose(state, t, seat, legal, samples, scr, rs):
         if totals[i] > totals[best]:  # ties to the lowest card
             best = i
     return cands[best]
+
+
+@loop
+def lookahead_choose(state, t, seat, legal, samples, scr, rs):
+    """The look-ahead player's card (:func:`_sampled_choose`, heuristic play-outs)."""
+    return _sampled_choose(state, t, seat, legal, samples, scr, rs, False)
+
+
+@loop
+def pimc_choose(state, t, seat, legal, samples, scr, rs):
+    """The ``pimc`` player's card: perfect-information Monte Carlo, the look-ahead's worlds with
+    the last tricks of every play-out solved exactly (:func:`_sampled_choose`)."""
+    return _sampled_choose(state, t, seat, legal, samples, scr, rs, True)
 
 
 # ---- the user's policy ----------------------------------------------------------------------
@@ -552,11 +579,13 @@ def _user_card(state, t, seat, legal, user, scr):
 
 @inline
 def _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs):
-    """The card of a random, look-ahead or user policy (the same in either phase)."""
+    """The card of a random, look-ahead, ``pimc`` or user policy (the same in either phase)."""
     if code == P_RANDOM:
         return random_choose(state, legal)
     if code == P_LOOKAHEAD:
         return lookahead_choose(state, t, seat, legal, samples, scr, rs)
+    if code == P_PIMC:
+        return pimc_choose(state, t, seat, legal, samples, scr, rs)
     return _user_card(state, t, seat, legal, user, scr)
 
 

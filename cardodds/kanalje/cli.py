@@ -37,7 +37,7 @@ def _sizes(sizes: tuple[int, int]) -> str:
 def _lookahead_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lookahead-samples", type=cu.int_range(1, MAX_LOOKAHEAD_SAMPLES),
                    default=DEFAULT_LOOKAHEAD_SAMPLES, metavar="K",
-                   help=f"worlds the lookahead player samples per decision, 1..{MAX_LOOKAHEAD_SAMPLES:,} "
+                   help=f"worlds the lookahead and pimc players sample per decision, 1..{MAX_LOOKAHEAD_SAMPLES:,} "
                    f"(default {DEFAULT_LOOKAHEAD_SAMPLES})")
 
 

@@ -27,7 +27,16 @@ from ..cards import parse_card, parse_cards
 from ..engine import run, takes_backend
 from ..stats import Estimate
 from . import _play
-from ._common import JACK_ORDER, SUIT_INDEX, KanaljeResult, check_lookahead_samples, default_samples, est_dict, lineup
+from ._common import (
+    JACK_ORDER,
+    SUIT_INDEX,
+    KanaljeResult,
+    check_lookahead_samples,
+    default_samples,
+    est_dict,
+    lineup,
+    searches,
+)
 from ._counts import GAME, MATCH, TRACE
 from ._defaults import (
     DEFAULT_LOOKAHEAD_SAMPLES,
@@ -37,7 +46,7 @@ from ._defaults import (
     MAX_DEALS,
     STRENGTH_SAMPLES,
 )
-from ._policies import P_LOOKAHEAD, P_USER
+from ._policies import P_USER
 from ._table import new_table, open_phase1
 from .rules import KanaljeRules, check_rules
 from .view import TABLE, T, compile_policy
@@ -121,7 +130,7 @@ def strength(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None,
     lookahead_samples = check_lookahead_samples(lookahead_samples)
     codes, names, _, chunk = lineup([policy_a] + [policy_b] * (rules.players - 1), rules)
     if P_USER in codes:
-        raise ValueError("strength takes policy names (random, heuristic, lookahead)")
+        raise ValueError("strength takes policy names (random, heuristic, lookahead, pimc)")
     if samples is None:
         samples = default_samples(codes, STRENGTH_SAMPLES)
     res = run(_play.match_kernel, (rules.pack(), codes[0], codes[1], lookahead_samples, int(bool(check)),
@@ -224,7 +233,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, sample
     codes, names, user, chunk = lineup(policies, rules)
     if samples is None and target_halfwidth is None:
         samples = default_samples(codes, GAME_SAMPLES)
-    chunk = 4 if P_LOOKAHEAD in list(codes) else 1 << 12
+    chunk = 4 if searches(codes) else 1 << 12
 
     def hw(counts, n):
         return Estimate.proportion(GAME.view(counts).win[0], n).halfwidth
@@ -267,7 +276,7 @@ def trace(hands, turned=None, *, stock=None, leader: int = 0, policies=DEFAULT_P
         t_card = _check_deal3(hs, turned, leader, rules)
     codes, names, user, _ = lineup(policies, rules)
     if user is not None:
-        raise ValueError("trace takes policy names (random, heuristic, lookahead)")
+        raise ValueError("trace takes policy names (random, heuristic, lookahead, pimc)")
     ss, _ = as_seed_sequence(rng)
     state = chunk_state(ss, 0)
     t = TABLE.zeros()

@@ -50,6 +50,15 @@ Built-in policies, by name:
     seats through phase 1 and phase 2 (the phase-2 trump drawn the same way for every
     candidate). In phase 2 nothing is hidden (every other card lies in the phase-1 tricks or
     my hand), so the worlds are the true deal.
+``pimc``
+    Perfect-information Monte Carlo, the look-ahead made exact at the end of the deal: the
+    same worlds (``samples`` of them, dealt as the look-ahead deals them), each legal card
+    played in each, the heuristic for every seat until the last tricks, and those solved
+    exactly (four tricks with three players, five with two): every seat plays the card that
+    is best for its own points when every hand is known (a *max-n* search; ties to the lowest
+    card). Inside the last tricks each decision is thus a full PIMC decision, the card with
+    the best mean over the worlds of their exact values. With two players, phase 1 is
+    sampled as the look-ahead samples it and phase 2 (nothing hidden) is one world.
 
 Your own policy
     An ``@njit`` function ``policy(state, legal, seat, view) -> card`` where ``state`` is the
@@ -85,12 +94,12 @@ import warnings
 
 from ..policy import lineup
 from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, POLICY_NAMES
-from ._policies import P_HEURISTIC, P_LOOKAHEAD, P_RANDOM, P_USER
+from ._policies import P_HEURISTIC, P_LOOKAHEAD, P_PIMC, P_RANDOM, P_USER
 
 __all__ = ["DEFAULT_LOOKAHEAD_SAMPLES", "POLICIES", "resolve_policies"]
 
 #: The built-in players by name (the names the parsers know, :mod:`._defaults`) and their kernel codes.
-POLICIES = dict(zip(POLICY_NAMES, (P_RANDOM, P_HEURISTIC, P_LOOKAHEAD)))
+POLICIES = dict(zip(POLICY_NAMES, (P_RANDOM, P_HEURISTIC, P_LOOKAHEAD, P_PIMC)))
 
 
 def resolve_policies(policies, players: int = 3):

@@ -1,0 +1,215 @@
+"""The ``pimc`` player: its exact end-of-deal search against a brute-force enumeration in
+Python, its decisions against an exact PIMC over every consistent world, legal play and
+the invariants of every deal, and the same counts on one and two threads."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from cardodds.kanalje import KanaljeRules, advise, evaluate_hand, game, jack_risk, strength, trace
+from cardodds.kanalje import _policies as P, _search as S, _table as TB
+from cardodds.kanalje._counts import DEALS
+from cardodds.kanalje.policies import POLICIES, resolve_policies
+from cardodds.kanalje.view import T
+
+from .test_kanalje_analysis import run_cli
+from .test_kanalje_rules import cards_of, table
+
+D = DEALS.at
+TWO = KanaljeRules(players=2)
+
+
+def _state(seed=1):
+    from cardodds.rng import as_seed_sequence, chunk_state
+
+    return chunk_state(as_seed_sequence(seed)[0], 0)
+
+
+# ---- a brute-force max-n search in Python: every legal card of every seat ---------------------
+def brute(t):
+    """Every seat's final score when each seat plays, at each card, the legal card best for its
+    own final score (every card tried, the lowest first; ties to the first)."""
+    n = int(t[T.players])
+    if all(t[T.hand + s] == 0 for s in range(n)):
+        return [int(TB.score(t, s)) for s in range(n)]
+    seat = TB.to_play(t)
+    best = None
+    for c in cards_of(int(TB.legal_cards(t, seat))):
+        u = t.copy()
+        TB.play_card(u, seat, c)
+        v = brute(u)
+        if best is None or v[seat] > best[seat]:
+            best = v
+    return best
+
+
+def solved(t, seat):
+    u = t.copy()
+    scr, _ = P.new_scratch()
+    v = int(S.endgame_score(u, seat, scr, P.SOLVE))
+    assert (u == t).all()  # the search puts every card back
+    return v
+
+
+def worlds(t, seat):
+    """Every split of the cards ``seat`` cannot see between the other two seats: their sizes
+    kept, no card of a suit a seat showed void in."""
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    unseen = cards_of(int(t[T.hand + a] | t[T.hand + b]))
+    na = bin(int(t[T.hand + a])).count("1")
+    for pick in itertools.combinations(unseen, na):
+        ha = mask_of(pick)
+        hb = mask_of(c for c in unseen if c not in pick)
+        if any((t[T.void + a] >> (c & 3)) & 1 for c in pick) or \
+                any((t[T.void + b] >> (c & 3)) & 1 for c in cards_of(hb)):
+            continue
+        w = t.copy()
+        w[T.hand + a], w[T.hand + b] = ha, hb
+        yield w
+
+
+def mask_of(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+#: End positions built by hand (seat 0 to play): 2 or 3 tricks left, jacks still out, a shown void.
+POSITIONS = [
+    dict(hands=["Jc 9c 4h", "Kc 2h 5s", "Qc Jh 3d"], trump="h"),
+    dict(hands=["Ad Jd 7s", "Kd 8s Jc", "5d Qs Ts"], trump="s", trick=[]),
+    dict(hands=["Jh 3h", "Ah 2c", "Qh Jc"], trump="d", leader=1, trick=["2c", "Jc"]),
+    dict(hands=["Js Ks 4c", "As 9c 2d", "Jd 3s 8c"], trump="c", leader=2, trick=["3s", "Ks"]),
+    dict(hands=["Ac 5h 6h", "2c 3c 8s", "Jd 9s Ts"], trump="h", leader=1, trick=["2c", "Jd"]),  # 2 void in clubs
+]
+
+
+@pytest.mark.parametrize("pos", POSITIONS)
+def test_search_equals_brute_force_in_every_world(pos):
+    t = table(**pos)
+    n = 0
+    for w in worlds(t, TB.to_play(t)):
+        want = brute(w)
+        for s in range(3):
+            assert solved(w, s) == want[s]
+        n += 1
+    assert n > 1
+
+
+@pytest.mark.parametrize("rules", [KanaljeRules(), KanaljeRules(turned_jack="last_trick"), TWO])
+def test_search_equals_brute_force_on_random_end_positions(rules):
+    rng = np.random.default_rng(7)
+    n = rules.players
+    for _ in range(60):
+        k = int(rng.integers(1, S.ENDGAME_THREE + 1))
+        deck = rng.permutation(52)
+        t = TB.TABLE.zeros()
+        turned = int(deck[n * k]) if n == 3 else -1
+        TB.new_table(t, rules.pack(), int(rng.integers(n)), turned, 0)
+        if n == 3 and rng.random() < 0.5:  # a turned jack, for the last-trick rule
+            turned = 4 * 9 + int(rng.integers(4))
+            deck = np.array([c for c in deck if c != turned])
+            TB.new_table(t, rules.pack(), int(t[T.leader]), turned, 0)
+        if n == 2:
+            t[T.trump] = int(rng.integers(-1, 4))
+        for s in range(n):
+            t[T.hand + s] = mask_of(int(c) for c in deck[s * k:(s + 1) * k])
+        for _ in range(int(rng.integers(n))):  # start inside a trick
+            s = TB.to_play(t)
+            TB.play_card(t, s, int(rng.choice(cards_of(int(TB.legal_cards(t, s))))))
+        want = brute(t)
+        assert [solved(t, s) for s in range(n)] == want
+
+
+def test_search_scores_the_jacks():
+    # Whatever seat 0 leads, its Ac takes seat 1's only club, the Jc: one trick and -2 for it;
+    # seat 1 takes the heart trick (its 3h over the 2h).
+    t = table(["Ac 2h", "Jc 3h", "4d 5d"], trump="s")
+    assert [solved(t, s) for s in range(3)] == brute(t) == [-1, 1, 0]
+
+
+# ---- the decision: PIMC over many worlds picks an exact best card ------------------------------
+@pytest.mark.parametrize("pos", POSITIONS)
+def test_pimc_picks_a_card_best_over_every_world(pos):
+    t = table(**pos)
+    seat = TB.to_play(t)
+    legal = int(TB.legal_cards(t, seat))
+    ws = list(worlds(t, seat))
+    mean = {}
+    for c in cards_of(legal):
+        vals = []
+        for w in ws:
+            u = w.copy()
+            TB.play_card(u, seat, c)
+            vals.append(brute(u)[seat])
+        mean[c] = float(np.mean(vals))
+    t[T.check] = 0
+    got = int(P.pimc_choose(_state(3), t, seat, legal, 400, *P.new_scratch()))
+    assert got in mean and mean[got] >= max(mean.values()) - 0.1, (got, mean)
+
+
+def test_pimc_does_not_peek_at_other_hands():
+    a = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
+    b = table(["2c 9c Ah Jd", "Ac 4d 6s 7s", "3c Kc 5d Qs"], trump="h")
+    for seed in range(4):
+        ca = P.pimc_choose(_state(seed), a, 0, TB.legal_cards(a, 0), 6, *P.new_scratch())
+        cb = P.pimc_choose(_state(seed), b, 0, TB.legal_cards(b, 0), 6, *P.new_scratch())
+        assert ca == cb
+
+
+# ---- a name everywhere a Kanalje policy name is -----------------------------------------------
+def test_the_name_and_its_code():
+    assert POLICIES["pimc"] == P.P_PIMC
+    assert resolve_policies("pimc,heuristic,lookahead")[1] == ("pimc", "heuristic", "lookahead")
+
+
+@pytest.mark.parametrize("rules,policies,n", [(KanaljeRules(), "pimc", 12),
+                                              (KanaljeRules(), "pimc,random,lookahead", 12),
+                                              (KanaljeRules(turned_jack="last_trick"), "random,heuristic,pimc", 12),
+                                              (TWO, "pimc,heuristic", 8), (TWO, "random,pimc", 8)])
+def test_legal_play_and_conservation_on_every_deal(rules, policies, n):
+    r = jack_risk(policies, rules=rules, samples=n, rng=2, check=True, lookahead_samples=3)
+    assert r.violations == 0  # every card legal and held, every card played once, scores add up
+    for s in range(4):
+        assert r.counts[D.jack_taker + 4 * s:D.jack_taker + 4 * s + 4].sum() == n
+    if rules.players == 2:
+        assert r.mean_total.value == 3 and r.mean_total.se == 0
+
+
+def test_same_seed_same_counts_on_one_and_two_threads():
+    kw = dict(samples=130, rng=9, lookahead_samples=2)  # chunks of 64: three of them
+    a = jack_risk("pimc,heuristic,random", threads=1, **kw)
+    b = jack_risk("pimc,heuristic,random", threads=2, **kw)
+    assert a.counts.tolist() == b.counts.tolist()
+    ma = strength("pimc", "lookahead", samples=70, rng=9, lookahead_samples=2, threads=1)
+    mb = strength("pimc", "lookahead", samples=70, rng=9, lookahead_samples=2, threads=2)
+    assert ma.counts.tolist() == mb.counts.tolist()
+
+
+def test_every_public_question_takes_it():
+    hand = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
+    assert evaluate_hand(hand, "7h", policies="pimc", samples=6, rng=1, lookahead_samples=2).policies[0] == "pimc"
+    assert game("pimc,heuristic,heuristic", samples=2, rng=1, lookahead_samples=2).samples == 2
+    d = trace(["Ac 2d", "Jc 5c", "Kd 6c"], "2h", policies="pimc", lookahead_samples=4)
+    assert sum(d["taken"]) == 2
+    r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", policies="pimc", lookahead_samples=2, samples=20, rng=1,
+               played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; "
+                      "1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; "
+                      "0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
+    assert r.policies == ("pimc",) * 3 and r.violations == 0
+
+
+def test_cli_policies_pimc(capsys):
+    code, out, _ = run_cli(["kanalje", "risk", "--policies", "pimc,heuristic,heuristic", "--samples", "4", "--seed",
+                            "1", "--lookahead-samples", "2"], capsys)
+    assert code == 0 and "[" in out
+
+
+def test_pimc_beats_heuristic():
+    m = strength("pimc", "heuristic", samples=60, rng=1, lookahead_samples=8, check=True)
+    assert m.violations == 0 and m.advantage.lo > 0
+
