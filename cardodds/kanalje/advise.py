@@ -301,9 +301,9 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     to it (or to lead, when every trick is complete). The cards I have not seen are dealt to
     the other two uniformly over every deal consistent with what I saw (cards played, turned
     card, voids shown). ``policies``: who plays the deal out after my card, one name for
-    every seat or one per seat, mine included (``random``, ``heuristic``, ``lookahead``, or
+    every seat or one per seat, mine included (``random``, ``heuristic``, ``lookahead``, ``pimc``, or
     one ``@njit`` policy, as in :func:`~cardodds.kanalje.jack_risk`). ``samples`` worlds
-    (default 10,000; 50 with a look-ahead or user policy) or ``target_halfwidth``: run until
+    (default 10,000; 50 with a searching (``lookahead``, ``pimc``) or user policy) or ``target_halfwidth``: run until
     the paired difference between the two best cards is known to within that many points.
 
     ``infer=True`` also weighs each world by how likely the other seats' plays so far were
