@@ -248,8 +248,8 @@ def add_play_commands(csub) -> None:
     a.add_argument("--score", default=None, metavar="US,THEM",
                    help="the game score before this hand, e.g. 6200,5400: adds P(we win the game with this hand)")
     a.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
-                   help="who plays the play-outs, every seat mine included: random | heuristic | heuristic2, one for all seats "
-                        "or four comma-separated (seat 0 = me)")
+                   help="who plays the play-outs, every seat mine included: random | heuristic | heuristic2, "
+                        "one for all seats or four comma-separated (seat 0 = me)")
     _house_flags(a)
     cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals",
                        precision_in="run until the paired margin difference between the best two options is "
