@@ -17,32 +17,78 @@ Every compiled function in cardodds is declared with one of these decorators, so
   numba ``cfunc`` of a fixed signature), e.g. a user's policy: the kernels are compiled, and
   cached, once for the signature, not once per function.
 
+Numba checks a cached kernel against its own source file only: a kernel that inlines or calls
+a helper from another module is loaded from the cache unchanged after that helper's module
+changed (a ``git pull`` into an editable install, an edit while developing), and then runs the
+old code. So the cache lives in a folder named by a hash of every source file of the package
+(``cardodds-<hash>`` under ``$NUMBA_CACHE_DIR``, else under the package's ``__pycache__``, else
+under the system's temporary directory): any change of cardodds compiles afresh, and an
+unchanged tree keeps its warm cache.
+
 Set ``CARDODDS_BOUNDSCHECK=1`` in the environment (the tests' debug job does) to compile every
 kernel with bounds checking: an index outside an array then raises ``IndexError`` instead of
 reading memory it should not. Numba's cache key does not include the flag, so the checked
-build keeps its cache in a folder of its own (``$NUMBA_CACHE_DIR/cardodds-boundscheck``, or
-that folder under the system's temporary directory): a warm cache of the fast build is never
-loaded in its place, and neither build overwrites the other's entries.
+build keeps its cache in a folder of its own (``cardodds-<hash>-boundscheck``): a warm cache of
+the fast build is never loaded in its place, and neither build overwrites the other's entries.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
+from pathlib import Path
 
 from numba import cfunc, njit
 from numba.core import config as _numba_config
 
-__all__ = ["BOUNDSCHECK", "callback", "helper", "inline", "kernel", "loop"]
+__all__ = ["BOUNDSCHECK", "CACHE_DIR", "callback", "helper", "inline", "kernel", "loop", "source_hash"]
 
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
 
-if BOUNDSCHECK:
-    # Read by numba when a cached function is declared, which happens only after this module runs.
-    # (numba sets its config attributes at run time: a type checker does not see CACHE_DIR)
-    _numba_config.CACHE_DIR = os.path.join(_numba_config.CACHE_DIR or tempfile.gettempdir(),  # type: ignore[attr-defined]
-                                           "cardodds-boundscheck")
+
+
+def source_hash(root: Path) -> str:
+    """A hash of every ``.py`` file under ``root`` (names and contents): the cache's key.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "a.py").write_text("x = 1")
+    ...     before = source_hash(Path(d))
+    ...     _ = (Path(d) / "a.py").write_text("x = 2")
+    ...     before != source_hash(Path(d))
+    True
+    """
+    digest = hashlib.sha1()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _cache_base(package: Path) -> str:
+    """Where the cache folders go: ``$NUMBA_CACHE_DIR``, else the package's ``__pycache__``
+    when it can be written (where numba would cache), else the system's temporary directory."""
+    # numba sets its config attributes at run time: a type checker does not see CACHE_DIR
+    given = _numba_config.CACHE_DIR  # type: ignore[attr-defined]
+    if given:
+        return given
+    pycache = package / "__pycache__"
+    try:
+        pycache.mkdir(exist_ok=True)
+        if os.access(pycache, os.W_OK):
+            return str(pycache)
+    except OSError:
+        pass
+    return os.path.join(tempfile.gettempdir(), f"cardodds-numba-{os.getuid() if hasattr(os, 'getuid') else 0}")
+
+
+_PACKAGE = Path(__file__).resolve().parent
+#: The folder of this source tree's compiled kernels (read by numba when a cached function is
+#: declared, which happens only after this module runs).
+CACHE_DIR = os.path.join(_cache_base(_PACKAGE),
+                         f"cardodds-{source_hash(_PACKAGE)}" + ("-boundscheck" if BOUNDSCHECK else ""))
+_numba_config.CACHE_DIR = CACHE_DIR  # type: ignore[attr-defined]
 
 
 def kernel(fn=None, **extra):

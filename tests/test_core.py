@@ -220,3 +220,18 @@ def test_boundscheck_build_never_loads_the_fast_build_from_a_warm_cache(tmp_path
     assert probe(4, CARDODDS_BOUNDSCHECK="1") == "IndexError"
     assert probe(4, CARDODDS_BOUNDSCHECK="1") == "IndexError"  # its own cache, warm
     assert probe(0) == "ran"
+
+
+def test_the_kernel_cache_is_keyed_by_every_source_file():
+    # numba checks a cached kernel against its own file only: a helper changed in another module
+    # would leave its callers' cached code stale, so the folder is named by the whole tree's hash
+    from pathlib import Path
+
+    from cardodds import _jit
+
+    package = Path(_jit.__file__).resolve().parent
+    name = f"cardodds-{_jit.source_hash(package)}" + ("-boundscheck" if _jit.BOUNDSCHECK else "")
+    assert Path(_jit.CACHE_DIR).name == name
+    from numba.core import config
+
+    assert config.CACHE_DIR == _jit.CACHE_DIR
