@@ -62,7 +62,7 @@ def test_section_builds(tmp_path):
     text = md.read_text(encoding="utf-8")
     for c in rep.CASES:
         assert f"### {c.title}" in text
-    assert text.count("**Verdict: ") == len(rep.CASES)
+    assert text.count("*Verdict: ") == len(rep.CASES)
     assert "heuristic2 vs heuristic" in text and "canasta_advice_ladder.png" in text
     assert (tmp_path / "canasta_advice_ladder.png").stat().st_size > 0
 

@@ -130,17 +130,19 @@ def _cases_tables(data: dict) -> list[str]:
     lines = ["## Hand-built positions and their verdicts", ""]
     for c in CASES:
         a = data["advice"][c.key]
+        game = a.win_game is not None
         rows = []
         for i, o in enumerate(a.options):
             vb = ("" if o == a.best_option else "same as the best" if a.same_as_best(i)
                   else signed(a.versus_best[i], 1))
-            rows.append((o, signed(a.margin[i], 1), pct(a.ahead[i], 1),
-                         "" if a.win_game is None else pct(a.win_game[i], 1), vb))
+            rows.append((o, signed(a.margin[i], 1), pct(a.ahead[i], 1))
+                        + ((pct(a.win_game[i], 1),) if a.win_game is not None else ()) + (vb,))
+        header = (("option", "our margin this hand", "P(our side ahead)") + ("P(win the game this hand)",) * game
+                  + ("best minus this",))
         verdict = a.best if a.best else "no option is better at this precision"
         lines += ([f"### {c.title}", "", f"Decision `{a.decision}`: {_position_words(c.position)}.", ""]
-                  + md_table(("option", "our margin this hand", "P(our side ahead)", "P(win the game this hand)",
-                              "best minus this"), rows, align="lrrrr")
-                  + ["", f"**Verdict: {verdict}.** Why: {c.reason}.", ""])
+                  + md_table(header, rows, align="l" + "r" * (len(header) - 1))
+                  + ["", f"*Verdict: {verdict}.* Why: {c.reason}.", ""])
     return lines
 
 
