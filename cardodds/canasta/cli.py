@@ -199,7 +199,8 @@ def add_play_commands(csub) -> None:
                                     "for every house option paired with the rules given; --strength A,B for a "
                                     "paired match; --trace for every move of one hand. 95% intervals.")
     p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
-                   help="random | heuristic, one for all seats or four comma-separated (seat 0..3)")
+                   help="random | heuristic | heuristic2 | lookahead, one for all seats or four comma-separated "
+                        "(seat 0..3)")
     p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands")
     p.add_argument("--house-options", action="store_true",
                    help="each house option against the rules given, on the same deals")
@@ -248,8 +249,8 @@ def add_play_commands(csub) -> None:
     a.add_argument("--score", default=None, metavar="US,THEM",
                    help="the game score before this hand, e.g. 6200,5400: adds P(we win the game with this hand)")
     a.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
-                   help="who plays the play-outs (the issue's --players): random | heuristic, one for all seats "
-                        "or four comma-separated (seat 0 = me)")
+                   help="who plays the play-outs (the issue's --players): random | heuristic | heuristic2, one for "
+                        "all seats or four comma-separated (seat 0 = me)")
     _house_flags(a)
     cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals",
                        precision_in="run until the paired margin difference between the best two options is "

@@ -34,7 +34,7 @@ from ..results import Result, counts_field
 from ..rng import as_seed_sequence, child
 from ..stats import Z95, Estimate
 from . import _play as P
-from . import _policies, _table as T
+from . import _lookahead, _policies, _table as T
 from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_POLICIES,
                         DEFAULT_STRENGTH_PAIRS, DEFAULT_TUNE_SAMPLES)
 from .cards import KIND_NAMES, deck_counts, deck_kinds
@@ -584,7 +584,7 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
     t = np.zeros(T.S.size, dtype=np.int64)
     mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
     work = np.zeros(15, dtype=np.int64)
-    choose, policy = _policies.choose, compile_policy(user)
+    choose, policy = _lookahead.choose, compile_policy(user)
     T.new_hand(state, t, rl, deck, T.hand_dealer(rl))
     hb = T.SA.hand
     lines = [f"deal: seed {seed}, seat {int(t[T.SA.dealer])} deals, upcard {KIND_NAMES[int(t[T.SA.pile])]}"]

@@ -67,7 +67,7 @@ from . import _policies as P
 
 __all__ = ["POLICIES", "HeuristicParams", "resolve_policies"]
 
-POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC, "heuristic2": P.P_HEURISTIC2}
+POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC, "heuristic2": P.P_HEURISTIC2, "lookahead": P.P_LOOKAHEAD}
 
 
 @dataclass(frozen=True)
