@@ -1,4 +1,4 @@
-"""The sampled look-ahead player ``lookahead`` and the policy dispatch of the played kernels.
+"""The sampled look-ahead player ``lookahead`` (the played kernels call it only in a lineup with it).
 
 At a take, discard or go-out decision the player deals :data:`WORLDS` worlds consistent with
 what its seat knows (the advisor's own dealing, :func:`cardodds.canasta._advise.deal_world`:
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline
+from .._jit import helper
 from ._advise import OPT_LEAVE, OPT_STAY, _allowed, deal_world, play_option
 from ._policies import P_HEURISTIC2, P_LOOKAHEAD, SMART, heuristic_choose
 from ._policies import choose as choose_basic
@@ -149,9 +149,12 @@ def _index_of(mv, nm, rec, default):
 
 
 @helper
-def lookahead_choose(rng, t, rl, mv, nm, hp, user):
-    """The look-ahead player's move at ``t`` (see the module text)."""
+def lookahead_choose(rng, t, rl, mv, nm, pol, hp, user):
+    """The move of the seat to act by its policy, ``lookahead`` here (see the module text), the
+    others by :func:`cardodds.canasta._policies.choose`."""
     seat = t[SA.seat]
+    if pol[seat] != P_LOOKAHEAD:
+        return choose_basic(rng, t, rl, mv, nm, pol, hp, user)
     pick = heuristic_choose(t, rl, mv, nm, hp[seat], _SMART)
     opts = np.zeros((nm + 1, MW), dtype=np.int64)
     k = _options(t, mv, nm, pick, opts)
@@ -195,12 +198,3 @@ def lookahead_choose(rng, t, rl, mv, nm, hp, user):
     if opts[best, 0] < 0:
         return _heuristic_among(t, rl, mv, nm, hp[seat], opts[best, 0], pick)
     return _index_of(mv, nm, opts[best], pick)
-
-
-@inline
-def choose(rng, t, rl, mv, nm, pol, hp, user):
-    """The move of the seat to act by its policy: ``lookahead`` here, the others in
-    :func:`cardodds.canasta._policies.choose`."""
-    if pol[t[SA.seat]] == P_LOOKAHEAD:
-        return lookahead_choose(rng, t, rl, mv, nm, hp, user)
-    return choose_basic(rng, t, rl, mv, nm, pol, hp, user)
