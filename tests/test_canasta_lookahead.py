@@ -86,3 +86,10 @@ def test_it_stays_in_rather_than_go_out_behind_without_a_canasta():
     la, _h2 = choices(t)
     assert not (la[0] == T.MV_NEW and la[2] + la[3] + la[4] == 3), la
     assert la in ms
+
+
+def test_same_seed_same_figures_on_one_and_two_threads():
+    """Its sampled worlds come from the chunk's stream: two threads give the same counts as one."""
+    one = strength("lookahead", "heuristic2", samples=257, rng=9, threads=1)
+    two = strength("lookahead", "heuristic2", samples=257, rng=9, threads=2)
+    assert (one.counts == two.counts).all()
