@@ -18,7 +18,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-SECTIONS = ("kana", "kana_session", "kanalje", "canasta", "canasta_play")
+SECTIONS = ("kana", "kana_session", "kanalje", "canasta", "canasta_play", "canasta_advice")
 INTERVAL = re.compile(r"\[([+-]?\d[\d,]*(?:\.\d+)?)%?, ([+-]?\d[\d,]*(?:\.\d+)?)%?\]")
 NUMBER = re.compile(r"[+-]?\d[\d,]*(?:\.\d+)?")
 

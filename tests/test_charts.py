@@ -61,7 +61,7 @@ def saved(monkeypatch):
         real(fig, path, dpi)
 
     monkeypatch.setattr(_common, "save", checking_save)  # what write_section saves with
-    for mod in ("kana", "kana_session", "kanalje", "canasta", "canasta_play"):
+    for mod in ("kana", "kana_session", "kanalje", "canasta", "canasta_play", "canasta_advice"):
         module = importlib.import_module(f"cardodds.report.{mod}")
         if hasattr(module, "save"):  # sections that save their charts themselves
             monkeypatch.setattr(module, "save", checking_save)
@@ -76,6 +76,7 @@ def saved(monkeypatch):
     ("kana_session", {"kana_session_net.png"}),
     ("canasta_play", {"canasta_play_by_round.png", "canasta_play_canastas_pile.png", "canasta_play_scores.png",
                       "canasta_play_house_options.png"}),
+    ("canasta_advice", {"canasta_advice_ladder.png"}),
 ])
 def test_report_charts_are_labelled_and_unclipped(tmp_path, saved, capsys, section, charts):
     import importlib

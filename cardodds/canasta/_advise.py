@@ -46,20 +46,22 @@ ADV = advice_layout(2).index
 # ---- the sampled deal -------------------------------------------------------------------------------
 @helper
 def deal_world(rng, u, base, world, hidden, pile_slots):
-    """One deal consistent with the position: ``base`` holds every card the player knows
-    where it is (my hand, the cards known in other hands, the melds, the listed pile cards);
-    the ``u`` cards not seen are shuffled and dealt in order to the hidden places: ``hidden[s]``
-    more cards to seat ``s + 1``, then the unknown pile positions ``pile_slots``, then the
-    stock (the rest, its order the shuffle's). Every arrangement of the unseen cards is
-    equally likely, so the deal is uniform over those consistent with the position."""
+    """One deal consistent with the position: ``base`` holds every card the player to act
+    (``base[seat]``, seat 0 in the advisor) knows where it is (its hand, the cards known in
+    other hands, the melds, the listed pile cards); the ``u`` cards not seen are shuffled and
+    dealt in order to the hidden places: ``hidden[s]`` more cards to the seat ``s + 1`` places
+    after it, then the unknown pile positions ``pile_slots``, then the stock (the rest, its
+    order the shuffle's). Every arrangement of the unseen cards is equally likely, so the deal
+    is uniform over those consistent with the position."""
     size = u.shape[0]
     if size > 1:
         shuffle_prefix(rng, u, size - 1, size)
     world[:] = base
+    me = base[SA.seat]
     p = 0
     for s in range(1, SEATS):
         for _c in range(hidden[s - 1]):
-            world[hand_at(s, u[p])] += 1
+            world[hand_at((me + s) % SEATS, u[p])] += 1
             p += 1
     for i in range(pile_slots.shape[0]):
         world[SA.pile + pile_slots[i]] = u[p]
@@ -112,6 +114,17 @@ def play_out(rng, t, rl, pol, hp, mv, work, user, hold):
     score_hand(t, rl, work)
 
 
+@helper
+def play_option(rng, t, rl, pol, hp, mv, work, user, option):
+    """Play ``option`` (a move record, or :data:`OPT_LEAVE`, :data:`OPT_HOLD` or
+    :data:`OPT_STAY` in its type) from table ``t``, then the hand on to its end."""
+    if option[0] == OPT_LEAVE:
+        t[SA.can_take] = 0
+    elif option[0] >= 0:
+        apply_move(t, rl, option)
+    play_out(rng, t, rl, pol, hp, mv, work, user, option[0] if option[0] < OPT_LEAVE else 0)
+
+
 @kernel
 def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, pol, hp, lay, user, game):
     """Each sample deals a world (:func:`deal_world`), then plays each option from that same
@@ -137,11 +150,7 @@ def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, po
         for o in range(k):
             t[:] = world
             rng[:] = saved
-            if options[o, 0] == OPT_LEAVE:
-                t[SA.can_take] = 0
-            elif options[o, 0] >= 0:
-                apply_move(t, rl, options[o])
-            play_out(rng, t, rl, pol, hp, mv, work, user, options[o, 0] if options[o, 0] < OPT_LEAVE else 0)
+            play_option(rng, t, rl, pol, hp, mv, work, user, options[o])
             m[o] = t[SA.score] - t[SA.score + 1]
             out[lay[ADV.margin] + o] += m[o]
             out[lay[ADV.margin_sq] + o] += m[o] * m[o]

@@ -9,6 +9,7 @@ from .._jit import helper, inline, kernel
 from .._tally import add_paired
 from ..layout import Layout
 from ._kernels import CANASTA_NONE, canasta_kind
+from ._lookahead import lookahead_choose
 from ._policies import choose
 from ._table import (MAX_CARDS, MAX_MOVES, MAX_TURNS, MV_TAKE_ADD, MV_TAKE_NEW, MW, N_VIOL, PH_OVER, S_SIZE, SA, SEATS,
                      SLOTS, V_POLICY, V_STUCK, R, _I, apply_move, check_score, check_table, gen_moves, hand_dealer,
@@ -17,9 +18,10 @@ from .cards import N_KINDS
 
 
 @helper
-def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base):
+def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look):
     """Deal and play one hand to its end; scores in ``t[score]``. With ``base >= 0`` the size
-    of every pile taken is counted in the block of ``out`` at ``base``."""
+    of every pile taken is counted in the block of ``out`` at ``base``. ``look`` is None unless a
+    seat plays ``lookahead`` (numba then leaves the look-ahead player out of the kernel)."""
     new_hand(rng, t, rl, deck, dealer)
     if check != 0:
         check_table(t, rl, deck_counts, viol, work)
@@ -29,7 +31,10 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
             viol[V_STUCK] += 1
             t[SA.phase] = PH_OVER
             break
-        i = choose(rng, t, rl, mv, nm, pol, hp, user)
+        if look is None:
+            i = choose(rng, t, rl, mv, nm, pol, hp, user)
+        else:
+            i = lookahead_choose(rng, t, rl, mv, nm, pol, hp, user)
         if base >= 0 and (mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD):
             out[base + OA.take_size + t[SA.pile_len]] += 1
         apply_move(t, rl, mv[i])
@@ -112,25 +117,26 @@ def _scratch():
 
 
 @kernel
-def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user):
+def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user, look):
     """Play ``n`` single hands (seat 3 deals, so seat 0 of side 0 moves first)."""
     d = deck.copy()
     t, mv, work, viol = _scratch()
     for _ in range(n):
-        _play_recorded(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, out, _I(0), user)
+        _play_recorded(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, out, _I(0), user,
+                       look)
     for v in range(N_VIOL):
         out[OA.violations + v] += viol[v]
 
 
 @helper
-def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user):
+def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user, look):
     """Play a hand and record it, the pile takes' sizes included."""
-    play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base)
+    play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look)
     record_hand(t, out, base)
 
 
 @kernel
-def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b, user):
+def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b, user, look):
     """Each sample plays the same deal (the same random stream from the deal on) under rules
     A and rules B; counts by :data:`PAIRED`: a block of figures for each, and the paired change
     of side 0's hand score (B - A): sum, sum of squares, and the hands where B's side-0 score was
@@ -144,13 +150,15 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     for _ in range(n):
         saved[:] = rng
         keep[:] = da
-        _play_recorded(rng, t, rl_a, da, hand_dealer(rl_a), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user)
+        _play_recorded(rng, t, rl_a, da, hand_dealer(rl_a), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user,
+                       look)
         sa = t[SA.score]
         after = rng.copy()
         rng[:] = saved
         if same:
             db[:] = keep  # the same pack order, so the same shuffle deals the same cards
-        _play_recorded(rng, t, rl_b, db, hand_dealer(rl_b), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user)
+        _play_recorded(rng, t, rl_b, db, hand_dealer(rl_b), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user,
+                       look)
         sb = t[SA.score]
         rng[:] = after
         dd = sb - sa
@@ -177,7 +185,7 @@ def game_decided(tot0, tot1, target):
 
 
 @kernel
-def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, user):
+def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, user, look):
     """Play ``n`` games to ``target``; side 0 (seat 0) deals the first hand, the deal passes
     in the direction of play (to the left, clockwise); after a hand in which a side reached the
     target the higher total wins, an exact tie plays on. A game still open after ``max_hands``
@@ -191,7 +199,7 @@ def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, u
         done = False
         while hands < max_hands:
             dealer = (SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
-            play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
+            play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1), look)
             hands += 1
             tot0 += t[SA.score]
             tot1 += t[SA.score + 1]
@@ -222,7 +230,7 @@ MA = M.at
 
 
 @kernel
-def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts, user):
+def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look):
     """Paired strength: each deal is played twice, A at seats 0+2 then A at seats 1+3, from
     the same random stream. ``diff2`` adds twice A's mean margin over the pair (points of A's
     side minus B's, summed over the two plays)."""
@@ -244,7 +252,8 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
             if rep == 1:
                 rng[:] = saved
                 d[:] = keep
-            play_hand(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1))
+            play_hand(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1),
+                      look)
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
         add_paired(out, MA.pairs, MA.diff2, MA.diff2_sq, MA.better, MA.worse, total)

@@ -26,6 +26,8 @@ P_RANDOM = 0
 P_HEURISTIC = 1
 P_USER = 2
 P_HEURISTIC2 = 3
+#: The sampled look-ahead player (:mod:`cardodds.canasta._lookahead`; the played kernels dispatch it).
+P_LOOKAHEAD = 4
 #: What heuristic2 changes, as bits of ``smart``: the pile valued by what it holds, discards
 #: away from what the opponents are known to hold, wilds kept for a canasta, going out to win.
 SMART_TAKE = 1

@@ -525,6 +525,9 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     pos = position(hand, melds=melds, pile=pile, pile_size=pile_size, top=top, counts=counts, red3=red3,
                    known=known, turn=turn, decision=decision, rules=rules)
     codes, names, user, hp = resolve_policies(policies, params)
+    if "lookahead" in names:
+        raise ValueError("policies: 'lookahead' plays out its own decisions by sampling and is not offered in the "
+                         "advisor's play-outs; use heuristic2, heuristic or random")
     rl = rules.pack()
     opts, labels = _options(pos.base, rl, decision, options)
     k = len(labels)

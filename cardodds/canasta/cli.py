@@ -199,7 +199,8 @@ def add_play_commands(csub) -> None:
                                     "for every house option paired with the rules given; --strength A,B for a "
                                     "paired match; --trace for every move of one hand. 95% intervals.")
     p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
-                   help="random | heuristic, one for all seats or four comma-separated (seat 0..3)")
+                   help="random | heuristic | heuristic2 | lookahead, one for all seats or four comma-separated "
+                        "(seat 0..3)")
     p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands")
     p.add_argument("--house-options", action="store_true",
                    help="each house option against the rules given, on the same deals")

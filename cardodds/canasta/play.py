@@ -34,7 +34,7 @@ from ..results import Result, counts_field
 from ..rng import as_seed_sequence, child
 from ..stats import Z95, Estimate
 from . import _play as P
-from . import _policies, _table as T
+from . import _lookahead, _policies, _table as T
 from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_POLICIES,
                         DEFAULT_STRENGTH_PAIRS, DEFAULT_TUNE_SAMPLES)
 from .cards import KIND_NAMES, deck_counts, deck_kinds
@@ -76,6 +76,13 @@ def _by_round(turn_hist: np.ndarray, seat_offset: int, n: int) -> tuple:
 
 
 # ---- single hands ----------------------------------------------------------------------------
+
+def _look(codes):
+    """The kernels' ``look`` argument: None unless a seat plays ``lookahead``, so the kernels of
+    the other lineups compile without the look-ahead player."""
+    return 1 if any(int(c) == _policies.P_LOOKAHEAD for c in codes) else None
+
+
 @dataclass(frozen=True, repr=False, kw_only=True)
 class PlayResult(Result):
     """Figures of played hands (see :func:`play`). Sides: 0 = seats 0+2 (moves first), 1 = seats 1+3."""
@@ -279,7 +286,7 @@ def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
         return Estimate.proportion(n - never, n).halfwidth
 
     res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, int(bool(check)),
-                                      deck_counts(rules.jokers), compile_policy(user)),
+                                      deck_counts(rules.jokers), compile_policy(user), _look(codes)),
                      P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
     return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
@@ -346,7 +353,8 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
         raise ValueError(f"max_hands={max_hands!r} must be a whole number 1..10000")
     codes, names, user, hp = resolve_policies(policies, params)
     res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
-                                     int(bool(check)), deck_counts(rules.jokers), compile_policy(user)),
+                                     int(bool(check)), deck_counts(rules.jokers), compile_policy(user),
+                                     _look(codes)),
                      P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
                      unit="game")
     c = res.counts
@@ -464,7 +472,7 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
         res = steps.step(engine.run, P.paired_kernel,
                          (deck_kinds(rules.jokers), rules.pack(), deck_kinds(alt.jokers), alt.pack(),
                           codes, hp, int(bool(check)), deck_counts(rules.jokers), deck_counts(alt.jokers),
-                          compile_policy(user)),
+                          compile_policy(user), _look(codes)),
                          P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         if res is None:
@@ -550,7 +558,8 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
     res = engine.run(P.match_kernel, (deck_kinds(rules.jokers), rules.pack(), int(ca[0]), int(cb[0]), ha[0],
-                                      hb[0], int(bool(check)), deck_counts(rules.jokers), compile_policy(user)),
+                                      hb[0], int(bool(check)), deck_counts(rules.jokers), compile_policy(user),
+                                      _look((ca[0], cb[0]))),
                      P.M.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=256,
                      unit="pair")
     v = P.M.view(res.counts)
@@ -584,7 +593,7 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
     t = np.zeros(T.S.size, dtype=np.int64)
     mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
     work = np.zeros(15, dtype=np.int64)
-    choose, policy = _policies.choose, compile_policy(user)
+    choose, policy = _lookahead.lookahead_choose, compile_policy(user)
     T.new_hand(state, t, rl, deck, T.hand_dealer(rl))
     hb = T.SA.hand
     lines = [f"deal: seed {seed}, seat {int(t[T.SA.dealer])} deals, upcard {KIND_NAMES[int(t[T.SA.pile])]}"]

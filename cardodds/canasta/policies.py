@@ -32,6 +32,14 @@ the seat's policy picks one by its index, so no policy can break a rule.
     scored now, each unknown card in a hand at 10 points, the cards taken with the pile at
     theirs) or when the hand is about to end anyway (8 or fewer cards in the stock, an
     opponent with 2 cards or fewer).
+``lookahead``
+    ``heuristic2`` with a sampled look-ahead (:mod:`cardodds.canasta._lookahead`): at each
+    take, discard or go-out decision it deals 16 worlds consistent with what its seat knows
+    (the advisor's dealing: its hand, the melds, the pile, the cards each player took with the
+    pile and has not played since), plays every option out to the end of the hand with
+    ``heuristic2`` at every seat on the same worlds, and plays the option with the best mean
+    margin of its side when its paired gain over heuristic2's own move is 2 standard errors
+    above zero, else heuristic2's move. Not offered in the advisor's play-outs.
 Your own policy
     An ``@njit`` function ``policy(rng, view, moves, n_moves, seat) -> int`` returning the index
     of a move in ``moves[:n_moves]``. ``rng`` is the chunk's xoshiro256** state (draw with
@@ -67,7 +75,7 @@ from . import _policies as P
 
 __all__ = ["POLICIES", "HeuristicParams", "resolve_policies"]
 
-POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC, "heuristic2": P.P_HEURISTIC2}
+POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC, "heuristic2": P.P_HEURISTIC2, "lookahead": P.P_LOOKAHEAD}
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from .lookups import LOOKUPS, SCRIPT
 
 #: Short names of the sections for the navigation bar.
 NAV = {"kana": "Känä", "kana_session": "Känä evening", "kanalje": "Kanalje", "canasta": "Canasta odds",
-       "canasta_play": "Canasta play"}
+       "canasta_play": "Canasta play", "canasta_advice": "Canasta advice"}
 PAGE = "index.html"
 
 _IMAGE = re.compile(r"^!\[([^\]]*)\]\(([^)\s]+)\)$")

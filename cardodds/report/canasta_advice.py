@@ -1,0 +1,158 @@
+"""Report section: Polish Canasta advice (``reports/canasta_advice.md`` and its chart).
+
+Hand-built positions, each run through :func:`cardodds.canasta.advise` with every option
+played out on the same sampled deals, and the strength ladder of the built-in players (each
+pair on the same deals with the sides swapped, :func:`cardodds.canasta.strength`). Every
+stream is a child of the report's seed under the key :data:`STREAM` (after every stream the
+other sections draw), so adding this section changes no other figure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import __version__
+from ..canasta import CanastaRules, advise, strength
+from ..rng import child
+from ._common import Stages, figure, label, md_table, pct, samples, signed, write_section
+
+#: The key of this section's streams under the report's seed (``child(seed, STREAM, i)``).
+STREAM = 19
+
+
+class Case(NamedTuple):
+    """A hand-built position: its title, the arguments of :func:`advise` and the reason an
+    experienced player gives for the verdict."""
+
+    key: str
+    title: str
+    position: dict
+    reason: str
+
+
+#: The positions, in the order they are shown (the tests hold each verdict).
+CASES = (
+    Case("rich_pile", "Taking a rich pile",
+         dict(hand="A A 9 9 5 7 Q 4 6 8", melds="us: K K K; them: 8 8 8", pile="Jk Jk A A A ? ? 6 A",
+              counts=(10, 9, 11), decision="take"),
+         "a pile of two Jokers and three Aces under an Ace on top is worth taking with an A pair in hand: the "
+         "pair, the top card and the pile make six Aces and two Jokers, a canasta's worth at once"),
+    Case("close_discard", "A close choice between two discards",
+         dict(hand="K K 9 9 5 6 Q Q Jk", melds="us: A A A; them: 8 8 8", pile="K", pile_size=6,
+              counts=(10, 9, 11), decision="discard", options="5,6"),
+         "a loose 5 and a loose 6, neither melded by anyone nor known in another hand, are worth the same to throw: "
+         "no option is better"),
+    Case("out_behind", "Going out while behind",
+         dict(hand="Q Q Jk", melds="us: A A A A A 2; them: K K K K K K K", pile="7", pile_size=5,
+              counts=(12, 12, 12), decision="out"),
+         "behind without a canasta, our Ace meld one card short of one and every other player holding 12 cards: "
+         "going out now scores our melds negative, staying in gives the canasta time"),
+    Case("out_to_win", "Going out to win the game",
+         dict(hand="K K K", melds="us: A A A A A A A; them: 8 8 8 8 8 8 8", pile="7", pile_size=5,
+              counts=(10, 9, 11), decision="out", score=(9500, 9600)),
+         "at 9,500 to 9,600, going out with a clean canasta down takes us past 10,000 ahead of them: go out and "
+         "win the game now rather than give them turns"),
+)
+
+#: The strength ladder: each pair plays the same deals with the sides swapped.
+LADDER = (("heuristic2", "heuristic"), ("heuristic2", "random"), ("heuristic", "random"))
+
+
+def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = False) -> Path:
+    """Write ``canasta_advice.md`` and its chart into ``outdir``; returns the markdown's path."""
+    outdir = Path(outdir)
+    data = _data(seed, scale, progress, Stages("canasta_advice", 2, log))
+    lines = _intro(data, seed) + _cases_tables(data) + _ladder_table(data)
+    return write_section(outdir, "canasta_advice", data, (("canasta_advice_ladder.png", _ladder_chart),), lines)
+
+
+# ---- data -------------------------------------------------------------------------------------
+def _data(seed: int, scale: float, progress: bool, stage: Stages) -> dict:
+    rules = CanastaRules()
+    root = np.random.SeedSequence(seed)
+    n_deals = samples(2_000, scale, 200)
+    n_pairs = samples(20_000, scale, 200)
+    stage(f"{len(CASES)} hand-built positions, {n_deals:,} sampled deals each")
+    advice = {c.key: advise(rules=rules, samples=n_deals, rng=child(root, STREAM, i), progress=progress,
+                            **c.position) for i, c in enumerate(CASES)}
+    stage(f"strength ladder: {n_pairs:,} paired deals per pair of players")
+    ladder = {(a, b): strength(a, b, rules=rules, samples=n_pairs, rng=child(root, STREAM, len(CASES) + i),
+                               progress=progress) for i, (a, b) in enumerate(LADDER)}
+    return {"rules": rules, "n_deals": n_deals, "n_pairs": n_pairs, "advice": advice, "ladder": ladder}
+
+
+# ---- chart ------------------------------------------------------------------------------------
+def _ladder_chart(data: dict):
+    """Each pair's edge in points a hand with its 95% interval, one panel per pair (the
+    scales differ by fifty times)."""
+    fig, axes = figure((11, 2.6), ncols=len(LADDER))
+    for ax, ((a, b), s) in zip(axes, data["ladder"].items()):
+        e = s.points
+        ax.errorbar([e.value], [0], xerr=[[e.value - e.lo], [e.hi - e.value]], fmt="o", capsize=4, color="C0")
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_yticks([])
+        lo, hi = min(0.0, e.lo), max(0.0, e.hi)
+        pad = 0.15 * (hi - lo)
+        ax.set_xlim(lo - pad, hi + pad)
+        label(ax, "A minus B, points a hand", "A's edge", f"A = {a}, B = {b}", legend=None)
+    fig.suptitle(f"Strength ladder, paired ({data['n_pairs']:,} deals a match, each played with the sides swapped; "
+                 "95% intervals)")
+    return fig
+
+
+# ---- tables -----------------------------------------------------------------------------------
+def _intro(data: dict, seed: int) -> list[str]:
+    return ["# Polish Canasta advice", "",
+            (f"cardodds {__version__}, seed {seed}. Each position is given as the player at seat 0 knows it and run "
+             f"through `cardodds.canasta.advise`: {data['n_deals']:,} deals of the hidden cards consistent with it, "
+             "every option played out to the end of the hand on the same deals by `heuristic` players at every seat "
+             "(paired). For each option: our side's margin this hand (our hand score minus theirs), P(our side "
+             "ahead at the end of the hand), P(we win the game this hand) when the game score is given, and the "
+             "paired difference best minus this option; the best is named only when every such difference "
+             "excludes zero. Rules RULES.md 3 with the defaults; 95% intervals in brackets."), ""]
+
+
+def _position_words(p: dict) -> str:
+    words = [f"hand `{p['hand']}`", f"melds `{p['melds']}`",
+             f"pile `{p['pile']}`" + (f" of {p['pile_size']} cards" if "pile_size" in p else ""),
+             "other hands " + ", ".join(str(c) for c in p["counts"]) + " cards"]
+    if "score" in p:
+        words.append(f"game score {p['score'][0]:,} to {p['score'][1]:,}")
+    if "options" in p:
+        words.append(f"options `{p['options']}`")
+    return "; ".join(words)
+
+
+def _cases_tables(data: dict) -> list[str]:
+    lines = ["## Hand-built positions and their verdicts", ""]
+    for c in CASES:
+        a = data["advice"][c.key]
+        game = a.win_game is not None
+        rows = []
+        for i, o in enumerate(a.options):
+            vb = ("" if o == a.best_option else "same as the best" if a.same_as_best(i)
+                  else signed(a.versus_best[i], 1))
+            rows.append((o, signed(a.margin[i], 1), pct(a.ahead[i], 1))
+                        + ((pct(a.win_game[i], 1),) if a.win_game is not None else ()) + (vb,))
+        header = (("option", "our margin this hand", "P(our side ahead)") + ("P(win the game this hand)",) * game
+                  + ("best minus this",))
+        verdict = a.best if a.best else "no option is better at this precision"
+        lines += ([f"### {c.title}", "", f"Decision `{a.decision}`: {_position_words(c.position)}.", ""]
+                  + md_table(header, rows, align="l" + "r" * (len(header) - 1))
+                  + ["", f"*Verdict: {verdict}.* Why: {c.reason}.", ""])
+    return lines
+
+
+def _ladder_table(data: dict) -> list[str]:
+    rows = [(f"{a} vs {b}", signed(s.points, 1) + (" (no difference at this precision)"
+                                                   if s.points.contains_zero() else ""), pct(s.better, 1))
+            for (a, b), s in data["ladder"].items()]
+    return (["## The players behind the verdicts: the strength ladder", "",
+             "![strength ladder](canasta_advice_ladder.png)", ""]
+            + md_table(("A vs B", "A's edge, points a hand", "A's side better over the pair"), rows, align="lrr")
+            + ["", ("Each deal is played twice from the same random stream, A at seats 0+2 then at seats 1+3, so the "
+                    "luck of the deal cancels (`cardodds canasta play --strength A,B`; the full ladder with 50,000 "
+                    "pairs a match is `python benchmarks/canasta_ladder.py`)."), ""])
