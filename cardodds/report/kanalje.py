@@ -15,11 +15,21 @@ import numpy as np
 from .. import __version__
 from ..kanalje import KanaljeRules, game, jack_risk, strength
 from ..kanalje.analysis import JACK_ORDER
+from ..rng import child
+from ..stats import Estimate
 from ._common import STYLE, Stages, est, figure, label, md_table, page_data, plt, samples, save
+from .kanalje_advice import advice_data, advice_tables
 
 LINEUPS = ("random", "heuristic", "lookahead")
 LOOKAHEAD_SAMPLES = 16
+#: All-pimc deals of the three-player jack risk at ``--scale 1`` (about 50 pimc decisions a deal).
+PIMC_DEALS = 320
 DPI = 100
+#: The all-pimc jack risk run is seeded with ``child(SeedSequence(seed), PIMC_KEY)``: a spawn key
+#: no earlier run uses (they are seeded with ``seed`` itself), so every other figure stays as it was.
+PIMC_KEY = 2000
+#: Rows of the holder-by-length comparison need this many all-pimc deals.
+PIMC_LEAST = 20
 
 
 def _fmt(e, d=3) -> str:
@@ -32,14 +42,20 @@ def _jack(suit: str) -> str:
 
 def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = False) -> Path:
     outdir = Path(outdir)
-    stage = Stages("kanalje", 6, log)
+    stage = Stages("kanalje", 8, log)
     with plt().rc_context(STYLE):
         three = _three_data(seed, scale, progress, stage)
         for name, fig in _three_charts(three).items():
             save(fig, outdir / name, dpi=DPI)
         two = _two_data(seed, scale, progress, stage)
         save(_faceup_chart(two), outdir / "kanalje2_faceup.png", dpi=DPI)
-    lines = _three_tables(three, seed) + _two_tables(two)
+    stage("three players: jack risk, all pimc")
+    three["pimc"] = jack_risk("pimc", rules=three["rules"], samples=samples(PIMC_DEALS, scale, 8),
+                              rng=child(np.random.SeedSequence(seed), PIMC_KEY), lookahead_samples=LOOKAHEAD_SAMPLES,
+                              progress=progress, check=True)
+    stage("three players: advice on hand-built positions")
+    advice = advice_data(seed, scale, progress)
+    lines = _three_tables(three, seed) + advice_tables(advice) + _two_tables(two)
     page_data(outdir, "kanalje", _lookup_data(three))
     path = outdir / "kanalje.md"
     path.write_text("\n".join(lines))
@@ -178,18 +194,7 @@ def _three_tables(data: dict, seed: int) -> list[str]:
     L += _match_table(data["matches"])
     L += ["", "## Jack risk", "", "![holder takes own jack](kanalje_holder_takes.png)", ""]
     for p in LINEUPS:
-        r = risks[p]
-        L += [f"### All players `{p}` ({r.samples:,} deals)", ""]
-        L += md_table(("jack", "penalty", "seat 0 takes", "seat 1 takes", "seat 2 takes", "out of play",
-                       "holder takes own", "trick's leader takes"),
-                      [[_jack(s), f"-{rules.jack_penalty(s)}"] + [_fmt(e) for e in r.taken_by_seat(s)]
-                       + [_fmt(r.out_of_play(s)), _fmt(r.holder_takes(s)), _fmt(r.leader_takes(s))]
-                       for s in JACK_ORDER], align="lrllllll")
-        L += [""] + md_table(("seat", "mean score", "mean penalty", "mean tricks"),
-                             [(seat, _fmt(r.mean_score[seat]), _fmt(r.mean_penalty[seat]), _fmt(r.mean_tricks[seat]))
-                              for seat in range(3)])
-        L += ["", f"Mean deal total {_fmt(r.mean_total)} (exact: 7 + 10/52 = {7 + 10 / 52:.4f}, the turned jack "
-              "being paid by nobody).", ""]
+        L += _risk_lines(rules, risks[p], p)
     tab = risks["heuristic"].holder_table()
     L += ["### Holder takes own jack, by length in the suit and trump (all heuristic)", "",
           "![by length](kanalje_holder_by_length.png)", "",
@@ -198,7 +203,8 @@ def _three_tables(data: dict, seed: int) -> list[str]:
                   [(f"J{row['jack'][0]}", "yes" if row["trump"] else "no", row["length"], f"{row['deals']:,}",
                     f"{row['holder_takes']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]")
                    for _, row in tab[tab["deals"] >= 1000].iterrows()], align="llrrl")
-    L += ["", "## Score distributions", "", "![scores](kanalje_scores.png)", ""]
+    L += [""] + _pimc_lines(data)
+    L += ["## Score distributions", "", "![scores](kanalje_scores.png)", ""]
     L += md_table(("lineup", "seat 0 P(score <= 0)"),
                   [(f"all {p}", f"{sum(e.value for v, e in risks[p].score_distribution(0).items() if v <= 0):.3f}")
                    for p in LINEUPS])
@@ -206,6 +212,67 @@ def _three_tables(data: dict, seed: int) -> list[str]:
           "Highest total once somebody has 21 wins; a tie at the top plays another deal; the deal passes "
           "clockwise, seat 2 dealing first.", "", "![game](kanalje_game.png)", ""]
     L += _game_table(data["games"], 3)
+    L.append("")
+    return L
+
+
+def _risk_lines(rules, r, p: str) -> list[str]:
+    """One lineup's jack risk: who takes each jack, and each seat's mean score."""
+    L = [f"### All players `{p}` ({r.samples:,} deals)", ""]
+    L += md_table(("jack", "penalty", "seat 0 takes", "seat 1 takes", "seat 2 takes", "out of play",
+                   "holder takes own", "trick's leader takes"),
+                  [[_jack(s), f"-{rules.jack_penalty(s)}"] + [_fmt(e) for e in r.taken_by_seat(s)]
+                   + [_fmt(r.out_of_play(s)), _fmt(r.holder_takes(s)), _fmt(r.leader_takes(s))]
+                   for s in JACK_ORDER], align="lrllllll")
+    L += [""] + md_table(("seat", "mean score", "mean penalty", "mean tricks"),
+                         [(seat, _fmt(r.mean_score[seat]), _fmt(r.mean_penalty[seat]), _fmt(r.mean_tricks[seat]))
+                          for seat in range(3)])
+    L += ["", f"Mean deal total {_fmt(r.mean_total)} (exact: 7 + 10/52 = {7 + 10 / 52:.4f}, the turned jack "
+          "being paid by nobody).", ""]
+    return L
+
+
+def _holder_counts(tab, trump: bool) -> dict:
+    """(deals, times the holder took its own jack) by length in the suit, all four jacks."""
+    rows = tab[tab["trump"] == trump]
+    taken = (rows["holder_takes"] * rows["deals"]).round().astype(int)
+    return {int(n): (int(rows["deals"][rows["length"] == n].sum()), int(taken[rows["length"] == n].sum()))
+            for n in sorted(rows["length"].unique())}
+
+
+def _pimc_lines(data: dict) -> list[str]:
+    """The strongest player beside the heuristic: jack risk and holder-takes by length, all pimc."""
+    rules, risks, strong = data["rules"], data["risks"], data["pimc"]
+    heur = risks["heuristic"]
+    L = ["### Under the strongest player: all `pimc`", "",
+         f"`pimc` at every seat (perfect-information Monte Carlo, {LOOKAHEAD_SAMPLES} worlds a decision, the last "
+         "four tricks solved exactly; it beats `lookahead` head to head: docs/kanalje.md). It is slow (about 50 "
+         f"decisions a deal), so these figures rest on {strong.samples:,} deals only against "
+         f"{heur.samples:,} for the heuristic: their intervals are several times wider.", ""]
+    L += _risk_lines(rules, strong, "pimc")
+    L += [f"Card conservation and each deal's total were checked on every all-pimc deal: {strong.violations} "
+          "violations (with this few deals the mean total's interval misses the exact value now and then).", ""]
+    L += ["Holder takes own jack and the trick's leader takes it, side by side:", ""]
+    L += md_table(("jack", "penalty", "holder takes own: all heuristic", "all lookahead", "all pimc",
+                   "leader takes: all heuristic", "all pimc"),
+                  [[_jack(s), f"-{rules.jack_penalty(s)}", _fmt(heur.holder_takes(s)),
+                    _fmt(risks["lookahead"].holder_takes(s)), _fmt(strong.holder_takes(s)),
+                    _fmt(heur.leader_takes(s)), _fmt(strong.leader_takes(s))] for s in JACK_ORDER],
+                  align="lrlllll")
+    L += ["", f"P(holder takes own jack) by length in the suit and trump, all four jacks together; rows with at "
+          f"least {PIMC_LEAST} all-pimc deals:", ""]
+    rows = []
+    for trump in (False, True):
+        h, p = _holder_counts(heur.holder_table(), trump), _holder_counts(strong.holder_table(), trump)
+        for n, (deals, taken) in p.items():
+            if deals >= PIMC_LEAST and n in h:
+                rows.append(("yes" if trump else "no", n, f"{h[n][0]:,}", _fmt(Estimate.proportion(h[n][1], h[n][0])),
+                             f"{deals:,}", _fmt(Estimate.proportion(taken, deals))))
+    if rows:
+        L += md_table(("trump", "length", "heuristic deals", "all heuristic", "pimc deals", "all pimc"), rows,
+                      align="lrrlrl")
+    else:
+        L.append(f"(No length has {PIMC_LEAST} all-pimc deals at this scale.)")
     L.append("")
     return L
 
