@@ -66,7 +66,7 @@ def test_hidden_hands_match_rejection_twin_and_exact_uniform(left, in_trick):
     n = 20_000
     hands = np.zeros((n, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands, None)
-    assert (hands[:, 2] == 1).all()
+    assert (hands[:, KA.WEIGHT] == 1).all()
     kernel: Counter = Counter()
     possible = set(deals)
     for ha_mask, hb_mask, _ in hands:
@@ -222,9 +222,9 @@ def test_inferred_worlds_match_the_weighted_rejection_twin(seed, left, in_trick)
     hands = np.zeros((n, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands,
                     (pos.start, _observations(pos, [0, 0, 0])))
-    assert hands[:, 2].min() >= 0 and hands[:, 2].max() <= KA.WEIGHT_SCALE
-    cells = [index[frozenset(c for c in range(52) if (int(m) >> c) & 1)] for m in hands[:, 0]]
-    kernel, se_kernel = weighted_frequencies(cells, hands[:, 2], len(post))
+    assert hands[:, KA.WEIGHT].min() >= 0 and hands[:, KA.WEIGHT].max() <= KA.WEIGHT_SCALE
+    cells = [index[frozenset(c for c in range(52) if (int(m) >> c) & 1)] for m in hands[:, KA.HAND_A]]
+    kernel, se_kernel = weighted_frequencies(cells, hands[:, KA.WEIGHT], len(post))
     # the twin: deals ignoring voids, rejected when inconsistent, then weighted by the likelihood
     rng = np.random.default_rng(seed)
     st = replay(turned, played)

@@ -140,7 +140,7 @@ def test_phase2_every_dead_card_remembered_leaves_one_world():
     pos = _check_position(seat, mine, None, text(played), TWO, trump=card_str(trump), dead=format_cards(dead))
     hands = np.zeros((50, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(1)[0], 0), 50, pos.table, pos.deal, hands, None)
-    assert {mask_set(m) for m in hands[:, 0]} == {opp} and (hands[:, 1] == 0).all()
+    assert {mask_set(m) for m in hands[:, KA.HAND_A]} == {opp} and (hands[:, KA.HAND_B] == 0).all()
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), dead=format_cards(dead),
                rules=TWO, samples=300, rng=int(rng.integers(100)))
     assert all(e.se == 0 for e in r.score)  # heuristic players on the one world: no spread
@@ -177,7 +177,7 @@ def test_phase2_inferred_worlds_and_random_play_match_the_exact_posterior(seed, 
     hands = np.zeros((n, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(seed)[0], 0), n, pos.table, pos.deal, hands,
                     (pos.start, _observations(pos, [0, 0])))
-    kernel, se = weighted_frequencies([index[mask_set(m)] for m in hands[:, 0]], hands[:, 2], len(post))
+    kernel, se = weighted_frequencies([index[mask_set(m)] for m in hands[:, KA.HAND_A]], hands[:, KA.WEIGHT], len(post))
     assert sps.chi2.sf((((kernel - probs) / np.maximum(se, 1e-12)) ** 2).sum(), len(post) - 1) > 1e-3
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
                infer=True, samples=20_000, rng=seed)
@@ -301,12 +301,12 @@ def test_phase1_early_hidden_cards_are_exchangeable():
     n = 20_000
     hands = np.zeros((n, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(6)[0], 0), n, pos.table, pos.deal, hands, None)
-    held = np.array([[(int(m) >> c) & 1 for c in pool] for m in hands[:, 0]])
-    assert all(known <= mask_set(m) for m in hands[:, 0]) and (held.sum(axis=1) == len(opp) - len(known)).all()
+    held = np.array([[(int(m) >> c) & 1 for c in pool] for m in hands[:, KA.HAND_A]])
+    assert all(known <= mask_set(m) for m in hands[:, KA.HAND_A]) and (held.sum(axis=1) == len(opp) - len(known)).all()
     p = (len(opp) - len(known)) / len(pool)
     z = (held.sum(axis=0) - n * p) / np.sqrt(n * p * (1 - p))
     assert np.abs(z).max() < 4.5
-    nxt = Counter(int(m).bit_length() - 1 for m in hands[:, 1])
+    nxt = Counter(int(m).bit_length() - 1 for m in hands[:, KA.HAND_B])
     assert set(nxt) <= set(pool) and sps.chisquare([nxt[c] for c in pool]).pvalue > 1e-3
 
 

@@ -159,6 +159,10 @@ def likelihood_ratio(state, w, deal, start, obs, r):
     return np.int64(acc * WEIGHT_SCALE + (next_u64(state) >> np.uint64(11)) * _TWO53)
 
 
+#: Columns of :func:`sample_hands`' record of a world: the two hidden hands and the world's weight.
+HAND_A, HAND_B, WEIGHT = 0, 1, 2
+
+
 @kernel
 def sample_hands(state, n, t0, deal, hands, infer):
     """``n`` worlds of :func:`deal_hidden`: ``hands[i]`` the two hidden hands (``a``, ``b``) of world
@@ -169,11 +173,11 @@ def sample_hands(state, n, t0, deal, hands, infer):
     deck = np.empty(52, dtype=np.int64)
     for i in range(n):
         if deal[DL.mode] == HIDDEN_PHASE1:
-            hands[i, 1] = deal_hidden(state, t0, deal, w, deck, True)
+            hands[i, HAND_B] = deal_hidden(state, t0, deal, w, deck, True)
         else:
-            hands[i, 1] = deal_hidden(state, t0, deal, w, deck, None)
-        hands[i, 2] = 1 if infer is None else likelihood_ratio(state, w, deal, infer[0], infer[1], r)
-        hands[i, 0] = w[T.hand + deal[DL.a]]
+            hands[i, HAND_B] = deal_hidden(state, t0, deal, w, deck, None)
+        hands[i, WEIGHT] = 1 if infer is None else likelihood_ratio(state, w, deal, infer[0], infer[1], r)
+        hands[i, HAND_A] = w[T.hand + deal[DL.a]]
 
 
 @kernel
