@@ -443,6 +443,10 @@ EVERY_COMMAND = [
     ["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--turned", "7h",
      "--samples", "500"],
     ["kanalje", "game", "--policies", "random", "--samples", "20"],
+    ["kanalje", "advise", "--seat", "0", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--turned",
+     "7h", "--samples", "200"],
+    ["kanalje", "advise", "--players", "2", "--seat", "1", "--hand", "As Ks 3s 4c 8c Tc 2d 6d 9d Qd 5h 8h Ah",
+     "--faceup", "Jh", "--played", "0: Qs", "--samples", "200"],
     ["canasta", "melds", "--samples", "500"],
     ["canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", "--turns", "3", "--samples", "500"],
     ["canasta", "play", "--samples", "20"],
@@ -466,6 +470,7 @@ def test_every_command_marks_a_partial_answer_and_exits_130(monkeypatch, capsys,
     from cardodds.cli import main
     from cardodds.kana import analysis as kana_analysis  # noqa: F401
     from cardodds.kana import decisions, session  # noqa: F401
+    import cardodds.kanalje.advise  # noqa: F401
     from cardodds.kanalje import analysis as kanalje_analysis  # noqa: F401
     from cardodds.kanalje import play as kanalje_play  # noqa: F401
 
