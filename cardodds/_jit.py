@@ -5,8 +5,15 @@ Every compiled function in cardodds is declared with one of these decorators, so
 
 - :func:`kernel`: a chunk kernel or any compiled function a wrapper calls (``cache=True``,
   ``nogil=True`` so the engine's threads run in parallel).
-- :func:`inline`: a small helper inlined into its callers at the numba IR level.
-- :func:`helper`: a compiled function called from other compiled code that is too large to inline.
+- :func:`helper`: a compiled function called from other compiled code. Numba links a helper's
+  code into every caller and LLVM inlines it where that pays (a short leaf like ``bit`` or
+  ``seat_after`` always), so a helper costs one compile however many callers it has.
+- :func:`inline`: a helper inlined into each caller at the numba IR level, which LLVM would
+  not inline and whose call measured as a loss of speed (Kanalje's table moves, read per card
+  in the hot loops). Every call site types and lowers the whole body again, nested inlines
+  included: this is most of the compile time of the kernels that use it, so a helper is
+  ``inline`` only where the benchmarks show the call costs speed
+  (``benchmarks/before_after.py``).
 - :func:`loop`: a kernel or helper that allocates nothing, compiled without numba's reference
   counting (``_nrt=False``). With it, every array handed to an inlined helper inside a hot loop
   costs a pair of atomic increments and decrements, which measured as three quarters of a
@@ -41,6 +48,7 @@ from pathlib import Path
 
 from numba import cfunc, njit
 from numba.core import config as _numba_config
+from numba.core import types as _types
 
 __all__ = ["BOUNDSCHECK", "CACHE_DIR", "callback", "helper", "inline", "kernel", "loop", "source_hash"]
 
@@ -91,10 +99,25 @@ CACHE_DIR = os.path.join(_cache_base(_PACKAGE),
 _numba_config.CACHE_DIR = CACHE_DIR  # type: ignore[attr-defined]
 
 
+def _one_signature(dispatcher):
+    """``dispatcher``, typed from compiled callers without literal arguments: numba would
+    otherwise compile a helper once more for every constant a caller passes (``f(t, 0)`` and
+    ``f(t, seat)`` are two signatures, each a full compile and a cache entry)."""
+    template = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return template(tuple(_types.unliteral(a) for a in args), {k: _types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def kernel(fn=None, **extra):
     """Decorator for compiled kernels: ``cache=True, nogil=True`` (and ``boundscheck`` in debug)."""
     flags = {"cache": True, "nogil": True, "boundscheck": BOUNDSCHECK, **extra}
-    return njit(**flags) if fn is None else njit(**flags)(fn)
+    if fn is None:
+        return lambda f: _one_signature(njit(**flags)(f))
+    return _one_signature(njit(**flags)(fn))
 
 
 def helper(fn=None, **extra):
@@ -108,7 +131,7 @@ def loop(fn=None, **extra):
 
 
 def inline(fn=None, **extra):
-    """Decorator for small helpers inlined into every caller (``inline="always"``)."""
+    """Decorator for helpers inlined into every caller at the numba IR level (``inline="always"``)."""
     flags = {"cache": True, "inline": "always", "boundscheck": BOUNDSCHECK, **extra}
     return njit(**flags) if fn is None else njit(**flags)(fn)
 

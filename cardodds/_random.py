@@ -6,7 +6,7 @@ dealing cheap; numba's own ``np.random`` is several times slower and is shared s
 """
 
 import numpy as np
-from ._jit import inline
+from ._jit import helper, inline
 
 _U1 = np.uint64(1)
 _M32 = np.uint64(0xFFFFFFFF)
@@ -15,7 +15,7 @@ _S6 = np.uint64(6)
 _M6 = np.uint64(63)
 
 
-@inline
+@helper
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
@@ -42,7 +42,7 @@ def next_u64(s):
     return result
 
 
-@inline
+@helper
 def bounded(s, bound):
     """Uniform integer in ``0 .. bound-1`` (bound < 2**32), Lemire's multiply-and-reject."""
     b = np.uint64(bound)
@@ -109,7 +109,7 @@ _S21 = np.uint64(21)
 _P21 = np.uint64(1 << 21)
 
 
-@inline
+@helper
 def _pick21(s, r, b):
     # Lemire's method on 21 random bits: 0 .. b-1 exactly uniform (b < 2**21).
     prod = r * b
@@ -145,7 +145,7 @@ def deal3_from(s, deck, i, m):
     return c0, c1, c2
 
 
-@inline
+@helper
 def shuffle_prefix(s, deck, m, size):
     """Partial Fisher-Yates: ``deck[0:m]`` becomes a uniform ordered draw from ``deck[0:size]``.
 

@@ -1,11 +1,11 @@
 """Counting helpers the games' kernels share (compiled; kernels import them like ``_random``)."""
 
-from ._jit import inline
+from ._jit import helper
 
 __all__ = ["add_paired"]
 
 
-@inline
+@helper
 def add_paired(out, n_at, sum_at, sq_at, plus_at, minus_at, d):
     """Count one paired sample whose difference is ``d``: the sample, the sum and sum of
     squares of ``d`` (for the paired mean and its error), and whether ``d`` is above or

@@ -125,7 +125,7 @@ def wild_meld(jokers, twos, room, wild_melds, need):
     return j * 50 + t * 20, t, j
 
 
-@inline
+@helper
 def _set_meld(meld, kind, naturals, twos, jokers):
     meld[0] = kind
     meld[1] = naturals
@@ -153,7 +153,7 @@ def _best_of_kinds(counts, pts, jk, tw, room, code, wild_melds, need, meld):
     return best
 
 
-@inline
+@helper
 def _no_meld(meld):
     """The empty record: no natural kind, no cards."""
     _set_meld(meld, WILDS_ONLY, 0, 0, 0)
@@ -492,7 +492,7 @@ def draws(counts, d, first, turns, hand, opened, canasta, class_of, class_points
     return k_open, k_canasta
 
 
-@inline
+@helper
 def _add_by_turn(out, offset, first_turns, turns):
     """``out[offset + k] += `` the deals whose event came by turn k (a running sum of first turns)."""
     running = 0
@@ -501,7 +501,7 @@ def _add_by_turn(out, offset, first_turns, turns):
         out[offset + k] += running
 
 
-@inline
+@helper
 def _hand_is_off(counts, turns, hand, discard):
     """Card conservation after the draws: the hand holds what it was dealt and drew."""
     tot = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline, kernel
+from .._jit import helper, kernel
 from .._tally import add_paired
 from ..layout import Layout
 from ._kernels import CANASTA_NONE, canasta_kind
@@ -109,7 +109,7 @@ PA = PAIRED.at
 
 
 
-@inline
+@helper
 def _scratch():
     """A kernel's table, move list, kind counts and violation counters."""
     return (np.zeros(S_SIZE, dtype=np.int64), np.zeros((MAX_MOVES, MW), dtype=np.int64),

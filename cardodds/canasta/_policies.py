@@ -290,7 +290,7 @@ _I0 = np.int64(0)
 _SMART = np.int64(SMART)
 
 
-@inline
+@helper
 def choose(rng, t, rl, mv, nm, pol, hp, user):
     seat = t[SA.seat]
     code = pol[seat]

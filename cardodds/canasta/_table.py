@@ -104,22 +104,22 @@ N_VIOL = 7
 
 
 # ---- small accessors ------------------------------------------------------------------
-@inline
+@helper
 def hand_at(seat, kind):
     return SA.hand + seat * N_KINDS + kind
 
 
-@inline
+@helper
 def meld_at(side, slot):
     return SA.meld + (side * SLOTS + slot) * REC
 
 
-@inline
+@helper
 def slot_of(kind):
     return WILD_SLOT if kind == WILDS_ONLY else kind - FOUR
 
 
-@inline
+@helper
 def hand_size(t, seat):
     h = 0
     for k in range(N_KINDS):
@@ -127,31 +127,31 @@ def hand_size(t, seat):
     return h
 
 
-@inline
+@helper
 def meld_size(t, side, slot):
     o = meld_at(side, slot)
     return t[o + 1] + t[o + 2] + t[o + 3]
 
 
-@inline
+@helper
 def lent_at(side, slot):
     """Offset of the (naturals, 2s, Jokers) the other side added to meld (side, slot)."""
     return SA.lent + (side * SLOTS + slot) * 3
 
 
-@inline
+@helper
 def next_seat(rl, seat):
     """The seat after ``seat`` in the direction of play."""
     return (seat + SEATS + rl[R.direction]) % SEATS
 
 
-@inline
+@helper
 def hand_dealer(rl):
     """The dealer of a single hand: the seat that makes seat 0 (side 0) move first."""
     return _I(0) if rl[R.first_dealer] != 0 else (SEATS - rl[R.direction]) % SEATS
 
 
-@inline
+@helper
 def stock_left(t):
     return t[SA.deck_size] - t[SA.stock_pos]
 
@@ -164,7 +164,7 @@ def side_has_canasta(t, side):
     return False
 
 
-@inline
+@helper
 def may_go_out(t, rl, canasta_after):
     """Going out is allowed: not in the player's first turn; with the canasta option, only
     with a canasta on the side (counting the one the move itself makes)."""
@@ -173,7 +173,7 @@ def may_go_out(t, rl, canasta_after):
     return rl[R.going_out_needs_canasta] == 0 or canasta_after
 
 
-@inline
+@helper
 def keep_ok(h_after, t, rl, canasta_after):
     """May a move leave ``h_after`` cards in the hand? 0 is going out by melding; 1 means
     the final discard goes out, which ``going_out="meld_all"`` does not allow."""
@@ -307,7 +307,7 @@ def _new_melds(t, rl, seat, cnt, need, fixed_kind, extra, mv, nm, mtype, count_o
     return nm
 
 
-@inline
+@helper
 def _put(mv, nm, a, b, c, d, e):
     mv[nm, 0] = a
     mv[nm, 1] = b
@@ -561,7 +561,7 @@ def apply_move(t, rl, m):
         t[SA.phase] = PH_OVER
 
 
-@inline
+@helper
 def _forget(t, seat, kind, n):
     """``seat`` played ``n`` cards of ``kind``: those it took with the pile go first."""
     o = SA.took + seat * N_KINDS + kind

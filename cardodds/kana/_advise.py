@@ -101,12 +101,12 @@ def posterior_tables(n, me, kanad_known, pool, st):
     return cum, total, zmax, px, py
 
 
-@inline
+@helper
 def _uniform(s):
     return (next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@inline
+@helper
 def _take(deck, pos_of, i, c):
     """Move card ``c`` to ``deck[i]`` (dealt); False if it was dealt already."""
     j = pos_of[c]

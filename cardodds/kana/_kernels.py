@@ -50,7 +50,7 @@ def _restock(deck, base_deck):
     return m
 
 
-@inline
+@helper
 def _kept_offsets(pos):
     """Where a seat's kept cards lie in its three dealt cards when it känäs position ``pos``:
     of the two the lower position is turned first (a blind choice too)."""

@@ -29,7 +29,7 @@ NCTX = 14  # contexts: the highest rank känäd before (0..12), or 13 for none s
 NO_CONTEXT = 13
 
 
-@inline
+@helper
 def context_of(kanad, nk, mode):
     """The highest rank among the first ``nk`` känäd cards (:data:`NO_CONTEXT` for none, or
     when the policy ignores the context, ``mode`` 0)."""

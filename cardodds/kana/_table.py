@@ -60,7 +60,7 @@ def _combo_table():
 COMBO = _combo_table()
 
 
-@inline
+@helper
 def unpack_rules(rules):
     """``(players, fresh_deck, extra_round_all, last_round_latest, variant)`` of the packed rules:
     every kernel reads them once per chunk."""
@@ -68,7 +68,7 @@ def unpack_rules(rules):
             rules[R.variant])
 
 
-@inline
+@helper
 def hand_key(a, b):
     """Order of a kept pair: the sum of values, Superkänä (two 2s) above everything."""
     ra = a >> 2
@@ -78,13 +78,13 @@ def hand_key(a, b):
     return ra + rb + 4
 
 
-@inline
+@helper
 def hand_value(a, b):
     """The hand's printed value 4..28 (Superkänä is 2 + 2 = 4)."""
     return (a >> 2) + (b >> 2) + 4
 
 
-@inline
+@helper
 def best_so_far(kk, p, best, count, lead):
     """Seat ``p``'s key ``kk`` joins the best key so far, how many seats hold it, and the
     first of them. Scalars only, so inlining it is free."""
@@ -211,7 +211,7 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
         k = h
 
 
-@inline
+@helper
 def kept_pair(h0, h1, h2, pos):
     """The kept cards when the card at ``pos`` is känäd, in turning order: of the two the lower
     position is turned first (a blind choice too). Scalars only, so inlining it is free."""
@@ -245,7 +245,7 @@ def combo_of(h0, h1, h2):
     return COMBO[ra, rb, rc]
 
 
-@inline
+@helper
 def kana_card(hand, pos, p, kanad, kept):
     """Seat ``p`` känäs ``hand[pos]``; the other two, in order, are its kept cards."""
     h0 = hand[0]
@@ -257,7 +257,7 @@ def kana_card(hand, pos, p, kanad, kept):
     kept[p, 1] = h1 if pos == 2 else h2
 
 
-@inline
+@helper
 def new_work(n, C):
     """Scratch arrays for a table of ``n`` played under ``C`` configurations or options."""
     return Work(np.empty((n, 3), np.int64), np.empty((n, 2), np.int64), np.empty(n, np.int64),
@@ -265,7 +265,7 @@ def new_work(n, C):
                 np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.uint64))
 
 
-@inline
+@helper
 def peeked_cards(variant):
     """How many of its cards a player has seen: 0 official, 1 peek-one, 3 peek-all."""
     return 0 if variant == 0 else (1 if variant == 1 else 3)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import inline, kernel, loop
+from .._jit import helper, inline, kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
 from ._bits import JACK_RANK, bit, lowest, popcount
@@ -235,7 +235,7 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
         out[A.weight_sq] += wt * wt
 
 
-@inline
+@helper
 def _add(out, o, size, i, w, x):
     """Entry ``i`` of the figure at ``o`` (four sums of ``size``) gets the world's ``x``, weight ``w``."""
     out[o + i] += w * x

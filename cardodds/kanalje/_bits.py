@@ -12,7 +12,7 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
-from .._jit import inline
+from .._jit import helper, inline
 
 JACK_RANK = 9
 FULL = (1 << 52) - 1
@@ -32,37 +32,37 @@ def _ctpop(typingctx, x):
     return x(x), codegen
 
 
-@inline
+@helper
 def popcount(x):
     """Number of cards in a mask."""
     return np.int64(_ctpop(np.int64(x)))
 
 
-@inline
+@helper
 def lowest(x):
     """Lowest card code in a non-empty mask (the lowest rank, ties to clubs)."""
     return np.int64(trailing_zeros(np.int64(x)))
 
 
-@inline
+@helper
 def highest(x):
     """Highest card code in a non-empty mask."""
     return np.int64(63 - leading_zeros(np.int64(x)))
 
 
-@inline
+@helper
 def bit(c):
     """The mask of card ``c`` alone."""
     return np.int64(1) << c
 
 
-@inline
+@helper
 def above(c):
     """Cards of ``c``'s suit that outrank it."""
     return SUIT_MASK[c & 3] & ~((np.int64(2) << c) - 1)
 
 
-@inline
+@helper
 def below(c):
     """Cards of ``c``'s suit that it outranks."""
     return SUIT_MASK[c & 3] & ((np.int64(1) << c) - 1)

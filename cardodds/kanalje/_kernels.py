@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import inline, kernel, loop
+from .._jit import helper, inline, kernel, loop
 from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
@@ -32,7 +32,7 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
                 t, deck, nfree, held, hand0, scr, rs)
 
 
-@inline
+@helper
 def _deal_work(fixed_hand, fixed_card):
     """What a deals kernel allocates once: the table, the deck, jack holders, dealt hands."""
     deck, nfree = free_cards(fixed_hand, fixed_card)

@@ -62,13 +62,13 @@ def _unseen(t, seat):
     return x
 
 
-@inline
+@helper
 def _non_jack_low(mask):
     nj = mask & ~JACKS
     return lowest(nj) if nj != 0 else lowest(mask)
 
 
-@inline
+@helper
 def _non_jack_high(mask):
     nj = mask & ~JACKS
     return highest(nj) if nj != 0 else highest(mask)
@@ -449,7 +449,7 @@ def new_scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
-@inline
+@helper
 def scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 

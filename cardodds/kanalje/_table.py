@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import inline, kernel, loop
+from .._jit import helper, inline, kernel, loop
 from .._random import bounded, shuffle_prefix
 from ..layout import Layout
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, bit, lowest, nth_card, popcount
@@ -98,7 +98,7 @@ P2TRUMP_TRICK_CARD, P2TRUMP_NONE = (PHASE2_TRUMP_CHOICES.index(c) for c in ("tri
 STOCK = 26  # two players: cards in the stock
 
 
-@inline
+@helper
 def beats(c, w, trump):
     """Does card ``c`` take a trick that ``w`` is winning (``w`` is of the led suit or trump)?"""
     if (c & 3) == (w & 3):
@@ -116,7 +116,7 @@ def legal_cards(t, seat):
     return f if f != 0 else hand
 
 
-@inline
+@helper
 def seat_after(seat, k, n):
     """The seat ``k`` places clockwise after ``seat`` (0 <= k < n); no division, which
     would cost more than the rest of a card play."""
@@ -465,7 +465,7 @@ def check_deal_end(t, rules, start_phase):
 
 
 # ---- records: what the deals kernels count about a finished deal -------------------------------
-@inline
+@helper
 def jack_holders(hand0, players, held):
     """``held[s]``: the seat dealt the jack of suit ``s``, or -2 when no seat was."""
     for s in range(4):
