@@ -1,17 +1,23 @@
-"""What the first call of each command costs: numba compilation on an empty cache.
+"""Where a fresh install's first answers wait: numba compile time, kernel by kernel.
 
-    python benchmarks/compile.py [--only kana] && python benchmarks/collect.py
+    python benchmarks/compile.py [--before OLD_TREE] [--no-report] [--only kana]
 
-Each command runs as a user types it (``python -m cardodds.cli ...``), with a small sample count
-so compiling dominates, three times in fresh interpreters: once with an empty numba cache folder
-(``NUMBA_CACHE_DIR``, the first call on a fresh install), then twice with that folder filled (every
-later call). Wall time and CPU time (user + system of the process) are recorded; on a shared
-machine the CPU seconds are the steadier figure. Writes ``RESULTS_compile.md``.
+Every command a user runs first, and the main job (``cardodds report``), runs as typed in a
+fresh interpreter with an empty numba cache (``NUMBA_CACHE_DIR`` a new folder: the first call
+after installing), then again with that cache filled (every later call). Each compile is logged
+(``CARDODDS_COMPILE_LOG``, through ``_compile_probe.py``, in every process the command starts):
+the kernel, its argument types and its CPU seconds without those of the kernels it compiled
+meanwhile. With ``--before`` the same runs are made on an older tree (a git worktree), each
+command in both trees one after the other, so the ratios compare like with like on a shared
+machine. Writes ``RESULTS_compile.md``: per command, first-call wall and CPU seconds, compile
+CPU seconds and the warm wall time; for the main job the same, its fresh/warm ratio, the share
+of its fresh wall time spent compiling, and every kernel it compiles, sorted, with the total.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
@@ -19,75 +25,172 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+PROBE = HERE / "_compile_probe.py"
 
-#: (label, arguments after ``cardodds``): the commands a user runs first.
+_HAND = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
+_PHASE2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
+#: (game, arguments after ``cardodds``): the commands that answer one question, as the docs type them.
 COMMANDS = [
-    ("kana", "kana odds --players 4 --samples 20000 --seed 1"),
-    ("kana", "kana advise --players 4 --seat 2 --cards 9h,?,? --kanad 5c,Kd --samples 2000 --seed 1"),
-    ("kanalje", "kanalje risk --policies random --samples 2000 --seed 1"),
-    ("kanalje", "kanalje risk --policies heuristic --samples 2000 --seed 1"),
-    ("kanalje", "kanalje risk --policies lookahead,heuristic,heuristic --samples 20 --seed 1"),
-    ("canasta", "canasta melds --samples 20000 --seed 1"),
-    ("canasta", "canasta play --samples 20 --seed 1"),
+    ("kana", ["kana", "odds", "--players", "4", "--samples", "200000", "--seed", "1"]),
+    ("kana", ["kana", "advise", "--players", "4", "--seat", "2", "--cards", "9h,?,?", "--kanad", "5c,Kd", "--seed",
+              "1"]),
+    ("kanalje", ["kanalje", "risk", "--policies", "random", "--seed", "1"]),
+    ("kanalje", ["kanalje", "risk", "--policies", "heuristic", "--seed", "1"]),
+    ("kanalje", ["kanalje", "risk", "--players", "2", "--seed", "1"]),
+    ("kanalje", ["kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "200", "--seed", "1"]),
+    ("kanalje", ["kanalje", "hand", "--hand", _HAND, "--turned", "7h", "--seed", "1"]),
+    ("kanalje", ["kanalje", "advise", "--seat", "0", "--hand", _HAND, "--turned", "7h", "--seed", "1"]),
+    ("kanalje", ["kanalje", "advise", "--players", "2", "--seat", "1", "--hand",
+                 "As Ks 3s 4c 8c Tc 2d 6d 9d Qd 5h 8h Ah", "--faceup", "Jh", "--played", "0: Qs", "--seed", "7"]),
+    ("kanalje", ["kanalje", "advise", "--players", "2", "--seat", "1", "--hand", "6h 8s Jh Qs", "--trump", "2c",
+                 "--played", _PHASE2, "--seed", "7"]),
+    ("canasta", ["canasta", "melds", "--samples", "200000", "--seed", "1"]),
+    ("canasta", ["canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", "--turns", "3", "--samples",
+                 "20000", "--seed", "1"]),
+    ("canasta", ["canasta", "play", "--policies", "heuristic", "--seed", "1"]),
+    ("canasta", ["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b 4", "--melds", "us: A A A; them: 8 8 8",
+                 "--pile", "Jk 2 2 A A ? ? 9 K", "--counts", "10,9,11", "--known", "1: Q Q", "--score", "9200,8800",
+                 "--seed", "1"]),
 ]
+REPORT = ["report", "--no-progress"]
 
 
-def timed(argv: list[str], cache: str) -> tuple[float, float]:
-    """Wall and CPU seconds of ``cardodds argv`` in a fresh interpreter with numba's cache in ``cache``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+def run(tree: Path, argv: list[str], cache: str, out: Path | None = None) -> dict:
+    """Wall and CPU seconds of ``cardodds argv`` on ``tree`` with numba's cache in ``cache``,
+    and the compiles it logged (every process it started)."""
+    with tempfile.NamedTemporaryFile(prefix="cardodds-compiles-", suffix=".jsonl", delete=False) as f:
+        log = f.name
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(tree), CARDODDS_COMPILE_LOG=log)
+    args = argv + (["--out", str(out)] if out is not None else [])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "cardodds.cli", *argv], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, str(PROBE), *args], env=env, capture_output=True, text=True, cwd=tree)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if run.returncode != 0:
-        raise SystemExit(f"cardodds {' '.join(argv)} failed ({run.returncode}): {run.stderr.strip()[-300:]}")
+    if done.returncode != 0:
+        raise SystemExit(f"cardodds {' '.join(argv)} failed on {tree} ({done.returncode}): {done.stderr[-400:]}")
+    kernels: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for line in Path(log).read_text().splitlines():
+        rec = json.loads(line)
+        kernels[rec["kernel"]][0] += rec["cpu"]
+        kernels[rec["kernel"]][1] += 1
+    os.unlink(log)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return {"wall": wall, "cpu": cpu, "compile": sum(v[0] for v in kernels.values()), "kernels": dict(kernels)}
 
 
-def main() -> None:
+def measure(tree: Path, argv: list[str], report: bool = False) -> dict:
+    """The first call on an empty cache and a later one with it filled."""
+    with tempfile.TemporaryDirectory(prefix="cardodds-numba-") as cache, \
+            tempfile.TemporaryDirectory(prefix="cardodds-out-") as out:
+        first = run(tree, argv, cache, Path(out) if report else None)
+        warm = run(tree, argv, cache, Path(out) if report else None)
+    return {"first": first, "warm": warm}
+
+
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--before", type=Path, default=None, help="an older tree to compare with (a git worktree)")
+    ap.add_argument("--no-report", action="store_true", help="skip the main job (cardodds report, minutes)")
     ap.add_argument("--only", choices=("kana", "kanalje", "canasta"), action="append",
                     help="measure only this game's commands (repeatable)")
-    a = ap.parse_args()
+    ap.add_argument("--out", type=Path, default=HERE / "RESULTS_compile.md")
+    a = ap.parse_args(argv)
+    trees = {"after": HERE.parent} | ({"before": a.before.resolve()} if a.before else {})
+    load_before = os.getloadavg()
+    t0 = time.perf_counter()
     rows = []
-    load_before = os.getloadavg()[0]
     for game, command in COMMANDS:
         if a.only and game not in a.only:
             continue
-        argv = command.split()
-        with tempfile.TemporaryDirectory(prefix="cardodds-numba-") as cache:
-            cold = timed(argv, cache)
-            warm = min(timed(argv, cache), timed(argv, cache))
-        rows.append((command, cold, warm))
-        print(f"cardodds {command}: cold {cold[0]:.1f} s wall / {cold[1]:.1f} s CPU, "
-              f"warm {warm[0]:.2f} s / {warm[1]:.2f} s", file=sys.stderr)
-    load = os.getloadavg()
+        got = {name: measure(tree, command) for name, tree in trees.items()}
+        rows.append((command, got))
+        print(f"cardodds {' '.join(command)}: " + "; ".join(
+            f"{n} first {g['first']['wall']:.1f} s wall, compile {g['first']['compile']:.1f} s CPU"
+            for n, g in got.items()), file=sys.stderr, flush=True)
+    job = {}
+    if not a.no_report:
+        for name, tree in trees.items():
+            job[name] = measure(tree, REPORT, report=True)
+            j = job[name]
+            print(f"cardodds report ({name}): first {j['first']['wall']:.1f} s, warm {j['warm']['wall']:.1f} s, "
+                  f"compile {j['first']['compile']:.1f} s CPU", file=sys.stderr, flush=True)
+    a.out.write_text(render(rows, job, trees, load_before, os.getloadavg(), time.perf_counter() - t0))
+    print(a.out)
+
+
+def _cmd(argv: list[str]) -> str:
+    return "`cardodds " + " ".join(f'"{x}"' if " " in x else x for x in argv) + "`"
+
+
+def render(rows, job, trees, load_before, load_after, seconds) -> str:
     import numba
+
+    both = "before" in trees
     lines = [
-        "# First call: compile time per command",
+        "# First answers on a fresh install: compile time, command by command and kernel by kernel",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} logical cores, Linux {platform.release()}; Python "
-        f"{platform.python_version()}, numba {numba.__version__}. Load average {load_before:.2f} before the run, "
-        f"{load[0]:.2f} after (2 cores; wall time includes waiting for a core, CPU time does not).",
+        f"{platform.python_version()}, numba {numba.__version__}. Load average {load_before[0]:.2f} before the run "
+        f"and {load_after[0]:.2f} after it ({seconds / 60:.0f} min); wall time includes waiting for a core, "
+        "CPU time does not. Reproduce: `python benchmarks/compile.py"
+        + (" --before OLD_TREE`" if both else "`") + (
+            f" (before: {trees['before']}, after: this tree; each command in both trees one after the other)."
+            if both else "."),
         "",
-        "Each command in a fresh interpreter: `empty cache` with `NUMBA_CACHE_DIR` pointing at a new folder "
-        "(the first call after installing), `warm` the better of two later runs with that folder filled. "
-        "Reproduce: `python benchmarks/compile.py`; one row by hand: "
-        "`NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time -f '%e s wall, %U+%S s CPU' cardodds kana odds --players 4 "
-        "--samples 20000 --seed 1`.",
+        "`first`: the command in a fresh interpreter with an empty numba cache (`NUMBA_CACHE_DIR` a new folder); "
+        "`compile`: the CPU seconds numba spent compiling in it (every process it started, each compile "
+        "without the kernels it compiled meanwhile); `warm`: the same command again with the cache filled.",
         "",
-        "| command | empty cache: wall s | empty cache: CPU s | warm: wall s | warm: CPU s |",
-        "|---|---:|---:|---:|---:|",
     ]
-    for command, cold, warm in rows:
-        lines.append(f"| `cardodds {command}` | {cold[0]:.1f} | {cold[1]:.1f} | {warm[0]:.2f} | {warm[1]:.2f} |")
-    (HERE / "RESULTS_compile.md").write_text("\n".join(lines) + "\n")
-    print(HERE / "RESULTS_compile.md")
+    head = "| command | first: wall s | first: CPU s | compile CPU s | warm: wall s |"
+    if both:
+        head = ("| command | first wall s (before → after) | compile CPU s (before → after) | after / before | "
+                "warm wall s (before → after) |")
+    lines += [head, "|---|---:|---:|---:|---:|"]
+    for command, got in rows:
+        lines.append(_row(_cmd(command), got, both))
+    if job:
+        lines += ["", "## The main job: `cardodds report`", ""]
+        lines += [head, "|---|---:|---:|---:|---:|", _row("`cardodds report`", job, both), ""]
+        for name, j in job.items():
+            f, w = j["first"], j["warm"]
+            lines.append(f"- {name}: fresh {f['wall']:.1f} s wall against {w['wall']:.1f} s warm: "
+                         f"**{f['wall'] / w['wall']:.2f}x**; compiling {f['compile']:.1f} CPU s, "
+                         f"{f['compile'] / f['wall']:.0%} of the fresh wall time in CPU seconds "
+                         f"(CPU {f['cpu']:.1f} s fresh, {w['cpu']:.1f} s warm).")
+        lines += ["", "### Every kernel the main job compiles (compile CPU seconds, largest first)", ""]
+        names = list(job)
+        lines.append("| kernel | " + " | ".join(f"{n}: CPU s (compiles)" for n in names) + " |")
+        lines.append("|---|" + "---:|" * len(names))
+        total = defaultdict(float)
+        keys = sorted({k for j in job.values() for k in j["first"]["kernels"]},
+                      key=lambda k: -job[names[0]]["first"]["kernels"].get(k, [0, 0])[0])
+        for k in keys:
+            cells = []
+            for n in names:
+                cpu, count = job[n]["first"]["kernels"].get(k, [0.0, 0])
+                total[n] += cpu
+                cells.append(f"{cpu:.2f} ({count})" if count else "")
+            lines.append(f"| `{k}` | " + " | ".join(cells) + " |")
+        lines.append("| **total** | " + " | ".join(f"**{total[n]:.1f}**" for n in names) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _row(label: str, got: dict, both: bool) -> str:
+    a = got["after"]
+    if not both:
+        f = a["first"]
+        return f"| {label} | {f['wall']:.1f} | {f['cpu']:.1f} | {f['compile']:.1f} | {a['warm']['wall']:.2f} |"
+    b = got["before"]
+    ratio = a["first"]["compile"] / b["first"]["compile"] if b["first"]["compile"] else float("nan")
+    return (f"| {label} | {b['first']['wall']:.1f} → {a['first']['wall']:.1f} | "
+            f"{b['first']['compile']:.1f} → {a['first']['compile']:.1f} | {ratio:.2f} | "
+            f"{b['warm']['wall']:.2f} → {a['warm']['wall']:.2f} |")
 
 
 if __name__ == "__main__":

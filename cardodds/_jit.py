@@ -32,6 +32,11 @@ old code. So the cache lives in a folder named by a hash of every source file of
 under the system's temporary directory): any change of cardodds compiles afresh, and an
 unchanged tree keeps its warm cache.
 
+Set ``CARDODDS_COMPILE_LOG=FILE`` to learn where a first call's time goes: every compile then
+appends one JSON line to FILE (in every process, warm-up workers included): the compiled
+function, its argument types, and its CPU and wall seconds without those of the functions it
+compiled meanwhile. ``benchmarks/compile.py`` sums them kernel by kernel.
+
 Set ``CARDODDS_BOUNDSCHECK=1`` in the environment (the tests' debug job does) to compile every
 kernel with bounds checking: an index outside an array then raises ``IndexError`` instead of
 reading memory it should not. Numba's cache key does not include the flag, so the checked
@@ -97,6 +102,45 @@ _PACKAGE = Path(__file__).resolve().parent
 CACHE_DIR = os.path.join(_cache_base(_PACKAGE),
                          f"cardodds-{source_hash(_PACKAGE)}" + ("-boundscheck" if BOUNDSCHECK else ""))
 _numba_config.CACHE_DIR = CACHE_DIR  # type: ignore[attr-defined]
+
+
+class _CompileLog:
+    """Numba's compile events, written to ``CARDODDS_COMPILE_LOG`` (see above)."""
+
+    def __init__(self, path: str):
+        import threading
+
+        self.path = path
+        self.local = threading.local()
+
+    def on_start(self, event) -> None:
+        import time
+
+        self.local.__dict__.setdefault("stack", []).append([time.thread_time(), time.perf_counter(), 0.0, 0.0])
+
+    def on_end(self, event) -> None:
+        import json
+        import time
+
+        stack = self.local.stack
+        cpu0, wall0, inner_cpu, inner_wall = stack.pop()
+        cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
+        if stack:  # the caller's own time excludes this compile
+            stack[-1][2] += cpu
+            stack[-1][3] += wall
+        fn = event.data["dispatcher"].py_func
+        line = {"kernel": f"{fn.__module__}.{fn.__qualname__}", "args": str(event.data["args"]),
+                "cpu": round(cpu - inner_cpu, 4), "wall": round(wall - inner_wall, 4), "pid": os.getpid()}
+        with open(self.path, "a") as f:
+            f.write(json.dumps(line) + "\n")
+
+
+if os.environ.get("CARDODDS_COMPILE_LOG"):
+    from numba.core import event as _event
+
+    _listener = _CompileLog(os.environ["CARDODDS_COMPILE_LOG"])
+    _event.register("numba:compile", type("_Listener", (_event.Listener,), {
+        "on_start": lambda self, e: _listener.on_start(e), "on_end": lambda self, e: _listener.on_end(e)})())
 
 
 def _one_signature(dispatcher):

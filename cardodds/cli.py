@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     from . import sweep_cli
 
     sweep_cli.add_commands(sub)
+    from . import warmup_cli
+
+    warmup_cli.add_commands(sub)
     _add_dask_option(parser)
     return parser
 

@@ -55,6 +55,9 @@ def _run(args) -> int:
     if args.screenshots:
         _check_browser()
     log = args.progress is not False
+    if not _warm_up_first(args, log):
+        print("cardodds: report interrupted while compiling its kernels; no file written", file=sys.stderr)
+        return 130
     timings: dict[str, float] = {}
     try:
         written = build(out, seed=args.seed, scale=args.scale, sections=args.section,
@@ -73,6 +76,22 @@ def _run(args) -> int:
         shots = screenshots(out / "index.html", out / "screenshots")
         print(f"Screenshots: {len(shots)} in {out / 'screenshots'}")
     return 0
+
+
+def _warm_up_first(args, log: bool) -> bool:
+    """On a fresh install, compile the sections' kernels first in one process per core
+    (:mod:`cardodds.warmup`): compiling holds a process, so the report alone would compile on one
+    core. Returns False when interrupted."""
+    from .. import warmup
+
+    todo = warmup.pending(warmup.report_tasks(args.section))
+    if warmup.IN_TASK or not todo or cu.cores_available() < 2:
+        return True
+    if log:
+        print(f"compiling the kernels of {len(todo)} section(s) first, in {min(len(todo), cu.cores_available())} "
+              "processes (once per installed version)", file=sys.stderr)
+    res = warmup.warm_up(todo, jobs=cu.cores_available(), progress=cu.show_progress(args))
+    return not res.partial
 
 
 def _check_browser() -> None:
