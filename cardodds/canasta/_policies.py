@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from numba import types
 
-from .._jit import callback, helper, inline
+from .._jit import callback, helper
 from .._random import bounded
 from ..layout import Layout
 import numpy as np

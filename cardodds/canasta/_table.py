@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline
+from .._jit import helper
 from .._random import shuffle_prefix
 from ..layout import Layout
 from ._kernels import WILDS_ONLY, meld_is_legal, score_side, wild_room

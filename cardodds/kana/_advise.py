@@ -11,7 +11,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import helper, inline, kernel, loop
+from .._jit import helper, kernel, loop
 from .._random import deal3_from, deal_from, next_u64
 from ..layout import Layout
 from ._kernels import count_pairs

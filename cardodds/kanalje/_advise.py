@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline, kernel, loop
+from .._jit import helper, kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
 from ._bits import JACK_RANK, bit, lowest, popcount
