@@ -108,8 +108,9 @@ class WarmUpResult(Result):
         return pd.DataFrame(self.tasks, columns=["task", "status", "cpu_seconds"])
 
     def to_dict(self) -> dict:
-        return {**self.meta(), "tasks": [{"task": n, "status": s, "cpu_seconds": round(c, 2)} for n, s, c in self.tasks],
-                "jobs": self.jobs, "wall_seconds": round(self.wall, 2), "cache": self.cache}
+        tasks = [{"task": n, "status": s, "cpu_seconds": round(c, 2)} for n, s, c in self.tasks]
+        return {**self.meta(), "tasks": tasks, "jobs": self.jobs, "wall_seconds": round(self.wall, 2),
+                "cache": self.cache}
 
     def __repr__(self) -> str:
         done = sum(s == "compiled" for _, s, _ in self.tasks)
