@@ -1,0 +1,158 @@
+"""``cardodds warm-up`` on real processes: it compiles what a command then loads, skips what
+is warm, stops cleanly on Ctrl-C, says so when a worker dies, refuses bad input in one line;
+and ``cardodds report`` compiles its sections in the warm-up's processes on a fresh install."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardodds import report, warmup
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
+
+CLI = [sys.executable, "-c", "import sys; from cardodds.cli import main; sys.exit(main())"]
+
+
+def _env(cache: Path, log: Path | None = None) -> dict:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("CARDODDS_COMPILE_LOG", None)
+    if log is not None:
+        env["CARDODDS_COMPILE_LOG"] = str(log)
+    return env
+
+
+def _compiled(log: Path) -> list[dict]:
+    """The cardodds kernels a logged run compiled."""
+    if not log.exists():
+        return []
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    return [r for r in rows if r["kernel"].startswith("cardodds.")]
+
+
+def test_every_report_section_has_a_task():
+    assert set(warmup.report_tasks()) == {f"report {s}" for s in report.SECTIONS}
+
+
+def test_a_warmed_command_then_compiles_nothing_and_a_second_warm_up_skips_it(tmp_path):
+    cache, log = tmp_path / "cache", tmp_path / "compiles.jsonl"
+    cmd = CLI + ["warm-up", "--task", "kana odds", "--jobs", "1", "--json"]
+    first = subprocess.run(cmd, env=_env(cache, log), capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    rows = json.loads(first.stdout)["tasks"]
+    assert [(r["task"], r["status"]) for r in rows] == [("kana odds", "compiled")]
+    assert _compiled(log), "the task compiled the kana kernels"
+    assert {r["pid"] for r in _compiled(log)} != {None}
+    log.unlink()
+    again = subprocess.run(cmd, env=_env(cache, log), capture_output=True, text=True, timeout=600)
+    assert json.loads(again.stdout)["tasks"][0]["status"] == "already warm"
+    # the command the task stands for loads every kernel from the cache
+    odds = subprocess.run(CLI + list(warmup.TASKS["kana odds"]), env=_env(cache, log), capture_output=True,
+                          text=True, timeout=600)
+    assert odds.returncode == 0, odds.stderr
+    assert _compiled(log) == []
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--jobs", "0"], "--jobs"),
+    (["--jobs", "many"], "--jobs"),
+    (["--task", "everything"], "--task"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
+    run = subprocess.run(CLI + ["warm-up", *args], env=_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert len(run.stderr.strip().splitlines()) == 1 and words in run.stderr
+
+
+def test_api_refuses_bad_jobs_and_tasks():
+    with pytest.raises(ValueError, match="jobs"):
+        warmup.warm_up(jobs=0)
+    with pytest.raises(ValueError, match="unknown warm-up task"):
+        warmup.warm_up(["no such task"])
+
+
+def _children(pid: int) -> list[int]:
+    kids = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in kids.read_text().split()] if kids.exists() else []
+
+
+def _start_long_warm_up(tmp_path, jobs: int = 1) -> subprocess.Popen:
+    cmd = CLI + ["warm-up", "--task", "report kanalje", "--task", "report canasta_play", "--jobs", str(jobs)]
+    return subprocess.Popen(cmd, env=_env(tmp_path / "cache"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def _wait_for_worker(proc: subprocess.Popen) -> list[int]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        # a spawned worker shows up beside the resource tracker once its task has started
+        kids = _children(proc.pid)
+        if len(kids) >= 2:
+            time.sleep(2.0)
+            return _children(proc.pid)
+        time.sleep(0.2)
+    raise AssertionError("no worker process started")
+
+
+def _group_gone(pgid: int, within: float = 15.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_ctrl_c_stops_the_workers_and_exits_130_with_a_partial_table(tmp_path):
+    proc = _start_long_warm_up(tmp_path)
+    try:
+        _wait_for_worker(proc)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "PARTIAL" in out and "not run" in out
+    assert "Traceback" not in err
+    assert _group_gone(proc.pid), "a worker outlived the interrupted warm-up"
+
+
+def test_a_killed_worker_is_named_and_the_exit_status_is_1(tmp_path):
+    proc = _start_long_warm_up(tmp_path)
+    try:
+        kids = _wait_for_worker(proc)
+        worker = max(kids)  # spawned after the resource tracker
+        os.kill(worker, signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 1, (out, err)
+    assert "failed: its process died" in out
+    assert "task(s) failed" in err and "Traceback" not in err
+
+
+def test_report_compiles_its_section_in_a_warm_up_process_first(tmp_path):
+    log = tmp_path / "compiles.jsonl"
+    proc = subprocess.Popen(CLI + ["report", "--section", "kana_session", "--scale", "0.01", "--out",
+                                   str(tmp_path / "out")], env=_env(tmp_path / "cache", log), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate(timeout=900)
+    assert proc.returncode == 0, err
+    assert "compiling the kernels of 1 section(s) first" in err
+    assert out.startswith("Reports written")
+    pids = {r["pid"] for r in _compiled(log)}
+    assert len(pids) == 1, "every kernel compiled in the one warm-up process"
+    # the report itself loaded every kernel from the cache: it compiled none
+    assert proc.pid not in pids
