@@ -344,6 +344,19 @@ def test_built_tables_are_the_tables_table_strategy_would_compute(tmp_path):
     assert write_built(json.loads(shipped.read_text()), tmp_path / "again.json").read_bytes() == shipped.read_bytes()
 
 
+def test_the_build_command_writes_the_shipped_entry_and_refuses_the_reports_tables(tmp_path, capsys):
+    import json
+
+    from cardodds.kana.equilibrium import BUILT_FILE, _read, main
+
+    out = tmp_path / "built.json"
+    main(["--build", "peek-all", "2", "--out", str(out), "--threads", "1"])
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    assert json.loads(out.read_text()) == {"peek-all/2": _read(BUILT_FILE)["peek-all/2"]}
+    with pytest.raises(ValueError, match="peek-all/4: built by `cardodds report --section kana`"):
+        main(["--build", "peek-all", "2,4", "--out", str(out)])
+
+
 def test_a_built_table_gives_the_rows_strategy_table_would_from_its_counts():
     from cardodds.kana.equilibrium import BUILT_FILE, _read, built_table
 

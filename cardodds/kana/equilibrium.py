@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -438,7 +439,10 @@ def main(argv=None) -> None:
     """``python -m cardodds.kana.equilibrium [SOURCE]``: :func:`ship` the report's tables;
     ``python -m cardodds.kana.equilibrium --build peek-all 2,5,6,7,8 [--threads N]``:
     :func:`build` the tables the report does not compute."""
-    parser = argparse.ArgumentParser(prog="python -m cardodds.kana.equilibrium", description=main.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m cardodds.kana.equilibrium",
+        description="Copy the report's Känä equilibrium tables into the package, or --build (once) the tables "
+                    "the report does not compute: python -m cardodds.kana.equilibrium --build peek-all 2,5,6,7,8")
     parser.add_argument("source", nargs="?", default="reports/kana_equilibrium.json",
                         help="the report's tables to ship (default reports/kana_equilibrium.json)")
     parser.add_argument("--build", nargs=2, metavar=("VARIANT", "PLAYERS"),
@@ -448,7 +452,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.build:
         variant, players = args.build
-        print(f"wrote {build(variant, [int(p) for p in players.split(',')], args.out, args.threads, True)}")
+        players_list = [int(p) for p in players.split(",")]
+        print(f"wrote {build(variant, players_list, args.out, args.threads, sys.stderr.isatty())}")
     else:
         print(f"wrote {ship(args.source)}")
 
