@@ -39,12 +39,12 @@ from pathlib import Path
 import numpy as np
 
 from .._validate import check_run
+from ..cards import RANKS
 from ..engine import InOrder, run, takes_backend
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate, paired_difference
 from ._defaults import DECISION_SAMPLES, TABLE_SAMPLES
 from ._kernels import config_layout, play_configs
-from ..cards import RANKS
 from ._table import COMBOS
 from .policies import Policy, best_pair, combos, from_actions, kana_ranks, pack_lineups, peek_all_table
 from .rules import KanaRules
