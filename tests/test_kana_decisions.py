@@ -14,6 +14,7 @@ from cardodds.kana._advise import (
 from cardodds.kana._kernels import config_layout, play_configs
 from cardodds.cards import parse_cards
 from cardodds.engine import run
+from cardodds.stats import Estimate
 
 from .conftest import assert_within_4se
 
@@ -307,13 +308,74 @@ def test_shipped_equilibrium_tables_load():
     from cardodds.kana.equilibrium import _shipped, table_strategy
 
     shipped = _shipped()
+    assert sorted(shipped) == sorted(f"{v}/{n}" for v in ("peek-one", "peek-all") for n in range(2, 9))
     for n in range(2, 9):
         entry = shipped[f"peek-one/{n}"]
         assert len(entry["actions"]) == 13 and entry["converged"]
         s = table_strategy("peek-one", n)
         assert s.kanas("2c") and not s.kanas("As")
-    assert len(shipped["peek-all/4"]["actions"]) == 455
-    assert table_strategy("peek-all", 4).choose("2c 2d Ah") == "Ah"
+        assert len(shipped[f"peek-all/{n}"]["actions"]) == 455
+        assert table_strategy("peek-all", n).choose("2c 2d Ah") == "Ah"  # Superkänä
+
+
+def test_built_tables_are_the_tables_table_strategy_would_compute(tmp_path):
+    """The built file holds exactly what ``table_strategy`` computes when nothing is shipped
+    (TABLE_SAMPLES rounds a step, TABLE_SEED), and a fresh build of the smallest table gives
+    its entry byte for byte; the report's tables and the built ones never overlap."""
+    import importlib
+    import json
+    from pathlib import Path
+
+    from cardodds.kana.equilibrium import (
+        BUILT_FILE, TABLE_SAMPLES, TABLE_SEED, TABLES_FILE, _read, _table_equilibrium, build_table, write_built,
+    )
+
+    built, report = _read(BUILT_FILE), _read(TABLES_FILE)
+    assert sorted(built) == [f"peek-all/{n}" for n in (2, 5, 6, 7, 8)] and not set(built) & set(report)
+    for key, entry in built.items():
+        variant, n = key.split("/")
+        s, iterations, converged = _table_equilibrium(variant, int(n), None, False)
+        assert (entry["actions"], entry["iterations"], entry["converged"]) == (s.actions().tolist(), iterations,
+                                                                                converged), key
+        assert (entry["samples"], entry["seed"]) == (TABLE_SAMPLES, TABLE_SEED)
+        assert len(entry["rows"]["deals"]) == 455 and sum(entry["rows"]["deals"]) == entry["rows"]["samples"]
+    assert build_table("peek-all", 2) == built["peek-all/2"]
+    shipped = Path(importlib.import_module("cardodds.kana.equilibrium").__file__).with_name(BUILT_FILE)
+    assert write_built(json.loads(shipped.read_text()), tmp_path / "again.json").read_bytes() == shipped.read_bytes()
+
+
+def test_the_build_command_writes_the_shipped_entry_and_refuses_the_reports_tables(tmp_path, capsys):
+    import json
+
+    from cardodds.kana.equilibrium import BUILT_FILE, _read, main
+
+    out = tmp_path / "built.json"
+    main(["--build", "peek-all", "2", "--out", str(out), "--threads", "1"])
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    assert json.loads(out.read_text()) == {"peek-all/2": _read(BUILT_FILE)["peek-all/2"]}
+    with pytest.raises(ValueError, match="peek-all/4: built by `cardodds report --section kana`"):
+        main(["--build", "peek-all", "2,4", "--out", str(out)])
+
+
+def test_a_built_table_gives_the_rows_strategy_table_would_from_its_counts():
+    from cardodds.kana.equilibrium import BUILT_FILE, _read, built_table
+
+    assert built_table("peek-one", 4) is None and built_table("peek-all", 4) is None  # the report's
+    t = built_table("peek-all", 5)
+    entry = _read(BUILT_FILE)["peek-all/5"]
+    assert (t.players, t.samples, t.rows_samples) == (5, 400_000, 2_000_000)
+    keys = ["".join(c) for c in st.combos()]
+    assert [r[0] for r in t.rows] == keys
+    assert [r[1] for r in t.rows] == [("low", "middle", "high")[a] for a in entry["actions"]]
+    r = entry["rows"]
+    for k in (0, 1, 200, 454):
+        a = entry["actions"][k]
+        assert t.rows[k][2] == Estimate.proportion(r["wins"][a][k], r["deals"][k])
+        others = [c for c in range(3) if c != a]
+        nxt = max(others, key=lambda c: r["wins"][c][k])
+        margin = t.rows[k][3]
+        assert margin.value == pytest.approx((r["wins"][a][k] - r["wins"][nxt][k]) / r["deals"][k])
+    assert t.rows[keys.index("AAA")][2].value > 0.8  # the best hand wins most of the time
 
 
 def test_expected_value_in_antes():

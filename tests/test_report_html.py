@@ -6,6 +6,7 @@ tests are never skipped: without Chromium they fail and say how to install it.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import re
@@ -19,6 +20,8 @@ from cardodds.report import SECTIONS, build
 from cardodds.report.browser import BrowserMissing, open_browser, screenshots, set_viewport
 
 SEED, SCALE = 7, 0.002
+#: The module of the shipped tables (``from cardodds.kana import equilibrium`` is the function).
+kana_equilibrium = importlib.import_module("cardodds.kana.equilibrium")
 RANK_NAMES = {"T": "10"}
 
 
@@ -133,13 +136,27 @@ def _options(page, box: str, name: str) -> list[str]:
 
 
 def test_kana_lookup_answers_every_input_as_the_equilibrium_tables(page, built):
-    tables = json.loads((built / "kana_equilibrium.json").read_text())
+    """Every input of the Känä lookup (both variants, 2..8 players, every rank and every
+    three-card hand) answers as the tables: the report's (``kana_equilibrium.json``) and, for
+    the peek-all player counts the report does not compute, the built ones shipped with the
+    package (their actions, and their rows as ``built_table`` gives them)."""
+    report = json.loads((built / "kana_equilibrium.json").read_text())
+    shipped = json.loads((Path(kana_equilibrium.__file__).with_name(kana_equilibrium.BUILT_FILE)).read_text())
+    tables = {**shipped, **report}
     data = _data(built, "kana")
     ranks, keys = data["ranks"], ["".join(c) for c in combos()]
+    assert sorted(data["built"]) == sorted(shipped) and not set(shipped) & set(report)
+    for key in data["built"]:  # the page's rows of a built table are the package's, printed as the report prints
+        variant, p = key.split("/")
+        b = kana_equilibrium.built_table(variant, int(p))
+        assert data[variant][p] == [[k, a, w.format(4), m.format(4, sign=True), not m.contains_zero()]
+                                    for k, a, w, m in b.rows], key
+        assert data["source"][variant][p].startswith(f"the table shipped with the package (seed {b.seed}, ")
     assert _options(page, "lookup-kana", "variant") == ["peek-one", "peek-all"]
     inputs, expected = [], []
     for variant in ("peek-one", "peek-all"):
         players = sorted(int(k.split("/")[1]) for k in tables if k.startswith(variant + "/"))
+        assert players == list(range(2, 9)), variant
         inputs.append([("variant", variant)])
         expected.append(None)
         for p in players:
@@ -160,9 +177,10 @@ def test_kana_lookup_answers_every_input_as_the_equilibrium_tables(page, built):
                 assert better if (lo > 0 or hi < 0) else (not better or lo == 0 or hi == 0), rows[key]
                 expected.append({"action": action, "win": rows[key][2], "margin": rows[key][3],
                                  "verdict": "better than the next best at this precision" if better
-                                 else "no action is better at this precision: either will do"})
+                                 else "no action is better at this precision: either will do",
+                                 "source": data["source"][variant][str(p)]})
     got = page.execute_script(_LOOKUP, "lookup-kana", inputs)
-    assert len(got) == len(expected) == 1 + 7 * 13 + 1 + 2 * 455
+    assert len(got) == len(expected) == 1 + 7 * 13 + 1 + 7 * 455
     for i, (g, e) in enumerate(zip(got, expected)):
         assert e is None or g == e, (inputs[i], g, e)
     for variant in ("peek-one", "peek-all"):  # the player counts offered are those of the tables

@@ -21,7 +21,6 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
-from ..cards import RANKS
 from ..engine import InOrder, takes_backend
 from .._html import result_html
 from ..results import Result, counts_field
@@ -29,11 +28,11 @@ from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate, paired_difference
 from ._defaults import DECISION_SAMPLES, OPPONENTS, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
 from .equilibrium import (
-    MAX_ITERATIONS, _by_key, _configs_run, _diff, _equilibrium, _forced, _keys_of, _paired_headline, _per_key,
-    _run_focal, _run_size, table_strategy,
+    MAX_ITERATIONS, _actions, _by_key, _chosen, _configs_run, _equilibrium, _forced, _keys, _keys_of, _margins,
+    _paired_headline, _per_key, _run_focal, _run_size, table_strategy,
 )
 from .policies import (
-    Policy, blind, combos, from_actions, guess_variant, parse_policy, resolve_policies,
+    Policy, blind, from_actions, guess_variant, parse_policy, resolve_policies,
 )
 from .rules import KanaRules, rules_for
 
@@ -292,16 +291,6 @@ def _est(row, col) -> dict:
             "hi": float(row[col + "_hi"])}
 
 
-def _keys(variant: str) -> list[str]:
-    if variant == "peek-one":
-        return list(RANKS)
-    return ["".join(c) for c in combos()]
-
-
-def _actions(variant: str) -> list[str]:
-    return ["känä", "keep"] if variant == "peek-one" else ["low", "middle", "high"]
-
-
 @takes_backend
 def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DEFAULT, *,
                    opponents: str = OPPONENTS, samples: int | None = None, target_halfwidth: float | None = None,
@@ -359,17 +348,10 @@ def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DE
             break
         (counts, N, _, _), layout, _ = got
         deals, wins, plus, minus = _per_key(counts, layout, K, C)
-        chosen = np.array([wins[actions[k] if actions[k] >= 0 else 0, k] for k in range(K)])
-        rows[label] = [Estimate.proportion(chosen[k], deals[k]) for k in range(K)]
+        chosen, rows[label] = _chosen(actions, deals, wins)
         overall[label] = Estimate.proportion(int(chosen.sum()), int(deals.sum()))
         if label == "at_table":
-            diffs = []
-            for k in range(K):
-                a = int(actions[k]) if actions[k] >= 0 else 0
-                others = [c for c in range(C) if c != a]
-                nxt = max(others, key=lambda c: wins[c, k])
-                diffs.append(_diff(plus, minus, deals, C, a, nxt, k) if deals[k] else Estimate.proportion(0, 0))
-            rows["diff"] = diffs
+            rows["diff"] = _margins(actions, deals, wins, plus, minus, C)
         if steps.partial:
             break
     names = _actions(variant)

@@ -3,10 +3,18 @@ the tables shipped with the package (RULES.md 1.2).
 
 :func:`equilibrium` iterates best responses from a starting table; :func:`table_strategy` is
 the policy the advisor and ``expected_value`` play by default ("the table"): the shipped
-table for a variant and player count when there is one, else computed. The shipped file,
-``cardodds/kana/equilibrium.json``, is written by :func:`write_tables` from what ``cardodds
-report --section kana`` builds (``reports/kana_equilibrium.json``); after a report run,
-``python -m cardodds.kana.equilibrium`` (:func:`ship`) rewrites the shipped copy from it.
+table for a variant and player count when there is one, else computed. Two files are shipped:
+
+- ``cardodds/kana/equilibrium.json``, written by :func:`write_tables` from what ``cardodds
+  report --section kana`` builds (``reports/kana_equilibrium.json``); after a report run,
+  ``python -m cardodds.kana.equilibrium`` (:func:`ship`) rewrites the shipped copy from it.
+- ``cardodds/kana/equilibrium_built.json``, the tables the report does not compute (peek-all
+  at 2, 5, 6, 7 and 8 players), built once by ``python -m cardodds.kana.equilibrium --build
+  peek-all 2,5,6,7,8`` (:func:`build_table`): each is exactly the table :func:`table_strategy`
+  would compute (:data:`TABLE_SAMPLES` rounds a step, seed :data:`TABLE_SEED`), with the
+  counts of one run of :data:`ROWS_SAMPLES` rounds against it, from which
+  :func:`built_table` gives each key's P(win) at the table and margin over the next best
+  action (the web page's lookup reads them). The report's file wins where both have a table.
 
 The paired runs behind a table live here too: a *focal* seat plays each pure action on the
 same deals as the others play a table (``_run_focal``), and the differences between actions
@@ -19,9 +27,11 @@ are paired. ``compare`` and ``strategy_table`` (:mod:`cardodds.kana.decisions`) 
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -29,21 +39,26 @@ from pathlib import Path
 import numpy as np
 
 from .._validate import check_run
+from ..cards import RANKS
 from ..engine import InOrder, run, takes_backend
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate, paired_difference
 from ._defaults import DECISION_SAMPLES, TABLE_SAMPLES
 from ._kernels import config_layout, play_configs
 from ._table import COMBOS
-from .policies import Policy, best_pair, from_actions, kana_ranks, pack_lineups, peek_all_table
+from .policies import Policy, best_pair, combos, from_actions, kana_ranks, pack_lineups, peek_all_table
 from .rules import KanaRules
 
-__all__ = ["MAX_ITERATIONS", "TABLES_FILE", "equilibrium", "ship", "table_entry", "table_strategy", "write_tables"]
+__all__ = ["BUILT_FILE", "MAX_ITERATIONS", "ROWS_SAMPLES", "TABLES_FILE", "TABLE_SEED", "BuiltTable", "build",
+           "build_table", "built_table", "equilibrium", "ship", "table_entry", "table_strategy", "write_built",
+           "write_tables"]
 
 #: Best-response steps :func:`equilibrium` makes at most.
 MAX_ITERATIONS = 12
-#: The seed of the tables :func:`table_strategy` computes when none is shipped.
+#: The seed of the tables :func:`table_strategy` computes when none is shipped (and of the built ones).
 TABLE_SEED = 20261129
+#: Rounds of the run against a built table that gives its rows (the report's peek-all rows at scale 1).
+ROWS_SAMPLES = 2_000_000
 
 
 def _run_size(samples, target_halfwidth, threads, rng, default=DECISION_SAMPLES):
@@ -132,6 +147,36 @@ def _per_key(counts, layout, K, C):
     plus = _by_key(counts, layout, "plus", K) if C > 1 else None
     minus = _by_key(counts, layout, "minus", K) if C > 1 else None
     return deals, wins, plus, minus
+
+
+def _keys(variant: str) -> list[str]:
+    """The focal keys' names: peeked ranks (peek-one) or rank combinations (peek-all)."""
+    if variant == "peek-one":
+        return list(RANKS)
+    return ["".join(c) for c in combos()]
+
+
+def _actions(variant: str) -> list[str]:
+    """The focal player's pure actions' names, in :func:`_forced`'s order."""
+    return ["känä", "keep"] if variant == "peek-one" else ["low", "middle", "high"]
+
+
+def _chosen(actions, deals, wins) -> tuple[np.ndarray, list[Estimate]]:
+    """Per key, the wins of the table's action (the first when it is random) and its P(win)."""
+    chosen = np.array([wins[actions[k] if actions[k] >= 0 else 0, k] for k in range(len(actions))])
+    return chosen, [Estimate.proportion(chosen[k], deals[k]) for k in range(len(actions))]
+
+
+def _margins(actions, deals, wins, plus, minus, C) -> list[Estimate]:
+    """Per key, the paired difference of the table's action minus the next best action (the
+    other action winning most often on the same deals)."""
+    diffs = []
+    for k in range(len(actions)):
+        a = int(actions[k]) if actions[k] >= 0 else 0
+        others = [c for c in range(C) if c != a]
+        nxt = max(others, key=lambda c: wins[c, k])
+        diffs.append(_diff(plus, minus, deals, C, a, nxt, k) if deals[k] else Estimate.proportion(0, 0))
+    return diffs
 
 
 def _pair_index(C, c1, c2):
@@ -224,17 +269,36 @@ def _improve(current, deals, wins, plus, minus, C) -> np.ndarray:
     return new
 
 
-#: The shipped tables' file in the package.
+#: The shipped tables' file in the package: the report's tables.
 TABLES_FILE = "equilibrium.json"
+#: The shipped tables built once by :func:`build_table` (``python -m cardodds.kana.equilibrium --build``).
+BUILT_FILE = "equilibrium_built.json"
+
+
+def _read(name: str) -> dict:
+    try:
+        text = resources.files("cardodds.kana").joinpath(name).read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    return json.loads(text)
 
 
 @lru_cache(maxsize=None)
 def _shipped() -> dict:
-    try:
-        text = resources.files("cardodds.kana").joinpath(TABLES_FILE).read_text()
-    except (FileNotFoundError, OSError):
-        return {}
-    return json.loads(text)
+    """Every shipped table by ``"variant/players"``: the report's, and the built ones it lacks."""
+    return {**_read(BUILT_FILE), **_read(TABLES_FILE)}
+
+
+def _table_equilibrium(variant, players, threads, progress):
+    """The table :func:`table_strategy` computes when none is shipped, and :func:`build_table`
+    ships: :data:`TABLE_SAMPLES` rounds a step from seed :data:`TABLE_SEED`. Returns
+    ``(policy, iterations, converged)``; interrupted, it raises ``KeyboardInterrupt`` (a table
+    the steps did not finish is no equilibrium, nothing to answer or ship)."""
+    s, iterations, converged, partial = _equilibrium(variant, players, TABLE_SAMPLES, TABLE_SEED, threads, progress,
+                                                     None, MAX_ITERATIONS)
+    if partial:
+        raise KeyboardInterrupt
+    return s, iterations, converged
 
 
 @lru_cache(maxsize=None)
@@ -243,10 +307,76 @@ def table_strategy(variant: str, players: int) -> Policy:
     entry = _shipped().get(f"{variant}/{players}")
     if entry is not None:
         return from_actions(variant, np.array(entry["actions"], np.int64), f"table({variant},{players})")
-    s, _, _, partial = _equilibrium(variant, players, TABLE_SAMPLES, TABLE_SEED, None, False, None, MAX_ITERATIONS)
-    if partial:  # not an equilibrium: never kept (lru_cache keeps no exception), nothing to answer with
-        raise KeyboardInterrupt
+    # interrupted: KeyboardInterrupt, never kept (lru_cache keeps no exception)
+    s, _, _ = _table_equilibrium(variant, players, None, False)
     return from_actions(variant, s.actions(), f"table({variant},{players})")
+
+
+def build_table(variant: str, players: int, *, rows_samples: int = ROWS_SAMPLES, threads: int | None = None,
+                progress: bool = False) -> dict:
+    """A table's entry in the built file (:data:`BUILT_FILE`): the equilibrium
+    :func:`table_strategy` computes for ``variant`` and ``players`` when none is shipped (its
+    ``actions``, ``iterations``, ``converged``, and the ``samples`` a step and ``seed`` it was
+    built with), and under ``rows`` the counts of one run of ``rows_samples`` rounds in which
+    one seat plays each action on the same deals and the others play the table (seeded from
+    child 0 of :data:`TABLE_SEED`, which the equilibrium's steps never use): by key the
+    ``deals``, the ``wins`` of each action and the paired ``plus``/``minus`` counts of each pair
+    of actions. :func:`built_table` turns them into each key's P(win) and margin, the way
+    :func:`~cardodds.kana.decisions.strategy_table` does its ``at_table`` and ``diff`` columns."""
+    check_run(samples=rows_samples, threads=threads, rng=TABLE_SEED)
+    s, iterations, converged = _table_equilibrium(variant, players, threads, progress)
+    rules = KanaRules(players=players, variant=variant)
+    forced = _forced(variant)
+    (counts, N, _, partial), layout, K = _run_focal(rules, forced, s, rows_samples,
+                                                    child(as_seed_sequence(TABLE_SEED)[0], 0), threads, progress)
+    if partial:
+        raise KeyboardInterrupt
+    deals, wins, plus, minus = _per_key(counts, layout, K, len(forced))
+    return {"actions": s.actions().tolist(), "iterations": iterations, "converged": converged,
+            "samples": TABLE_SAMPLES, "seed": TABLE_SEED,
+            "rows": {"samples": N, "deals": deals.tolist(), "wins": wins.tolist(), "plus": plus.tolist(),
+                     "minus": minus.tolist()}}
+
+
+@dataclass(frozen=True)
+class BuiltTable:
+    """A built table (:data:`BUILT_FILE`) as the web page shows it: the steps' ``samples`` and
+    ``seed``, the rounds of the run behind the rows (``rows_samples``), and ``rows``: per key
+    ``(key, action, P(win) at the table, margin over the next best action)``, the margin a
+    paired difference on the same deals."""
+
+    variant: str
+    players: int
+    iterations: int
+    converged: bool
+    samples: int
+    seed: int
+    rows_samples: int
+    rows: list[tuple[str, str, Estimate, Estimate]]
+
+
+def built_table(variant: str, players: int) -> BuiltTable | None:
+    """The built table for ``variant`` and ``players`` (:func:`build_table`, shipped in
+    :data:`BUILT_FILE`), or None when none is built.
+
+    >>> t = built_table("peek-all", 5)
+    >>> len(t.rows), t.rows[0][:2], t.seed == TABLE_SEED
+    (455, ('222', 'low'), True)
+    """
+    entry = _read(BUILT_FILE).get(f"{variant}/{players}")
+    if entry is None:
+        return None
+    actions = np.array(entry["actions"], np.int64)
+    r = entry["rows"]
+    deals, wins = np.array(r["deals"], np.int64), np.array(r["wins"], np.int64)
+    plus, minus = np.array(r["plus"], np.int64), np.array(r["minus"], np.int64)
+    _, win = _chosen(actions, deals, wins)
+    margin = _margins(actions, deals, wins, plus, minus, len(wins))
+    names = _actions(variant)
+    rows = [(key, "random" if actions[k] < 0 else names[actions[k]], win[k], margin[k])
+            for k, key in enumerate(_keys(variant))]
+    return BuiltTable(variant, players, entry["iterations"], entry["converged"], entry["samples"], entry["seed"],
+                      r["samples"], rows)
 
 
 def table_entry(table) -> dict:
@@ -265,6 +395,36 @@ def write_tables(tables: dict, path) -> Path:
     return path
 
 
+def write_built(tables: dict, path) -> Path:
+    """Write the built tables (``"variant/players"`` -> :func:`build_table`) as :data:`BUILT_FILE`:
+    one line a table, its keys sorted, so the same tables give the same bytes."""
+    path = Path(path)
+    lines = [f"{json.dumps(k)}: {json.dumps(v, sort_keys=True, separators=(',', ':'))}"
+             for k, v in sorted(tables.items())]
+    path.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+    return path
+
+
+def build(variant: str, players, target=None, threads: int | None = None, progress: bool = False) -> Path:
+    """Build the tables of ``variant`` at each of ``players`` (:func:`build_table`) and write them
+    into the built file (``cardodds/kana/equilibrium_built.json``, or ``target``), keeping its
+    other tables. A table the report builds (in :data:`TABLES_FILE`) is refused: the report's
+    would be the one used."""
+    path = Path(__file__).with_name(BUILT_FILE) if target is None else Path(target)
+    report = _read(TABLES_FILE)
+    keys = [f"{variant}/{p}" for p in players]
+    taken = [k for k in keys if k in report]
+    if taken:
+        raise ValueError(f"{', '.join(taken)}: built by `cardodds report --section kana` (in {TABLES_FILE}); "
+                         "build only the tables the report does not compute")
+    tables = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    for key, p in zip(keys, players):
+        tables[key] = build_table(variant, p, threads=threads, progress=progress)
+    _shipped.cache_clear()
+    table_strategy.cache_clear()
+    return write_built(tables, path)
+
+
 def ship(source="reports/kana_equilibrium.json", target=None) -> Path:
     """Rewrite the shipped tables (``cardodds/kana/equilibrium.json``, or ``target``) from the
     report's ``source``, through :func:`write_tables`: run it after ``cardodds report --section
@@ -275,5 +435,28 @@ def ship(source="reports/kana_equilibrium.json", target=None) -> Path:
     return write_tables(tables, Path(__file__).with_name(TABLES_FILE) if target is None else target)
 
 
-if __name__ == "__main__":  # python -m cardodds.kana.equilibrium [reports/kana_equilibrium.json]
-    print(f"wrote {ship(*sys.argv[1:2])}")
+def main(argv=None) -> None:
+    """``python -m cardodds.kana.equilibrium [SOURCE]``: :func:`ship` the report's tables;
+    ``python -m cardodds.kana.equilibrium --build peek-all 2,5,6,7,8 [--threads N]``:
+    :func:`build` the tables the report does not compute."""
+    parser = argparse.ArgumentParser(
+        prog="python -m cardodds.kana.equilibrium",
+        description="Copy the report's Känä equilibrium tables into the package, or --build (once) the tables "
+                    "the report does not compute: python -m cardodds.kana.equilibrium --build peek-all 2,5,6,7,8")
+    parser.add_argument("source", nargs="?", default="reports/kana_equilibrium.json",
+                        help="the report's tables to ship (default reports/kana_equilibrium.json)")
+    parser.add_argument("--build", nargs=2, metavar=("VARIANT", "PLAYERS"),
+                        help="build the tables of VARIANT at PLAYERS (comma-separated) into the built file")
+    parser.add_argument("--out", help="the built file to write (default: the package's)")
+    parser.add_argument("--threads", type=int, help="threads of each run (default: every core)")
+    args = parser.parse_args(argv)
+    if args.build:
+        variant, players = args.build
+        players_list = [int(p) for p in players.split(",")]
+        print(f"wrote {build(variant, players_list, args.out, args.threads, sys.stderr.isatty())}")
+    else:
+        print(f"wrote {ship(args.source)}")
+
+
+if __name__ == "__main__":
+    main()

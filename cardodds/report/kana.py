@@ -16,7 +16,7 @@ from .. import __version__
 from ..rng import child
 from ..kana import KanaRules, compare, expected_value, odds, strategy_table
 from ..kana import exact as kana_exact
-from ..kana.equilibrium import table_entry, write_tables
+from ..kana.equilibrium import BUILT_FILE, built_table, table_entry, write_tables
 from ..stats import Estimate
 from . import SEED
 from ._common import STYLE, Stages, est, figure, md_table, page_data, plt, save, signed
@@ -64,10 +64,11 @@ def _write(outdir: Path, *, seed: int, scale: float, progress: bool, stage: Stag
 
     stage("peek-all strategy tables")
     peek_all = _peek_all_data(n, seeds, progress)
+    peek_all["built"] = {p: built_table("peek-all", p) for p in PLAYER_RANGE if p not in peek_all["tables"]}
     md += _peek_all_table(peek_all, n)
     equilibrium = {**peek_one["equilibrium"], **peek_all["equilibrium"]}
     write_tables(equilibrium, outdir / "kana_equilibrium.json")
-    page_data(outdir, "kana", _lookup_data(peek_one, peek_all))
+    page_data(outdir, "kana", _lookup_data(peek_one, peek_all, seed))
     md += ["The equilibrium tables are in `kana_equilibrium.json` (the advisor's default opponents).", ""]
     path = outdir / "kana.md"
     path.write_text("\n".join(md))
@@ -254,19 +255,49 @@ def _peek_all_table(data: dict, n: dict) -> list[str]:
     md += ["", "Selected hands at 4 players (equilibrium):", ""]
     md += md_table(("hand", "känä", "win at the table"),
                    [(key, row["action"], _row_est(row, "at_table")) for key, row in data["selected"].iterrows()])
+    built = {p: b for p, b in data["built"].items() if b is not None}
+    if built:
+        b = next(iter(built.values()))
+        md += ["", f"The web page's lookup also answers peek-all at {_and(built)} players from the tables shipped "
+               f"with the package (`cardodds/kana/{BUILT_FILE}`, built once, not by this report: "
+               f"`python -m cardodds.kana.equilibrium --build peek-all {','.join(map(str, built))}`, seed {b.seed}, "
+               f"{b.samples:,} rounds a step, each hand's P(win) and margin from {b.rows_samples:,} rounds)."]
     md.append("")
     return md
 
 
+def _and(items) -> str:
+    """``2, 5 and 6``."""
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 # ---- the web page's lookup ----------------------------------------------------------------------
-def _lookup_data(peek_one: dict, peek_all: dict) -> dict:
+def _lookup_data(peek_one: dict, peek_all: dict, seed: int) -> dict:
     """For each variant and player count, each key's row of the equilibrium table: the key
     (peeked rank or rank combination), its action, P(win) at the table, the paired margin
     over the next best action (printed as in the markdown) and whether that margin's interval
-    excludes 0 (the action is better at this precision)."""
+    excludes 0 (the action is better at this precision). The tables are this report's, and
+    for the peek-all player counts it does not compute, the ones built and shipped with the
+    package (``built``); ``source`` says where each table comes from."""
     def rows(t) -> list:
         return [[key, row["action"], _row_est(row, "at_table"), _row_signed(row, "diff"),
                  not _row_estimate(row, "diff").contains_zero()] for key, row in t.rows.iterrows()]
 
-    return {"ranks": RANKS, "peek-one": {str(p): rows(t) for p, t in peek_one["tables"].items()},
-            "peek-all": {str(p): rows(t) for p, t in peek_all["tables"].items()}}
+    def built_rows(b) -> list:
+        return [[key, action, est(win), signed(margin), not margin.contains_zero()]
+                for key, action, win, margin in b.rows]
+
+    data: dict = {"ranks": RANKS, "built": [], "source": {}}
+    for variant, d in (("peek-one", peek_one), ("peek-all", peek_all)):
+        data[variant] = {str(p): rows(t) for p, t in d["tables"].items()}
+        data["source"][variant] = {str(p): f"this report's table (seed {seed}, {t.samples:,} rounds a step)"
+                                   for p, t in d["tables"].items()}
+        for p, b in d.get("built", {}).items():
+            if b is not None:
+                data[variant][str(p)] = built_rows(b)
+                data["source"][variant][str(p)] = (
+                    f"the table shipped with the package (seed {b.seed}, {b.samples:,} rounds a step; "
+                    f"P(win) and margin from {b.rows_samples:,} rounds)")
+                data["built"].append(f"{variant}/{p}")
+    return data

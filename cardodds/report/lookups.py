@@ -7,7 +7,8 @@ The answers print the figures exactly as the markdown does (the strings come fro
 
 - Känä: variant, players and the peeked rank (peek-one) or the three cards (peek-all) ->
   the action of the equilibrium table, P(win) at that table and the margin over the next best
-  action (``kana.md``'s tables, written to ``kana_equilibrium.json``).
+  action (``kana.md``'s tables, written to ``kana_equilibrium.json``; peek-all at the player
+  counts the report does not compute, the tables built and shipped with the package).
 - Kanalje: lineup, jack, the holder's length in its suit, trump -> P(the holder takes it).
 - Canasta: each house option's paired change of side 0's score, sortable.
 """
@@ -33,8 +34,9 @@ def _select(name: str, label: str, pairs, selected=None, hidden: bool = False) -
 def kana(data: dict) -> str:
     """Känä: which card to känä, from the equilibrium tables.
 
-    >>> out = kana({"ranks": ["2", "T"], "peek-one": {"4": []}, "peek-all": {"4": []}})
-    >>> '<option value="T">10</option>' in out and 'id="lookup-kana"' in out
+    >>> out = kana({"ranks": ["2", "T"], "peek-one": {"4": []}, "peek-all": {"4": [], "5": []},
+    ...             "built": ["peek-all/5"], "source": {}})
+    >>> '<option value="T">10</option>' in out and 'id="lookup-kana"' in out and "peek-all at 5 players" in out
     True
     """
     ranks = [(r, RANK_NAMES.get(r, r)) for r in data["ranks"]]
@@ -52,12 +54,29 @@ def kana(data: dict) -> str:
         '<p class="answer" aria-live="polite"><b data-out="action"></b><br>'
         'P(win) when everyone plays the table: <span data-out="win"></span><br>'
         'margin over the next best action: <span data-out="margin"></span><br>'
-        '<span data-out="verdict"></span></p>'
+        '<span data-out="verdict"></span><br>'
+        'table: <span data-out="source"></span></p>'
         '<p class="note">From the equilibrium tables (the same as <code>kana_equilibrium.json</code>, which the '
-        "advisor uses): 95% intervals; the margin is a paired difference on the same deals, and an interval "
-        "holding 0 means no action is better at this precision. Peek-all tables exist for "
-        + " and ".join(sorted(data["peek-all"], key=int)) + " players. Under the official rules nobody looks, "
-        "and every choice wins 1/n.</p></div>")
+        "advisor uses" + _built_note(data.get("built", [])) + "): 95% intervals; the margin is a paired "
+        "difference on the same deals, and an interval holding 0 means no action is better at this precision. "
+        "Under the official rules nobody looks, and every choice wins 1/n.</p></div>")
+
+
+def _built_note(built) -> str:
+    """Which tables come from the package's built file (``["peek-all/5", ...]``), in words."""
+    by_variant: dict[str, list[str]] = {}
+    for key in built:
+        variant, players = key.split("/")
+        by_variant.setdefault(variant, []).append(players)
+    if not by_variant:
+        return ""
+    parts = []
+    for variant, players in by_variant.items():
+        players = sorted(players, key=int)
+        words = players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
+        parts.append(f"{variant} at {words} players")
+    return ("; " + " and ".join(parts) + " from the tables shipped with the package, "
+            "<code>cardodds/kana/equilibrium_built.json</code>, which the report does not compute")
 
 
 def kanalje(data: dict) -> str:
@@ -156,6 +175,7 @@ SCRIPT = r"""
       show(box, "margin", row ? row[3] : "");
       show(box, "verdict", !row ? "" : row[4] ? "better than the next best at this precision"
                                               : "no action is better at this precision: either will do");
+      show(box, "source", ((d.source || {})[f.variant.value] || {})[f.players.value] || "");
     }
     f.variant.addEventListener("change", function () { fillPlayers(); update(); });
     each(box.querySelectorAll("select"), function (s) {
