@@ -537,6 +537,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         game[A.G_TARGET] = np.iinfo(np.int64).max // 4  # never reached: no game counted
     else:
         game[[A.G_US, A.G_THEM, A.G_TARGET]] = (score[0], score[1], rules.target)
+        pos.base[T.SA.game:T.SA.game + 2] = score  # the players of the play-outs know it too
 
     def fields(c) -> dict:
         return {name: c[layout.slice(name)] for name in layout.names()}
