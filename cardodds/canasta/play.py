@@ -588,7 +588,10 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
     tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], int(bool(check)), deck_counts(rules.jokers), compile_policy(user),
             _look((ca[0], cb[0])))
     head = (deck_kinds(rules.jokers), rules.pack())
-    kern, lay, size = ((P.game_match_kernel, P.GM, 8) if games else (P.match_kernel, P.M, 256))
+    look = _look((ca[0], cb[0])) is not None
+    # a look-ahead pair costs hundreds of plain ones: small chunks keep both cores busy on a small
+    # match and Ctrl-C quick
+    kern, lay, size = ((P.game_match_kernel, P.GM, 8) if games else (P.match_kernel, P.M, 16 if look else 256))
     res = engine.run(kern, head + ((int(max_hands),) if games else ()) + tail, lay.size, samples=samples, rng=rng,
                      threads=threads, progress=progress, chunk_size=size, unit="game pair" if games else "pair")
     v = lay.view(res.counts)
