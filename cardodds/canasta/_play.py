@@ -238,13 +238,28 @@ M = Layout("canasta match counts", [
 MA = M.at
 
 
+@inline
+def _pair_scratch(rng, deck, hp_a):
+    """A paired match's pack (played, and kept for the pair's second play), the seats'
+    policies and parameters, and the stream saved for the second play."""
+    return (deck.copy(), deck.copy(), np.zeros(SEATS, dtype=np.int64), np.zeros((SEATS, hp_a.shape[0]), dtype=np.int64),
+            rng.copy())
+
+
 @helper
-def _seat_sides(pol, hp, rep, code_a, code_b, hp_a, hp_b):
-    """Seat A at seats 0+2 in the first play of a pair (``rep`` 0), at seats 1+3 in the second."""
+def _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b):
+    """Seat A at seats 0+2 for the first play of a pair (``rep`` 0: the stream and the pack
+    saved), at seats 1+3 for the second (the stream and the pack as the first play found them)."""
     for s in range(SEATS):
         a_here = (s % 2 == 0) == (rep == 0)
         pol[s] = code_a if a_here else code_b
         hp[s] = hp_a if a_here else hp_b
+    if rep == 0:
+        saved[:] = rng
+        keep[:] = d
+    else:
+        rng[:] = saved
+        d[:] = keep
 
 
 @kernel
@@ -252,21 +267,12 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
     """Paired strength: each deal is played twice, A at seats 0+2 then A at seats 1+3, from
     the same random stream. ``diff2`` adds twice A's mean margin over the pair (points of A's
     side minus B's, summed over the two plays)."""
-    d = deck.copy()
-    keep = deck.copy()
+    d, keep, pol, hp, saved = _pair_scratch(rng, deck, hp_a)
     t, mv, work, viol = _scratch()
-    pol = np.zeros(SEATS, dtype=np.int64)
-    hp = np.zeros((SEATS, hp_a.shape[0]), dtype=np.int64)
-    saved = rng.copy()
     for _ in range(n):
-        saved[:] = rng
-        keep[:] = d
         total = 0
         for rep in range(2):
-            _seat_sides(pol, hp, rep, code_a, code_b, hp_a, hp_b)
-            if rep == 1:
-                rng[:] = saved
-                d[:] = keep
+            _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
             play_hand(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1),
                       look)
             m = t[SA.score] - t[SA.score + 1]
@@ -274,7 +280,6 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
         add_paired(out, MA.pairs, MA.diff2, MA.diff2_sq, MA.better, MA.worse, total)
     for v in range(N_VIOL):
         out[MA.violations + v] += viol[v]
-
 
 
 #: Counts of the paired game match: the margin of A's total over B's a game (``diff2`` the
@@ -291,22 +296,13 @@ GMA = GM.at
 def game_match_kernel(rng, n, out, deck, rl, max_hands, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look):
     """Paired games: each pair plays two whole games (:func:`play_game`) from the same random
     stream and pack order, A at seats 0+2 (dealing first) then at seats 1+3."""
-    d = deck.copy()
-    keep = deck.copy()
+    d, keep, pol, hp, saved = _pair_scratch(rng, deck, hp_a)
     t, mv, work, viol = _scratch()
-    pol = np.zeros(SEATS, dtype=np.int64)
-    hp = np.zeros((SEATS, hp_a.shape[0]), dtype=np.int64)
-    saved = rng.copy()
     for _ in range(n):
-        saved[:] = rng
-        keep[:] = d
-        total = 0
         wins = 0
+        total = 0
         for rep in range(2):
-            _seat_sides(pol, hp, rep, code_a, code_b, hp_a, hp_b)
-            if rep == 1:
-                rng[:] = saved
-                d[:] = keep
+            _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
             tot0, tot1, hands, done = play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts,
                                                 viol, user, out, look)
             m = tot0 - tot1 if rep == 0 else tot1 - tot0
