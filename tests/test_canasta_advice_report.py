@@ -56,7 +56,8 @@ def test_verdicts_hold_on_other_seeds(seed):
 
 
 def test_section_builds(tmp_path):
-    """The section builds at --scale 0.01 with a table per position, the verdicts and the ladder chart."""
+    """The section builds at --scale 0.01 with a table per position, the verdicts and the ladder chart
+    (lookahead included, its small match marked)."""
     assert "canasta_advice" in SECTIONS
     md = rep.write(tmp_path, seed=3, scale=0.01, progress=False)
     text = md.read_text(encoding="utf-8")
@@ -64,5 +65,6 @@ def test_section_builds(tmp_path):
         assert f"### {c.title}" in text
     assert text.count("*Verdict: ") == len(rep.CASES)
     assert "heuristic2 vs heuristic" in text and "canasta_advice_ladder.png" in text
+    assert "| lookahead vs heuristic2 |" in text and "(lookahead: a small match)" in text
     assert (tmp_path / "canasta_advice_ladder.png").stat().st_size > 0
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from cardodds.canasta import _policies as P
 from cardodds.canasta import _table as T
-from cardodds.canasta.cards import ACE, KING
+from cardodds.canasta.cards import ACE, KING, deck_kinds
 from cardodds.canasta.policies import POLICIES, HeuristicParams
 
 from .test_canasta_play import FIVE, NINE, RULES, SEVEN, moves, play, table
@@ -17,10 +17,11 @@ EIGHT = 7
 HP = HeuristicParams().pack()
 
 
-def pick(t, smart):
+def pick(t, smart, **params):
     ms = moves(t)
     mv = np.asarray(ms, dtype=np.int64)
-    return ms[P.heuristic_choose(t, RULES, mv, len(ms), HP, np.int64(P.SMART if smart else 0))]
+    hp = HeuristicParams(**params).pack() if params else HP
+    return ms[P.heuristic_choose(t, RULES, mv, len(ms), hp, np.int64(P.SMART if smart else 0))]
 
 
 def test_heuristic2_is_a_policy_by_name_and_heuristic_stays():
@@ -43,6 +44,26 @@ def test_it_discards_away_from_a_pair_the_next_player_took_with_the_pile():
     assert pick(t, True) == (T.MV_DISCARD, NINE, 0, 0, 0)
 
 
+def test_it_discards_a_rank_the_next_player_threw_away_itself():
+    t = table({0: "9c 5d Kh Kd Qs Qh", 1: "8h 8s 4c 4d 5c"}, pile=[FIVE])
+    assert pick(t, True) == (T.MV_DISCARD, FIVE, 0, 0, 0)  # nothing remembered: the cheapest single
+    t[SA.threw + 15 + NINE] = 1  # seat 1, next to play, discarded a 9 this hand
+    # it is unlikely to hold a pair of what it threw away: the 9 is the safer discard
+    assert pick(t, True) == (T.MV_DISCARD, NINE, 0, 0, 0)
+    assert pick(t, True, match_discards=0) == (T.MV_DISCARD, FIVE, 0, 0, 0)  # heuristic2 before the memory
+    t[SA.took + 15 + NINE] = 1  # ... but it took a 9 back with the pile and holds it
+    assert pick(t, True) == (T.MV_DISCARD, FIVE, 0, 0, 0)
+
+
+def test_the_table_remembers_who_discarded_what_and_a_game_score_across_the_deal():
+    t = table({0: "8d 9c Kh Kd Qs Qh", 1: "8h 8s 4c 4d 5c"}, pile=[FIVE])
+    play(t, (T.MV_DISCARD, NINE, 0, 0, 0))
+    assert t[SA.threw + NINE] == 1 and t[SA.threw:SA.threw + 60].sum() == 1
+    t[SA.game:SA.game + 2] = (4200, 3900)
+    T.new_hand(np.arange(1, 5, dtype=np.uint64), t, RULES, deck_kinds(4).copy(), 3)  # the next hand of a game
+    assert tuple(t[SA.game:SA.game + 2]) == (4200, 3900) and t[SA.threw:SA.threw + 60].sum() == 0
+
+
 def test_it_keeps_its_wilds_until_a_canasta_comes_near():
     t = table({0: "Jk 2h 9c 8d 5s 6h 7c"}, melds=[(0, KING, 3, 0, 0)])
     old, new = pick(t, False), pick(t, True)
@@ -60,3 +81,24 @@ def test_it_goes_out_when_going_out_wins_the_hand_not_when_behind():
     ahead = table({0: "5c 5d 5h", 1: "4c 4d 6c 6d 9h", 3: "4h 4s 6h 6s 9s"},
                   melds=[(0, ACE, 7, 0, 0), (1, KING, 3, 0, 0)])
     assert pick(ahead, True)[:3] == (T.MV_NEW, FIVE, 3)
+
+
+def test_it_goes_out_when_going_out_wins_the_game():
+    # behind in the hand (their canasta, no canasta of ours): heuristic2 stays in ...
+    t = table({0: "5c 5d 5h", 1: "4c 4d 6c 6d 9h", 3: "4h 4s 6h 6s 9s"},
+              melds=[(0, ACE, 3, 0, 0), (1, KING, 7, 0, 0)])
+    t[SA.game:SA.game + 2] = (9990, 5000)
+    # ... but at 9,990 to 5,000 going out takes us past 10,000 ahead of them: the game is won
+    assert pick(t.copy(), True)[:3] == (T.MV_NEW, FIVE, 3)
+    assert pick(t.copy(), True, out_for_game=0)[:3] != (T.MV_NEW, FIVE, 3)
+
+
+def test_it_does_not_go_out_when_going_out_loses_the_game():
+    # ahead in the hand (a canasta each, our side scoring more): heuristic2 would go out ...
+    t = table({0: "5c 5d 5h", 1: "4c 4d 6c 6d 9h", 3: "4h 4s 6h 6s 9s"},
+              melds=[(0, ACE, 7, 0, 0), (1, KING, 7, 0, 0)])
+    assert pick(t.copy(), True)[:3] == (T.MV_NEW, FIVE, 3)
+    # ... but at 5,000 to 9,600 the hand ending now takes them past 10,000 ahead: it stays in
+    t[SA.game:SA.game + 2] = (5000, 9600)
+    assert pick(t.copy(), True)[:3] != (T.MV_NEW, FIVE, 3)
+    assert pick(t.copy(), True, out_for_game=0)[:3] == (T.MV_NEW, FIVE, 3)

@@ -43,6 +43,18 @@ def test_random_and_heuristic_differ_and_heuristic_is_stronger():
     assert same.points.contains_zero()
 
 
+def test_strength_in_whole_games_pairs_the_games_with_the_sides_swapped():
+    # the same player on both sides plays each pair's two games alike: one each, to the point
+    same = strength("heuristic", "heuristic", games=True, rules=CanastaRules(target=3000), samples=12, rng=4,
+                    check=True)
+    assert same.wins.value == 0.5 and same.wins.se == 0 and same.points.value == 0
+    assert same.hands.value >= 1 and same.unfinished == 0 and not any(same.violations.values())
+    s = strength("heuristic", "random", games=True, rules=CanastaRules(target=3000), samples=12, rng=4)
+    assert s.wins.lo > 0.5 and s.points.value > 0 and s.pairs == 12
+    d = json.loads(json.dumps(s.to_dict()))
+    assert d["games"] is True and d["wins"]["value"] == s.wins.value and "games to 3,000" in repr(s)
+
+
 def test_game_to_a_small_target():
     g = game("heuristic", rules=CanastaRules(target=2000), samples=60, rng=2, check=True)
     assert g.games == 60 and g.unfinished.value == 0.0

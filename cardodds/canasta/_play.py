@@ -184,28 +184,37 @@ def game_decided(tot0, tot1, target):
     return (tot0 >= target or tot1 >= target) and tot0 != tot1
 
 
+@helper
+def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, viol, user, out, look):
+    """Play one game to ``target``: side 0 (seat 0) deals the first hand, the deal passes in
+    the direction of play; each hand starts with the game score in ``t[game]``. After a hand
+    in which a side reached the target the higher total wins, an exact tie plays on. Returns
+    the two totals, the hands played and whether the game ended within ``max_hands``."""
+    tot0 = 0
+    tot1 = 0
+    hands = 0
+    while hands < max_hands:
+        dealer = (SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
+        t[SA.game] = tot0
+        t[SA.game + 1] = tot1
+        play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1), look)
+        hands += 1
+        tot0 += t[SA.score]
+        tot1 += t[SA.score + 1]
+        if game_decided(tot0, tot1, rl[R.target]):
+            return tot0, tot1, hands, True
+    return tot0, tot1, hands, False
+
+
 @kernel
 def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, user, look):
-    """Play ``n`` games to ``target``; side 0 (seat 0) deals the first hand, the deal passes
-    in the direction of play (to the left, clockwise); after a hand in which a side reached the
-    target the higher total wins, an exact tie plays on. A game still open after ``max_hands``
-    hands counts as unfinished."""
+    """Play ``n`` games to ``target`` (:func:`play_game`). A game still open after
+    ``max_hands`` hands counts as unfinished."""
     d = deck.copy()
     t, mv, work, viol = _scratch()
     for _ in range(n):
-        tot0 = 0
-        tot1 = 0
-        hands = 0
-        done = False
-        while hands < max_hands:
-            dealer = (SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
-            play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1), look)
-            hands += 1
-            tot0 += t[SA.score]
-            tot1 += t[SA.score + 1]
-            if game_decided(tot0, tot1, rl[R.target]):
-                done = True
-                break
+        tot0, tot1, hands, done = play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, viol,
+                                            user, out, look)
         out[GA.games] += 1
         if not done:
             out[GA.unfinished] += 1
@@ -229,29 +238,41 @@ M = Layout("canasta match counts", [
 MA = M.at
 
 
+@inline
+def _pair_scratch(rng, deck, hp_a):
+    """A paired match's pack (played, and kept for the pair's second play), the seats'
+    policies and parameters, and the stream saved for the second play."""
+    return (deck.copy(), deck.copy(), np.zeros(SEATS, dtype=np.int64), np.zeros((SEATS, hp_a.shape[0]), dtype=np.int64),
+            rng.copy())
+
+
+@helper
+def _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b):
+    """Seat A at seats 0+2 for the first play of a pair (``rep`` 0: the stream and the pack
+    saved), at seats 1+3 for the second (the stream and the pack as the first play found them)."""
+    for s in range(SEATS):
+        a_here = (s % 2 == 0) == (rep == 0)
+        pol[s] = code_a if a_here else code_b
+        hp[s] = hp_a if a_here else hp_b
+    if rep == 0:
+        saved[:] = rng
+        keep[:] = d
+    else:
+        rng[:] = saved
+        d[:] = keep
+
+
 @kernel
 def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look):
     """Paired strength: each deal is played twice, A at seats 0+2 then A at seats 1+3, from
     the same random stream. ``diff2`` adds twice A's mean margin over the pair (points of A's
     side minus B's, summed over the two plays)."""
-    d = deck.copy()
-    keep = deck.copy()
+    d, keep, pol, hp, saved = _pair_scratch(rng, deck, hp_a)
     t, mv, work, viol = _scratch()
-    pol = np.zeros(SEATS, dtype=np.int64)
-    hp = np.zeros((SEATS, hp_a.shape[0]), dtype=np.int64)
-    saved = rng.copy()
     for _ in range(n):
-        saved[:] = rng
-        keep[:] = d
         total = 0
         for rep in range(2):
-            for s in range(SEATS):
-                a_here = (s % 2 == 0) == (rep == 0)
-                pol[s] = code_a if a_here else code_b
-                hp[s] = hp_a if a_here else hp_b
-            if rep == 1:
-                rng[:] = saved
-                d[:] = keep
+            _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
             play_hand(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1),
                       look)
             m = t[SA.score] - t[SA.score + 1]
@@ -260,3 +281,40 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
     for v in range(N_VIOL):
         out[MA.violations + v] += viol[v]
 
+
+#: Counts of the paired game match: the margin of A's total over B's a game (``diff2`` the
+#: sum over the pair's two games), the games A won (0..2 a pair) and their squares, the
+#: hands a game (sum and squares) and the games left unfinished.
+GM = Layout("canasta game match counts", [
+    ("pairs", 1), ("violations", N_VIOL), ("diff2", 1), ("diff2_sq", 1), ("better", 1), ("worse", 1),
+    ("wins", 1), ("wins_sq", 1), ("hands", 1), ("hands_sq", 1), ("unfinished", 1),
+])
+GMA = GM.at
+
+
+@kernel
+def game_match_kernel(rng, n, out, deck, rl, max_hands, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look):
+    """Paired games: each pair plays two whole games (:func:`play_game`) from the same random
+    stream and pack order, A at seats 0+2 (dealing first) then at seats 1+3."""
+    d, keep, pol, hp, saved = _pair_scratch(rng, deck, hp_a)
+    t, mv, work, viol = _scratch()
+    for _ in range(n):
+        wins = 0
+        total = 0
+        for rep in range(2):
+            _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
+            tot0, tot1, hands, done = play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts,
+                                                viol, user, out, look)
+            m = tot0 - tot1 if rep == 0 else tot1 - tot0
+            total += m
+            if done and m > 0:
+                wins += 1
+            out[GMA.hands] += hands
+            out[GMA.hands_sq] += hands * hands
+            if not done:
+                out[GMA.unfinished] += 1
+        add_paired(out, GMA.pairs, GMA.diff2, GMA.diff2_sq, GMA.better, GMA.worse, total)
+        out[GMA.wins] += wins
+        out[GMA.wins_sq] += wins * wins
+    for v in range(N_VIOL):
+        out[GMA.violations + v] += viol[v]

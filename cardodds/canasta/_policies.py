@@ -77,13 +77,16 @@ H = Layout("canasta heuristic", [
     ("feed_opponents", 1),     # 1: add naturals to the opponents' melds to shed cards
     ("keep_wilds", 1),         # wilds kept back in hand until the side has a canasta
     ("min_naturals", 1),       # naturals a new meld needs (besides the first meld)
+    ("match_discards", 1),     # heuristic2: points for discarding a rank the next player threw itself
+    ("out_for_game", 1),       # heuristic2: 1 to go out when it wins the game, never when it loses it
 ])
 HA = H.at
 #: The tuner's best set (play.tune, seed 7, 1,500 paired deals a match), which beat the
 #: hand-set start (take_min_gain=20, out_needs_canasta=1, keep_wilds=1) by 277 [254, 301]
 #: points a hand on fresh deals.
 HEURISTIC_DEFAULTS = dict(open_from_turn=0, take_min_pile=2, take_min_gain=0, discard_care=1,
-                          out_needs_canasta=0, feed_opponents=0, keep_wilds=0, min_naturals=3)
+                          out_needs_canasta=0, feed_opponents=0, keep_wilds=0, min_naturals=3,
+                          match_discards=20, out_for_game=1)
 
 
 @helper
@@ -102,7 +105,7 @@ def _danger(t, card, side):
     return d
 
 
-# ---- what heuristic2 adds: memory of the pile takes, the pile valued, going out to win ----------------
+# ---- what heuristic2 adds: memory of the pile takes and discards, the pile valued, going out to win ---
 @helper
 def _known_danger(t, rl, card, seat):
     """How much discarding ``card`` feeds the opponents by what they are known to hold (the
@@ -114,6 +117,21 @@ def _known_danger(t, rl, card, seat):
     far = (nxt + 2) % SEATS
     d = 400 * min(t[SA.took + nxt * N_KINDS + card], 2) + 100 * min(t[SA.took + far * N_KINDS + card], 2)
     return min(d * (4 + t[SA.pile_len]) // 4, 450)  # below a wild's danger: never a wild for it
+
+
+@helper
+def _matched(t, rl, card, seat, w):
+    """What discarding ``card`` gains by the discards seen: ``w`` (more with a bigger pile) for a
+    rank the next player discarded itself this hand and has not taken back, with no meld of it
+    on the table (it is unlikely to hold a pair of what it threw away)."""
+    if w == 0 or card < FOUR or card > ACE:
+        return 0
+    nxt = next_seat(rl, seat)
+    if t[SA.threw + nxt * N_KINDS + card] == 0 or t[SA.took + nxt * N_KINDS + card] > 0:
+        return 0
+    if meld_size(t, 0, card - FOUR) > 0 or meld_size(t, 1, card - FOUR) > 0:
+        return 0
+    return min(w * (4 + t[SA.pile_len]) // 4, 3 * w)
 
 
 @helper
@@ -159,9 +177,18 @@ def _side_estimate(t, rl, side, out):
 
 
 @helper
-def _out_wins(t, rl, side):
+def _out_wins(t, rl, side, for_game):
     """Going out now is worth it: our side ahead after it, or the hand about to end anyway
-    (a short stock, an opponent close to going out)."""
+    (a short stock, an opponent close to going out). With ``for_game`` the game score before
+    the hand decides first: going out that takes our side to the target ahead of theirs wins
+    the game; going out that ends the game with theirs ahead loses it."""
+    if for_game != 0:
+        us = t[SA.game + side] + _side_estimate(t, rl, side, 1)
+        them = t[SA.game + 1 - side] + _side_estimate(t, rl, 1 - side, 0)
+        if us >= rl[R.target] and us > them:
+            return True
+        if them >= rl[R.target] and them >= us:
+            return False
     if stock_left(t) <= 8:
         return True
     for s in range(SEATS):
@@ -174,8 +201,9 @@ def _out_wins(t, rl, side):
 def heuristic_choose(t, rl, mv, nm, hp, smart):
     """Pick a move by the named parameters ``hp`` (layout :data:`H`); ties to the first move.
     With ``smart`` (``heuristic2``) it also values the pile by what it holds, discards by
-    what the opponents are known to hold, keeps wilds back for a canasta and goes out only
-    when going out wins the hand (or the hand is about to end)."""
+    what the opponents are known to hold and what the next player threw away, keeps wilds
+    back for a canasta and goes out only when going out wins the game or the hand (or the
+    hand is about to end), never when it loses the game."""
     seat = t[SA.seat]
     side = seat % 2
     hb = SA.hand + seat * N_KINDS
@@ -186,7 +214,7 @@ def heuristic_choose(t, rl, mv, nm, hp, smart):
     wilds = t[hb + TWO] + t[hb + JOKER]
     allow_out = hp[HA.out_needs_canasta] == 0 or has_can
     if smart & SMART_OUT and allow_out and h <= 7:
-        allow_out = _out_wins(t, rl, side)
+        allow_out = _out_wins(t, rl, side, hp[HA.out_for_game])
     best = -1 << 40
     bi = 0
     pile_gain = 0
@@ -205,7 +233,7 @@ def heuristic_choose(t, rl, mv, nm, hp, smart):
             else:
                 sc = -pts[card]
             if smart & SMART_DISCARD:
-                sc -= _known_danger(t, rl, card, seat)
+                sc += _matched(t, rl, card, seat, hp[HA.match_discards]) - _known_danger(t, rl, card, seat)
             if card == BLACK3:
                 sc = 50
             sc -= 100000  # a discard ends the turn: only when nothing else is worth doing

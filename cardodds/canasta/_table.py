@@ -60,7 +60,9 @@ BIG_ROOM = 1 << 20
 #: to it (scored for the adder with ``added_cards="adder"``); ``no_draw`` 1 in a turn that
 #: began on an empty stock (``empty_stock="take_pile"``: take the pile or end the hand);
 #: what every player saw (the memory of ``heuristic2``): ``took`` per seat x kind the cards
-#: it took with the pile and has not played since, ``discarded`` per kind the discards so far.
+#: it took with the pile and has not played since, ``discarded`` per kind the discards so far,
+#: ``threw`` per seat x kind the cards it discarded this hand; ``game`` each side's game score
+#: before this hand (0 in single hands; :func:`new_hand` keeps it).
 S = Layout("canasta table", [
     ("hand", SEATS * N_KINDS), ("meld", 2 * SLOTS * REC), ("red3", 2), ("opened", 2),
     ("pile", MAX_CARDS), ("pile_len", 1), ("stock", MAX_CARDS), ("stock_pos", 1), ("deck_size", 1),
@@ -68,6 +70,7 @@ S = Layout("canasta table", [
     ("went_out", 1), ("score", 2), ("open_turn", 2), ("canasta_turn", 2),
     ("pile_takes", 2), ("pile_taken", 2), ("bad_moves", 1), ("hand_count", SEATS),
     ("lent", 2 * SLOTS * 3), ("no_draw", 1), ("took", SEATS * N_KINDS), ("discarded", N_KINDS),
+    ("threw", SEATS * N_KINDS), ("game", 2),
 ])
 SA = S.at
 S_SIZE = S.size
@@ -194,7 +197,9 @@ def new_hand(rng, t, rl, deck, dealer):
     (left of the dealer, clockwise) moves first, or the dealer with ``first_player="dealer"``."""
     size = deck.shape[0]
     shuffle_prefix(rng, deck, size - 1, size)
+    g0, g1 = t[SA.game], t[SA.game + 1]
     t[:] = 0
+    t[SA.game], t[SA.game + 1] = g0, g1
     for side in range(2):
         for sl in range(SLOTS):
             t[meld_at(side, sl)] = WILDS_ONLY if sl == WILD_SLOT else sl + FOUR
@@ -490,6 +495,7 @@ def apply_move(t, rl, m):
         t[hb + m[1]] -= 1
         _forget(t, seat, m[1], 1)
         t[SA.discarded + m[1]] += 1
+        t[SA.threw + seat * N_KINDS + m[1]] += 1
         t[SA.pile + t[SA.pile_len]] = m[1]
         t[SA.pile_len] += 1
         if hand_size(t, seat) == 0:

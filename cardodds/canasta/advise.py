@@ -500,7 +500,8 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     ``red3``: red 3s laid (us, them). ``turn``: table turns played before mine (going out is
     not allowed in a player's first turn, turns 0..3); when given, the cards out must add up
     to it (48 dealt, the upcard, one draw a turn, one per red 3 laid). ``score``: the game
-    score before this hand (us, them), for P(we win the game with this hand). ``options``:
+    score before this hand (us, them), for P(we win the game with this hand); ``heuristic2``
+    players in the play-outs also go out by it. ``options``:
     only these options (names as printed, or a discard's card). ``policies``: who plays the
     play-outs at every seat, mine included (as in :func:`cardodds.canasta.play`).
     ``target_halfwidth``: instead of ``samples``, run until the paired margin difference
@@ -537,6 +538,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         game[A.G_TARGET] = np.iinfo(np.int64).max // 4  # never reached: no game counted
     else:
         game[[A.G_US, A.G_THEM, A.G_TARGET]] = (score[0], score[1], rules.target)
+        pos.base[T.SA.game:T.SA.game + 2] = score  # the players of the play-outs know it too
 
     def fields(c) -> dict:
         return {name: c[layout.slice(name)] for name in layout.names()}

@@ -201,7 +201,8 @@ def add_play_commands(csub) -> None:
     p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
                    help="random | heuristic | heuristic2 | lookahead, one for all seats or four comma-separated "
                         "(seat 0..3)")
-    p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands")
+    p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands "
+                                                        "(with --strength: paired games)")
     p.add_argument("--house-options", action="store_true",
                    help="each house option against the rules given, on the same deals")
     p.add_argument("--strength", default=None, metavar="A,B",
@@ -324,6 +325,16 @@ def house_text(r) -> str:
 
 
 def strength_text(r) -> str:
+    if r.wins is not None:
+        head = (f"Canasta strength in games to {r.rules.target:,}, {r.a} against {r.b}, sides swapped on the same "
+                f"deals ({cu.how(r, 'game pairs')})")
+        verdict = ("no difference at this precision" if r.wins.lo <= 0.5 <= r.wins.hi
+                   else f"{r.a if r.wins.value > 0.5 else r.b} is stronger")
+        facts = cu.table(("figure", "estimate"), [
+            (f"{r.a}'s side wins a game", cu.est(r.wins)),
+            (f"{r.a} minus {r.b}, points a game", cu.est(r.points, 0, sign=True)),
+            ("hands a game", cu.est(r.hands, 2))])
+        return cu.block(head, r, facts, verdict, *_violations(r))
     head = f"Canasta strength, {r.a} against {r.b}, sides swapped on the same deals ({cu.how(r, 'deal pairs')})"
     verdict = ("no difference at this precision" if r.points.contains_zero()
                else f"{r.a if r.points.value > 0 else r.b} is stronger")
@@ -366,7 +377,8 @@ def _play(args) -> int:
         parts = [x.strip() for x in args.strength.split(",")]
         if len(parts) != 2:
             raise ValueError(f"--strength {args.strength!r}: give two players, e.g. heuristic,random")
-        return _show(args, strength(parts[0], parts[1], rules=rules, samples=args.samples, check=args.check, **common))
+        return _show(args, strength(parts[0], parts[1], rules=rules, samples=args.samples, check=args.check,
+                                    games=args.games, **common))
     if args.games and not args.house_options:
         if args.precision is not None:
             raise ValueError("--precision applies to hands; give --samples with --games")

@@ -293,6 +293,11 @@ def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
 
 
 # ---- games ------------------------------------------------------------------------------------------
+def _check_max_hands(max_hands) -> None:
+    if isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer)) or not 1 <= max_hands <= 10_000:
+        raise ValueError(f"max_hands={max_hands!r} must be a whole number 1..10000")
+
+
 @dataclass(frozen=True, repr=False, kw_only=True)
 class GameResult(Result):
     """Whole games to ``rules.target`` (see :func:`game`)."""
@@ -349,8 +354,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
     rules = check_rules(rules)
     check_run(samples=samples, threads=threads, rng=rng)
     samples = _size(samples, None, DEFAULT_GAMES)
-    if isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer)) or not 1 <= max_hands <= 10_000:
-        raise ValueError(f"max_hands={max_hands!r} must be a whole number 1..10000")
+    _check_max_hands(max_hands)
     codes, names, user, hp = resolve_policies(policies, params)
     res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
                                      int(bool(check)), deck_counts(rules.jokers), compile_policy(user),
@@ -507,31 +511,47 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
 # ---- strength --------------------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False, kw_only=True)
 class StrengthResult(Result):
-    """Player A against player B in points a hand, paired (see :func:`strength`)."""
+    """Player A against player B, paired (see :func:`strength`): in points a hand, or with
+    ``games=True`` in whole games to ``rules.target``."""
 
     a: str
     b: str
     pairs: int
-    points: Estimate          # A's side minus B's side, points a hand (mean over the pair)
+    points: Estimate          # A's side minus B's side, points a hand (a game with games) (mean over the pair)
     better: Estimate          # P(A's side did better over the pair)
     violations: dict
     counts: np.ndarray = counts_field()
+    games: bool = False
+    wins: Estimate | None = None    # games: P(A's side wins a game), the mean over the pair
+    hands: Estimate | None = None   # games: mean hands a game
+    unfinished: int = 0             # games: games still open after max_hands hands (no winner)
 
     def to_dict(self) -> dict:
         d = self.meta()
         d.update({"game": "canasta", "question": "strength", "a": self.a, "b": self.b, "pairs": self.pairs,
                   "points": self.points.to_dict(), "better": self.better.to_dict(),
                   "violations": dict(self.violations)})
+        if self.games:
+            assert self.wins is not None and self.hands is not None
+            d.update({"games": True, "wins": self.wins.to_dict(), "hands": self.hands.to_dict(),
+                      "unfinished": self.unfinished})
         return d
 
     def to_frame(self):
         import pandas as pd
 
-        return pd.DataFrame([{"a": self.a, "b": self.b, "points": self.points.value, "lo": self.points.lo,
-                              "hi": self.points.hi, "better": self.better.value}])
+        row = {"a": self.a, "b": self.b, "points": self.points.value, "lo": self.points.lo, "hi": self.points.hi,
+               "better": self.better.value}
+        if self.wins is not None:
+            row.update({"wins": self.wins.value, "wins_lo": self.wins.lo, "wins_hi": self.wins.hi})
+        return pd.DataFrame([row])
 
     def __repr__(self) -> str:
         verdict = " (no difference at this precision)" if self.points.contains_zero() else ""
+        if self.wins is not None:
+            return (f"Canasta strength {self.a} vs {self.b} in games to {self.rules.target:,}: A's side wins "
+                    f"{self.wins.format(percent=True)} of the games, {self.points.format()} points a game{verdict}; "
+                    f"{self.pairs:,} paired games (seed {self.seed})")
         return (f"Canasta strength {self.a} vs {self.b}: {self.points.format()} points a hand{verdict}; "
                 f"A's side better in {self.better.format(percent=True)} of {self.pairs:,} paired deals "
                 f"(seed {self.seed})")
@@ -541,9 +561,16 @@ class StrengthResult(Result):
 @takes_backend
 def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
              rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
-             params_b: HeuristicParams | None = None, check: bool = False, progress: bool = False) -> StrengthResult:
+             params_b: HeuristicParams | None = None, check: bool = False, games: bool = False,
+             max_hands: int = DEFAULT_MAX_HANDS, progress: bool = False) -> StrengthResult:
     """A's partnership against B's on the same deals with the sides swapped: A's edge in points
     a hand with its 95% interval.
+
+    With ``games=True`` each of the ``samples`` pairs is two whole games to ``rules.target``
+    from the same random stream and pack order, A's side dealing first in one and B's in the
+    other: ``wins`` is P(A's side wins a game) (the mean over the pair), ``points`` A's margin
+    a game, ``better`` P(A's side scored more than B's over the pair's two games), ``hands``
+    the hands a game.
 
     >>> s = strength("heuristic", "random", samples=100, rng=1)
     >>> s.points.value > 0
@@ -552,22 +579,31 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
     rules = check_rules(rules)
     check_run(samples=samples, threads=threads, rng=rng)
     samples = _size(samples, None, DEFAULT_STRENGTH_PAIRS)
+    _check_max_hands(max_hands)
     ca, na, ua, ha = resolve_policies(a, params_a)
     cb, nb, ub, hb = resolve_policies(b, params_b)
     user = ua if na[0] == "user" else ub
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
-    res = engine.run(P.match_kernel, (deck_kinds(rules.jokers), rules.pack(), int(ca[0]), int(cb[0]), ha[0],
-                                      hb[0], int(bool(check)), deck_counts(rules.jokers), compile_policy(user),
-                                      _look((ca[0], cb[0]))),
-                     P.M.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=256,
-                     unit="pair")
-    v = P.M.view(res.counts)
+    tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], int(bool(check)), deck_counts(rules.jokers), compile_policy(user),
+            _look((ca[0], cb[0])))
+    head = (deck_kinds(rules.jokers), rules.pack())
+    look = _look((ca[0], cb[0])) is not None
+    # a look-ahead pair costs hundreds of plain ones: small chunks keep both cores busy on a small
+    # match and Ctrl-C quick
+    kern, lay, size = ((P.game_match_kernel, P.GM, 8) if games else (P.match_kernel, P.M, 16 if look else 256))
+    res = engine.run(kern, head + ((int(max_hands),) if games else ()) + tail, lay.size, samples=samples, rng=rng,
+                     threads=threads, progress=progress, chunk_size=size, unit="game pair" if games else "pair")
+    v = lay.view(res.counts)
     n = res.samples
     pts = _mean(v.diff2, v.diff2_sq, n).scaled(0.5)
+    extra: dict = {}
+    if games:
+        extra = dict(games=True, wins=_mean(v.wins, v.wins_sq, n).scaled(0.5),
+                     hands=_mean(v.hands, v.hands_sq, 2 * n), unfinished=int(v.unfinished))
     return StrengthResult(a=na[0], b=nb[0], pairs=int(n), points=pts, better=Estimate.proportion(v.better, n),
                           violations=_violations(v.violations), counts=res.counts, rules=rules, samples=int(n),
-                          seed=res.seed, partial=res.partial)
+                          seed=res.seed, partial=res.partial, **extra)
 
 
 # ---- a traced hand -------------------------------------------------------------------------------------------

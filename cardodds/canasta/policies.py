@@ -19,19 +19,25 @@ the seat's policy picks one by its index, so no policy can break a rule.
     can least use (no meld of that rank on the table), cheapest and least held first;
     never a wild unless nothing else is left.
 ``heuristic2``
-    ``heuristic`` (the same parameters) with a memory and three changes. It remembers what
+    ``heuristic`` (the same parameters) with a memory and five changes. It remembers what
     every player saw: the cards each player took with the pile and has not played since
-    (the table's ``took``), and the discards. It values a pile by what it holds under the top
-    card (wilds and red 3s in full, a natural it can meld at its points, a black 3 and a
-    natural it cannot use against it) and takes it, whatever its size, when that plus the
-    meld it makes is worth ``take_min_gain``; it discards away from what the opponents are
-    known to hold (a pair the next player took is a pile handed over, the more so the bigger
-    the pile); it adds a wild to its side's meld only where a canasta comes near (the meld at
-    4+ cards holding 2+ wilds, or the seventh card) or to empty a small hand; and with 7 cards
-    or fewer it goes out only when its side is ahead after going out (its estimate: the table
-    scored now, each unknown card in a hand at 10 points, the cards taken with the pile at
-    theirs) or when the hand is about to end anyway (8 or fewer cards in the stock, an
-    opponent with 2 cards or fewer).
+    (the table's ``took``), and who discarded what this hand (``threw``). It values a pile by
+    what it holds under the top card (wilds and red 3s in full, a natural it can meld at its
+    points, a black 3 and a natural it cannot use against it) and takes it, whatever its size,
+    when that plus the meld it makes is worth ``take_min_gain``; it discards away from what the
+    opponents are known to hold (a pair the next player took is a pile handed over, the more so
+    the bigger the pile) and, by ``match_discards`` points (more with a bigger pile), towards a
+    rank the next player discarded itself and has not taken back, with no meld of it on the
+    table (it is unlikely to hold a pair of it); it adds a wild to its side's meld only where a
+    canasta comes near (the meld at 4+ cards holding 2+ wilds, or the seventh card) or to empty
+    a small hand; and with 7 cards or fewer it goes out only when going out wins: with
+    ``out_for_game`` the game score before the hand first (going out that takes its side to the
+    target ahead wins the game; going out that ends the game with the other side ahead is never
+    chosen), then the hand: its side ahead after going out (its estimate: the table scored now,
+    each unknown card in a hand at 10 points, the cards taken with the pile at theirs) or the
+    hand about to end anyway (8 or fewer cards in the stock, an opponent with 2 cards or fewer).
+    ``HeuristicParams(match_discards=0, out_for_game=0)`` plays heuristic2 as it was before
+    the last two.
 ``lookahead``
     ``heuristic2`` with a sampled look-ahead (:mod:`cardodds.canasta._lookahead`): at each
     take, discard or go-out decision it deals 16 worlds consistent with what its seat knows
@@ -84,7 +90,8 @@ class HeuristicParams:
 
     The defaults are the tuner's best set (:func:`cardodds.canasta.play.tune`, seed 7, 1,500
     paired deals a match): against the hand-set start ``take_min_gain=20, out_needs_canasta=1, keep_wilds=1`` it
-    gained 277 [254, 301] points a hand on fresh deals."""
+    gained 277 [254, 301] points a hand on fresh deals. ``match_discards`` and ``out_for_game``
+    steer ``heuristic2`` only (``heuristic`` ignores them)."""
 
     open_from_turn: int = 0
     take_min_pile: int = 2
@@ -94,6 +101,8 @@ class HeuristicParams:
     feed_opponents: int = 0
     keep_wilds: int = 0
     min_naturals: int = 3
+    match_discards: int = 20
+    out_for_game: int = 1
 
     def __post_init__(self):
         for f in fields(self):

@@ -58,7 +58,10 @@ CASES = (
 )
 
 #: The strength ladder: each pair plays the same deals with the sides swapped.
-LADDER = (("heuristic2", "heuristic"), ("heuristic2", "random"), ("heuristic", "random"))
+LADDER = (("heuristic2", "heuristic"), ("heuristic2", "random"), ("heuristic", "random"), ("lookahead", "heuristic2"))
+#: The look-ahead player plays out every option of its decisions on sampled worlds: its match
+#: runs this many deal pairs at full scale (the others 20,000), marked in the chart and table.
+LOOKAHEAD_PAIRS = 60
 
 
 def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = False) -> Path:
@@ -75,20 +78,23 @@ def _data(seed: int, scale: float, progress: bool, stage: Stages) -> dict:
     root = np.random.SeedSequence(seed)
     n_deals = samples(2_000, scale, 200)
     n_pairs = samples(20_000, scale, 200)
+    n_look = samples(LOOKAHEAD_PAIRS, scale, 20)
     stage(f"{len(CASES)} hand-built positions, {n_deals:,} sampled deals each")
     advice = {c.key: advise(rules=rules, samples=n_deals, rng=child(root, STREAM, i), progress=progress,
                             **c.position) for i, c in enumerate(CASES)}
-    stage(f"strength ladder: {n_pairs:,} paired deals per pair of players")
-    ladder = {(a, b): strength(a, b, rules=rules, samples=n_pairs, rng=child(root, STREAM, len(CASES) + i),
-                               progress=progress) for i, (a, b) in enumerate(LADDER)}
-    return {"rules": rules, "n_deals": n_deals, "n_pairs": n_pairs, "advice": advice, "ladder": ladder}
+    stage(f"strength ladder: {n_pairs:,} paired deals per pair of players ({n_look:,} with lookahead)")
+    ladder = {(a, b): strength(a, b, rules=rules, samples=n_look if "lookahead" in (a, b) else n_pairs,
+                               rng=child(root, STREAM, len(CASES) + i), progress=progress)
+              for i, (a, b) in enumerate(LADDER)}
+    return {"rules": rules, "n_deals": n_deals, "n_pairs": n_pairs, "n_look": n_look, "advice": advice,
+            "ladder": ladder}
 
 
 # ---- chart ------------------------------------------------------------------------------------
 def _ladder_chart(data: dict):
     """Each pair's edge in points a hand with its 95% interval, one panel per pair (the
     scales differ by fifty times)."""
-    fig, axes = figure((11, 2.6), ncols=len(LADDER))
+    fig, axes = figure((13, 2.6), ncols=len(LADDER))
     for ax, ((a, b), s) in zip(axes, data["ladder"].items()):
         e = s.points
         ax.errorbar([e.value], [0], xerr=[[e.value - e.lo], [e.hi - e.value]], fmt="o", capsize=4, color="C0")
@@ -97,9 +103,11 @@ def _ladder_chart(data: dict):
         lo, hi = min(0.0, e.lo), max(0.0, e.hi)
         pad = 0.15 * (hi - lo)
         ax.set_xlim(lo - pad, hi + pad)
-        label(ax, "A minus B, points a hand", "A's edge", f"A = {a}, B = {b}", legend=None)
-    fig.suptitle(f"Strength ladder, paired ({data['n_pairs']:,} deals a match, each played with the sides swapped; "
-                 "95% intervals)")
+        small = ": a small match" if "lookahead" in (a, b) else ""
+        label(ax, "A minus B, points a hand", "A's edge", f"A = {a}, B = {b}\n({s.pairs:,} deal pairs{small})",
+              legend=None)
+    fig.suptitle(f"Strength ladder, paired ({data['n_pairs']:,} deals a match, {data['n_look']:,} with lookahead; "
+                 "each deal played with the sides swapped; 95% intervals)")
     return fig
 
 
@@ -149,10 +157,14 @@ def _cases_tables(data: dict) -> list[str]:
 def _ladder_table(data: dict) -> list[str]:
     rows = [(f"{a} vs {b}", signed(s.points, 1) + (" (no difference at this precision)"
                                                    if s.points.contains_zero() else ""), pct(s.better, 1))
+            + (f"{s.pairs:,}" + (" (lookahead: a small match)" if "lookahead" in (a, b) else ""),)
             for (a, b), s in data["ladder"].items()]
     return (["## The players behind the verdicts: the strength ladder", "",
              "![strength ladder](canasta_advice_ladder.png)", ""]
-            + md_table(("A vs B", "A's edge, points a hand", "A's side better over the pair"), rows, align="lrr")
+            + md_table(("A vs B", "A's edge, points a hand", "A's side better over the pair", "deal pairs"), rows,
+                       align="lrrr")
             + ["", ("Each deal is played twice from the same random stream, A at seats 0+2 then at seats 1+3, so the "
-                    "luck of the deal cancels (`cardodds canasta play --strength A,B`; the full ladder with 50,000 "
-                    "pairs a match is `python benchmarks/canasta_ladder.py`)."), ""])
+                    "luck of the deal cancels (`cardodds canasta play --strength A,B`). The look-ahead player plays "
+                    "out every option of its take, discard and go-out decisions on 16 sampled worlds, so its match "
+                    "here is small; the full ladder (50,000 pairs a match, 1,000 with lookahead, and whole games to "
+                    "10,000) is `python benchmarks/canasta_ladder.py`."), ""])
