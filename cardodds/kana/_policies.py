@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from numba import types
 
-from .._jit import callback, helper, inline
+from .._jit import callback, helper, loop
 from ._table import COMBO, random_position, sort3
 
 #: A table's policies as the kernels read them (``policies.pack``), indexed
@@ -49,7 +49,7 @@ def _ask_custom(custom, p, hand, peeked, kanad, nk, s):
     return custom(s, p, hand, peeked, kanad, nk)
 
 
-@inline
+@loop
 def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
     """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
 

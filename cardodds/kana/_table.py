@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import helper, inline, loop
+from .._jit import helper, loop
 from .._random import bounded, deal_from
 from ..layout import Layout
 from .rules import RULES
@@ -222,7 +222,7 @@ def kept_pair(h0, h1, h2, pos):
     return h0, h1
 
 
-@inline
+@helper
 def sort3(r0, r1, r2):
     """Positions 0..2 ordered by rank (ties keep position order)."""
     a, b, c = 0, 1, 2
@@ -271,7 +271,7 @@ def peeked_cards(variant):
     return 0 if variant == 0 else (1 if variant == 1 else 3)
 
 
-@inline
+@loop
 def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark):
     """The turn rounds and any extra rounds of the hands in ``kept``: returns ``(winner,
     restocked)``; extra-round counts go to the block at ``block``. Scratch arrays come apart
