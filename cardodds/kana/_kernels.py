@@ -260,7 +260,7 @@ def _focal_key(variant, h0, h1, h2):
     return 0
 
 
-@loop
+@inline
 def count_pairs(out, o_plus, o_minus, stride, key, won, C):
     """Paired outcomes: for each pair of configurations, whether only the first or only the
     second won (bit ``c`` of ``won`` set: configuration ``c`` won), at ``o_plus/o_minus +

@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import helper, loop
+from .._jit import helper, inline, loop
 from .._random import bounded, deal_from
 from ..layout import Layout
 from .rules import RULES
@@ -271,7 +271,7 @@ def peeked_cards(variant):
     return 0 if variant == 0 else (1 if variant == 1 else 3)
 
 
-@loop
+@inline
 def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark):
     """The turn rounds and any extra rounds of the hands in ``kept``: returns ``(winner,
     restocked)``; extra-round counts go to the block at ``block``. Scratch arrays come apart
@@ -294,3 +294,10 @@ def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark
         s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, dark
     )
     return winner, restocked
+
+
+@loop
+def settle_call(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark):
+    """:func:`settle` compiled once, for a caller with reference counting (a session's kernel):
+    inlined there, every array it takes would cost an atomic update a deal; called, it costs none."""
+    return settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark)
