@@ -6,7 +6,7 @@ dealing cheap; numba's own ``np.random`` is several times slower and is shared s
 """
 
 import numpy as np
-from ._jit import helper, inline
+from ._jit import helper, inline, loop
 
 _U1 = np.uint64(1)
 _M32 = np.uint64(0xFFFFFFFF)
@@ -20,7 +20,7 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@inline
+@loop
 def next_u64(s):
     """Next 64-bit word of xoshiro256** (Blackman and Vigna); advances ``s`` in place."""
     s0 = s[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, kernel
+from .._jit import helper, inline, kernel
 from .._random import shuffle_prefix
 from ..layout import Layout
 from ._policies import choose
@@ -43,6 +43,14 @@ def advice_layout(k: int) -> Layout:
 ADV = advice_layout(2).index
 
 
+@helper
+def copy_into(dst, src):
+    """``dst[:] = src`` for arrays of one size, as a loop: the slice assignment compiles numba's
+    message for arrays of different shapes (its string formatting, a quarter second)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
 # ---- the sampled deal -------------------------------------------------------------------------------
 @helper
 def deal_world(rng, u, base, world, hidden, pile_slots):
@@ -56,7 +64,7 @@ def deal_world(rng, u, base, world, hidden, pile_slots):
     size = u.shape[0]
     if size > 1:
         shuffle_prefix(rng, u, size - 1, size)
-    world[:] = base
+    copy_into(world, base)
     me = base[SA.seat]
     p = 0
     for s in range(1, SEATS):
@@ -96,7 +104,7 @@ def _allowed(t, mv, nm, hold):
     return keep if keep > 0 else nm
 
 
-@helper
+@inline
 def play_out(rng, t, rl, pol, hp, mv, work, user, hold):
     """Play the hand on from table ``t`` to its end; the scores go to ``t[score]``. ``hold``
     (:data:`OPT_HOLD`, :data:`OPT_STAY` or 0) restricts the moves of the seat to act for
@@ -114,7 +122,7 @@ def play_out(rng, t, rl, pol, hp, mv, work, user, hold):
     score_hand(t, rl, work)
 
 
-@helper
+@inline
 def play_option(rng, t, rl, pol, hp, mv, work, user, option):
     """Play ``option`` (a move record, or :data:`OPT_LEAVE`, :data:`OPT_HOLD` or
     :data:`OPT_STAY` in its type) from table ``t``, then the hand on to its end."""
@@ -146,10 +154,10 @@ def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, po
         for i in range(world[SA.pile_len]):
             if base[SA.pile + i] >= 0 and world[SA.pile + i] == base[SA.pile + i]:
                 out[lay[ADV.pile_listed]] += 1
-        saved[:] = rng
+        copy_into(saved, rng)
         for o in range(k):
-            t[:] = world
-            rng[:] = saved
+            copy_into(t, world)
+            copy_into(rng, saved)
             play_option(rng, t, rl, pol, hp, mv, work, user, options[o])
             m[o] = t[SA.score] - t[SA.score + 1]
             out[lay[ADV.margin] + o] += m[o]

@@ -342,7 +342,7 @@ D = deal_layout(0, 4).index
 H = hand_layout(0).index
 
 
-@inline
+@helper
 def point_classes(pts):
     """Natural ranks grouped by card points: ``(class_of, class_points, n_classes)``.
 
@@ -460,7 +460,7 @@ def draws(counts, d, first, turns, hand, opened, canasta, class_of, class_points
     k_open = 0 if opened else turns + 1
     k_canasta = 0 if canasta else turns + 1
     k = 1
-    if discard != 0:
+    if discard is not None and discard != 0:  # None (keep every card): numba leaves this branch out
         for k in range(1, turns + 1):
             x = d[first + k]
             counts[x] += 1
@@ -667,6 +667,7 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
 
     Counts by :func:`hand_layout` (``lay`` its offsets): draws that broke card conservation,
     able to lay the first meld after k draws, holding 7 naturals of a rank after k draws.
+    ``discard`` and ``check`` as for :func:`deal_kernel`: None leaves their code out.
     """
     pts = rules[R.points:R.points + N_KINDS].copy()
     code = rules[R.wild_code]
@@ -690,12 +691,13 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     canasta0 = max_natural(base) >= 7
     for _ in range(n):
         shuffle_prefix(state, d, turns, size)
-        counts[:] = base
+        for k in range(N_KINDS):  # a loop, not counts[:] = base: that compiles numba's shape-mismatch message
+            counts[k] = base[k]
         k_open, k_canasta = draws(counts, d, -1, turns, hand, opened0, canasta0, class_of, class_points, n_classes,
                                   pts, code, wild_melds, min_first, discard)
         open_at[k_open] += 1
         canasta_at[k_canasta] += 1
-        if check != 0 and _hand_is_off(counts, turns, hand, discard):
+        if check is not None and _hand_is_off(counts, turns, hand, 0 if discard is None else discard):
             out[lay[H.bad]] += 1
     _add_by_turn(out, o_open, open_at, turns)
     _add_by_turn(out, o_canasta, canasta_at, turns)

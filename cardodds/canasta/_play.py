@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, kernel
+from .._jit import helper, inline, kernel
 from .._tally import add_paired
 from ..layout import Layout
 from ._kernels import CANASTA_NONE, canasta_kind
@@ -17,13 +17,19 @@ from ._table import (MAX_CARDS, MAX_MOVES, MAX_TURNS, MV_TAKE_ADD, MV_TAKE_NEW, 
 from .cards import N_KINDS
 
 
-@helper
+def check_arg(check: bool):
+    """The ``check`` argument of the kernels: None when off, so that numba leaves the table
+    checks out of the compiled kernel (a run-time 0 would compile them all the same)."""
+    return 1 if check else None
+
+
+@inline
 def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look):
     """Deal and play one hand to its end; scores in ``t[score]``. With ``base >= 0`` the size
     of every pile taken is counted in the block of ``out`` at ``base``. ``look`` is None unless a
     seat plays ``lookahead`` (numba then leaves the look-ahead player out of the kernel)."""
     new_hand(rng, t, rl, deck, dealer)
-    if check != 0:
+    if check is not None:
         check_table(t, rl, deck_counts, viol, work)
     while t[SA.phase] != PH_OVER:
         nm = gen_moves(t, rl, mv, work)
@@ -38,10 +44,10 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
         if base >= 0 and (mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD):
             out[base + OA.take_size + t[SA.pile_len]] += 1
         apply_move(t, rl, mv[i])
-        if check != 0:
+        if check is not None:
             check_table(t, rl, deck_counts, viol, work)
     score_hand(t, rl, work)
-    if check != 0:
+    if check is not None:
         check_score(t, rl, viol)
     if t[SA.bad_moves] > 0:
         viol[V_POLICY] += t[SA.bad_moves]
@@ -128,7 +134,7 @@ def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user, look)
         out[OA.violations + v] += viol[v]
 
 
-@helper
+@inline
 def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user, look):
     """Play a hand and record it, the pile takes' sizes included."""
     play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look)

@@ -406,7 +406,7 @@ def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = Non
         return max(Estimate.proportion(x, n).halfwidth for x in c[by_turn])
 
     res = engine.run(K.hand_kernel, (counts.astype(np.int64), rest, t, rules.pack(), layout.offsets_array(),
-                                     DISCARD_POLICIES.index(discard), 0),
+                                     K.discard_arg(DISCARD_POLICIES.index(discard)), None),
                      layout.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
     v, n = _fields(layout, res.counts), res.samples

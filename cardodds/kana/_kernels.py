@@ -57,7 +57,7 @@ def _kept_offsets(pos):
     return (1 if pos == 0 else 0), (1 if pos == 2 else 2)
 
 
-@helper
+@inline
 def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
                     base_deck):
     """:func:`play_rounds` with no card shown: the common path, kept lean. Allocates the

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from numba import types
 
-from .._jit import callback, helper, inline
+from .._jit import callback, helper, inline, loop
 from ._table import COMBO, random_position, sort3
 
 #: A table's policies as the kernels read them (``policies.pack``), indexed
@@ -80,6 +80,14 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     if j == 1:
         return b
     return cc
+
+
+@loop
+def decide_call(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
+    """:func:`decide` compiled once, for the callers where a decision is rare (the advisor's
+    seats before mine whose känäd card was not seen) or that count references (a session's
+    kernel): numba inlines :func:`decide` only into the hot loops, once each."""
+    return decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked)
 
 
 #: ``decide(state, seat, hand, peeked, kanad, n_kanad) -> position``: the kernels call a user's

@@ -222,7 +222,7 @@ def kept_pair(h0, h1, h2, pos):
     return h0, h1
 
 
-@inline
+@helper
 def sort3(r0, r1, r2):
     """Positions 0..2 ordered by rank (ties keep position order)."""
     a, b, c = 0, 1, 2
@@ -294,3 +294,10 @@ def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark
         s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, dark
     )
     return winner, restocked
+
+
+@loop
+def settle_call(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark):
+    """:func:`settle` compiled once, for a caller with reference counting (a session's kernel):
+    inlined there, every array it takes would cost an atomic update a deal; called, it costs none."""
+    return settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark)
