@@ -19,7 +19,7 @@ same tricks whatever is played: only the lowest of each such run is searched.
 
 from __future__ import annotations
 
-from .._jit import helper, inline, loop
+from .._jit import inline, loop
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, above, below, bit, lowest, popcount
 from ._table import T, beats, score, seat_after
 

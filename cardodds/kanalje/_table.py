@@ -324,10 +324,12 @@ def start_phase2(state, t):
 
 
 # ==== one engine for both games ===============================================================
-@inline
+@loop
 def play_any(state, t, seat, c):
     """``seat`` plays ``c`` in whichever phase; phase 2 starts as soon as phase 1 ends.
-    Returns True when the deal is over."""
+    Returns True when the deal is over. A call, not inlined: it serves the places that play
+    one card and then a whole play-out (an option, a candidate, a traced card), where a call
+    costs nothing, and the two card plays are compiled here once instead of at each of them."""
     if t[T.phase] == 1:
         if play_card1(t, seat, c):
             start_phase2(state, t)
