@@ -321,14 +321,21 @@ def _phase1_heuristic(state, t):
 
 
 @loop
-def play_out_heuristic(state, t):
-    """Every seat plays the heuristic until the deal ends, from any point of either game
-    (``state`` draws only the two-player phase-2 trump)."""
+def play_heuristic_until(state, t, depth):
+    """Every seat plays the heuristic from any point of either game until ``depth`` tricks are
+    left (0: to the end of the deal; ``state`` draws only the two-player phase-2 trump). The one
+    place the heuristic and the card play are inlined into a loop: the play-outs call it."""
     _phase1_heuristic(state, t)
-    while True:
+    while depth == 0 or tricks_left(t) > depth:
         seat = to_play(t)
         if play_card(t, seat, heuristic_choose(t, seat, legal_cards(t, seat))):
             return
+
+
+@loop
+def play_out_heuristic(state, t):
+    """Every seat plays the heuristic until the deal ends (:func:`play_heuristic_until`)."""
+    play_heuristic_until(state, t, 0)
 
 
 @loop
@@ -338,11 +345,7 @@ def exact_value(state, t, seat, c, scr):
     are left, then the exact search (:func:`._search.endgame_score`). ``t`` is played on."""
     if play_any(state, t, seat, c):
         return score(t, seat)
-    _phase1_heuristic(state, t)
-    depth = endgame_tricks(t)
-    while tricks_left(t) > depth:
-        s = to_play(t)
-        play_card(t, s, heuristic_choose(t, s, legal_cards(t, s)))
+    play_heuristic_until(state, t, endgame_tricks(t))
     return endgame_score(t, seat, scr, SOLVE)
 
 
