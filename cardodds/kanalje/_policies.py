@@ -592,29 +592,16 @@ def _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs):
     return _user_card(state, t, seat, legal, user, scr)
 
 
-@inline
-def choose_trick(state, t, seat, code, samples, user, scr, rs):
-    """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
-    legal = legal_cards(t, seat)
-    if code == P_HEURISTIC:
-        return heuristic_card(t, seat, legal)
-    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
-
-
 @loop
-def choose1(state, t, seat, code, samples, user, scr, rs):
-    """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
-    legal = legal_cards1(t, seat)
-    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else \
-        _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
-
-
-@inline
 def choose(state, t, seat, code, samples, user, scr, rs):
-    """The card policy ``code`` plays for ``seat`` now (``user`` is the user's policy)."""
-    if t[T.phase] == 1:
-        return choose1(state, t, seat, code, samples, user, scr, rs)
-    return choose_trick(state, t, seat, code, samples, user, scr, rs)
+    """The card policy ``code`` plays for ``seat`` now, in either phase (``user`` is the user's
+    policy). A call per card: :func:`play_out` serves lineups with a look-ahead, ``pimc`` or user
+    player, whose decisions cost far more than the call."""
+    p1 = t[T.phase] == 1
+    legal = legal_cards1(t, seat) if p1 else legal_cards(t, seat)
+    if code == P_HEURISTIC:
+        return heuristic1_choose(t, seat, legal) if p1 else heuristic_card(t, seat, legal)
+    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
 @loop
@@ -717,13 +704,7 @@ def play_out(state, t, pol, samples, user, scr, rs):
     code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
     if _played_out_lean(state, t, pol):
         return
-    if t[T.phase] == 1:
-        while True:
-            seat = to_play(t)
-            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user, scr, rs)):
-                break
-        start_phase2(state, t)
     while True:
         seat = to_play(t)
-        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user, scr, rs)):
+        if play_any(state, t, seat, choose(state, t, seat, pol[seat], samples, user, scr, rs)):
             return
