@@ -85,8 +85,11 @@ def _cheapest_jack(t, mask):
     return cheapest
 
 
-@inline
+@loop
 def _heuristic_lead(t, seat, hand, unseen, trump):
+    """The heuristic's lead. A call, not inlined: a lead is a third of the cards (half with two
+    players) and weighs every suit, so the call costs little, and the heuristic inlined into its
+    two loops is half the size to compile."""
     n = t[T.players]
     # Everybody else shown void in a suit: a lead there is taken by nobody but me.
     all_void = np.int64(15)
@@ -457,8 +460,8 @@ def scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
-@inline
-def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
+@loop
+def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
@@ -467,7 +470,8 @@ def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     (:func:`exact_value`); a world with nothing hidden (the two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
     (compiled without reference counting, numba would refuse an allocation), and the random
-    draws are those of a comparison of every card, whatever is skipped."""
+    draws are those of a comparison of every card, whatever is skipped. One compile serves
+    both players (``exact`` is an argument): a call per decision, which costs nothing beside it."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
     reps = _representatives(t, seat, legal)
@@ -512,15 +516,15 @@ def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
 
 @loop
 def lookahead_choose(state, t, seat, legal, samples, scr, rs):
-    """The look-ahead player's card (:func:`_sampled_choose`, heuristic play-outs)."""
-    return _sampled_choose(state, t, seat, legal, samples, scr, rs, False)
+    """The look-ahead player's card (:func:`sampled_choose`, heuristic play-outs)."""
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, False)
 
 
 @loop
 def pimc_choose(state, t, seat, legal, samples, scr, rs):
     """The ``pimc`` player's card: perfect-information Monte Carlo, the look-ahead's worlds with
-    the last tricks of every play-out solved exactly (:func:`_sampled_choose`)."""
-    return _sampled_choose(state, t, seat, legal, samples, scr, rs, True)
+    the last tricks of every play-out solved exactly (:func:`sampled_choose`)."""
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, True)
 
 
 # ---- the user's policy ----------------------------------------------------------------------
