@@ -313,42 +313,49 @@ def heuristic1_choose(t, seat, legal):
 
 
 @inline
-def _phase1_heuristic(state, t):
-    """Two players in phase 1: both play the heuristic to its end, and phase 2 starts."""
+def _phase1_heuristic(state, t, first):
+    """Two players in phase 1: the seat to play plays ``first`` (-1: none), then both play the
+    heuristic to the phase's end, and phase 2 starts. Returns ``first`` if still to play, else -1."""
     if t[T.phase] == 1:
         while True:
             seat = to_play(t)
-            if play_card1(t, seat, heuristic1_choose(t, seat, legal_cards1(t, seat))):
+            c = first if first >= 0 else heuristic1_choose(t, seat, legal_cards1(t, seat))
+            first = -1
+            if play_card1(t, seat, c):
                 break
         start_phase2(state, t)
+    return first
 
 
 @loop
-def play_heuristic_until(state, t, depth):
-    """Every seat plays the heuristic from any point of either game until ``depth`` tricks are
+def play_heuristic_until(state, t, depth, first):
+    """The seat to play plays ``first`` (-1: none; an option or candidate being valued), then
+    every seat plays the heuristic, from any point of either game, until ``depth`` tricks are
     left (0: to the end of the deal; ``state`` draws only the two-player phase-2 trump). The one
-    place the heuristic and the card play are inlined into a loop: the play-outs call it."""
-    _phase1_heuristic(state, t)
-    while depth == 0 or tricks_left(t) > depth:
+    place the heuristic and the card plays are inlined into a loop: every heuristic play-out
+    calls it, once a play-out."""
+    first = _phase1_heuristic(state, t, first)
+    while first >= 0 or depth == 0 or tricks_left(t) > depth:
         seat = to_play(t)
-        if play_card(t, seat, heuristic_choose(t, seat, legal_cards(t, seat))):
+        c = first if first >= 0 else heuristic_choose(t, seat, legal_cards(t, seat))
+        first = -1
+        if play_card(t, seat, c):
             return
 
 
 @loop
 def play_out_heuristic(state, t):
     """Every seat plays the heuristic until the deal ends (:func:`play_heuristic_until`)."""
-    play_heuristic_until(state, t, 0)
+    play_heuristic_until(state, t, 0, -1)
 
 
 @loop
 def exact_value(state, t, seat, c, scr):
     """``seat``'s score at the end of the deal after it plays ``c`` in the world ``t`` (every
     hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
-    are left, then the exact search (:func:`._search.endgame_score`). ``t`` is played on."""
-    if play_any(state, t, seat, c):
-        return score(t, seat)
-    play_heuristic_until(state, t, endgame_tricks(t))
+    are left, then the exact search (:func:`._search.endgame_score`, the score itself when the
+    deal is over). ``t`` is played on."""
+    play_heuristic_until(state, t, endgame_tricks(t), c)
     return endgame_score(t, seat, scr, SOLVE)
 
 
@@ -504,8 +511,7 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
             if exact:
                 totals[i] += exact_value(s2, w2, seat, cands[i], scr)
                 continue
-            if not play_any(s2, w2, seat, cands[i]):
-                play_out_heuristic(s2, w2)
+            play_heuristic_until(s2, w2, 0, cands[i])
             totals[i] += score(w2, seat)
     best = 0
     for i in range(1, k):
