@@ -85,11 +85,8 @@ def _cheapest_jack(t, mask):
     return cheapest
 
 
-@loop
+@inline
 def _heuristic_lead(t, seat, hand, unseen, trump):
-    """The heuristic's lead. A call, not inlined: a lead is a third of the cards (half with two
-    players) and weighs every suit, so the call costs little, and the heuristic inlined into its
-    two loops is half the size to compile."""
     n = t[T.players]
     # Everybody else shown void in a suit: a lead there is taken by nobody but me.
     all_void = np.int64(15)
