@@ -341,12 +341,6 @@ def play_heuristic_until(state, t, depth, first):
 
 
 @loop
-def play_out_heuristic(state, t):
-    """Every seat plays the heuristic until the deal ends (:func:`play_heuristic_until`)."""
-    play_heuristic_until(state, t, 0, -1)
-
-
-@loop
 def exact_value(state, t, seat, c, scr):
     """``seat``'s score at the end of the deal after it plays ``c`` in the world ``t`` (every
     hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
@@ -682,7 +676,7 @@ def _played_out_lean(state, t, pol):
         play_out_random3(state, t)
         return True
     if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
-        play_out_heuristic(state, t)
+        play_heuristic_until(state, t, 0, -1)
         return True
     return False
 
