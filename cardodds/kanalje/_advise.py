@@ -24,7 +24,7 @@ from ._policies import (
     heuristic_card,
     play_out,
     play_out_basic,
-    play_out_heuristic,
+    play_heuristic_until,
     sample_world,
     scratch,
 )
@@ -37,8 +37,6 @@ from ._table import (
     new_table,
     open_phase1,
     play_any,
-    play_card,
-    play_card1,
     score,
 )
 
@@ -155,7 +153,7 @@ def likelihood_ratio(state, w, deal, start, obs, r):
                     acc = 0.0
             else:
                 acc *= obs[i, OB.bound] / popcount(legal)
-        play_card(r, s, c)
+        play_any(state, r, s, c)  # the trick play: inference is refused in phase 1
     return np.int64(acc * WEIGHT_SCALE + (next_u64(state) >> np.uint64(11)) * _TWO53)
 
 
@@ -217,14 +215,10 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
         for i in range(k):
             copy_into(t, w)
             copy_into(sub[1], sub[0])
-            if phase1 is None:
-                over = play_card(t, seat, cards[i])
-            else:  # pruned unless phase 1: two players only
-                over = play_any(sub[1], t, seat, cards[i])
-            if not over:
-                if pol is None:
-                    play_out_heuristic(sub[1], t)
-                elif user is None:
+            if pol is None:  # my card, then the heuristic for everybody: one call
+                play_heuristic_until(sub[1], t, 0, cards[i])
+            elif not play_any(sub[1], t, seat, cards[i]):
+                if user is None:
                     play_out_basic(sub[1], t, pol)
                 else:
                     play_out(sub[1], t, pol, samples, user, scr, rs)
@@ -291,8 +285,6 @@ def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
             t[T.jack_taker + (trump_card & 3)] = -2
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
+    state = np.zeros(4, dtype=np.uint64)  # never drawn from: a position ends before phase 1 does
     for i in range(cards.shape[0]):
-        if t[T.phase] == 1:
-            play_card1(t, seats[i], cards[i])
-        else:
-            play_card(t, seats[i], cards[i])
+        play_any(state, t, seats[i], cards[i])

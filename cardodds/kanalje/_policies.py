@@ -310,24 +310,33 @@ def heuristic1_choose(t, seat, legal):
 
 
 @inline
-def _phase1_heuristic(state, t):
-    """Two players in phase 1: both play the heuristic to its end, and phase 2 starts."""
+def _phase1_heuristic(state, t, first):
+    """Two players in phase 1: the seat to play plays ``first`` (-1: none), then both play the
+    heuristic to the phase's end, and phase 2 starts. Returns ``first`` if still to play, else -1."""
     if t[T.phase] == 1:
         while True:
             seat = to_play(t)
-            if play_card1(t, seat, heuristic1_choose(t, seat, legal_cards1(t, seat))):
+            c = first if first >= 0 else heuristic1_choose(t, seat, legal_cards1(t, seat))
+            first = -1
+            if play_card1(t, seat, c):
                 break
         start_phase2(state, t)
+    return first
 
 
 @loop
-def play_out_heuristic(state, t):
-    """Every seat plays the heuristic until the deal ends, from any point of either game
-    (``state`` draws only the two-player phase-2 trump)."""
-    _phase1_heuristic(state, t)
-    while True:
+def play_heuristic_until(state, t, depth, first):
+    """The seat to play plays ``first`` (-1: none; an option or candidate being valued), then
+    every seat plays the heuristic, from any point of either game, until ``depth`` tricks are
+    left (0: to the end of the deal; ``state`` draws only the two-player phase-2 trump). The one
+    place the heuristic and the card plays are inlined into a loop: every heuristic play-out
+    calls it, once a play-out."""
+    first = _phase1_heuristic(state, t, first)
+    while first >= 0 or depth == 0 or tricks_left(t) > depth:
         seat = to_play(t)
-        if play_card(t, seat, heuristic_choose(t, seat, legal_cards(t, seat))):
+        c = first if first >= 0 else heuristic_choose(t, seat, legal_cards(t, seat))
+        first = -1
+        if play_card(t, seat, c):
             return
 
 
@@ -335,14 +344,9 @@ def play_out_heuristic(state, t):
 def exact_value(state, t, seat, c, scr):
     """``seat``'s score at the end of the deal after it plays ``c`` in the world ``t`` (every
     hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
-    are left, then the exact search (:func:`._search.endgame_score`). ``t`` is played on."""
-    if play_any(state, t, seat, c):
-        return score(t, seat)
-    _phase1_heuristic(state, t)
-    depth = endgame_tricks(t)
-    while tricks_left(t) > depth:
-        s = to_play(t)
-        play_card(t, s, heuristic_choose(t, s, legal_cards(t, s)))
+    are left, then the exact search (:func:`._search.endgame_score`, the score itself when the
+    deal is over). ``t`` is played on."""
+    play_heuristic_until(state, t, endgame_tricks(t), c)
     return endgame_score(t, seat, scr, SOLVE)
 
 
@@ -454,8 +458,8 @@ def scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
-@inline
-def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
+@loop
+def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
@@ -464,7 +468,8 @@ def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     (:func:`exact_value`); a world with nothing hidden (the two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
     (compiled without reference counting, numba would refuse an allocation), and the random
-    draws are those of a comparison of every card, whatever is skipped."""
+    draws are those of a comparison of every card, whatever is skipped. One compile serves
+    both players (``exact`` is an argument): a call per decision, which costs nothing beside it."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
     reps = _representatives(t, seat, legal)
@@ -497,8 +502,7 @@ def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
             if exact:
                 totals[i] += exact_value(s2, w2, seat, cands[i], scr)
                 continue
-            if not play_any(s2, w2, seat, cands[i]):
-                play_out_heuristic(s2, w2)
+            play_heuristic_until(s2, w2, 0, cands[i])
             totals[i] += score(w2, seat)
     best = 0
     for i in range(1, k):
@@ -509,15 +513,15 @@ def _sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
 
 @loop
 def lookahead_choose(state, t, seat, legal, samples, scr, rs):
-    """The look-ahead player's card (:func:`_sampled_choose`, heuristic play-outs)."""
-    return _sampled_choose(state, t, seat, legal, samples, scr, rs, False)
+    """The look-ahead player's card (:func:`sampled_choose`, heuristic play-outs)."""
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, False)
 
 
 @loop
 def pimc_choose(state, t, seat, legal, samples, scr, rs):
     """The ``pimc`` player's card: perfect-information Monte Carlo, the look-ahead's worlds with
-    the last tricks of every play-out solved exactly (:func:`_sampled_choose`)."""
-    return _sampled_choose(state, t, seat, legal, samples, scr, rs, True)
+    the last tricks of every play-out solved exactly (:func:`sampled_choose`)."""
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, True)
 
 
 # ---- the user's policy ----------------------------------------------------------------------
@@ -589,29 +593,16 @@ def _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs):
     return _user_card(state, t, seat, legal, user, scr)
 
 
-@inline
-def choose_trick(state, t, seat, code, samples, user, scr, rs):
-    """The card policy ``code`` plays for ``seat`` in the trick play (three players, or phase 2)."""
-    legal = legal_cards(t, seat)
-    if code == P_HEURISTIC:
-        return heuristic_card(t, seat, legal)
-    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
-
-
 @loop
-def choose1(state, t, seat, code, samples, user, scr, rs):
-    """The card policy ``code`` plays for ``seat`` in phase 1 of the two-player game."""
-    legal = legal_cards1(t, seat)
-    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else \
-        _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
-
-
-@inline
 def choose(state, t, seat, code, samples, user, scr, rs):
-    """The card policy ``code`` plays for ``seat`` now (``user`` is the user's policy)."""
-    if t[T.phase] == 1:
-        return choose1(state, t, seat, code, samples, user, scr, rs)
-    return choose_trick(state, t, seat, code, samples, user, scr, rs)
+    """The card policy ``code`` plays for ``seat`` now, in either phase (``user`` is the user's
+    policy). A call per card: :func:`play_out` serves lineups with a look-ahead, ``pimc`` or user
+    player, whose decisions cost far more than the call."""
+    p1 = t[T.phase] == 1
+    legal = legal_cards1(t, seat) if p1 else legal_cards(t, seat)
+    if code == P_HEURISTIC:
+        return heuristic1_choose(t, seat, legal) if p1 else heuristic_card(t, seat, legal)
+    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
 
 
 @loop
@@ -685,7 +676,7 @@ def _played_out_lean(state, t, pol):
         play_out_random3(state, t)
         return True
     if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
-        play_out_heuristic(state, t)
+        play_heuristic_until(state, t, 0, -1)
         return True
     return False
 
@@ -714,13 +705,7 @@ def play_out(state, t, pol, samples, user, scr, rs):
     code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
     if _played_out_lean(state, t, pol):
         return
-    if t[T.phase] == 1:
-        while True:
-            seat = to_play(t)
-            if play_card1(t, seat, choose1(state, t, seat, pol[seat], samples, user, scr, rs)):
-                break
-        start_phase2(state, t)
     while True:
         seat = to_play(t)
-        if play_card(t, seat, choose_trick(state, t, seat, pol[seat], samples, user, scr, rs)):
+        if play_any(state, t, seat, choose(state, t, seat, pol[seat], samples, user, scr, rs)):
             return

@@ -324,10 +324,12 @@ def start_phase2(state, t):
 
 
 # ==== one engine for both games ===============================================================
-@inline
+@loop
 def play_any(state, t, seat, c):
     """``seat`` plays ``c`` in whichever phase; phase 2 starts as soon as phase 1 ends.
-    Returns True when the deal is over."""
+    Returns True when the deal is over. A call, not inlined: it serves the places that play
+    one card and then a whole play-out (an option, a candidate, a traced card), where a call
+    costs nothing, and the two card plays are compiled here once instead of at each of them."""
     if t[T.phase] == 1:
         if play_card1(t, seat, c):
             start_phase2(state, t)
@@ -504,28 +506,30 @@ def _record_seats(out, t, players):
     out[D.total_sq] += total * total
 
 
-@inline
-def _record_jack(out, t, s, held, hand0, trump_suit):
-    """Who took the jack of suit ``s``: by seat, by its holder (by the holder's length in
-    the suit and whether it is trump), by the trick's leader; out of play in bin 3."""
-    taker = t[T.jack_taker + s]
-    if taker < 0:
-        out[D.jack_taker + TAKER_BINS * s + OUT_OF_PLAY] += 1
-        return
-    out[D.jack_taker + TAKER_BINS * s + taker] += 1
-    out[D.in_play + s] += 1
-    out[D.leader_takes + s] += t[T.jack_led + s]
-    h = held[s]
-    if h >= 0:
-        length = popcount(hand0[h] & SUIT_MASK[s])
-        o = LENGTHS * (2 * s + (1 if s == trump_suit else 0)) + length
-        out[D.held + o] += 1
-        if taker == h:
-            out[D.holder_takes + s] += 1
-            out[D.held_taken + o] += 1
+@loop
+def _record_jacks(out, t, held, hand0):
+    """Who took each jack: by seat, by its holder (by the holder's length in the suit and
+    whether it is trump), by the trick's leader; out of play in bin 3."""
+    trump_suit = t[T.trump]
+    for s in range(4):
+        taker = t[T.jack_taker + s]
+        if taker < 0:
+            out[D.jack_taker + TAKER_BINS * s + OUT_OF_PLAY] += 1
+            continue
+        out[D.jack_taker + TAKER_BINS * s + taker] += 1
+        out[D.in_play + s] += 1
+        out[D.leader_takes + s] += t[T.jack_led + s]
+        h = held[s]
+        if h >= 0:
+            length = popcount(hand0[h] & SUIT_MASK[s])
+            o = LENGTHS * (2 * s + (1 if s == trump_suit else 0)) + length
+            out[D.held + o] += 1
+            if taker == h:
+                out[D.holder_takes + s] += 1
+                out[D.held_taken + o] += 1
 
 
-@inline
+@loop
 def _record_phase1(out, t):
     """Two players: phase-1 tricks won, jacks fallen in phase 1 or taken face up, and who
     took each face-up card."""
@@ -550,14 +554,14 @@ def _record_phase1(out, t):
             out[D.faceup_leader + c] += 1
 
 
-@inline
+@loop
 def record_deal(out, t, rules, players, held, hand0, start_phase, check):
-    """Everything :data:`DEALS` counts about a finished deal."""
+    """Everything :data:`DEALS` counts about a finished deal: one call a deal, compiled once for
+    the deals loops; the seats inlined, the jacks one call (a deal of heuristic players takes
+    about a microsecond: a call for each seat and jack measured as a loss of speed)."""
     out[D.deals] += 1
     _record_seats(out, t, players)
-    trump = t[T.trump]
-    for s in range(4):
-        _record_jack(out, t, s, held, hand0, trump)
+    _record_jacks(out, t, held, hand0)
     if players == 2:
         _record_phase1(out, t)
     if check != 0:
