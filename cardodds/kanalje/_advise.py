@@ -24,7 +24,7 @@ from ._policies import (
     heuristic_card,
     play_out,
     play_out_basic,
-    play_heuristic_until,
+    play_out_heuristic,
     sample_world,
     scratch,
 )
@@ -216,7 +216,7 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
             copy_into(t, w)
             copy_into(sub[1], sub[0])
             if pol is None:  # my card, then the heuristic for everybody: one call
-                play_heuristic_until(sub[1], t, 0, cards[i])
+                play_out_heuristic(sub[1], t, cards[i])
             elif not play_any(sub[1], t, seat, cards[i]):
                 if user is None:
                     play_out_basic(sub[1], t, pol)
