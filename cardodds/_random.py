@@ -42,7 +42,7 @@ def next_u64(s):
     return result
 
 
-@helper
+@inline
 def bounded(s, bound):
     """Uniform integer in ``0 .. bound-1`` (bound < 2**32), Lemire's multiply-and-reject."""
     b = np.uint64(bound)
@@ -145,7 +145,7 @@ def deal3_from(s, deck, i, m):
     return c0, c1, c2
 
 
-@helper
+@inline
 def shuffle_prefix(s, deck, m, size):
     """Partial Fisher-Yates: ``deck[0:m]`` becomes a uniform ordered draw from ``deck[0:size]``.
 
