@@ -19,16 +19,12 @@ sections that have no mark before it builds them, so on a fresh install both cor
 
 from __future__ import annotations
 
-import contextlib
-import io
-import multiprocessing
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,35 +114,51 @@ class WarmUpResult(Result):
                 f"{self.wall:.1f} s wall{', partial' if self.partial else ''})")
 
 
-#: True in a process running a task: a report section run as a task does not warm up again.
-IN_TASK = False
+#: Set in a task's environment: a report section run as a task does not warm up again.
+TASK_ENV = "CARDODDS_WARM_UP_TASK"
 
 
-def _quiet_sigint() -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the workers, they do not print
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def in_task() -> bool:
+    """Whether this process runs a warm-up task."""
+    return bool(os.environ.get(TASK_ENV))
 
 
-def _run_task(name: str) -> float:
-    """Run task ``name`` in this (worker) process, its output discarded; its CPU seconds."""
-    global IN_TASK
-    from .cli import main
+def _start(name: str, out: str) -> subprocess.Popen:
+    """Task ``name`` as a ``cardodds`` process of its own, in the folder ``out`` (its messages in
+    ``out/stderr``, for an error message)."""
+    os.makedirs(out, exist_ok=True)
+    argv = list(TASKS[name]) + (["--out", out] if TASKS[name][0] == "report" else [])
+    env = dict(os.environ, **{TASK_ENV: name})
+    with open(os.path.join(out, "stderr"), "w") as err:
+        # Ctrl-C reaches the whole process group: the warm-up stops its tasks itself, they print nothing
+        return subprocess.Popen([sys.executable, "-m", "cardodds.cli", *argv], env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=err,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
 
-    IN_TASK = True
-    argv = list(TASKS[name])
-    t = time.process_time()
-    with tempfile.TemporaryDirectory(prefix="cardodds-warm-up-") as out:
-        if argv[0] == "report":
-            argv += ["--out", out]
-        sink = io.StringIO()
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            status = main(argv)
-    if status:
-        raise RuntimeError(f"cardodds {' '.join(argv)} exited with {status}: {sink.getvalue().strip()[-300:]}")
-    mark = _mark(name)
-    mark.parent.mkdir(parents=True, exist_ok=True)
-    mark.touch()
-    return time.process_time() - t
+
+def _folder(out: str, name: str) -> str:
+    return os.path.join(out, name.replace(" ", "-").replace(",", ""))
+
+
+def _ended(proc: subprocess.Popen) -> tuple[int, float] | None:
+    """``(status, CPU seconds)`` of a finished task process, None while it runs."""
+    pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+    if pid == 0:
+        return None
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def _status(name: str, code: int, out: str) -> str:
+    if code == 0:
+        mark = _mark(name)
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+        return "compiled"
+    if code < 0:
+        return f"failed: its process died ({signal.Signals(-code).name})"
+    said = open(os.path.join(out, "stderr"), errors="replace").read().strip().splitlines()
+    return f"failed: {(said[-1] if said else f'exit status {code}')[:200]}"
 
 
 def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, force: bool = False) -> WarmUpResult:
@@ -179,31 +191,30 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
         bar = tqdm(total=len(todo), desc="compiling", unit="task", file=sys.stderr)
     t0 = time.perf_counter()
     partial = False
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_quiet_sigint)
-    try:
-        running = {pool.submit(_run_task, n): n for n in todo}
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for f in done:
-                n = running.pop(f)
-                try:
-                    status[n] = ("compiled", f.result())
-                except BrokenProcessPool:
-                    status[n] = ("failed: its process died", 0.0)
-                except Exception as exc:  # a task's own error: said, the others go on
-                    status[n] = (f"failed: {str(exc).splitlines()[0][:200]}", 0.0)
-                if bar is not None:
-                    bar.update(1)
-    except KeyboardInterrupt:
-        partial = True
-    finally:
-        if bar is not None:
-            bar.close()
-        if partial:
-            for p in list(getattr(pool, "_processes", {}).values()):
-                p.terminate()
-        pool.shutdown(wait=not partial, cancel_futures=True)
+    waiting = list(todo)
+    running: dict[str, subprocess.Popen] = {}
+    with tempfile.TemporaryDirectory(prefix="cardodds-warm-up-") as out:
+        try:
+            while waiting or running:
+                while waiting and len(running) < jobs:
+                    name = waiting.pop(0)
+                    running[name] = _start(name, _folder(out, name))
+                for name, proc in list(running.items()):
+                    ended = _ended(proc)
+                    if ended is not None:
+                        del running[name]
+                        status[name] = (_status(name, ended[0], _folder(out, name)), ended[1])
+                        if bar is not None:
+                            bar.update(1)
+                time.sleep(0.05)
+        except KeyboardInterrupt:
+            partial = True
+        finally:
+            for proc in running.values():
+                proc.kill()
+                proc.wait()
+            if bar is not None:
+                bar.close()
     rows = tuple((n, *status.get(n, ("not run", 0.0))) for n in names)
     return WarmUpResult(rules=None, tasks=rows, jobs=jobs, wall=time.perf_counter() - t0, cache=str(CACHE_DIR),
                         partial=partial)

@@ -85,7 +85,7 @@ def _warm_up_first(args, log: bool) -> bool:
     from .. import warmup
 
     todo = warmup.pending(warmup.report_tasks(args.section))
-    if warmup.IN_TASK or not todo or cu.cores_available() < 2:
+    if warmup.in_task() or not todo or cu.cores_available() < 2:
         return True
     if log:
         print(f"compiling the kernels of {len(todo)} section(s) first, in {min(len(todo), cu.cores_available())} "
