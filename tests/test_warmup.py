@@ -151,6 +151,7 @@ def test_report_compiles_its_section_in_a_warm_up_process_first(tmp_path):
     assert proc.returncode == 0, err
     assert "compiling the kernels of 1 section(s) first" in err
     assert out.startswith("Reports written")
+    assert "(compiling)" in out, "the closing table counts the compiling"
     pids = {r["pid"] for r in _compiled(log)}
     assert len(pids) == 1, "every kernel compiled in the one warm-up process"
     # the report itself loaded every kernel from the cache: it compiled none

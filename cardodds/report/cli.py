@@ -55,7 +55,8 @@ def _run(args) -> int:
     if args.screenshots:
         _check_browser()
     log = args.progress is not False
-    if not _warm_up_first(args, log):
+    compiling = _warm_up_first(args, log)
+    if compiling is None:
         print("cardodds: report interrupted while compiling its kernels; no file written", file=sys.stderr)
         return 130
     timings: dict[str, float] = {}
@@ -64,12 +65,12 @@ def _run(args) -> int:
                         progress=cu.show_progress(args), log=log, timings=timings)
     except Interrupted as stop:
         if stop.written:
-            _print_times(args, stop.written, timings, partial=True)
+            _print_times(args, stop.written, timings, compiling, partial=True)
         done = ", ".join(p.name for p in stop.written) or "none"
         print(f"cardodds: report interrupted in section {stop.section} (its files left as they were); "
               f"sections written: {done}", file=sys.stderr)
         return 130
-    _print_times(args, written, timings)
+    _print_times(args, written, timings, compiling)
     if args.screenshots:
         from .browser import screenshots
 
@@ -78,20 +79,20 @@ def _run(args) -> int:
     return 0
 
 
-def _warm_up_first(args, log: bool) -> bool:
+def _warm_up_first(args, log: bool) -> float | None:
     """On a fresh install, compile the sections' kernels first in one process per core
     (:mod:`cardodds.warmup`): compiling holds a process, so the report alone would compile on one
-    core. Returns False when interrupted."""
+    core. Returns the seconds it took (0.0 when nothing was to compile), None when interrupted."""
     from .. import warmup
 
     todo = warmup.pending(warmup.report_tasks(args.section))
     if warmup.in_task() or not todo or cu.cores_available() < 2:
-        return True
+        return 0.0
     if log:
         print(f"compiling the kernels of {len(todo)} section(s) first, in {min(len(todo), cu.cores_available())} "
               "processes (once per installed version)", file=sys.stderr)
     res = warmup.warm_up(todo, jobs=cu.cores_available(), progress=cu.show_progress(args))
-    return not res.partial
+    return None if res.partial else res.wall
 
 
 def _check_browser() -> None:
@@ -104,10 +105,12 @@ def _check_browser() -> None:
         raise cu.UsageError(f"--screenshots: {exc}") from None
 
 
-def _print_times(args, written, timings: dict[str, float], partial: bool = False) -> None:
-    """The closing table: each section written, its markdown and its wall time."""
-    rows = [(name, str(path), f"{timings[name]:7.1f} s") for name, path in zip(timings, written)]
-    rows.append(("total", "", f"{sum(timings.values()):7.1f} s"))
+def _print_times(args, written, timings: dict[str, float], compiling: float, partial: bool = False) -> None:
+    """The closing table: the kernels' compiling first (on a fresh install), each section
+    written, its markdown and its wall time."""
+    rows = [("(compiling)", "kernels of the sections, first", f"{compiling:7.1f} s")] if compiling else []
+    rows += [(name, str(path), f"{timings[name]:7.1f} s") for name, path in zip(timings, written)]
+    rows.append(("total", "", f"{sum(timings.values()) + compiling:7.1f} s"))
     head = f"Reports written (seed {args.seed}, scale {args.scale:g}): wall time per section"
     if partial:
         head += " [PARTIAL: interrupted, the sections finished before it]"
