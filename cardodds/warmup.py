@@ -157,7 +157,7 @@ def _status(name: str, code: int, out: str) -> str:
         return "compiled"
     if code < 0:
         return f"failed: its process died ({signal.Signals(-code).name})"
-    said = open(os.path.join(out, "stderr"), errors="replace").read().strip().splitlines()
+    said = Path(out, "stderr").read_text(errors="replace").strip().splitlines()
     return f"failed: {(said[-1] if said else f'exit status {code}')[:200]}"
 
 
