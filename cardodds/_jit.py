@@ -104,43 +104,10 @@ CACHE_DIR = os.path.join(_cache_base(_PACKAGE),
 _numba_config.CACHE_DIR = CACHE_DIR  # type: ignore[attr-defined]
 
 
-class _CompileLog:
-    """Numba's compile events, written to ``CARDODDS_COMPILE_LOG`` (see above)."""
-
-    def __init__(self, path: str):
-        import threading
-
-        self.path = path
-        self.local = threading.local()
-
-    def on_start(self, event) -> None:
-        import time
-
-        self.local.__dict__.setdefault("stack", []).append([time.thread_time(), time.perf_counter(), 0.0, 0.0])
-
-    def on_end(self, event) -> None:
-        import json
-        import time
-
-        stack = self.local.stack
-        cpu0, wall0, inner_cpu, inner_wall = stack.pop()
-        cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
-        if stack:  # the caller's own time excludes this compile
-            stack[-1][2] += cpu
-            stack[-1][3] += wall
-        fn = event.data["dispatcher"].py_func
-        line = {"kernel": f"{fn.__module__}.{fn.__qualname__}", "args": str(event.data["args"]),
-                "cpu": round(cpu - inner_cpu, 4), "wall": round(wall - inner_wall, 4), "pid": os.getpid()}
-        with open(self.path, "a") as f:
-            f.write(json.dumps(line) + "\n")
-
-
 if os.environ.get("CARDODDS_COMPILE_LOG"):
-    from numba.core import event as _event
+    from ._compile_log import install as _install_compile_log
 
-    _listener = _CompileLog(os.environ["CARDODDS_COMPILE_LOG"])
-    _event.register("numba:compile", type("_Listener", (_event.Listener,), {
-        "on_start": lambda self, e: _listener.on_start(e), "on_end": lambda self, e: _listener.on_end(e)})())
+    _install_compile_log(os.environ["CARDODDS_COMPILE_LOG"])
 
 
 def _one_signature(dispatcher):
