@@ -156,3 +156,30 @@ def test_report_compiles_its_section_in_a_warm_up_process_first(tmp_path):
     assert len(pids) == 1, "every kernel compiled in the one warm-up process"
     # the report itself loaded every kernel from the cache: it compiled none
     assert proc.pid not in pids
+
+
+def test_ctrl_c_while_the_report_compiles_writes_nothing_and_exits_130(tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.Popen(CLI + ["report", "--section", "kanalje", "--scale", "0.01", "--out", str(out)],
+                            env=_env(tmp_path / "cache"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        _wait_for_worker(proc)  # the section's warm-up task is compiling
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert stdout == ""
+    assert "report interrupted while compiling its kernels; no file written" in err and "Traceback" not in err
+    assert not list(out.glob("*.md"))
+    assert _group_gone(proc.pid), "a compiling process outlived the interrupted report"
+
+
+def test_an_unwritable_cache_folder_is_one_line_and_exit_2(tmp_path):
+    run = subprocess.run(CLI + ["warm-up", "--task", "kana odds"], env=_env(Path("/proc/no-such-folder")),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert len(run.stderr.strip().splitlines()) == 1 and "cannot write /proc/no-such-folder" in run.stderr
