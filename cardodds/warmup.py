@@ -161,11 +161,14 @@ def _status(name: str, code: int, out: str) -> str:
     return f"failed: {(said[-1] if said else f'exit status {code}')[:200]}"
 
 
-def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, force: bool = False) -> WarmUpResult:
+def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, force: bool = False,
+            on_done=None, stop=None) -> WarmUpResult:
     """Compile the kernels of ``tasks`` (names of :data:`TASKS`; all when None) into the on-disk
     cache, in ``jobs`` processes at once (default: one per core). Tasks that already ran on
-    this source tree are skipped unless ``force``. Interrupted (Ctrl-C), the workers stop and
-    the result is marked partial; what they finished stays compiled.
+    this source tree are skipped unless ``force``. Interrupted (Ctrl-C, or ``stop``, a
+    ``threading.Event``, set from another thread), the workers stop and the result is marked
+    partial; what they finished stays compiled. ``on_done(name, status)`` is called as each
+    task ends (``cardodds report`` builds a section as soon as its kernels are compiled).
 
     >>> r = warm_up(["kana odds"], jobs=1)   # doctest: +SKIP
     >>> r.tasks[0][:2]                       # doctest: +SKIP
@@ -183,6 +186,9 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
         raise ValueError(f"jobs={jobs!r}: give a whole number of processes, 1 or more")
     todo = names if force else pending(names)
     status = {n: ("already warm", 0.0) for n in names if n not in todo}
+    if on_done is not None:
+        for name in status:
+            on_done(name, "already warm")
     jobs = max(1, min(jobs, len(todo) or 1))
     bar = None
     if progress and todo:
@@ -196,6 +202,9 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
     with tempfile.TemporaryDirectory(prefix="cardodds-warm-up-") as out:
         try:
             while waiting or running:
+                if stop is not None and stop.is_set():
+                    partial = True
+                    break
                 while waiting and len(running) < jobs:
                     name = waiting.pop(0)
                     running[name] = _start(name, _folder(out, name))
@@ -204,6 +213,8 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
                     if ended is not None:
                         del running[name]
                         status[name] = (_status(name, ended[0], _folder(out, name)), ended[1])
+                        if on_done is not None:
+                            on_done(name, status[name][0])
                         if bar is not None:
                             bar.update(1)
                 time.sleep(0.05)

@@ -80,8 +80,14 @@ def test_api_refuses_bad_jobs_and_tasks():
 
 
 def _children(pid: int) -> list[int]:
-    kids = Path(f"/proc/{pid}/task/{pid}/children")
-    return [int(x) for x in kids.read_text().split()] if kids.exists() else []
+    """The child processes of ``pid``, whichever of its threads started them."""
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            pass
+    return kids
 
 
 def _start_long_warm_up(tmp_path, jobs: int = 1) -> subprocess.Popen:
@@ -142,18 +148,23 @@ def test_a_killed_worker_is_named_and_the_exit_status_is_1(tmp_path):
     assert "task(s) failed" in err and "Traceback" not in err
 
 
-def test_report_compiles_its_section_in_a_warm_up_process_first(tmp_path):
+def test_report_compiles_its_sections_in_warm_up_processes_and_builds_each_once_its_kernels_are_ready(tmp_path):
     log = tmp_path / "compiles.jsonl"
-    proc = subprocess.Popen(CLI + ["report", "--section", "kana_session", "--scale", "0.01", "--out",
-                                   str(tmp_path / "out")], env=_env(tmp_path / "cache", log), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(CLI + ["report", "--section", "kana_session", "--section", "canasta", "--scale", "0.01",
+                                   "--out", str(tmp_path / "out")], env=_env(tmp_path / "cache", log),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = proc.communicate(timeout=900)
     assert proc.returncode == 0, err
-    assert "compiling the kernels of 1 section(s) first" in err
+    assert "compiling the kernels of 2 section(s) in 2 processes" in err
     assert out.startswith("Reports written")
-    assert "(compiling)" in out, "the closing table counts the compiling"
+    assert "(compiling)" in out, "the closing table counts the wait for the kernels"
+    lines = err.splitlines()
+    for section in ("kana_session", "canasta"):
+        ready = lines.index(f"kernels of section {section} compiled")
+        first_stage = next(i for i, line in enumerate(lines) if line.startswith(f"{section} [1/"))
+        assert ready < first_stage, f"{section} was built before its kernels were compiled"
     pids = {r["pid"] for r in _compiled(log)}
-    assert len(pids) == 1, "every kernel compiled in the one warm-up process"
+    assert len(pids) == 2, "each section's kernels compiled in a warm-up process of its own"
     # the report itself loaded every kernel from the cache: it compiled none
     assert proc.pid not in pids
 
@@ -174,6 +185,30 @@ def test_ctrl_c_while_the_report_compiles_writes_nothing_and_exits_130(tmp_path)
     assert stdout == ""
     assert "report interrupted while compiling its kernels; no file written" in err and "Traceback" not in err
     assert not list(out.glob("*.md"))
+    assert _group_gone(proc.pid), "a compiling process outlived the interrupted report"
+
+
+def test_ctrl_c_after_a_section_while_another_compiles_keeps_the_finished_one_and_exits_130(tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.Popen(CLI + ["report", "--section", "kanalje", "--section", "kana_session", "--scale", "0.01",
+                                   "--out", str(out)], env=_env(tmp_path / "cache"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        # kana_session compiles in a few seconds and is built while kanalje's kernels still compile
+        while not (out / "kana_session.md").exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert (out / "kana_session.md").exists(), "the quick section was not built first"
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "report interrupted while its kernels compiled" in err and "sections written: kana_session.md" in err
+    assert "Traceback" not in err
+    assert "PARTIAL" in stdout and "kana_session" in stdout
+    assert not (out / "kanalje.md").exists()
     assert _group_gone(proc.pid), "a compiling process outlived the interrupted report"
 
 

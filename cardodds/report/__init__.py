@@ -42,11 +42,15 @@ def available_sections() -> list[str]:
 
 def build(outdir: str | Path = "reports", *, seed: int = SEED, scale: float = 1.0,
           sections=None, progress: bool = False, log: bool = False,
-          timings: dict[str, float] | None = None) -> list[Path]:
+          timings: dict[str, float] | None = None, next_section=None) -> list[Path]:
     """Write every report section into ``outdir``; returns the markdown files written.
 
     ``timings``, a dict, receives each section's wall time in seconds as it finishes (the
-    ``cardodds report`` command prints them at the end of the run)."""
+    ``cardodds report`` command prints them at the end of the run). ``next_section(names)``,
+    when given, picks which of the sections still to build comes next, and may wait until one
+    can start (``cardodds report`` on a fresh install: the first whose kernels are compiled);
+    by default they are built in the order given. Every section draws its seeds from ``seed``
+    by itself, so the order changes no figure."""
     names = available_sections() if sections is None else list(sections)
     unknown = sorted(set(names) - set(SECTIONS))
     if unknown:
@@ -62,7 +66,15 @@ def build(outdir: str | Path = "reports", *, seed: int = SEED, scale: float = 1.
     written: list[Path] = []
     try:
         with engine.session() as sess, page_parts():
-            for name in names:
+            todo = list(names)
+            while todo:
+                name = todo[0]
+                if next_section is not None:
+                    try:
+                        name = next_section(list(todo))
+                    except KeyboardInterrupt:
+                        raise Interrupted(None, written) from None
+                todo.remove(name)
                 start = time.perf_counter()
                 module = importlib.import_module(f"cardodds.report.{name}")
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
@@ -86,10 +98,11 @@ def build(outdir: str | Path = "reports", *, seed: int = SEED, scale: float = 1.
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`build`: ``section`` was being built, ``written`` lists the
-    markdown files of the sections finished before it (their files are complete)."""
+    """Ctrl-C during :func:`build`: ``section`` was being built (None: the next one was not
+    chosen yet, e.g. its kernels were compiling), ``written`` lists the markdown files of the
+    sections finished before it (their files are complete)."""
 
-    def __init__(self, section: str, written: list[Path]) -> None:
+    def __init__(self, section: str | None, written: list[Path]) -> None:
         super().__init__(section)
         self.section = section
         self.written = list(written)

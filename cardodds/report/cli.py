@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import queue
 import sys
+import threading
+import time
 from pathlib import Path
 
 from .. import _cliutil as cu
@@ -55,22 +58,27 @@ def _run(args) -> int:
     if args.screenshots:
         _check_browser()
     log = args.progress is not False
-    compiling = _warm_up_first(args, log)
-    if compiling is None:
-        print("cardodds: report interrupted while compiling its kernels; no file written", file=sys.stderr)
-        return 130
+    compiling = _Compiling.start(args, log)
     timings: dict[str, float] = {}
     try:
         written = build(out, seed=args.seed, scale=args.scale, sections=args.section,
-                        progress=cu.show_progress(args), log=log, timings=timings)
+                        progress=cu.show_progress(args), log=log, timings=timings,
+                        next_section=compiling.next_section)
     except Interrupted as stop:
+        compiling.stop()
         if stop.written:
-            _print_times(args, stop.written, timings, compiling, partial=True)
+            _print_times(args, stop.written, timings, compiling.waited, partial=True)
+        if stop.section is None and not stop.written:
+            print("cardodds: report interrupted while compiling its kernels; no file written", file=sys.stderr)
+            return 130
         done = ", ".join(p.name for p in stop.written) or "none"
-        print(f"cardodds: report interrupted in section {stop.section} (its files left as they were); "
-              f"sections written: {done}", file=sys.stderr)
+        where = "while its kernels compiled" if stop.section is None else f"in section {stop.section}"
+        print(f"cardodds: report interrupted {where} (its files left as they were); sections written: {done}",
+              file=sys.stderr)
         return 130
-    _print_times(args, written, timings, compiling)
+    finally:
+        compiling.stop()
+    _print_times(args, written, timings, compiling.waited)
     if args.screenshots:
         from .browser import screenshots
 
@@ -79,20 +87,72 @@ def _run(args) -> int:
     return 0
 
 
-def _warm_up_first(args, log: bool) -> float | None:
-    """On a fresh install, compile the sections' kernels first in one process per core
-    (:mod:`cardodds.warmup`): compiling holds a process, so the report alone would compile on one
-    core. Returns the seconds it took (0.0 when nothing was to compile), None when interrupted."""
-    from .. import warmup
+class _Compiling:
+    """On a fresh install, the sections' kernels compiled in one process per core
+    (:mod:`cardodds.warmup`) while the report builds each section whose kernels are ready:
+    compiling holds a process, so the report alone would compile on one core, and waiting for
+    all of it would leave a core idle whenever one task runs longer than the rest.
+    ``waited`` is the seconds the report spent with no section it could build."""
 
-    todo = warmup.pending(warmup.report_tasks(args.section))
-    if warmup.in_task() or not todo or cu.cores_available() < 2:
-        return 0.0
-    if log:
-        print(f"compiling the kernels of {len(todo)} section(s) first, in {min(len(todo), cu.cores_available())} "
-              "processes (once per installed version)", file=sys.stderr)
-    res = warmup.warm_up(todo, jobs=cu.cores_available(), progress=cu.show_progress(args))
-    return None if res.partial else res.wall
+    def __init__(self, todo: list[str], jobs: int, log: bool) -> None:
+        self.todo = set(todo)
+        self.log = log
+        self.waited = 0.0
+        self.ready: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.done: set[str] = set()
+        self.halt = threading.Event()
+        self.thread: threading.Thread | None = None
+        if todo:
+            from .. import warmup
+
+            self.thread = threading.Thread(
+                target=warmup.warm_up, args=(todo,), daemon=True, name="cardodds-compiling",
+                kwargs={"jobs": jobs, "on_done": lambda name, status: self.ready.put(name), "stop": self.halt})
+            self.thread.start()
+
+    @classmethod
+    def start(cls, args, log: bool) -> _Compiling:
+        from .. import warmup
+
+        todo = warmup.pending(warmup.report_tasks(args.section))
+        if warmup.in_task() or cu.cores_available() < 2:
+            todo = []
+        jobs = min(len(todo), cu.cores_available())
+        if todo and log:
+            print(f"compiling the kernels of {len(todo)} section(s) in {jobs} processes (once per installed "
+                  "version); each section is built as soon as its kernels are ready", file=sys.stderr)
+        return cls(todo, jobs, log)
+
+    def next_section(self, names: list[str]) -> str:
+        """The first of ``names`` whose kernels are compiled (or need no compiling), waiting
+        for one if need be. A task that failed lets its section run: it compiles in this
+        process then, and says what is wrong itself."""
+        if not self.todo:
+            return names[0]
+        start = time.perf_counter()
+        try:
+            while True:
+                for name in names:
+                    if f"report {name}" not in self.todo or f"report {name}" in self.done:
+                        return name
+                try:
+                    task = self.ready.get(timeout=0.1)
+                except queue.Empty:
+                    if self.thread is not None and not self.thread.is_alive():
+                        return names[0]  # the compiling ended without saying so: build in this process
+                    continue
+                self.done.add(task)
+                if self.log:
+                    print(f"kernels of section {task.removeprefix('report ')} compiled", file=sys.stderr)
+        finally:
+            self.waited += time.perf_counter() - start
+
+    def stop(self) -> None:
+        """Stop the compiling processes (after Ctrl-C; a no-op once they finished)."""
+        if self.thread is not None:
+            self.halt.set()
+            self.thread.join()
+            self.thread = None
 
 
 def _check_browser() -> None:
@@ -106,9 +166,9 @@ def _check_browser() -> None:
 
 
 def _print_times(args, written, timings: dict[str, float], compiling: float, partial: bool = False) -> None:
-    """The closing table: the kernels' compiling first (on a fresh install), each section
-    written, its markdown and its wall time."""
-    rows = [("(compiling)", "kernels of the sections, first", f"{compiling:7.1f} s")] if compiling else []
+    """The closing table: the time spent waiting for kernels to compile (on a fresh install),
+    each section written, its markdown and its wall time."""
+    rows = [("(compiling)", "waiting for kernels to compile", f"{compiling:7.1f} s")] if compiling else []
     rows += [(name, str(path), f"{timings[name]:7.1f} s") for name, path in zip(timings, written)]
     rows.append(("total", "", f"{sum(timings.values()) + compiling:7.1f} s"))
     head = f"Reports written (seed {args.seed}, scale {args.scale:g}): wall time per section"
