@@ -212,6 +212,21 @@ def test_ctrl_c_after_a_section_while_another_compiles_keeps_the_finished_one_an
     assert _group_gone(proc.pid), "a compiling process outlived the interrupted report"
 
 
+def test_a_report_task_writes_its_section_but_draws_no_chart(tmp_path):
+    env = dict(_env(tmp_path / "cache"), **{warmup.TASK_ENV: "report kana_session"})
+    out = tmp_path / "out"
+    run = subprocess.run(CLI + ["report", "--section", "kana_session", "--scale", "0.001", "--out", str(out)],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert (out / "kana_session.md").exists()
+    assert not list(out.glob("*.png")), "a warm-up task drew its charts"
+    # the same section outside a task draws them
+    plain = subprocess.run(CLI + ["report", "--section", "kana_session", "--scale", "0.001", "--out", str(out)],
+                           env=_env(tmp_path / "cache"), capture_output=True, text=True, timeout=600)
+    assert plain.returncode == 0, plain.stderr
+    assert list(out.glob("*.png"))
+
+
 def test_an_unwritable_cache_folder_is_one_line_and_exit_2(tmp_path):
     run = subprocess.run(CLI + ["warm-up", "--task", "kana odds"], env=_env(Path("/proc/no-such-folder")),
                          capture_output=True, text=True, timeout=120)
