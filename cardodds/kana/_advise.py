@@ -11,15 +11,17 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import helper, kernel, loop
+from .._jit import helper, loop
 from .._random import deal3_from, deal_from, next_u64
 from ..layout import Layout
 from ._kernels import count_pairs
 from ._policies import KIND_BLIND, KIND_PEEK_ONE, NCTX, context_of, decide, decide_call
 from ._table import COMBO, EXTRA, EXTRA_BLOCK, kana_card, new_work, peeked_cards, settle, sort3, unpack_rules
+from .rules import RULES
 
 #: The advisor's posterior weights over the pairs ``(px[q], py[q])`` (:func:`posterior_tables`).
 Posterior = namedtuple("Posterior", ["cum", "total", "zmax", "px", "py"])
+R = RULES.at
 
 
 @helper
@@ -157,7 +159,6 @@ ADVICE = advice_layout(2).index
 REJECTION = rejection_layout(2).index
 
 
-@kernel
 def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin=None):
     """Sample ``nworlds`` deals consistent with what seat ``me`` knows and play each option.
 
@@ -171,9 +172,11 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     twin :func:`advise_by_rejection` (``post`` is not read); left out, numba compiles none of
     the twin's code. Both play my options on a deal the same way.
 
-    Allocates the chunk's arrays; the worlds are :func:`_worlds_loop`.
+    Plain Python, allocating the chunk's arrays for the compiled :func:`_worlds_loop` (as a
+    compiled kernel doing only that it cost a first call 0.6 s of compile CPU: numba optimises
+    and emits the whole loop's code again in each caller it is linked into).
     """
-    n = unpack_rules(rules)[0]
+    n = int(rules[R.players])
     _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin,
                  new_work(n, options.shape[0]), np.empty(52, np.int64))
 
@@ -296,7 +299,6 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             count_pairs(out, o_plus, o_minus, 1, 0, won, C)
 
 
-@kernel
 def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
     """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random (``pool``
     holds the känäd cards too), play the earlier seats' strategies, and keep only deals whose

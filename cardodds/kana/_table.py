@@ -257,9 +257,11 @@ def kana_card(hand, pos, p, kanad, kept):
     kept[p, 1] = h1 if pos == 2 else h2
 
 
-@helper
 def new_work(n, C):
-    """Scratch arrays for a table of ``n`` played under ``C`` configurations or options."""
+    """Scratch arrays for a table of ``n`` played under ``C`` configurations or options.
+
+    Plain Python, called by the chunk functions before their compiled loop (compiled, it and
+    numba's ``np.empty`` for it cost a first call 0.2 s of compile CPU)."""
     return Work(np.empty((n, 3), np.int64), np.empty((n, 2), np.int64), np.empty(n, np.int64),
                 np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(C, np.int64),
                 np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.uint64))
