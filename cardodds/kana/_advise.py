@@ -15,7 +15,7 @@ from .._jit import helper, loop
 from .._random import deal3_from, deal_from, next_u64
 from ..layout import Layout
 from ._kernels import count_pairs
-from ._policies import KIND_BLIND, KIND_PEEK_ONE, NCTX, context_of, decide, decide_call
+from ._policies import KIND_BLIND, KIND_PEEK_ONE, NCTX, context_of, decide
 from ._table import COMBO, EXTRA, EXTRA_BLOCK, kana_card, new_work, peeked_cards, settle, unpack_rules
 from .rules import RULES
 
@@ -198,7 +198,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             for p in range(me):
                 hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
                 i += 3
-                pos = decide_call(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
                 kana_card(hands[p], pos, p, kanad, kept)
                 if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                     ok = False

@@ -29,8 +29,8 @@ import numpy as np
 from .._jit import helper, loop
 from .._random import bounded, deal3_from, next_u64
 from ..layout import Layout
-from ._policies import decide_call
-from ._table import EXTRA_BLOCK, kana_card, settle_call
+from ._policies import decide
+from ._table import EXTRA_BLOCK, kana_card, settle
 
 
 def session_layout(n: int, tables: int, rounds: int) -> Layout:
@@ -168,9 +168,9 @@ def _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first,
                     q = (st + p) % n
                     for j in range(3):
                         hand[j] = hands[q, j]
-                    pos = decide_call(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+                    pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
                     kana_card(hand, pos, p, kanad, kept)
-                wpos, _restocked = settle_call(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
+                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
                                           extra_all, kept, key, tied, dark)
                 w = (st + wpos) % n
                 out[o[IX.wins] + t * n + w] += 1

@@ -300,10 +300,3 @@ def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark
         s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, dark
     )
     return winner, restocked
-
-
-@loop
-def settle_call(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark):
-    """:func:`settle` compiled once, for a caller with reference counting (a session's kernel):
-    inlined there, every array it takes would cost an atomic update a deal; called, it costs none."""
-    return settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark)
