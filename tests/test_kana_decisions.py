@@ -11,7 +11,7 @@ from cardodds.kana import policies as st
 from cardodds.kana._advise import (
     Posterior, advice_layout, advise_by_rejection, advise_worlds, posterior_tables, rejection_layout,
 )
-from cardodds.kana._kernels import config_layout, play_configs
+from cardodds.kana._kernels import _configs_loop, config_layout, play_configs
 from cardodds.cards import parse_cards
 from cardodds.engine import run
 from cardodds.stats import Estimate
@@ -79,12 +79,12 @@ def _custom_keep_aces(state, seat, hand, peeked, kanad, n_kanad):
 def test_a_custom_strategy_does_not_recompile_the_kernels():
     rules = KanaRules(players=3, variant="peek-one")
     odds(rules=rules, policies=[st.threshold(8)] * 3, samples=200, rng=4)
-    before = len(play_configs.signatures)
+    before = len(_configs_loop.signatures)
     odds(rules=rules, policies=[st.custom(_custom_threshold8, "peek-one")] * 3, samples=200, rng=4)
     odds(rules=rules, policies=[st.custom(_custom_keep_aces, "peek-one"), st.threshold(8), st.threshold(8)],
          samples=200, rng=4)
     # the built-in run, and both custom functions, share the one compilation of the kernel
-    assert len(play_configs.signatures) == before
+    assert len(_configs_loop.signatures) == before
     from cardodds.kana.view import compile_policy
     assert compile_policy(_custom_keep_aces) is compile_policy(_custom_keep_aces)
 

@@ -11,93 +11,78 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import helper, kernel, loop
+from .._jit import helper, loop
 from .._random import deal3_from, deal_from, next_u64
 from ..layout import Layout
 from ._kernels import count_pairs
-from ._policies import KIND_BLIND, KIND_PEEK_ONE, NCTX, context_of, decide, decide_call
-from ._table import COMBO, EXTRA, EXTRA_BLOCK, kana_card, new_work, peeked_cards, settle, sort3, unpack_rules
+from ._policies import KIND_BLIND, KIND_PEEK_ONE, NCTX, context_of, decide
+from ._table import COMBO, EXTRA, EXTRA_BLOCK, kana_card, new_work, peeked_cards, settle, unpack_rules
+from .rules import RULES
 
 #: The advisor's posterior weights over the pairs ``(px[q], py[q])`` (:func:`posterior_tables`).
 Posterior = namedtuple("Posterior", ["cum", "total", "zmax", "px", "py"])
+R = RULES.at
 
 
-@helper
-def kana_probability(st, p, ctx, k, x, y):
-    """P(seat ``p`` känäs card ``k`` | its hand is {k, x, y}, context ``ctx``).
+#: Where a seat's cards ``(k, x, y)`` lie in each of the six orders, as :func:`kana_probability` counts them.
+_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (2, 0, 1), (1, 2, 0), (2, 1, 0))
+
+
+def kana_probability(st, p, k, x, y):
+    """P(seat ``p`` känäs card ``k`` | its hand is {k, x[q], y[q]}), for every context (rows)
+    and every pair ``q`` (columns).
 
     The three cards lie in a uniformly random order, so this averages the strategy's
-    choice over the six orders; a random choice counts 1/3.
+    choice over the six orders; a random choice counts 1/3. NumPy over all pairs and
+    contexts at once, adding the orders one after another as a loop over them would, so
+    the weights are the same floats to the last bit.
     """
-    h = np.empty(3, np.int64)
     kinds, args, _ctxmode, t1, t3 = st
-    total = 0.0
-    for perm in range(6):
-        # perm picks where k, x, y lie
-        if perm == 0:
-            h[0], h[1], h[2] = k, x, y
-        elif perm == 1:
-            h[0], h[1], h[2] = k, y, x
-        elif perm == 2:
-            h[0], h[1], h[2] = x, k, y
-        elif perm == 3:
-            h[0], h[1], h[2] = y, k, x
-        elif perm == 4:
-            h[0], h[1], h[2] = x, y, k
-        else:
-            h[0], h[1], h[2] = y, x, k
-        kind = kinds[0, p]
+    kind = kinds[0, p]
+    cards = (np.full(x.shape[0], k, np.int64), x, y)
+    total = np.zeros((t1.shape[2], x.shape[0]))
+    for order in _ORDERS:
+        h = [cards[order.index(0)], cards[order.index(1)], cards[order.index(2)]]
         if kind == KIND_BLIND:
             if args[0, p] < 0:
                 total += 1.0 / 3.0
-            elif h[args[0, p]] == k:
-                total += 1.0
+            else:
+                total += h[args[0, p]] == k
             continue
         if kind == KIND_PEEK_ONE:
-            pos = 0 if t1[0, p, ctx, h[0] >> 2] else 1
-            if h[pos] == k:
-                total += 1.0
+            total += np.where(t1[0, p][:, h[0] >> 2] != 0, h[0] == k, h[1] == k)
             continue
-        a, b, cc, ra, rb, rc = sort3(h[0] >> 2, h[1] >> 2, h[2] >> 2)
-        j = t3[0, p, ctx, COMBO[ra, rb, rc]]
-        if j < 0:
-            total += 1.0 / 3.0
-        else:
-            pos = a if j == 0 else (b if j == 1 else cc)
-            if h[pos] == k:
-                total += 1.0
+        ranks = np.stack([h[0] >> 2, h[1] >> 2, h[2] >> 2])
+        by_rank = np.argsort(ranks, axis=0, kind="stable")  # as sort3: ties keep position order
+        r = np.take_along_axis(ranks, by_rank, axis=0)
+        j = t3[0, p][:, COMBO[r[0], r[1], r[2]]]
+        pos = np.take_along_axis(by_rank, np.maximum(j, 0), axis=0)
+        hit = np.take_along_axis(np.stack(h), pos, axis=0) == k
+        total += np.where(j < 0, 1.0 / 3.0, hit)
     return total / 6.0
 
 
-@helper
 def posterior_tables(n, me, kanad_known, pool, st):
     """Cumulative weights over pairs of ``pool`` for each earlier seat with a known känäd
-    card and each context: ``(cum[n, NCTX, npairs], total[n, NCTX], zmax[n], px, py)``."""
-    npool = pool.shape[0]
-    npairs = npool * (npool - 1) // 2
-    px = np.empty(npairs, np.int64)
-    py = np.empty(npairs, np.int64)
-    q = 0
-    for a in range(npool):
-        for b in range(a + 1, npool):
-            px[q] = pool[a]
-            py[q] = pool[b]
-            q += 1
+    card and each context: ``(cum[n, NCTX, npairs], total[n, NCTX], zmax[n], px, py)``.
+
+    Plain Python and NumPy, called once per advice: compiled, it and :func:`kana_probability`
+    (with numba's ``np.zeros`` and ``np.empty`` for them) cost a first call 0.7 s of compile CPU.
+    """
+    first, second = np.triu_indices(pool.shape[0], 1)  # pairs (a, b), a < b, in order
+    px = pool[first].astype(np.int64)
+    py = pool[second].astype(np.int64)
+    npairs = px.shape[0]
     cum = np.zeros((n, NCTX, npairs))
     total = np.zeros((n, NCTX))
     zmax = np.zeros(n)
     for p in range(me):
         k = kanad_known[p]
-        if k < 0:
+        if k < 0 or npairs == 0:
             continue
-        for ctx in range(NCTX):
-            acc = 0.0
-            for q in range(npairs):
-                acc += kana_probability(st, p, ctx, k, px[q], py[q])
-                cum[p, ctx, q] = acc
-            total[p, ctx] = acc
-            if acc > zmax[p]:
-                zmax[p] = acc
+        cum[p] = np.cumsum(kana_probability(st, p, k, px, py), axis=1)  # added in pair order
+        total[p] = cum[p, :, -1]
+        zmax[p] = max(0.0, total[p].max())
     return cum, total, zmax, px, py
 
 
@@ -157,7 +142,6 @@ ADVICE = advice_layout(2).index
 REJECTION = rejection_layout(2).index
 
 
-@kernel
 def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin=None):
     """Sample ``nworlds`` deals consistent with what seat ``me`` knows and play each option.
 
@@ -171,9 +155,11 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     twin :func:`advise_by_rejection` (``post`` is not read); left out, numba compiles none of
     the twin's code. Both play my options on a deal the same way.
 
-    Allocates the chunk's arrays; the worlds are :func:`_worlds_loop`.
+    Plain Python, allocating the chunk's arrays for the compiled :func:`_worlds_loop` (as a
+    compiled kernel doing only that it cost a first call 0.6 s of compile CPU: numba optimises
+    and emits the whole loop's code again in each caller it is linked into).
     """
-    n = unpack_rules(rules)[0]
+    n = int(rules[R.players])
     _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin,
                  new_work(n, options.shape[0]), np.empty(52, np.int64))
 
@@ -212,7 +198,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             for p in range(me):
                 hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
                 i += 3
-                pos = decide_call(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
                 kana_card(hands[p], pos, p, kanad, kept)
                 if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                     ok = False
@@ -239,7 +225,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
                         i += 3
                         for j in range(i, npool):
                             pos_of[deck[j]] = j
-                        pos = decide_call(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
                         kana_card(hands[p], pos, p, kanad, kept)
                         continue
                     ctx = context_of(kanad, p, ctxmode[0, p])
@@ -296,7 +282,6 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             count_pairs(out, o_plus, o_minus, 1, 0, won, C)
 
 
-@kernel
 def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
     """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random (``pool``
     holds the känäd cards too), play the earlier seats' strategies, and keep only deals whose

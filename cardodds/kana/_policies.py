@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from numba import types
 
-from .._jit import callback, helper, inline, loop
+from .._jit import callback, helper, inline
 from ._table import COMBO, random_position, sort3
 
 #: A table's policies as the kernels read them (``policies.pack``), indexed
@@ -56,8 +56,10 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     ``hand`` holds the seat's three cards. The policy arrays come apart, bound once by the
     caller: in a function with reference counting, a field read from the :data:`Policies`
     bundle costs an update on every decision, and so does each array an inlined function
-    takes. The hot loops (``_kernels._configs_loop``, ``_advise._worlds_loop``) are compiled without
-    reference counting, where neither costs anything.
+    takes. Its callers (``_kernels._configs_loop``, ``_advise._worlds_loop``,
+    ``_session._sessions_loop``) are compiled without reference counting, where neither costs
+    anything, and inline it once or twice each: a compiled ``decide_call`` for the rare
+    decisions cost more compile time than a second inlined copy.
     """
     kind = kinds[c, p]
     if kind == KIND_BLIND:
@@ -80,14 +82,6 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
     if j == 1:
         return b
     return cc
-
-
-@loop
-def decide_call(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
-    """:func:`decide` compiled once, for the callers where a decision is rare (the advisor's
-    seats before mine whose känäd card was not seen) or that count references (a session's
-    kernel): numba inlines :func:`decide` only into the hot loops, once each."""
-    return decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked)
 
 
 #: ``decide(state, seat, hand, peeked, kanad, n_kanad) -> position``: the kernels call a user's

@@ -26,11 +26,11 @@ the other tables play the same rounds.
 
 import numpy as np
 
-from .._jit import helper, kernel
+from .._jit import helper, loop
 from .._random import bounded, deal3_from, next_u64
 from ..layout import Layout
-from ._policies import decide_call
-from ._table import EXTRA_BLOCK, kana_card, settle_call
+from ._policies import decide
+from ._table import EXTRA_BLOCK, kana_card, settle
 
 
 def session_layout(n: int, tables: int, rounds: int) -> Layout:
@@ -86,7 +86,6 @@ def _place(deck, cards, k):
         deck[j] = c
 
 
-@kernel
 def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
                   ctxmode, t1, t3, peeked, custom, o, preset, trace, to):
     """Play ``nsessions`` sessions of up to ``rounds`` rounds at every table and add their counts.
@@ -96,28 +95,29 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
     are the three cards player ``q`` is dealt in round ``r`` of every session, for hand-built
     tests; a real run passes zero rows. When ``trace`` has rows, every round at every table is
     written to one row of it (offsets ``to`` of :func:`trace_layout`) until it is full.
+
+    Plain Python, allocating the chunk's arrays for the compiled :func:`_sessions_loop`: as a
+    compiled kernel it cost a first call 2.3 s of compile CPU, and its whole-array copies
+    (``deck[:] = saved``) compiled another 2.5 s of numba's own code (the shape check's error
+    message, strings and all); the loop copies element by element.
     """
     T = rotation.shape[0]
-    hands = np.empty((n, 3), np.int64)
-    flat = np.empty(3 * n, np.int64)
-    private = np.empty((n, 4), np.uint64)
-    mine = np.empty((n, 4), np.uint64)
-    shared = np.empty(4, np.uint64)
-    stream = np.empty(4, np.uint64)
-    kept = np.empty((n, 2), np.int64)
-    kanad = np.empty(n, np.int64)
-    key = np.empty(n, np.int64)
-    tied = np.empty(n, np.int64)
-    dark = np.empty(n, np.int64)
-    hand = np.empty(3, np.int64)
-    deck = np.arange(52)
-    saved = np.empty(52, np.int64)
-    starter = np.empty(T, np.int64)
-    total = np.zeros((T, n), np.int64)
-    starts = np.zeros((T, n), np.int64)
-    poswins = np.zeros((T, n), np.int64)
-    losing = np.zeros(n, np.int64)
-    longest = np.zeros(n, np.int64)
+    _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
+                   ctxmode, t1, t3, peeked, custom, o, preset, trace, to,
+                   np.empty((n, 3), np.int64), np.empty(3 * n, np.int64), np.empty((n, 4), np.uint64),
+                   np.empty((n, 4), np.uint64), np.empty(4, np.uint64), np.empty(4, np.uint64),
+                   np.empty((n, 2), np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                   np.empty(n, np.int64), np.empty(3, np.int64), np.arange(52, dtype=np.int64), np.empty(52, np.int64),
+                   np.empty(T, np.int64), np.zeros((T, n), np.int64), np.zeros((T, n), np.int64),
+                   np.zeros((T, n), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64))
+
+
+@loop
+def _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
+                   ctxmode, t1, t3, peeked, custom, o, preset, trace, to, hands, flat, private, mine, shared, stream,
+                   kept, kanad, key, tied, dark, hand, deck, saved, starter, total, starts, poswins, losing, longest):
+    """The sessions of :func:`play_sessions`, on its scratch arrays (``deck`` holds the 52 cards)."""
+    T = rotation.shape[0]
     final_row = n * rounds + 1
     row = 0
     for sess in range(nsessions):
@@ -126,11 +126,14 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
             f = bounded(s, n)
         for t in range(T):
             starter[t] = f
-        total[:, :] = 0
-        starts[:, :] = 0
-        poswins[:, :] = 0
-        losing[:] = 0
-        longest[:] = 0
+        for t in range(T):
+            for q in range(n):
+                total[t, q] = 0
+                starts[t, q] = 0
+                poswins[t, q] = 0
+        for q in range(n):
+            losing[q] = 0
+            longest[q] = 0
         played = 0
         for r in range(rounds):
             if r < preset.shape[0]:
@@ -149,20 +152,25 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
                     private[q, j] = next_u64(s)
             for j in range(4):
                 shared[j] = next_u64(s)
-            saved[:] = deck
+            for j in range(52):
+                saved[j] = deck[j]
             for t in range(T):
-                deck[:] = saved
-                mine[:, :] = private
-                stream[:] = shared
+                for j in range(52):
+                    deck[j] = saved[j]
+                for q in range(n):
+                    for j in range(4):
+                        mine[q, j] = private[q, j]
+                for j in range(4):
+                    stream[j] = shared[j]
                 st = starter[t]
                 c = t * n + st
                 for p in range(n):
                     q = (st + p) % n
                     for j in range(3):
                         hand[j] = hands[q, j]
-                    pos = decide_call(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+                    pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
                     kana_card(hand, pos, p, kanad, kept)
-                wpos, _restocked = settle_call(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
+                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
                                           extra_all, kept, key, tied, dark)
                 w = (st + wpos) % n
                 out[o[IX.wins] + t * n + w] += 1
@@ -194,7 +202,8 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
                             losing[q] += 1
                             if losing[q] > longest[q]:
                                 longest[q] = losing[q]
-            deck[:] = saved
+            for j in range(52):
+                deck[j] = saved[j]
             played += 1
             if leave > 0:
                 gone = False

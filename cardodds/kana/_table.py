@@ -84,10 +84,11 @@ def hand_value(a, b):
     return (a >> 2) + (b >> 2) + 4
 
 
-@helper
+@inline
 def best_so_far(kk, p, best, count, lead):
     """Seat ``p``'s key ``kk`` joins the best key so far, how many seats hold it, and the
-    first of them. Scalars only, so inlining it is free."""
+    first of them. Scalars only, so inlining it is free; inlined (two call sites), it saves
+    the first odds a compiled function of its own."""
     if kk > best:
         return kk, 1, p
     if kk == best:
@@ -183,15 +184,17 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
             i = 0
             restocked = True
             out[block + X.reshuffles] += 1
+        for j in range(2 * k):
+            # Two cards each, both unseen: känäing the first is as good as any blind choice,
+            # so the second is the dark card. One call site of the inlined deal_from, not two:
+            # each is typed and lowered again (0.1 s of compile CPU).
+            dark[j >> 1], word, have = deal_from(s, deck, i, m, word, have)
+            i += 1
         top = -1
         h = 0
         winner = 0
         for j in range(k):
-            _c1, word, have = deal_from(s, deck, i, m, word, have)
-            c2, word, have = deal_from(s, deck, i + 1, m, word, have)
-            i += 2
-            dark[j] = c2  # both cards unseen: känäing the first is as good as any blind choice
-            r = c2 >> 2
+            r = dark[j] >> 2
             if r > top:
                 top = r
                 h = 1
@@ -211,10 +214,11 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
         k = h
 
 
-@helper
+@inline
 def kept_pair(h0, h1, h2, pos):
     """The kept cards when the card at ``pos`` is känäd, in turning order: of the two the lower
-    position is turned first (a blind choice too). Scalars only, so inlining it is free."""
+    position is turned first (a blind choice too). Scalars only, so inlining it is free; inlined
+    (two call sites), it saves the first odds a compiled function of its own."""
     if pos == 0:
         return h1, h2
     if pos == 1:
@@ -257,9 +261,11 @@ def kana_card(hand, pos, p, kanad, kept):
     kept[p, 1] = h1 if pos == 2 else h2
 
 
-@helper
 def new_work(n, C):
-    """Scratch arrays for a table of ``n`` played under ``C`` configurations or options."""
+    """Scratch arrays for a table of ``n`` played under ``C`` configurations or options.
+
+    Plain Python, called by the chunk functions before their compiled loop (compiled, it and
+    numba's ``np.empty`` for it cost a first call 0.2 s of compile CPU)."""
     return Work(np.empty((n, 3), np.int64), np.empty((n, 2), np.int64), np.empty(n, np.int64),
                 np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(C, np.int64),
                 np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.uint64))
@@ -294,10 +300,3 @@ def settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark
         s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_all, dark
     )
     return winner, restocked
-
-
-@loop
-def settle_call(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark):
-    """:func:`settle` compiled once, for a caller with reference counting (a session's kernel):
-    inlined there, every array it takes would cost an atomic update a deal; called, it costs none."""
-    return settle(s, out, block, deck, i, m, n, fresh, extra_all, kept, key, tied, dark)
