@@ -235,3 +235,29 @@ def test_the_kernel_cache_is_keyed_by_every_source_file():
     from numba.core import config
 
     assert config.CACHE_DIR == _jit.CACHE_DIR
+
+
+def test_noalias_marks_a_loops_array_arguments_and_only_when_asked():
+    from cardodds._jit import loop
+
+    def add_into(out, a):
+        for i in range(a.shape[0]):
+            out[i] += a[i]
+
+    plain = loop(add_into, cache=False)  # cached code cannot be inspected
+    promised = loop(add_into, noalias=True, cache=False)
+    out, a = np.zeros(4, np.int64), np.arange(4, dtype=np.int64)
+    plain(out, a)
+    promised(out, a)
+    assert list(out) == [0, 2, 4, 6]  # the same code, run twice
+
+    def pointer_args(dispatcher) -> list[str]:
+        """The pointer parameters of the compiled function (the arrays' data, meminfo, parent)."""
+        ir = next(iter(dispatcher.inspect_llvm().values()))
+        head = next(line for line in ir.splitlines() if line.startswith("define") and "@_ZN" in line)
+        return [arg for arg in head.split("(", 1)[1].split(",") if "%arg." in arg and arg.strip().startswith("ptr")]
+
+    # out's and a's data pointers, meminfos and parents
+    assert len(pointer_args(promised)) == len(pointer_args(plain)) == 6
+    assert all("noalias" in arg for arg in pointer_args(promised))
+    assert not any("noalias" in arg for arg in pointer_args(plain))

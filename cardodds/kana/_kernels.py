@@ -19,7 +19,7 @@ read both by field name.
 
 import numpy as np
 
-from .._jit import helper, inline, kernel, loop
+from .._jit import helper, inline, loop
 from .._random import deal3_from
 from ..layout import Layout
 from ._policies import decide
@@ -61,27 +61,16 @@ def _kept_offsets(pos):
     return (1 if pos == 0 else 0), (1 if pos == 2 else 2)
 
 
-@inline
-def _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
-                    base_deck):
-    """:func:`play_rounds` with no card shown: the common path, kept lean. Allocates the
-    chunk's arrays; the rounds are :func:`_unshown_loop`."""
-    kept = np.empty((n, 2), np.int64)
-    tied = np.empty(n, np.int64)
-    dark = np.empty(n, np.int64)  # the tied players' dark cards in an extra round
-    pos_of = np.empty(n, np.int64)  # each seat's känä this round
-    # Rounds by (seat 0's hand value, last round's starter, winner or n for a tie): one count
-    # per round instead of three keeps the round loop as lean as a loop that only deals.
-    tally = np.zeros(25 * n * (n + 1), np.int64)
-    deck = np.empty(52, np.int64)
-    _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
-                  base_deck, kept, tied, dark, pos_of, tally, deck)
-
-
-@loop
+@loop(noalias=True)
 def _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
                   base_deck, kept, tied, dark, pos_of, tally, deck):
-    """The rounds of :func:`_unshown_rounds`.
+    """The rounds of :func:`play_rounds` with no card shown: the common path, kept lean.
+    ``kept``, ``tied``, ``dark`` (the tied players' dark cards in an extra round) and
+    ``pos_of`` (each seat's känä this round) are scratch rows of ``n``; ``tally`` counts rounds
+    by (seat 0's hand value, last round's starter, winner or n for a tie): one count per round
+    instead of three keeps the round loop as lean as a loop that only deals. Compiled with
+    ``noalias`` (:mod:`cardodds._jit`): its arrays, allocated apart by :func:`play_rounds`,
+    share no memory, and LLVM keeps the random state in registers across the deck's writes.
 
     A seat's three cards stay where they were dealt, ``deck[3p:3p+3]``, so its kept cards
     are read back from there only when a tie needs them.
@@ -154,32 +143,28 @@ def _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
     out[o_per] += nrounds - ties  # rounds settled without an extra round
 
 
-@kernel
 def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     """Play ``nrounds`` rounds under the official rules (blind känä) and add their counts.
 
     ``rules`` is ``KanaRules.pack()``; ``lay`` the offsets of :func:`round_layout`.
     ``args[seat]`` is the position (0..2) a seat känäs, -1 for a random one. ``fixed`` holds
     the shown cards (rows of seats with a shown känäd card come first, as the känä round
-    goes) or is None: numba then compiles only the lean path (:func:`_unshown_rounds`), the
-    common case, and never the shown-card one. ``base_deck`` lists the cards not shown.
+    goes) or is None: the common case, played by the lean :func:`_unshown_loop`, which never
+    compiles the shown-card path (:func:`_shown_rounds`). ``base_deck`` lists the cards not shown.
 
-    Compiled, unlike the other chunk kernels of Känä (plain Python allocating for their loop):
-    allocated here, LLVM knows the work arrays overlap neither each other nor the random state,
-    and keeps the lean round loop's state in registers; handed in from Python the loop measured
-    7 to 10% slower (0.3 s of compile CPU saved on a first call, not worth that).
+    Plain Python, allocating the chunk's arrays for the compiled loop, like the other chunk
+    kernels of Känä: as a compiled kernel it cost 0.3 s of compile CPU on a first call, and
+    numba's ``np.empty`` and ``np.zeros`` another 0.2 s. The loop releases the GIL as a kernel does.
     """
-    n, fresh, extra_all, last_latest, _variant = unpack_rules(rules)
-    o_wins = lay[ROUND.wins]
-    o_hist = lay[ROUND.hand_value]
-    o_last = lay[ROUND.last_round_starter]
-    o_extra = lay[ROUND.extra]
-    if fixed is None:  # known when compiling: the other branch is not compiled
-        _unshown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
-                        base_deck)
+    n = int(rules[R.players])
+    common = (rules[R.fresh_deck], rules[R.extra_round_all], rules[R.last_round_latest],
+             lay[ROUND.wins], lay[ROUND.hand_value], lay[ROUND.last_round_starter], lay[ROUND.extra], args)
+    if fixed is None:
+        _unshown_loop(s, nrounds, out, n, *common, base_deck, np.empty((n, 2), np.int64), np.empty(n, np.int64),
+                      np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(25 * n * (n + 1), np.int64),
+                      np.empty(52, np.int64))
     else:
-        _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
-                      fixed, base_deck)
+        _shown_rounds(s, nrounds, out, n, *common, fixed, base_deck)
 
 
 @helper
