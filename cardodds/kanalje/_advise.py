@@ -25,8 +25,8 @@ from ._policies import (
     play_out,
     play_out_basic,
     play_out_heuristic,
+    new_scratch,
     sample_world,
-    scratch,
 )
 from ._table import (
     STOCK,
@@ -178,7 +178,6 @@ def sample_hands(state, n, t0, deal, hands, infer):
         hands[i, HAND_A] = w[T.hand + deal[DL.a]]
 
 
-@kernel
 def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1):
     """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
@@ -188,14 +187,13 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infe
     is the compiled user policy (or its stand-in). ``infer`` is None, or ``(start, obs)``
     to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`).
     ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`)."""
-    w = np.empty(TABLE_SIZE, dtype=np.int64)
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
-    deck = np.empty(52, dtype=np.int64)
-    sc = np.empty(MAX_OPTIONS, dtype=np.int64)
-    sub = np.empty((2, 4), dtype=np.uint64)
-    scr, rs = scratch()
-    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1, w, t, deck, sc, sub, scr,
-                 rs)
+    # The chunk kernel is the compiled loop called with its tables allocated here, in Python, as
+    # the deals kernels do (see ._kernels.deals_kernel): a compiled kernel around it measured half
+    # a second of the first call.
+    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1,
+                 np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
+                 np.empty(52, dtype=np.int64), np.empty(MAX_OPTIONS, dtype=np.int64),
+                 np.empty((2, 4), dtype=np.uint64), *new_scratch())
 
 
 @loop
