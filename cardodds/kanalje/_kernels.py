@@ -16,7 +16,7 @@ from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
 from ._policies import new_scratch, play_out, play_out_basic, play_out_heuristic, random_choose
-from ._table import TABLE_SIZE, beats, jack_holders, record_deal, record_seat, start_deal
+from ._table import TABLE_SIZE, beats, check_deal_end, jack_holders, record_deal, record_seat, start_deal
 from .rules import R
 
 D = DEALS.at
@@ -53,7 +53,15 @@ def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixe
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
         play_out(state, t, pol, samples, user, scr, rs)
-        record_deal(out, t, rules, players, held, hand0, start_phase, check)
+        record_deal(out, t, players, held, hand0)
+        if check != 0:
+            out[D.violations] += check_deal_end(t, rules, start_phase)
+
+
+def _checked(check):
+    """None for an unchecked run: the loops of the lean lineups then compile no check of the
+    deal's end (:func:`._table.check_deal_end`, a quarter of a second of their first call)."""
+    return True if check else None
 
 
 # Kernels compiled per kind of lineup, so a run compiles only the players it has: the same
@@ -61,35 +69,39 @@ def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixe
 def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of heuristic players."""
     _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                          *deal_work(fixed_hand, fixed_card))
+                          *deal_work(fixed_hand, fixed_card), _checked(check))
 
 
 @loop
 def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                          t, deck, nfree, held, hand0):
+                          t, deck, nfree, held, hand0, checked):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
         play_out_heuristic(state, t, -1)
-        record_deal(out, t, rules, players, held, hand0, start_phase, check)
+        record_deal(out, t, players, held, hand0)
+        if checked is not None:
+            out[D.violations] += check_deal_end(t, rules, start_phase)
 
 
 def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of random and heuristic players."""
     _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                      *deal_work(fixed_hand, fixed_card))
+                      *deal_work(fixed_hand, fixed_card), _checked(check))
 
 
 @loop
 def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                      t, deck, nfree, held, hand0):
+                      t, deck, nfree, held, hand0, checked):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
         play_out_basic(state, t, pol)
-        record_deal(out, t, rules, players, held, hand0, start_phase, check)
+        record_deal(out, t, players, held, hand0)
+        if checked is not None:
+            out[D.violations] += check_deal_end(t, rules, start_phase)
 
 
 # ---- three random players: the lean chunk kernel ----------------------------------------------
