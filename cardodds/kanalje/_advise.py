@@ -37,6 +37,7 @@ from ._table import (
     new_table,
     open_phase1,
     play_any,
+    play_card,
     score,
 )
 
@@ -283,6 +284,13 @@ def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
             t[T.jack_taker + (trump_card & 3)] = -2
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
-    state = np.zeros(4, dtype=np.uint64)  # never drawn from: a position ends before phase 1 does
-    for i in range(cards.shape[0]):
-        play_any(state, t, seats[i], cards[i])
+    if stock is None:
+        # The trick play alone: the card play inlined here, not play_any (both card plays and the
+        # start of phase 2), which three-player and phase-2 advice then do not compile at all:
+        # about half a second of their first call.
+        for i in range(cards.shape[0]):
+            play_card(t, seats[i], cards[i])
+    else:
+        state = np.zeros(4, dtype=np.uint64)  # never drawn from: a position ends before phase 1 does
+        for i in range(cards.shape[0]):
+            play_any(state, t, seats[i], cards[i])
