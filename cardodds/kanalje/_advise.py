@@ -22,10 +22,10 @@ from ._bits import JACK_RANK, bit, lowest, popcount
 from ._policies import (
     P_HEURISTIC,
     heuristic_card,
+    new_scratch,
+    play_heuristic_until,
     play_out,
     play_out_basic,
-    play_out_heuristic,
-    new_scratch,
     sample_world,
 )
 from ._table import (
@@ -215,7 +215,7 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
             copy_into(t, w)
             copy_into(sub[1], sub[0])
             if pol is None:  # my card, then the heuristic for everybody: one call
-                play_out_heuristic(sub[1], t, cards[i])
+                play_heuristic_until(sub[1], t, 0, cards[i])
             elif not play_any(sub[1], t, seat, cards[i]):
                 if user is None:
                     play_out_basic(sub[1], t, pol)
