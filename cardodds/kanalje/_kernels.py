@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import inline, kernel, loop
+from .._jit import inline, loop
 from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
@@ -105,12 +105,11 @@ def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_c
 
 
 # ---- three random players: the lean chunk kernel ----------------------------------------------
-@kernel
 def deals_random3_kernel(state, n, out, rules):
     """:func:`deals_kernel` for three random players, unchecked, nothing fixed: the same random
     draws and the same counts (the tests compare both), in a loop that keeps a deal in
     registers and small arrays instead of the table, and skips what random play never reads
-    (shown voids, the played mask)."""
+    (shown voids, the played mask). Its tables allocated here, as every deals kernel's."""
     _deals_random3_loop(state, n, out, rules, np.arange(52, dtype=np.int64), np.empty((8, 4), dtype=np.int64))
 
 
