@@ -143,9 +143,9 @@ def test_user_policy_sees_its_own_hand_and_the_named_fields_only():
 def test_user_policy_is_compiled_once_and_the_kernels_not_again():
     assert compile_policy(lowest_card) is compile_policy(lowest_card)
     jack_risk([lowest_card, "heuristic", "heuristic"], samples=100, rng=1)
-    before = len(K.deals_kernel.signatures)
+    before = len(K._deals_loop.signatures)
     jack_risk([honest_view, "heuristic", "heuristic"], samples=100, rng=1)
-    assert len(K.deals_kernel.signatures) == before
+    assert len(K._deals_loop.signatures) == before
 
 
 def test_illegal_user_card_is_counted_and_replaced():
@@ -248,7 +248,7 @@ def test_interchangeable_cards_score_alike_in_every_world(players):
                 for card in (r, c):
                     w2 = w.copy()
                     if not TB.play_any(state, w2, seat, card):
-                        P.play_out_heuristic(state, w2, -1)
+                        P.play_heuristic_until(state, w2, 0, -1)
                     scores.append(int(TB.score(w2, seat)))
                 assert scores[0] == scores[1], (t.tolist(), r, c)
             pairs += 1

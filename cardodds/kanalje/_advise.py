@@ -22,11 +22,11 @@ from ._bits import JACK_RANK, bit, lowest, popcount
 from ._policies import (
     P_HEURISTIC,
     heuristic_card,
+    new_scratch,
+    play_heuristic_until,
     play_out,
     play_out_basic,
-    play_out_heuristic,
     sample_world,
-    scratch,
 )
 from ._table import (
     STOCK,
@@ -37,6 +37,7 @@ from ._table import (
     new_table,
     open_phase1,
     play_any,
+    play_card,
     score,
 )
 
@@ -178,7 +179,6 @@ def sample_hands(state, n, t0, deal, hands, infer):
         hands[i, HAND_A] = w[T.hand + deal[DL.a]]
 
 
-@kernel
 def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1):
     """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
@@ -188,14 +188,13 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infe
     is the compiled user policy (or its stand-in). ``infer`` is None, or ``(start, obs)``
     to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`).
     ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`)."""
-    w = np.empty(TABLE_SIZE, dtype=np.int64)
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
-    deck = np.empty(52, dtype=np.int64)
-    sc = np.empty(MAX_OPTIONS, dtype=np.int64)
-    sub = np.empty((2, 4), dtype=np.uint64)
-    scr, rs = scratch()
-    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1, w, t, deck, sc, sub, scr,
-                 rs)
+    # The chunk kernel is the compiled loop called with its tables allocated here, in Python, as
+    # the deals kernels do (see ._kernels.deals_kernel): a compiled kernel around it measured half
+    # a second of the first call.
+    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1,
+                 np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
+                 np.empty(52, dtype=np.int64), np.empty(MAX_OPTIONS, dtype=np.int64),
+                 np.empty((2, 4), dtype=np.uint64), *new_scratch())
 
 
 @loop
@@ -216,7 +215,7 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
             copy_into(t, w)
             copy_into(sub[1], sub[0])
             if pol is None:  # my card, then the heuristic for everybody: one call
-                play_out_heuristic(sub[1], t, cards[i])
+                play_heuristic_until(sub[1], t, 0, cards[i])
             elif not play_any(sub[1], t, seat, cards[i]):
                 if user is None:
                     play_out_basic(sub[1], t, pol)
@@ -285,6 +284,13 @@ def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
             t[T.jack_taker + (trump_card & 3)] = -2
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
-    state = np.zeros(4, dtype=np.uint64)  # never drawn from: a position ends before phase 1 does
-    for i in range(cards.shape[0]):
-        play_any(state, t, seats[i], cards[i])
+    if stock is None:
+        # The trick play alone: the card play inlined here, not play_any (both card plays and the
+        # start of phase 2), which three-player and phase-2 advice then do not compile at all:
+        # about half a second of their first call.
+        for i in range(cards.shape[0]):
+            play_card(t, seats[i], cards[i])
+    else:
+        state = np.zeros(4, dtype=np.uint64)  # never drawn from: a position ends before phase 1 does
+        for i in range(cards.shape[0]):
+            play_any(state, t, seats[i], cards[i])

@@ -11,32 +11,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline, kernel, loop
+from .._jit import inline, loop
 from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
-from ._policies import play_out, play_out_basic, play_out_heuristic, random_choose, scratch
-from ._table import TABLE_SIZE, beats, free_cards, jack_holders, record_deal, record_seat, start_deal
+from ._policies import new_scratch, play_heuristic_until, play_out, play_out_basic, random_choose
+from ._table import TABLE_SIZE, beats, check_deal_end, jack_holders, record_deal, record_seat, start_deal
 from .rules import R
 
 D = DEALS.at
 
 
-@kernel
 def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user):
     """``n`` deals, seat 0 left of the dealer: jack takers, scores and their distributions
-    (:data:`DEALS`); two players also phase 1 and the face-up card."""
-    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
-    scr, rs = scratch()
+    (:data:`DEALS`); two players also phase 1 and the face-up card.
+
+    Every deals kernel is its compiled loop called with the tables allocated here, in Python:
+    numba links each callee into a compiled caller and optimises the whole again, so a compiled
+    kernel around the loop cost about as much of the first call as the loop itself (half a
+    second for the heuristic players, over a second here); an allocation a chunk costs nothing."""
     _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
-                t, deck, nfree, held, hand0, scr, rs)
+                *deal_work(fixed_hand, fixed_card), *new_scratch())
 
 
-@helper
-def _deal_work(fixed_hand, fixed_card):
-    """What a deals kernel allocates once: the table, the deck, jack holders, dealt hands."""
-    deck, nfree = free_cards(fixed_hand, fixed_card)
-    return np.empty(TABLE_SIZE, dtype=np.int64), deck, nfree, np.empty(4, dtype=np.int64), \
+def deal_work(fixed_hand, fixed_card):
+    """What a deals kernel allocates once: the table, the deck (the free cards first), how many,
+    jack holders, dealt hands."""
+    free = [c for c in range(52) if (int(fixed_hand) >> c) & 1 == 0 and c != fixed_card]
+    deck = np.zeros(52, dtype=np.int64)
+    deck[:len(free)] = free
+    return np.empty(TABLE_SIZE, dtype=np.int64), deck, len(free), np.empty(4, dtype=np.int64), \
         np.empty(4, dtype=np.int64)
 
 
@@ -49,56 +53,63 @@ def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixe
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
         play_out(state, t, pol, samples, user, scr, rs)
-        record_deal(out, t, rules, players, held, hand0, start_phase, check)
+        record_deal(out, t, players, held, hand0)
+        if check != 0:
+            out[D.violations] += check_deal_end(t, rules, start_phase)
+
+
+def _checked(check):
+    """None for an unchecked run: the loops of the lean lineups then compile no check of the
+    deal's end (:func:`._table.check_deal_end`, a quarter of a second of their first call)."""
+    return True if check else None
 
 
 # Kernels compiled per kind of lineup, so a run compiles only the players it has: the same
 # deals and counts as :func:`deals_kernel` for those lineups (the tests compare them).
-@kernel
 def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of heuristic players."""
-    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
     _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                          t, deck, nfree, held, hand0)
+                          *deal_work(fixed_hand, fixed_card), _checked(check))
 
 
 @loop
 def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                          t, deck, nfree, held, hand0):
+                          t, deck, nfree, held, hand0, checked):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
-        play_out_heuristic(state, t, -1)
-        record_deal(out, t, rules, players, held, hand0, start_phase, check)
+        play_heuristic_until(state, t, 0, -1)
+        record_deal(out, t, players, held, hand0)
+        if checked is not None:
+            out[D.violations] += check_deal_end(t, rules, start_phase)
 
 
-@kernel
 def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of random and heuristic players."""
-    t, deck, nfree, held, hand0 = _deal_work(fixed_hand, fixed_card)
     _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                      t, deck, nfree, held, hand0)
+                      *deal_work(fixed_hand, fixed_card), _checked(check))
 
 
 @loop
 def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                      t, deck, nfree, held, hand0):
+                      t, deck, nfree, held, hand0, checked):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
         play_out_basic(state, t, pol)
-        record_deal(out, t, rules, players, held, hand0, start_phase, check)
+        record_deal(out, t, players, held, hand0)
+        if checked is not None:
+            out[D.violations] += check_deal_end(t, rules, start_phase)
 
 
 # ---- three random players: the lean chunk kernel ----------------------------------------------
-@kernel
 def deals_random3_kernel(state, n, out, rules):
     """:func:`deals_kernel` for three random players, unchecked, nothing fixed: the same random
     draws and the same counts (the tests compare both), in a loop that keeps a deal in
     registers and small arrays instead of the table, and skips what random play never reads
-    (shown voids, the played mask)."""
+    (shown voids, the played mask). Its tables allocated here, as every deals kernel's."""
     _deals_random3_loop(state, n, out, rules, np.arange(52, dtype=np.int64), np.empty((8, 4), dtype=np.int64))
 
 

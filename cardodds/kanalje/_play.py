@@ -11,7 +11,7 @@ from .._jit import kernel, loop
 from .._random import bounded
 from .._tally import add_paired
 from ._counts import GAME, MATCH, MAX_DEALS, TRACE
-from ._policies import choose, play_out, scratch
+from ._policies import choose, new_scratch, play_out, scratch
 from ._table import STOCK, TABLE_SIZE, T, check_deal_end, copy_into, play_any, score, seat_after, start_deal, to_play
 from .rules import R
 
@@ -40,11 +40,13 @@ def play_traced(state, t, pol, samples, rec, user):
             return
 
 
-@kernel
 def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
     """Paired strength match on the same deals (hands, turned card or stock, and phase-2
     trump draw): B in every seat, then for each seat r A in seat r and B elsewhere; out sums
-    A's score minus B's in seat r over the seats (one figure per deal, :data:`MATCH`)."""
+    A's score minus B's in seat r over the seats (one figure per deal, :data:`MATCH`). Like the
+    deals kernels (``._kernels.deals_kernel``), the compiled loop called with its tables
+    allocated here, in Python: a compiled kernel around it cost about as much of the first call
+    as the loop itself."""
     players = rules[R.players]
     t = np.empty(TABLE_SIZE, dtype=np.int64)
     t0 = np.empty(TABLE_SIZE, dtype=np.int64)
@@ -52,8 +54,8 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
     hand0 = np.empty(4, dtype=np.int64)
     pol = np.empty(players, dtype=np.int64)
     base = np.empty(players, dtype=np.int64)
-    scr, rs = scratch()
-    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs)
+    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base,
+                *new_scratch())
 
 
 @loop
@@ -102,17 +104,16 @@ def game_winner(totals, n, target):
     return w
 
 
-@kernel
 def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     """``n`` games to ``target`` (:data:`GAME`); the last seat deals the first deal (seat 0
-    leads; two players: leads phase 1 by default), the deal passes clockwise."""
+    leads; two players: leads phase 1 by default), the deal passes clockwise. The compiled loop
+    called with its tables allocated here, as :func:`match_kernel` is."""
     players = rules[R.players]
     t = np.empty(TABLE_SIZE, dtype=np.int64)
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.empty(4, dtype=np.int64)
     totals = np.zeros(players, dtype=np.int64)
-    scr, rs = scratch()
-    _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs)
+    _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, *new_scratch())
 
 
 @loop

@@ -555,8 +555,9 @@ def _record_phase1(out, t):
 
 
 @loop
-def record_deal(out, t, rules, players, held, hand0, start_phase, check):
-    """Everything :data:`DEALS` counts about a finished deal: one call a deal, compiled once for
+def record_deal(out, t, players, held, hand0):
+    """Everything :data:`DEALS` counts about a finished deal but its broken invariants (the
+    deals loops add :func:`check_deal_end` in checked runs): one call a deal, compiled once for
     the deals loops; the seats inlined, the jacks one call (a deal of heuristic players takes
     about a microsecond: a call for each seat and jack measured as a loss of speed)."""
     out[D.deals] += 1
@@ -564,5 +565,3 @@ def record_deal(out, t, rules, players, held, hand0, start_phase, check):
     _record_jacks(out, t, held, hand0)
     if players == 2:
         _record_phase1(out, t)
-    if check != 0:
-        out[D.violations] += check_deal_end(t, rules, start_phase)
