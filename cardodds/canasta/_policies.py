@@ -328,6 +328,8 @@ def choose(rng, t, rl, mv, nm, pol, hp, user):
         return heuristic_choose(t, rl, mv, nm, hp[seat], _I0)
     if code == P_HEURISTIC2:
         return heuristic_choose(t, rl, mv, nm, hp[seat], _SMART)
+    if user is None:  # no user policy in the lineup (never reached): numba leaves the call out
+        return _I0
     # The call through the user's pointer stays out of this hot function (a separate helper).
     return _user_choice(rng, t, mv, nm, seat, user)
 

@@ -40,7 +40,7 @@ from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAU
 from .cards import KIND_NAMES, deck_counts, deck_kinds
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
-from .view import compile_policy, describe_move
+from .view import compile_policy, describe_move, kernel_policy
 
 __all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult", "game",
            "house_options", "play", "strength", "trace", "tune"]
@@ -286,7 +286,7 @@ def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
         return Estimate.proportion(n - never, n).halfwidth
 
     res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, P.check_arg(check),
-                                      deck_counts(rules.jokers), compile_policy(user), _look(codes)),
+                                      deck_counts(rules.jokers), kernel_policy(user), _look(codes)),
                      P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
     return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
@@ -357,7 +357,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
     _check_max_hands(max_hands)
     codes, names, user, hp = resolve_policies(policies, params)
     res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
-                                     P.check_arg(check), deck_counts(rules.jokers), compile_policy(user),
+                                     P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
                                      _look(codes)),
                      P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
                      unit="game")
@@ -476,7 +476,7 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
         res = steps.step(engine.run, P.paired_kernel,
                          (deck_kinds(rules.jokers), rules.pack(), deck_kinds(alt.jokers), alt.pack(),
                           codes, hp, P.check_arg(check), deck_counts(rules.jokers), deck_counts(alt.jokers),
-                          compile_policy(user), _look(codes)),
+                          kernel_policy(user), _look(codes)),
                          P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         if res is None:
@@ -585,7 +585,7 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
     user = ua if na[0] == "user" else ub
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
-    tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], P.check_arg(check), deck_counts(rules.jokers), compile_policy(user),
+    tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
             _look((ca[0], cb[0])))
     head = (deck_kinds(rules.jokers), rules.pack())
     look = _look((ca[0], cb[0])) is not None
