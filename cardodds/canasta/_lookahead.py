@@ -154,7 +154,7 @@ def lookahead_choose(rng, t, rl, mv, nm, pol, hp, user):
     others by :func:`cardodds.canasta._policies.choose`."""
     seat = t[SA.seat]
     if pol[seat] != P_LOOKAHEAD:
-        return choose_basic(rng, t, rl, mv, nm, pol, hp, user)
+        return choose_basic(rng, t, rl, mv, nm, pol, hp, user, _SMART)
     pick = heuristic_choose(t, rl, mv, nm, hp[seat], _SMART)
     opts = np.zeros((nm + 1, MW), dtype=np.int64)
     k = _options(t, mv, nm, pick, opts)
@@ -183,7 +183,7 @@ def lookahead_choose(rng, t, rl, mv, nm, pol, hp, user):
         for o in range(k):
             t2[:] = world
             rng[:] = saved
-            play_option(rng, t2, rl, pol, hp, mv2, work, user, opts[o])
+            play_option(rng, t2, rl, pol, hp, mv2, work, user, opts[o], _SMART)
             m[o] = t2[SA.score + side] - t2[SA.score + 1 - side]
         for o in range(k):
             d = m[o] - m[h]

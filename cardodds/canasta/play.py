@@ -286,7 +286,8 @@ def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
         return Estimate.proportion(n - never, n).halfwidth
 
     res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, P.check_arg(check),
-                                      deck_counts(rules.jokers), kernel_policy(user), _look(codes)),
+                                      deck_counts(rules.jokers), kernel_policy(user), _look(codes),
+                                      _policies.smart_arg(codes)),
                      P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
     return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
@@ -358,7 +359,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
     codes, names, user, hp = resolve_policies(policies, params)
     res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
                                      P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
-                                     _look(codes)),
+                                     _look(codes), _policies.smart_arg(codes)),
                      P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
                      unit="game")
     c = res.counts
@@ -476,7 +477,7 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
         res = steps.step(engine.run, P.paired_kernel,
                          (deck_kinds(rules.jokers), rules.pack(), deck_kinds(alt.jokers), alt.pack(),
                           codes, hp, P.check_arg(check), deck_counts(rules.jokers), deck_counts(alt.jokers),
-                          kernel_policy(user), _look(codes)),
+                          kernel_policy(user), _look(codes), _policies.smart_arg(codes)),
                          P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         if res is None:
@@ -586,7 +587,7 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
     tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
-            _look((ca[0], cb[0])))
+            _look((ca[0], cb[0])), _policies.smart_arg((ca[0], cb[0])))
     head = (deck_kinds(rules.jokers), rules.pack())
     look = _look((ca[0], cb[0])) is not None
     # a look-ahead pair costs hundreds of plain ones: small chunks keep both cores busy on a small
