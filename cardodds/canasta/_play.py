@@ -9,6 +9,7 @@ from .._jit import helper, inline, kernel
 from .._tally import add_paired
 from ..layout import Layout
 from ._kernels import CANASTA_NONE, canasta_kind
+from ._advise import copy_into
 from ._lookahead import lookahead_choose
 from ._policies import choose
 from ._table import (MAX_CARDS, MAX_MOVES, MAX_TURNS, MV_TAKE_ADD, MV_TAKE_NEW, MW, N_VIOL, PH_OVER, S_SIZE, SA, SEATS,
@@ -41,7 +42,7 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
         if look is None:
             i = choose(rng, t, rl, mv, nm, pol, hp, user, smart)
         else:
-            i = lookahead_choose(rng, t, rl, mv, nm, pol, hp, user)
+            i = lookahead_choose(rng, t, rl, mv, nm, pol, hp, user, smart)
         if base >= 0 and (mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD):
             out[base + OA.take_size + t[SA.pile_len]] += 1
         apply_move(t, rl, mv[i])
@@ -155,19 +156,19 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     t, mv, work, viol = _scratch()
     saved = rng.copy()
     for _ in range(n):
-        saved[:] = rng
-        keep[:] = da
+        copy_into(saved, rng)
+        copy_into(keep, da)
         _play_recorded(rng, t, rl_a, da, hand_dealer(rl_a), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user,
                        look, smart)
         sa = t[SA.score]
         after = rng.copy()
-        rng[:] = saved
+        copy_into(rng, saved)
         if same:
-            db[:] = keep  # the same pack order, so the same shuffle deals the same cards
+            copy_into(db, keep)  # the same pack order, so the same shuffle deals the same cards
         _play_recorded(rng, t, rl_b, db, hand_dealer(rl_b), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user,
                        look, smart)
         sb = t[SA.score]
-        rng[:] = after
+        copy_into(rng, after)
         dd = sb - sa
         out[PA.change] += dd
         out[PA.change_sq] += dd * dd
@@ -257,16 +258,18 @@ def _pair_scratch(rng, deck, hp_a):
 def _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b):
     """Seat A at seats 0+2 for the first play of a pair (``rep`` 0: the stream and the pack
     saved), at seats 1+3 for the second (the stream and the pack as the first play found them)."""
+    # Copies as loops (copy_into), not slice assignments: those compile numba's message for
+    # arrays of different shapes.
     for s in range(SEATS):
         a_here = (s % 2 == 0) == (rep == 0)
         pol[s] = code_a if a_here else code_b
-        hp[s] = hp_a if a_here else hp_b
+        copy_into(hp[s], hp_a if a_here else hp_b)
     if rep == 0:
-        saved[:] = rng
-        keep[:] = d
+        copy_into(saved, rng)
+        copy_into(keep, d)
     else:
-        rng[:] = saved
-        d[:] = keep
+        copy_into(rng, saved)
+        copy_into(d, keep)
 
 
 @kernel

@@ -653,7 +653,7 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
         if nm == 0:
             lines.append("  no legal move (a bug: please report it)")
             break
-        i = choose(state, t, rl, mv, nm, codes, hp, policy)
+        i = choose(state, t, rl, mv, nm, codes, hp, policy, _policies.smart_arg(codes))
         move = describe_move(t, mv[i])
         typ, pos = int(mv[i, 0]), int(t[T.SA.stock_pos])
         if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
