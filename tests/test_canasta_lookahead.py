@@ -31,7 +31,7 @@ def choices(t, seed=1):
     """The look-ahead player's move and heuristic2's on table ``t``."""
     ms = moves(t)
     mv = np.asarray(ms, dtype=np.int64)
-    i = L.lookahead_choose(_state(seed), t.copy(), RULES, mv, len(ms), POL, HP, P.no_user_policy)
+    i = L.lookahead_choose(_state(seed), t.copy(), RULES, mv, len(ms), POL, HP, P.no_user_policy, 1)
     h = P.heuristic_choose(t, RULES, mv, len(ms), HP[0], np.int64(P.SMART))
     return ms[i], ms[h]
 

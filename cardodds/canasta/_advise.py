@@ -105,10 +105,10 @@ def _allowed(t, mv, nm, hold):
 
 
 @inline
-def play_out(rng, t, rl, pol, hp, mv, work, user, hold):
+def play_out(rng, t, rl, pol, hp, mv, work, user, hold, smart):
     """Play the hand on from table ``t`` to its end; the scores go to ``t[score]``. ``hold``
     (:data:`OPT_HOLD`, :data:`OPT_STAY` or 0) restricts the moves of the seat to act for
-    the rest of its turn."""
+    the rest of its turn; ``smart`` as for :func:`cardodds.canasta._policies.choose`."""
     turn0 = t[SA.turn]
     while t[SA.phase] != PH_OVER:
         nm = gen_moves(t, rl, mv, work)
@@ -117,29 +117,30 @@ def play_out(rng, t, rl, pol, hp, mv, work, user, hold):
             break
         if hold != 0 and t[SA.turn] == turn0:
             nm = _allowed(t, mv, nm, hold)
-        i = choose(rng, t, rl, mv, nm, pol, hp, user)
+        i = choose(rng, t, rl, mv, nm, pol, hp, user, smart)
         apply_move(t, rl, mv[i])
     score_hand(t, rl, work)
 
 
 @inline
-def play_option(rng, t, rl, pol, hp, mv, work, user, option):
+def play_option(rng, t, rl, pol, hp, mv, work, user, option, smart):
     """Play ``option`` (a move record, or :data:`OPT_LEAVE`, :data:`OPT_HOLD` or
     :data:`OPT_STAY` in its type) from table ``t``, then the hand on to its end."""
     if option[0] == OPT_LEAVE:
         t[SA.can_take] = 0
     elif option[0] >= 0:
         apply_move(t, rl, option)
-    play_out(rng, t, rl, pol, hp, mv, work, user, option[0] if option[0] < OPT_LEAVE else 0)
+    play_out(rng, t, rl, pol, hp, mv, work, user, option[0] if option[0] < OPT_LEAVE else 0, smart)
 
 
 @kernel
-def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, pol, hp, lay, user, game):
+def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, pol, hp, lay, user, game, smart):
     """Each sample deals a world (:func:`deal_world`), then plays each option from that same
     deal on the same random stream. An option is a move record, or :data:`OPT_LEAVE`,
     :data:`OPT_HOLD` or :data:`OPT_STAY` in its type. ``game``: the score before the hand of each
     side and the target (:data:`G_US`, ...); an option wins the game when our total after the
-    hand reaches the target and is above theirs. ``out`` by ``lay`` (:func:`advice_layout`)."""
+    hand reaches the target and is above theirs. ``out`` by ``lay`` (:func:`advice_layout`); ``smart``
+    None unless a seat plays heuristic2 (:func:`cardodds.canasta._policies.smart_arg`)."""
     k = options.shape[0]
     t = np.zeros(S_SIZE, dtype=np.int64)
     world = np.zeros(S_SIZE, dtype=np.int64)
@@ -158,7 +159,7 @@ def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, po
         for o in range(k):
             copy_into(t, world)
             copy_into(rng, saved)
-            play_option(rng, t, rl, pol, hp, mv, work, user, options[o])
+            play_option(rng, t, rl, pol, hp, mv, work, user, options[o], smart)
             m[o] = t[SA.score] - t[SA.score + 1]
             out[lay[ADV.margin] + o] += m[o]
             out[lay[ADV.margin_sq] + o] += m[o] * m[o]

@@ -263,7 +263,7 @@ def swap_is_legal(meld, wild, counts, code, wild_melds, swap_twos):
     return False
 
 
-@helper
+@inline
 def meld_points(meld, pts):
     """Card points of a meld: naturals at their rank's points, 2s 20, Jokers 50."""
     nat = meld[1] * pts[meld[0]] if meld[0] >= 0 else 0

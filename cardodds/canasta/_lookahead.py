@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import helper
-from ._advise import OPT_LEAVE, OPT_STAY, _allowed, deal_world, play_option
+from ._advise import OPT_LEAVE, OPT_STAY, _allowed, copy_into, deal_world, play_option
 from ._policies import P_HEURISTIC2, P_LOOKAHEAD, SMART, heuristic_choose
 from ._policies import choose as choose_basic
 from ._table import (MAX_MOVES, MV_ADD, MV_DISCARD, MV_NEW, MV_TAKE_ADD, MV_TAKE_NEW, MW, S_SIZE, SA, SEATS, hand_at,
@@ -34,6 +34,14 @@ WORLDS = 16
 Z_SWITCH = 2.0
 
 _SMART = np.int64(SMART)
+
+
+@helper
+def _copy_move(dst, k, src, i):
+    """``dst[k] = src[i]`` for move records, as a loop: the row assignment compiles numba's message
+    for arrays of different shapes (its string formatting: 1.5 CPU s of a look-ahead run's compile)."""
+    for c in range(MW):
+        dst[k, c] = src[i, c]
 
 
 @helper
@@ -64,7 +72,7 @@ def _options(t, mv, nm, pick, opts):
         k = 1
         for i in range(nm):
             if mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD:
-                opts[k] = mv[i]
+                _copy_move(opts, k, mv, i)
                 k += 1
     elif outs > 0:
         if outs < nm:
@@ -72,12 +80,12 @@ def _options(t, mv, nm, pick, opts):
             k = 1
         for i in range(nm):
             if _goes_out(t, mv[i]):
-                opts[k] = mv[i]
+                _copy_move(opts, k, mv, i)
                 k += 1
     elif mv[pick, 0] == MV_DISCARD:
         for i in range(nm):
             if mv[i, 0] == MV_DISCARD:
-                opts[k] = mv[i]
+                _copy_move(opts, k, mv, i)
                 k += 1
     return k if k > 1 else 0
 
@@ -88,7 +96,7 @@ def _base(t, base, u, hidden):
     hands cut to the cards known there (taken with the pile, not played since), ``u`` the
     cards it has not seen (the rest of those hands and the stock); ``hidden`` how many of them
     each seat after it holds. Returns the number of unseen cards."""
-    base[:] = t
+    copy_into(base, t)
     me = t[SA.seat]
     n = 0
     for s in range(1, SEATS):
@@ -117,7 +125,7 @@ def _heuristic_among(t, rl, mv, nm, hp, opt, pick):
         n2 = 0
         for i in range(nm):
             if mv[i, 0] != MV_TAKE_NEW and mv[i, 0] != MV_TAKE_ADD:
-                sub[n2] = mv[i]
+                _copy_move(sub, n2, mv, i)
                 n2 += 1
     else:
         n2 = _allowed(t, sub, nm, OPT_STAY)
@@ -149,12 +157,13 @@ def _index_of(mv, nm, rec, default):
 
 
 @helper
-def lookahead_choose(rng, t, rl, mv, nm, pol, hp, user):
+def lookahead_choose(rng, t, rl, mv, nm, pol, hp, user, smart):
     """The move of the seat to act by its policy, ``lookahead`` here (see the module text), the
-    others by :func:`cardodds.canasta._policies.choose`."""
+    others by :func:`cardodds.canasta._policies.choose` (``smart`` as there: an argument, so
+    that numba leaves out the branch it does not take; never None with a look-ahead seat)."""
     seat = t[SA.seat]
     if pol[seat] != P_LOOKAHEAD:
-        return choose_basic(rng, t, rl, mv, nm, pol, hp, user)
+        return choose_basic(rng, t, rl, mv, nm, pol, hp, user, smart)
     pick = heuristic_choose(t, rl, mv, nm, hp[seat], _SMART)
     opts = np.zeros((nm + 1, MW), dtype=np.int64)
     k = _options(t, mv, nm, pick, opts)
@@ -179,11 +188,11 @@ def lookahead_choose(rng, t, rl, mv, nm, pol, hp, user):
     saved = rng.copy()
     for _w in range(WORLDS):
         deal_world(rng, unseen, base, world, hidden, no_slots)
-        saved[:] = rng
+        copy_into(saved, rng)
         for o in range(k):
-            t2[:] = world
-            rng[:] = saved
-            play_option(rng, t2, rl, pol, hp, mv2, work, user, opts[o])
+            copy_into(t2, world)
+            copy_into(rng, saved)
+            play_option(rng, t2, rl, pol, hp, mv2, work, user, opts[o], smart)
             m[o] = t2[SA.score + side] - t2[SA.score + 1 - side]
         for o in range(k):
             d = m[o] - m[h]

@@ -9,6 +9,7 @@ from .._jit import helper, inline, kernel
 from .._tally import add_paired
 from ..layout import Layout
 from ._kernels import CANASTA_NONE, canasta_kind
+from ._advise import copy_into
 from ._lookahead import lookahead_choose
 from ._policies import choose
 from ._table import (MAX_CARDS, MAX_MOVES, MAX_TURNS, MV_TAKE_ADD, MV_TAKE_NEW, MW, N_VIOL, PH_OVER, S_SIZE, SA, SEATS,
@@ -24,10 +25,11 @@ def check_arg(check: bool):
 
 
 @inline
-def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look):
+def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look, smart):
     """Deal and play one hand to its end; scores in ``t[score]``. With ``base >= 0`` the size
     of every pile taken is counted in the block of ``out`` at ``base``. ``look`` is None unless a
-    seat plays ``lookahead`` (numba then leaves the look-ahead player out of the kernel)."""
+    seat plays ``lookahead`` (numba then leaves the look-ahead player out of the kernel), ``smart``
+    None unless a seat plays heuristic2 (:func:`cardodds.canasta._policies.smart_arg`)."""
     new_hand(rng, t, rl, deck, dealer)
     if check is not None:
         check_table(t, rl, deck_counts, viol, work)
@@ -38,9 +40,9 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
             t[SA.phase] = PH_OVER
             break
         if look is None:
-            i = choose(rng, t, rl, mv, nm, pol, hp, user)
+            i = choose(rng, t, rl, mv, nm, pol, hp, user, smart)
         else:
-            i = lookahead_choose(rng, t, rl, mv, nm, pol, hp, user)
+            i = lookahead_choose(rng, t, rl, mv, nm, pol, hp, user, smart)
         if base >= 0 and (mv[i, 0] == MV_TAKE_NEW or mv[i, 0] == MV_TAKE_ADD):
             out[base + OA.take_size + t[SA.pile_len]] += 1
         apply_move(t, rl, mv[i])
@@ -123,26 +125,26 @@ def _scratch():
 
 
 @kernel
-def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user, look):
+def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user, look, smart):
     """Play ``n`` single hands (seat 3 deals, so seat 0 of side 0 moves first)."""
     d = deck.copy()
     t, mv, work, viol = _scratch()
     for _ in range(n):
         _play_recorded(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, out, _I(0), user,
-                       look)
+                       look, smart)
     for v in range(N_VIOL):
         out[OA.violations + v] += viol[v]
 
 
 @inline
-def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user, look):
+def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user, look, smart):
     """Play a hand and record it, the pile takes' sizes included."""
-    play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look)
+    play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look, smart)
     record_hand(t, out, base)
 
 
 @kernel
-def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b, user, look):
+def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b, user, look, smart):
     """Each sample plays the same deal (the same random stream from the deal on) under rules
     A and rules B; counts by :data:`PAIRED`: a block of figures for each, and the paired change
     of side 0's hand score (B - A): sum, sum of squares, and the hands where B's side-0 score was
@@ -154,19 +156,19 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     t, mv, work, viol = _scratch()
     saved = rng.copy()
     for _ in range(n):
-        saved[:] = rng
-        keep[:] = da
+        copy_into(saved, rng)
+        copy_into(keep, da)
         _play_recorded(rng, t, rl_a, da, hand_dealer(rl_a), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user,
-                       look)
+                       look, smart)
         sa = t[SA.score]
         after = rng.copy()
-        rng[:] = saved
+        copy_into(rng, saved)
         if same:
-            db[:] = keep  # the same pack order, so the same shuffle deals the same cards
+            copy_into(db, keep)  # the same pack order, so the same shuffle deals the same cards
         _play_recorded(rng, t, rl_b, db, hand_dealer(rl_b), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user,
-                       look)
+                       look, smart)
         sb = t[SA.score]
-        rng[:] = after
+        copy_into(rng, after)
         dd = sb - sa
         out[PA.change] += dd
         out[PA.change_sq] += dd * dd
@@ -191,7 +193,7 @@ def game_decided(tot0, tot1, target):
 
 
 @helper
-def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, viol, user, out, look):
+def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, viol, user, out, look, smart):
     """Play one game to ``target``: side 0 (seat 0) deals the first hand, the deal passes in
     the direction of play; each hand starts with the game score in ``t[game]``. After a hand
     in which a side reached the target the higher total wins, an exact tie plays on. Returns
@@ -203,7 +205,7 @@ def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, v
         dealer = (SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
         t[SA.game] = tot0
         t[SA.game + 1] = tot1
-        play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1), look)
+        play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1), look, smart)
         hands += 1
         tot0 += t[SA.score]
         tot1 += t[SA.score + 1]
@@ -213,14 +215,14 @@ def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, v
 
 
 @kernel
-def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, user, look):
+def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, user, look, smart):
     """Play ``n`` games to ``target`` (:func:`play_game`). A game still open after
     ``max_hands`` hands counts as unfinished."""
     d = deck.copy()
     t, mv, work, viol = _scratch()
     for _ in range(n):
         tot0, tot1, hands, done = play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, viol,
-                                            user, out, look)
+                                            user, out, look, smart)
         out[GA.games] += 1
         if not done:
             out[GA.unfinished] += 1
@@ -256,20 +258,22 @@ def _pair_scratch(rng, deck, hp_a):
 def _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b):
     """Seat A at seats 0+2 for the first play of a pair (``rep`` 0: the stream and the pack
     saved), at seats 1+3 for the second (the stream and the pack as the first play found them)."""
+    # Copies as loops (copy_into), not slice assignments: those compile numba's message for
+    # arrays of different shapes.
     for s in range(SEATS):
         a_here = (s % 2 == 0) == (rep == 0)
         pol[s] = code_a if a_here else code_b
-        hp[s] = hp_a if a_here else hp_b
+        copy_into(hp[s], hp_a if a_here else hp_b)
     if rep == 0:
-        saved[:] = rng
-        keep[:] = d
+        copy_into(saved, rng)
+        copy_into(keep, d)
     else:
-        rng[:] = saved
-        d[:] = keep
+        copy_into(rng, saved)
+        copy_into(d, keep)
 
 
 @kernel
-def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look):
+def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look, smart):
     """Paired strength: each deal is played twice, A at seats 0+2 then A at seats 1+3, from
     the same random stream. ``diff2`` adds twice A's mean margin over the pair (points of A's
     side minus B's, summed over the two plays)."""
@@ -280,7 +284,7 @@ def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_
         for rep in range(2):
             _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
             play_hand(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1),
-                      look)
+                      look, smart)
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
         add_paired(out, MA.pairs, MA.diff2, MA.diff2_sq, MA.better, MA.worse, total)
@@ -299,7 +303,8 @@ GMA = GM.at
 
 
 @kernel
-def game_match_kernel(rng, n, out, deck, rl, max_hands, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look):
+def game_match_kernel(rng, n, out, deck, rl, max_hands, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look,
+                      smart):
     """Paired games: each pair plays two whole games (:func:`play_game`) from the same random
     stream and pack order, A at seats 0+2 (dealing first) then at seats 1+3."""
     d, keep, pol, hp, saved = _pair_scratch(rng, deck, hp_a)
@@ -310,7 +315,7 @@ def game_match_kernel(rng, n, out, deck, rl, max_hands, code_a, code_b, hp_a, hp
         for rep in range(2):
             _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
             tot0, tot1, hands, done = play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts,
-                                                viol, user, out, look)
+                                                viol, user, out, look, smart)
             m = tot0 - tot1 if rep == 0 else tot1 - tot0
             total += m
             if done and m > 0:

@@ -38,10 +38,11 @@ from . import _table as T
 from ._defaults import (ADVICE_COUNTS, ADVICE_DECISIONS, ADVICE_RED3, ADVICE_TURN, ASSUMED_TURN,
                         DEFAULT_ADVICE_SAMPLES, DEFAULT_POLICIES)
 from ._kernels import WILDS_ONLY, meld_is_legal
+from ._policies import smart_arg
 from .cards import BLACK3, JOKER, KIND_NAMES, N_KINDS, RED3, TWO, deck_counts, parse_kind
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
-from .view import compile_policy, describe_move
+from .view import describe_move, kernel_policy
 
 __all__ = ["AdviceResult", "advise", "parse_kinds", "parse_melds", "parse_known"]
 
@@ -553,7 +554,8 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     if target_halfwidth is not None:
         size = {"samples": None, "target_halfwidth": float(target_halfwidth), "halfwidth": halfwidth}
     res = engine.run(A.advise_kernel, (pos.base, pos.unseen, pos.hidden, pos.pile_slots, opts, rl, codes, hp,
-                                       layout.offsets_array(), compile_policy(user), game),
+                                       layout.offsets_array(), kernel_policy(user), game,
+                                       smart_arg(codes)),
                      layout.size, rng=rng, threads=threads, progress=progress, chunk_size=64, unit="deal", **size)
     c = res.counts
     n = res.samples

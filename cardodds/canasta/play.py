@@ -40,7 +40,7 @@ from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAU
 from .cards import KIND_NAMES, deck_counts, deck_kinds
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
-from .view import compile_policy, describe_move
+from .view import compile_policy, describe_move, kernel_policy
 
 __all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult", "game",
            "house_options", "play", "strength", "trace", "tune"]
@@ -286,7 +286,8 @@ def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
         return Estimate.proportion(n - never, n).halfwidth
 
     res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, P.check_arg(check),
-                                      deck_counts(rules.jokers), compile_policy(user), _look(codes)),
+                                      deck_counts(rules.jokers), kernel_policy(user), _look(codes),
+                                      _policies.smart_arg(codes)),
                      P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
     return _play_result(res.counts, names, rules, res.samples, res.seed, res.partial)
@@ -357,8 +358,8 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
     _check_max_hands(max_hands)
     codes, names, user, hp = resolve_policies(policies, params)
     res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
-                                     P.check_arg(check), deck_counts(rules.jokers), compile_policy(user),
-                                     _look(codes)),
+                                     P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
+                                     _look(codes), _policies.smart_arg(codes)),
                      P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
                      unit="game")
     c = res.counts
@@ -476,7 +477,7 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
         res = steps.step(engine.run, P.paired_kernel,
                          (deck_kinds(rules.jokers), rules.pack(), deck_kinds(alt.jokers), alt.pack(),
                           codes, hp, P.check_arg(check), deck_counts(rules.jokers), deck_counts(alt.jokers),
-                          compile_policy(user), _look(codes)),
+                          kernel_policy(user), _look(codes), _policies.smart_arg(codes)),
                          P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         if res is None:
@@ -585,8 +586,8 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
     user = ua if na[0] == "user" else ub
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
-    tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], P.check_arg(check), deck_counts(rules.jokers), compile_policy(user),
-            _look((ca[0], cb[0])))
+    tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
+            _look((ca[0], cb[0])), _policies.smart_arg((ca[0], cb[0])))
     head = (deck_kinds(rules.jokers), rules.pack())
     look = _look((ca[0], cb[0])) is not None
     # a look-ahead pair costs hundreds of plain ones: small chunks keep both cores busy on a small
@@ -652,7 +653,7 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
         if nm == 0:
             lines.append("  no legal move (a bug: please report it)")
             break
-        i = choose(state, t, rl, mv, nm, codes, hp, policy)
+        i = choose(state, t, rl, mv, nm, codes, hp, policy, _policies.smart_arg(codes))
         move = describe_move(t, mv[i])
         typ, pos = int(mv[i, 0]), int(t[T.SA.stock_pos])
         if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):

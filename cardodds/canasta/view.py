@@ -72,6 +72,14 @@ def compile_policy(user):
     return compile_user(user, SIGNATURE, "the Canasta policy", CALL, no_user_policy)
 
 
+def kernel_policy(user):
+    """The played kernels' ``user`` argument: None without a user policy, so that numba leaves
+    the call through a user's pointer (and the table view it is handed) out of the compiled
+    kernel; else :func:`compile_policy`. Measured: 0.2 s less compiling for a lineup of
+    built-in policies."""
+    return None if user is None else compile_policy(user)
+
+
 def describe_move(t: np.ndarray, m) -> str:
     """A move in the game's words, read before it is played on table ``t``."""
     typ = int(m[0])
