@@ -57,7 +57,7 @@ DEST_TO_PARAM = {"precision": "target_halfwidth", "seed": "rng", "dask": "backen
 #: Arguments a command passes from its required inputs or from how it is run, not defaults
 #: (``rng``: without ``--seed`` the command draws the seed itself, to print it with the result).
 NOT_DEFAULTS = {"progress", "backend", "hand", "turned", "cards", "path", "question", "grid", "outdir", "log",
-                "timings", "a", "b", "pile", "shown", "rng"}
+                "timings", "next_section", "a", "b", "pile", "shown", "rng"}
 
 #: (command, option) pairs whose default means the function's default in another form.
 SAME_MEANING = {
