@@ -48,7 +48,7 @@ def build(outdir: str | Path = "reports", *, seed: int = SEED, scale: float = 1.
     ``timings``, a dict, receives each section's wall time in seconds as it finishes (the
     ``cardodds report`` command prints them at the end of the run). ``next_section(names)``,
     when given, picks which of the sections still to build comes next, and may wait until one
-    can start (``cardodds report`` on a fresh install: the first whose kernels are compiled);
+    can start (``cardodds report`` on a fresh install: the longest whose kernels are compiled);
     by default they are built in the order given. Every section draws its seeds from ``seed``
     by itself, so the order changes no figure."""
     names = available_sections() if sections is None else list(sections)
