@@ -82,8 +82,9 @@ def main() -> None:
         + f"; {load[0]:.2f} after (2 cores; another process holding a core slows the wall times).",
         "",
         "Wall seconds per section, as `cardodds report` prints them at its end; `empty cache` is the first "
-        "run after installing (numba compiles everything it runs: the sections' kernels first, one process per "
-        "core, which only the whole command's rows include), `warm` a later rebuild. "
+        "run after installing (numba compiles the sections' kernels in one process per core, and each section is "
+        "built once its own are compiled, while the others compile: its row includes that sharing of the cores, "
+        "and only the whole command's rows include the wait for the first), `warm` a later rebuild. "
         "Reproduce: `python benchmarks/report.py`.",
         "",
         "| section | " + " | ".join(f"{k}: s" for k in labels) + " |",
