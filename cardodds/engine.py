@@ -1,10 +1,11 @@
 """The one Monte Carlo engine every game runs on.
 
-A *chunk kernel* is a compiled function ``kernel(state, n, out, *args)`` that plays ``n``
-deals from the xoshiro256** ``state`` (uint64[4]) and adds integer counts into ``out``
-(int64[:]). The engine cuts the work into chunks of fixed size, seeds chunk ``i`` from the
-``i``-th child of the run's ``SeedSequence``, runs them on worker threads (kernels are
-compiled with ``nogil=True``) or on a Dask cluster, and sums the counts. Because a chunk's
+A *chunk kernel* is a function ``kernel(state, n, out, *args)`` that plays ``n`` deals
+from the xoshiro256** ``state`` (uint64[4]) and adds integer counts into ``out`` (int64[:]):
+a compiled kernel, or plain Python that allocates the chunk's arrays and calls a compiled
+loop. The engine cuts the work into chunks of fixed size, seeds chunk ``i`` from the
+``i``-th child of the run's ``SeedSequence``, runs them on worker threads (the compiled code
+runs with ``nogil=True``) or on a Dask cluster, and sums the counts. Because a chunk's
 seed and size depend only on its index, the totals are bit-identical on any number of
 threads or workers.
 
