@@ -105,6 +105,7 @@ def _wait_for_worker(proc: subprocess.Popen) -> list[int]:
             time.sleep(2.0)
             return _children(proc.pid)
         time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)  # the test fails: leave no process behind
     raise AssertionError("no worker process started")
 
 
@@ -119,15 +120,21 @@ def _group_gone(pgid: int, within: float = 15.0) -> bool:
     return False
 
 
-def test_ctrl_c_stops_the_workers_and_exits_130_with_a_partial_table(tmp_path):
-    proc = _start_long_warm_up(tmp_path)
+def _ctrl_c(proc: subprocess.Popen) -> tuple[str, str]:
+    """Ctrl-C as a terminal sends it (SIGINT to the whole process group), then the process's
+    output; it is killed if it is still running 30 s later."""
     try:
-        _wait_for_worker(proc)
-        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
-        out, err = proc.communicate(timeout=30)
+        os.killpg(proc.pid, signal.SIGINT)
+        return proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_ctrl_c_stops_the_workers_and_exits_130_with_a_partial_table(tmp_path):
+    proc = _start_long_warm_up(tmp_path)
+    _wait_for_worker(proc)
+    out, err = _ctrl_c(proc)
     assert proc.returncode == 130, err
     assert "PARTIAL" in out and "not run" in out
     assert "Traceback" not in err
@@ -174,13 +181,8 @@ def test_ctrl_c_while_the_report_compiles_writes_nothing_and_exits_130(tmp_path)
     proc = subprocess.Popen(CLI + ["report", "--section", "kanalje", "--scale", "0.01", "--out", str(out)],
                             env=_env(tmp_path / "cache"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    try:
-        _wait_for_worker(proc)  # the section's warm-up task is compiling
-        os.killpg(proc.pid, signal.SIGINT)
-        stdout, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    _wait_for_worker(proc)  # the section's warm-up task is compiling
+    stdout, err = _ctrl_c(proc)
     assert proc.returncode == 130, err
     assert stdout == ""
     assert "report interrupted while compiling its kernels; no file written" in err and "Traceback" not in err
@@ -193,17 +195,12 @@ def test_ctrl_c_after_a_section_while_another_compiles_keeps_the_finished_one_an
     proc = subprocess.Popen(CLI + ["report", "--section", "kanalje", "--section", "kana_session", "--scale", "0.01",
                                    "--out", str(out)], env=_env(tmp_path / "cache"), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 300
-        # kana_session compiles in a few seconds and is built while kanalje's kernels still compile
-        while not (out / "kana_session.md").exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert (out / "kana_session.md").exists(), "the quick section was not built first"
-        os.killpg(proc.pid, signal.SIGINT)
-        stdout, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 300
+    # kana_session compiles in a few seconds and is built while kanalje's kernels still compile
+    while not (out / "kana_session.md").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    stdout, err = _ctrl_c(proc)
+    assert (out / "kana_session.md").exists(), "the quick section was not built first"
     assert proc.returncode == 130, err
     assert "report interrupted while its kernels compiled" in err and "sections written: kana_session.md" in err
     assert "Traceback" not in err
