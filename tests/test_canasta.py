@@ -447,6 +447,23 @@ def test_value_tables_match_the_meld_search(rules):
                 assert got == K.best_meld_value(counts, room, pts, c, wm), (counts, room, c)
 
 
+@pytest.mark.parametrize("rules", [R] + OTHER_RULES)
+def test_draw_table_matches_the_meld_search_at_every_room(rules):
+    # Rooms past ROOM_CAP are read at ROOM_CAP: the search must agree there too.
+    pts, code, _, wm = meld_rules(rules)
+    class_of, class_points, n_classes = K.point_classes(pts)
+    tab = K.draw_table(class_points, n_classes, code, wm)
+    rng = np.random.default_rng(3)
+    deck = deck_kinds(rules.jokers)
+    for room in (0, 2, 3, 7, 12, K.ROOM_CAP - 1, K.ROOM_CAP, K.ROOM_CAP + 9):
+        for _ in range(200):
+            size = int(rng.integers(1, 40))
+            counts = np.bincount(rng.choice(deck, size, replace=False), minlength=N_KINDS).astype(np.int64)
+            r = min(room, K.ROOM_CAP)
+            got = max(tab[r, class_of[k], counts[k], counts[JOKER], counts[TWO]] for k in range(3, 14))
+            assert got == K.best_meld_value(counts, room, pts, code, wm), (counts, room)
+
+
 def test_weakest_discard_on_hand_built_positions():
     from cardodds.canasta.discard import weakest_card
 

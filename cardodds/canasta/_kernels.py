@@ -13,9 +13,11 @@ rules (``rules.RULES``) and their counts' layout (:func:`deal_layout`, :func:`ha
 and read both by name.
 """
 
+import functools
+
 import numpy as np
 
-from .._jit import helper, inline, kernel
+from .._jit import helper, inline, loop
 from .._random import shuffle_prefix
 from ..layout import Layout
 from .cards import ACE, BLACK3, FOUR, JOKER, N_KINDS, RED3, TWO
@@ -297,15 +299,6 @@ def score_side(melds, n_melds, red3_laid, left, went_out, pts, out_bonus, out_ne
     return score
 
 
-@helper
-def max_natural(counts):
-    m = 0
-    for k in range(FOUR, ACE + 1):
-        if counts[k] > m:
-            m = counts[k]
-    return m
-
-
 # ---- Monte Carlo chunk kernels ---------------------------------------------------------
 N_VALUE_BINS = 401
 #: Rules fields the kernels read, as compile-time constants.
@@ -342,7 +335,6 @@ D = deal_layout(0, 4).index
 H = hand_layout(0).index
 
 
-@helper
 def point_classes(pts):
     """Natural ranks grouped by card points: ``(class_of, class_points, n_classes)``.
 
@@ -350,22 +342,15 @@ def point_classes(pts):
     so among ranks of equal points only the largest count can give the best meld: the search
     runs over at most four classes (4-7, 8-Q, K, A by default) instead of eleven ranks.
     """
-    class_of = np.zeros(N_KINDS, dtype=np.int64)
-    class_points = np.zeros(N_CLASSES, dtype=np.int64)
-    for k in range(N_KINDS):
-        class_of[k] = -1
-    n = np.int64(0)  # not a literal 0: the callees it reaches compile once
+    class_of = np.full(N_KINDS, -1, dtype=np.int64)
+    points = []
     for k in range(FOUR, ACE + 1):
-        c = -1
-        for i in range(n):
-            if class_points[i] == pts[k]:
-                c = i
-        if c < 0:
-            c = n
-            class_points[n] = pts[k]
-            n += 1
-        class_of[k] = c
-    return class_of, class_points, n
+        if int(pts[k]) not in points:
+            points.append(int(pts[k]))
+        class_of[k] = points.index(int(pts[k]))
+    class_points = np.zeros(N_CLASSES, dtype=np.int64)
+    class_points[:len(points)] = points
+    return class_of, class_points, len(points)
 
 
 #: Table dimensions: naturals of a rank held (0..8), Jokers (0..7, one more than the 6-Joker
@@ -375,7 +360,61 @@ T_JOKERS = 8
 T_TWOS = 10
 
 
-@helper
+#: Rooms from this one on change no value of the tables: the most cards a meld of them can
+#: hold, 8 naturals and every wild but one (the tables' largest counts).
+ROOM_CAP = (T_NAT - 1) + (T_JOKERS - 1) + (T_TWOS - 1)
+_JOKERS, _TWOS = np.ogrid[:T_JOKERS, :T_TWOS]
+
+
+def _wild_values(room, wild_melds, need):
+    """:func:`wild_meld`'s value for every count of Jokers and 2s (``[j, t]``), -1 for none."""
+    if wild_melds == 0:
+        return np.full((T_JOKERS, T_TWOS), -1)
+    w = np.minimum(_JOKERS + _TWOS, room)
+    j = np.minimum(_JOKERS, w)
+    t = w - j
+    ok = w >= 3
+    if need == 1:
+        ok &= j > 0
+    if need == 2:
+        fix = t == 0
+        ok &= ~fix | (_TWOS > 0)
+        j, t = np.where(fix, j - 1, j), np.where(fix, t + 1, t)
+    return np.where(ok, j * 50 + t * 20, -1)
+
+
+def _rank_values(p, room, code, need):
+    """:func:`rank_meld`'s value for every count of naturals, Jokers and 2s (``[c, j, t]``):
+    the best over melds of ``n <= c`` naturals, each built as that helper builds it."""
+    best = np.full((T_NAT, T_JOKERS, T_TWOS), -1)
+    for n in range(1, T_NAT):
+        most = wild_room.py_func(n, code)
+        if most < 0:
+            continue
+        w = np.minimum(np.minimum(most, _JOKERS + _TWOS), room - n)
+        j = np.minimum(_JOKERS, w)
+        t = w - j
+        ok = (w >= 0) & (n + w >= 3)
+        if need == 1:
+            ok &= j > 0
+        if need == 2:
+            fix = t == 0
+            ok &= ~fix | ((w > 0) & (_TWOS > 0))
+            j, t = np.where(fix, j - 1, j), np.where(fix, t + 1, t)
+        best[n:] = np.maximum(best[n:], np.where(ok, n * p + j * 50 + t * 20, -1))
+    return best
+
+
+def _value_table(class_points, room, code, need, fold_wild):
+    """``[cls, c, j, t]``: the best meld value per point class (:func:`meld_tables`), 0 for none;
+    ``fold_wild`` counts a meld of wilds alone too."""
+    tab = np.zeros((N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
+    w = np.maximum(_wild_values(room, 1 if fold_wild else 0, need), 0)
+    for cl, p in enumerate(class_points):
+        tab[cl] = np.maximum(_rank_values(p, room, code, need), w)
+    return tab
+
+
 def meld_tables(class_points, n_classes, hand, code, wild_melds):
     """Best meld values of a dealt hand, looked up instead of searched: ``(by_limit, pile)``.
 
@@ -385,24 +424,37 @@ def meld_tables(class_points, n_classes, hand, code, wild_melds):
     the largest entry over its classes; 0 where no legal meld exists (as in
     :func:`best_meld_value`). ``pile[need]`` is the same for taking the pile after the stock
     draw (room ``hand + 1``): need 0 a natural on top (its rank alone, no wild meld), 1 a Joker,
-    2 a 2 (the meld must hold it; counts include the top card). Built once per chunk.
+    2 a 2 (the meld must hold it; counts include the top card).
+
+    Built with NumPy from the helpers' rules, once per rules and hand size in a process:
+    compiled, they cost a fifth of the first ``canasta melds``. The tables are read-only,
+    shared by the chunks (``tests/test_canasta.py`` compares them with the search).
     """
-    tab = np.zeros((6, N_CLASSES, T_NAT, T_JOKERS, T_TWOS), dtype=np.int32)
-    for i in range(6):
-        deal = i < 3
-        room = hand - 1 if deal else hand + 1
-        need = 0 if deal else i - 3
-        limit = i if deal else code
-        for j in range(T_JOKERS):
-            for t in range(T_TWOS):
-                w, _, _ = wild_meld(j, t, room, wild_melds, need)
-                w = 0 if i == 3 else max(w, 0)  # a natural on top melds its own rank
-                for cl in range(n_classes):
-                    tab[i, cl, 0, j, t] = w
-                    for c in range(1, T_NAT):
-                        v, _, _, _ = rank_meld(c, class_points[cl], j, t, room, limit, need)
-                        tab[i, cl, c, j, t] = max(v, w)
-    return tab[:3], tab[3:]
+    return _meld_tables(tuple(int(p) for p in class_points[:n_classes]), int(hand), int(code), int(wild_melds))
+
+
+@functools.lru_cache(maxsize=64)
+def _meld_tables(class_points, hand, code, wild_melds):
+    by_limit = np.stack([_value_table(class_points, hand - 1, limit, 0, wild_melds) for limit in range(3)])
+    pile = np.stack([_value_table(class_points, hand + 1, code, need, wild_melds and need > 0)
+                     for need in range(3)])  # a natural on top melds its own rank
+    by_limit.flags.writeable = False
+    pile.flags.writeable = False
+    return by_limit, pile
+
+
+def draw_table(class_points, n_classes, code, wild_melds):
+    """``[room, cls, c, j, t]``: :func:`meld_tables`'s ``by_limit[code]`` for every room up to
+    :data:`ROOM_CAP` (read it at ``min(room, ROOM_CAP)``): the draws look up the hand's best meld
+    as its room grows a card a turn, instead of searching it."""
+    return _draw_table(tuple(int(p) for p in class_points[:n_classes]), int(code), int(wild_melds))
+
+
+@functools.lru_cache(maxsize=64)
+def _draw_table(class_points, code, wild_melds):
+    tab = np.stack([_value_table(class_points, room, code, 0, wild_melds) for room in range(ROOM_CAP + 1)])
+    tab.flags.writeable = False
+    return tab
 
 
 @helper
@@ -492,13 +544,9 @@ def draws(counts, d, first, turns, hand, opened, canasta, class_of, class_points
     return k_open, k_canasta
 
 
-@helper
 def _add_by_turn(out, offset, first_turns, turns):
     """``out[offset + k] += `` the deals whose event came by turn k (a running sum of first turns)."""
-    running = 0
-    for k in range(turns + 1):
-        running += first_turns[k]
-        out[offset + k] += running
+    out[offset:offset + turns + 1] += np.cumsum(first_turns[:turns + 1])
 
 
 @helper
@@ -518,7 +566,6 @@ def discard_arg(policy: int):
     return None if policy == 0 else int(policy)
 
 
-@kernel
 def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, discard, check):
     """Deal four hands of ``hand`` cards, turn the upcard, then draw ``turns`` cards for seat 0.
 
@@ -534,28 +581,36 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     the default run compiles neither the discard policy nor the checks. ``rules`` is
     ``CanastaRules.pack()``, ``lay`` the offsets of :func:`deal_layout`.
 
-    The loop over deals calls no compiled function with an array (numba counts references to
-    arrays passed to a call, atomically, which costs as much as the meld search): the
-    meld values come from tables (:func:`meld_tables`), and the draws that keep every card are
-    written out here; only a hand not yet open searches, with scalars (:func:`best_of_maxima`).
+    The chunk allocates and builds its tables here, in Python, and calls its compiled loop
+    (:func:`_deal_loop`): a compiled kernel around the loop cost a third of the first call's
+    compile, an allocation a chunk costs nothing.
     """
     pts = rules[R.points:R.points + N_KINDS].copy()
+    class_of, class_points, n_classes = point_classes(pts)
+    by_limit, pile = meld_tables(class_points, n_classes, hand, rules[R.wild_code], rules[R.wild_melds])
+    opening = draw_table(class_points, n_classes, rules[R.wild_code], rules[R.wild_melds])
+    open_at = np.zeros(turns + 2, dtype=np.int64)  # deals by the first turn they could open
+    canasta_at = np.zeros(turns + 2, dtype=np.int64)
+    _deal_loop(state, n, out, deck.copy(), deck_kind_counts, hand, turns, rules, lay, discard, check, pts, class_of,
+               class_points, n_classes, by_limit, pile, opening, np.zeros(N_KINDS, dtype=np.int64),
+               np.zeros(N_KINDS, dtype=np.int64), open_at, canasta_at)
+    _add_by_turn(out, lay[D.first_meld_by_turn], open_at, turns)
+    _add_by_turn(out, lay[D.canasta_by_turn], canasta_at, turns)
+
+
+# Allocates nothing (see cardodds/_jit.py); every array is the chunk's own or read-only.
+@loop(noalias=True)
+def _deal_loop(state, n, out, d, deck_kind_counts, hand, turns, rules, lay, discard, check, pts, class_of,
+               class_points, n_classes, by_limit, pile, opening, counts, seen, open_at, canasta_at):
+    """The deals of :func:`deal_kernel`, ``d`` the chunk's copy of the deck, shuffled in place.
+    The meld values come from tables (:func:`meld_tables`; ``opening``, :func:`draw_table`, for
+    the draws that keep every card, which are written out here)."""
     code = rules[R.wild_code]
     min_first = rules[R.min_first_meld]
     wild_melds = rules[R.wild_melds]
-    class_of, class_points, n_classes = point_classes(pts)
-    p0, p1, p2, p3 = class_points[0], class_points[1], class_points[2], class_points[3]
-    # Every hand of the deal has the same room (one card stays back for the discard), and
-    # after the stock draw the pile is taken with the whole hand: look both up.
-    by_limit, pile = meld_tables(class_points, n_classes, hand, code, wild_melds)
-    d = deck.copy()  # chunks run in parallel; each shuffles its own copy
     size = d.shape[0]
-    counts = np.zeros(N_KINDS, dtype=np.int64)
-    seen = np.zeros(N_KINDS, dtype=np.int64)
     used = 2 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
     first = 2 * hand  # the upcard; the draws are d[first + 1 ..]
-    open_at = np.zeros(turns + 2, dtype=np.int64)  # deals by the first turn they could open
-    canasta_at = np.zeros(turns + 2, dtype=np.int64)
     o_limit = lay[D.first_meld_by_limit]
     o_value = lay[D.best_value]
     o_wild = lay[D.wild_cards]
@@ -567,7 +622,8 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     o_pile = lay[D.pile_open]
     for _ in range(n):
         shuffle_prefix(state, d, used, size)
-        counts[:] = 0
+        for k in range(N_KINDS):  # loops, not counts[:] = 0: that compiles numba's slice assignment
+            counts[k] = 0
         p_wild = 0  # the partner's hand matters only for its wilds and red 3s
         p_red3 = 0
         for i in range(hand):
@@ -576,7 +632,8 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
             p_wild += (y == TWO) | (y == JOKER)
             p_red3 += y == RED3
         if check is not None:
-            seen[:] = 0
+            for k in range(N_KINDS):
+                seen[k] = 0
             for i in range(size):
                 seen[d[i]] += 1
             bad = False
@@ -641,9 +698,13 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
                 x = d[first + k]
                 counts[x] += 1
                 a0, a1, a2, a3 = _class_maxima(counts, class_of)
-                if best_of_maxima(a0, a1, a2, a3, p0, p1, p2, p3, n_classes, counts[JOKER], counts[TWO],
-                                  hand + k - 1, code, wild_melds) >= min_first:
-                    k_open = k
+                room = min(hand + k - 1, ROOM_CAP)
+                jk = counts[JOKER]
+                tw = counts[TWO]
+                for c in range(n_classes):
+                    m = a0 if c == 0 else (a1 if c == 1 else (a2 if c == 2 else a3))
+                    if opening[room, c, m, jk, tw] >= min_first:
+                        k_open = k
                 if k_canasta > turns and counts[x] >= 7 and FOUR <= x <= ACE:
                     k_canasta = k
                 k += 1
@@ -657,38 +718,41 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
         canasta_at[k_canasta] += 1
         if check is not None and _hand_is_off(counts, turns, hand, 0 if discard is None else discard):
             out[lay[D.bad]] += 1
-    _add_by_turn(out, lay[D.first_meld_by_turn], open_at, turns)
-    _add_by_turn(out, lay[D.canasta_by_turn], canasta_at, turns)
 
 
-@kernel
 def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     """A given hand (``base`` counts) draws ``turns`` cards from the ``rest`` of the pack.
 
     Counts by :func:`hand_layout` (``lay`` its offsets): draws that broke card conservation,
     able to lay the first meld after k draws, holding 7 naturals of a rank after k draws.
-    ``discard`` and ``check`` as for :func:`deal_kernel`: None leaves their code out.
+    ``discard`` and ``check`` as for :func:`deal_kernel`: None leaves their code out. Plain
+    Python around a compiled loop, as :func:`deal_kernel`.
     """
     pts = rules[R.points:R.points + N_KINDS].copy()
     code = rules[R.wild_code]
-    min_first = rules[R.min_first_meld]
-    wild_melds = rules[R.wild_melds]
-    o_open = lay[H.first_meld_by_turn]
-    o_canasta = lay[H.canasta_by_turn]
     class_of, class_points, n_classes = point_classes(pts)
+    hand = int(base.sum())
+    # The given hand is the same on every sample: search it once.
+    m = [int(base[class_of == c].max()) if c < n_classes else 0 for c in range(N_CLASSES)]
+    opened0 = best_of_maxima(*m, *class_points, n_classes, base[JOKER], base[TWO], hand - 1, code,
+                             rules[R.wild_melds]) >= rules[R.min_first_meld]
+    canasta0 = base[FOUR:ACE + 1].max() >= 7
     open_at = np.zeros(turns + 2, dtype=np.int64)
     canasta_at = np.zeros(turns + 2, dtype=np.int64)
-    d = rest.copy()
+    _hand_loop(state, n, out, base, rest.copy(), turns, rules, lay, discard, check, pts, class_of, class_points,
+               n_classes, hand, opened0, canasta0, np.zeros(N_KINDS, dtype=np.int64), open_at, canasta_at)
+    _add_by_turn(out, lay[H.first_meld_by_turn], open_at, turns)
+    _add_by_turn(out, lay[H.canasta_by_turn], canasta_at, turns)
+
+
+@loop(noalias=True)
+def _hand_loop(state, n, out, base, d, turns, rules, lay, discard, check, pts, class_of, class_points, n_classes, hand,
+               opened0, canasta0, counts, open_at, canasta_at):
+    """The draws of :func:`hand_kernel`, ``d`` the chunk's copy of the rest, shuffled in place."""
+    code = rules[R.wild_code]
+    min_first = rules[R.min_first_meld]
+    wild_melds = rules[R.wild_melds]
     size = d.shape[0]
-    counts = np.zeros(N_KINDS, dtype=np.int64)
-    hand = 0
-    for k in range(N_KINDS):
-        hand += base[k]
-    # The given hand is the same on every sample: search it once.
-    m0, m1, m2, m3 = _class_maxima(base, class_of)
-    opened0 = best_of_maxima(m0, m1, m2, m3, class_points[0], class_points[1], class_points[2], class_points[3],
-                             n_classes, base[JOKER], base[TWO], hand - 1, code, wild_melds) >= min_first
-    canasta0 = max_natural(base) >= 7
     for _ in range(n):
         shuffle_prefix(state, d, turns, size)
         for k in range(N_KINDS):  # a loop, not counts[:] = base: that compiles numba's shape-mismatch message
@@ -699,5 +763,3 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
         canasta_at[k_canasta] += 1
         if check is not None and _hand_is_off(counts, turns, hand, 0 if discard is None else discard):
             out[lay[H.bad]] += 1
-    _add_by_turn(out, o_open, open_at, turns)
-    _add_by_turn(out, o_canasta, canasta_at, turns)
