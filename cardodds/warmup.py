@@ -10,6 +10,8 @@ A task is a command run at a tiny size: each section of ``cardodds report`` (at 
 tasks compile exactly the kernels, with exactly the argument types, that the real runs use. A
 finished task leaves a mark in the cache folder; ``cardodds report`` runs the tasks of its
 sections that have no mark before it builds them, so on a fresh install both cores compile.
+The report's sections share their processes (:func:`_batches`): a process starting numba and
+cardodds costs about a second of CPU, which six sections paid six times.
 
 >>> sorted(TASKS)[:3]
 ['canasta advise', 'canasta hand', 'canasta melds']
@@ -42,9 +44,16 @@ _SECTIONS = ("kanalje", "canasta_advice", "canasta_play", "kana", "canasta", "ka
 _KANALJE_HAND = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
 _PHASE2_PLAYED = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
 
+
+
+def _report_argv(sections) -> tuple[str, ...]:
+    """The ``cardodds`` arguments that build report ``sections`` at the tiny scale, in that order."""
+    return ("report", *(a for s in sections for a in ("--section", s)), "--scale", str(TINY_SCALE), "--no-progress")
+
+
 #: name -> the ``cardodds`` arguments of the task (``--out`` is added for report sections).
 TASKS: dict[str, tuple[str, ...]] = {
-    **{f"report {s}": ("report", "--section", s, "--scale", str(TINY_SCALE), "--no-progress") for s in _SECTIONS},
+    **{f"report {s}": _report_argv([s]) for s in _SECTIONS},
     "kanalje advise": ("kanalje", "advise", "--seat", "0", "--hand", _KANALJE_HAND, "--turned", "7h",
                        "--samples", "8", "--seed", "1"),
     "kanalje advise two players": ("kanalje", "advise", "--players", "2", "--seat", "1", "--hand",
@@ -123,21 +132,102 @@ def in_task() -> bool:
     return bool(os.environ.get(TASK_ENV))
 
 
-def _start(name: str, out: str) -> subprocess.Popen:
-    """Task ``name`` as a ``cardodds`` process of its own, in the folder ``out`` (its messages in
-    ``out/stderr``, for an error message)."""
+#: The niceness of every process but the first (the longest task): they take the cores the
+#: first leaves idle. In ``cardodds report`` on two cores, Kanalje's compiling otherwise shared
+#: them with the other process and the sections being built, and the report waited for it longest.
+BEHIND_FIRST = 10
+
+
+def _section(name: str) -> str | None:
+    """The report section task ``name`` builds, None for a command."""
+    return name.removeprefix("report ") if TASKS[name][0] == "report" else None
+
+
+def _batches(todo: list[str], jobs: int) -> list[list[str]]:
+    """The tasks of each process, in the order started: the report's sections share ``jobs``
+    processes, the first section (the longest) alone when there are two or more, the others
+    dealt out in turn; every command runs in a process of its own.
+
+    >>> _batches(report_tasks() + ["kana odds"], 2)  # doctest: +NORMALIZE_WHITESPACE
+    [['report kanalje'], ['report canasta_advice', 'report canasta_play', 'report kana', 'report canasta',
+      'report kana_session'], ['kana odds']]
+    """
+    sections = [n for n in todo if _section(n) is not None]
+    commands = [[n] for n in todo if _section(n) is None]
+    k = max(1, min(jobs, len(sections)))
+    groups = [sections] if k == 1 else [sections[:1]] + [sections[1 + i::k - 1] for i in range(k - 1)]
+    return [g for g in groups if g] + commands
+
+
+def _niced(nice: int) -> None:
+    """In a task's process before it starts: Ctrl-C reaches the whole process group, and the
+    warm-up stops its tasks itself (they print nothing); ``nice`` lowers its priority."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        os.nice(nice)
+
+
+def _start(batch: list[str], out: str, nice: int = 0) -> subprocess.Popen:
+    """The tasks of ``batch`` as a ``cardodds`` process of their own, in the folder ``out`` (its
+    messages in ``out/stderr``, for an error message), at niceness ``nice`` above this process's."""
     os.makedirs(out, exist_ok=True)
-    argv = list(TASKS[name]) + (["--out", out] if TASKS[name][0] == "report" else [])
-    env = dict(os.environ, **{TASK_ENV: name})
+    sections = [_section(n) for n in batch]
+    if None in sections:
+        argv = list(TASKS[batch[0]])
+    else:
+        argv = [*_report_argv(sections), "--out", out]
+    env = dict(os.environ, **{TASK_ENV: ", ".join(batch)})
     with open(os.path.join(out, "stderr"), "w") as err:
-        # Ctrl-C reaches the whole process group: the warm-up stops its tasks itself, they print nothing
         return subprocess.Popen([sys.executable, "-m", "cardodds.cli", *argv], env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=err,
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+                                stdout=subprocess.DEVNULL, stderr=err, preexec_fn=lambda: _niced(nice))
 
 
 def _folder(out: str, name: str) -> str:
     return os.path.join(out, name.replace(" ", "-").replace(",", ""))
+
+
+def _cpu_so_far(pid: int) -> float | None:
+    """CPU seconds a running process has used (Linux; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@dataclass
+class _Process:
+    """A running process: its tasks not yet finished, in order, its folder, and the CPU seconds
+    already counted to its finished tasks."""
+
+    todo: list[str]
+    proc: subprocess.Popen
+    folder: str
+    counted: float = 0.0
+
+    def finished(self, ended: tuple[int, float] | None) -> list[tuple[str, str, float]]:
+        """``(task, status, CPU seconds)`` of the tasks finished since the last call: a report
+        section once its markdown is published (a section is published whole, after its kernels
+        ran), every task left once the process ended (after a failure, the first of them failed
+        and the others did not run)."""
+        done: list[tuple[str, str, float]] = []
+        while self.todo and (ended is not None or self._published(self.todo[0])):
+            name = self.todo.pop(0)
+            code, cpu = ended if ended is not None else (0, _cpu_so_far(self.proc.pid))
+            if code == 0 or self._published(name):
+                said = "compiled"
+            elif any(d[1].startswith("failed") for d in done):
+                said = "not run"  # its process failed in an earlier task
+            else:
+                said = _failed(code, self.folder)
+            cpu = self.counted if cpu is None else cpu
+            done.append((name, said, cpu - self.counted))
+            self.counted = cpu
+        return done
+
+    def _published(self, name: str) -> bool:
+        section = _section(name)
+        return section is not None and Path(self.folder, f"{section}.md").exists()
 
 
 def _ended(proc: subprocess.Popen) -> tuple[int, float] | None:
@@ -149,12 +239,14 @@ def _ended(proc: subprocess.Popen) -> tuple[int, float] | None:
     return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
-def _status(name: str, code: int, out: str) -> str:
-    if code == 0:
-        mark = _mark(name)
-        mark.parent.mkdir(parents=True, exist_ok=True)
-        mark.touch()
-        return "compiled"
+def _marked(name: str) -> None:
+    mark = _mark(name)
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    mark.touch()
+
+
+def _failed(code: int, out: str) -> str:
+    """The status of a task whose process ended with ``code`` (not 0), from its ``out/stderr``."""
     if code < 0:
         return f"failed: its process died ({signal.Signals(-code).name})"
     said = Path(out, "stderr").read_text(errors="replace").strip().splitlines()
@@ -197,8 +289,9 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
         bar = tqdm(total=len(todo), desc="compiling", unit="task", file=sys.stderr)
     t0 = time.perf_counter()
     partial = False
-    waiting = list(todo)
-    running: dict[str, subprocess.Popen] = {}
+    waiting = _batches(todo, jobs)
+    jobs = max(1, min(jobs, len(waiting)))
+    running: list[_Process] = []
     with tempfile.TemporaryDirectory(prefix="cardodds-warm-up-") as out:
         try:
             while waiting or running:
@@ -206,24 +299,29 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
                     partial = True
                     break
                 while waiting and len(running) < jobs:
-                    name = waiting.pop(0)
-                    running[name] = _start(name, _folder(out, name))
-                for name, proc in list(running.items()):
-                    ended = _ended(proc)
-                    if ended is not None:
-                        del running[name]
-                        status[name] = (_status(name, ended[0], _folder(out, name)), ended[1])
+                    batch = waiting.pop(0)
+                    folder = _folder(out, batch[0])
+                    nice = 0 if batch[0] == todo[0] else BEHIND_FIRST
+                    running.append(_Process(batch, _start(batch, folder, nice), folder))
+                for p in list(running):
+                    ended = _ended(p.proc)
+                    for name, said, cpu in p.finished(ended):
+                        if said == "compiled":
+                            _marked(name)
+                        status[name] = (said, cpu)
                         if on_done is not None:
-                            on_done(name, status[name][0])
+                            on_done(name, said)
                         if bar is not None:
                             bar.update(1)
+                    if ended is not None:
+                        running.remove(p)
                 time.sleep(0.05)
         except KeyboardInterrupt:
             partial = True
         finally:
-            for proc in running.values():
-                proc.kill()
-                proc.wait()
+            for p in running:
+                p.proc.kill()
+                p.proc.wait()
             if bar is not None:
                 bar.close()
     rows = tuple((n, *status.get(n, ("not run", 0.0))) for n in names)

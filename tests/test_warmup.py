@@ -156,22 +156,24 @@ def test_a_killed_worker_is_named_and_the_exit_status_is_1(tmp_path):
 
 
 def test_report_compiles_its_sections_in_warm_up_processes_and_builds_each_once_its_kernels_are_ready(tmp_path):
+    # three sections in two processes: the first alone, the other two one after the other in one
     log = tmp_path / "compiles.jsonl"
-    proc = subprocess.Popen(CLI + ["report", "--section", "kana_session", "--section", "canasta", "--scale", "0.01",
-                                   "--out", str(tmp_path / "out")], env=_env(tmp_path / "cache", log),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(CLI + ["report", "--section", "kana_session", "--section", "canasta", "--section", "kana",
+                                   "--scale", "0.01", "--out", str(tmp_path / "out")],
+                            env=_env(tmp_path / "cache", log), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     out, err = proc.communicate(timeout=900)
     assert proc.returncode == 0, err
-    assert "compiling the kernels of 2 section(s) in 2 processes" in err
+    assert "compiling the kernels of 3 section(s) in 2 processes" in err
     assert out.startswith("Reports written")
     assert "(compiling)" in out, "the closing table counts the wait for the kernels"
     lines = err.splitlines()
-    for section in ("kana_session", "canasta"):
+    for section in ("kana_session", "canasta", "kana"):
         ready = lines.index(f"kernels of section {section} compiled")
         first_stage = next(i for i, line in enumerate(lines) if line.startswith(f"{section} [1/"))
         assert ready < first_stage, f"{section} was built before its kernels were compiled"
     pids = {r["pid"] for r in _compiled(log)}
-    assert len(pids) == 2, "each section's kernels compiled in a warm-up process of its own"
+    assert len(pids) == 2, "the sections' kernels compiled in two warm-up processes"
     # the report itself loaded every kernel from the cache: it compiled none
     assert proc.pid not in pids
 
@@ -230,3 +232,46 @@ def test_an_unwritable_cache_folder_is_one_line_and_exit_2(tmp_path):
     assert run.returncode == 2
     assert run.stdout == ""
     assert len(run.stderr.strip().splitlines()) == 1 and "cannot write /proc/no-such-folder" in run.stderr
+
+
+def test_the_longest_task_compiles_at_full_priority_and_the_others_behind_it(tmp_path):
+    proc = _start_long_warm_up(tmp_path, jobs=2)  # Kanalje's section first, then Canasta's play
+    try:
+        kids = _wait_for_worker(proc)
+        nice = sorted(os.getpriority(os.PRIO_PROCESS, k) for k in kids)
+    finally:
+        _ctrl_c(proc)
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    assert nice == [base, min(base + warmup.BEHIND_FIRST, 19)]
+    assert _group_gone(proc.pid)
+
+
+def test_sections_sharing_a_process_finish_one_by_one_and_a_failure_ends_the_rest(tmp_path):
+    folder = tmp_path / "task"
+    folder.mkdir()
+    (folder / "stderr").write_text("cardodds: error: the chart broke\n")
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        p = warmup._Process(["report kana", "report canasta", "report kana_session"], sleeper, str(folder))
+        assert p.finished(None) == [], "no section published yet"
+        (folder / "kana.md").write_text("# Känä")  # the first section's markdown, published last
+        [(name, said, cpu)] = p.finished(None)
+        assert (name, said) == ("report kana", "compiled") and cpu >= 0
+        rows = p.finished((1, p.counted + 5.0))  # the process then exits with status 1
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert rows == [("report canasta", "failed: cardodds: error: the chart broke", 5.0),
+                    ("report kana_session", "not run", 0.0)]
+    assert p.todo == []
+
+
+def test_a_warm_up_task_runs_the_costliest_runs_of_a_section_on_their_task_count(monkeypatch):
+    from cardodds.report._common import samples
+
+    monkeypatch.delenv(warmup.TASK_ENV, raising=False)
+    assert samples(60, 1.0, 20, task=2) == 60
+    assert samples(60, 0.01, 20, task=2) == 20
+    monkeypatch.setenv(warmup.TASK_ENV, "report canasta_advice")
+    assert samples(60, 1.0, 20, task=2) == 2
+    assert samples(60, 1.0, 20) == 60, "a run without a task count keeps its own"

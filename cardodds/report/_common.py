@@ -106,8 +106,15 @@ def integer_ticks(axis) -> None:
     axis.set_major_locator(MaxNLocator(integer=True))
 
 
-def samples(base: int, scale: float, least: int) -> int:
-    """``base`` samples scaled, never fewer than ``least``."""
+def samples(base: int, scale: float, least: int, task: int | None = None) -> int:
+    """``base`` samples scaled, never fewer than ``least``; ``task`` samples instead in a warm-up
+    task (:mod:`cardodds.warmup`), for a run whose floor is most of the task's time: a task's
+    figures are thrown away, and its kernels compile the same for any count."""
+    if task is not None:
+        from ..warmup import in_task
+
+        if in_task():
+            return task
     return max(int(base * scale), least)
 
 

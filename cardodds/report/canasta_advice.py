@@ -78,7 +78,7 @@ def _data(seed: int, scale: float, progress: bool, stage: Stages) -> dict:
     root = np.random.SeedSequence(seed)
     n_deals = samples(2_000, scale, 200)
     n_pairs = samples(20_000, scale, 200)
-    n_look = samples(LOOKAHEAD_PAIRS, scale, 20)
+    n_look = samples(LOOKAHEAD_PAIRS, scale, 20, task=2)
     stage(f"{len(CASES)} hand-built positions, {n_deals:,} sampled deals each")
     advice = {c.key: advise(rules=rules, samples=n_deals, rng=child(root, STREAM, i), progress=progress,
                             **c.position) for i, c in enumerate(CASES)}

@@ -50,7 +50,7 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = 
         two = _two_data(seed, scale, progress, stage)
         save(_faceup_chart(two), outdir / "kanalje2_faceup.png", dpi=DPI)
     stage("three players: jack risk, all pimc")
-    three["pimc"] = jack_risk("pimc", rules=three["rules"], samples=samples(PIMC_DEALS, scale, 8),
+    three["pimc"] = jack_risk("pimc", rules=three["rules"], samples=samples(PIMC_DEALS, scale, 8, task=2),
                               rng=child(np.random.SeedSequence(seed), PIMC_KEY), lookahead_samples=LOOKAHEAD_SAMPLES,
                               progress=progress, check=True)
     stage("three players: advice on hand-built positions")
