@@ -405,3 +405,47 @@ def test_cli_table(capsys):
     assert main(argv + ["--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["best"] == "Kc" and d["samples"] == 500
+
+
+FULL_HAND = dict(seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", turned="7h")
+
+
+def test_interchangeable_options_of_a_full_hand():
+    """Kc-Ac and 7s-8s: no card I have not seen lies between them, and no card of mine in another
+    suit comes between them in the order the heuristic compares across suits, so it plays each
+    pair's deal out alike. Not 2s-3s: my 3h comes between them in that order."""
+    pos = _check_position(0, FULL_HAND["hand"], "7h", None, KanaljeRules())
+    cards = np.array(pos.options, dtype=np.int64)
+    same = KA.interchangeable(pos.table, pos.seat, cards)
+    names = [card_str(c) for c in pos.options]
+    assert {names[i]: names[j] for i, j in enumerate(same) if i != j} == {"Ac": "Kc", "8s": "7s"}
+
+
+@pytest.mark.parametrize("case", ["full hand", "late spades", "inferred", "following", "two players, phase 2"])
+def test_interchangeable_options_get_the_figures_their_own_play_outs_give(case, monkeypatch):
+    """An option that repeats an earlier one's play-out has its figures copied: the counts are
+    those of playing every option out, to the last one."""
+    kw = {"full hand": FULL_HAND, "late spades": SPADES, "inferred": dict(SPADES, infer=True),
+          "following": _following_with_interchangeable_options(),
+          "two players, phase 2": dict(seat=0, hand="2s 3s 4s 9s Ts Qs 5d 6d Kd Ad 2h 3h 9c", trump="7h",
+                                       rules=KanaljeRules(players=2))}[case]
+    rules = kw.get("rules", KanaljeRules())
+    pos = _check_position(kw["seat"], kw["hand"], kw.get("turned"), kw.get("played"), rules, trump=kw.get("trump"))
+    cards = np.array(pos.options, dtype=np.int64)
+    assert (KA.interchangeable(pos.table, pos.seat, cards) != np.arange(len(cards))).any(), "nothing to copy"
+    copied = advise(**kw, samples=400, rng=3)
+    monkeypatch.setattr(KA, "interchangeable", lambda t0, seat, cards: np.arange(len(cards), dtype=np.int64))
+    every = advise(**kw, samples=400, rng=3)
+    assert np.array_equal(copied.counts, every.counts)
+
+
+def _following_with_interchangeable_options() -> dict:
+    """The first random position, one card of the trick played, in which two of my legal cards
+    are interchangeable."""
+    for seed in range(200):
+        seat, mine, turned, played = random_position(seed, 8, 1)
+        pos = _check_position(seat, format_cards(mine), card_str(turned), text(played), KanaljeRules())
+        cards = np.array(pos.options, dtype=np.int64)
+        if (KA.interchangeable(pos.table, pos.seat, cards) != np.arange(len(cards))).any():
+            return dict(seat=seat, hand=format_cards(mine), turned=card_str(turned), played=text(played))
+    raise AssertionError("no such position")

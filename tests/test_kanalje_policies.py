@@ -228,7 +228,7 @@ def _mid_deal_tables(players, n_tables, seed):
 
 @pytest.mark.parametrize("players", [3, 2])
 def test_interchangeable_cards_score_alike_in_every_world(players):
-    # The look-ahead skips a legal card that _representatives finds interchangeable with a lower
+    # The look-ahead skips a legal card that representatives finds interchangeable with a lower
     # one; that is exact only if both play out to the same score in every sampled world.
     pairs = 0
     w = np.empty(TB.TABLE_SIZE, dtype=np.int64)
@@ -236,7 +236,7 @@ def test_interchangeable_cards_score_alike_in_every_world(players):
     for state, t in _mid_deal_tables(players, 300, seed=players):
         seat = TB.to_play(t)
         legal = int(TB.legal_cards(t, seat))
-        reps = int(P._representatives(t, seat, legal))
+        reps = int(P.representatives(t, seat, legal))
         assert reps & legal == reps and reps != 0
         skipped = [c for c in range(52) if (legal >> c) & 1 and not (reps >> c) & 1]
         for c in skipped:

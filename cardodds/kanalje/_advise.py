@@ -26,6 +26,7 @@ from ._policies import (
     play_heuristic_until,
     play_out,
     play_out_basic,
+    representatives,
     sample_world,
 )
 from ._table import (
@@ -179,7 +180,7 @@ def sample_hands(state, n, t0, deal, hands, infer):
         hands[i, HAND_A] = w[T.hand + deal[DL.a]]
 
 
-def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1):
+def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, user, infer, phase1):
     """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
     out from the same random state (drawn once per world), so the options are paired.
@@ -187,19 +188,49 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, pol, samples, user, infe
     heuristic players: each compiles only its own play-out (the leanest first); else ``user``
     is the compiled user policy (or its stand-in). ``infer`` is None, or ``(start, obs)``
     to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`).
-    ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`)."""
+    ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`).
+    ``same[i]`` is the option whose heuristic play-out option ``i`` repeats card for card
+    (:func:`interchangeable`; ``i`` itself for none): with ``pol`` None, its figures are copied."""
     # The chunk kernel is the compiled loop called with its tables allocated here, in Python, as
     # the deals kernels do (see ._kernels.deals_kernel): a compiled kernel around it measured half
     # a second of the first call.
-    _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1,
+    _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, user, infer, phase1,
                  np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
-                 np.empty(52, dtype=np.int64), np.empty(MAX_OPTIONS, dtype=np.int64),
+                 np.empty(52, dtype=np.int64), np.empty((MAX_OPTIONS, RESULT), dtype=np.int64),
                  np.empty((2, 4), dtype=np.uint64), *new_scratch())
 
 
+def interchangeable(t0, seat, cards) -> np.ndarray:
+    """``same[i]``: the option whose heuristic play-out option ``i`` repeats card for card, ``i``
+    for none. ``cards`` are the legal cards in suit order, lowest first. Of non-jacks of one suit
+    that no card another player may hold separates (:func:`._policies.representatives`, which the
+    look-ahead player's candidates come from), each repeats the lowest: every comparison any
+    heuristic player makes afterwards comes out the same, so every figure of the deal is the same."""
+    legal = 0
+    for c in cards:
+        legal |= 1 << int(c)
+    reps = int(representatives.py_func(t0, seat, np.int64(legal)))
+    same = np.arange(len(cards), dtype=np.int64)
+    run = {}  # suit -> the option that starts the run of the suit's last card
+    for i, c in enumerate(int(c) for c in cards):
+        if (c >> 2) == JACK_RANK:
+            continue
+        if (reps >> c) & 1:
+            run[c & 3] = i
+        else:
+            same[i] = run[c & 3]
+    return same
+
+
+#: Columns of an option's result on one world: my score, tricks, penalty, the plays that broke
+#: a rule (checked runs), and for each suit whether I took its jack.
+R_SCORE, R_TRICKS, R_PENALTY, R_VIOLATIONS, R_JACKS = 0, 1, 2, 3, 4
+RESULT = R_JACKS + 4
+
+
 @loop
-def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer, phase1, w, t, deck, sc, sub, scr,
-                 rs):
+def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, user, infer, phase1, w, t, deck, res, sub,
+                 scr, rs):
     k = cards.shape[0]
     for _ in range(n):
         deal_hidden(state, t0, deal, w, deck, phase1)
@@ -212,17 +243,21 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, pol, samples, user, infer
         for j in range(4):
             sub[0, j] = next_u64(state)
         for i in range(k):
-            copy_into(t, w)
-            copy_into(sub[1], sub[0])
-            if pol is None:  # my card, then the heuristic for everybody: one call
-                play_heuristic_until(sub[1], t, 0, cards[i])
-            elif not play_any(sub[1], t, seat, cards[i]):
-                if user is None:
-                    play_out_basic(sub[1], t, pol)
-                else:
-                    play_out(sub[1], t, pol, samples, user, scr, rs)
-            sc[i] = _record_option(out, t, seat, i, wt)
-        _record_pairs(out, sc, k, wt)
+            if pol is None and same[i] != i:  # the play-out of an earlier option, mirrored
+                copy_into(res[i], res[same[i]])
+            else:
+                copy_into(t, w)
+                copy_into(sub[1], sub[0])
+                if pol is None:  # my card, then the heuristic for everybody: one call
+                    play_heuristic_until(sub[1], t, 0, cards[i])
+                elif not play_any(sub[1], t, seat, cards[i]):
+                    if user is None:
+                        play_out_basic(sub[1], t, pol)
+                    else:
+                        play_out(sub[1], t, pol, samples, user, scr, rs)
+                _result(t, seat, res[i])
+            _record_option(out, res[i], i, wt)
+        _record_pairs(out, res, k, wt)
         out[A.deals] += 1
         out[A.weight] += wt
         out[A.weight_sq] += wt * wt
@@ -238,27 +273,36 @@ def _add(out, o, size, i, w, x):
 
 
 @loop
-def _record_option(out, t, seat, i, w):
-    """Option ``i``'s figures on a finished world of weight ``w``; returns my score."""
-    s = score(t, seat)
-    _add(out, A.score, MAX_OPTIONS, i, w, s)
-    _add(out, A.tricks, MAX_OPTIONS, i, w, t[T.tricks + seat])
-    _add(out, A.penalty, MAX_OPTIONS, i, w, t[T.penalty + seat])
+def _result(t, seat, r):
+    """``r`` = the finished world ``t``'s result for ``seat`` (columns ``R_*``)."""
+    r[R_SCORE] = score(t, seat)
+    r[R_TRICKS] = t[T.tricks + seat]
+    r[R_PENALTY] = t[T.penalty + seat]
+    r[R_VIOLATIONS] = t[T.violations]
     for s4 in range(4):
-        if t[T.jack_taker + s4] == seat:
-            out[A.jack + 4 * i + s4] += w
-            out[A.jack + 4 * MAX_OPTIONS + 4 * i + s4] += w * w
-    out[A.violations] += t[T.violations]
-    return s
+        r[R_JACKS + s4] = t[T.jack_taker + s4] == seat
 
 
 @loop
-def _record_pairs(out, sc, k, w):
+def _record_option(out, r, i, w):
+    """Option ``i``'s figures from its result ``r`` on a world of weight ``w``."""
+    _add(out, A.score, MAX_OPTIONS, i, w, r[R_SCORE])
+    _add(out, A.tricks, MAX_OPTIONS, i, w, r[R_TRICKS])
+    _add(out, A.penalty, MAX_OPTIONS, i, w, r[R_PENALTY])
+    for s4 in range(4):
+        if r[R_JACKS + s4] != 0:
+            out[A.jack + 4 * i + s4] += w
+            out[A.jack + 4 * MAX_OPTIONS + 4 * i + s4] += w * w
+    out[A.violations] += r[R_VIOLATIONS]
+
+
+@loop
+def _record_pairs(out, res, k, w):
     q = 0
     for i in range(k):
         for j in range(i + 1, MAX_OPTIONS):
             if j < k:
-                _add(out, A.pair, PAIRS, q, w, sc[i] - sc[j])
+                _add(out, A.pair, PAIRS, q, w, res[i, R_SCORE] - res[j, R_SCORE])
             q += 1
 
 

@@ -430,7 +430,7 @@ def sample_world(state, t, seat, w, pool):
 
 
 @inline
-def _representatives(t, seat, legal):
+def representatives(t, seat, legal):
     """The legal cards worth playing out: of non-jacks of one suit that no card another player
     may hold separates (only my cards, cards of finished tricks or the turned card lie between
     them, no jack, and none of my cards of another suit ranks between them), the lowest. In
@@ -465,7 +465,7 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
-    best total score. Interchangeable cards (:func:`_representatives`) are played out once.
+    best total score. Interchangeable cards (:func:`representatives`) are played out once.
     ``exact`` (the ``pimc`` player): the last tricks of each play-out are solved exactly
     (:func:`exact_value`); a world with nothing hidden (the two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
@@ -474,7 +474,7 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     both players (``exact`` is an argument): a call per decision, which costs nothing beside it."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
-    reps = _representatives(t, seat, legal)
+    reps = representatives(t, seat, legal)
     w = scr[WORLD]
     w2 = scr[PLAY]
     cands = scr[CANDS]

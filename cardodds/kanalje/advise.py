@@ -348,8 +348,10 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     if samples is None and target_halfwidth is None:
         samples = ADVISE_SAMPLES[0] if fast else ADVISE_SAMPLES[1]
     heuristic = all(c == POLICIES["heuristic"] for c in codes)
-    args = (pos.table, pos.deal, pos.seat, np.array(pos.options, dtype=np.int64),
-            None if heuristic else np.array(codes, dtype=np.int64), lookahead_samples,
+    cards = np.array(pos.options, dtype=np.int64)
+    same = KA.interchangeable(pos.table, pos.seat, cards) if heuristic else np.arange(len(cards), dtype=np.int64)
+    args = (pos.table, pos.deal, pos.seat, cards, same, None if heuristic else np.array(codes, dtype=np.int64),
+            lookahead_samples,
             None if fast else compile_policy(user), (pos.start, _observations(pos, codes)) if infer else None,
             True if pos.phase == PHASE1 else None)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
