@@ -27,7 +27,7 @@ from ._policies import (
     play_out,
     play_out_basic,
     representatives,
-    sample_world,
+    sample_phase1,
 )
 from ._table import (
     STOCK,
@@ -39,6 +39,7 @@ from ._table import (
     open_phase1,
     play_any,
     play_card,
+    play_card1,
     score,
 )
 
@@ -96,10 +97,11 @@ def deal_hidden(state, t0, deal, w, deck, phase1):
     (:data:`DEAL`) says; ``deck`` is 52 int64 of scratch. Returns what ``b`` receives (phase 1:
     the card under the face-up one, which the trick's loser draws face down). ``phase1`` is
     None except in phase 1 (mode :data:`HIDDEN_PHASE1`): numba then compiles no phase-1 code."""
-    if phase1 is not None:
-        sample_world(state, t0, 1 - deal[DL.a], w, deck)
-        return bit(w[T.stock + w[T.stock_pos] + 1])
     copy_into(w, t0)
+    if phase1 is not None:
+        # sample_world's phase-1 branch, inlined: phase-1 advice then compiles no other sampler
+        sample_phase1(state, t0, 1 - deal[DL.a], w, deck)
+        return bit(w[T.stock + w[T.stock_pos] + 1])
     free = deal[DL.free]
     m = 0
     x = free
@@ -328,13 +330,12 @@ def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
             t[T.jack_taker + (trump_card & 3)] = -2
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
+    # The card play of the position's phase inlined here, not play_any (both card plays and the
+    # start of phase 2), which advice then does not compile at all: about half a second of a
+    # first call (a phase-1 position ends before phase 1 does, so phase 2 never starts here).
     if stock is None:
-        # The trick play alone: the card play inlined here, not play_any (both card plays and the
-        # start of phase 2), which three-player and phase-2 advice then do not compile at all:
-        # about half a second of their first call.
         for i in range(cards.shape[0]):
             play_card(t, seats[i], cards[i])
     else:
-        state = np.zeros(4, dtype=np.uint64)  # never drawn from: a position ends before phase 1 does
         for i in range(cards.shape[0]):
-            play_any(state, t, seats[i], cards[i])
+            play_card1(t, seats[i], cards[i])

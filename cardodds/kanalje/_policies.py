@@ -354,7 +354,7 @@ def exact_value(state, t, seat, c, scr):
 
 # ---- the look-ahead player ----------------------------------------------------------------
 @inline
-def _sample_phase1(state, t, seat, w, a):
+def sample_phase1(state, t, seat, w, a):
     """Phase 1: what ``seat`` cannot see redealt at random: the opponent's cards other than
     the face-up cards it took, and the stock under the face-up card."""
     opp = 1 - seat
@@ -424,7 +424,7 @@ def sample_world(state, t, seat, w, pool):
     hidden (every other card lies in the phase-1 tricks or my hand): the world is the true deal."""
     copy_into(w, t)
     if t[T.phase] == 1:
-        _sample_phase1(state, t, seat, w, pool)
+        sample_phase1(state, t, seat, w, pool)
     elif t[T.players] == 3:
         _sample_three(state, t, seat, w)
 
