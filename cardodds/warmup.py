@@ -11,7 +11,7 @@ tasks compile exactly the kernels, with exactly the argument types, that the rea
 finished task leaves a mark in the cache folder; ``cardodds report`` runs the tasks of its
 sections that have no mark before it builds them, so on a fresh install both cores compile.
 The report's sections share their processes (:func:`_batches`): a process starting numba and
-cardodds costs about a second of CPU, which six sections paid six times.
+cardodds costs over half a second of CPU, which six sections paid six times.
 
 >>> sorted(TASKS)[:3]
 ['canasta advise', 'canasta hand', 'canasta melds']
@@ -43,7 +43,6 @@ _SECTIONS = ("kanalje", "canasta_advice", "canasta_play", "kana", "canasta", "ka
 
 _KANALJE_HAND = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
 _PHASE2_PLAYED = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
-
 
 
 def _report_argv(sections) -> tuple[str, ...]:
