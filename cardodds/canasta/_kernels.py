@@ -20,7 +20,7 @@ import numpy as np
 from .._jit import helper, inline, loop
 from .._random import shuffle_prefix
 from ..layout import Layout
-from .cards import ACE, BLACK3, FOUR, JOKER, N_KINDS, RED3, TWO
+from .cards import ACE, BLACK3, FOUR, JOKER, JOKER_POINTS, N_KINDS, RED3, TWO, TWO_POINTS
 from .discard import weakest_card
 from .rules import RULES
 
@@ -98,7 +98,7 @@ def rank_meld(c, p, jokers, twos, room, code, need):
                 continue
             j -= 1
             t += 1
-        v = n * p + j * 50 + t * 20
+        v = n * p + j * JOKER_POINTS + t * TWO_POINTS
         if v > best_v:
             best_v = v
             best_n = n
@@ -124,7 +124,7 @@ def wild_meld(jokers, twos, room, wild_melds, need):
             return -1, 0, 0
         j -= 1
         t += 1
-    return j * 50 + t * 20, t, j
+    return j * JOKER_POINTS + t * TWO_POINTS, t, j
 
 
 @helper
@@ -380,7 +380,7 @@ def _wild_values(room, wild_melds, need):
         fix = t == 0
         ok &= ~fix | (_TWOS > 0)
         j, t = np.where(fix, j - 1, j), np.where(fix, t + 1, t)
-    return np.where(ok, j * 50 + t * 20, -1)
+    return np.where(ok, j * JOKER_POINTS + t * TWO_POINTS, -1)
 
 
 def _rank_values(p, room, code, need):
@@ -401,7 +401,7 @@ def _rank_values(p, room, code, need):
             fix = t == 0
             ok &= ~fix | ((w > 0) & (_TWOS > 0))
             j, t = np.where(fix, j - 1, j), np.where(fix, t + 1, t)
-        best[n:] = np.maximum(best[n:], np.where(ok, n * p + j * 50 + t * 20, -1))
+        best[n:] = np.maximum(best[n:], np.where(ok, n * p + j * JOKER_POINTS + t * TWO_POINTS, -1))
     return best
 
 

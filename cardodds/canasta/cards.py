@@ -55,6 +55,9 @@ WILD_KINDS = (TWO, JOKER)
 KIND_NAMES = ("2", "3b", "3r", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "Jk")
 #: Pseudo card code of a Joker next to the 52 codes of :mod:`cardodds.cards`.
 JOKER_CODE = 52
+#: Card points of the wild cards, the seed's own values under every house option.
+JOKER_POINTS = 50
+TWO_POINTS = 20
 
 _JOKER_TOKENS = {"jk", "*", "joker", "🃏"}
 _KIND_ALIASES: dict[str, int | None] = {n.lower(): i for i, n in enumerate(KIND_NAMES)}

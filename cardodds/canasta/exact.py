@@ -24,7 +24,7 @@ import numpy as np
 
 from .._deprecate import rules_keyword
 from . import _kernels as _k
-from .cards import BLACK3, JOKER, NATURAL_KINDS, RED3, TWO, deck_counts
+from .cards import BLACK3, JOKER, JOKER_POINTS, NATURAL_KINDS, RED3, TWO, TWO_POINTS, deck_counts
 from .rules import CanastaRules, check_rules, meld_rules
 
 __all__ = [
@@ -206,10 +206,10 @@ def _achievable_values(hand_size, rules):
             for j in range(rules.jokers + 1):
                 for t in range(9):
                     if n + j + t <= hand_size:
-                        values.add(n * p + 50 * j + 20 * t)
+                        values.add(n * p + JOKER_POINTS * j + TWO_POINTS * t)
     for j in range(rules.jokers + 1):
         for t in range(9):
-            values.add(50 * j + 20 * t)
+            values.add(JOKER_POINTS * j + TWO_POINTS * t)
     return sorted(v for v in values if v > 0)
 
 

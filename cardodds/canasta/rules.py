@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..layout import Layout
-from .cards import ACE, BLACK3, FOUR, JOKER, KING, N_KINDS, RED3, TWO
+from .cards import ACE, BLACK3, FOUR, JOKER, JOKER_POINTS, KING, N_KINDS, RED3, TWO, TWO_POINTS
 
 __all__ = ["ADDED_CARDS", "DIRECTIONS", "EMPTY_STOCK", "FIRST_PLAYERS", "GOING_OUT", "RULES", "WILD_LIMITS",
            "CanastaRules", "check_rules"]
@@ -147,13 +147,13 @@ class CanastaRules:
     def points(self) -> np.ndarray:
         """Card points per kind (int64[15]) as the kernels use them."""
         p = np.empty(N_KINDS, dtype=np.int64)
-        p[TWO] = 20
+        p[TWO] = TWO_POINTS
         p[BLACK3] = p[RED3] = 100
         p[FOUR:FOUR + 4] = self.low_points  # 4 5 6 7
         p[FOUR + 4:KING] = self.high_points  # 8 9 10 J Q
         p[KING] = 10  # the seed's own value
         p[ACE] = self.ace_points
-        p[JOKER] = 50
+        p[JOKER] = JOKER_POINTS
         return p
 
     def pack(self) -> np.ndarray:
