@@ -185,11 +185,16 @@ def _folder(out: str, name: str) -> str:
     return os.path.join(out, name.replace(" ", "-").replace(",", ""))
 
 
+#: ``utime`` and ``stime`` in ``/proc/PID/stat`` (fields 14 and 15 of proc(5)), counted from the
+#: field after the command name, which ends at the last ")".
+_UTIME, _STIME = 11, 12
+
+
 def _cpu_so_far(pid: int) -> float | None:
     """CPU seconds a running process has used (Linux; None elsewhere)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return (int(fields[_UTIME]) + int(fields[_STIME])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
 

@@ -152,6 +152,8 @@ def test_a_killed_worker_is_named_and_the_exit_status_is_1(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 1, (out, err)
     assert "failed: its process died (SIGKILL)" in out
+    # both sections shared the killed process (one process): the second never ran
+    assert any("report canasta_play" in line and "not run" in line for line in out.splitlines()), out
     assert "task(s) failed" in err and "Traceback" not in err
 
 
