@@ -21,6 +21,28 @@ def median_rate(fn, n, repeats, clock=time.perf_counter):
     return statistics.median(rates)
 
 
+def median_interval(values, level=0.95):
+    """A distribution-free interval for the median of ``values`` (independent draws, such as
+    the paired after/before ratios of fresh interpreters): the order statistics
+    ``(x_(k), x_(n+1-k))`` with the largest ``k`` whose coverage ``1 - 2 P(Binomial(n, 1/2) < k)``
+    is at least ``level``; None when not even the smallest and the largest value reach it (at
+    95%, fewer than 6 values).
+
+    >>> median_interval([0.98, 1.01, 0.97, 1.00, 0.99, 1.02, 0.96])  # 7 values: min and max, 98.4%
+    (0.96, 1.02)
+    >>> median_interval([1.0, 0.99, 1.01, 0.98, 1.02]) is None  # 5 values: at most 93.8%
+    True
+    """
+    from scipy.stats import binom
+
+    x = sorted(values)
+    n = len(x)
+    k = 0
+    while k < n // 2 and 1 - 2 * binom.cdf(k, n, 0.5) >= level:
+        k += 1
+    return None if k == 0 else (x[k - 1], x[n - k])
+
+
 def compile_seconds(code: str, cache_dir: str) -> float:
     """Run ``code`` (which prints its own elapsed seconds last) in a fresh interpreter with
     numba's cache in ``cache_dir``: the first call with an empty folder is the cold compile."""

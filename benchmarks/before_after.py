@@ -6,8 +6,12 @@ wall time is inflated by other work).
 
 Each measurement is a fresh interpreter with ``PYTHONPATH`` set to the tree: it compiles
 outside the clock (a small call first), then times the call on one thread three times and
-reports the median rate. Prints a markdown table; the ratio is after / before, and the last
-line the median ratio over the calls. The calls use names both trees know (an old name that
+reports the median rate. The trees take turns, so each repeat is a pair measured under the
+same load. Prints a markdown table: each call's median rates, the median of its paired ratios
+after / before, and a 95% interval for that median (order statistics of the ratios, which
+needs 6 repeats or more); the last line gives the median ratio over the calls. Fresh
+interpreters of one tree differ by a few per cent on this machine, so a ratio is ruled out
+only by an interval that excludes it. The calls use names both trees know (an old name that
 now warns is still the same kernel).
 """
 
@@ -21,6 +25,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _timing import median_interval  # noqa: E402
 
 #: name -> (module, function, keyword arguments, deals a timed call plays)
 CALLS = {
@@ -84,12 +90,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("before", help="the tree to compare against (a git worktree of the old commit)")
     ap.add_argument("--after", default=str(HERE.parent), help="the tree with the change (default: this one)")
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--repeats", type=int, default=7, help="pairs of fresh interpreters a call (default 7)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies every call's deals")
     ap.add_argument("--only", default="", help="only the calls whose name starts with this (e.g. kana.)")
     args = ap.parse_args(argv)
-    print("| call | before deals/s (CPU) | after deals/s (CPU) | after / before |")
-    print("|---|---:|---:|---:|")
+    print("| call | before deals/s (CPU) | after deals/s (CPU) | after / before | 95% interval |")
+    print("|---|---:|---:|---:|---:|")
     ratios = []
     for name, call in CALLS.items():
         if not name.startswith(args.only):
@@ -99,9 +105,12 @@ def main(argv=None) -> int:
         for _ in range(args.repeats):
             before.append(one(args.before, call, samples))
             after.append(one(args.after, call, samples))
-        b, a = statistics.median(before), statistics.median(after)
-        ratios.append(a / b)
-        print(f"| {name} | {b / 1e3:,.1f} k | {a / 1e3:,.1f} k | {a / b:.3f} |", flush=True)
+        paired = [a / b for a, b in zip(after, before)]
+        ratio, interval = statistics.median(paired), median_interval(paired)
+        ratios.append(ratio)
+        shown = "needs 6 repeats" if interval is None else f"{interval[0]:.3f} to {interval[1]:.3f}"
+        print(f"| {name} | {statistics.median(before) / 1e3:,.1f} k | {statistics.median(after) / 1e3:,.1f} k "
+              f"| {ratio:.3f} | {shown} |", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\nMedian after / before over {len(ratios)} calls: {statistics.median(ratios):.3f}. "
           f"Load average after the run: {load}.")
