@@ -45,7 +45,7 @@ CALLS = {
     "kanalje.jack_risk heuristic": ("cardodds.kanalje", "jack_risk", "dict(policies='heuristic')", 300_000),
     "kanalje.jack_risk lookahead,heuristic,heuristic": (
         "cardodds.kanalje", "jack_risk", "dict(policies='lookahead,heuristic,heuristic', lookahead_samples=8)",
-        600),
+        2_400),
     "kanalje.jack_risk random,heuristic,heuristic": (
         "cardodds.kanalje", "jack_risk", "dict(policies='random,heuristic,heuristic')", 300_000),
     "kanalje.jack_risk pimc,heuristic,heuristic": (
@@ -86,6 +86,10 @@ def one(tree: str, call: tuple, samples: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def _rate(x: float) -> str:
+    return f"{x / 1e3:,.1f} k" if x >= 1e4 else f"{x:,.1f}"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("before", help="the tree to compare against (a git worktree of the old commit)")
@@ -109,7 +113,7 @@ def main(argv=None) -> int:
         ratio, interval = statistics.median(paired), median_interval(paired)
         ratios.append(ratio)
         shown = "needs 6 repeats" if interval is None else f"{interval[0]:.3f} to {interval[1]:.3f}"
-        print(f"| {name} | {statistics.median(before) / 1e3:,.1f} k | {statistics.median(after) / 1e3:,.1f} k "
+        print(f"| {name} | {_rate(statistics.median(before))} | {_rate(statistics.median(after))} "
               f"| {ratio:.3f} | {shown} |", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\nMedian after / before over {len(ratios)} calls: {statistics.median(ratios):.3f}. "
