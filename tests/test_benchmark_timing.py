@@ -3,15 +3,20 @@ tables in ``benchmarks/RESULTS_*.md`` quote it for every before/after ratio."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from _timing import median_interval  # noqa: E402
+# Loaded by path: putting benchmarks/ on sys.path would let its dask.py shadow the dask package
+# for every later test.
+_spec = importlib.util.spec_from_file_location(
+    "_benchmark_timing", Path(__file__).resolve().parents[1] / "benchmarks" / "_timing.py")
+_timing = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_timing)
+median_interval = _timing.median_interval
 
 
 def _coverage(n: int, k: int) -> float:
