@@ -98,6 +98,14 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies every call's deals")
     ap.add_argument("--only", default="", help="only the calls whose name starts with this (e.g. kana.)")
     args = ap.parse_args(argv)
+    for flag, tree in (("before", args.before), ("--after", args.after)):
+        # PYTHONPATH pointing at no tree would time the installed cardodds instead, silently
+        if not (Path(tree) / "cardodds" / "__init__.py").is_file():
+            ap.error(f"{flag} {tree}: no cardodds/__init__.py there; give a checkout or git worktree of the commit")
+    if args.repeats < 1 or args.scale <= 0:
+        ap.error("--repeats must be at least 1 and --scale above 0")
+    if not any(name.startswith(args.only) for name in CALLS):
+        ap.error(f"--only {args.only!r} matches no call; the calls are: " + "; ".join(CALLS))
     print("| call | before deals/s (CPU) | after deals/s (CPU) | after / before | 95% interval |")
     print("|---|---:|---:|---:|---:|")
     ratios = []
