@@ -100,6 +100,8 @@ def main(argv=None) -> None:
                     help="measure only this game's commands (repeatable)")
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS_compile.md")
     a = ap.parse_args(argv)
+    if a.before is not None and not (a.before / "cardodds" / "__init__.py").is_file():
+        ap.error(f"--before {a.before}: no cardodds/__init__.py there; give a checkout or git worktree of the commit")
     trees = {"after": HERE.parent} | ({"before": a.before.resolve()} if a.before else {})
     load_before = os.getloadavg()
     t0 = time.perf_counter()
