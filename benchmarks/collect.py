@@ -9,7 +9,8 @@ only puts them under one roof, in a fixed order, so the figures stay those of a 
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("report", "compile", "shape", "kana", "kana_session", "kanalje", "canasta", "canasta_play", "dask", "startup")
+ORDER = ("report", "compile", "speed", "shape", "kana", "kana_session", "kanalje", "canasta", "canasta_play", "dask",
+         "startup")
 
 
 def main() -> None:
