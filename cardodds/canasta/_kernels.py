@@ -732,8 +732,8 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     code = rules[R.wild_code]
     class_of, class_points, n_classes = point_classes(pts)
     hand = int(base.sum())
-    # The given hand is the same on every sample: search it once.
-    m = [int(base[class_of == c].max()) if c < n_classes else 0 for c in range(N_CLASSES)]
+    # The given hand is the same on every sample: search it once (the maxima in plain Python).
+    m = _class_maxima.py_func(base, class_of)
     opened0 = best_of_maxima(*m, *class_points, n_classes, base[JOKER], base[TWO], hand - 1, code,
                              rules[R.wild_melds]) >= rules[R.min_first_meld]
     canasta0 = base[FOUR:ACE + 1].max() >= 7
