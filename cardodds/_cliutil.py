@@ -14,12 +14,14 @@ One pattern for every command:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import re
 import secrets
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
@@ -310,6 +312,46 @@ def show_progress(args) -> bool:
     if forced is not None:
         return bool(forced)
     return sys.stderr.isatty()
+
+
+#: What a command says on stderr when it first waits for numba (with progress shown).
+COMPILE_NOTICE = ("cardodds: compiling the kernels this command runs (once after an install or an upgrade: "
+                  "they are kept on disk; `cardodds warm-up` compiles every command's ahead)")
+
+
+@contextlib.contextmanager
+def compile_notice(show: bool):
+    """While a command runs: one line on stderr (:data:`COMPILE_NOTICE`) the first time it waits
+    for numba to compile, so that a first call of several seconds does not look hung; nothing
+    when every kernel comes from the on-disk cache, or when ``show`` is False (no progress shown).
+
+    >>> with compile_notice(False):
+    ...     pass
+    """
+    if not show:
+        yield
+        return
+    from numba.core import event
+
+    class Notice(event.Listener):
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+            self.said = False
+
+        def on_start(self, e) -> None:
+            with self.lock:  # kernels compile in the engine's worker threads
+                if self.said:
+                    return
+                self.said = True
+            from tqdm import tqdm
+
+            tqdm.write(COMPILE_NOTICE, file=sys.stderr)  # above a progress bar already drawn
+
+        def on_end(self, e) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        yield
 
 
 def cores_available() -> int:

@@ -23,11 +23,13 @@ from . import __version__, engine
 from ._cliutil import (
     Parser,
     WordedError,
+    compile_notice,
     error_line,
     flag_words,
     join_dash_values,
     option_strings,
     settle_run_options,
+    show_progress,
 )
 
 #: Games whose commands the CLI offers, in the order ``--help`` lists them.
@@ -112,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGINT, _on_sigint) if installed else None
     try:
         notes = settle_run_options(args)
-        with engine.session() as sess, backend(getattr(args, "dask", None) or "threads"):
+        # the report and warm-up show their own compiling; a game's command says it waits for it
+        notice = compile_notice(args.game in GAMES and show_progress(args))
+        with engine.session() as sess, backend(getattr(args, "dask", None) or "threads"), notice:
             status = int(func(args) or 0)
         for note in notes:
             print(note, file=sys.stderr)

@@ -1,6 +1,7 @@
 """``cardodds warm-up`` on real processes: it compiles what a command then loads, skips what
 is warm, stops cleanly on Ctrl-C, says so when a worker dies, refuses bad input in one line;
-and ``cardodds report`` compiles its sections in the warm-up's processes on a fresh install."""
+``cardodds report`` compiles its sections in the warm-up's processes on a fresh install; a
+command's first call says on stderr that it is compiling."""
 
 from __future__ import annotations
 
@@ -58,6 +59,26 @@ def test_a_warmed_command_then_compiles_nothing_and_a_second_warm_up_skips_it(tm
                           text=True, timeout=600)
     assert odds.returncode == 0, odds.stderr
     assert _compiled(log) == []
+
+
+def test_a_first_call_says_once_that_it_compiles_and_a_warm_one_or_one_without_progress_does_not(tmp_path):
+    from cardodds._cliutil import COMPILE_NOTICE
+
+    odds = CLI + ["kana", "odds", "--samples", "2000", "--seed", "1"]
+    quiet = subprocess.run(odds + ["--no-progress"], env=_env(tmp_path / "a"), capture_output=True, text=True,
+                           timeout=600)
+    first = subprocess.run(odds + ["--progress"], env=_env(tmp_path / "b"), capture_output=True, text=True,
+                           timeout=600)
+    warm = subprocess.run(odds + ["--progress"], env=_env(tmp_path / "b"), capture_output=True, text=True,
+                          timeout=600)
+    for run in (quiet, first, warm):
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == quiet.stdout  # the notice is on stderr only
+    assert quiet.stdout.startswith("Känä, 4 players")
+    assert COMPILE_NOTICE not in quiet.stderr  # a fresh cache, but no progress asked for
+    assert first.stderr.count(COMPILE_NOTICE) == 1
+    assert COMPILE_NOTICE not in warm.stderr
+    assert "%|" in warm.stderr  # the progress bar itself was shown
 
 
 @pytest.mark.parametrize("args, words", [
