@@ -1,0 +1,92 @@
+"""Kanalje chunk kernels of several trees timed side by side in one interpreter.
+
+    python benchmarks/side_by_side.py OLD_TREE [OTHER_TREE ...] [--kernel heuristic] [--rounds 100]
+
+Each tree's package is copied into a temporary folder under a name of its own (``tree0``,
+``tree1``, ...: the package imports itself relatively), so one interpreter holds every tree's
+kernels at once. The chunk kernel of the lineup (``deals_heuristic_kernel`` or
+``deals_random3_kernel``) is then called in turn for each tree, ``--rounds`` times on the same
+seeds, the order reversed every other round, and timed on this thread's CPU clock. A round's
+ratio is the first tree's time over the other's (above 1: faster than the first tree).
+
+The pairs are a fraction of a second apart in one process, so a change of the machine's load
+between them cancels out: on this shared machine the middle half of the rounds lay within 1 to
+4% of the median (the quieter the machine, the narrower), and the medians of separate runs
+within about 1% of each other. What it leaves out is the public call's Python around the kernel,
+and a change in how the compiled code lands in memory from one interpreter to the next. It is
+a tool for finding where a difference comes from (copy the tree, change one thing, compare);
+``before_after.py`` remains the measure at the public call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+
+def load(tree: str, name: str, root: Path):
+    """``tree``'s Kanalje kernels, packed rules and a counts array, imported as package ``name``."""
+    shutil.copytree(Path(tree) / "cardodds", root / name, ignore=shutil.ignore_patterns("__pycache__"))
+    kernels = importlib.import_module(f"{name}.kanalje._kernels")
+    rules = importlib.import_module(f"{name}.kanalje.rules").KanaljeRules().pack()
+    out = np.zeros(importlib.import_module(f"{name}.kanalje._counts").DEALS.size, dtype=np.int64)
+    return kernels, rules, out
+
+
+def chunk(kind: str, kernels, rules, out):
+    """One chunk of ``n`` deals from ``state``: the lineup's kernel, nothing fixed, unchecked."""
+    if kind == "random":
+        return lambda state, n: kernels.deals_random3_kernel(state, n, out, rules)
+    return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, -1, 0, -1, 1, 0)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("trees", nargs="+", help="trees to compare, the first the reference (this tree: .)")
+    ap.add_argument("--kernel", choices=("heuristic", "random"), default="heuristic",
+                    help="three heuristic or three random players (default heuristic)")
+    ap.add_argument("--rounds", type=int, default=100, help="calls of each tree's kernel (default 100)")
+    ap.add_argument("--deals", type=int, default=30_000, help="deals a call (default 30,000)")
+    args = ap.parse_args(argv)
+    for tree in args.trees:
+        if not (Path(tree) / "cardodds" / "__init__.py").is_file():
+            ap.error(f"{tree}: no cardodds/__init__.py there; give a checkout or git worktree")
+    if args.rounds < 2 or args.deals < 1:
+        ap.error("--rounds must be at least 2 and --deals at least 1")
+    with tempfile.TemporaryDirectory(prefix="cardodds-side-by-side-") as work:
+        sys.path.insert(0, work)
+        runs = []
+        for i, tree in enumerate(args.trees):
+            run = chunk(args.kernel, *load(tree, f"tree{i}", Path(work)))
+            run(np.array([1, 2, 3, 4], dtype=np.uint64), 100)  # compiles (or loads) outside the clock
+            runs.append(run)
+        seconds: list[list[float]] = [[] for _ in runs]
+        for r in range(args.rounds):
+            order = range(len(runs)) if r % 2 == 0 else reversed(range(len(runs)))
+            for i in order:
+                state = np.array([1, 2, 3, 5 + r], dtype=np.uint64)
+                t = time.thread_time()
+                runs[i](state, args.deals)
+                seconds[i].append(time.thread_time() - t)
+    print(f"| tree | {args.kernel} deals/s (CPU) | speed / first tree | quartiles of the rounds |")
+    print("|---|---:|---:|---:|")
+    for tree, times in zip(args.trees, seconds):
+        ratios = sorted(a / b for a, b in zip(seconds[0], times))
+        k = len(ratios)
+        print(f"| {tree} | {args.deals / statistics.median(times) / 1e3:,.1f} k | {statistics.median(ratios):.3f} "
+              f"| {ratios[k // 4]:.3f} to {ratios[(3 * k) // 4]:.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
