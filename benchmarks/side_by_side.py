@@ -11,9 +11,10 @@ ratio is the first tree's time over the other's (above 1: faster than the first 
 
 The pairs are a fraction of a second apart in one process, so a change of the machine's load
 between them cancels out: on this shared machine the middle half of the rounds lay within 1 to
-4% of the median (the quieter the machine, the narrower), and the medians of separate runs
-within about 1% of each other. What it leaves out is the public call's Python around the kernel,
-and a change in how the compiled code lands in memory from one interpreter to the next. It is
+4% of the median (the quieter the machine, the narrower). What one run leaves out is how the
+compiled code lands in memory, fixed within an interpreter and different in the next: the same
+two trees' median ratio moved by up to 3% between runs (``RESULTS_speed.md``), so run it a few
+times before reading a difference that small; and the public call's Python around the kernel. It is
 a tool for finding where a difference comes from (copy the tree, change one thing, compare);
 ``before_after.py`` remains the measure at the public call.
 """
@@ -47,7 +48,8 @@ def chunk(kind: str, kernels, rules, out):
     """One chunk of ``n`` deals from ``state``: the lineup's kernel, nothing fixed, unchecked."""
     if kind == "random":
         return lambda state, n: kernels.deals_random3_kernel(state, n, out, rules)
-    return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, -1, 0, -1, 1, 0)
+    return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, fixed_seat=-1, fixed_hand=0,
+                                                           fixed_card=-1, start_phase=1, check=0)
 
 
 def main(argv=None) -> int:
