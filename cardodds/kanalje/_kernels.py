@@ -16,7 +16,7 @@ from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
 from ._policies import new_scratch, play_heuristic_until, play_out, play_out_basic, random_choose
-from ._table import TABLE_SIZE, beats, check_deal_end, jack_holders, record_deal, record_seat, start_deal
+from ._table import TABLE_SIZE, beats_linked, check_deal_end, jack_holders, record_deal, record_seat, start_deal
 from .rules import R
 
 D = DEALS.at
@@ -165,12 +165,12 @@ def _deals_random3_loop(state, n, out, rules, deck, work):
             w = leader
             s1 = leader + 1 if leader < 2 else 0
             c1 = _follow_at_random(state, hands, s1, led_mask)
-            if beats(c1, best, trump):
+            if beats_linked(c1, best, trump):
                 best = c1
                 w = s1
             s2 = s1 + 1 if s1 < 2 else 0
             c2 = _follow_at_random(state, hands, s2, led_mask)
-            if beats(c2, best, trump):
+            if beats_linked(c2, best, trump):
                 w = s2
             tricks[w] += 1
             jk = (bit(c0) | bit(c1) | bit(c2)) & JACKS

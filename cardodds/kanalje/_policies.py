@@ -19,7 +19,7 @@ from ._table import (
     STOCK,
     TABLE_SIZE,
     T,
-    beats,
+    beats_linked,
     copy_into,
     legal_cards,
     legal_cards1,
@@ -636,7 +636,7 @@ def play_out_random3(state, t):
             c = random_choose(state, f if f != 0 else hand)
             t[T.hand + seat] = hand ^ bit(c)
             t[T.trick + j] = c
-            if beats(c, best, trump):
+            if beats_linked(c, best, trump):
                 best = c
                 w = seat
         played |= bit(t[T.trick]) | bit(t[T.trick + 1]) | bit(t[T.trick + 2])

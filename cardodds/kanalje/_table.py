@@ -98,12 +98,19 @@ P2TRUMP_TRICK_CARD, P2TRUMP_NONE = (PHASE2_TRUMP_CHOICES.index(c) for c in ("tri
 STOCK = 26  # two players: cards in the stock
 
 
-@helper
+@inline
 def beats(c, w, trump):
     """Does card ``c`` take a trick that ``w`` is winning (``w`` is of the led suit or trump)?"""
     if (c & 3) == (w & 3):
         return c > w
     return (c & 3) == trump
+
+
+#: :func:`beats` compiled on its own and linked rather than inlined at numba's IR level: LLVM then
+#: makes it a select, not a branch. The random players' loops, whose trick winners no branch
+#: predictor can guess, run 1.3 times as many deals a second with it; the heuristic's table
+#: moves run faster with the inlined branch (``benchmarks/side_by_side.py``, both kernels).
+beats_linked = helper(beats.py_func)
 
 
 @inline
@@ -350,7 +357,7 @@ def free_cards(fixed_hand, fixed_card):
     return deck, m
 
 
-@loop
+@inline
 def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, first, check, hand0):
     """Deal the ``nfree`` cards of ``deck`` into a fresh table ``t`` (``hand0`` keeps the dealt
     hands); seat ``fixed_seat`` holds ``fixed_hand``, ``first`` is the seat left of the dealer.
@@ -467,7 +474,7 @@ def check_deal_end(t, rules, start_phase):
 
 
 # ---- records: what the deals kernels count about a finished deal -------------------------------
-@helper
+@inline
 def jack_holders(hand0, players, held):
     """``held[s]``: the seat dealt the jack of suit ``s``, or -2 when no seat was."""
     for s in range(4):
@@ -506,7 +513,7 @@ def _record_seats(out, t, players):
     out[D.total_sq] += total * total
 
 
-@loop
+@inline
 def _record_jacks(out, t, held, hand0):
     """Who took each jack: by seat, by its holder (by the holder's length in the suit and
     whether it is trump), by the trick's leader; out of play in bin 3."""
@@ -554,12 +561,13 @@ def _record_phase1(out, t):
             out[D.faceup_leader + c] += 1
 
 
-@loop
+@inline
 def record_deal(out, t, players, held, hand0):
     """Everything :data:`DEALS` counts about a finished deal but its broken invariants (the
-    deals loops add :func:`check_deal_end` in checked runs): one call a deal, compiled once for
-    the deals loops; the seats inlined, the jacks one call (a deal of heuristic players takes
-    about a microsecond: a call for each seat and jack measured as a loss of speed)."""
+    deals loops add :func:`check_deal_end` in checked runs). Inlined into the deals loops, with
+    :func:`start_deal`, :func:`jack_holders` and the seats' and jacks' records: a deal of
+    heuristic players takes about a microsecond, and these calls measured 3 to 4% of its speed
+    (``benchmarks/side_by_side.py``); the phase-1 records, two players only, stay a call."""
     out[D.deals] += 1
     _record_seats(out, t, players)
     _record_jacks(out, t, held, hand0)
