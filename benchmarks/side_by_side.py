@@ -4,10 +4,11 @@
 
 Each tree's package is copied into a temporary folder under a name of its own (``tree0``,
 ``tree1``, ...: the package imports itself relatively), so one interpreter holds every tree's
-kernels at once. The chunk kernel of the lineup (``deals_heuristic_kernel`` or
-``deals_random3_kernel``) is then called in turn for each tree, ``--rounds`` times on the same
-seeds, the order reversed every other round, and timed on this thread's CPU clock. A round's
-ratio is the first tree's time over the other's (above 1: faster than the first tree).
+kernels at once. The chunk kernel of the lineup (``deals_heuristic_kernel``,
+``deals_random3_kernel``, or ``deals_kernel`` for a look-ahead player) is then called in turn
+for each tree, ``--rounds`` times on the same seeds, the order reversed every other round, and
+timed on this thread's CPU clock. A round's ratio is the first tree's time over the other's
+(above 1: faster than the first tree).
 
 The pairs are a fraction of a second apart in one process, so a change of the machine's load
 between them cancels out: on this shared machine the middle half of the rounds lay within 1 to
@@ -35,34 +36,50 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 
 
+#: --kernel: the lineup whose chunk kernel is timed, and the deals a call plays by default
+KERNELS = {"heuristic": 30_000, "random": 30_000, "lookahead": 100}
+LOOKAHEAD_SAMPLES = 8  # the look-ahead player's worlds a decision (before_after.py's call)
+
+
 def load(tree: str, name: str, root: Path):
-    """``tree``'s Kanalje kernels, packed rules and a counts array, imported as package ``name``."""
+    """``tree``'s Kanalje package, packed rules and a counts array, imported as package ``name``."""
     shutil.copytree(Path(tree) / "cardodds", root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    kernels = importlib.import_module(f"{name}.kanalje._kernels")
+    kanalje = importlib.import_module(f"{name}.kanalje")
     rules = importlib.import_module(f"{name}.kanalje.rules").KanaljeRules().pack()
     out = np.zeros(importlib.import_module(f"{name}.kanalje._counts").DEALS.size, dtype=np.int64)
-    return kernels, rules, out
+    return kanalje, rules, out
 
 
-def chunk(kind: str, kernels, rules, out):
+def chunk(kind: str, kanalje, rules, out):
     """One chunk of ``n`` deals from ``state``: the lineup's kernel, nothing fixed, unchecked."""
+    kernels = kanalje._kernels
     if kind == "random":
         return lambda state, n: kernels.deals_random3_kernel(state, n, out, rules)
-    return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, fixed_seat=-1, fixed_hand=0,
-                                                           fixed_card=-1, start_phase=1, check=0)
+    fixed = dict(fixed_seat=-1, fixed_hand=0, fixed_card=-1, start_phase=1, check=0)
+    if kind == "lookahead":
+        pol = kanalje._policies
+        codes = np.array([pol.P_LOOKAHEAD, pol.P_HEURISTIC, pol.P_HEURISTIC], dtype=np.int64)
+        user = kanalje.view.compile_policy(None)
+        return lambda state, n: kernels.deals_kernel(state, n, out, rules, codes, LOOKAHEAD_SAMPLES, **fixed,
+                                                     user=user)
+    return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, **fixed)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trees", nargs="+", help="trees to compare, the first the reference (this tree: .)")
-    ap.add_argument("--kernel", choices=("heuristic", "random"), default="heuristic",
-                    help="three heuristic or three random players (default heuristic)")
+    ap.add_argument("--kernel", choices=tuple(KERNELS), default="heuristic",
+                    help="three heuristic or three random players, or a look-ahead player (8 worlds a "
+                         "decision) and two heuristic ones (default heuristic)")
     ap.add_argument("--rounds", type=int, default=100, help="calls of each tree's kernel (default 100)")
-    ap.add_argument("--deals", type=int, default=30_000, help="deals a call (default 30,000)")
+    ap.add_argument("--deals", type=int, default=None,
+                    help="deals a call (default 30,000; look-ahead 100)")
     args = ap.parse_args(argv)
     for tree in args.trees:
         if not (Path(tree) / "cardodds" / "__init__.py").is_file():
             ap.error(f"{tree}: no cardodds/__init__.py there; give a checkout or git worktree")
+    if args.deals is None:
+        args.deals = KERNELS[args.kernel]
     if args.rounds < 2 or args.deals < 1:
         ap.error("--rounds must be at least 2 and --deals at least 1")
     with tempfile.TemporaryDirectory(prefix="cardodds-side-by-side-") as work:
@@ -85,7 +102,9 @@ def main(argv=None) -> int:
     for tree, times in zip(args.trees, seconds):
         ratios = sorted(a / b for a, b in zip(seconds[0], times))
         k = len(ratios)
-        print(f"| {tree} | {args.deals / statistics.median(times) / 1e3:,.1f} k | {statistics.median(ratios):.3f} "
+        rate = args.deals / statistics.median(times)
+        shown = f"{rate / 1e3:,.1f} k" if rate >= 1e4 else f"{rate:,.1f}"
+        print(f"| {tree} | {shown} | {statistics.median(ratios):.3f} "
               f"| {ratios[k // 4]:.3f} to {ratios[(3 * k) // 4]:.3f} |")
     return 0
 
