@@ -31,6 +31,9 @@ Every compiled function in cardodds is declared with one of these decorators, so
   function value needs: a user's policy is such a value, and is a :func:`callback`. The
   wrapper was about 5% of a first call's compile CPU (``canasta play`` 6.1-6.2 s against
   5.8-5.9 s, ``kana advise`` 2.4 against 2.3).
+- :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
+  where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
+  one rule, written once.
 - :func:`callback`: a function kernels receive as an argument and call through a pointer (a
   numba ``cfunc`` of a fixed signature), e.g. a user's policy: the kernels are compiled, and
   cached, once for the signature, not once per function.
@@ -67,7 +70,8 @@ from numba.core import config as _numba_config
 from numba.core import types as _types
 from numba.core.compiler import Compiler
 
-__all__ = ["BOUNDSCHECK", "CACHE_DIR", "callback", "helper", "inline", "kernel", "loop", "source_hash"]
+__all__ = ["BOUNDSCHECK", "CACHE_DIR", "callback", "helper", "inline", "inlined", "kernel", "linked", "loop",
+           "source_hash"]
 
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
@@ -173,6 +177,19 @@ def inline(fn=None, **extra):
     """Decorator for helpers inlined into every caller at the numba IR level (``inline="always"``)."""
     flags = {"cache": True, "inline": "always", "boundscheck": BOUNDSCHECK, **_flags(extra)}
     return njit(**flags) if fn is None else njit(**flags)(fn)
+
+
+def inlined(dispatcher):
+    """A second compiled form of a ``@helper`` or ``@loop`` function: the same Python function
+    inlined at numba's IR level (:func:`inline`), for the one hot loop where its call measured
+    as a loss of speed; every other caller keeps the call, compiled once."""
+    return inline(dispatcher.py_func)
+
+
+def linked(dispatcher):
+    """A second compiled form of an ``@inline`` function: the same Python function compiled on
+    its own and linked (:func:`helper`), for a loop where LLVM's code of the call measured faster."""
+    return helper(dispatcher.py_func)
 
 
 def callback(signature, **extra):

@@ -16,7 +16,17 @@ from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
 from ._policies import new_scratch, play_heuristic_until, play_out, play_out_basic, random_choose
-from ._table import TABLE_SIZE, beats_linked, check_deal_end, jack_holders, record_deal, record_seat, start_deal
+from ._table import (
+    TABLE_SIZE,
+    beats_linked,
+    check_deal_end,
+    jack_holders,
+    record_deal,
+    record_deal_inlined,
+    record_seat,
+    start_deal,
+    start_deal_inlined,
+)
 from .rules import R
 
 D = DEALS.at
@@ -77,10 +87,11 @@ def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_ca
                           t, deck, nfree, held, hand0, checked):
     players = rules[R.players]
     for _ in range(n):
-        start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
+        start_deal_inlined(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check,
+                           hand0)
         jack_holders(hand0, players, held)
         play_heuristic_until(state, t, 0, -1)
-        record_deal(out, t, players, held, hand0)
+        record_deal_inlined(out, t, players, held, hand0)
         if checked is not None:
             out[D.violations] += check_deal_end(t, rules, start_phase)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline, kernel, loop
+from .._jit import helper, inline, inlined, kernel, linked, loop
 from .._random import bounded, shuffle_prefix
 from ..layout import Layout
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, bit, lowest, nth_card, popcount
@@ -110,7 +110,7 @@ def beats(c, w, trump):
 #: makes it a select, not a branch. The random players' loops, whose trick winners no branch
 #: predictor can guess, run 1.3 times as many deals a second with it; the heuristic's table
 #: moves run faster with the inlined branch (``benchmarks/side_by_side.py``, both kernels).
-beats_linked = helper(beats.py_func)
+beats_linked = linked(beats)
 
 
 @inline
@@ -357,7 +357,7 @@ def free_cards(fixed_hand, fixed_card):
     return deck, m
 
 
-@inline
+@loop
 def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, first, check, hand0):
     """Deal the ``nfree`` cards of ``deck`` into a fresh table ``t`` (``hand0`` keeps the dealt
     hands); seat ``fixed_seat`` holds ``fixed_hand``, ``first`` is the seat left of the dealer.
@@ -561,15 +561,21 @@ def _record_phase1(out, t):
             out[D.faceup_leader + c] += 1
 
 
-@inline
+@loop
 def record_deal(out, t, players, held, hand0):
     """Everything :data:`DEALS` counts about a finished deal but its broken invariants (the
-    deals loops add :func:`check_deal_end` in checked runs). Inlined into the deals loops, with
-    :func:`start_deal`, :func:`jack_holders` and the seats' and jacks' records: a deal of
-    heuristic players takes about a microsecond, and these calls measured 3 to 4% of its speed
-    (``benchmarks/side_by_side.py``); the phase-1 records, two players only, stay a call."""
+    deals loops add :func:`check_deal_end` in checked runs), the seats' and jacks' records
+    inlined: one call a deal, compiled once, for every deals loop but the heuristic players'."""
     out[D.deals] += 1
     _record_seats(out, t, players)
     _record_jacks(out, t, held, hand0)
     if players == 2:
         _record_phase1(out, t)
+
+
+# The heuristic players' deals loop inlines the deal and its records: a deal takes about a
+# microsecond there, and these two calls measured 3 to 4% of its speed
+# (``benchmarks/side_by_side.py``); inlined into every deals, match and game loop they cost the
+# report's first run 8 CPU seconds of compiling.
+start_deal_inlined = inlined(start_deal)
+record_deal_inlined = inlined(record_deal)
