@@ -81,6 +81,28 @@ def test_a_first_call_says_once_that_it_compiles_and_a_warm_one_or_one_without_p
     assert "%|" in warm.stderr  # the progress bar itself was shown
 
 
+def test_ctrl_c_while_a_first_call_compiles_exits_130_in_one_line(tmp_path):
+    from cardodds._cliutil import COMPILE_NOTICE
+
+    proc = subprocess.Popen(CLI + ["kanalje", "risk", "--policies", "heuristic", "--samples", "100000000", "--seed",
+                                   "1", "--progress"], env=_env(tmp_path / "cache"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    seen = ""
+    try:
+        while COMPILE_NOTICE not in seen:  # the notice: numba is compiling the command's kernels
+            line = proc.stderr.readline()
+            assert line, f"the command ended before it said it compiles: {seen}"
+            seen += line
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    started = time.monotonic()
+    out, err = _ctrl_c(proc)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - started < 30
+    assert "cardodds: interrupted" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("args, words", [
     (["--jobs", "0"], "--jobs"),
     (["--jobs", "many"], "--jobs"),
