@@ -218,7 +218,7 @@ def _mid_deal_tables(players, n_tables, seed):
             TB.start_deal(state, t, np.arange(52, dtype=np.int64), 52, rules, -1, 0, -1, 1, 0, 0, hand0)
         else:
             card = int(rng.integers(52))
-            deck, nfree = TB.free_cards(0, card)
+            _, deck, nfree, _, _ = K.deal_work(0, card)
             TB.start_deal(state, t, deck, nfree, rules, -1, 0, card, 2, 0, 0, hand0)
         for _ in range(int(rng.integers(0, (51 if players == 3 else 26) - 5))):
             seat = TB.to_play(t)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline, inlined, kernel, linked, loop
+from .._jit import helper, inline, inlined, linked, loop
 from .._random import bounded, shuffle_prefix
 from ..layout import Layout
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, bit, lowest, nth_card, popcount
@@ -345,18 +345,6 @@ def play_any(state, t, seat, c):
 
 
 # ---- dealing ------------------------------------------------------------------------------
-@kernel
-def free_cards(fixed_hand, fixed_card):
-    """The cards not in ``fixed_hand`` and not ``fixed_card``, and how many."""
-    deck = np.empty(52, dtype=np.int64)
-    m = 0
-    for c in range(52):
-        if (fixed_hand & bit(c)) == 0 and c != fixed_card:
-            deck[m] = c
-            m += 1
-    return deck, m
-
-
 @loop
 def start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, first, check, hand0):
     """Deal the ``nfree`` cards of ``deck`` into a fresh table ``t`` (``hand0`` keeps the dealt
