@@ -1,6 +1,6 @@
 """Where a fresh install's first answers wait: numba compile time, kernel by kernel.
 
-    python benchmarks/compile.py [--before OLD_TREE] [--no-report] [--only kana]
+    python benchmarks/compile.py [--before OLD_TREE] [--repeats 5] [--no-report] [--only kana]
 
 Every command a user runs first, and the main job (``cardodds report``), runs as typed in a
 fresh interpreter with an empty numba cache (``NUMBA_CACHE_DIR`` a new folder: the first call
@@ -9,9 +9,12 @@ after installing), then again with that cache filled (every later call). Each co
 the kernel, its argument types and its CPU seconds without those of the kernels it compiled
 meanwhile. With ``--before`` the same runs are made on an older tree (a git worktree), each
 command in both trees one after the other, so the ratios compare like with like on a shared
-machine. Writes ``RESULTS_compile.md``: per command, first-call wall and CPU seconds, compile
-CPU seconds and the warm wall time; for the main job the same, its fresh/warm ratio, the share
-of its fresh wall time spent compiling, and every kernel it compiles, sorted, with the total.
+machine. One such pair scatters by about a tenth on a noisy machine, so every command is
+measured ``--repeats`` times, the trees taking turns to go first, and the table gives the
+medians and the median of the paired ratios with their range (the main job, minutes long,
+once). Writes ``RESULTS_compile.md``: per command, first-call wall and CPU seconds, compile CPU
+seconds and the warm wall time; for the main job the same, its fresh/warm ratio, the share of
+its fresh wall time spent compiling, and every kernel it compiles, sorted, with the total.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -98,8 +102,12 @@ def main(argv=None) -> None:
     ap.add_argument("--no-report", action="store_true", help="skip the main job (cardodds report, minutes)")
     ap.add_argument("--only", choices=("kana", "kanalje", "canasta"), action="append",
                     help="measure only this game's commands (repeatable)")
+    ap.add_argument("--repeats", type=int, default=5,
+                    help="runs of each command in each tree, the trees taking turns to go first (default 5)")
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS_compile.md")
     a = ap.parse_args(argv)
+    if not 1 <= a.repeats <= 50:
+        ap.error(f"--repeats {a.repeats}: give 1 to 50 runs of each command")
     if a.before is not None and not (a.before / "cardodds" / "__init__.py").is_file():
         ap.error(f"--before {a.before}: no cardodds/__init__.py there; give a checkout or git worktree of the commit")
     trees = {"after": HERE.parent} | ({"before": a.before.resolve()} if a.before else {})
@@ -109,11 +117,14 @@ def main(argv=None) -> None:
     for game, command in COMMANDS:
         if a.only and game not in a.only:
             continue
-        got = {name: measure(tree, command) for name, tree in trees.items()}
+        got: dict[str, list[dict]] = {name: [] for name in trees}
+        for r in range(a.repeats):
+            for name in (list(trees) if r % 2 == 0 else list(trees)[::-1]):
+                got[name].append(measure(trees[name], command))
+            print(f"cardodds {' '.join(command)} ({r + 1}/{a.repeats}): " + "; ".join(
+                f"{n} first {g[-1]['first']['wall']:.1f} s wall, compile {g[-1]['first']['compile']:.1f} s CPU"
+                for n, g in got.items()), file=sys.stderr, flush=True)
         rows.append((command, got))
-        print(f"cardodds {' '.join(command)}: " + "; ".join(
-            f"{n} first {g['first']['wall']:.1f} s wall, compile {g['first']['compile']:.1f} s CPU"
-            for n, g in got.items()), file=sys.stderr, flush=True)
     job = {}
     if not a.no_report:
         for name, tree in trees.items():
@@ -121,7 +132,7 @@ def main(argv=None) -> None:
             j = job[name]
             print(f"cardodds report ({name}): first {j['first']['wall']:.1f} s, warm {j['warm']['wall']:.1f} s, "
                   f"compile {j['first']['compile']:.1f} s CPU", file=sys.stderr, flush=True)
-    a.out.write_text(render(rows, job, trees, load_before, os.getloadavg(), time.perf_counter() - t0))
+    a.out.write_text(render(rows, job, trees, load_before, os.getloadavg(), time.perf_counter() - t0, a.repeats))
     print(a.out)
 
 
@@ -129,7 +140,7 @@ def _cmd(argv: list[str]) -> str:
     return "`cardodds " + " ".join(f'"{x}"' if " " in x else x for x in argv) + "`"
 
 
-def render(rows, job, trees, load_before, load_after, seconds) -> str:
+def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str:
     import numba
 
     both = "before" in trees
@@ -148,6 +159,11 @@ def render(rows, job, trees, load_before, load_after, seconds) -> str:
         "`compile`: the CPU seconds numba spent compiling in it (every process it started, each compile "
         "without the kernels it compiled meanwhile); `warm`: the same command again with the cache filled.",
         "",
+        f"Each command ran {repeats} time{'s' if repeats > 1 else ''} in each tree"
+        + (", the trees taking turns to go first; every figure is the median of its runs, and `after / before` "
+           "the median of the paired ratios (one per run) with their range." if repeats > 1 else ".")
+        + (" The main job ran once in each tree." if job else ""),
+        "",
     ]
     head = "| command | first: wall s | first: CPU s | compile CPU s | warm: wall s |"
     if both:
@@ -158,7 +174,8 @@ def render(rows, job, trees, load_before, load_after, seconds) -> str:
         lines.append(_row(_cmd(command), got, both))
     if job:
         lines += ["", "## The main job: `cardodds report`", ""]
-        lines += [head, "|---|---:|---:|---:|---:|", _row("`cardodds report`", job, both), ""]
+        lines += [head, "|---|---:|---:|---:|---:|", _row("`cardodds report`", {n: [j] for n, j in job.items()}, both),
+                  ""]
         for name, j in job.items():
             f, w = j["first"], j["warm"]
             lines.append(f"- {name}: fresh {f['wall']:.1f} s wall against {w['wall']:.1f} s warm: "
@@ -183,16 +200,24 @@ def render(rows, job, trees, load_before, load_after, seconds) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
 def _row(label: str, got: dict, both: bool) -> str:
-    a = got["after"]
+    """A command's row from its runs in each tree (``got[tree]``: a list of :func:`measure`)."""
+    def med(tree: str, run: str, key: str) -> float:
+        return _median([m[run][key] for m in got[tree]])
+
     if not both:
-        f = a["first"]
-        return f"| {label} | {f['wall']:.1f} | {f['cpu']:.1f} | {f['compile']:.1f} | {a['warm']['wall']:.2f} |"
-    b = got["before"]
-    ratio = a["first"]["compile"] / b["first"]["compile"] if b["first"]["compile"] else float("nan")
-    return (f"| {label} | {b['first']['wall']:.1f} → {a['first']['wall']:.1f} | "
-            f"{b['first']['compile']:.1f} → {a['first']['compile']:.1f} | {ratio:.2f} | "
-            f"{b['warm']['wall']:.2f} → {a['warm']['wall']:.2f} |")
+        return (f"| {label} | {med('after', 'first', 'wall'):.1f} | {med('after', 'first', 'cpu'):.1f} | "
+                f"{med('after', 'first', 'compile'):.1f} | {med('after', 'warm', 'wall'):.2f} |")
+    ratios = [a["first"]["compile"] / b["first"]["compile"] if b["first"]["compile"] else float("nan")
+              for a, b in zip(got["after"], got["before"])]
+    ratio = f"{_median(ratios):.2f}" + (f" ({min(ratios):.2f}–{max(ratios):.2f})" if len(ratios) > 1 else "")
+    return (f"| {label} | {med('before', 'first', 'wall'):.1f} → {med('after', 'first', 'wall'):.1f} | "
+            f"{med('before', 'first', 'compile'):.1f} → {med('after', 'first', 'compile'):.1f} | {ratio} | "
+            f"{med('before', 'warm', 'wall'):.2f} → {med('after', 'warm', 'wall'):.2f} |")
 
 
 if __name__ == "__main__":
