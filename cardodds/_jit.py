@@ -3,7 +3,7 @@
 Every compiled function in cardodds is declared with one of these decorators, so the flags
 (disk cache, released GIL, bounds checking) are set here and nowhere else:
 
-- :func:`kernel`: a chunk kernel or any compiled function a wrapper calls (``cache=True``,
+- :func:`kernel`: a chunk kernel or any compiled function Python calls (``cache=True``,
   ``nogil=True`` so the engine's threads run in parallel).
 - :func:`helper`: a compiled function called from other compiled code. Numba links a helper's
   code into every caller and LLVM inlines it where that pays (a short leaf like ``bit`` or
@@ -31,6 +31,17 @@ Every compiled function in cardodds is declared with one of these decorators, so
   function value needs: a user's policy is such a value, and is a :func:`callback`. The
   wrapper was about 5% of a first call's compile CPU (``canasta play`` 6.1-6.2 s against
   5.8-5.9 s, ``kana advise`` 2.4 against 2.3).
+- Helpers and loops are compiled without numba's CPython wrapper too (``no_cpython_wrapper``:
+  the code that unboxes Python arguments, lowered, optimised and compiled to machine code once
+  per function), since compiled callers call their code straight. The Känä and Canasta first
+  calls compiled in 0.90 to 0.95 of the CPU seconds (``canasta play`` 9.2 against 8.2 s,
+  ``canasta advise`` 8.4 against 7.5; ``canasta hand`` the same), Kanalje's within their scatter
+  (medians of 3, ``python benchmarks/compile.py --before TREE --repeats 3 --no-report``, TREE
+  the code before). A function Python calls
+  in a command is a :func:`kernel`, or a ``loop(from_python=True)``: a call from Python to a
+  compiled-only function (a test, a session at the prompt) runs a twin compiled with the
+  wrapper on first use (:class:`_CompiledOnly`), a compile no command should wait for
+  (``tests/test_warmup.py`` checks that none does).
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
@@ -63,15 +74,17 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import types as _pytypes
 from pathlib import Path
 
 from numba import cfunc, njit
 from numba.core import config as _numba_config
 from numba.core import types as _types
 from numba.core.compiler import Compiler
+from numba.core.registry import CPUDispatcher
 
-__all__ = ["BOUNDSCHECK", "CACHE_DIR", "callback", "helper", "inline", "inlined", "kernel", "linked", "loop",
-           "source_hash"]
+__all__ = ["BOUNDSCHECK", "CACHE_DIR", "PYTHON_TWIN", "callback", "helper", "inline", "inlined", "kernel", "linked",
+           "loop", "source_hash"]
 
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
@@ -163,14 +176,51 @@ def kernel(fn=None, **extra):
     return _one_signature(njit(**flags)(fn))
 
 
+#: The name suffix of a compiled-only function's twin for calls from Python: the twin's cache
+#: entries and compile-log lines carry it.
+PYTHON_TWIN = "_from_python"
+
+
+class _CompiledOnly(CPUDispatcher):
+    """A function compiled without numba's CPython wrapper (``no_cpython_wrapper``), for
+    compiled callers only, which call its code straight. A call from Python goes to its twin:
+    the same function compiled with the wrapper, cached under a name of its own
+    (:data:`PYTHON_TWIN`), because numba's cache key holds no compile flags and a twin sharing
+    the function's cache entries would load code without a wrapper, which Python cannot call."""
+
+    def __call__(self, *args, **kws):
+        twin = self.__dict__.get("_python_twin")
+        if twin is None:
+            f = self.py_func
+            g = _pytypes.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+            g.__qualname__, g.__module__, g.__doc__ = f.__qualname__ + PYTHON_TWIN, f.__module__, f.__doc__
+            twin = self.__dict__["_python_twin"] = _one_signature(njit(**self.__dict__["_cardodds_flags"])(g))
+        return twin(*args, **kws)
+
+
+def _compiled_only(flags: dict):
+    def build(fn):
+        targetoptions = {k: v for k, v in flags.items() if k not in ("cache", "pipeline_class")}
+        extra = {"pipeline_class": flags["pipeline_class"]} if "pipeline_class" in flags else {}
+        disp = _CompiledOnly(py_func=fn, locals={}, targetoptions=dict(targetoptions, no_cpython_wrapper=True),
+                             **extra)
+        disp.__dict__["_cardodds_flags"] = flags
+        if flags.get("cache"):
+            disp.enable_caching()
+        return _one_signature(disp)
+    return build
+
+
 def helper(fn=None, **extra):
-    """Decorator for compiled helpers called from kernels (not inlined)."""
-    return kernel(fn, **extra)
+    """Decorator for compiled helpers, called from compiled code only (no CPython wrapper)."""
+    flags = {"cache": True, "nogil": True, "boundscheck": BOUNDSCHECK, "no_cfunc_wrapper": True, **_flags(extra)}
+    return _compiled_only(flags) if fn is None else _compiled_only(flags)(fn)
 
 
-def loop(fn=None, **extra):
-    """Decorator for compiled code that allocates nothing: no reference counting (see above)."""
-    return kernel(fn, _nrt=False, **extra)
+def loop(fn=None, *, from_python=False, **extra):
+    """Decorator for compiled code that allocates nothing: no reference counting (see above).
+    Called from compiled code only, unless ``from_python`` (a plain-Python chunk kernel's loop)."""
+    return (kernel if from_python else helper)(fn, _nrt=False, **extra)
 
 
 def inline(fn=None, **extra):

@@ -244,8 +244,9 @@ def test_noalias_marks_a_loops_array_arguments_and_only_when_asked():
         for i in range(a.shape[0]):
             out[i] += a[i]
 
-    plain = loop(add_into, cache=False)  # cached code cannot be inspected
-    promised = loop(add_into, noalias=True, cache=False)
+    # called from Python below; cached code cannot be inspected
+    plain = loop(add_into, cache=False, from_python=True)
+    promised = loop(add_into, noalias=True, cache=False, from_python=True)
     out, a = np.zeros(4, np.int64), np.arange(4, dtype=np.int64)
     plain(out, a)
     promised(out, a)
@@ -261,3 +262,53 @@ def test_noalias_marks_a_loops_array_arguments_and_only_when_asked():
     assert len(pointer_args(promised)) == len(pointer_args(plain)) == 6
     assert all("noalias" in arg for arg in pointer_args(promised))
     assert not any("noalias" in arg for arg in pointer_args(plain))
+
+
+def test_a_compiled_only_helper_called_from_python_runs_a_twin_cached_apart(tmp_path):
+    # A helper has no CPython wrapper; Python's call goes to a twin compiled with one. Numba's
+    # cache key holds no flags: were the twin cached under the helper's name, a process calling
+    # it from Python after one that compiled a caller would load code Python cannot call (a
+    # crash, not an exception), so every step runs in a process of its own on one cache.
+    import json
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    from cardodds._jit import PYTHON_TWIN
+
+    (tmp_path / "probe_mod.py").write_text(textwrap.dedent("""
+        import sys
+        import numpy as np
+        from cardodds._jit import helper, kernel
+
+        @helper
+        def add_one(a, i):
+            return a[i] + 1
+
+        @kernel
+        def caller(a):
+            return add_one(a, 0)
+
+        a = np.arange(4, dtype=np.int64)
+        print(caller(a) if sys.argv[1] == "compiled" else add_one(a, 2))
+    """))
+    log = tmp_path / "compiles.jsonl"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path),
+           "CARDODDS_COMPILE_LOG": str(log)}
+
+    def probe(how):
+        if log.exists():
+            log.unlink()
+        run = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = [%r]; import probe_mod" % how],
+                             env=env, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert run.returncode == 0, (how, run.returncode, run.stderr[-2000:])
+        compiled = [json.loads(line)["kernel"] for line in log.read_text().splitlines()] if log.exists() else []
+        return run.stdout.strip(), sorted(k.rsplit(".", 1)[1] for k in compiled if k.startswith("probe_mod."))
+
+    assert probe("compiled") == ("1", ["add_one", "caller"])  # the helper now cached, without the wrapper
+    assert probe("python") == ("3", ["add_one" + PYTHON_TWIN])
+    assert probe("python") == ("3", [])  # the twin from its own cache entries
+    assert probe("compiled") == ("1", [])
+    cached = {p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi")}
+    assert {"probe_mod.add_one", "probe_mod.add_one" + PYTHON_TWIN, "probe_mod.caller"} <= cached

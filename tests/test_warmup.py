@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cardodds import report, warmup
+from cardodds._jit import PYTHON_TWIN
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
 
@@ -36,6 +37,21 @@ def _compiled(log: Path) -> list[dict]:
         return []
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     return [r for r in rows if r["kernel"].startswith("cardodds.")]
+
+
+def test_no_task_calls_a_compiled_only_function_from_python(tmp_path):
+    # Helpers and loops have no CPython wrapper (cardodds/_jit.py); Python's call to one compiles
+    # a twin with it, a compile no first call should wait for. Every task (each report section
+    # and each one-question command) on an empty cache compiles none: what a command calls from
+    # Python is a @kernel or a @loop(from_python=True).
+    log = tmp_path / "compiles.jsonl"
+    run = subprocess.run(CLI + ["warm-up", "--jobs", "2", "--json"], env=_env(tmp_path / "cache", log),
+                         capture_output=True, text=True, timeout=1800)
+    assert run.returncode == 0, run.stderr
+    assert {r["status"] for r in json.loads(run.stdout)["tasks"]} == {"compiled"}
+    compiled = [r["kernel"] for r in _compiled(log)]
+    assert "cardodds.canasta._table.apply_move" in compiled and "cardodds.kanalje._search.endgame_score" in compiled
+    assert [k for k in compiled if k.endswith(PYTHON_TWIN)] == []
 
 
 def test_every_report_section_has_a_task():

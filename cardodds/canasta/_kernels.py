@@ -17,7 +17,7 @@ import functools
 
 import numpy as np
 
-from .._jit import helper, inline, loop
+from .._jit import helper, inline, kernel, loop
 from .._random import shuffle_prefix
 from ..layout import Layout
 from .cards import ACE, BLACK3, FOUR, JOKER, JOKER_POINTS, N_KINDS, RED3, TWO, TWO_POINTS
@@ -46,7 +46,7 @@ def wild_room(naturals, code):
     return BIG if naturals >= 1 else -1
 
 
-@helper
+@kernel
 def meld_is_legal(kind, naturals, twos, jokers, code, wild_melds):
     """A meld record obeys the rules: 3+ cards, wilds within the limit (wild melds if allowed)."""
     if naturals < 0 or twos < 0 or jokers < 0 or naturals + twos + jokers < 3:
@@ -71,7 +71,7 @@ def canasta_kind(kind, naturals, twos, jokers):
     return CANASTA_MIXED
 
 
-@helper
+@kernel
 def rank_meld(c, p, jokers, twos, room, code, need):
     """Most valuable meld of one natural rank: ``c`` naturals worth ``p``, wilds on hand.
 
@@ -107,7 +107,7 @@ def rank_meld(c, p, jokers, twos, room, code, need):
     return best_v, best_n, best_t, best_j
 
 
-@helper
+@kernel
 def wild_meld(jokers, twos, room, wild_melds, need):
     """Most valuable meld of wilds alone: ``(value, twos, jokers)``, value -1 if none."""
     if wild_melds == 0:
@@ -161,7 +161,7 @@ def _no_meld(meld):
     _set_meld(meld, WILDS_ONLY, 0, 0, 0)
 
 
-@helper
+@kernel
 def best_meld(counts, room, pts, code, wild_melds, meld):
     """Most valuable single meld of the hand; fills ``meld`` (kind, naturals, twos, jokers).
 
@@ -457,7 +457,7 @@ def _draw_table(class_points, code, wild_melds):
     return tab
 
 
-@helper
+@kernel
 def best_of_maxima(m0, m1, m2, m3, p0, p1, p2, p3, n_classes, jk, tw, room, code, wild_melds):
     """Value of the best meld from the largest count ``m`` and the points ``p`` of each point
     class (:func:`point_classes`), ``jk`` Jokers and ``tw`` 2s; equals :func:`best_meld_value`.
@@ -599,7 +599,7 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
 
 
 # Allocates nothing (see cardodds/_jit.py); every array is the chunk's own or read-only.
-@loop(noalias=True)
+@loop(noalias=True, from_python=True)
 def _deal_loop(state, n, out, d, deck_kind_counts, hand, turns, rules, lay, discard, check, pts, class_of,
                class_points, n_classes, by_limit, pile, opening, counts, seen, open_at, canasta_at):
     """The deals of :func:`deal_kernel`, ``d`` the chunk's copy of the deck, shuffled in place.
@@ -745,7 +745,7 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     _add_by_turn(out, lay[H.canasta_by_turn], canasta_at, turns)
 
 
-@loop(noalias=True)
+@loop(noalias=True, from_python=True)
 def _hand_loop(state, n, out, base, d, turns, rules, lay, discard, check, pts, class_of, class_points, n_classes, hand,
                opened0, canasta0, counts, open_at, canasta_at):
     """The draws of :func:`hand_kernel`, ``d`` the chunk's copy of the rest, shuffled in place."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper, inline
+from .._jit import helper, inline, kernel
 from .._random import shuffle_prefix
 from ..layout import Layout
 from ._kernels import WILDS_ONLY, meld_is_legal, score_side, wild_room
@@ -112,12 +112,12 @@ def hand_at(seat, kind):
     return SA.hand + seat * N_KINDS + kind
 
 
-@helper
+@kernel
 def meld_at(side, slot):
     return SA.meld + (side * SLOTS + slot) * REC
 
 
-@helper
+@kernel
 def slot_of(kind):
     return WILD_SLOT if kind == WILDS_ONLY else kind - FOUR
 
@@ -369,7 +369,7 @@ def _take_moves(t, rl, mv, nm, work, seat, h, opened, has_can):
     return nm
 
 
-@helper
+@kernel
 def gen_moves(t, rl, mv, work):
     """Every legal move of the seat to act, in a fixed order; returns how many.
 

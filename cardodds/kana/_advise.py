@@ -164,7 +164,7 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
                  new_work(n, options.shape[0]), np.empty(52, np.int64))
 
 
-@loop
+@loop(from_python=True)
 def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin, w,
                  pos_of):
     """The worlds of :func:`advise_worlds`; ``pos_of[card]`` is where a card lies in the stock."""

@@ -61,7 +61,7 @@ def _kept_offsets(pos):
     return (1 if pos == 0 else 0), (1 if pos == 2 else 2)
 
 
-@loop(noalias=True)
+@loop(noalias=True, from_python=True)
 def _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
                   base_deck, kept, tied, dark, pos_of, tally, deck):
     """The rounds of :func:`play_rounds` with no card shown: the common path, kept lean.
@@ -291,7 +291,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, new_work(n, C), np.empty((C, 2), np.int64))
 
 
-@loop
+@loop(from_python=True)
 def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
     """The deals of :func:`play_configs`; ``kept_f[c]`` the focal seat's kept cards under ``c``."""
     n, fresh, extra_all, _latest, variant = unpack_rules(rules)

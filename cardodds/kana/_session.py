@@ -112,7 +112,7 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
                    np.zeros((T, n), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64))
 
 
-@loop
+@loop(from_python=True)
 def _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
                    ctxmode, t1, t3, peeked, custom, o, preset, trace, to, hands, flat, private, mine, shared, stream,
                    kept, kanad, key, tied, dark, hand, deck, saved, starter, total, starts, poswins, losing, longest):

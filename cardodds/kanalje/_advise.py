@@ -230,7 +230,7 @@ R_SCORE, R_TRICKS, R_PENALTY, R_VIOLATIONS, R_JACKS = 0, 1, 2, 3, 4
 RESULT = R_JACKS + 4
 
 
-@loop
+@loop(from_python=True)
 def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, user, infer, phase1, w, t, deck, res, sub,
                  scr, rs):
     k = cards.shape[0]

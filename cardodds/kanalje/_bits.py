@@ -12,7 +12,7 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
-from .._jit import helper, inline
+from .._jit import helper, inline, kernel
 
 JACK_RANK = 9
 FULL = (1 << 52) - 1
@@ -50,7 +50,7 @@ def highest(x):
     return np.int64(63 - leading_zeros(np.int64(x)))
 
 
-@helper
+@kernel
 def bit(c):
     """The mask of card ``c`` alone."""
     return np.int64(1) << c

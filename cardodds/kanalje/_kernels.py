@@ -55,7 +55,7 @@ def deal_work(fixed_hand, fixed_card):
 
 
 # The deal loops allocate nothing, so they are compiled without reference counting (see cardodds/_jit.py).
-@loop
+@loop(from_python=True)
 def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
                 t, deck, nfree, held, hand0, scr, rs):
     players = rules[R.players]
@@ -82,7 +82,7 @@ def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_c
                           *deal_work(fixed_hand, fixed_card), _checked(check))
 
 
-@loop
+@loop(from_python=True)
 def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
                           t, deck, nfree, held, hand0, checked):
     players = rules[R.players]
@@ -102,7 +102,7 @@ def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_
                       *deal_work(fixed_hand, fixed_card), _checked(check))
 
 
-@loop
+@loop(from_python=True)
 def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
                       t, deck, nfree, held, hand0, checked):
     players = rules[R.players]
@@ -134,7 +134,7 @@ def _follow_at_random(state, hands, seat, led_mask):
     return c
 
 
-@loop
+@loop(from_python=True)
 def _deals_random3_loop(state, n, out, rules, deck, work):
     hands = work[0]
     hand0 = work[1]

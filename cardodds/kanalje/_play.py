@@ -58,7 +58,7 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
                 *new_scratch())
 
 
-@loop
+@loop(from_python=True)
 def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs):
     players = rules[R.players]
     for _ in range(n):
@@ -116,7 +116,7 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, *new_scratch())
 
 
-@loop
+@loop(from_python=True)
 def _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs):
     players = rules[R.players]
     target = rules[R.target]
