@@ -37,11 +37,10 @@ Every compiled function in cardodds is declared with one of these decorators, so
   calls compiled in 0.90 to 0.95 of the CPU seconds (``canasta play`` 9.2 against 8.2 s,
   ``canasta advise`` 8.4 against 7.5; ``canasta hand`` the same), Kanalje's within their scatter
   (medians of 3, ``python benchmarks/compile.py --before TREE --repeats 3 --no-report``, TREE
-  the code before). A function Python calls
-  in a command is a :func:`kernel`, or a ``loop(from_python=True)``: a call from Python to a
-  compiled-only function (a test, a session at the prompt) runs a twin compiled with the
-  wrapper on first use (:class:`_CompiledOnly`), a compile no command should wait for
-  (``tests/test_warmup.py`` checks that none does).
+  the code before). A function a command calls from Python is a :func:`kernel`, or a
+  ``loop(from_python=True)``: a call from Python to a compiled-only function (a test, a session
+  at the prompt) runs a twin compiled with the wrapper on first use (:class:`_CompiledOnly`), a
+  compile no command should wait for (``tests/test_warmup.py`` checks that none does).
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
