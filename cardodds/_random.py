@@ -1,18 +1,16 @@
 """Random numbers inside kernels: xoshiro256** with Lemire's bounded integers.
 
 The state is a uint64[4] array owned by one chunk. Kernels draw 64-bit words and cut them
-into several small draws (six bits make a card of 52 by rejection), which is what makes
-dealing cheap; numba's own ``np.random`` is several times slower and is shared state.
+into several small draws (two 32-bit picks, or three 21-bit ones for a three-card hand, each
+exactly uniform by Lemire's rejection), which is what makes dealing cheap; numba's own
+``np.random`` is several times slower and is shared state.
 """
 
 import numpy as np
 from ._jit import helper, inline, loop
 
-_U1 = np.uint64(1)
 _M32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
-_S6 = np.uint64(6)
-_M6 = np.uint64(63)
 
 
 @helper
@@ -54,24 +52,6 @@ def bounded(s, bound):
             m = (next_u64(s) >> _S32) * b
             low = m & _M32
     return np.int64(m >> _S32)
-
-
-@inline
-def draw_card(s, word, nbits, used):
-    """One card of 52 not in the bit mask ``used``, uniform among those.
-
-    ``word``/``nbits`` carry the unused bits of the last 64-bit draw between calls, so
-    ten six-bit draws come from one word; returns ``(card, word, nbits)``.
-    """
-    while True:
-        if nbits < 6:
-            word = next_u64(s)
-            nbits = 64
-        c = np.int64(word & _M6)
-        word = word >> _S6
-        nbits -= 6
-        if c < 52 and ((used >> np.uint64(c)) & _U1) == np.uint64(0):
-            return c, word, nbits
 
 
 @inline
