@@ -180,6 +180,16 @@ def kernel(fn=None, **extra):
 PYTHON_TWIN = "_from_python"
 
 
+def _renamed(f, suffix: str):
+    """``f`` under the qualified name ``f.__qualname__ + suffix``: numba names a function's cache
+    entries by it, and its cache key holds no compile flags, so each compiled form of one Python
+    function needs a name of its own, or one form loads another's code (a form without the
+    CPython wrapper, called from Python, crashes the process)."""
+    g = _pytypes.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    g.__qualname__, g.__module__, g.__doc__ = f.__qualname__ + suffix, f.__module__, f.__doc__
+    return g
+
+
 class _CompiledOnly(CPUDispatcher):
     """A function compiled without numba's CPython wrapper (``no_cpython_wrapper``), for
     compiled callers only, which call its code straight. A call from Python goes to its twin:
@@ -190,10 +200,8 @@ class _CompiledOnly(CPUDispatcher):
     def __call__(self, *args, **kws):
         twin = self.__dict__.get("_python_twin")
         if twin is None:
-            f = self.py_func
-            g = _pytypes.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
-            g.__qualname__, g.__module__, g.__doc__ = f.__qualname__ + PYTHON_TWIN, f.__module__, f.__doc__
-            twin = self.__dict__["_python_twin"] = _one_signature(njit(**self.__dict__["_cardodds_flags"])(g))
+            twin = _one_signature(njit(**self.__dict__["_cardodds_flags"])(_renamed(self.py_func, PYTHON_TWIN)))
+            self.__dict__["_python_twin"] = twin
         return twin(*args, **kws)
 
 
@@ -231,14 +239,16 @@ def inline(fn=None, **extra):
 def inlined(dispatcher):
     """A second compiled form of a ``@helper`` or ``@loop`` function: the same Python function
     inlined at numba's IR level (:func:`inline`), for the one hot loop where its call measured
-    as a loss of speed; every other caller keeps the call, compiled once."""
-    return inline(dispatcher.py_func)
+    as a loss of speed; every other caller keeps the call, compiled once. Cached under a name
+    of its own (:func:`_renamed`)."""
+    return inline(_renamed(dispatcher.py_func, "_inlined"))
 
 
 def linked(dispatcher):
     """A second compiled form of an ``@inline`` function: the same Python function compiled on
-    its own and linked (:func:`helper`), for a loop where LLVM's code of the call measured faster."""
-    return helper(dispatcher.py_func)
+    its own and linked (:func:`helper`), for a loop where LLVM's code of the call measured faster.
+    Cached under a name of its own (:func:`_renamed`)."""
+    return helper(_renamed(dispatcher.py_func, "_linked"))
 
 
 def callback(signature, **extra):

@@ -264,11 +264,12 @@ def test_noalias_marks_a_loops_array_arguments_and_only_when_asked():
     assert not any("noalias" in arg for arg in pointer_args(plain))
 
 
-def test_a_compiled_only_helper_called_from_python_runs_a_twin_cached_apart(tmp_path):
-    # A helper has no CPython wrapper; Python's call goes to a twin compiled with one. Numba's
-    # cache key holds no flags: were the twin cached under the helper's name, a process calling
-    # it from Python after one that compiled a caller would load code Python cannot call (a
-    # crash, not an exception), so every step runs in a process of its own on one cache.
+def test_every_compiled_form_of_a_function_is_cached_apart_and_python_calls_what_it_can(tmp_path):
+    # A helper has no CPython wrapper; Python's call goes to a twin compiled with one. A function
+    # may also have a second form (_jit.linked, _jit.inlined). Numba's cache key holds no flags:
+    # were two forms cached under one name, a process calling one from Python after another
+    # process compiled the other could load code Python cannot call (a crash, not an exception),
+    # so every step runs in a process of its own on one cache.
     import json
     import os
     import subprocess
@@ -280,18 +281,32 @@ def test_a_compiled_only_helper_called_from_python_runs_a_twin_cached_apart(tmp_
     (tmp_path / "probe_mod.py").write_text(textwrap.dedent("""
         import sys
         import numpy as np
-        from cardodds._jit import helper, kernel
+        from cardodds._jit import helper, inline, inlined, kernel, linked
 
         @helper
         def add_one(a, i):
             return a[i] + 1
 
+        @inline
+        def add_ten(a, i):
+            return a[i] + 10
+
+        @helper
+        def add_hundred(a, i):
+            return a[i] + 100
+
+        add_ten_linked = linked(add_ten)
+        add_hundred_inlined = inlined(add_hundred)
+
         @kernel
         def caller(a):
-            return add_one(a, 0)
+            return add_one(a, 0) + add_ten_linked(a, 0) + add_hundred(a, 0)
 
         a = np.arange(4, dtype=np.int64)
-        print(caller(a) if sys.argv[1] == "compiled" else add_one(a, 2))
+        if sys.argv[1] == "compiled":
+            print(caller(a))
+        else:
+            print(add_one(a, 2), add_ten(a, 2), add_hundred_inlined(a, 2))
     """))
     log = tmp_path / "compiles.jsonl"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path),
@@ -306,9 +321,11 @@ def test_a_compiled_only_helper_called_from_python_runs_a_twin_cached_apart(tmp_
         compiled = [json.loads(line)["kernel"] for line in log.read_text().splitlines()] if log.exists() else []
         return run.stdout.strip(), sorted(k.rsplit(".", 1)[1] for k in compiled if k.startswith("probe_mod."))
 
-    assert probe("compiled") == ("1", ["add_one", "caller"])  # the helper now cached, without the wrapper
-    assert probe("python") == ("3", ["add_one" + PYTHON_TWIN])
-    assert probe("python") == ("3", [])  # the twin from its own cache entries
-    assert probe("compiled") == ("1", [])
+    # the helpers and the linked form now cached, without the wrapper
+    assert probe("compiled") == ("111", ["add_hundred", "add_one", "add_ten_linked", "caller"])
+    assert probe("python") == ("3 12 102", sorted(["add_one" + PYTHON_TWIN, "add_ten", "add_hundred_inlined"]))
+    assert probe("python") == ("3 12 102", [])  # every form from its own cache entries
+    assert probe("compiled") == ("111", [])
     cached = {p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi")}
-    assert {"probe_mod.add_one", "probe_mod.add_one" + PYTHON_TWIN, "probe_mod.caller"} <= cached
+    assert {f"probe_mod.{name}" for name in ("add_one", "add_one" + PYTHON_TWIN, "add_ten", "add_ten_linked",
+                                              "add_hundred", "add_hundred_inlined", "caller")} <= cached
