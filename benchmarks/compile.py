@@ -200,21 +200,17 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str
     return "\n".join(lines) + "\n"
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values)
-
-
 def _row(label: str, got: dict, both: bool) -> str:
     """A command's row from its runs in each tree (``got[tree]``: a list of :func:`measure`)."""
     def med(tree: str, run: str, key: str) -> float:
-        return _median([m[run][key] for m in got[tree]])
+        return statistics.median([m[run][key] for m in got[tree]])
 
     if not both:
         return (f"| {label} | {med('after', 'first', 'wall'):.1f} | {med('after', 'first', 'cpu'):.1f} | "
                 f"{med('after', 'first', 'compile'):.1f} | {med('after', 'warm', 'wall'):.2f} |")
     ratios = [a["first"]["compile"] / b["first"]["compile"] if b["first"]["compile"] else float("nan")
               for a, b in zip(got["after"], got["before"])]
-    ratio = f"{_median(ratios):.2f}" + (f" ({min(ratios):.2f}–{max(ratios):.2f})" if len(ratios) > 1 else "")
+    ratio = f"{statistics.median(ratios):.2f}" + (f" ({min(ratios):.2f}–{max(ratios):.2f})" if len(ratios) > 1 else "")
     return (f"| {label} | {med('before', 'first', 'wall'):.1f} → {med('after', 'first', 'wall'):.1f} | "
             f"{med('before', 'first', 'compile'):.1f} → {med('after', 'first', 'compile'):.1f} | {ratio} | "
             f"{med('before', 'warm', 'wall'):.2f} → {med('after', 'warm', 'wall'):.2f} |")
