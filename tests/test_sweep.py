@@ -38,29 +38,37 @@ def _chunks(path) -> int:
         return db.execute("SELECT count(*) FROM chunks").fetchone()[0]
 
 
+def _stored(path) -> int:
+    """Chunks a running sweep has stored so far (0 before it made its file and table)."""
+    try:
+        return _chunks(path) if path.exists() else 0
+    except sqlite3.OperationalError:
+        return 0
+
+
 def test_sweep_killed_at_random_moments_resumes_to_the_same_figures(tmp_path):
-    # A small sweep first, so the kernels are compiled (on a fresh machine that takes longer than
-    # the sweep itself) and the timed run below is what every killed run will take.
-    warm = [sys.executable, "-m", "cardodds.cli", "sweep", str(tmp_path / "warm.sqlite"), "kana.odds",
-            "--grid", "players=3,4,5", "--samples", "1000", "--seed", "11", "--threads", "2"]
-    assert subprocess.run(warm, capture_output=True, text=True, timeout=600).returncode == 0
-    t0 = time.monotonic()
     straight = subprocess.run(_cmd(tmp_path / "straight.sqlite", "--json"), capture_output=True, text=True,
                               timeout=600)
-    whole = time.monotonic() - t0  # start-up and sweep: kills land in its later part
     assert straight.returncode == 0, straight.stderr
     total = _chunks(tmp_path / "straight.sqlite")
     assert total == 3 * 123  # 16,000,000 rounds in chunks of 131,072, per point
 
+    # Each run is killed once it has stored a random number of chunks, at most half of what is
+    # left: the moment is random in the sweep's progress, not in seconds (a run's length varies
+    # with the machine's load, and a kill timed in seconds could land after the sweep ended).
     path = tmp_path / "killed.sqlite"
     rnd = random.Random(5)
     seen = []
     for _ in range(6):
+        stored = _stored(path)
+        target = rnd.randint(stored + 1, stored + max(1, (total - stored) // 2))
         p = subprocess.Popen(_cmd(path, "--json"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rnd.uniform(0.45, 0.9) * whole)
+        deadline = time.monotonic() + 300
+        while p.poll() is None and time.monotonic() < deadline and _stored(path) < target:
+            time.sleep(0.002)
         p.send_signal(signal.SIGKILL)
         p.wait()
-        seen.append(_chunks(path) if path.exists() else 0)
+        seen.append(_stored(path))
     assert any(0 < n < total for n in seen), f"no kill landed mid-sweep: chunks stored {seen}"
     assert seen == sorted(seen)  # nothing stored is ever lost
     resumed = subprocess.run(_cmd(path, "--json"), capture_output=True, text=True, timeout=600)
