@@ -41,6 +41,10 @@ Every compiled function in cardodds is declared with one of these decorators, so
   ``loop(from_python=True)``: a call from Python to a compiled-only function (a test, a session
   at the prompt) runs a twin compiled with the wrapper on first use (:class:`_CompiledOnly`), a
   compile no command should wait for (``tests/test_warmup.py`` checks that none does).
+- Every function is compiled by :class:`_Compiler`, numba's compiler with its inlining pass
+  (``inline="always"``) swapped for :class:`_InlineHelpers`: the same inlined IR, without numba's
+  copying of a callee's whole scope once per block, which was about a fifth of the compile CPU
+  of Kanalje's first calls. The machine code is the same (``tests/test_core.py``).
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
@@ -76,11 +80,17 @@ import tempfile
 import types as _pytypes
 from pathlib import Path
 
+import copy
+
 from numba import cfunc, njit
 from numba.core import config as _numba_config
+from numba.core import ir as _ir
 from numba.core import types as _types
-from numba.core.compiler import Compiler
+from numba.core.compiler import Compiler, DefaultPassBuilder
+from numba.core.compiler_machinery import register_pass
+from numba.core.inline_closurecall import InlineWorker
 from numba.core.registry import CPUDispatcher
+from numba.core.untyped_passes import InlineInlinables
 
 __all__ = ["BOUNDSCHECK", "CACHE_DIR", "PYTHON_TWIN", "callback", "helper", "inline", "inlined", "kernel", "linked",
            "loop", "source_hash"]
@@ -151,8 +161,78 @@ def _one_signature(dispatcher):
     return dispatcher
 
 
-class _NoAliasCompiler(Compiler):
-    """Numba's compiler with its ``noalias`` flag set (``noalias=True`` above): numba has the
+class _FreshBlock(_ir.Block):
+    """A block of a callee's IR built for one call site, which numba's inliner deep-copies
+    block by block before it splices the copy in. A plain deep copy of one block copies the
+    whole scope its variables point to (every variable of the callee) and the source lines
+    each location caches: copying the blocks of Kanalje's table moves so took a quarter of the
+    compile CPU of ``kanalje risk``. This copy shares the scope and the locations, as numba's
+    own copies of a variable or a constant share their location. The inliner copies the blocks
+    twice; the blocks it splices in are plain blocks again (:meth:`_InlineWorker.inline_ir`)."""
+
+    def __deepcopy__(self, memo):
+        memo[id(self.scope)] = self.scope
+        for stmt in self.body:
+            for loc in (stmt.loc, getattr(getattr(stmt, "value", None), "loc", None)):
+                if isinstance(loc, _ir.Loc):
+                    memo[id(loc)] = loc
+        block = _FreshBlock(self.scope, self.loc)
+        block.body = copy.deepcopy(self.body, memo)
+        return block
+
+
+class _InlineWorker(InlineWorker):
+    """Numba's inliner, its callees' IR built by :func:`_untyped_pipeline` with blocks cheap to copy."""
+
+    def __init__(self, *args, **kws):
+        super().__init__(*args, **kws)
+        self._compiler_pipeline = _untyped_pipeline
+
+    def run_untyped_passes(self, func, enable_ssa=False):
+        callee_ir = super().run_untyped_passes(func, enable_ssa)
+        for block in callee_ir.blocks.values():
+            block.__class__ = _FreshBlock
+        return callee_ir
+
+    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+        done = super().inline_ir(caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
+        for _, spliced in done[3]:  # a later deep copy of the caller copies these in full
+            spliced.__class__ = _ir.Block
+        return done
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class _InlineHelpers(InlineInlinables):
+    """Numba's pass inlining ``inline="always"`` functions (:func:`inline`), through
+    :class:`_InlineWorker`: the same IR, without the copying that cost a quarter of a first call."""
+
+    _name = "cardodds_inline_helpers"
+
+    def _do_work(self, state, work_list, block, i, expr, inline_worker):
+        worker = _InlineWorker(state.typingctx, state.targetctx, state.locals, state.pipeline, state.flags)
+        return super()._do_work(state, work_list, block, i, expr, worker)
+
+
+def _with_inline_helpers(pm):
+    pm.passes = [(_InlineHelpers if cls is InlineInlinables else cls, text) for cls, text in pm.passes]
+    pm.finalize()
+    return pm
+
+
+def _untyped_pipeline(state, name="untyped"):
+    return _with_inline_helpers(DefaultPassBuilder.define_untyped_pipeline(state, name))
+
+
+class _Compiler(Compiler):
+    """Numba's compiler, inlining through :class:`_InlineHelpers`; every cardodds function is
+    compiled by it (or by :class:`_NoAliasCompiler`)."""
+
+    def define_pipelines(self):
+        return [_with_inline_helpers(pm) for pm in super().define_pipelines()]
+
+
+class _NoAliasCompiler(_Compiler):
+    """The compiler with numba's ``noalias`` flag set (``noalias=True`` above): numba has the
     flag but no decorator option for it, while a pipeline class is one."""
 
     def __init__(self, typingctx, targetctx, library, args, return_type, flags, locals):
@@ -162,8 +242,7 @@ class _NoAliasCompiler(Compiler):
 
 
 def _flags(extra: dict) -> dict:
-    if extra.pop("noalias", False):
-        extra["pipeline_class"] = _NoAliasCompiler
+    extra["pipeline_class"] = _NoAliasCompiler if extra.pop("noalias", False) else _Compiler
     return extra
 
 
