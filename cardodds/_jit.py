@@ -195,7 +195,8 @@ class _InlineWorker(InlineWorker):
 
     def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
         done = super().inline_ir(caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
-        for _, spliced in done[3]:  # a later deep copy of the caller copies these in full
+        _original, _blocks, _renames, new_blocks = done
+        for _, spliced in new_blocks:  # a later deep copy of the caller copies these in full
             spliced.__class__ = _ir.Block
         return done
 
@@ -245,9 +246,14 @@ def _flags(extra: dict) -> dict:
     return extra
 
 
+def _called_flags(extra: dict) -> dict:
+    """The flags of a function compiled on its own and called (:func:`kernel`, :func:`helper`)."""
+    return {"cache": True, "nogil": True, "boundscheck": BOUNDSCHECK, "no_cfunc_wrapper": True, **_flags(extra)}
+
+
 def kernel(fn=None, **extra):
     """Decorator for compiled kernels: ``cache=True, nogil=True`` (and ``boundscheck`` in debug)."""
-    flags = {"cache": True, "nogil": True, "boundscheck": BOUNDSCHECK, "no_cfunc_wrapper": True, **_flags(extra)}
+    flags = _called_flags(extra)
     if fn is None:
         return lambda f: _one_signature(njit(**flags)(f))
     return _one_signature(njit(**flags)(fn))
@@ -286,9 +292,8 @@ class _CompiledOnly(CPUDispatcher):
 def _compiled_only(flags: dict):
     def build(fn):
         targetoptions = {k: v for k, v in flags.items() if k not in ("cache", "pipeline_class")}
-        extra = {"pipeline_class": flags["pipeline_class"]} if "pipeline_class" in flags else {}
         disp = _CompiledOnly(py_func=fn, locals={}, targetoptions=dict(targetoptions, no_cpython_wrapper=True),
-                             **extra)
+                             pipeline_class=flags["pipeline_class"])
         disp.__dict__["_cardodds_flags"] = flags
         if flags.get("cache"):
             disp.enable_caching()
@@ -298,7 +303,7 @@ def _compiled_only(flags: dict):
 
 def helper(fn=None, **extra):
     """Decorator for compiled helpers, called from compiled code only (no CPython wrapper)."""
-    flags = {"cache": True, "nogil": True, "boundscheck": BOUNDSCHECK, "no_cfunc_wrapper": True, **_flags(extra)}
+    flags = _called_flags(extra)
     return _compiled_only(flags) if fn is None else _compiled_only(flags)(fn)
 
 
