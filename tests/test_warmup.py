@@ -336,3 +336,130 @@ def test_a_warm_up_task_runs_the_costliest_runs_of_a_section_on_their_task_count
     monkeypatch.setenv(warmup.TASK_ENV, "report canasta_advice")
     assert samples(60, 1.0, 20, task=2) == 2
     assert samples(60, 1.0, 20) == 60, "a run without a task count keeps its own"
+
+
+# ---- a first call compiling in two processes (cardodds/_split.py) ----------------------------
+#: A command of each split as a user types it: the warm-up's tasks, and a small look-ahead lineup.
+_SPLIT_RUNS = [
+    ("canasta advise", warmup.TASKS["canasta advise"]),
+    ("canasta play", warmup.TASKS["canasta play"]),
+    ("kanalje advise", warmup.TASKS["kanalje advise"]),
+    ("kanalje advise", warmup.TASKS["kanalje advise two players"]),
+    ("kanalje advise", warmup.TASKS["kanalje advise two players, phase 2"]),
+    ("kanalje risk look-ahead", ("kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "3",
+                                 "--lookahead-samples", "2", "--seed", "1")),
+]
+
+
+def _split_kernels(split: str) -> set[tuple[str, str]]:
+    """``(kernel, argument types)`` of the split as the compile log writes them."""
+    from cardodds import _split
+
+    return {(name, str(_split._types(types))) for name, types in _split.SPLITS[split]}
+
+
+@pytest.mark.parametrize("split, argv", _SPLIT_RUNS, ids=[" ".join(a[:2]) + f" {i}" for i, (_, a) in
+                                                          enumerate(_SPLIT_RUNS)])
+def test_a_first_call_compiles_its_split_in_a_second_process_and_loads_it_from_there(split, argv, tmp_path):
+    cache, log = tmp_path / "cache", tmp_path / "compiles.jsonl"
+    proc = subprocess.Popen(CLI + list(argv), env=_env(cache, log), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    out, err = proc.communicate(timeout=900)
+    assert proc.returncode == 0, err
+    rows = _compiled(log)
+    second = {r["pid"] for r in rows} - {proc.pid}
+    assert len(second) == 1, "one second process compiled"
+    # it compiled every function of the split with the argument types the command calls it with ...
+    assert {(r["kernel"], r["args"]) for r in rows if r["pid"] in second} >= _split_kernels(split)
+    # ... and the command compiled none of them: it waited for each and loaded it
+    names = {name for name, _ in _split_kernels(split)}
+    assert [r["kernel"] for r in rows if r["pid"] == proc.pid and r["kernel"] in names] == []
+    log.unlink()
+    warm = subprocess.run(CLI + list(argv), env=_env(cache, log), capture_output=True, text=True, timeout=600)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout == out, "the same answer from the cache"
+    assert _compiled(log) == []
+
+
+def _wanted(cache: Path, *, compile_first: bool = False, cores: int = 0, task: str = "") -> str:
+    """What ``_split._wanted`` says of Canasta's advice in a fresh process on ``cache``."""
+    code = ("import os; from cardodds import _split as s\n"
+            f"if {cores}: os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:{cores}]))\n"
+            f"if {compile_first}:\n"
+            "    for name, types in s.SPLITS['canasta advise']: s._function(name).compile(s._types(types))\n"
+            "print(s._wanted('canasta advise'), s._wanted('canasta melds'), s._wanted(None))")
+    env = _env(cache)
+    if task:
+        env[warmup.TASK_ENV] = task
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores")
+def test_a_second_process_starts_only_on_a_fresh_cache_with_two_cores_outside_a_warm_up_task(tmp_path):
+    assert _wanted(tmp_path / "fresh") == "True False False"
+    assert _wanted(tmp_path / "one core", cores=1) == "False False False"
+    assert _wanted(tmp_path / "task", task="report canasta") == "False False False"
+    assert _wanted(tmp_path / "warm", compile_first=True) == "False False False"
+
+
+def _second_process(proc: subprocess.Popen) -> int:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        kids = _children(proc.pid)
+        if kids:
+            return kids[0]
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGKILL)  # the test fails: leave no process behind
+    raise AssertionError("no second process started")
+
+
+def test_a_killed_second_process_costs_only_time_the_command_compiles_its_part(tmp_path):
+    cache, log = tmp_path / "cache", tmp_path / "compiles.jsonl"
+    argv = CLI + list(warmup.TASKS["canasta advise"])
+    proc = subprocess.Popen(argv, env=_env(cache, log), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        os.kill(_second_process(proc), signal.SIGKILL)  # long before it has imported numba
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    rows = _compiled(log)
+    assert {r["pid"] for r in rows} == {proc.pid}
+    assert {(r["kernel"], r["args"]) for r in rows} >= _split_kernels("canasta advise")
+    warm = subprocess.run(argv, env=_env(cache), capture_output=True, text=True, timeout=600)
+    assert warm.stdout == out
+
+
+@pytest.mark.parametrize("whom", ["the process group", "the command alone"])
+def test_ctrl_c_while_two_processes_compile_exits_130_in_one_line_and_ends_both(whom, tmp_path):
+    from cardodds._cliutil import COMPILE_NOTICE
+
+    proc = subprocess.Popen(CLI + list(warmup.TASKS["canasta advise"]) + ["--progress"], env=_env(tmp_path / "cache"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        second = _second_process(proc)
+        seen = ""
+        while COMPILE_NOTICE not in seen:
+            line = proc.stderr.readline()
+            assert line, f"the command ended before it said it compiles: {seen}"
+            seen += line
+        started = time.monotonic()
+        if whom == "the command alone":  # e.g. `kill -INT`: the second process stops at its next line
+            os.kill(proc.pid, signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+        else:
+            out, err = _ctrl_c(proc)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - started < 30
+    assert "cardodds: interrupted" in err and "Traceback" not in err
+    assert _group_gone(proc.pid, within=30), "the second process outlived the command"
+    with pytest.raises(ProcessLookupError):
+        os.kill(second, 0)

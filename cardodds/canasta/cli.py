@@ -358,6 +358,7 @@ def advice_text(r) -> str:
 
 
 def _play(args) -> int:
+    from .._split import two_processes
     from .play import game, house_options, play, strength, trace
 
     rules = _play_rules(args)
@@ -393,18 +394,21 @@ def _play(args) -> int:
                                              games=D.DEFAULT_HOUSE_GAMES if args.games else 0, **common))
     size = {"target_halfwidth": args.precision} if args.precision is not None else \
         {"samples": args.samples}
-    return _show(args, play(args.policies, rules=rules, check=args.check, **size, **common))
+    with two_processes("canasta play"):
+        res = play(args.policies, rules=rules, check=args.check, **size, **common)
+    return _show(args, res)
 
 
 def _advise(args) -> int:
+    from .._split import two_processes
     from .advise import advise
 
     decision = args.decision or ("take" if (args.pile or args.top) else "discard")
     size = {"samples": args.samples} if args.precision is None else {"target_halfwidth": args.precision}
-    res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
-                 known=args.known,
-                 decision=decision, rules=_play_rules(args), turn=args.turn, options=args.options,
-                 score=args.score, policies=args.policies,
-                 **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None},
-                 **size, **cu.run_options(args))
+    with two_processes("canasta advise"):
+        res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
+                     known=args.known, decision=decision, rules=_play_rules(args), turn=args.turn,
+                     options=args.options, score=args.score, policies=args.policies,
+                     **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None},
+                     **size, **cu.run_options(args))
     return _show(args, res)

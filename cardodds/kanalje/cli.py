@@ -125,9 +125,16 @@ def _run_args(args) -> dict:
 def _risk(args) -> int:
     from .analysis import jack_risk
 
+    from .._split import two_processes
+    from .policies import resolve_policies
+
     rules = _rules(args)
     _check_policies(args, rules)
-    return cu.emit(args, jack_risk(args.policies, rules=rules, **_run_args(args)), risk_text)
+    _, names, _ = resolve_policies(args.policies, rules.players)
+    searching = {"lookahead", "pimc"} & set(names)  # the heuristic lineups' kernels are a chain: nothing to split
+    with two_processes("kanalje risk look-ahead" if searching else None):
+        res = jack_risk(args.policies, rules=rules, **_run_args(args))
+    return cu.emit(args, res, risk_text)
 
 
 def _hand(args) -> int:
@@ -253,14 +260,16 @@ _POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|dead|played|rules
 
 
 def _advise(args) -> int:
+    from .._split import two_processes
     from .advise import advise
 
     rules = _rules(args)
     _check_policies(args, rules)
     try:
-        res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
-                     dead=args.dead, played=args.played, policies=args.policies, rules=rules, infer=args.infer,
-                     **_run_args(args))
+        with two_processes("kanalje advise"):
+            res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
+                         dead=args.dead, played=args.played, policies=args.policies, rules=rules, infer=args.infer,
+                         **_run_args(args))
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
     return cu.emit(args, res, advise_text)

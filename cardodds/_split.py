@@ -1,0 +1,170 @@
+"""A command's first call compiles in two processes: :func:`two_processes`.
+
+On an empty cache a command waits for numba, which compiles one function at a time: one core
+works and the other waits. Where a command's kernels form a tree rather than a chain (Canasta's
+moves beside its scores and heuristic; Kanalje's advice: the play-outs beside the position
+and its hidden cards; the look-ahead's exact search beside the heuristic), a second process
+compiles one part into the on-disk cache, which numba shares between processes, while the
+command compiles the rest. When the command's compiling reaches a function of that part, it
+waits until the second process has compiled it (one line on a pipe per function), then loads
+it from the cache. :data:`SPLITS` names each part: functions with the argument types the
+command calls them with (``tests/test_split.py`` runs each command and checks that the second
+process compiled every one and the command none).
+
+The part is compiled by the second process only on a fresh cache (a function of it without a
+cache entry), with two or more cores, outside a warm-up task (the warm-up and the report run
+their own processes). A second process that fails or is killed costs nothing but its time: the
+command then compiles what it needed itself. It ends with the command: it is killed when the
+command ends, and it stops by itself at its next line once the command has gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from typing import IO, cast
+
+__all__ = ["SPLITS", "two_processes"]
+
+#: What the second process compiles for each command, in the order the command reaches it: the
+#: qualified name of each function, with the numba types of its arguments.
+SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
+    "canasta advise": (
+        ("cardodds.canasta._advise.deal_world", "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+                                                "int64[::1])"),
+        ("cardodds.canasta._table.apply_move", "(int64[::1], int64[::1], int64[::1])"),
+        ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
+                                                        "int64[::1], none)"),
+        ("cardodds.canasta._table.score_hand", "(int64[::1], int64[::1], int64[::1])"),
+    ),
+    "canasta play": (
+        ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
+                                                        "int64[::1], none)"),
+        ("cardodds.canasta._table.apply_move", "(int64[::1], int64[::1], int64[::1])"),
+        ("cardodds.canasta._table.score_hand", "(int64[::1], int64[::1], int64[::1])"),
+        ("cardodds.canasta._play.record_hand", "(int64[::1], int64[::1], int64)"),
+    ),
+    "kanalje advise": (
+        ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
+        ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
+    ),
+    "kanalje risk look-ahead": (
+        ("cardodds.kanalje._policies.heuristic_card", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._policies.sample_world", "(uint64[::1], int64[::1], int64, int64[::1], int64[::1])"),
+        ("cardodds.kanalje._search.endgame_score", "(int64[::1], int64, int64[:, ::1], int64)"),
+        ("cardodds.kanalje._table.play_any", "(uint64[::1], int64[::1], int64, int64)"),
+        ("cardodds.kanalje._table._record_phase1", "(int64[::1], int64[::1])"),
+        ("cardodds.kanalje._table.record_deal", "(int64[::1], int64[::1], int64, int64[::1], int64[::1])"),
+        ("cardodds.kanalje._table.check_deal_end", "(int64[::1], int64[::1], int64)"),
+    ),
+}
+
+
+def _function(name: str):
+    module, _, attr = name.rpartition(".")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _types(text: str) -> tuple:
+    from numba.core import sigutils
+
+    return sigutils.normalize_signature(text)[0]
+
+
+def _cached(name: str) -> bool:
+    """Whether the function has an entry in the on-disk cache (of any argument types)."""
+    return os.path.exists(_function(name)._cache._cache_file._index_path)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _wanted(command: str) -> bool:
+    from .warmup import in_task
+
+    return command in SPLITS and not in_task() and _cores() >= 2 and not all(_cached(n) for n, _ in SPLITS[command])
+
+
+class _Second:
+    """The second process, and what it has compiled so far (read from its pipe on demand)."""
+
+    def __init__(self, command: str):
+        self.proc = subprocess.Popen([sys.executable, "-m", "cardodds._split", command], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.out = cast(IO[str], self.proc.stdout)  # a pipe: stdout=PIPE
+        self.done: set[str] = set()
+        self.ended = False
+        self.lock = threading.Lock()
+
+    def wait_for(self, name: str) -> None:
+        """Until the second process has compiled ``name`` (or has ended)."""
+        with self.lock:  # the engine's worker threads compile too
+            while name not in self.done and not self.ended:
+                line = self.out.readline()
+                if line:
+                    self.done.add(line.strip())
+                else:
+                    self.ended = True
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        self.proc.wait()
+        self.out.close()
+
+
+@contextlib.contextmanager
+def two_processes(command: str | None) -> Iterator[None]:
+    """Inside the block, on a fresh cache, a second process compiles ``SPLITS[command]``, and
+    this process's compile of any of them waits for it and loads it from the cache.
+
+    >>> with two_processes("a command with no split"):
+    ...     pass
+    """
+    second = None
+    if command is not None and _wanted(command):
+        with contextlib.suppress(OSError):  # no interpreter to start: the command compiles alone
+            second = _Second(command)
+    if command is None or second is None:
+        yield
+        return
+    waiting = []
+    for name, _ in SPLITS[command]:
+        dispatcher = _function(name)
+
+        def compile_after_second(sig, _name=name, _dispatcher=dispatcher):
+            second.wait_for(_name)
+            return type(_dispatcher).compile(_dispatcher, sig)
+
+        # numba compiles a callee, and a function called from Python, through ``self.compile``
+        dispatcher.compile = compile_after_second
+        waiting.append(dispatcher)
+    try:
+        yield
+    finally:
+        for dispatcher in waiting:
+            del dispatcher.compile
+        second.stop()
+
+
+def _main(command: str) -> None:
+    """The second process: compile ``SPLITS[command]`` in order, a line to stdout after each."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C at the terminal ends it with the command
+    for name, types in SPLITS[command]:
+        _function(name).compile(_types(types))
+        print(name, flush=True)  # once the command has gone: BrokenPipeError, and the process ends
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1])
