@@ -8,14 +8,17 @@ compiles one part into the on-disk cache, which numba shares between processes, 
 command compiles the rest. When the command's compiling reaches a function of that part, it
 waits until the second process has compiled it (one line on a pipe per function), then loads
 it from the cache. :data:`SPLITS` names each part: functions with the argument types the
-command calls them with (``tests/test_split.py`` runs each command and checks that the second
-process compiled every one and the command none).
+command calls them with (``tests/test_warmup.py`` runs each command and checks that the second
+process compiled every one and the command none). A chain (Kanalje's heuristic lineups: the deal
+loop on the play-out on the heuristic) has nothing to split: each function waits for the one below.
 
-The part is compiled by the second process only on a fresh cache (a function of it without a
-cache entry), with two or more cores, outside a warm-up task (the warm-up and the report run
-their own processes). A second process that fails or is killed costs nothing but its time: the
-command then compiles what it needed itself. It ends with the command: it is killed when the
-command ends, and it stops by itself at its next line once the command has gone.
+The second process starts only on a fresh cache (a function of the part without a cache entry),
+with two or more cores, outside a warm-up task (the warm-up and the report run their own
+processes), and only from the command line: a call from Python compiles in its own process, as
+numba does. A second process that fails or is killed costs nothing but its time: the command
+then compiles what it needed itself. It ends with the command: it is killed when the command
+ends, and it stops by itself at its next line once the command has gone (Ctrl-C at a terminal
+reaches both).
 """
 
 from __future__ import annotations

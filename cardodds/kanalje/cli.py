@@ -123,9 +123,8 @@ def _run_args(args) -> dict:
 
 
 def _risk(args) -> int:
-    from .analysis import jack_risk
-
     from .._split import two_processes
+    from .analysis import jack_risk
     from .policies import resolve_policies
 
     rules = _rules(args)
