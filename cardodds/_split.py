@@ -84,7 +84,7 @@ def _types(text: str) -> tuple:
 def _cached(name: str) -> bool:
     """Whether the function has an entry in the on-disk cache (of any argument types)."""
     try:
-        index = _function(name)._cache._cache_file._index_path  # numba's own layout (0.59-0.68)
+        index = _function(name)._cache._cache_file._index_path  # numba 0.68.1 keeps it there
     except AttributeError:  # another layout: say cached, and the command compiles alone
         return True
     return os.path.exists(index)
