@@ -106,8 +106,8 @@ V_OPEN = 6       # a side's first meld below the minimum, or melds of an unopene
 N_VIOL = 7
 
 
-# ---- small accessors ------------------------------------------------------------------
-@helper
+# ---- small accessors (kernels: the advisor's Python code places a position with them) ----
+@kernel
 def hand_at(seat, kind):
     return SA.hand + seat * N_KINDS + kind
 
