@@ -173,10 +173,12 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str
         head = ("| command | first wall s (before → after) | compile CPU s (before → after) | after / before | "
                 "warm wall s (before → after) |")
     lines += [head, "|---|---:|---:|---:|---:|"]
+    split = False
     for command, got in rows:
         two = all(m["first"]["processes"] > 1 for m in got["after"])
+        split |= two
         lines.append(_row(_cmd(command) + (" ‡" if two else ""), got, both))
-    if any(all(m["first"]["processes"] > 1 for m in got["after"]) for _, got in rows):
+    if split:
         lines += ["", "‡ the first call compiled in two processes (`cardodds/_split.py`: a second process compiles "
                   "part of its kernels while the command compiles the rest)."]
     if job:

@@ -90,17 +90,12 @@ def _cached(name: str) -> bool:
     return os.path.exists(index)
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
 def _wanted(command: str) -> bool:
+    from ._cliutil import cores_available
     from .warmup import in_task
 
-    return command in SPLITS and not in_task() and _cores() >= 2 and not all(_cached(n) for n, _ in SPLITS[command])
+    return (command in SPLITS and not in_task() and cores_available() >= 2
+            and not all(_cached(n) for n, _ in SPLITS[command]))
 
 
 class _Second:
