@@ -51,6 +51,13 @@ Every compiled function in cardodds is declared with one of these decorators, so
 - :func:`callback`: a function kernels receive as an argument and call through a pointer (a
   numba ``cfunc`` of a fixed signature), e.g. a user's policy: the kernels are compiled, and
   cached, once for the signature, not once per function.
+- :class:`Pointer`: one of cardodds' own functions passed to the kernels the same way, compiled
+  when a kernel is first called with it. Numba links the code of every compiled callee into its
+  caller and optimises and emits the whole again, at every level of a chain of calls: Kanalje's
+  look-ahead search, linked into the deal loop, was re-optimised at four levels above it (about
+  a third of that first call). Called through a pointer, it is compiled once, beside the loop
+  (in a second process, :mod:`cardodds._split`), and a lineup compiles only the searches it has.
+  A call through a pointer costs nothing beside a search's thousands of play-outs.
 
 Numba checks a cached kernel against its own source file only: a kernel that inlines or calls
 a helper from another module is loaded from the cache unchanged after that helper's module
@@ -83,16 +90,21 @@ from pathlib import Path
 
 from numba import cfunc, njit
 from numba.core import config as _numba_config
+from numba.core import event as _event
+from numba.core import sigutils
+from numba.core.caching import FunctionCache
+from numba.core.ccallback import CFunc
 from numba.core import ir as _ir
 from numba.core import types as _types
 from numba.core.compiler import Compiler, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
 from numba.core.inline_closurecall import InlineWorker
 from numba.core.registry import CPUDispatcher
+from numba.core.types import WrapperAddressProtocol
 from numba.core.untyped_passes import InlineInlinables
 
-__all__ = ["BOUNDSCHECK", "CACHE_DIR", "PYTHON_TWIN", "callback", "helper", "inline", "inlined", "kernel", "linked",
-           "loop", "source_hash"]
+__all__ = ["BOUNDSCHECK", "CACHE_DIR", "POINTER", "PYTHON_TWIN", "Pointer", "callback", "helper", "inline", "inlined",
+           "kernel", "linked", "loop", "source_hash"]
 
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
@@ -338,3 +350,78 @@ def callback(signature, **extra):
     """Decorator compiling a function (or an ``@njit`` dispatcher) to a ``cfunc`` of ``signature``."""
     flags = {"cache": True, **extra}
     return cfunc(signature, **flags)
+
+
+#: The name suffix of a function's form called through a pointer (:class:`Pointer`): its cache
+#: entries and compile-log lines carry it.
+POINTER = "_pointer"
+
+
+class _LoggedCFunc(CFunc):
+    """Numba's ``cfunc``, its compile announced as a dispatcher's is (``numba:compile``), so the
+    compile log (``CARDODDS_COMPILE_LOG``) counts it; a load from the cache announces nothing."""
+
+    def _compile_uncached(self):
+        data = {"dispatcher": _pytypes.SimpleNamespace(py_func=self._pyfunc), "args": self._sig.args}
+        with _event.trigger_event("numba:compile", data=data):
+            return super()._compile_uncached()
+
+
+_POINTERS: dict = {}
+
+
+class Pointer(WrapperAddressProtocol):
+    """``fn`` (a compiled-only ``@loop``, or a plain function) as a kernel's argument of numba's
+    first-class function type ``FunctionType(signature)``: the kernels call it through a pointer.
+    It is compiled to a ``cfunc`` without reference counting (or loaded from the cache, under the
+    name suffix :data:`POINTER`) when a kernel is first called with it, not at import, and once
+    per process. It pickles by its function's module and name (a Dask worker compiles or loads
+    it there)."""
+
+    def __init__(self, fn, signature):
+        # numba types an object of this protocol as a FunctionType once this module is imported
+        import numba.experimental.function_type  # noqa: F401
+
+        self.fn = getattr(fn, "py_func", fn)
+        self.sig = signature
+
+    def __reduce__(self):
+        return (_pointer_to, (self.fn.__module__, self.fn.__qualname__, self.sig))
+
+    def __repr__(self):
+        return f"Pointer({self.fn.__module__}.{self.fn.__qualname__})"
+
+    def signature(self):
+        return self.sig
+
+    def _key(self):
+        return self.fn.__module__, self.fn.__qualname__
+
+    def _renamed(self):
+        return _renamed(self.fn, POINTER)
+
+    @property
+    def _cache(self):
+        """Numba's cache of the compiled form (where :mod:`cardodds._split` finds whether it is cached)."""
+        return FunctionCache(self._renamed())
+
+    def compile(self, args=None) -> CFunc:
+        """The compiled ``cfunc`` (``args``, the signature's argument types, are taken as given)."""
+        hit = _POINTERS.get(self._key())
+        if hit is None:
+            options = {"nopython": True, "nogil": True, "boundscheck": BOUNDSCHECK, "_nrt": False}
+            hit = _LoggedCFunc(self._renamed(), sigutils.normalize_signature(self.sig), locals={}, options=options,
+                               pipeline_class=_Compiler)
+            hit.enable_caching()
+            hit.compile()
+            _POINTERS[self._key()] = hit
+        return hit
+
+    def __wrapper_address__(self):
+        return self.compile(self.sig.args).address
+
+
+def _pointer_to(module: str, qualname: str, signature) -> Pointer:
+    import importlib
+
+    return Pointer(getattr(importlib.import_module(module), qualname), signature)

@@ -332,6 +332,67 @@ def test_every_compiled_form_of_a_function_is_cached_apart_and_python_calls_what
                                               "add_hundred", "add_hundred_inlined", "caller")} <= cached
 
 
+def test_a_pointer_compiles_when_a_kernel_is_first_called_with_it_and_loads_from_the_cache_after(tmp_path):
+    # Kanalje's searches reach the kernels as a _jit.Pointer: compiled at the kernel's first call
+    # with it (not at import), logged as any compile, cached under a name of its own, found by
+    # the two-process first call (_split._cached), and sent to a Dask worker by name.
+    import json
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    from numba import types
+
+    from cardodds._jit import POINTER
+
+    (tmp_path / "pointer_mod.py").write_text(textwrap.dedent("""
+        import pickle
+        import numpy as np
+        from numba import types
+        from cardodds import _jit, _split
+        from cardodds._jit import Pointer, kernel, loop
+
+        @loop
+        def add_seven(a, i):
+            return a[i] + 7
+
+        @kernel
+        def call_through(a, f):
+            return f(a, 1) + f(a, 2)
+
+        SIG = types.int64(types.int64[::1], types.int64)
+        P = Pointer(add_seven, SIG)
+        a = np.arange(4, dtype=np.int64)
+        was_cached = _split._cached("pointer_mod.P")
+        back = pickle.loads(pickle.dumps(P))
+        before = len(_jit._POINTERS)
+        print(was_cached, before, call_through(a, P), call_through(a, back), back.fn is P.fn,
+              _split._cached("pointer_mod.P"))
+    """))
+    log = tmp_path / "compiles.jsonl"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path),
+           "CARDODDS_COMPILE_LOG": str(log)}
+
+    def probe():
+        if log.exists():
+            log.unlink()
+        run = subprocess.run([sys.executable, "-c", "import pointer_mod"], env=env, capture_output=True, text=True,
+                             cwd=tmp_path, timeout=300)
+        assert run.returncode == 0, run.stderr[-2000:]
+        rows = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+        return run.stdout.split(), sorted((r["kernel"], r["args"]) for r in rows if r["kernel"].startswith("pointer_"))
+
+    out, compiled = probe()
+    # nothing compiled before the kernel's call; 1+7 + 2+7 through the pointer, and through its pickled copy
+    assert out == ["False", "0", "17", "17", "True", "True"]
+    args = (types.int64[::1], types.int64)
+    assert compiled == [("pointer_mod.add_seven" + POINTER, str(args)),
+                        ("pointer_mod.call_through", str((args[0], types.FunctionType(types.int64(*args)))))]
+    out, compiled = probe()
+    assert out == ["True", "0", "17", "17", "True", "True"] and compiled == []  # both loaded from the cache
+
+
 def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
     # cardodds inlines @inline helpers through its own pass (_jit._InlineHelpers), which copies a
     # callee's blocks without copying its whole scope per block. Each process compiles one probe
