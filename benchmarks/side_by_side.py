@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 
 
 #: --kernel: the lineup whose chunk kernel is timed, and the deals a call plays by default
-KERNELS = {"heuristic": 30_000, "random": 30_000, "lookahead": 100}
+KERNELS = {"heuristic": 30_000, "random": 30_000, "lookahead": 100, "pimc": 4}
 LOOKAHEAD_SAMPLES = 8  # the look-ahead player's worlds a decision (before_after.py's call)
 
 
@@ -56,12 +56,15 @@ def chunk(kind: str, kanalje, rules, out):
     if kind == "random":
         return lambda state, n: kernels.deals_random3_kernel(state, n, out, rules)
     fixed = dict(fixed_seat=-1, fixed_hand=0, fixed_card=-1, start_phase=1, check=0)
-    if kind == "lookahead":
+    if kind in ("lookahead", "pimc"):
         pol = kanalje._policies
-        codes = np.array([pol.P_LOOKAHEAD, pol.P_HEURISTIC, pol.P_HEURISTIC], dtype=np.int64)
+        codes = np.array([pol.P_LOOKAHEAD if kind == "lookahead" else pol.P_PIMC, pol.P_HEURISTIC, pol.P_HEURISTIC],
+                         dtype=np.int64)
         user = kanalje.view.compile_policy(None)
-        return lambda state, n: kernels.deals_kernel(state, n, out, rules, codes, LOOKAHEAD_SAMPLES, **fixed,
-                                                     user=user)
+        # since the searches are called through a pointer the kernels take (user, look-ahead, pimc)
+        calls = pol.calls(user, codes) if hasattr(pol, "calls") else user
+        return lambda state, n: kernels.deals_kernel(state, n, out, rules, codes, LOOKAHEAD_SAMPLES,
+                                                     *fixed.values(), calls)
     return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, **fixed)
 
 
@@ -69,11 +72,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trees", nargs="+", help="trees to compare, the first the reference (this tree: .)")
     ap.add_argument("--kernel", choices=tuple(KERNELS), default="heuristic",
-                    help="three heuristic or three random players, or a look-ahead player (8 worlds a "
+                    help="three heuristic or three random players, or a look-ahead or pimc player (8 worlds a "
                          "decision) and two heuristic ones (default heuristic)")
     ap.add_argument("--rounds", type=int, default=100, help="calls of each tree's kernel (default 100)")
     ap.add_argument("--deals", type=int, default=None,
-                    help="deals a call (default 30,000; look-ahead 100)")
+                    help="deals a call (default 30,000; look-ahead 100, pimc 4)")
     args = ap.parse_args(argv)
     for tree in args.trees:
         if not (Path(tree) / "cardodds" / "__init__.py").is_file():

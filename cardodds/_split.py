@@ -35,8 +35,13 @@ from typing import IO, cast
 
 __all__ = ["SPLITS", "two_processes"]
 
+#: The argument types of a Kanalje search, which the kernels call through a pointer
+#: (``kanalje._policies.SEARCH_SIGNATURE``, a :class:`cardodds._jit.Pointer`).
+_SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1])"
+
 #: What the second process compiles for each command, in the order the command reaches it: the
-#: qualified name of each function, with the numba types of its arguments.
+#: qualified name of each function (or :class:`~cardodds._jit.Pointer`), with the numba types of
+#: its arguments.
 SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "canasta advise": (
         ("cardodds.canasta._advise.deal_world", "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
@@ -59,13 +64,17 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
     ),
     "kanalje risk look-ahead": (
-        ("cardodds.kanalje._policies.heuristic_card", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
+        ("cardodds.kanalje._policies.sample_world", "(uint64[::1], int64[::1], int64, int64[::1], int64[::1])"),
+        ("cardodds.kanalje._policies.LOOKAHEAD", _SEARCH),
+    ),
+    "kanalje risk pimc": (
+        ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
         ("cardodds.kanalje._policies.sample_world", "(uint64[::1], int64[::1], int64, int64[::1], int64[::1])"),
         ("cardodds.kanalje._search.endgame_score", "(int64[::1], int64, int64[:, ::1], int64)"),
-        ("cardodds.kanalje._table.play_any", "(uint64[::1], int64[::1], int64, int64)"),
-        ("cardodds.kanalje._table._record_phase1", "(int64[::1], int64[::1])"),
-        ("cardodds.kanalje._table.record_deal", "(int64[::1], int64[::1], int64, int64[::1], int64[::1])"),
-        ("cardodds.kanalje._table.check_deal_end", "(int64[::1], int64[::1], int64)"),
+        ("cardodds.kanalje._policies.PIMC", _SEARCH),
     ),
 }
 

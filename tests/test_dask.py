@@ -70,6 +70,8 @@ def test_each_game_same_figures_as_threads(client):
     calls = [
         lambda: odds(samples=300_001, rng=3),
         lambda: jack_risk("heuristic", samples=20_001, rng=4),
+        # the look-ahead reaches the workers as a pointer (_jit.Pointer), sent by name
+        lambda: jack_risk("lookahead,heuristic,heuristic", samples=61, lookahead_samples=4, rng=6),
         lambda: melds(12, samples=60_001, rng=5),
     ]
     for call in calls:

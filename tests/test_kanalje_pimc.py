@@ -13,7 +13,7 @@ from cardodds.kanalje import KanaljeRules, advise, evaluate_hand, game, jack_ris
 from cardodds.kanalje import _policies as P, _search as S, _table as TB
 from cardodds.kanalje._counts import DEALS
 from cardodds.kanalje.policies import POLICIES, resolve_policies
-from cardodds.kanalje.view import T
+from cardodds.kanalje.view import T, compile_policy
 
 from .test_kanalje_analysis import run_cli
 from .test_kanalje_rules import cards_of, table
@@ -159,6 +159,31 @@ def test_pimc_does_not_peek_at_other_hands():
         ca = P.pimc_choose(_state(seed), a, 0, TB.legal_cards(a, 0), 6, *P.new_scratch())
         cb = P.pimc_choose(_state(seed), b, 0, TB.legal_cards(b, 0), 6, *P.new_scratch())
         assert ca == cb
+
+
+def test_the_kernels_call_each_search_through_its_pointer_and_get_its_card():
+    # choose() calls the look-ahead and pimc through the pointers of calls(); the card and the
+    # random draws are those of the search called straight
+    t = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
+    legal = TB.legal_cards(t, 0)
+    both = P.calls(compile_policy(None), [P.P_LOOKAHEAD, P.P_PIMC, P.P_HEURISTIC])
+    for code, search in ((P.P_LOOKAHEAD, P.lookahead_choose), (P.P_PIMC, P.pimc_choose)):
+        for seed in range(3):
+            s1, s2 = _state(seed), _state(seed)
+            direct = search(s1, t.copy(), 0, legal, 6, *P.new_scratch())
+            through = P.choose(s2, t.copy(), 0, code, 6, both, *P.new_scratch())
+            assert through == direct and s1.tolist() == s2.tolist()
+
+
+def test_a_lineup_gets_only_the_searches_it_has():
+    def searches(codes):
+        c = P.calls("user", codes)
+        return c.user, c.lookahead, c.pimc
+
+    assert searches([P.P_LOOKAHEAD, P.P_HEURISTIC]) == ("user", P.LOOKAHEAD, P.LOOKAHEAD)
+    assert searches([P.P_PIMC, P.P_RANDOM, P.P_HEURISTIC]) == ("user", P.PIMC, P.PIMC)
+    assert searches([P.P_PIMC, P.P_LOOKAHEAD, P.P_USER]) == ("user", P.LOOKAHEAD, P.PIMC)
+    assert searches(np.array([P.P_USER, P.P_HEURISTIC])) == ("user", P.NO_SEARCH, P.NO_SEARCH)
 
 
 # ---- a name everywhere a Kanalje policy name is -----------------------------------------------

@@ -150,7 +150,7 @@ def test_user_policy_is_compiled_once_and_the_kernels_not_again():
 
 def test_illegal_user_card_is_counted_and_replaced():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
-    c = P.choose(_state(), t, 1, P.P_USER, 1, compile_policy(cheat), *P.new_scratch())
+    c = P.choose(_state(), t, 1, P.P_USER, 1, P.calls(compile_policy(cheat), [P.P_USER]), *P.new_scratch())
     assert c == parse_card("Kc") and t[T.violations] == 1
 
 
@@ -269,8 +269,8 @@ def test_a_user_policy_leaves_the_process_sound(tmp_path):
         "    return 5 if view[0] >= 0 else 6\n"
         "r = jack_risk([plays_card_5, 'heuristic', 'heuristic'], samples=300, rng=1, check=True)\n"
         "t = np.zeros(TB.TABLE_SIZE, dtype=np.int64)\n"
-        "P.choose(np.array([1, 2, 3, 4], dtype=np.uint64), t, 1, P.P_USER, 1, compile_policy(plays_card_5),"
-        " *P.new_scratch())\n"
+        "P.choose(np.array([1, 2, 3, 4], dtype=np.uint64), t, 1, P.P_USER, 1,"
+        " P.calls(compile_policy(plays_card_5), [P.P_USER]), *P.new_scratch())\n"
         "print(P.no_user_policy)\n"
         "print(jack_risk('lookahead,heuristic,heuristic', samples=3, rng=1).samples)\n"
     )

@@ -195,7 +195,7 @@ def test_kernel_matches_naive_twin(turned_jack, lean):
         K.deals_random3_kernel(chunk_state(ss, 0), n, out, rules.pack())
     else:
         K.deals_kernel(chunk_state(ss, 0), n, out, rules.pack(), np.zeros(3, dtype=np.int64), 1, -1, 0, -1, 0,
-                       1, P.no_user_policy)
+                       1, P.calls(P.no_user_policy, [P.P_RANDOM]))
     state = naive.Xoshiro(chunk_state(ss, 0))
     deck = naive.Stock(range(52))
     exp = DEALS.zeros()
@@ -249,7 +249,7 @@ def test_fast_random_path_equals_the_general_play(turned_jack):
     for check in (0, 1):
         out = DEALS.zeros()
         K.deals_kernel(chunk_state(ss, 0), 3_000, out, rules.pack(), np.zeros(3, dtype=np.int64), 1,
-                       -1, 0, -1, 0, check, P.no_user_policy)
+                       -1, 0, -1, 0, check, P.calls(P.no_user_policy, [P.P_RANDOM]))
         outs.append(out)
     lean = DEALS.zeros()
     K.deals_random3_kernel(chunk_state(ss, 0), 3_000, lean, rules.pack())
@@ -280,7 +280,8 @@ def test_kernels_per_lineup_count_as_the_general_kernel(players, lineup):
     ss, _ = as_seed_sequence(8)
     for check in (0, 1):
         general, special = DEALS.zeros(), DEALS.zeros()
-        K.deals_kernel(chunk_state(ss, 0), 2_000, general, rules, codes, 1, -1, 0, -1, 1, check, P.no_user_policy)
+        K.deals_kernel(chunk_state(ss, 0), 2_000, general, rules, codes, 1, -1, 0, -1, 1, check,
+                       P.calls(P.no_user_policy, codes))
         if lineup == "heuristic":
             K.deals_heuristic_kernel(chunk_state(ss, 0), 2_000, special, rules, -1, 0, -1, 1, check)
         else:

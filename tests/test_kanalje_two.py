@@ -220,7 +220,7 @@ def test_two_player_kernel_matches_naive_twin(p1j):
     n = 120
     out = DEALS.zeros()
     K.deals_kernel(chunk_state(ss, 0), n, out, rules.pack(), np.zeros(2, dtype=np.int64), 1, -1, 0, -1, 1, 1,
-                   P.no_user_policy)
+                   P.calls(P.no_user_policy, [P.P_RANDOM]))
     state = naive.Xoshiro(chunk_state(ss, 0))
     deck = naive.Stock(range(52))
     exp = DEALS.zeros()

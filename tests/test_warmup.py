@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cardodds import report, warmup
-from cardodds._jit import PYTHON_TWIN
+from cardodds._jit import POINTER, PYTHON_TWIN
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and process groups")
 
@@ -353,14 +353,29 @@ _SPLIT_RUNS = [
     ("kanalje advise", warmup.TASKS["kanalje advise two players, phase 2"]),
     ("kanalje risk look-ahead", ("kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "3",
                                  "--lookahead-samples", "2", "--seed", "1")),
+    ("kanalje risk pimc", ("kanalje", "risk", "--policies", "pimc,heuristic", "--players", "2", "--samples", "2",
+                           "--lookahead-samples", "2", "--seed", "1")),
 ]
+
+#: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
+_EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score", "cardodds.kanalje._policies.exact_value",
+                 "cardodds.kanalje._policies.pimc_choose" + POINTER}
+
+
+def _logged_name(name: str) -> str:
+    """The compile log's name of a function of a split: a :class:`~cardodds._jit.Pointer` is
+    logged as its function's compiled form."""
+    from cardodds import _split
+
+    fn = getattr(_split._function(name), "fn", None)
+    return name if fn is None else f"{fn.__module__}.{fn.__qualname__}{POINTER}"
 
 
 def _split_kernels(split: str) -> set[tuple[str, str]]:
     """``(kernel, argument types)`` of the split as the compile log writes them."""
     from cardodds import _split
 
-    return {(name, str(_split._types(types))) for name, types in _split.SPLITS[split]}
+    return {(_logged_name(name), str(_split._types(types))) for name, types in _split.SPLITS[split]}
 
 
 @pytest.mark.parametrize("split, argv", _SPLIT_RUNS, ids=[" ".join(a[:2]) + f" {i}" for i, (_, a) in
@@ -379,6 +394,8 @@ def test_a_first_call_compiles_its_split_in_a_second_process_and_loads_it_from_t
     # ... and the command compiled none of them: it waited for each and loaded it
     names = {name for name, _ in _split_kernels(split)}
     assert [r["kernel"] for r in rows if r["pid"] == proc.pid and r["kernel"] in names] == []
+    if split == "kanalje risk look-ahead":  # a lineup compiles only the searches it has
+        assert _EXACT_SEARCH.isdisjoint(r["kernel"] for r in rows)
     log.unlink()
     warm = subprocess.run(CLI + list(argv), env=_env(cache, log), capture_output=True, text=True, timeout=600)
     assert warm.returncode == 0, warm.stderr

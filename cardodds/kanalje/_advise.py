@@ -24,8 +24,8 @@ from ._policies import (
     heuristic_card,
     new_scratch,
     play_heuristic_until,
-    play_out,
     play_out_basic,
+    play_out_searching,
     representatives,
     sample_phase1,
 )
@@ -182,13 +182,13 @@ def sample_hands(state, n, t0, deal, hands, infer):
         hands[i, HAND_A] = w[T.hand + deal[DL.a]]
 
 
-def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, user, infer, phase1):
+def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1):
     """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
     out from the same random state (drawn once per world), so the options are paired.
-    ``pol`` is None for heuristic players alone, and ``user`` None for lineups of random and
-    heuristic players: each compiles only its own play-out (the leanest first); else ``user``
-    is the compiled user policy (or its stand-in). ``infer`` is None, or ``(start, obs)``
+    ``pol`` is None for heuristic players alone, and ``calls`` None for lineups of random and
+    heuristic players: each compiles only its own play-out (the leanest first); else ``calls``
+    is what the play-outs call through a pointer (:func:`._policies.calls`). ``infer`` is None, or ``(start, obs)``
     to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`).
     ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`).
     ``same[i]`` is the option whose heuristic play-out option ``i`` repeats card for card
@@ -196,7 +196,7 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, user
     # The chunk kernel is the compiled loop called with its tables allocated here, in Python, as
     # the deals kernels do (see ._kernels.deals_kernel): a compiled kernel around it measured half
     # a second of the first call.
-    _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, user, infer, phase1,
+    _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1,
                  np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
                  np.empty(52, dtype=np.int64), np.empty((MAX_OPTIONS, RESULT), dtype=np.int64),
                  np.empty((2, 4), dtype=np.uint64), *new_scratch())
@@ -231,7 +231,7 @@ RESULT = R_JACKS + 4
 
 
 @loop(from_python=True)
-def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, user, infer, phase1, w, t, deck, res, sub,
+def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1, w, t, deck, res, sub,
                  scr, rs):
     k = cards.shape[0]
     for _ in range(n):
@@ -253,10 +253,10 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, user,
                 if pol is None:  # my card, then the heuristic for everybody: one call
                     play_heuristic_until(sub[1], t, 0, cards[i])
                 elif not play_any(sub[1], t, seat, cards[i]):
-                    if user is None:
+                    if calls is None:
                         play_out_basic(sub[1], t, pol)
                     else:
-                        play_out(sub[1], t, pol, samples, user, scr, rs)
+                        play_out_searching(sub[1], t, pol, samples, calls, scr, rs)
                 _result(t, seat, res[i])
             _record_option(out, res[i], i, wt)
         _record_pairs(out, res, k, wt)

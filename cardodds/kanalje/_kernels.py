@@ -15,7 +15,7 @@ from .._jit import inline, loop
 from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
-from ._policies import new_scratch, play_heuristic_until, play_out, play_out_basic, random_choose
+from ._policies import new_scratch, play_heuristic_until, play_out_basic, play_out_searching, random_choose
 from ._table import (
     TABLE_SIZE,
     beats_linked,
@@ -32,7 +32,7 @@ from .rules import R
 D = DEALS.at
 
 
-def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user):
+def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls):
     """``n`` deals, seat 0 left of the dealer: jack takers, scores and their distributions
     (:data:`DEALS`); two players also phase 1 and the face-up card.
 
@@ -40,8 +40,8 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
     numba links each callee into a compiled caller and optimises the whole again, so a compiled
     kernel around the loop cost about as much of the first call as the loop itself (half a
     second for the heuristic players, over a second here); an allocation a chunk costs nothing."""
-    _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
-                *deal_work(fixed_hand, fixed_card), *new_scratch())
+    _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls,
+                *deal_work(fixed_hand, fixed_card), *new_scratch(), _checked(check))
 
 
 def deal_work(fixed_hand, fixed_card):
@@ -56,21 +56,21 @@ def deal_work(fixed_hand, fixed_card):
 
 # The deal loops allocate nothing, so they are compiled without reference counting (see cardodds/_jit.py).
 @loop(from_python=True)
-def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, user,
-                t, deck, nfree, held, hand0, scr, rs):
+def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls,
+                t, deck, nfree, held, hand0, scr, rs, checked):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
-        play_out(state, t, pol, samples, user, scr, rs)
+        play_out_searching(state, t, pol, samples, calls, scr, rs)
         record_deal(out, t, players, held, hand0)
-        if check != 0:
+        if checked is not None:
             out[D.violations] += check_deal_end(t, rules, start_phase)
 
 
 def _checked(check):
-    """None for an unchecked run: the loops of the lean lineups then compile no check of the
-    deal's end (:func:`._table.check_deal_end`, a quarter of a second of their first call)."""
+    """None for an unchecked run: the deal loops then compile no check of the deal's end
+    (:func:`._table.check_deal_end`, a quarter of a second of their first call)."""
     return True if check else None
 
 

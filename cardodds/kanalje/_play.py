@@ -21,7 +21,7 @@ TR = TRACE.at
 
 
 @kernel
-def play_traced(state, t, pol, samples, rec, user):
+def play_traced(state, t, pol, samples, rec, calls):
     """Play ``t`` to its end, writing each trick as a row of ``rec`` (:data:`TRACE`)."""
     scr, rs = scratch()
     i = 0
@@ -30,7 +30,7 @@ def play_traced(state, t, pol, samples, rec, user):
         if t[T.trick_len] == 0:
             rec[i, TR.leader] = seat
             rec[i, TR.faceup] = t[T.faceup] if t[T.phase] == 1 else -1
-        c = choose(state, t, seat, pol[seat], samples, user, scr, rs)
+        c = choose(state, t, seat, pol[seat], samples, calls, scr, rs)
         rec[i, TR.cards + t[T.trick_len]] = c
         done = play_any(state, t, seat, c)
         if t[T.trick_len] == 0:
@@ -40,7 +40,7 @@ def play_traced(state, t, pol, samples, rec, user):
             return
 
 
-def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
+def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, calls):
     """Paired strength match on the same deals (hands, turned card or stock, and phase-2
     trump draw): B in every seat, then for each seat r A in seat r and B elsewhere; out sums
     A's score minus B's in seat r over the seats (one figure per deal, :data:`MATCH`). Like the
@@ -54,12 +54,12 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, user):
     hand0 = np.empty(4, dtype=np.int64)
     pol = np.empty(players, dtype=np.int64)
     base = np.empty(players, dtype=np.int64)
-    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base,
+    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0, deck, hand0, pol, base,
                 *new_scratch())
 
 
 @loop(from_python=True)
-def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0, deck, hand0, pol, base, scr, rs):
+def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0, deck, hand0, pol, base, scr, rs):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
@@ -71,7 +71,7 @@ def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, user, t, t0,
             for s in range(players):
                 pol[s] = pol_a if s == r else pol_b
             copy_into(t, t0)
-            play_out(state, t, pol, samples, user, scr, rs)
+            play_out(state, t, pol, samples, calls, scr, rs)
             if check != 0:
                 out[M.violations] += check_deal_end(t, rules, 1)
             if r < 0:
@@ -104,7 +104,7 @@ def game_winner(totals, n, target):
     return w
 
 
-def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
+def game_kernel(state, n, out, rules, pol, samples, check, max_deals, calls):
     """``n`` games to ``target`` (:data:`GAME`); the last seat deals the first deal (seat 0
     leads; two players: leads phase 1 by default), the deal passes clockwise. The compiled loop
     called with its tables allocated here, as :func:`match_kernel` is."""
@@ -113,11 +113,11 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, user):
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.empty(4, dtype=np.int64)
     totals = np.zeros(players, dtype=np.int64)
-    _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, *new_scratch())
+    _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, *new_scratch())
 
 
 @loop(from_python=True)
-def _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, deck, hand0, totals, scr, rs):
+def _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, scr, rs):
     players = rules[R.players]
     target = rules[R.target]
     for _ in range(n):
@@ -129,7 +129,7 @@ def _game_loop(state, n, out, rules, pol, samples, check, max_deals, user, t, de
         while winner < 0 and deals < max_deals:
             first = seat_after(dealer, 1, players)
             start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, first, check, hand0)
-            play_out(state, t, pol, samples, user, scr, rs)
+            play_out(state, t, pol, samples, calls, scr, rs)
             if check != 0:
                 out[G.violations] += check_deal_end(t, rules, 1)
             for s in range(players):

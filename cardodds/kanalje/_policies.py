@@ -9,10 +9,12 @@ play a deal to its end, each seat choosing by its policy code, on the table mech
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import types
 
-from .._jit import callback, helper, inline, loop
+from .._jit import Pointer, callback, helper, inline, loop
 from .._random import bounded, next_u64, shuffle_prefix
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
 from ._table import (
@@ -460,18 +462,19 @@ def scratch():
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
 
 
-@loop
+@inline
 def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
     best total score. Interchangeable cards (:func:`representatives`) are played out once.
-    ``exact`` (the ``pimc`` player): the last tricks of each play-out are solved exactly
+    ``exact`` (the ``pimc`` player, a constant where it is inlined): the last tricks of each play-out are solved exactly
     (:func:`exact_value`); a world with nothing hidden (the two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
     (compiled without reference counting, numba would refuse an allocation), and the random
-    draws are those of a comparison of every card, whatever is skipped. One compile serves
-    both players (``exact`` is an argument): a call per decision, which costs nothing beside it."""
+    draws are those of a comparison of every card, whatever is skipped. Inlined into each
+    player (:func:`lookahead_choose`, :func:`pimc_choose`) with ``exact`` a constant, so numba
+    prunes the other player's play-outs: the look-ahead compiles no exact search."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
     reps = representatives(t, seat, legal)
@@ -524,6 +527,45 @@ def pimc_choose(state, t, seat, legal, samples, scr, rs):
     """The ``pimc`` player's card: perfect-information Monte Carlo, the look-ahead's worlds with
     the last tricks of every play-out solved exactly (:func:`sampled_choose`)."""
     return sampled_choose(state, t, seat, legal, samples, scr, rs, True)
+
+
+def _no_search(state, t, seat, legal, samples, scr, rs):
+    """Stands in for the searches of a lineup that has none (never called there)."""
+    return lowest(legal)
+
+
+#: ``search(state, t, seat, legal, samples, scr, rs) -> card``: the look-ahead and ``pimc``
+#: players as the kernels call them, through a pointer of this type (:func:`calls`).
+SEARCH_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1], types.int64, types.int64, types.int64,
+                               types.int64[:, ::1], types.uint64[:, ::1])
+LOOKAHEAD = Pointer(lookahead_choose, SEARCH_SIGNATURE)
+PIMC = Pointer(pimc_choose, SEARCH_SIGNATURE)
+NO_SEARCH = Pointer(_no_search, SEARCH_SIGNATURE)
+
+
+class Calls(NamedTuple):
+    """What the kernels call through a pointer (:func:`calls`). A named tuple: numba types a
+    plain tuple of functions by unifying them, with a warning that the feature is experimental."""
+
+    user: object
+    lookahead: object
+    pimc: object
+
+
+def calls(user, codes) -> Calls:
+    """The kernels' ``calls`` argument for a lineup of policy ``codes``: the user's compiled
+    policy (:func:`~.view.compile_policy`) and the searches. A search the lineup does not have
+    is never called, and is another search of the lineup or :data:`NO_SEARCH`, so that a run
+    compiles only the searches it has (``pimc``'s exact end-of-deal search is the larger).
+
+    >>> calls(None, [P_LOOKAHEAD, P_HEURISTIC, P_HEURISTIC]).pimc
+    Pointer(cardodds.kanalje._policies.lookahead_choose)
+    """
+    have = {int(c) for c in codes}
+    look = LOOKAHEAD if P_LOOKAHEAD in have else None
+    pimc = PIMC if P_PIMC in have else None
+    either = look or pimc or NO_SEARCH
+    return Calls(user, look or either, pimc or either)
 
 
 # ---- the user's policy ----------------------------------------------------------------------
@@ -584,27 +626,28 @@ def _user_card(state, t, seat, legal, user, scr):
 
 
 @inline
-def _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs):
-    """The card of a random, look-ahead, ``pimc`` or user policy (the same in either phase)."""
+def _choose_drawn(state, t, seat, code, samples, calls, legal, scr, rs):
+    """The card of a random, look-ahead, ``pimc`` or user policy (the same in either phase);
+    ``calls``: :class:`Calls`."""
     if code == P_RANDOM:
         return random_choose(state, legal)
     if code == P_LOOKAHEAD:
-        return lookahead_choose(state, t, seat, legal, samples, scr, rs)
+        return calls.lookahead(state, t, seat, legal, samples, scr, rs)
     if code == P_PIMC:
-        return pimc_choose(state, t, seat, legal, samples, scr, rs)
-    return _user_card(state, t, seat, legal, user, scr)
+        return calls.pimc(state, t, seat, legal, samples, scr, rs)
+    return _user_card(state, t, seat, legal, calls.user, scr)
 
 
 @loop
-def choose(state, t, seat, code, samples, user, scr, rs):
-    """The card policy ``code`` plays for ``seat`` now, in either phase (``user`` is the user's
-    policy). A call per card: :func:`play_out` serves lineups with a look-ahead, ``pimc`` or user
-    player, whose decisions cost far more than the call."""
+def choose(state, t, seat, code, samples, calls, scr, rs):
+    """The card policy ``code`` plays for ``seat`` now, in either phase (``calls``: the user's
+    policy and the searches, :func:`calls`). A call per card: :func:`play_out` serves lineups
+    with a look-ahead, ``pimc`` or user player, whose decisions cost far more than the call."""
     p1 = t[T.phase] == 1
     legal = legal_cards1(t, seat) if p1 else legal_cards(t, seat)
     if code == P_HEURISTIC:
         return heuristic1_choose(t, seat, legal) if p1 else heuristic_card(t, seat, legal)
-    return _choose_drawn(state, t, seat, code, samples, user, legal, scr, rs)
+    return _choose_drawn(state, t, seat, code, samples, calls, legal, scr, rs)
 
 
 @loop
@@ -701,13 +744,28 @@ def play_out_basic(state, t, pol):
             return
 
 
+@inline
+def _play_out_choosing(state, t, pol, samples, calls, scr, rs):
+    while True:
+        seat = to_play(t)
+        if play_any(state, t, seat, choose(state, t, seat, pol[seat], samples, calls, scr, rs)):
+            return
+
+
 @loop
-def play_out(state, t, pol, samples, user, scr, rs):
+def play_out(state, t, pol, samples, calls, scr, rs):
     """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
     code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
     if _played_out_lean(state, t, pol):
         return
-    while True:
-        seat = to_play(t)
-        if play_any(state, t, seat, choose(state, t, seat, pol[seat], samples, user, scr, rs)):
-            return
+    _play_out_choosing(state, t, pol, samples, calls, scr, rs)
+
+
+@loop
+def play_out_searching(state, t, pol, samples, calls, scr, rs):
+    """:func:`play_out` without the lean loops of :func:`_played_out_lean` compiled in: the same
+    play for any lineup, for the deals and advice kernels, which run it only for a lineup with a
+    look-ahead, ``pimc`` or user player (one that never takes those loops). The heuristic's
+    play-out, a third of the look-ahead lineup's first call, is then compiled only in the
+    searches, which a second process compiles beside the deal loop (:mod:`cardodds._split`)."""
+    _play_out_choosing(state, t, pol, samples, calls, scr, rs)

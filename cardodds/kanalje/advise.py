@@ -47,6 +47,7 @@ from . import _advise as KA
 from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER, KanaljeResult, check_lookahead_samples
 from ._defaults import ADVISE_SAMPLES, DEFAULT_POLICIES
+from ._policies import calls
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
 from ._position import CARD_ARG, PHASE1, PHASE2, THREE, played_text
 from ._position import check_position as _check_position
@@ -351,7 +352,7 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     cards = np.array(pos.options, dtype=np.int64)
     same = KA.interchangeable(pos.table, pos.seat, cards) if heuristic else np.arange(len(cards), dtype=np.int64)
     args = (pos.table, pos.deal, pos.seat, cards, same, None if heuristic else np.array(codes, dtype=np.int64),
-            lookahead_samples, None if fast else compile_policy(user),
+            lookahead_samples, None if fast else calls(compile_policy(user), codes),
             (pos.start, _observations(pos, codes)) if infer else None, True if pos.phase == PHASE1 else None)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options), bool(infer)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,

@@ -130,8 +130,9 @@ def _risk(args) -> int:
     rules = _rules(args)
     _check_policies(args, rules)
     _, names, _ = resolve_policies(args.policies, rules.players)
-    searching = {"lookahead", "pimc"} & set(names)  # the heuristic lineups' kernels are a chain: nothing to split
-    with two_processes("kanalje risk look-ahead" if searching else None):
+    # The searches compile beside the deal loop; the heuristic lineups' kernels are a chain: nothing to split.
+    split = "kanalje risk pimc" if "pimc" in names else "kanalje risk look-ahead" if "lookahead" in names else None
+    with two_processes(split):
         res = jack_risk(args.policies, rules=rules, **_run_args(args))
     return cu.emit(args, res, risk_text)
 
