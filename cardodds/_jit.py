@@ -91,12 +91,13 @@ from pathlib import Path
 from numba import cfunc, njit
 from numba.core import config as _numba_config
 from numba.core import event as _event
+from numba.core import ir as _ir
 from numba.core import sigutils
+from numba.core import types as _types
 from numba.core.caching import FunctionCache
 from numba.core.ccallback import CFunc
-from numba.core import ir as _ir
-from numba.core import types as _types
 from numba.core.compiler import Compiler, DefaultPassBuilder
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import register_pass
 from numba.core.inline_closurecall import InlineWorker
 from numba.core.registry import CPUDispatcher
@@ -407,14 +408,15 @@ class Pointer(WrapperAddressProtocol):
 
     def compile(self, args=None) -> CFunc:
         """The compiled ``cfunc`` (``args``, the signature's argument types, are taken as given)."""
-        hit = _POINTERS.get(self._key())
-        if hit is None:
-            options = {"nopython": True, "nogil": True, "boundscheck": BOUNDSCHECK, "_nrt": False}
-            hit = _LoggedCFunc(self._renamed(), sigutils.normalize_signature(self.sig), locals={}, options=options,
-                               pipeline_class=_Compiler)
-            hit.enable_caching()
-            hit.compile()
-            _POINTERS[self._key()] = hit
+        with global_compiler_lock:  # the engine's threads call a kernel with it at once
+            hit = _POINTERS.get(self._key())
+            if hit is None:
+                options = {"nopython": True, "nogil": True, "boundscheck": BOUNDSCHECK, "_nrt": False}
+                hit = _LoggedCFunc(self._renamed(), sigutils.normalize_signature(self.sig), locals={},
+                                   options=options, pipeline_class=_Compiler)
+                hit.enable_caching()
+                hit.compile()
+                _POINTERS[self._key()] = hit
         return hit
 
     def __wrapper_address__(self):

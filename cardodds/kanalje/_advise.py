@@ -188,8 +188,9 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, call
     out from the same random state (drawn once per world), so the options are paired.
     ``pol`` is None for heuristic players alone, and ``calls`` None for lineups of random and
     heuristic players: each compiles only its own play-out (the leanest first); else ``calls``
-    is what the play-outs call through a pointer (:func:`._policies.calls`). ``infer`` is None, or ``(start, obs)``
-    to weigh each world by the likelihood of the other seats' plays (:func:`likelihood_ratio`).
+    is what the play-outs call through a pointer (:func:`._policies.calls`). ``infer`` is
+    None, or ``(start, obs)`` to weigh each world by the likelihood of the other seats' plays
+    (:func:`likelihood_ratio`).
     ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`).
     ``same[i]`` is the option whose heuristic play-out option ``i`` repeats card for card
     (:func:`interchangeable`; ``i`` itself for none): with ``pol`` None, its figures are copied."""

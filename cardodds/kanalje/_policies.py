@@ -1,8 +1,9 @@
 """Kanalje's built-in policies, compiled: random, heuristic, look-ahead, and the call of a user's policy.
 
 A policy is ``policy(state, legal, seat, view) -> card`` (see ``policies.py``); a user's
-compiled policy reaches the kernels as their last argument (:func:`no_user_policy` when
-there is none), compiled to :data:`POLICY_SIGNATURE`. :func:`play_out` and its leaner twins
+compiled policy (:data:`POLICY_SIGNATURE`; :func:`no_user_policy` when there is none) and the
+look-ahead and ``pimc`` searches (:data:`SEARCH_SIGNATURE`) reach the kernels as their last
+argument, :func:`calls`, and are called through a pointer. :func:`play_out` and its leaner twins
 play a deal to its end, each seat choosing by its policy code, on the table mechanics of
 :mod:`._table`.
 """
@@ -468,8 +469,9 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
     best total score. Interchangeable cards (:func:`representatives`) are played out once.
-    ``exact`` (the ``pimc`` player, a constant where it is inlined): the last tricks of each play-out are solved exactly
-    (:func:`exact_value`); a world with nothing hidden (the two-player phase 2) is solved once.
+    ``exact`` (the ``pimc`` player, a constant where it is inlined): the last tricks of each
+    play-out are solved exactly (:func:`exact_value`); a world with nothing hidden (the
+    two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
     (compiled without reference counting, numba would refuse an allocation), and the random
     draws are those of a comparison of every card, whatever is skipped. Inlined into each
