@@ -139,6 +139,17 @@ def main(argv=None) -> None:
     print(a.out)
 
 
+def _cpu_model() -> str:
+    """The processor's model name (Linux), which differs between machines of one kind."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "processor unknown"
+
+
 def _cmd(argv: list[str]) -> str:
     return "`cardodds " + " ".join(f'"{x}"' if " " in x else x for x in argv) + "`"
 
@@ -150,7 +161,8 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str
     lines = [
         "# First answers on a fresh install: compile time, command by command and kernel by kernel",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} logical cores, Linux {platform.release()}; Python "
+        f"Machine: {platform.machine()} ({_cpu_model()}), {os.cpu_count()} logical cores, Linux {platform.release()}; "
+        f"Python "
         f"{platform.python_version()}, numba {numba.__version__}. Load average {load_before[0]:.2f} before the run "
         f"and {load_after[0]:.2f} after it ({seconds / 60:.0f} min); wall time includes waiting for a core, "
         "CPU time does not. Reproduce: `python benchmarks/compile.py"

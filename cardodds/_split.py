@@ -2,15 +2,16 @@
 
 On an empty cache a command waits for numba, which compiles one function at a time: one core
 works and the other waits. Where a command's kernels form a tree rather than a chain (Canasta's
-moves beside its scores and heuristic; Kanalje's advice: the play-outs beside the position
-and its hidden cards; the look-ahead's exact search beside the heuristic), a second process
-compiles one part into the on-disk cache, which numba shares between processes, while the
-command compiles the rest. When the command's compiling reaches a function of that part, it
-waits until the second process has compiled it (one line on a pipe per function), then loads
-it from the cache. :data:`SPLITS` names each part: functions with the argument types the
-command calls them with (``tests/test_warmup.py`` runs each command and checks that the second
-process compiled every one and the command none). A chain (Kanalje's heuristic lineups: the deal
-loop on the play-out on the heuristic) has nothing to split: each function waits for the one below.
+moves beside its scores and heuristic; Kanalje's advice: the play-outs beside the position and
+its hidden cards; a look-ahead or ``pimc`` player's search, called through a pointer, beside the
+deal loop), a second process compiles one part into the on-disk cache, which numba shares
+between processes, while the command compiles the rest. When the command's compiling reaches a
+function of that part, it waits until the second process has compiled it (one line on a pipe per
+function), then loads it from the cache. :data:`SPLITS` names each part: functions with the
+argument types the command calls them with (``tests/test_warmup.py`` runs each command and
+checks that the second process compiled every one and the command none). A chain (Kanalje's
+heuristic lineups: the deal loop on the play-out on the heuristic) has nothing to split: each
+function waits for the one below.
 
 The second process starts only on a fresh cache (a function of the part without a cache entry),
 with two or more cores, outside a warm-up task (the warm-up and the report run their own
