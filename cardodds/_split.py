@@ -3,15 +3,14 @@
 On an empty cache a command waits for numba, which compiles one function at a time: one core
 works and the other waits. Where a command's kernels form a tree rather than a chain (Canasta's
 moves beside its scores and heuristic; Kanalje's advice: the play-outs beside the position and
-its hidden cards; a look-ahead or ``pimc`` player's search, called through a pointer, beside the
-deal loop), a second process compiles one part into the on-disk cache, which numba shares
-between processes, while the command compiles the rest. When the command's compiling reaches a
-function of that part, it waits until the second process has compiled it (one line on a pipe per
-function), then loads it from the cache. :data:`SPLITS` names each part: functions with the
-argument types the command calls them with (``tests/test_warmup.py`` runs each command and
-checks that the second process compiled every one and the command none). A chain (Kanalje's
-heuristic lineups: the deal loop on the play-out on the heuristic) has nothing to split: each
-function waits for the one below.
+its hidden cards; Kanalje's deal loop beside what it calls through a pointer: a look-ahead or
+``pimc`` player's search, or the heuristic lineup's play-out), a second process compiles one
+part into the on-disk cache, which numba shares between processes, while the command compiles
+the rest. When the command's compiling reaches a function of that part, it waits until the
+second process has compiled it (one line on a pipe per function), then loads it from the cache.
+:data:`SPLITS` names each part: functions with the argument types the command calls them with
+(``tests/test_warmup.py`` runs each command and checks that the second process compiled every
+one and the command none). A chain has nothing to split: each function waits for the one below.
 
 The second process starts only on a fresh cache (a function of the part without a cache entry),
 with two or more cores, outside a warm-up task (the warm-up and the report run their own
@@ -63,6 +62,11 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
         ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
         ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
+    ),
+    "kanalje risk heuristic": (
+        ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
+        ("cardodds.kanalje._policies.PLAY_OUT_HEURISTIC", "(uint64[::1], int64[::1])"),
     ),
     "kanalje risk look-ahead": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),

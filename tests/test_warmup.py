@@ -351,6 +351,8 @@ _SPLIT_RUNS = [
     ("kanalje advise", warmup.TASKS["kanalje advise"]),
     ("kanalje advise", warmup.TASKS["kanalje advise two players"]),
     ("kanalje advise", warmup.TASKS["kanalje advise two players, phase 2"]),
+    ("kanalje risk heuristic", warmup.TASKS["kanalje risk"]),
+    ("kanalje risk heuristic", warmup.TASKS["kanalje hand"]),
     ("kanalje risk look-ahead", ("kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "3",
                                  "--lookahead-samples", "2", "--seed", "1")),
     ("kanalje risk pimc", ("kanalje", "risk", "--policies", "pimc,heuristic", "--players", "2", "--samples", "2",

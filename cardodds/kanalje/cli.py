@@ -130,16 +130,26 @@ def _risk(args) -> int:
     rules = _rules(args)
     _check_policies(args, rules)
     _, names, _ = resolve_policies(args.policies, rules.players)
-    # The searches compile beside the deal loop; the heuristic lineups' kernels are a chain: nothing to split.
-    split = "kanalje risk pimc" if "pimc" in names else "kanalje risk look-ahead" if "lookahead" in names else None
-    with two_processes(split):
+    with two_processes(_split(names)):
         res = jack_risk(args.policies, rules=rules, **_run_args(args))
     return cu.emit(args, res, risk_text)
 
 
+def _split(names) -> str | None:
+    """The part of a lineup's deals kernel a second process compiles (:mod:`cardodds._split`):
+    the searches, or the heuristic's play-out, beside the deal loop."""
+    if "pimc" in names:
+        return "kanalje risk pimc"
+    if "lookahead" in names:
+        return "kanalje risk look-ahead"
+    return "kanalje risk heuristic" if set(names) == {"heuristic"} else None
+
+
 def _hand(args) -> int:
+    from .._split import two_processes
     from ..cards import parse_card, parse_cards
     from .analysis import evaluate_hand
+    from .policies import resolve_policies
 
     rules = _rules(args)
     _check_policies(args, rules)
@@ -149,8 +159,10 @@ def _hand(args) -> int:
             cu.about(flag, card, parse_card, card)
     if args.seat >= rules.players:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
-    res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
-                        policies=args.policies, rules=rules, **_run_args(args))
+    _, names, _ = resolve_policies(args.policies, rules.players)
+    with two_processes(_split(names)):
+        res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
+                            policies=args.policies, rules=rules, **_run_args(args))
     return cu.emit(args, res, hand_text)
 
 
