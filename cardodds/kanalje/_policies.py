@@ -3,9 +3,9 @@
 A policy is ``policy(state, legal, seat, view) -> card`` (see ``policies.py``); a user's
 compiled policy (:data:`POLICY_SIGNATURE`; :func:`no_user_policy` when there is none) and the
 look-ahead and ``pimc`` searches (:data:`SEARCH_SIGNATURE`) reach the kernels as their last
-argument, :func:`calls`, and are called through a pointer. :func:`play_out` and its leaner twins
-play a deal to its end, each seat choosing by its policy code, on the table mechanics of
-:mod:`._table`.
+argument, :func:`calls`, and are called through a pointer, as the heuristic lineups' deal loop
+calls their play-out (:data:`PLAY_OUT_HEURISTIC`). :func:`play_out` and its leaner twins play a
+deal to its end, each seat choosing by its policy code, on the table mechanics of :mod:`._table`.
 """
 
 from __future__ import annotations
