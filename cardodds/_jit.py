@@ -59,7 +59,8 @@ Every compiled function in cardodds is declared with one of these decorators, so
   (in a second process, :mod:`cardodds._split`), and a lineup compiles only the searches it has.
   A call through a pointer costs nothing beside a search's thousands of play-outs, nor beside a
   whole play-out: the heuristic lineups' deal loop calling its play-out through a pointer ran as
-  fast as with the same play-out linked (``benchmarks/side_by_side.py``), and its first call
+  fast as with the same play-out linked (1.002 of it, quartiles 0.952 to 1.039,
+  ``benchmarks/side_by_side.py``; ``benchmarks/RESULTS_speed.md``), and its first call
   compiles the play-out and the loop in two processes, each once.
 
 Numba checks a cached kernel against its own source file only: a kernel that inlines or calls

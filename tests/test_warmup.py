@@ -359,6 +359,21 @@ _SPLIT_RUNS = [
                            "--lookahead-samples", "2", "--seed", "1")),
 ]
 
+def test_a_kanalje_lineup_picks_the_split_of_the_deals_kernel_it_runs():
+    # all heuristic: the lean loop with the play-out's pointer; a random seat: the basic loop,
+    # which calls no pointer, so nothing to split; a search: its pointer
+    from cardodds.kanalje.cli import _split
+    from cardodds.kanalje.policies import resolve_policies
+
+    def split(policies, players=3):
+        return _split(resolve_policies(policies, players)[1])
+
+    assert split("heuristic") == split("heuristic", 2) == "kanalje risk heuristic"
+    assert split("random,heuristic,heuristic") is None and split("random") is None
+    assert split("lookahead,heuristic,heuristic") == split("heuristic,lookahead,random") == "kanalje risk look-ahead"
+    assert split("pimc,lookahead,heuristic") == split("pimc,heuristic", 2) == "kanalje risk pimc"
+
+
 #: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
 _EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score", "cardodds.kanalje._policies.exact_value",
                  "cardodds.kanalje._policies.pimc_choose" + POINTER}

@@ -334,8 +334,8 @@ def play_heuristic_until(state, t, depth, first):
     left (0: to the end of the deal; ``state`` draws only the two-player phase-2 trump). The
     heuristic and the card plays are inlined into this loop, and this loop into one other
     place only (:func:`play_out_heuristic`): every other heuristic play-out calls it, once a
-    play-out, straight (a one-line wrapper to the end of the deal measured a quarter of a
-    second more of each first call, and no speed, once the chunk kernels became Python)."""
+    play-out, straight (a linked one-line wrapper calling it to the end of the deal measured a
+    quarter of a second more of each first call, and no speed)."""
     first = _phase1_heuristic(state, t, first)
     while first >= 0 or depth == 0 or tricks_left(t) > depth:
         seat = to_play(t)

@@ -112,10 +112,12 @@ def _rules(args) -> KanaljeRules:
                         phase1_jacks_cost=not args.no_phase1_jacks_cost)
 
 
-def _check_policies(args, rules) -> None:
+def _check_policies(args, rules) -> list[str]:
+    """The lineup's policy names, ``--policies`` checked."""
     from .policies import resolve_policies
 
-    cu.about("--policies", args.policies, resolve_policies, args.policies, rules.players)
+    _, names, _ = cu.about("--policies", args.policies, resolve_policies, args.policies, rules.players)
+    return names
 
 
 def _run_args(args) -> dict:
@@ -125,11 +127,9 @@ def _run_args(args) -> dict:
 def _risk(args) -> int:
     from .._split import two_processes
     from .analysis import jack_risk
-    from .policies import resolve_policies
 
     rules = _rules(args)
-    _check_policies(args, rules)
-    _, names, _ = resolve_policies(args.policies, rules.players)
+    names = _check_policies(args, rules)
     with two_processes(_split(names)):
         res = jack_risk(args.policies, rules=rules, **_run_args(args))
     return cu.emit(args, res, risk_text)
@@ -149,17 +149,15 @@ def _hand(args) -> int:
     from .._split import two_processes
     from ..cards import parse_card, parse_cards
     from .analysis import evaluate_hand
-    from .policies import resolve_policies
 
     rules = _rules(args)
-    _check_policies(args, rules)
+    names = _check_policies(args, rules)
     cu.about("--hand", args.hand, parse_cards, args.hand)
     for flag, card in (("--turned", args.turned), ("--faceup", args.faceup), ("--trump", args.trump)):
         if card is not None:
             cu.about(flag, card, parse_card, card)
     if args.seat >= rules.players:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
-    _, names, _ = resolve_policies(args.policies, rules.players)
     with two_processes(_split(names)):
         res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
                             policies=args.policies, rules=rules, **_run_args(args))
