@@ -18,7 +18,8 @@ processes), and only from the command line: a call from Python compiles in its o
 numba does. A second process that fails or is killed costs nothing but its time: the command
 then compiles what it needed itself. It ends with the command: it is killed when the command
 ends, and it stops by itself at its next line once the command has gone (Ctrl-C at a terminal
-reaches both).
+reaches both). On Linux it is a fork of the command, which has numba and the kernels imported
+already; elsewhere a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -112,13 +113,64 @@ def _wanted(command: str) -> bool:
             and not all(_cached(n) for n, _ in SPLITS[command]))
 
 
+class _Forked:
+    """A forked child, killed and waited for as a :class:`subprocess.Popen` is."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+
+    def kill(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+
+    def wait(self) -> None:
+        os.waitpid(self.pid, 0)
+
+
+def _start(command: str) -> tuple[_Forked | subprocess.Popen, IO[str]]:
+    """The second process, and the read end of its pipe. On Linux a fork of this process, which
+    has numba and the command's kernels imported, and numba's typing set up, already: a fresh
+    interpreter spends a second or more on them before its first compile. Elsewhere, or once
+    this process runs a second thread (a fork copies only the calling thread, and a lock another
+    thread holds stays held in the child), a fresh interpreter (a fork of a process with LLVM
+    loaded is not safe on every platform)."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        read, write = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read)
+            os.close(write)
+            raise
+        if pid == 0:
+            _forked(command, read, write)
+        os.close(write)
+        return _Forked(pid), os.fdopen(read)
+    proc = subprocess.Popen([sys.executable, "-m", "cardodds._split", command], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return proc, cast(IO[str], proc.stdout)  # a pipe: stdout=PIPE
+
+
+def _forked(command: str, read: int, write: int) -> None:
+    """The forked second process: what :func:`_main` does, its lines on the pipe ``write``, and
+    nothing of the command's (no terminal, none of its buffered output, none of its exit
+    handlers: ``os._exit``)."""
+    status = 1
+    try:
+        os.close(read)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        _main(command, os.fdopen(write, "w"))
+        status = 0
+    finally:
+        os._exit(status)
+
+
 class _Second:
     """The second process, and what it has compiled so far (read from its pipe on demand)."""
 
     def __init__(self, command: str):
-        self.proc = subprocess.Popen([sys.executable, "-m", "cardodds._split", command], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.out = cast(IO[str], self.proc.stdout)  # a pipe: stdout=PIPE
+        self.proc, self.out = _start(command)
         self.done: set[str] = set()
         self.ended = False
         self.lock = threading.Lock()
@@ -150,7 +202,7 @@ def two_processes(command: str | None) -> Iterator[None]:
     """
     second = None
     if command is not None and _wanted(command):
-        with contextlib.suppress(OSError):  # no interpreter to start: the command compiles alone
+        with contextlib.suppress(OSError):  # no process to start: the command compiles alone
             second = _Second(command)
     if command is None or second is None:
         yield
@@ -174,12 +226,13 @@ def two_processes(command: str | None) -> Iterator[None]:
         second.stop()
 
 
-def _main(command: str) -> None:
-    """The second process: compile ``SPLITS[command]`` in order, a line to stdout after each."""
+def _main(command: str, out: IO[str] | None = None) -> None:
+    """The second process: compile ``SPLITS[command]`` in order, a line to ``out`` (stdout) after each."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C at the terminal ends it with the command
+    out = out or sys.stdout
     for name, types in SPLITS[command]:
         _function(name).compile(_types(types))
-        print(name, flush=True)  # once the command has gone: BrokenPipeError, and the process ends
+        print(name, file=out, flush=True)  # once the command has gone: BrokenPipeError, and the process ends
 
 
 if __name__ == "__main__":

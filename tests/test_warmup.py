@@ -420,6 +420,50 @@ def test_a_first_call_compiles_its_split_in_a_second_process_and_loads_it_from_t
     assert _compiled(log) == []
 
 
+def test_the_second_process_as_a_fresh_interpreter_compiles_its_part_in_order(tmp_path):
+    # Off Linux the second process is ``python -m cardodds._split COMMAND`` (on Linux, a fork of
+    # the command, which the runs above use): one line a function, into the shared cache.
+    from cardodds import _split
+
+    split, log = "kanalje risk heuristic", tmp_path / "compiles.jsonl"
+    run = subprocess.run([sys.executable, "-m", "cardodds._split", split], env=_env(tmp_path / "cache", log),
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [name for name, _ in _split.SPLITS[split]]
+    assert {(r["kernel"], r["args"]) for r in _compiled(log)} >= _split_kernels(split)
+
+
+def test_a_command_running_a_second_thread_starts_a_fresh_interpreter_not_a_fork(monkeypatch):
+    # A fork copies only the calling thread; a lock another thread held would stay held in the
+    # child. So with a second thread alive the second process is a fresh interpreter.
+    import threading
+
+    from cardodds import _split
+
+    started = []
+
+    class FakePopen:
+        def __init__(self, argv, **kw):
+            started.append(argv)
+            self.stdout = None
+
+    def no_fork():
+        raise AssertionError("forked with a second thread alive")
+
+    monkeypatch.setattr(_split.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(_split.os, "fork", no_fork)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        proc, _ = _split._start("canasta play")
+    finally:
+        stop.set()
+        other.join()
+    assert isinstance(proc, FakePopen)
+    assert started == [[sys.executable, "-m", "cardodds._split", "canasta play"]]
+
+
 def _wanted(cache: Path, *, compile_first: bool = False, cores: int = 0, task: str = "") -> str:
     """What ``_split._wanted`` says of Canasta's advice in a fresh process on ``cache``."""
     code = ("import os; from cardodds import _split as s\n"
