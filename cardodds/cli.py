@@ -8,12 +8,18 @@ stderr and exit status 2; so does a bad argument (argparse's own convention).
 Ctrl-C stops the simulation within a second; the command prints what was counted, marked
 partial (``partial: true`` in JSON, an ``interrupted: partial result`` line in text), and
 exits with status 130. A second Ctrl-C exits at once.
+
+As the program (``argv`` not given), the command also owns the process: it collects cyclic
+garbage less often while numba compiles, and ends without tearing the interpreter down once
+its answer is out (see :func:`_leave`).
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
+import gc
 import importlib
 import os
 import signal
@@ -93,10 +99,52 @@ def _on_sigint(signum, frame):
     raise KeyboardInterrupt
 
 
+#: Generation-0 threshold of the garbage collector while the command is the program. Numba's
+#: compiler allocates millions of short-lived objects, and at Python's default (700) the
+#: collector ran some 700 times in one process of ``canasta play``'s first call: 0.4-0.5 CPU
+#: seconds, about a twentieth of it. At this threshold it runs a handful of times, and the
+#: peak memory is the same within 2% (``/usr/bin/time -f %M``).
+PROGRAM_GC_THRESHOLD = 50_000
+
+
 def main(argv: list[str] | None = None) -> int:
-    as_program = argv is None
+    """Run the ``cardodds`` command ``argv`` (default: the process's arguments, as the program)
+    and return its exit status."""
+    if argv is not None:
+        return _run(argv, as_program=False)
+    gc.set_threshold(PROGRAM_GC_THRESHOLD, 50, 100)
+    status = _run(sys.argv[1:], as_program=True)
+    _leave(status)
+    return status
+
+
+def _leave(status: int) -> None:
+    """End the program with ``status`` once its answer is out: flush, run the exit handlers
+    (:mod:`atexit`: temporary folders, dask, multiprocessing), and exit without tearing the
+    interpreter down. The teardown frees every object numba made, a third to a half of a second
+    after a first call that compiled, for nothing. Returns, for the normal exit, while a thread
+    that is not a daemon runs (its join is part of the exit; the engine's workers are daemons,
+    which no exit waits for) or when the output cannot be flushed (Python then reports it)."""
+    import threading
+
+    first = threading.main_thread()
+    if any(not t.daemon for t in threading.enumerate() if t is not first):
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    atexit._run_exitfuncs()
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(status)
+
+
+def _run(argv: list[str], as_program: bool) -> int:
     parser = build_parser()
-    argv = join_dash_values(sys.argv[1:] if argv is None else argv, parser)
+    argv = join_dash_values(argv, parser)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) or a bad argument (2, already printed)

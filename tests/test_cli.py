@@ -1,6 +1,8 @@
 """The command line: output, JSON, and one-line errors with exit status 2."""
 
+import gc
 import json
+import os
 import subprocess
 import sys
 
@@ -94,6 +96,45 @@ def test_console_script_exit_status_and_help():
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kana", "odds", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "--shown" in r.stdout and "--precision" in r.stdout
+
+
+#: The program, with an exit handler that reports the collector's threshold, and optionally a
+#: thread still working when the command is done (its line must not be lost).
+_PROGRAM = """
+import atexit, gc, os, sys, threading, time
+atexit.register(lambda: print("exit handler: gc threshold", gc.get_threshold()[0], file=sys.stderr))
+if os.environ.get("CARDODDS_TEST_THREAD"):
+    threading.Thread(target=lambda: (time.sleep(1.0), print("thread done", file=sys.stderr))).start()
+from cardodds.cli import main
+sys.argv[0] = "cardodds"
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("thread", [False, True])
+@pytest.mark.parametrize("argv, status", [(["kana", "odds", "--samples", "3000", "--seed", "1", "--json"], 0),
+                                          (["kana", "odds", "--players", "40"], 2)])
+def test_the_program_flushes_runs_its_exit_handlers_and_keeps_its_status(argv, status, thread):
+    from cardodds.cli import PROGRAM_GC_THRESHOLD
+
+    env = dict(os.environ, CARDODDS_TEST_THREAD="1" if thread else "")
+    r = subprocess.run([sys.executable, "-c", _PROGRAM, *argv], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == status, r.stderr
+    if status == 0:
+        assert json.loads(r.stdout)["samples"] == 3000  # the whole answer reached the pipe
+    lines = r.stderr.strip().splitlines()
+    assert f"exit handler: gc threshold {PROGRAM_GC_THRESHOLD}" in lines
+    # a thread still running is joined as at any exit, before the exit handlers
+    assert ("thread done" in lines) == thread
+    if thread:
+        assert lines.index("thread done") < lines.index(f"exit handler: gc threshold {PROGRAM_GC_THRESHOLD}")
+
+
+def test_main_called_with_arguments_leaves_the_collector_and_the_process_alone(capsys, monkeypatch):
+    before = gc.get_threshold()
+    monkeypatch.setattr(os, "_exit", lambda status: pytest.fail(f"main(argv) exited the process ({status})"))
+    assert main(["kana", "odds", "--samples", "1000", "--seed", "1"]) == 0
+    assert gc.get_threshold() == before
 
 
 # ---- issue list: every bad input refused with one line naming the flag --------------------------
