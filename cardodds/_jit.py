@@ -111,6 +111,29 @@ from numba.core.untyped_passes import InlineInlinables
 __all__ = ["BOUNDSCHECK", "CACHE_DIR", "POINTER", "PYTHON_TWIN", "Pointer", "callback", "helper", "inline", "inlined",
            "kernel", "linked", "loop", "source_hash"]
 
+def _import_numba_math() -> None:
+    """Import numba's NumPy functions (``numba.np.arraymath``, which numba imports before it
+    compiles or loads anything) without the scipy import it makes to learn whether BLAS is
+    there: that import of ``scipy.linalg`` was a quarter of a second of every command, and the
+    answer only picks how ``np.convolve`` sums (BLAS or a loop). cardodds compiles neither, and
+    ``np.dot`` and numba's other linear algebra import scipy themselves when a function using
+    them compiles, so a session's own numba code loses nothing. Skipped when scipy's BLAS is
+    already imported."""
+    import sys
+
+    blas = "scipy.linalg.cython_blas"
+    if blas in sys.modules:
+        return
+    sys.modules[blas] = None  # type: ignore[assignment]  # None: "cannot be imported"
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        if sys.modules.get(blas, "") is None:
+            del sys.modules[blas]
+
+
+_import_numba_math()
+
 #: Compile with bounds checking (``CARDODDS_BOUNDSCHECK=1``); off by default for speed.
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
 

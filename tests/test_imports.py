@@ -117,3 +117,19 @@ def test_analyses_load_pandas_and_matplotlib_when_a_frame_or_chart_is_made(modul
     modules = imported_modules("-c", f"import {module}")
     assert module in modules
     assert [m for m in modules if m.split(".")[0] in ("pandas", "matplotlib")] == []
+
+
+def test_a_command_imports_no_scipy_linalg_and_a_sessions_numba_keeps_linear_algebra():
+    """numba asks at import whether scipy's BLAS is there (``cardodds._jit`` answers "no" for that
+    one question): a command compiles and runs without ``scipy.linalg``, and afterwards numba
+    code of the session's own still compiles ``np.dot``, which imports scipy's BLAS itself."""
+    modules = imported_modules("-c", "from cardodds.cli import main; main(['kana', 'odds', '--samples', '2000', "
+                                     "'--seed', '1'])")
+    assert "numba.np.arraymath" in modules and "cardodds.kana._kernels" in modules
+    assert "scipy.linalg" not in modules and "scipy.linalg._fblas" not in modules
+    code = ("import sys, numpy as np, numba; import cardodds._jit\n"
+            "assert sys.modules.get('scipy.linalg.cython_blas', 0) is not None\n"
+            "f = numba.njit(lambda a, b: np.dot(a, b))\n"
+            "print(f(np.arange(3.0), np.arange(3.0)))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and run.stdout.strip() == "5.0", run.stderr[-2000:]
