@@ -111,6 +111,7 @@ from numba.core.untyped_passes import InlineInlinables
 __all__ = ["BOUNDSCHECK", "CACHE_DIR", "POINTER", "PYTHON_TWIN", "Pointer", "callback", "helper", "inline", "inlined",
            "kernel", "linked", "loop", "source_hash"]
 
+
 def _import_numba_math() -> None:
     """Import numba's NumPy functions (``numba.np.arraymath``, which numba imports before it
     compiles or loads anything) without the scipy import it makes to learn whether BLAS is
