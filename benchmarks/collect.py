@@ -10,7 +10,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ORDER = ("report", "compile", "speed", "shape", "kana", "kana_session", "kanalje", "canasta", "canasta_play", "dask",
-         "startup")
+         "startup", "program")
 
 
 def main() -> None:

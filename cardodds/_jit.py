@@ -115,11 +115,11 @@ __all__ = ["BOUNDSCHECK", "CACHE_DIR", "POINTER", "PYTHON_TWIN", "Pointer", "cal
 def _import_numba_math() -> None:
     """Import numba's NumPy functions (``numba.np.arraymath``, which numba imports before it
     compiles or loads anything) without the scipy import it makes to learn whether BLAS is
-    there: that import of ``scipy.linalg`` was a quarter of a second of every command, and the
-    answer only picks how ``np.convolve`` sums (BLAS or a loop). cardodds compiles neither, and
-    ``np.dot`` and numba's other linear algebra import scipy themselves when a function using
-    them compiles, so a session's own numba code loses nothing. Skipped when scipy's BLAS is
-    already imported."""
+    there: that import of ``scipy.linalg`` was part of every command's start-up (its seconds
+    are in ``benchmarks/RESULTS_program.md``), and the answer only picks how ``np.convolve``
+    sums (BLAS or a loop). cardodds compiles neither, and ``np.dot`` and numba's other linear
+    algebra import scipy themselves when a function using them compiles, so a session's own
+    numba code loses nothing. Skipped when scipy's BLAS is already imported."""
     import sys
 
     blas = "scipy.linalg.cython_blas"

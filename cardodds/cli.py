@@ -99,12 +99,12 @@ def _on_sigint(signum, frame):
     raise KeyboardInterrupt
 
 
-#: Generation-0 threshold of the garbage collector while the command is the program. Numba's
-#: compiler allocates millions of short-lived objects, and at Python's default (700) the
-#: collector ran some 700 times in one process of ``canasta play``'s first call: 0.4-0.5 CPU
-#: seconds, about a twentieth of it. At this threshold it runs a handful of times, and the
-#: peak memory is the same within 2% (``/usr/bin/time -f %M``).
-PROGRAM_GC_THRESHOLD = 50_000
+#: The garbage collector's thresholds (generations 0, 1, 2) while the command is the program;
+#: Python's are (700, 10, 10). Numba's compiler allocates millions of short-lived objects, and
+#: at Python's thresholds the collector runs hundreds of times in a first call that compiles;
+#: at these, about a tenth as often (``python benchmarks/program_costs.py``: collections, their CPU seconds
+#: and the peak memory, both ways, in ``benchmarks/RESULTS_program.md``).
+PROGRAM_GC_THRESHOLDS = (50_000, 50, 100)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     and return its exit status."""
     if argv is not None:
         return _run(argv, as_program=False)
-    gc.set_threshold(PROGRAM_GC_THRESHOLD, 50, 100)
+    gc.set_threshold(*PROGRAM_GC_THRESHOLDS)
     status = _run(sys.argv[1:], as_program=True)
     _leave(status)
     return status
@@ -121,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 def _leave(status: int) -> None:
     """End the program with ``status`` once its answer is out: flush, run the exit handlers
     (:mod:`atexit`: temporary folders, dask, multiprocessing), and exit without tearing the
-    interpreter down. The teardown frees every object numba made, a third to a half of a second
-    after a first call that compiled, for nothing. Returns, for the normal exit, while a thread
+    interpreter down. The teardown frees every object numba made, for nothing: its seconds after
+    a first call are in ``benchmarks/RESULTS_program.md``. Returns, for the normal exit, while a thread
     that is not a daemon runs (its join is part of the exit; the engine's workers are daemons,
     which no exit waits for) or when the output cannot be flushed (Python then reports it)."""
     import threading

@@ -126,7 +126,7 @@ def test_a_command_imports_no_scipy_linalg_and_a_sessions_numba_keeps_linear_alg
     modules = imported_modules("-c", "from cardodds.cli import main; main(['kana', 'odds', '--samples', '2000', "
                                      "'--seed', '1'])")
     assert "numba.np.arraymath" in modules and "cardodds.kana._kernels" in modules
-    assert "scipy.linalg" not in modules and "scipy.linalg._fblas" not in modules
+    assert "scipy.linalg" not in modules
     code = ("import sys, numpy as np, numba; import cardodds._jit\n"
             "assert sys.modules.get('scipy.linalg.cython_blas', 0) is not None\n"
             "f = numba.njit(lambda a, b: np.dot(a, b))\n"
