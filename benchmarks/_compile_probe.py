@@ -1,4 +1,5 @@
-"""Run ``cardodds ARGS`` in this interpreter with every numba compile logged (for compile.py).
+"""Run ``cardodds ARGS`` in this interpreter, as the program, with every numba compile logged
+(for compile.py).
 
     CARDODDS_COMPILE_LOG=FILE python benchmarks/_compile_probe.py ARGS...
 
@@ -28,7 +29,11 @@ def main() -> int:
         module.install(path)
     from cardodds.cli import main as cli
 
-    return cli(sys.argv[1:])
+    # As the program a user starts: ``main()`` reads the process's arguments and, in a tree
+    # that has them, sets the program's collector thresholds and skips the interpreter's
+    # teardown (``cardodds.cli._leave``); ``main(argv)`` is the library call, which does neither.
+    sys.argv = ["cardodds", *sys.argv[1:]]
+    return cli()
 
 
 if __name__ == "__main__":
