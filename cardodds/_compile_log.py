@@ -1,7 +1,8 @@
 """``CARDODDS_COMPILE_LOG=FILE``: every numba compile appends one JSON line to FILE.
 
-A line names the compiled function, its argument types, and its CPU and wall seconds without
-those of the functions it compiled meanwhile (a caller's compile types its callees inside it).
+A line names the compiled function, its argument types, its CPU and wall seconds without those
+of the functions it compiled meanwhile (a caller's compile types its callees inside it), the
+process and the clock time it ended (``end``: the timeline of a command's two processes).
 :mod:`cardodds._jit` installs it when the variable is set; ``benchmarks/compile.py`` loads this
 file by path into an older tree that lacks it, so both trees are measured by the same code.
 This module imports nothing of cardodds.
@@ -36,7 +37,8 @@ class CompileLog(event.Listener):
             stack[-1][3] += wall
         fn = e.data["dispatcher"].py_func
         line = {"kernel": f"{fn.__module__}.{fn.__qualname__}", "args": str(e.data["args"]),
-                "cpu": round(cpu - inner_cpu, 4), "wall": round(wall - inner_wall, 4), "pid": os.getpid()}
+                "cpu": round(cpu - inner_cpu, 4), "wall": round(wall - inner_wall, 4), "pid": os.getpid(),
+                "end": round(time.time(), 3)}
         with open(self.path, "a") as f:
             f.write(json.dumps(line) + "\n")
 

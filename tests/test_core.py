@@ -274,6 +274,7 @@ def _probe(tmp_path, module: str, source: str):
     import subprocess
     import sys
     import textwrap
+    import time
 
     (tmp_path / f"{module}.py").write_text(textwrap.dedent(source))
     log = tmp_path / "compiles.jsonl"
@@ -283,10 +284,15 @@ def _probe(tmp_path, module: str, source: str):
     def probe(*argv):
         if log.exists():
             log.unlink()
+        started = time.time()
         run = subprocess.run([sys.executable, "-c", f"import sys; sys.argv[1:] = {list(argv)!r}; import {module}"],
                              env=env, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        ended = time.time()
         assert run.returncode == 0, (argv, run.returncode, run.stderr[-2000:])
         rows = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+        # each line's clock time falls within the run, in the order the compiles ended
+        ends = [r["end"] for r in rows]
+        assert ends == sorted(ends) and all(started - 0.01 <= t <= ended + 0.01 for t in ends), (started, ends, ended)
         return run.stdout.strip(), [(r["kernel"], r["args"]) for r in rows if r["kernel"].startswith(f"{module}.")]
 
     return probe
