@@ -45,7 +45,8 @@ _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[
 #: its arguments. The look-ahead's deal records (``record_deal``, ``_record_phase1``) stay with the
 #: command although its part is the longer: moved here they made the second process the longer
 #: whenever ``play_heuristic_until`` compiled slowly, and the first call took 8.7 s against 8.0 s
-#: (medians of five, ``python benchmarks/compile.py --before TREE --only kanalje --no-report``).
+#: (medians of five first calls: ``python benchmarks/compile.py --only kanalje --no-report`` on the
+#: move, ``--before`` a worktree without it).
 SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "canasta advise": (
         ("cardodds.canasta._advise.deal_world", "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
