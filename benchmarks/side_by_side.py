@@ -37,8 +37,10 @@ HERE = Path(__file__).resolve().parent
 
 
 #: --kernel: the lineup whose chunk kernel is timed, and the deals a call plays by default
-KERNELS = {"heuristic": 30_000, "random": 30_000, "lookahead": 100, "pimc": 4}
+KERNELS = {"heuristic": 30_000, "random": 30_000, "lookahead": 100, "pimc": 4, "advise": 3_000}
 LOOKAHEAD_SAMPLES = 8  # the look-ahead player's worlds a decision (before_after.py's call)
+#: --kernel advise: the heuristic players' advice kernel on before_after.py's position (its worlds are the deals)
+ADVISE_POSITION = dict(seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", turned="7h", played="")
 
 
 def load(tree: str, name: str, root: Path):
@@ -53,6 +55,8 @@ def load(tree: str, name: str, root: Path):
 def chunk(kind: str, kanalje, rules, out):
     """One chunk of ``n`` deals from ``state``: the lineup's kernel, nothing fixed, unchecked."""
     kernels = kanalje._kernels
+    if kind == "advise":
+        return _advise_chunk(kanalje)
     if kind == "random":
         return lambda state, n: kernels.deals_random3_kernel(state, n, out, rules)
     fixed = dict(fixed_seat=-1, fixed_hand=0, fixed_card=-1, start_phase=1, check=0)
@@ -68,15 +72,28 @@ def chunk(kind: str, kanalje, rules, out):
     return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, **fixed)
 
 
+def _advise_chunk(kanalje):
+    """The advice kernel of three heuristic players on :data:`ADVISE_POSITION`, as ``advise`` calls it."""
+    ka = kanalje._advise
+    rules = importlib.import_module(f"{kanalje.__name__}.rules").KanaljeRules()
+    pos = importlib.import_module(f"{kanalje.__name__}.advise")._check_position(*ADVISE_POSITION.values(), rules)
+    cards = np.array(pos.options, dtype=np.int64)
+    same = ka.interchangeable(pos.table, pos.seat, cards)
+    out = np.zeros(ka.ADVICE.size, dtype=np.int64)
+    return lambda state, n: ka.advise_kernel(state, n, out, pos.table, pos.deal, pos.seat, cards, same, None,
+                                             LOOKAHEAD_SAMPLES, None, None, None)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trees", nargs="+", help="trees to compare, the first the reference (this tree: .)")
     ap.add_argument("--kernel", choices=tuple(KERNELS), default="heuristic",
                     help="three heuristic or three random players, or a look-ahead or pimc player (8 worlds a "
-                         "decision) and two heuristic ones (default heuristic)")
+                         "decision) and two heuristic ones, or the advice of three heuristic players (a deal: a "
+                         "world, every option played out; default heuristic)")
     ap.add_argument("--rounds", type=int, default=100, help="calls of each tree's kernel (default 100)")
     ap.add_argument("--deals", type=int, default=None,
-                    help="deals a call (default 30,000; look-ahead 100, pimc 4)")
+                    help="deals a call (default 30,000; look-ahead 100, pimc 4, advice 3,000)")
     args = ap.parse_args(argv)
     for tree in args.trees:
         if not (Path(tree) / "cardodds" / "__init__.py").is_file():

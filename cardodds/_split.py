@@ -66,7 +66,8 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "kanalje advise": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
         ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
-        ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
+        ("cardodds.kanalje._advise.PLAY_OUT_OPTIONS", "(int64[::1], int64[::1], uint64[:, ::1], int64, int64[::1], "
+                                                      "int64[::1], int64[:, ::1])"),
     ),
     "kanalje risk heuristic": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),

@@ -14,8 +14,9 @@ hidden hands uniformly over every deal consistent with the position.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
-from .._jit import helper, kernel, loop
+from .._jit import Pointer, helper, kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
 from ._bits import JACK_RANK, bit, lowest, popcount
@@ -23,7 +24,7 @@ from ._policies import (
     P_HEURISTIC,
     heuristic_card,
     new_scratch,
-    play_heuristic_until,
+    play_heuristic_until_inlined,
     play_out_basic,
     play_out_searching,
     representatives,
@@ -188,7 +189,8 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, call
     out from the same random state (drawn once per world), so the options are paired.
     ``pol`` is None for heuristic players alone, and ``calls`` None for lineups of random and
     heuristic players: each compiles only its own play-out (the leanest first); else ``calls``
-    is what the play-outs call through a pointer (:func:`._policies.calls`). ``infer`` is
+    is what the play-outs call through a pointer (:func:`._policies.calls`); heuristic players
+    alone play a world's options out through a pointer too (:data:`PLAY_OUT_OPTIONS`). ``infer`` is
     None, or ``(start, obs)`` to weigh each world by the likelihood of the other seats' plays
     (:func:`likelihood_ratio`).
     ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`).
@@ -198,9 +200,9 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, call
     # the deals kernels do (see ._kernels.deals_kernel): a compiled kernel around it measured half
     # a second of the first call.
     _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1,
-                 np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
-                 np.empty(52, dtype=np.int64), np.empty((MAX_OPTIONS, RESULT), dtype=np.int64),
-                 np.empty((2, 4), dtype=np.uint64), *new_scratch())
+                 PLAY_OUT_OPTIONS if pol is None else None, np.empty(TABLE_SIZE, dtype=np.int64),
+                 np.empty(TABLE_SIZE, dtype=np.int64), np.empty(52, dtype=np.int64),
+                 np.empty((MAX_OPTIONS, RESULT), dtype=np.int64), np.empty((2, 4), dtype=np.uint64), *new_scratch())
 
 
 def interchangeable(t0, seat, cards) -> np.ndarray:
@@ -232,8 +234,8 @@ RESULT = R_JACKS + 4
 
 
 @loop(from_python=True)
-def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1, w, t, deck, res, sub,
-                 scr, rs):
+def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1, heuristic_out, w, t,
+                 deck, res, sub, scr, rs):
     k = cards.shape[0]
     for _ in range(n):
         deal_hidden(state, t0, deal, w, deck, phase1)
@@ -245,20 +247,21 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls
                 continue
         for j in range(4):
             sub[0, j] = next_u64(state)
-        for i in range(k):
-            if pol is None and same[i] != i:  # the play-out of an earlier option, mirrored
-                copy_into(res[i], res[same[i]])
-            else:
+        if pol is None:  # heuristic players alone: every option in one call
+            # numba prunes a branch on an argument's type only where the argument is None
+            if heuristic_out is not None:
+                heuristic_out(w, t, sub, seat, cards, same, res)
+        else:
+            for i in range(k):
                 copy_into(t, w)
                 copy_into(sub[1], sub[0])
-                if pol is None:  # my card, then the heuristic for everybody: one call
-                    play_heuristic_until(sub[1], t, 0, cards[i])
-                elif not play_any(sub[1], t, seat, cards[i]):
+                if not play_any(sub[1], t, seat, cards[i]):
                     if calls is None:
                         play_out_basic(sub[1], t, pol)
                     else:
                         play_out_searching(sub[1], t, pol, samples, calls, scr, rs)
                 _result(t, seat, res[i])
+        for i in range(k):
             _record_option(out, res[i], i, wt)
         _record_pairs(out, res, k, wt)
         out[A.deals] += 1
@@ -297,6 +300,32 @@ def _record_option(out, r, i, w):
             out[A.jack + 4 * i + s4] += w
             out[A.jack + 4 * MAX_OPTIONS + 4 * i + s4] += w * w
     out[A.violations] += r[R_VIOLATIONS]
+
+
+def play_out_options(w, t, sub, seat, cards, same, res):
+    """Every card of ``cards`` played by ``seat`` on the world ``w``, then the heuristic for
+    everybody, each from the random state ``sub[0]`` (``t`` and ``sub[1]``: work), its result into
+    ``res``; a card that ``same`` names as repeating an earlier one copies that one's result
+    (returns 0). The advice loop of heuristic players alone calls it through a pointer
+    (:data:`PLAY_OUT_OPTIONS`), once a world: its compiling, the longest of that first call's,
+    then runs in a second process beside the loop's instead of before it (:mod:`cardodds._split`).
+    The same called once a card measured 4% slower than the play-out inlined into the loop
+    (``python benchmarks/side_by_side.py OLD_TREE . --kernel advise``)."""
+    for i in range(cards.shape[0]):
+        if same[i] != i:  # the play-out of an earlier option, mirrored
+            copy_into(res[i], res[same[i]])
+        else:
+            copy_into(t, w)
+            copy_into(sub[1], sub[0])
+            play_heuristic_until_inlined(sub[1], t, 0, cards[i])
+            _result(t, seat, res[i])
+    return 0
+
+
+#: ``play_out_options(w, t, sub, seat, cards, same, res) -> 0`` as the advice loop calls it through a pointer.
+OPTIONS_SIGNATURE = types.int64(types.int64[::1], types.int64[::1], types.uint64[:, ::1], types.int64,
+                                types.int64[::1], types.int64[::1], types.int64[:, ::1])
+PLAY_OUT_OPTIONS = Pointer(play_out_options, OPTIONS_SIGNATURE)
 
 
 @loop

@@ -332,8 +332,9 @@ def play_heuristic_until(state, t, depth, first):
     """The seat to play plays ``first`` (-1: none; an option or candidate being valued), then
     every seat plays the heuristic, from any point of either game, until ``depth`` tricks are
     left (0: to the end of the deal; ``state`` draws only the two-player phase-2 trump). The
-    heuristic and the card plays are inlined into this loop, and this loop into one other
-    place only (:func:`play_out_heuristic`): every other heuristic play-out calls it, once a
+    heuristic and the card plays are inlined into this loop, and this loop into the two
+    play-outs called through a pointer (:func:`play_out_heuristic`, and the heuristic advice's,
+    :func:`._advise.play_out_options`): every other heuristic play-out calls it, once a
     play-out, straight (a linked one-line wrapper calling it to the end of the deal measured a
     quarter of a second more of each first call, and no speed)."""
     first = _phase1_heuristic(state, t, first)
@@ -345,7 +346,7 @@ def play_heuristic_until(state, t, depth, first):
             return
 
 
-_play_heuristic_until_inlined = inlined(play_heuristic_until)
+play_heuristic_until_inlined = inlined(play_heuristic_until)
 
 
 def play_out_heuristic(state, t):
@@ -355,7 +356,7 @@ def play_out_heuristic(state, t):
     inside the loop. :func:`play_heuristic_until` is inlined here with its ``depth`` and
     ``first`` constant, which LLVM folds: the loop measured 2% faster than with the call
     (``benchmarks/side_by_side.py``)."""
-    _play_heuristic_until_inlined(state, t, 0, -1)
+    play_heuristic_until_inlined(state, t, 0, -1)
     return 0
 
 
