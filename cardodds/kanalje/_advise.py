@@ -310,7 +310,7 @@ def play_out_options(w, t, sub, seat, cards, same, res):
     (:data:`PLAY_OUT_OPTIONS`), once a world: its compiling, the longest of that first call's,
     then runs in a second process beside the loop's instead of before it (:mod:`cardodds._split`).
     The same called once a card measured 4% slower than the play-out inlined into the loop
-    (``python benchmarks/side_by_side.py OLD_TREE . --kernel advise``)."""
+    (``python benchmarks/side_by_side.py OLD_TREE . --kernel advise``, ``benchmarks/RESULTS_speed.md``)."""
     for i in range(cards.shape[0]):
         if same[i] != i:  # the play-out of an earlier option, mirrored
             copy_into(res[i], res[same[i]])
