@@ -76,7 +76,7 @@ def _advise_chunk(kanalje):
     """The advice kernel of three heuristic players on :data:`ADVISE_POSITION`, as ``advise`` calls it."""
     ka = kanalje._advise
     rules = importlib.import_module(f"{kanalje.__name__}.rules").KanaljeRules()
-    pos = importlib.import_module(f"{kanalje.__name__}.advise")._check_position(*ADVISE_POSITION.values(), rules)
+    pos = importlib.import_module(f"{kanalje.__name__}.advise")._check_position(rules=rules, **ADVISE_POSITION)
     cards = np.array(pos.options, dtype=np.int64)
     same = ka.interchangeable(pos.table, pos.seat, cards)
     out = np.zeros(ka.ADVICE.size, dtype=np.int64)
