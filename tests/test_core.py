@@ -459,3 +459,59 @@ def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
     assert numbas[0] == "[22, 24] []"
     assert "cardodds_inline" not in ours[1] and len(ours[1]) > 10_000
     assert ours[1] == numbas[1]
+
+
+def test_the_typing_memo_builds_the_same_code_as_numbas_typing(tmp_path):
+    # cardodds remembers numba's typing of each call (_jit._get_call_type) while it compiles its
+    # own functions. Each process compiles the same functions on an empty cache: with the memo,
+    # and with numba's own typing put back, so the LLVM IR must be the same text. The functions:
+    # Kanalje's heuristic play-out (inlined helpers, thousands of calls to few functions),
+    # Canasta's move generator, and a probe with keyword arguments, builtins and a tuple.
+    import subprocess
+    import sys
+    import textwrap
+
+    (tmp_path / "typing_probe.py").write_text(textwrap.dedent("""
+        import sys
+        import numpy as np
+        from numba.core import sigutils
+        from cardodds import _jit
+
+        if sys.argv[1] == "numba":
+            _jit._functions.BaseFunction.get_call_type = _jit._numba_get_call_type
+
+        @_jit.kernel
+        def probe(a, k):
+            out = np.zeros(a.shape[0] + 1, dtype=np.int64)
+            pair = (min(k, 3), max(k, -3))
+            for i in range(a.shape[0]):
+                out[i] = abs(a[i]) % (pair[0] + 7) + np.int64(a[i] >> 2)
+            out[-1] = np.sum(out[:-1]) + pair[1]
+            return out
+
+        from cardodds.canasta import _table
+        from cardodds.kanalje import _policies
+        done = []
+        for fn, sig in ((_policies.play_heuristic_until, "(uint64[::1], int64[::1], int64, int64)"),
+                        (_table.gen_moves, "(int64[::1], int64[::1], int64[:, ::1], int64[::1])"),
+                        (probe, "(int64[::1], int64)")):
+            sig = sigutils.normalize_signature(sig)[0]
+            fn.compile(sig)
+            done.append(fn.inspect_llvm(sig))
+        print([int(v) for v in probe(np.arange(-4, 5, dtype=np.int64), 9)], len(_jit._call_types) > 100)
+        print("\\n".join(done))
+    """))
+
+    def compile_with(typing):
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / typing), "PYTHONPATH": str(tmp_path)}
+        run = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = [%r]; import typing_probe" % typing],
+                             env=env, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+        assert run.returncode == 0, (typing, run.stderr[-2000:])
+        return run.stdout.split("\n", 1)
+
+    ours, numbas = compile_with("memo"), compile_with("numba")
+    # |a| % 10 + (a >> 2) for a = -4..4: 3, 2, 1, 0, 0, 1, 2, 3, 5; their sum 17 plus max(9, -3)
+    assert ours[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] True"
+    assert numbas[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] False"
+    assert len(ours[1]) > 100_000
+    assert ours[1] == numbas[1]
