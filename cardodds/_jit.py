@@ -47,9 +47,12 @@ Every compiled function in cardodds is declared with one of these decorators, so
   of Kanalje's first calls. The machine code is the same (``tests/test_core.py``).
 - The compiler remembers numba's typing of each call (:func:`_get_call_type`): numba types
   every call anew, trying each template of the function, and a kernel with inlined helpers
-  makes thousands of calls to a few hundred functions. The code is the same
-  (``tests/test_core.py``); the first call of the look-ahead lineup compiled in 0.74 to 0.93
-  of the CPU seconds (TODO figures).
+  makes thousands of calls to a few hundred functions. Every one-question command's first call
+  compiled in 0.72 to 0.95 of the CPU seconds (medians of two per command, ``python
+  benchmarks/compile.py --before TREE --no-report --repeats 2``, TREE the code before). Its
+  SSA reconstruction passes numba's rewrites only the blocks where their variable appears
+  (:func:`_run_ssa`): 0.11 CPU seconds of ``play_heuristic_until``'s compile against 0.46.
+  The LLVM IR is the same text with either and without (``tests/test_core.py``).
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
@@ -102,6 +105,7 @@ from numba.core import config as _numba_config
 from numba.core import event as _event
 from numba.core import ir as _ir
 from numba.core import sigutils
+from numba.core import ssa as _ssa
 from numba.core import types as _types
 from numba.core.types import functions as _functions
 from numba.core.caching import FunctionCache
@@ -221,13 +225,13 @@ def _get_call_type(self, context, args, kws):
     """Numba's ``BaseFunction.get_call_type``, remembered. Numba types every call anew: it tries
     the function's templates in turn, most of which fail for the given types and build an error
     message first, and a kernel with inlined helpers has thousands of calls to a few hundred
-    functions of a few argument types (compiling ``play_heuristic_until`` and the two functions it
-    calls types 2,853 calls, 146 of them distinct). The
-    answer depends only on the key: a function type holds its templates (one registered later
-    makes a new type, a new key), and numba keeps the implementation it chose on the type
-    (``_impl_keys``), where lowering finds it however the signature was got; numba remembers
-    its overload and intrinsic templates' answers by the same key. A call that fails to type is
-    not remembered. Compiles of other code than cardodds' go straight to numba."""
+    functions of a few argument types (compiling ``play_heuristic_until`` and the two functions
+    it calls types 2,853 calls, 146 of them distinct). The answer depends only on the key: a
+    function type holds its templates (one registered later makes a new type, a new key), and
+    numba keeps the implementation it chose on the type (``_impl_keys``), where lowering finds
+    it however the signature was got; numba remembers its overload and intrinsic templates'
+    answers by the same key. A call that fails to type is not remembered. Compiles of other code
+    than cardodds' go straight to numba."""
     if not _compiling:
         return _numba_get_call_type(self, context, args, kws)
     try:
@@ -241,6 +245,58 @@ def _get_call_type(self, context, args, kws):
 
 
 _functions.BaseFunction.get_call_type = _get_call_type
+
+
+#: For each SSA reconstruction running (:func:`_run_ssa`): the blocks each variable appears in.
+_ssa_mentions: list = []
+_numba_run_ssa = _ssa._run_ssa
+_numba_run_block_rewrite = _ssa._run_block_rewrite
+
+
+def _run_ssa(blocks):
+    """Numba's SSA reconstruction (``numba.core.ssa._run_ssa``), which rewrites the function
+    once for each variable assigned more than once, and each time passes every statement of
+    every block to its handlers: with inlined helpers, a hundred such variables and thousands of
+    blocks (``play_heuristic_until``: 0.46 of its 5.5 CPU seconds, 0.11 this way). A block where
+    the variable does not appear comes out of either rewrite unchanged (its statements, in its
+    order; no definition to rename, no use to point at one, no phi node asked for), so
+    :func:`_run_block_rewrite` copies it as it is and passes only the others, in numba's order:
+    the same blocks, the same new names. Compiles of other code than cardodds' go straight to
+    numba."""
+    if not _compiling or not blocks:
+        return _numba_run_ssa(blocks)
+    mentions: dict = {}
+    for label, block in blocks.items():
+        for stmt in block.body:
+            for var in stmt.list_vars():
+                mentions.setdefault(var.name, set()).add(label)
+    _ssa_mentions.append(mentions)
+    try:
+        return _numba_run_ssa(blocks)
+    finally:
+        _ssa_mentions.pop()
+
+
+def _run_block_rewrite(blocks, states, handler):
+    """Numba's rewrite of every block for one variable (``states["varname"]``), passing only the
+    blocks where it appears (:func:`_run_ssa`). A variable's fresh names never appear before its
+    own rewrite, so the blocks found at the start hold for every variable."""
+    if not _ssa_mentions or "varname" not in states:
+        return _numba_run_block_rewrite(blocks, states, handler)
+    labels = _ssa_mentions[-1].get(states["varname"], ())
+    rewritten = {}
+    for label, block in blocks.items():
+        if label in labels:
+            rewritten.update(_numba_run_block_rewrite({label: block}, states, handler))
+        else:
+            same = _ir.Block(scope=block.scope, loc=block.loc)
+            same.body = list(block.body)
+            rewritten[label] = same
+    return rewritten
+
+
+_ssa._run_ssa = _run_ssa
+_ssa._run_block_rewrite = _run_block_rewrite
 
 
 class _FreshBlock(_ir.Block):

@@ -461,10 +461,12 @@ def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
     assert ours[1] == numbas[1]
 
 
-def test_the_typing_memo_builds_the_same_code_as_numbas_typing(tmp_path):
-    # cardodds remembers numba's typing of each call (_jit._get_call_type) while it compiles its
-    # own functions. Each process compiles the same functions on an empty cache: with the memo,
-    # and with numba's own typing put back, so the LLVM IR must be the same text. The functions:
+def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_path):
+    # While it compiles its own functions, cardodds remembers numba's typing of each call
+    # (_jit._get_call_type) and passes numba's SSA rewrites only the blocks where their variable
+    # appears (_jit._run_ssa). Each process compiles the same functions on an empty cache: with
+    # both, and with numba's own typing and SSA put back, so the LLVM IR must be the same text
+    # (and each shortcut must have been taken: the memo filled, blocks passed by). The functions:
     # Kanalje's heuristic play-out (inlined helpers, thousands of calls to few functions),
     # Canasta's move generator, and a probe with keyword arguments, builtins and a tuple.
     import subprocess
@@ -477,8 +479,25 @@ def test_the_typing_memo_builds_the_same_code_as_numbas_typing(tmp_path):
         from numba.core import sigutils
         from cardodds import _jit
 
+        blocks_in, blocks_rewritten = [0], [0]
+        numbas_rewrite = _jit._numba_run_block_rewrite
+
+        def rewritten_by_numba(blocks, states, handler):
+            blocks_rewritten[0] += len(blocks)
+            return numbas_rewrite(blocks, states, handler)
+
+        _jit._numba_run_block_rewrite = rewritten_by_numba
+        rewrite = _jit._run_block_rewrite
         if sys.argv[1] == "numba":
             _jit._functions.BaseFunction.get_call_type = _jit._numba_get_call_type
+            _jit._ssa._run_ssa = _jit._numba_run_ssa
+            rewrite = rewritten_by_numba
+
+        def counted(blocks, states, handler):
+            blocks_in[0] += len(blocks)
+            return rewrite(blocks, states, handler)
+
+        _jit._ssa._run_block_rewrite = counted
 
         @_jit.kernel
         def probe(a, k):
@@ -498,7 +517,8 @@ def test_the_typing_memo_builds_the_same_code_as_numbas_typing(tmp_path):
             sig = sigutils.normalize_signature(sig)[0]
             fn.compile(sig)
             done.append(fn.inspect_llvm(sig))
-        print([int(v) for v in probe(np.arange(-4, 5, dtype=np.int64), 9)], len(_jit._call_types) > 100)
+        print([int(v) for v in probe(np.arange(-4, 5, dtype=np.int64), 9)], len(_jit._call_types) > 100,
+              blocks_in[0] - blocks_rewritten[0] > 1000)
         print("\\n".join(done))
     """))
 
@@ -511,7 +531,7 @@ def test_the_typing_memo_builds_the_same_code_as_numbas_typing(tmp_path):
 
     ours, numbas = compile_with("memo"), compile_with("numba")
     # |a| % 10 + (a >> 2) for a = -4..4: 3, 2, 1, 0, 0, 1, 2, 3, 5; their sum 17 plus max(9, -3)
-    assert ours[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] True"
-    assert numbas[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] False"
+    assert ours[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] True True"
+    assert numbas[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] False False"
     assert len(ours[1]) > 100_000
     assert ours[1] == numbas[1]
