@@ -49,10 +49,12 @@ Every compiled function in cardodds is declared with one of these decorators, so
   every call anew, trying each template of the function, and a kernel with inlined helpers
   makes thousands of calls to a few hundred functions. Every one-question command's first call
   compiled in 0.72 to 0.95 of the CPU seconds (medians of two per command, ``python
-  benchmarks/compile.py --before TREE --no-report --repeats 2``, TREE the code before). Its
-  SSA reconstruction passes numba's rewrites only the blocks where their variable appears
-  (:func:`_run_ssa`): 0.11 CPU seconds of ``play_heuristic_until``'s compile against 0.46.
-  The LLVM IR is the same text with either and without (``tests/test_core.py``).
+  benchmarks/compile.py --before TREE --no-report --repeats 2``, TREE the code before;
+  ``benchmarks/RESULTS_compile.md``). Its SSA reconstruction passes numba's rewrites only the
+  blocks where their variable appears (:func:`_run_ssa`): 0.11 CPU seconds of
+  ``play_heuristic_until``'s compile against 0.46. The LLVM IR is the same with both and
+  without them (``tests/test_core.py``, three functions as exact text; every function of three
+  commands, names aside: ``benchmarks/same_code.py``).
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
@@ -212,8 +214,8 @@ def _one_signature(dispatcher):
 
 
 #: How many cardodds compiles are running (nested: a caller's typing compiles its callees); the
-#: typing memo (:func:`_get_call_type`) serves them only, so a session's own numba code is typed
-#: as numba types it.
+#: typing memo and the SSA shortcut serve them (and numba's own helpers they compile) only, so a
+#: session's own numba code is compiled as numba compiles it.
 _compiling = 0
 #: Numba's typing of a call to a global function or operator, by (function type, typing context,
 #: argument types, keyword types): :func:`_get_call_type`.
@@ -230,8 +232,8 @@ def _get_call_type(self, context, args, kws):
     function type holds its templates (one registered later makes a new type, a new key), and
     numba keeps the implementation it chose on the type (``_impl_keys``), where lowering finds
     it however the signature was got; numba remembers its overload and intrinsic templates'
-    answers by the same key. A call that fails to type is not remembered. Compiles of other code
-    than cardodds' go straight to numba."""
+    answers by the same key. A call that fails to type is not remembered. A compile that no
+    cardodds compile started (a session's own numba code) goes straight to numba."""
     if not _compiling:
         return _numba_get_call_type(self, context, args, kws)
     try:
@@ -261,8 +263,8 @@ def _run_ssa(blocks):
     the variable does not appear comes out of either rewrite unchanged (its statements, in its
     order; no definition to rename, no use to point at one, no phi node asked for), so
     :func:`_run_block_rewrite` copies it as it is and passes only the others, in numba's order:
-    the same blocks, the same new names. Compiles of other code than cardodds' go straight to
-    numba."""
+    the same blocks, the same new names. A compile that no cardodds compile started goes
+    straight to numba."""
     if not _compiling or not blocks:
         return _numba_run_ssa(blocks)
     mentions: dict = {}

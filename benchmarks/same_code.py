@@ -1,0 +1,97 @@
+"""Whether cardodds' compiler shortcuts change the compiled code: a command's every function, as
+numba types it and as cardodds does.
+
+    python benchmarks/same_code.py kanalje risk --policies lookahead,heuristic,heuristic --samples 50 --seed 1
+
+Runs the command twice, each in a fresh interpreter with an empty numba cache, as a library call
+(``cardodds.cli.main(argv)``, so every kernel compiles in that process): once as cardodds compiles
+(remembering numba's typing of each call, ``_jit._get_call_type``; passing its SSA rewrites only
+the blocks where their variable appears, ``_jit._run_ssa``), once with numba's own typing and SSA
+put back. Then compares the LLVM IR of every cardodds function compiled, after renaming the
+per-process numbers numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can
+shift them) and dropping the pickled error messages that quote those names. A function loaded from
+the cache in its own process (a second form of one function) has no IR to compare and is counted
+apart. ``tests/test_core.py`` checks three functions' IR as exact text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+_CHILD = r"""
+import contextlib, gc, io, json, sys, warnings
+from cardodds import _jit
+if sys.argv[1] == "numba":
+    _jit._functions.BaseFunction.get_call_type = _jit._numba_get_call_type
+    _jit._ssa._run_ssa = _jit._numba_run_ssa
+    _jit._ssa._run_block_rewrite = _jit._numba_run_block_rewrite
+from cardodds.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(sys.argv[3:])
+if status:
+    sys.exit(f"the command failed ({status})")
+from numba.core.registry import CPUDispatcher
+out = {}
+warnings.simplefilter("ignore")  # numba warns that a function loaded from the cache has no IR
+for obj in gc.get_objects():
+    if isinstance(obj, CPUDispatcher) and obj.py_func.__module__.startswith("cardodds"):
+        for sig, text in obj.inspect_llvm().items():
+            out[f"{obj.py_func.__module__}.{obj.py_func.__qualname__}{sig}"] = text
+for fn in _jit._POINTERS.values():
+    out["pointer " + fn.__qualname__] = fn.inspect_llvm()
+with open(sys.argv[2], "w") as f:
+    json.dump(out, f)
+"""
+
+
+def _normal(text: str) -> str:
+    text = re.sub(r"B\d+v\d+B", "BvB", text)
+    text = re.sub(r"_v\d+_", "_v_", text)
+    text = re.sub(r"(pickledata|picklebuf)\.[0-9a-f]{40}", r"\1", text)
+    return "\n".join(line for line in text.splitlines() if not ("pickledata" in line and "constant" in line))
+
+
+def compiled(mode: str, argv: list[str]) -> dict:
+    with tempfile.TemporaryDirectory(prefix="cardodds-numba-") as cache, \
+            tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    done = subprocess.run([sys.executable, "-c", _CHILD, mode, out, *argv], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{mode}: {done.stderr[-600:]}")
+    with open(out) as f:
+        got = json.load(f)
+    os.unlink(out)
+    return got
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if argv else 2
+    ours, numbas = compiled("cardodds", argv), compiled("numba", argv)
+    same, differ, no_ir = 0, [], 0
+    for name in sorted(set(ours) & set(numbas)):
+        a, b = ours[name], numbas[name]
+        if "Inspection disabled" in a or "Inspection disabled" in b or len(a) < 500 or len(b) < 500:
+            no_ir += 1
+        elif _normal(a) == _normal(b):
+            same += 1
+        else:
+            differ.append(name)
+    apart = sorted(set(ours) ^ set(numbas))
+    print(f"cardodds {' '.join(argv)}: {same} functions the same, {len(differ)} different, "
+          f"{no_ir} without IR to compare, {len(apart)} compiled in one run only")
+    for name in differ + apart:
+        print("  ", name[:160])
+    return 1 if differ or apart else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
