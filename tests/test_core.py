@@ -393,13 +393,24 @@ def test_a_pointer_compiles_when_a_kernel_is_first_called_with_it_and_loads_from
     assert out.split() == ["True", "0", "17", "17", "True", "True"] and compiled == []  # both loaded from the cache
 
 
+def _run_probe(tmp_path, module, mode):
+    """Import ``tmp_path/module.py`` in a fresh interpreter with ``sys.argv[1] = mode`` and an empty
+    numba cache of its own; its first output line, and the rest."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / mode), "PYTHONPATH": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", f"import sys; sys.argv[1:] = [{mode!r}]; import {module}"],
+                         env=env, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, (mode, run.stderr[-2000:])
+    return run.stdout.split("\n", 1)
+
+
 def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
     # cardodds inlines @inline helpers through its own pass (_jit._InlineHelpers), which copies a
     # callee's blocks without copying its whole scope per block. Each process compiles one probe
     # on an empty cache: once with that pass, once with numba's, from the same state, so even
     # the generated names agree and the LLVM IR must be the same text.
-    import subprocess
-    import sys
     import textwrap
 
     (tmp_path / "inline_probe.py").write_text(textwrap.dedent("""
@@ -446,14 +457,7 @@ def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
         print(next(iter(caller.inspect_llvm().values())))
     """))
 
-    def compile_with(pass_of):
-        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / pass_of), "PYTHONPATH": str(tmp_path)}
-        run = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = [%r]; import inline_probe" % pass_of],
-                             env=env, capture_output=True, text=True, cwd=tmp_path, timeout=300)
-        assert run.returncode == 0, (pass_of, run.stderr[-2000:])
-        return run.stdout.split("\n", 1)
-
-    ours, numbas = compile_with("cardodds"), compile_with("numba")
+    ours, numbas = _run_probe(tmp_path, "inline_probe", "cardodds"), _run_probe(tmp_path, "inline_probe", "numba")
     # -3..8 without multiples of 3, clamped to 0..5: 0+0+1+2+4+5+5+5 = 22; to 0..6: 24; clamp(-12) = 0
     assert ours[0] == "[22, 24] ['Block']"
     assert numbas[0] == "[22, 24] []"
@@ -469,8 +473,6 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
     # (and each shortcut must have been taken: the memo filled, blocks passed by). The functions:
     # Kanalje's heuristic play-out (inlined helpers, thousands of calls to few functions),
     # Canasta's move generator, and a probe with keyword arguments, builtins and a tuple.
-    import subprocess
-    import sys
     import textwrap
 
     (tmp_path / "typing_probe.py").write_text(textwrap.dedent("""
@@ -522,14 +524,7 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
         print("\\n".join(done))
     """))
 
-    def compile_with(typing):
-        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / typing), "PYTHONPATH": str(tmp_path)}
-        run = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = [%r]; import typing_probe" % typing],
-                             env=env, capture_output=True, text=True, cwd=tmp_path, timeout=600)
-        assert run.returncode == 0, (typing, run.stderr[-2000:])
-        return run.stdout.split("\n", 1)
-
-    ours, numbas = compile_with("memo"), compile_with("numba")
+    ours, numbas = _run_probe(tmp_path, "typing_probe", "memo"), _run_probe(tmp_path, "typing_probe", "numba")
     # |a| % 10 + (a >> 2) for a = -4..4: 3, 2, 1, 0, 0, 1, 2, 3, 5; their sum 17 plus max(9, -3)
     assert ours[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] True True"
     assert numbas[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] False False"
