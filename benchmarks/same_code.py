@@ -34,7 +34,7 @@ from cardodds.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     status = main(sys.argv[3:])
 if status:
-    sys.exit(f"the command failed ({status})")
+    sys.exit(status)
 from numba.core.registry import CPUDispatcher
 out = {}
 warnings.simplefilter("ignore")  # numba warns that a function loaded from the cache has no IR
@@ -57,17 +57,16 @@ def _normal(text: str) -> str:
 
 
 def compiled(mode: str, argv: list[str]) -> dict:
-    with tempfile.TemporaryDirectory(prefix="cardodds-numba-") as cache, \
-            tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    done = subprocess.run([sys.executable, "-c", _CHILD, mode, out, *argv], env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{mode}: {done.stderr[-600:]}")
-    with open(out) as f:
-        got = json.load(f)
-    os.unlink(out)
-    return got
+    with tempfile.TemporaryDirectory(prefix="cardodds-numba-") as cache:
+        out = os.path.join(cache, "ir.json")
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        done = subprocess.run([sys.executable, "-c", _CHILD, mode, out, *argv], env=env, capture_output=True,
+                              text=True)
+        if done.returncode != 0:  # the command's own message (bad arguments, say), and status 2
+            print(done.stderr.strip()[-600:], file=sys.stderr)
+            raise SystemExit(2)
+        with open(out) as f:
+            return json.load(f)
 
 
 def main(argv=None) -> int:
