@@ -246,7 +246,7 @@ def _get_call_type(self, context, args, kws):
     return sig
 
 
-_functions.BaseFunction.get_call_type = _get_call_type
+_functions.BaseFunction.get_call_type = _get_call_type  # type: ignore[method-assign]  # numba's method, replaced
 
 
 #: For each SSA reconstruction running (:func:`_run_ssa`): the blocks each variable appears in.
