@@ -51,10 +51,11 @@ Every compiled function in cardodds is declared with one of these decorators, so
   compiled in 0.72 to 0.95 of the CPU seconds (medians of two per command, ``python
   benchmarks/compile.py --before TREE --no-report --repeats 2``, TREE the code before;
   ``benchmarks/RESULTS_compile.md``). Its SSA reconstruction passes numba's rewrites only the
-  blocks where their variable appears (:func:`_run_ssa`): 0.11 CPU seconds of
-  ``play_heuristic_until``'s compile against 0.46. The LLVM IR is the same with both and
-  without them (``tests/test_core.py``, three functions as exact text; every function of three
-  commands, names aside: ``benchmarks/same_code.py``).
+  blocks where their variable appears (:func:`_run_ssa`): numba's walks every block once per
+  variable assigned more than once, a share of a first call too small for the first-call table
+  to resolve. The LLVM IR is the same with both and without them (``tests/test_core.py``, three
+  functions as exact text; every function of four commands, names and unread declarations
+  aside: ``benchmarks/same_code.py``).
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
@@ -259,7 +260,7 @@ def _run_ssa(blocks):
     """Numba's SSA reconstruction (``numba.core.ssa._run_ssa``), which rewrites the function
     once for each variable assigned more than once, and each time passes every statement of
     every block to its handlers: with inlined helpers, a hundred such variables and thousands of
-    blocks (``play_heuristic_until``: 0.46 of its 5.5 CPU seconds, 0.11 this way). A block where
+    blocks. A block where
     the variable does not appear comes out of either rewrite unchanged (its statements, in its
     order; no definition to rename, no use to point at one, no phi node asked for), so
     :func:`_run_block_rewrite` copies it as it is and passes only the others, in numba's order:
@@ -299,6 +300,15 @@ def _run_block_rewrite(blocks, states, handler):
 
 _ssa._run_ssa = _run_ssa
 _ssa._run_block_rewrite = _run_block_rewrite
+
+
+def _numbas_own_typing_and_ssa() -> None:
+    """Put numba's own call typing and SSA reconstruction back in this process, in place of the
+    memo and the shortcut (the same-code checks: ``tests/test_core.py``,
+    ``benchmarks/same_code.py``)."""
+    _functions.BaseFunction.get_call_type = _numba_get_call_type  # type: ignore[method-assign]
+    _ssa._run_ssa = _numba_run_ssa
+    _ssa._run_block_rewrite = _numba_run_block_rewrite
 
 
 class _FreshBlock(_ir.Block):

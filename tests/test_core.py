@@ -488,12 +488,11 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
             blocks_rewritten[0] += len(blocks)
             return numbas_rewrite(blocks, states, handler)
 
-        _jit._numba_run_block_rewrite = rewritten_by_numba
         rewrite = _jit._run_block_rewrite
         if sys.argv[1] == "numba":
-            _jit._functions.BaseFunction.get_call_type = _jit._numba_get_call_type
-            _jit._ssa._run_ssa = _jit._numba_run_ssa
+            _jit._numbas_own_typing_and_ssa()
             rewrite = rewritten_by_numba
+        _jit._numba_run_block_rewrite = rewritten_by_numba
 
         def counted(blocks, states, handler):
             blocks_in[0] += len(blocks)
@@ -530,3 +529,45 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
     assert numbas[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] False False"
     assert len(ours[1]) > 100_000
     assert ours[1] == numbas[1]
+
+
+def test_a_cfunc_compile_is_announced_with_its_machine_code_and_a_callback_is_announced(tmp_path):
+    # Numba finishes a cfunc's code (optimises its linked module, emits machine code) only when
+    # it first saves or calls it; _jit._LoggedCFunc does it inside the compile event, so the
+    # compile log (CARDODDS_COMPILE_LOG) counts it. A callback (a user's policy) compiles through
+    # it, so its compile is announced too (numba's own cfunc announces nothing).
+    import textwrap
+
+    (tmp_path / "cfunc_probe.py").write_text(textwrap.dedent("""
+        from numba.core import codegen, event
+        from cardodds import _jit
+
+        order = []
+        finalize = codegen.CPUCodeLibrary.finalize
+
+        def finalize_noted(self):
+            order.append("finalize")
+            return finalize(self)
+
+        codegen.CPUCodeLibrary.finalize = finalize_noted
+
+        class Noted(event.Listener):
+            def on_start(self, e):
+                order.append("start " + e.data["dispatcher"].py_func.__name__)
+
+            def on_end(self, e):
+                order.append("end " + e.data["dispatcher"].py_func.__name__)
+
+        event.register("numba:compile", Noted())
+
+        def twice(x):
+            return 2 * x
+
+        compiled = _jit.callback("int64(int64)", cache=False)(twice)
+        print(compiled.ctypes(21), " ".join(x.split()[0] for x in order))
+    """))
+    out, _ = _run_probe(tmp_path, "cfunc_probe", "callback")
+    # announced, and every library finished between its start and its end (numba finishes the
+    # function's library and its C wrapper's), none after it
+    answer, start, *finished, end = out.split()
+    assert (answer, start, end) == ("42", "start", "end") and finished and set(finished) == {"finalize"}
