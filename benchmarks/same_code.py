@@ -6,13 +6,18 @@ numba types it and as cardodds does.
 Runs the command twice, each in a fresh interpreter with an empty numba cache, as a library call
 (``cardodds.cli.main(argv)``, so every kernel compiles in that process): once as cardodds compiles
 (remembering numba's typing of each call, ``_jit._get_call_type``; passing its SSA rewrites only
-the blocks where their variable appears, ``_jit._run_ssa``), once with numba's own typing and SSA
-put back. Then compares the LLVM IR of every cardodds function compiled, after renaming the
-per-process numbers numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can
-shift them), dropping the pickled error messages that quote those names and the declarations of a
-numba helper's environment that nothing in the function reads (:func:`_normal`). A function loaded from
-the cache in its own process (a second form of one function) has no IR to compare and is counted
-apart. ``tests/test_core.py`` checks three functions' IR as exact text.
+the blocks where their variable appears, ``_jit._run_ssa``; reading a layout's offsets as ints,
+``_jit._FoldOffsets``), once with numba's own typing, SSA and reading put back. Then compares the
+optimised LLVM IR of every cardodds function compiled, after renaming the per-process numbers
+numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can shift them) and every
+function's local names in the order they first appear (LLVM numbers the values and blocks it
+makes by counters that count the instructions it folded away), dropping the pickled error
+messages that quote those names and the declarations of a numba helper's environment that
+nothing in the function reads (:func:`_normal`): the same text is the same instructions. A
+function loaded from the cache in its own process (a second form of one function) has no IR to
+compare and is counted apart. ``tests/test_core.py`` checks three functions' IR as exact text
+with and without the typing memo and the SSA shortcut, and two as :func:`_normal` text with and
+without the folding.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import contextlib, gc, io, json, sys, warnings
 from cardodds import _jit
 if sys.argv[1] == "numba":
     _jit._numbas_own_typing_and_ssa()
+    _jit._fold_offsets = False
 from cardodds.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     status = main(sys.argv[3:])
@@ -49,6 +55,37 @@ with open(sys.argv[2], "w") as f:
 
 
 _ENV = re.compile(r"^@(_ZN08NumbaEnv\S+) = common local_unnamed_addr global ptr null$")
+#: A function's local name: a value or a block label used (``%name``) or a label defined (``name:``).
+_LOCAL = re.compile(r'%(?:"[^"]*"|[-\w.$]+)|^(?:"[^"]*"|[-\w.$]+):', re.M)
+
+
+def _local_names_in_order(text: str) -> str:
+    """``text`` with each function's local names renamed ``v0``, ``v1``, ... in the order they
+    first appear in it (global names, ``@...``, as they are), and a block label's comment one
+    space after it (LLVM pads it to a column, after the label's old name)."""
+    out: list[str] = []
+    function: list[str] = []
+
+    def renamed() -> None:
+        names: dict[str, str] = {}
+
+        def new(m: re.Match) -> str:
+            tok = m.group(0)
+            used = tok.startswith("%")
+            name = names.setdefault(tok[1:] if used else tok[:-1], f"v{len(names)}")
+            return "%" + name if used else name + ":"
+
+        out.append(_LOCAL.sub(new, "\n".join(function)))
+        function.clear()
+
+    for line in text.splitlines():
+        if line.startswith("define "):
+            renamed()
+        function.append(line)
+        if line == "}":
+            renamed()
+    renamed()
+    return re.sub(r"^(\S+:) +;", r"\1 ;", "\n".join(part for part in out if part), flags=re.M)
 
 
 def _normal(text: str) -> str:
@@ -56,13 +93,15 @@ def _normal(text: str) -> str:
     quote those names, and without declarations of a numba environment that nothing in the
     function uses: typing a call to a numba helper (``min``) anew can declare the helper's
     environment in the caller's module, where nothing reads it (an 8-byte ``.comm`` symbol, the
-    same instructions)."""
+    same instructions); then every function's local names in order
+    (:func:`_local_names_in_order`)."""
     text = "\n".join(line for line in text.splitlines()
                      if not ((m := _ENV.match(line)) and text.count(m.group(1)) == 1))
     text = re.sub(r"B\d+v\d+B", "BvB", text)
     text = re.sub(r"_v\d+_", "_v_", text)
     text = re.sub(r"(pickledata|picklebuf)\.[0-9a-f]{40}", r"\1", text)
-    return "\n".join(line for line in text.splitlines() if not ("pickledata" in line and "constant" in line))
+    text = "\n".join(line for line in text.splitlines() if not ("pickledata" in line and "constant" in line))
+    return _local_names_in_order(text)
 
 
 def compiled(mode: str, argv: list[str]) -> dict:

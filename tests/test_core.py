@@ -531,6 +531,66 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
     assert ours[1] == numbas[1]
 
 
+def test_reading_offsets_as_ints_builds_the_same_machine_code(tmp_path):
+    # cardodds reads a field of a global named tuple of ints (a layout's offsets: T.hand) as the
+    # int itself (_jit._FoldOffsets), where numba builds the whole tuple and takes the field out.
+    # Each process compiles the same functions on an empty cache, with and without the folding:
+    # the optimised LLVM IR must be the same instructions (benchmarks/same_code.py's _normal:
+    # local names renumbered, as LLVM numbers what it makes by counters that count what it folded
+    # away), the folding must have been done, and a probe reading the tuple both ways answers the same.
+    import importlib.util
+    import textwrap
+    from pathlib import Path
+
+    (tmp_path / "offsets_probe.py").write_text(textwrap.dedent("""
+        import sys
+        from collections import namedtuple
+        import numpy as np
+        from numba.core import sigutils
+        from cardodds import _jit
+
+        if sys.argv[1] == "numba":
+            _jit._fold_offsets = False
+        folded = [0]
+        numbas_reading = _jit._FoldOffsets.run_pass
+
+        def counted(self, state):
+            done = numbas_reading(self, state)
+            folded[0] += done
+            return done
+
+        _jit._FoldOffsets.run_pass = counted
+        AT = namedtuple("AT", "a b c")(0, 2, 5)
+
+        @_jit.kernel
+        def probe(t, k):
+            whole = AT  # read whole, so it stays
+            return t[AT.c] * 10 + t[AT.a + k] + whole[1] + len(whole)
+
+        from cardodds.canasta import _table
+        from cardodds.kanalje import _policies
+        done = []
+        for fn, sig in ((_policies.play_heuristic_until, "(uint64[::1], int64[::1], int64, int64)"),
+                        (_table.apply_move, "(int64[::1], int64[::1], int64[::1])")):
+            sig = sigutils.normalize_signature(sig)[0]
+            fn.compile(sig)
+            done.append(fn.inspect_llvm(sig))
+        print(probe(np.arange(10, 16, dtype=np.int64), 1), folded[0] > 10)
+        print("\\n".join(done))
+    """))
+    spec = importlib.util.spec_from_file_location(
+        "_same_code", Path(__file__).resolve().parents[1] / "benchmarks" / "same_code.py")
+    same_code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(same_code)
+
+    ours, numbas = _run_probe(tmp_path, "offsets_probe", "folded"), _run_probe(tmp_path, "offsets_probe", "numba")
+    # t[5] * 10 + t[0 + 1] + AT[1] + len(AT) = 150 + 11 + 2 + 3
+    assert ours[0] == "166 True"
+    assert numbas[0] == "166 False"
+    assert len(ours[1]) > 50_000
+    assert same_code._normal(ours[1]) == same_code._normal(numbas[1])
+
+
 def test_a_cfunc_compile_is_announced_with_its_machine_code_and_a_callback_is_announced(tmp_path):
     # Numba finishes a cfunc's code (optimises its linked module, emits machine code) only when
     # it first saves or calls it; _jit._LoggedCFunc does it inside the compile event, so the
