@@ -122,8 +122,8 @@ from numba.core.registry import CPUDispatcher
 from numba.core.types import WrapperAddressProtocol
 from numba.core.untyped_passes import InlineInlinables
 
-__all__ = ["BOUNDSCHECK", "CACHE_DIR", "POINTER", "PYTHON_TWIN", "Pointer", "callback", "helper", "inline", "inlined",
-           "kernel", "linked", "loop", "source_hash"]
+__all__ = ["BOUNDSCHECK", "CACHE_DIR", "POINTER", "PYTHON_TWIN", "Pointer", "callback", "first_use", "helper", "inline",
+           "inlined", "kernel", "linked", "loop", "source_hash"]
 
 
 def _import_numba_math() -> None:
@@ -570,6 +570,24 @@ def callback(signature, **extra):
         return res
 
     return compile_callback
+
+
+def first_use(module: str, **build):
+    """A module's ``__getattr__`` that makes each name of ``build`` (a function of no arguments
+    returning its value) on the name's first use and keeps it in the module ``module``: a
+    callback compiled, or loaded from the cache, by the runs that use it, not at import, which
+    every command of the game waits for (and on an empty cache before its second process starts,
+    :mod:`cardodds._split`)."""
+    import sys
+
+    def __getattr__(name):
+        if name not in build:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        value = build[name]()
+        setattr(sys.modules[module], name, value)
+        return value
+
+    return __getattr__
 
 
 #: The name suffix of a function's form called through a pointer (:class:`Pointer`): its cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from numba import types
 
-from .._jit import callback, helper, inline
+from .._jit import callback, first_use, helper, inline
 from .._random import bounded
 from ..layout import Layout
 import numpy as np
@@ -44,10 +44,14 @@ SMART = SMART_TAKE | SMART_DISCARD | SMART_WILDS | SMART_OUT
 POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1], types.int64[:, ::1], types.int64, types.int64)
 
 
-@callback(POLICY_SIGNATURE)
-def no_user_policy(rng, view, moves, n_moves, seat):
+def _no_user_policy(rng, view, moves, n_moves, seat):
     """Stands in for a user policy in runs without one (never called there)."""
     return 0
+
+
+# ``no_user_policy`` is compiled on first use: the played kernels leave the user's call out when
+# there is none (``view.kernel_policy``), so a command without a user policy never needs it.
+__getattr__ = first_use(__name__, no_user_policy=lambda: callback(POLICY_SIGNATURE)(_no_user_policy))
 
 
 @helper

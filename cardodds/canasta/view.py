@@ -47,7 +47,8 @@ Moves are int64 records ``(type, a, b, c, d)``:
 import numpy as np
 
 from ..policy import compile_user
-from ._policies import POLICY_SIGNATURE, no_user_policy
+from . import _policies
+from ._policies import POLICY_SIGNATURE
 from ._table import (MV_ADD, MV_DISCARD, MV_END, MV_NEW, MV_PASS, MV_RED3, MV_SWAP, MV_TAKE_ADD, MV_TAKE_NEW, SA, SLOTS,
                      WILD_SLOT, S, meld_at)
 from .cards import KIND_NAMES
@@ -69,7 +70,7 @@ CALL = "policy(rng, view, moves, n_moves, seat) -> move index"
 def compile_policy(user):
     """The kernels' policy argument: ``user`` (an ``@njit`` policy) compiled to :data:`SIGNATURE`,
     or the stand-in for None; a :class:`ValueError` when it does not compile to it."""
-    return compile_user(user, SIGNATURE, "the Canasta policy", CALL, no_user_policy)
+    return compile_user(user, SIGNATURE, "the Canasta policy", CALL, _policies.no_user_policy)
 
 
 def kernel_policy(user):

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import types
 
-from .._jit import Pointer, callback, helper, inline, inlined, loop
+from .._jit import Pointer, callback, first_use, helper, inline, inlined, loop
 from .._random import bounded, next_u64, shuffle_prefix
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, nth_card, popcount
 from ._table import (
@@ -601,13 +601,9 @@ def _no_user_policy(state, legal, seat, view):
     return lowest(legal)
 
 
-def __getattr__(name):
-    # ``no_user_policy`` is compiled (or loaded from the cache) on first use, not at import:
-    # only the kernels that take a user's policy need it, and random or heuristic runs never do.
-    if name == "no_user_policy":
-        fn = globals()["no_user_policy"] = callback(POLICY_SIGNATURE)(_no_user_policy)
-        return fn
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# ``no_user_policy`` is compiled on first use: only the kernels that take a user's policy need it,
+# and random or heuristic runs never do.
+__getattr__ = first_use(__name__, no_user_policy=lambda: callback(POLICY_SIGNATURE)(_no_user_policy))
 
 
 @loop
