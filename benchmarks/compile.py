@@ -155,6 +155,21 @@ def _cmd(argv: list[str]) -> str:
     return "`cardodds " + " ".join(f'"{x}"' if " " in x else x for x in argv) + "`"
 
 
+def _when(seconds: float) -> str:
+    """The day and the hours of a run that ended now and took ``seconds``."""
+    start, end = time.localtime(time.time() - seconds), time.localtime()
+    return f"{time.strftime('%Y-%m-%d from %H:%M', start)} to {time.strftime('%H:%M', end)}"
+
+
+def _commit() -> str:
+    """This tree's commit (short), with ``+`` if it has changes not committed."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(HERE.parent), *args], capture_output=True, text=True).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "this tree"
+    return head + ("+" if git("status", "--porcelain", "--", "cardodds") else "")
+
+
 def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str:
     import numba
 
@@ -164,10 +179,12 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str
         "",
         f"Machine: {platform.machine()} ({_cpu_model()}), {os.cpu_count()} logical cores, Linux {platform.release()}; "
         f"Python "
-        f"{platform.python_version()}, numba {numba.__version__}. Load average {load_before[0]:.2f} before the run "
-        f"and {load_after[0]:.2f} after it ({seconds / 60:.0f} min); wall time includes waiting for a core, "
+        f"{platform.python_version()}, numba {numba.__version__}. The run: {_when(seconds)}, on {_commit()}; load "
+        f"average {load_before[0]:.2f} before the run and {load_after[0]:.2f} after it ({seconds / 60:.0f} min); "
+        "wall time includes waiting for a core, "
         "CPU time does not. Reproduce: `python benchmarks/compile.py"
-        + (" --before OLD_TREE`" if both else "`") + (
+        + (" --before OLD_TREE" if both else "") + ("" if repeats == 5 else f" --repeats {repeats}")
+        + (" --no-report`" if not job else "`") + (
             f" (before: {trees['before']}, after: this tree; each command in both trees one after the other)."
             if both else "."),
         "",
