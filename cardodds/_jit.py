@@ -56,6 +56,14 @@ Every compiled function in cardodds is declared with one of these decorators, so
   to resolve. The LLVM IR is the same with both and without them (``tests/test_core.py``, three
   functions as exact text; every function of four commands, names and unread declarations
   aside: ``benchmarks/same_code.py``).
+- Once the helpers are inlined, the compiler reads every field of a global named tuple of ints (a
+  layout's offsets, ``T.hand`` in ``t[T.hand + seat]``) as the int itself (:class:`_FoldOffsets`):
+  numba lowers each read as the whole tuple built anew and one field taken out of it, thousands
+  of times in a kernel with inlined helpers, and LLVM folds them all to the same ints. The
+  optimised code is the same instructions, its local names renumbered (``tests/test_core.py``;
+  every function of four commands: ``benchmarks/same_code.py``). Whole first calls compiled in
+  0.87 to 1.15 of the CPU seconds of the code before (medians of two pairs per command, ``python
+  benchmarks/compile.py --before TREE --no-report --repeats 2``): no difference at this precision.
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
@@ -382,8 +390,7 @@ class _FoldOffsets(FunctionPass):
     but lowers each read as the whole tuple built anew (every field of a table of 37, say) and
     one field taken out of it: thousands of reads in a kernel with inlined helpers, which LLVM
     then folds to the same int. A tuple no longer read after the folding is not loaded at all.
-    The machine code is the same (``tests/test_core.py``); Kanalje's heuristic play-out compiled
-    in about five sixths of the CPU seconds (``benchmarks/RESULTS_compile.md``)."""
+    The machine code is the same (``tests/test_core.py``)."""
 
     _name = "cardodds_fold_offsets"
 
