@@ -389,8 +389,9 @@ class _FoldOffsets(FunctionPass):
     ``t[T.hand + seat]``) replaced by the int it reads. Numba freezes such a tuple as a constant,
     but lowers each read as the whole tuple built anew (every field of a table of 37, say) and
     one field taken out of it: thousands of reads in a kernel with inlined helpers, which LLVM
-    then folds to the same int. A tuple no longer read after the folding is not loaded at all.
-    The machine code is the same (``tests/test_core.py``)."""
+    then folds to the same int. A tuple no longer read after the folding is not loaded at all; a
+    name assigned more than once is left to numba. The machine code is the same
+    (``tests/test_core.py``)."""
 
     _name = "cardodds_fold_offsets"
 
@@ -401,9 +402,16 @@ class _FoldOffsets(FunctionPass):
         if not _fold_offsets:
             return False
         blocks = state.func_ir.blocks.values()
+        assigned: dict = {}
+        for block in blocks:
+            for stmt in block.body:
+                if isinstance(stmt, _ir.Assign):
+                    assigned[stmt.target.name] = assigned.get(stmt.target.name, 0) + 1
+        # before SSA a name may be assigned more than once (``x = T`` on one branch, another
+        # tuple on the other): only a name assigned once surely holds the tuple where it is read
         tuples = {stmt.target.name: stmt.value.value for block in blocks for stmt in block.body
                   if isinstance(stmt, _ir.Assign) and isinstance(stmt.value, (_ir.Global, _ir.FreeVar))
-                  and _is_offsets(stmt.value.value)}
+                  and _is_offsets(stmt.value.value) and assigned[stmt.target.name] == 1}
         if not tuples:
             return False
         folded = False

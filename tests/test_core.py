@@ -537,7 +537,8 @@ def test_reading_offsets_as_ints_builds_the_same_machine_code(tmp_path):
     # Each process compiles the same functions on an empty cache, with and without the folding:
     # the optimised LLVM IR must be the same instructions (benchmarks/same_code.py's _normal:
     # local names renumbered, as LLVM numbers what it makes by counters that count what it folded
-    # away), the folding must have been done, and a probe reading the tuple both ways answers the same.
+    # away), the folding must have been done, and a probe reading tuples both ways answers the same
+    # (a name assigned two tuples included).
     import importlib.util
     import textwrap
     from pathlib import Path
@@ -552,20 +553,24 @@ def test_reading_offsets_as_ints_builds_the_same_machine_code(tmp_path):
         if sys.argv[1] == "numba":
             _jit._fold_offsets = False
         folded = [0]
-        numbas_reading = _jit._FoldOffsets.run_pass
+        fold = _jit._FoldOffsets.run_pass
 
         def counted(self, state):
-            done = numbas_reading(self, state)
+            done = fold(self, state)
             folded[0] += done
             return done
 
         _jit._FoldOffsets.run_pass = counted
         AT = namedtuple("AT", "a b c")(0, 2, 5)
+        OTHER = type(AT)(0, 7, 5)
 
         @_jit.kernel
         def probe(t, k):
             whole = AT  # read whole, so it stays
-            return t[AT.c] * 10 + t[AT.a + k] + whole[1] + len(whole)
+            pick = AT
+            if k > 5:
+                pick = OTHER  # a name assigned twice: which tuple it holds is known at run time only
+            return t[AT.c] * 10 + t[AT.a + k] + whole[1] + len(whole) + pick.b
 
         from cardodds.canasta import _table
         from cardodds.kanalje import _policies
@@ -575,7 +580,8 @@ def test_reading_offsets_as_ints_builds_the_same_machine_code(tmp_path):
             sig = sigutils.normalize_signature(sig)[0]
             fn.compile(sig)
             done.append(fn.inspect_llvm(sig))
-        print(probe(np.arange(10, 16, dtype=np.int64), 1), folded[0] > 10)
+        t = np.arange(10, 20, dtype=np.int64)
+        print(probe(t, 1), probe(t, 6), folded[0] > 10)
         print("\\n".join(done))
     """))
     spec = importlib.util.spec_from_file_location(
@@ -584,9 +590,10 @@ def test_reading_offsets_as_ints_builds_the_same_machine_code(tmp_path):
     spec.loader.exec_module(same_code)
 
     ours, numbas = _run_probe(tmp_path, "offsets_probe", "folded"), _run_probe(tmp_path, "offsets_probe", "numba")
-    # t[5] * 10 + t[0 + 1] + AT[1] + len(AT) = 150 + 11 + 2 + 3
-    assert ours[0] == "166 True"
-    assert numbas[0] == "166 False"
+    # t[5] * 10 + t[0 + k] + AT[1] + len(AT) + pick.b: 150 + 11 + 2 + 3 + 2 for k = 1;
+    # 150 + 16 + 2 + 3 + 7 for k = 6, where pick holds OTHER
+    assert ours[0] == "168 178 True"
+    assert numbas[0] == "168 178 False"
     assert len(ours[1]) > 50_000
     assert same_code._normal(ours[1]) == same_code._normal(numbas[1])
 
