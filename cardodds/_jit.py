@@ -402,16 +402,12 @@ class _FoldOffsets(FunctionPass):
         if not _fold_offsets:
             return False
         blocks = state.func_ir.blocks.values()
-        assigned: dict = {}
-        for block in blocks:
-            for stmt in block.body:
-                if isinstance(stmt, _ir.Assign):
-                    assigned[stmt.target.name] = assigned.get(stmt.target.name, 0) + 1
         # before SSA a name may be assigned more than once (``x = T`` on one branch, another
         # tuple on the other): only a name assigned once surely holds the tuple where it is read
+        definitions = build_definitions(state.func_ir.blocks)
         tuples = {stmt.target.name: stmt.value.value for block in blocks for stmt in block.body
                   if isinstance(stmt, _ir.Assign) and isinstance(stmt.value, (_ir.Global, _ir.FreeVar))
-                  and _is_offsets(stmt.value.value) and assigned[stmt.target.name] == 1}
+                  and _is_offsets(stmt.value.value) and len(definitions[stmt.target.name]) == 1}
         if not tuples:
             return False
         folded = False
