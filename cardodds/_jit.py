@@ -111,10 +111,14 @@ import tempfile
 import types as _pytypes
 from pathlib import Path
 
-from numba import njit
+import llvmlite.binding as _llvm
+from numba import _dynfunc, njit
+from numba.core import codegen as _codegen
 from numba.core import config as _numba_config
 from numba.core import event as _event
+from numba.core import cpu as _cpu
 from numba.core import ir as _ir
+from numba.core import lowering as _lowering
 from numba.core import sigutils
 from numba.core import ssa as _ssa
 from numba.core import types as _types
@@ -311,6 +315,98 @@ _ssa._run_ssa = _run_ssa
 _ssa._run_block_rewrite = _run_block_rewrite
 
 
+#: The cache's name for the code of a compiled-only function (:func:`_serialize`): the bitcode
+#: its callers link, without machine code.
+_LINKED_CODE = "cardodds-linked-code"
+
+
+def _is_compiled_only(library) -> bool:
+    return getattr(library, "_cardodds_compiled_only", False)
+
+
+def _mark_compiled_only(state) -> None:
+    """Give a compile of a compiled-only function (no CPython wrapper, no C wrapper: a helper or
+    a loop, which only compiled callers call) a code library marked as such, where numba would
+    make a plain one when it lowers."""
+    flags = state.flags
+    if state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper:
+        state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
+        state.library.enable_object_caching()
+        state.library._cardodds_compiled_only = True
+
+
+_numba_finalize_final_module = _codegen.CPUCodeLibrary._finalize_final_module
+_numba_get_executable = _cpu.CPUContext.get_executable
+_numba_serialize = _codegen.CPUCodeLibrary.serialize_using_object_code
+_numba_unserialize = _codegen.CPUCodeLibrary._unserialize.__func__
+_numba_set_env = _codegen.JITCPUCodegen.set_env
+
+
+def _finalize_final_module(self):
+    """Numba adds every compiled function's code to its engine and emits its machine code, and a
+    caller links the function's code into its own, optimises it again and emits it again: a
+    compiled-only function's own machine code is never run (its callers run their copy, and
+    Python calls its twin, :class:`_CompiledOnly`). It is kept out of the engine: its code is
+    ready to link, and its callers' code defines its symbols."""
+    if not _is_compiled_only(self):
+        return _numba_finalize_final_module(self)
+    self._finalize_dynamic_globals()
+    self._verify_declare_only_symbols()
+    self._finalized = True
+
+
+def _get_executable(self, library, fndesc, env):
+    """Numba's ``CPUContext.get_executable``. For a compiled-only function, the function object
+    numba keeps, without an address (a compiled-only function has no CPython wrapper, so numba's
+    address is 0 too) and without setting its environment, which has no symbol. For any other,
+    also the environments of the compiled-only functions its code holds, which their own code
+    set before."""
+    if _is_compiled_only(library):
+        return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
+                                      f"compiled-only code of {fndesc.qualname!r}", 0, env, (library,))
+    done = _numba_get_executable(self, library, fndesc, env)
+    for gv in library._final_module.global_variables:
+        held = _lowering.Environment._memo.get(gv.name)
+        if held is not None and held is not env:
+            library.codegen.set_env(gv.name, held)
+    return done
+
+
+def _serialize(self):
+    """A compiled-only function's cache entry: the bitcode its callers link, without machine code."""
+    if not _is_compiled_only(self):
+        return _numba_serialize(self)
+    self._ensure_finalized()
+    return self.name, _LINKED_CODE, self._get_module_for_linking().as_bitcode()
+
+
+def _unserialize(cls, codegen, state):
+    name, kind, data = state
+    if kind != _LINKED_CODE:
+        return _numba_unserialize(cls, codegen, state)
+    library = codegen.create_library(name)
+    library._cardodds_compiled_only = True
+    library._final_module = library._shared_module = _llvm.parse_bitcode(data)
+    library._finalized = True
+    return library
+
+
+def _set_env(self, env_name, env):
+    """Numba's ``set_env``, for an environment with a symbol in the engine. A compiled-only
+    function's code loaded from the cache names the environments it uses (its own and its
+    callees'), which have none: each caller's code sets them when it is emitted
+    (:func:`_get_executable`)."""
+    if self._engine.get_global_value_address(env_name):
+        _numba_set_env(self, env_name, env)
+
+
+_codegen.CPUCodeLibrary._finalize_final_module = _finalize_final_module  # type: ignore[method-assign]
+_cpu.CPUContext.get_executable = _get_executable  # type: ignore[method-assign]
+_codegen.CPUCodeLibrary.serialize_using_object_code = _serialize  # type: ignore[method-assign]
+_codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)  # type: ignore[method-assign,assignment]
+_codegen.JITCPUCodegen.set_env = _set_env  # type: ignore[method-assign]
+
+
 def _numbas_own_typing_and_ssa() -> None:
     """Put numba's own call typing and SSA reconstruction back in this process, in place of the
     memo and the shortcut (the same-code checks: ``tests/test_core.py``,
@@ -457,6 +553,7 @@ class _Compiler(Compiler):
     def _compile_core(self):
         global _compiling
         _compiling += 1  # under numba's compiler lock, as every compile is
+        _mark_compiled_only(self.state)
         try:
             return super()._compile_core()
         finally:

@@ -406,6 +406,62 @@ def _run_probe(tmp_path, module, mode):
     return run.stdout.split("\n", 1)
 
 
+def test_a_compiled_only_function_is_linked_into_its_callers_and_never_emitted_on_its_own(tmp_path):
+    # A helper or loop is only ever run as code linked into a compiled caller, so cardodds keeps
+    # its own code out of numba's engine (no machine code) and caches the bitcode its callers
+    # link. Its callers must run it right whether it was compiled in their process or loaded
+    # from the cache, and its dynamic exception needs its environment, set by its caller.
+    probe = _probe(tmp_path, "linked_mod", """
+        import sys
+        import numpy as np
+        from cardodds._jit import helper, kernel
+
+        @helper
+        def scaled(a, i, k):
+            if a[i] < 0:
+                raise ValueError("negative at", i)
+            return a[i] * k
+
+        @helper
+        def total(a, k):
+            s = 0
+            for i in range(a.shape[0]):
+                s += scaled(a, i, k)
+            return s
+
+        @kernel
+        def first_caller(a, k):
+            return total(a, k)
+
+        @kernel
+        def second_caller(a, k):
+            return total(a, k) + 1
+
+        call = first_caller if sys.argv[1] == "first" else second_caller
+        a = np.arange(5, dtype=np.int64)
+        out = [call(a, 3)]
+        try:
+            call(np.array([1, -2], dtype=np.int64), 3)
+        except ValueError as e:
+            out.append(repr(e.args))
+        # machine code of each function's own library (None: not compiled or loaded in this process)
+        out += [getattr(f.overloads[next(iter(f.overloads))].library, "_compiled_object", None) is not None
+                if f.overloads else None
+                for f in (scaled, total, call)]
+        print(*out, sep=";")
+    """)
+    out, compiled = probe("first")
+    # 3 * (0+1+2+3+4); the exception's values; machine code for the kernel alone
+    assert out.split(";") == ["30", "('negative at', 1)", "False", "False", "True"]
+    assert sorted(k for k, _ in compiled) == ["linked_mod.first_caller", "linked_mod.scaled", "linked_mod.total"]
+    # a new caller compiled against the loop's cached code, which holds the helper's
+    out, compiled = probe("second")
+    assert out.split(";") == ["31", "('negative at', 1)", "None", "False", "True"]
+    assert [k for k, _ in compiled] == ["linked_mod.second_caller"]
+    out, compiled = probe("first")  # the kernel loaded from the cache, its callees not needed
+    assert out.split(";")[:4] == ["30", "('negative at', 1)", "None", "None"] and compiled == []
+
+
 def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
     # cardodds inlines @inline helpers through its own pass (_jit._InlineHelpers), which copies a
     # callee's blocks without copying its whole scope per block. Each process compiles one probe
