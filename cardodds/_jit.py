@@ -112,7 +112,7 @@ import types as _pytypes
 from pathlib import Path
 
 import llvmlite.binding as _llvm
-from numba import _dynfunc, njit
+from numba import _dynfunc, njit  # type: ignore[attr-defined]  # numba's C module of function objects
 from numba.core import codegen as _codegen
 from numba.core import config as _numba_config
 from numba.core import event as _event
@@ -338,7 +338,7 @@ def _mark_compiled_only(state) -> None:
 _numba_finalize_final_module = _codegen.CPUCodeLibrary._finalize_final_module
 _numba_get_executable = _cpu.CPUContext.get_executable
 _numba_serialize = _codegen.CPUCodeLibrary.serialize_using_object_code
-_numba_unserialize = _codegen.CPUCodeLibrary._unserialize.__func__
+_numba_unserialize = _codegen.CPUCodeLibrary._unserialize.__func__  # type: ignore[attr-defined]
 _numba_set_env = _codegen.JITCPUCodegen.set_env
 
 
