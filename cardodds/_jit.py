@@ -64,6 +64,19 @@ Every compiled function in cardodds is declared with one of these decorators, so
   every function of four commands: ``benchmarks/same_code.py``). Whole first calls compiled in
   0.87 to 1.15 of the CPU seconds of the code before (medians of two pairs per command, ``python
   benchmarks/compile.py --before TREE --no-report --repeats 2``): no difference at this precision.
+- A compiled-only function (a helper or a loop) is compiled into a code library marked as such
+  (:func:`_mark_compiled_only`), which its callers link but numba's engine never receives
+  (:func:`_finalize_final_module`): numba emitted every function's machine code, and each caller
+  linked the function's code, optimised it with its own and emitted it again, so a helper's own
+  machine code was never run. Its cache entry is the bitcode its callers link
+  (:func:`_serialize`), and a caller sets the environments of the compiled-only code it holds
+  (:func:`_get_executable`). The callers link and optimise the same code as before. The
+  look-ahead lineup's and ``canasta play``'s first calls compiled in 0.84 and 0.83 of the CPU
+  seconds of the code before, the others within their scatter (medians of two pairs, ``python
+  benchmarks/compile.py --before TREE --no-report --repeats 2``; ``benchmarks/RESULTS_compile.md``).
+  Optimising a compiled-only function only inside its callers would save about as much again,
+  but changes the callers' code: the look-ahead lineup then ran 0.89 times as fast
+  (``benchmarks/before_after.py``, ``benchmarks/RESULTS_speed.md``), so it is not done.
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
