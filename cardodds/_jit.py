@@ -372,8 +372,8 @@ def _get_executable(self, library, fndesc, env):
     """Numba's ``CPUContext.get_executable``. For a compiled-only function, the function object
     numba keeps, without an address (a compiled-only function has no CPython wrapper, so numba's
     address is 0 too) and without setting its environment, which has no symbol. For any other,
-    also the environments of the compiled-only functions its code holds, which their own code
-    set before."""
+    numba's, and the environments of the compiled-only functions its code holds are set too:
+    numba set them when it emitted those functions' own code."""
     if _is_compiled_only(library):
         return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
                                       f"compiled-only code of {fndesc.qualname!r}", 0, env, (library,))

@@ -407,10 +407,11 @@ def _run_probe(tmp_path, module, mode):
 
 
 def test_a_compiled_only_function_is_linked_into_its_callers_and_never_emitted_on_its_own(tmp_path):
-    # A helper or loop is only ever run as code linked into a compiled caller, so cardodds keeps
+    # A helper or loop only ever runs as code linked into a compiled caller, so cardodds keeps
     # its own code out of numba's engine (no machine code) and caches the bitcode its callers
     # link. Its callers must run it right whether it was compiled in their process or loaded
-    # from the cache, and its dynamic exception needs its environment, set by its caller.
+    # from the cache, and its exception with a value computed at run time needs its
+    # environment, which its caller sets.
     probe = _probe(tmp_path, "linked_mod", """
         import sys
         import numpy as np
@@ -454,7 +455,7 @@ def test_a_compiled_only_function_is_linked_into_its_callers_and_never_emitted_o
     # 3 * (0+1+2+3+4); the exception's values; machine code for the kernel alone
     assert out.split(";") == ["30", "('negative at', 1)", "False", "False", "True"]
     assert sorted(k for k, _ in compiled) == ["linked_mod.first_caller", "linked_mod.scaled", "linked_mod.total"]
-    # a new caller compiled against the loop's cached code, which holds the helper's
+    # a new caller compiled against total's cached code, which holds scaled's
     out, compiled = probe("second")
     assert out.split(";") == ["31", "('negative at', 1)", "None", "False", "True"]
     assert [k for k, _ in compiled] == ["linked_mod.second_caller"]
