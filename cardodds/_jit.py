@@ -343,8 +343,8 @@ def _mark_compiled_only(state) -> None:
     make a plain one when it lowers."""
     flags = state.flags
     if state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper:
+        # no object caching, as numba enables for its own: no machine code is ever made to cache
         state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
-        state.library.enable_object_caching()
         state.library._cardodds_compiled_only = True
 
 
