@@ -6,8 +6,9 @@ numba types it and as cardodds does.
 Runs the command twice, each in a fresh interpreter with an empty numba cache, as a library call
 (``cardodds.cli.main(argv)``, so every kernel compiles in that process): once as cardodds compiles
 (remembering numba's typing of each call, ``_jit._get_call_type``; passing its SSA rewrites only
-the blocks where their variable appears, ``_jit._run_ssa``; reading a layout's offsets as ints,
-``_jit._FoldOffsets``), once with numba's own typing, SSA and reading put back. Then compares the
+the blocks where their variable appears, ``_jit._run_ssa``; tidying the IR after a pass without
+working out the variables live at each block, ``_jit._postprocess``; reading a layout's offsets
+as ints, ``_jit._FoldOffsets``), once with numba's own typing, SSA, tidying and reading put back. Then compares the
 optimised LLVM IR of every cardodds function compiled, after renaming the per-process numbers
 numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can shift them) and every
 function's local names in the order they first appear (LLVM numbers the values and blocks it
@@ -16,7 +17,7 @@ messages that quote those names and the declarations of a numba helper's environ
 nothing in the function reads (:func:`_normal`): the same text is the same instructions. A
 function loaded from the cache in its own process (a second form of one function) has no IR to
 compare and is counted apart. ``tests/test_core.py`` checks three functions' IR as exact text
-with and without the typing memo and the SSA shortcut, and two as :func:`_normal` text with and
+with and without the typing memo and the SSA and tidying shortcuts, and two as :func:`_normal` text with and
 without the folding.
 """
 
@@ -33,7 +34,7 @@ _CHILD = r"""
 import contextlib, gc, io, json, sys, warnings
 from cardodds import _jit
 if sys.argv[1] == "numba":
-    _jit._numbas_own_typing_and_ssa()
+    _jit._numbas_own_passes()
     _jit._fold_offsets = False
 from cardodds.cli import main
 with contextlib.redirect_stdout(io.StringIO()):

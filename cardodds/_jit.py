@@ -53,9 +53,14 @@ Every compiled function in cardodds is declared with one of these decorators, so
   ``benchmarks/RESULTS_compile.md``). Its SSA reconstruction passes numba's rewrites only the
   blocks where their variable appears (:func:`_run_ssa`): numba's walks every block once per
   variable assigned more than once, a share of a first call too small for the first-call table
-  to resolve. The LLVM IR is the same with both and without them (``tests/test_core.py``, three
-  functions as exact text; every function of four commands, names and unread declarations
-  aside: ``benchmarks/same_code.py``).
+  to resolve. It tidies the IR after a pass without working out the variables live at each
+  block's entry (:func:`_postprocess`), which numba did after every pass that changed the IR
+  and only object mode and generators read: the one-question commands' first calls compiled in
+  0.80 to 1.01 of the CPU seconds, 0.91 the median of the fourteen (medians of two pairs,
+  ``python benchmarks/compile.py --before TREE --no-report --repeats 2``). The LLVM IR is the
+  same with all three and without them (``tests/test_core.py``, three functions as exact text;
+  every function of four commands, names and unread declarations aside:
+  ``benchmarks/same_code.py``).
 - Once the helpers are inlined, the compiler reads every field of a global named tuple of ints (a
   layout's offsets, ``T.hand`` in ``t[T.hand + seat]``) as the int itself (:class:`_FoldOffsets`):
   numba lowers each read as the whole tuple built anew and one field taken out of it, thousands
@@ -132,8 +137,10 @@ from numba.core import event as _event
 from numba.core import cpu as _cpu
 from numba.core import ir as _ir
 from numba.core import lowering as _lowering
+from numba.core import postproc as _postproc
 from numba.core import sigutils
 from numba.core import ssa as _ssa
+from numba.core import transforms as _transforms
 from numba.core import types as _types
 from numba.core.types import functions as _functions
 from numba.core.caching import FunctionCache
@@ -327,6 +334,28 @@ def _run_block_rewrite(blocks, states, handler):
 _ssa._run_ssa = _run_ssa
 _ssa._run_block_rewrite = _run_block_rewrite
 
+_numba_postprocess = _postproc.PostProcessor.run
+
+
+def _postprocess(self, emit_dels=False, extend_lifetimes=False):
+    """Numba's tidying of a function's IR after a pass changed it (``PostProcessor.run``): for a
+    cardodds function, the control flow made canonical without the variables live at each
+    block's entry worked out. Numba works them out after each of the many passes that change
+    the IR, every inlined helper's included (611 times in the look-ahead lineup's first call,
+    about a tenth of its compile CPU), and only object mode and generators read them; the
+    variables' lifetimes (which the lifting of ``with`` blocks reads) are numba's lazy object,
+    worked out when read. A run that places the variables' deletions (lowering's) is numba's
+    own. The code is the same (``tests/test_core.py``)."""
+    func_ir = self.func_ir
+    if emit_dels or func_ir.is_generator or func_ir.func_id.modname.partition(".")[0] != "cardodds":
+        return _numba_postprocess(self, emit_dels, extend_lifetimes)
+    func_ir.blocks = _transforms.canonicalize_cfg(func_ir.blocks)
+    func_ir.variable_lifetime = _postproc.VariableLifetime(func_ir.blocks)
+    return None
+
+
+_postproc.PostProcessor.run = _postprocess  # type: ignore[method-assign]
+
 
 #: The cache's name for the code of a compiled-only function (:func:`_serialize`): the bitcode
 #: its callers link, without machine code.
@@ -420,13 +449,14 @@ _codegen.CPUCodeLibrary._unserialize = classmethod(_unserialize)  # type: ignore
 _codegen.JITCPUCodegen.set_env = _set_env  # type: ignore[method-assign]
 
 
-def _numbas_own_typing_and_ssa() -> None:
-    """Put numba's own call typing and SSA reconstruction back in this process, in place of the
-    memo and the shortcut (the same-code checks: ``tests/test_core.py``,
+def _numbas_own_passes() -> None:
+    """Put numba's own call typing, SSA reconstruction and IR tidying back in this process, in
+    place of the memo and the shortcuts (the same-code checks: ``tests/test_core.py``,
     ``benchmarks/same_code.py``)."""
     _functions.BaseFunction.get_call_type = _numba_get_call_type  # type: ignore[method-assign]
     _ssa._run_ssa = _numba_run_ssa
     _ssa._run_block_rewrite = _numba_run_block_rewrite
+    _postproc.PostProcessor.run = _numba_postprocess  # type: ignore[method-assign]
 
 
 class _FreshBlock(_ir.Block):

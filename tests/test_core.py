@@ -524,12 +524,14 @@ def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
     assert ours[1] == numbas[1]
 
 
-def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_path):
+def test_the_typing_memo_and_the_ssa_and_tidying_shortcuts_build_the_same_code_as_numba(tmp_path):
     # While it compiles its own functions, cardodds remembers numba's typing of each call
-    # (_jit._get_call_type) and passes numba's SSA rewrites only the blocks where their variable
-    # appears (_jit._run_ssa). Each process compiles the same functions on an empty cache: with
-    # both, and with numba's own typing and SSA put back, so the LLVM IR must be the same text
-    # (and each shortcut must have been taken: the memo filled, blocks passed by). The functions:
+    # (_jit._get_call_type), passes numba's SSA rewrites only the blocks where their variable
+    # appears (_jit._run_ssa), and tidies the IR after a pass without working out the variables
+    # live at each block (_jit._postprocess). Each process compiles the same functions on an
+    # empty cache: with all three, and with numba's own typing, SSA and tidying put back, so the
+    # LLVM IR must be the same text (and each shortcut must have been taken: the memo filled,
+    # blocks passed by, tidyings left to numba only where they place deletions). The functions:
     # Kanalje's heuristic play-out (inlined helpers, thousands of calls to few functions),
     # Canasta's move generator, and a probe with keyword arguments, builtins and a tuple.
     import textwrap
@@ -549,7 +551,7 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
 
         rewrite = _jit._run_block_rewrite
         if sys.argv[1] == "numba":
-            _jit._numbas_own_typing_and_ssa()
+            _jit._numbas_own_passes()
             rewrite = rewritten_by_numba
         _jit._numba_run_block_rewrite = rewritten_by_numba
 
@@ -558,6 +560,22 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
             return rewrite(blocks, states, handler)
 
         _jit._ssa._run_block_rewrite = counted
+
+        tidied, tidied_by_numba = [0], [0]
+        numbas_tidying = _jit._numba_postprocess
+
+        def tidy_by_numba(self, *args, **kws):
+            tidied_by_numba[0] += 1
+            return numbas_tidying(self, *args, **kws)
+
+        _jit._numba_postprocess = tidy_by_numba
+        tidy = tidy_by_numba if sys.argv[1] == "numba" else _jit._postproc.PostProcessor.run
+
+        def counted_tidying(self, *args, **kws):
+            tidied[0] += 1
+            return tidy(self, *args, **kws)
+
+        _jit._postproc.PostProcessor.run = counted_tidying
 
         @_jit.kernel
         def probe(a, k):
@@ -578,14 +596,14 @@ def test_the_typing_memo_and_the_ssa_shortcut_build_the_same_code_as_numba(tmp_p
             fn.compile(sig)
             done.append(fn.inspect_llvm(sig))
         print([int(v) for v in probe(np.arange(-4, 5, dtype=np.int64), 9)], len(_jit._call_types) > 100,
-              blocks_in[0] - blocks_rewritten[0] > 1000)
+              blocks_in[0] - blocks_rewritten[0] > 1000, tidied[0] - tidied_by_numba[0] > 100)
         print("\\n".join(done))
     """))
 
     ours, numbas = _run_probe(tmp_path, "typing_probe", "memo"), _run_probe(tmp_path, "typing_probe", "numba")
     # |a| % 10 + (a >> 2) for a = -4..4: 3, 2, 1, 0, 0, 1, 2, 3, 5; their sum 17 plus max(9, -3)
-    assert ours[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] True True"
-    assert numbas[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] False False"
+    assert ours[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] True True True"
+    assert numbas[0] == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26] False False False"
     assert len(ours[1]) > 100_000
     assert ours[1] == numbas[1]
 
