@@ -42,11 +42,13 @@ _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[
 
 #: What the second process compiles for each command, in the order the command reaches it: the
 #: qualified name of each function (or :class:`~cardodds._jit.Pointer`), with the numba types of
-#: its arguments. The look-ahead's deal records (``record_deal``, ``_record_phase1``) stay with the
-#: command although its part is the longer: moved here they made the second process the longer
-#: whenever ``play_heuristic_until`` compiled slowly, and the first call took 8.7 s against 8.0 s
-#: (medians of five first calls: ``python benchmarks/compile.py --only kanalje --no-report`` on the
-#: move, ``--before`` a worktree without it).
+#: its arguments. The look-ahead's deal records (``record_deal`` and the ``_record_phase1`` it
+#: calls), which the command reaches last, are compiled here early: with them the command's part
+#: ended 1.3 to 1.9 s after this one (``CARDODDS_COMPILE_LOG``), and the first call took 7.4 s
+#: against 8.3 s (medians of four, ``python benchmarks/compile.py --only kanalje --no-report
+#: --repeats 4``, ``--before`` a worktree without the move). Before the helpers' own machine code
+#: was left out (``_jit._finalize_final_module``) this part was the longer, and the move cost
+#: 8.7 s against 8.0 s.
 SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "canasta advise": (
         ("cardodds.canasta._advise.deal_world", "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
@@ -76,6 +78,7 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "kanalje risk look-ahead": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._table.record_deal", "(int64[::1], int64[::1], int64, int64[::1], int64[::1])"),
         ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
         ("cardodds.kanalje._policies.sample_world", "(uint64[::1], int64[::1], int64, int64[::1], int64[::1])"),
         ("cardodds.kanalje._policies.LOOKAHEAD", _SEARCH),
