@@ -53,14 +53,9 @@ Every compiled function in cardodds is declared with one of these decorators, so
   ``benchmarks/RESULTS_compile.md``). Its SSA reconstruction passes numba's rewrites only the
   blocks where their variable appears (:func:`_run_ssa`): numba's walks every block once per
   variable assigned more than once, a share of a first call too small for the first-call table
-  to resolve. It tidies the IR after a pass without working out the variables live at each
-  block's entry (:func:`_postprocess`), which numba did after every pass that changed the IR
-  and only object mode and generators read: the one-question commands' first calls compiled in
-  0.80 to 1.01 of the CPU seconds, 0.91 the median of the fourteen (medians of two pairs,
-  ``python benchmarks/compile.py --before TREE --no-report --repeats 2``). The LLVM IR is the
-  same with all three and without them (``tests/test_core.py``, three functions as exact text;
-  every function of four commands, names and unread declarations aside:
-  ``benchmarks/same_code.py``).
+  to resolve. Its IR tidying after a pass leaves live variables out (:func:`_postprocess`):
+  first calls in 0.80 to 1.01 of the CPU seconds, median 0.91 (same tool). The LLVM IR is the
+  same with all three and without (``tests/test_core.py``; ``benchmarks/same_code.py``).
 - Once the helpers are inlined, the compiler reads every field of a global named tuple of ints (a
   layout's offsets, ``T.hand`` in ``t[T.hand + seat]``) as the int itself (:class:`_FoldOffsets`):
   numba lowers each read as the whole tuple built anew and one field taken out of it, thousands
@@ -75,13 +70,10 @@ Every compiled function in cardodds is declared with one of these decorators, so
   linked the function's code, optimised it with its own and emitted it again, so a helper's own
   machine code was never run. Its cache entry is the bitcode its callers link
   (:func:`_serialize`), and a caller sets the environments of the compiled-only code it holds
-  (:func:`_get_executable`). The callers link and optimise the same code as before. The
+  (:func:`_get_executable`). The callers link and optimise the same code as before; the
   look-ahead lineup's and ``canasta play``'s first calls compiled in 0.84 and 0.83 of the CPU
-  seconds of the code before, the others within their scatter (medians of two pairs, ``python
-  benchmarks/compile.py --before TREE --no-report --repeats 2``; ``benchmarks/RESULTS_compile.md``).
-  Optimising a compiled-only function only inside its callers would save about as much again,
-  but changes the callers' code: the look-ahead lineup then ran 0.89 times as fast
-  (``benchmarks/before_after.py``, ``benchmarks/RESULTS_speed.md``), so it is not done.
+  seconds (same tool). Optimising such code only in its callers changes their code, and the
+  look-ahead then ran 0.89 times as fast (``benchmarks/RESULTS_speed.md``): not done.
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):
   one rule, written once.
@@ -100,24 +92,12 @@ Every compiled function in cardodds is declared with one of these decorators, so
   ``benchmarks/side_by_side.py``; ``benchmarks/RESULTS_speed.md``), and its first call
   compiles the play-out and the loop in two processes, each once.
 
-Numba checks a cached kernel against its own source file only: a kernel that inlines or calls
-a helper from another module is loaded from the cache unchanged after that helper's module
-changed (a ``git pull`` into an editable install, an edit while developing), and then runs the
-old code. So the cache lives in a folder named by a hash of every source file of the package
-(``cardodds-<hash>`` under ``$NUMBA_CACHE_DIR``, else under the package's ``__pycache__``, else
-under the system's temporary directory): any change of cardodds compiles afresh, and an
-unchanged tree keeps its warm cache.
-
-Set ``CARDODDS_COMPILE_LOG=FILE`` to learn where a first call's time goes: every compile then
-appends one JSON line to FILE (in every process, warm-up workers included): the compiled
-function, its argument types, and its CPU and wall seconds without those of the functions it
-compiled meanwhile. ``benchmarks/compile.py`` sums them kernel by kernel.
-
-Set ``CARDODDS_BOUNDSCHECK=1`` in the environment (the tests' debug job does) to compile every
-kernel with bounds checking: an index outside an array then raises ``IndexError`` instead of
-reading memory it should not. Numba's cache key does not include the flag, so the checked
-build keeps its cache in a folder of its own (``cardodds-<hash>-boundscheck``): a warm cache of
-the fast build is never loaded in its place, and neither build overwrites the other's entries.
+The disk cache lives in a folder named by a hash of every source file of the package
+(``cardodds-<hash>``; ``cardodds-<hash>-boundscheck`` for the build ``CARDODDS_BOUNDSCHECK=1``
+checks): numba checks a cached kernel against its own file only, so a helper changed in another
+module would leave its callers' cached code stale, and its cache key leaves out bounds checking
+(``docs/developers.md``). ``CARDODDS_COMPILE_LOG=FILE`` logs every compile with its CPU seconds
+(:mod:`cardodds._compile_log`; ``benchmarks/compile.py`` sums them kernel by kernel).
 """
 
 from __future__ import annotations
@@ -338,14 +318,10 @@ _numba_postprocess = _postproc.PostProcessor.run
 
 
 def _postprocess(self, emit_dels=False, extend_lifetimes=False):
-    """Numba's tidying of a function's IR after a pass changed it (``PostProcessor.run``): for a
-    cardodds function, the control flow made canonical without the variables live at each
-    block's entry worked out. Numba works them out after each of the many passes that change
-    the IR, every inlined helper's included (611 times in the look-ahead lineup's first call,
-    about a tenth of its compile CPU), and only object mode and generators read them; the
-    variables' lifetimes (which the lifting of ``with`` blocks reads) are numba's lazy object,
-    worked out when read. A run that places the variables' deletions (lowering's) is numba's
-    own. The code is the same (``tests/test_core.py``)."""
+    """Numba's tidying of the IR after a pass (``PostProcessor.run``), for a cardodds function
+    without the variables live at each block's entry, which numba worked out after every pass
+    (611 times in the look-ahead lineup's first call, a tenth of its compile CPU) and only object
+    mode and generators read. A run placing deletions (lowering's) is numba's own."""
     func_ir = self.func_ir
     if emit_dels or func_ir.is_generator or func_ir.func_id.modname.partition(".")[0] != "cardodds":
         return _numba_postprocess(self, emit_dels, extend_lifetimes)
