@@ -8,17 +8,17 @@ Runs the command twice, each in a fresh interpreter with an empty numba cache, a
 (remembering numba's typing of each call, ``_jit._get_call_type``; passing its SSA rewrites only
 the blocks where their variable appears, ``_jit._run_ssa``; tidying the IR after a pass without
 working out the variables live at each block, ``_jit._postprocess``; reading a layout's offsets
-as ints, ``_jit._FoldOffsets``), once with numba's own typing, SSA, tidying and reading put back. Then compares the
-optimised LLVM IR of every cardodds function compiled, after renaming the per-process numbers
-numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can shift them) and every
+as ints, ``_jit._FoldOffsets``), once with numba's own typing, SSA, tidying and reading put back.
+Then compares the optimised LLVM IR of every cardodds function compiled, after renaming the
+per-process numbers numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can shift them) and every
 function's local names in the order they first appear (LLVM numbers the values and blocks it
 makes by counters that count the instructions it folded away), dropping the pickled error
 messages that quote those names and the declarations of a numba helper's environment that
 nothing in the function reads (:func:`_normal`): the same text is the same instructions. A
 function loaded from the cache in its own process (a second form of one function) has no IR to
 compare and is counted apart. ``tests/test_core.py`` checks three functions' IR as exact text
-with and without the typing memo and the SSA and tidying shortcuts, and two as :func:`_normal` text with and
-without the folding.
+with and without the typing memo and the SSA and tidying shortcuts, and two as :func:`_normal`
+text with and without the folding.
 """
 
 from __future__ import annotations

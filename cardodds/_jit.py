@@ -54,7 +54,7 @@ Every compiled function in cardodds is declared with one of these decorators, so
   blocks where their variable appears (:func:`_run_ssa`): numba's walks every block once per
   variable assigned more than once, a share of a first call too small for the first-call table
   to resolve. Its IR tidying after a pass leaves live variables out (:func:`_postprocess`):
-  first calls in 0.80 to 1.01 of the CPU seconds, median 0.91 (same tool). The LLVM IR is the
+  first calls in 0.80 to 1.01 of the CPU seconds, median 0.91 (``compile.py``). The LLVM IR is the
   same with all three and without (``tests/test_core.py``; ``benchmarks/same_code.py``).
 - Once the helpers are inlined, the compiler reads every field of a global named tuple of ints (a
   layout's offsets, ``T.hand`` in ``t[T.hand + seat]``) as the int itself (:class:`_FoldOffsets`):
@@ -72,7 +72,7 @@ Every compiled function in cardodds is declared with one of these decorators, so
   (:func:`_serialize`), and a caller sets the environments of the compiled-only code it holds
   (:func:`_get_executable`). The callers link and optimise the same code as before; the
   look-ahead lineup's and ``canasta play``'s first calls compiled in 0.84 and 0.83 of the CPU
-  seconds (same tool). Optimising such code only in its callers changes their code, and the
+  seconds (``compile.py``). Optimising such code only in its callers changes their code, and the
   look-ahead then ran 0.89 times as fast (``benchmarks/RESULTS_speed.md``): not done.
 - :func:`inlined` and :func:`linked`: a second compiled form of one function, for the one loop
   where the other form measured faster (Kanalje's ``beats``, ``start_deal``, ``record_deal``):

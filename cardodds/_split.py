@@ -45,8 +45,9 @@ _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[
 #: its arguments. The look-ahead's deal records (``record_deal`` and the ``_record_phase1`` it
 #: calls), which the command reaches last, are compiled here early: with them the command's part
 #: ended 1.3 to 1.9 s after this one (``CARDODDS_COMPILE_LOG``), and the first call took 7.4 s
-#: against 8.3 s (medians of four, ``python benchmarks/compile.py --only kanalje --no-report
-#: --repeats 4``, ``--before`` a worktree without the move). Before the helpers' own machine code
+#: against 8.3 s (medians of four; paired wall ratios 0.77 to 1.04, median 0.93: ``python
+#: benchmarks/compile.py --only kanalje --no-report --repeats 4``, ``--before`` a worktree
+#: without the move). Before the helpers' own machine code
 #: was left out (``_jit._finalize_final_module``) this part was the longer, and the move cost
 #: 8.7 s against 8.0 s.
 SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
