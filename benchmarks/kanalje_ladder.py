@@ -74,7 +74,7 @@ def positions(deals, players, seed):
             if legal & (legal - 1):
                 out.append((t.copy(), seat, legal))
             c = P.heuristic1_choose(t, seat, legal) if p1 else P.heuristic_card(t, seat, legal)
-            if TB.play_any(state, t, seat, c):
+            if TB.play_any(state, t, seat, c, True):
                 break
     return out
 

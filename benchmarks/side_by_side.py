@@ -67,6 +67,8 @@ def chunk(kind: str, kanalje, rules, out):
         user = kanalje.view.compile_policy(None)
         # since the searches are called through a pointer the kernels take (user, look-ahead, pimc)
         calls = pol.calls(user, codes) if hasattr(pol, "calls") else user
+        if hasattr(kanalje._table, "phase1_arg"):  # since three players' searches leave phase 1 out, as a run's do
+            calls = pol.calls(user, codes, None)
         return lambda state, n: kernels.deals_kernel(state, n, out, rules, codes, LOOKAHEAD_SAMPLES,
                                                      *fixed.values(), calls)
     return lambda state, n: kernels.deals_heuristic_kernel(state, n, out, rules, **fixed)

@@ -40,6 +40,26 @@ __all__ = ["SPLITS", "two_processes"]
 #: (``kanalje._policies.SEARCH_SIGNATURE``, a :class:`cardodds._jit.Pointer`).
 _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1])"
 
+
+def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
+    """The part of a Kanalje lineup with a ``search`` (``look-ahead`` or ``pimc``) whose deals
+    start in phase 1 or not: its kernels' ``phase1`` argument is then True or None
+    (``kanalje._table.phase1_arg``), and without phase 1 they compile no phase-1 code."""
+    p, k = ("bool", "") if phase1 else ("none", "_TRICK_PLAY")
+    heuristic1 = (("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),) if phase1 else ()
+    play_out = (("cardodds.kanalje._policies.play_heuristic_until", f"(uint64[::1], int64[::1], int64, int64, {p})"),
+                ("cardodds.kanalje._policies.sample_world", f"(uint64[::1], int64[::1], int64, int64[::1], int64[::1], "
+                                                            f"{p})"))
+    if search == "pimc":
+        return heuristic1 + play_out + (
+            ("cardodds.kanalje._search.endgame_score", "(int64[::1], int64, int64[:, ::1], int64)"),
+            (f"cardodds.kanalje._policies.PIMC{k}", _SEARCH))
+    return heuristic1 + (
+        ("cardodds.kanalje._table.record_deal", f"(int64[::1], int64[::1], int64, int64[::1], int64[::1], {p})"),
+        ("cardodds.kanalje._table.play_any", f"(uint64[::1], int64[::1], int64, int64, {p})"),
+        *play_out, (f"cardodds.kanalje._policies.LOOKAHEAD{k}", _SEARCH))
+
+
 #: What the second process compiles for each command, in the order the command reaches it: the
 #: qualified name of each function (or :class:`~cardodds._jit.Pointer`), with the numba types of
 #: its arguments. The look-ahead's deal records (``record_deal`` and the ``_record_phase1`` it
@@ -77,20 +97,10 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
         ("cardodds.kanalje._policies.PLAY_OUT_HEURISTIC", "(uint64[::1], int64[::1])"),
     ),
-    "kanalje risk look-ahead": (
-        ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
-        ("cardodds.kanalje._table.record_deal", "(int64[::1], int64[::1], int64, int64[::1], int64[::1])"),
-        ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
-        ("cardodds.kanalje._policies.sample_world", "(uint64[::1], int64[::1], int64, int64[::1], int64[::1])"),
-        ("cardodds.kanalje._policies.LOOKAHEAD", _SEARCH),
-    ),
-    "kanalje risk pimc": (
-        ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
-        ("cardodds.kanalje._policies.play_heuristic_until", "(uint64[::1], int64[::1], int64, int64)"),
-        ("cardodds.kanalje._policies.sample_world", "(uint64[::1], int64[::1], int64, int64[::1], int64[::1])"),
-        ("cardodds.kanalje._search.endgame_score", "(int64[::1], int64, int64[:, ::1], int64)"),
-        ("cardodds.kanalje._policies.PIMC", _SEARCH),
-    ),
+    "kanalje risk look-ahead": _kanalje_search("look-ahead", False),
+    "kanalje risk look-ahead, phase 1": _kanalje_search("look-ahead", True),
+    "kanalje risk pimc": _kanalje_search("pimc", False),
+    "kanalje risk pimc, phase 1": _kanalje_search("pimc", True),
 }
 
 

@@ -589,7 +589,7 @@ def test_the_typing_memo_and_the_ssa_and_tidying_shortcuts_build_the_same_code_a
         from cardodds.canasta import _table
         from cardodds.kanalje import _policies
         done = []
-        for fn, sig in ((_policies.play_heuristic_until, "(uint64[::1], int64[::1], int64, int64)"),
+        for fn, sig in ((_policies.play_heuristic_until, "(uint64[::1], int64[::1], int64, int64, bool)"),
                         (_table.gen_moves, "(int64[::1], int64[::1], int64[:, ::1], int64[::1])"),
                         (probe, "(int64[::1], int64)")):
             sig = sigutils.normalize_signature(sig)[0]
@@ -652,7 +652,7 @@ def test_reading_offsets_as_ints_builds_the_same_machine_code(tmp_path):
         from cardodds.canasta import _table
         from cardodds.kanalje import _policies
         done = []
-        for fn, sig in ((_policies.play_heuristic_until, "(uint64[::1], int64[::1], int64, int64)"),
+        for fn, sig in ((_policies.play_heuristic_until, "(uint64[::1], int64[::1], int64, int64, bool)"),
                         (_table.apply_move, "(int64[::1], int64[::1], int64[::1])")):
             sig = sigutils.normalize_signature(sig)[0]
             fn.compile(sig)

@@ -163,16 +163,20 @@ def test_pimc_does_not_peek_at_other_hands():
 
 def test_the_kernels_call_each_search_through_its_pointer_and_get_its_card():
     # choose() calls the look-ahead and pimc through the pointers of calls(); the card and the
-    # random draws are those of the search called straight
+    # random draws are those of the search called straight, and the same with the searches and
+    # choose() compiled for the trick play alone (phase1 None: no phase-1 code)
     t = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
     legal = TB.legal_cards(t, 0)
     both = P.calls(compile_policy(None), [P.P_LOOKAHEAD, P.P_PIMC, P.P_HEURISTIC])
+    trick_play = P.calls(compile_policy(None), [P.P_LOOKAHEAD, P.P_PIMC, P.P_HEURISTIC], None)
+    assert trick_play.lookahead is P.LOOKAHEAD_TRICK_PLAY and trick_play.pimc is P.PIMC_TRICK_PLAY
     for code, search in ((P.P_LOOKAHEAD, P.lookahead_choose), (P.P_PIMC, P.pimc_choose)):
         for seed in range(3):
-            s1, s2 = _state(seed), _state(seed)
+            s1, s2, s3 = _state(seed), _state(seed), _state(seed)
             direct = search(s1, t.copy(), 0, legal, 6, *P.new_scratch())
-            through = P.choose(s2, t.copy(), 0, code, 6, both, *P.new_scratch())
-            assert through == direct and s1.tolist() == s2.tolist()
+            through = P.choose(s2, t.copy(), 0, code, 6, both, *P.new_scratch(), True)
+            pruned = P.choose(s3, t.copy(), 0, code, 6, trick_play, *P.new_scratch(), None)
+            assert through == direct == pruned and s1.tolist() == s2.tolist() == s3.tolist()
 
 
 def test_a_lineup_gets_only_the_searches_it_has():

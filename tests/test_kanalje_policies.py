@@ -82,7 +82,7 @@ def test_sample_world_respects_voids_sizes_and_my_hand():
     s = _state()
     seen_a = set()
     for _ in range(200):
-        P.sample_world(s, t, 0, w, np.empty(52, dtype=np.int64))
+        P.sample_world(s, t, 0, w, np.empty(52, dtype=np.int64), None)
         assert w[T.hand] == t[T.hand]
         assert TB.popcount(w[T.hand + 1]) == TB.popcount(t[T.hand + 1])
         assert TB.popcount(w[T.hand + 2]) == TB.popcount(t[T.hand + 2])
@@ -150,7 +150,7 @@ def test_user_policy_is_compiled_once_and_the_kernels_not_again():
 
 def test_illegal_user_card_is_counted_and_replaced():
     t = table(["2c 3c", "Kc Ah", "4c 5d"], trick=["2c"])
-    c = P.choose(_state(), t, 1, P.P_USER, 1, P.calls(compile_policy(cheat), [P.P_USER]), *P.new_scratch())
+    c = P.choose(_state(), t, 1, P.P_USER, 1, P.calls(compile_policy(cheat), [P.P_USER]), *P.new_scratch(), True)
     assert c == parse_card("Kc") and t[T.violations] == 1
 
 
@@ -243,12 +243,12 @@ def test_interchangeable_cards_score_alike_in_every_world(players):
             # its representative: the highest kept card of its suit below it
             r = max(x for x in range(c % 4, c, 4) if (reps >> x) & 1)
             for _ in range(4):
-                P.sample_world(state, t, seat, w, pool)
+                P.sample_world(state, t, seat, w, pool, None)
                 scores = []
                 for card in (r, c):
                     w2 = w.copy()
-                    if not TB.play_any(state, w2, seat, card):
-                        P.play_heuristic_until(state, w2, 0, -1)
+                    if not TB.play_any(state, w2, seat, card, None):
+                        P.play_heuristic_until(state, w2, 0, -1, None)
                     scores.append(int(TB.score(w2, seat)))
                 assert scores[0] == scores[1], (t.tolist(), r, c)
             pairs += 1
@@ -270,7 +270,7 @@ def test_a_user_policy_leaves_the_process_sound(tmp_path):
         "r = jack_risk([plays_card_5, 'heuristic', 'heuristic'], samples=300, rng=1, check=True)\n"
         "t = np.zeros(TB.TABLE_SIZE, dtype=np.int64)\n"
         "P.choose(np.array([1, 2, 3, 4], dtype=np.uint64), t, 1, P.P_USER, 1,"
-        " P.calls(compile_policy(plays_card_5), [P.P_USER]), *P.new_scratch())\n"
+        " P.calls(compile_policy(plays_card_5), [P.P_USER]), *P.new_scratch(), True)\n"
         "print(P.no_user_policy)\n"
         "print(jack_risk('lookahead,heuristic,heuristic', samples=3, rng=1).samples)\n"
     )

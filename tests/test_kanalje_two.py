@@ -339,7 +339,7 @@ def test_phase1_sampler_is_consistent_with_what_the_seat_saw():
     w = TABLE.zeros()
     state = _state(1)
     for _ in range(200):
-        P.sample_world(state, t, 0, w, np.empty(52, dtype=np.int64))
+        P.sample_world(state, t, 0, w, np.empty(52, dtype=np.int64), True)
         assert w[T.hand] == t[T.hand] and w[T.faceup] == t[T.faceup]
         assert w[T.stock + pos] == t[T.stock + pos]
         assert w[T.hand + 1] & mask("Ah") and TB.popcount(w[T.hand + 1]) == TB.popcount(t[T.hand + 1])

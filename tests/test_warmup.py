@@ -355,28 +355,36 @@ _SPLIT_RUNS = [
     ("kanalje risk heuristic", warmup.TASKS["kanalje hand"]),
     ("kanalje risk look-ahead", ("kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "3",
                                  "--lookahead-samples", "2", "--seed", "1")),
-    ("kanalje risk pimc", ("kanalje", "risk", "--policies", "pimc,heuristic", "--players", "2", "--samples", "2",
-                           "--lookahead-samples", "2", "--seed", "1")),
+    ("kanalje risk pimc, phase 1", ("kanalje", "risk", "--policies", "pimc,heuristic", "--players", "2", "--samples",
+                                    "2", "--lookahead-samples", "2", "--seed", "1")),
 ]
 
 def test_a_kanalje_lineup_picks_the_split_of_the_deals_kernel_it_runs():
     # all heuristic: the lean loop with the play-out's pointer; a random seat: the basic loop,
-    # which calls no pointer, so nothing to split; a search: its pointer
+    # which calls no pointer, so nothing to split; a search: its pointer, with the phase-1 code
+    # only where the deals start in phase 1
     from cardodds.kanalje.cli import _split
     from cardodds.kanalje.policies import resolve_policies
 
-    def split(policies, players=3):
-        return _split(resolve_policies(policies, players)[1])
+    def split(policies, players=3, phase1=False):
+        return _split(resolve_policies(policies, players)[1], phase1)
 
-    assert split("heuristic") == split("heuristic", 2) == "kanalje risk heuristic"
+    assert split("heuristic") == split("heuristic", 2, True) == "kanalje risk heuristic"
     assert split("random,heuristic,heuristic") is None and split("random") is None
     assert split("lookahead,heuristic,heuristic") == split("heuristic,lookahead,random") == "kanalje risk look-ahead"
+    assert split("lookahead,heuristic", 2, True) == "kanalje risk look-ahead, phase 1"
     assert split("pimc,lookahead,heuristic") == split("pimc,heuristic", 2) == "kanalje risk pimc"
+    assert split("pimc,heuristic", 2, True) == "kanalje risk pimc, phase 1"
 
 
 #: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
 _EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score", "cardodds.kanalje._policies.exact_value",
                  "cardodds.kanalje._policies.pimc_choose" + POINTER}
+
+
+#: The two-player phase-1 player, records and start of phase 2: three players compile none of it.
+_PHASE1 = {"cardodds.kanalje._policies.heuristic1_choose", "cardodds.kanalje._table._record_phase1",
+           "cardodds.kanalje._table.start_phase2"}
 
 
 def _logged_name(name: str) -> str:
@@ -411,8 +419,12 @@ def test_a_first_call_compiles_its_split_in_a_second_process_and_loads_it_from_t
     # ... and the command compiled none of them: it waited for each and loaded it
     names = {name for name, _ in _split_kernels(split)}
     assert [r["kernel"] for r in rows if r["pid"] == proc.pid and r["kernel"] in names] == []
-    if split == "kanalje risk look-ahead":  # a lineup compiles only the searches it has
-        assert _EXACT_SEARCH.isdisjoint(r["kernel"] for r in rows)
+    kernels = {r["kernel"] for r in rows}
+    if split == "kanalje risk look-ahead":  # a lineup compiles only the searches it has, and
+        assert _EXACT_SEARCH.isdisjoint(kernels)  # three players no phase-1 code
+        assert _PHASE1.isdisjoint(kernels)
+    if split.endswith(", phase 1"):
+        assert _PHASE1 <= kernels  # the names the log writes
     log.unlink()
     warm = subprocess.run(CLI + list(argv), env=_env(cache, log), capture_output=True, text=True, timeout=600)
     assert warm.returncode == 0, warm.stderr

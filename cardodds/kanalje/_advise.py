@@ -20,13 +20,12 @@ from .._jit import Pointer, helper, kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
 from ._bits import JACK_RANK, bit, lowest, popcount
+from ._play import play_out_basic, play_out_searching
 from ._policies import (
     P_HEURISTIC,
     heuristic_card,
     new_scratch,
     play_heuristic_until_inlined,
-    play_out_basic,
-    play_out_searching,
     representatives,
     sample_phase1,
 )
@@ -158,7 +157,7 @@ def likelihood_ratio(state, w, deal, start, obs, r):
                     acc = 0.0
             else:
                 acc *= obs[i, OB.bound] / popcount(legal)
-        play_any(state, r, s, c)  # the trick play: inference is refused in phase 1
+        play_any(state, r, s, c, None)  # the trick play: inference is refused in phase 1
     return np.int64(acc * WEIGHT_SCALE + (next_u64(state) >> np.uint64(11)) * _TWO53)
 
 
@@ -255,11 +254,11 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls
             for i in range(k):
                 copy_into(t, w)
                 copy_into(sub[1], sub[0])
-                if not play_any(sub[1], t, seat, cards[i]):
+                if not play_any(sub[1], t, seat, cards[i], phase1):
                     if calls is None:
                         play_out_basic(sub[1], t, pol)
                     else:
-                        play_out_searching(sub[1], t, pol, samples, calls, scr, rs)
+                        play_out_searching(sub[1], t, pol, samples, calls, scr, rs, phase1)
                 _result(t, seat, res[i])
         for i in range(k):
             _record_option(out, res[i], i, wt)
@@ -317,7 +316,7 @@ def play_out_options(w, t, sub, seat, cards, same, res):
         else:
             copy_into(t, w)
             copy_into(sub[1], sub[0])
-            play_heuristic_until_inlined(sub[1], t, 0, cards[i])
+            play_heuristic_until_inlined(sub[1], t, 0, cards[i], True)
             _result(t, seat, res[i])
     return 0
 

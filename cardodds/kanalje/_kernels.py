@@ -15,13 +15,15 @@ from .._jit import inline, loop
 from .._random import shuffle_prefix
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, bit, lowest, popcount
 from ._counts import DEALS, LENGTHS, OUT_OF_PLAY, TAKER_BINS
-from ._policies import PLAY_OUT_HEURISTIC, new_scratch, play_out_basic, play_out_searching, random_choose
+from ._play import play_out_basic, play_out_searching
+from ._policies import PLAY_OUT_HEURISTIC, new_scratch, random_choose
 from ._table import (
     TABLE_SIZE,
     beats_linked,
     check_deal_end,
     jack_holders,
     record_deal,
+    phase1_arg,
     record_deal_inlined,
     record_seat,
     start_deal,
@@ -39,9 +41,12 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
     Every deals kernel is its compiled loop called with the tables allocated here, in Python:
     numba links each callee into a compiled caller and optimises the whole again, so a compiled
     kernel around the loop cost about as much of the first call as the loop itself (half a
-    second for the heuristic players, over a second here); an allocation a chunk costs nothing."""
+    second for the heuristic players, over a second here); an allocation a chunk costs nothing.
+    ``calls`` are for deals of ``rules`` from ``start_phase`` (:func:`._policies.calls` with
+    their :func:`._table.phase1_arg`)."""
     _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls,
-                *deal_work(fixed_hand, fixed_card), *new_scratch(), _checked(check))
+                *deal_work(fixed_hand, fixed_card), *new_scratch(), _checked(check),
+                phase1_arg(rules[R.players], start_phase))
 
 
 def deal_work(fixed_hand, fixed_card):
@@ -57,13 +62,13 @@ def deal_work(fixed_hand, fixed_card):
 # The deal loops allocate nothing, so they are compiled without reference counting (see cardodds/_jit.py).
 @loop(from_python=True)
 def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls,
-                t, deck, nfree, held, hand0, scr, rs, checked):
+                t, deck, nfree, held, hand0, scr, rs, checked, phase1):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
-        play_out_searching(state, t, pol, samples, calls, scr, rs)
-        record_deal(out, t, players, held, hand0)
+        play_out_searching(state, t, pol, samples, calls, scr, rs, phase1)
+        record_deal(out, t, players, held, hand0, phase1)
         if checked is not None:
             out[D.violations] += check_deal_end(t, rules, start_phase)
 
@@ -94,7 +99,7 @@ def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_ca
                            hand0)
         jack_holders(hand0, players, held)
         play_out(state, t)
-        record_deal_inlined(out, t, players, held, hand0)
+        record_deal_inlined(out, t, players, held, hand0, True)
         if checked is not None:
             out[D.violations] += check_deal_end(t, rules, start_phase)
 
@@ -113,7 +118,7 @@ def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_c
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
         play_out_basic(state, t, pol)
-        record_deal(out, t, players, held, hand0)
+        record_deal(out, t, players, held, hand0, True)
         if checked is not None:
             out[D.violations] += check_deal_end(t, rules, start_phase)
 

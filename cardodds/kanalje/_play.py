@@ -1,18 +1,51 @@
-"""The chunk kernels of :mod:`cardodds.kanalje.play`: strength matches, games to the target, a traced deal.
+"""Playing a deal out, and the chunk kernels of :mod:`cardodds.kanalje.play`.
 
-The table mechanics are in :mod:`._table`, the policies in :mod:`._policies`.
+:func:`play_out` and its leaner twins play a deal to its end from any point of either game,
+each seat choosing by its policy code (:mod:`._policies`), on the table mechanics of
+:mod:`._table`: every kernel's deals end here. The kernels of ``play.py`` follow: strength
+matches, games to the target, a traced deal.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel, loop
+from .._jit import inline, kernel, loop
 from .._random import bounded
 from .._tally import add_paired
+from ._bits import JACK_RANK, SUIT_MASK, bit
 from ._counts import GAME, MATCH, MAX_DEALS, TRACE
-from ._policies import choose, new_scratch, play_out, scratch
-from ._table import STOCK, TABLE_SIZE, T, check_deal_end, copy_into, play_any, score, seat_after, start_deal, to_play
+from ._policies import (
+    P_HEURISTIC,
+    P_RANDOM,
+    choose,
+    heuristic1_choose,
+    heuristic_card,
+    new_scratch,
+    play_heuristic_until,
+    random_choose,
+    scratch,
+)
+from ._table import (
+    STOCK,
+    TABLE_SIZE,
+    T,
+    beats_linked,
+    check_deal_end,
+    copy_into,
+    legal_cards,
+    legal_cards1,
+    play_any,
+    play_card,
+    play_card1,
+    phase1_arg,
+    score,
+    seat_after,
+    start_deal,
+    start_phase2,
+    take_jack,
+    to_play,
+)
 from .rules import R
 
 G = GAME.at
@@ -20,8 +53,134 @@ M = MATCH.at
 TR = TRACE.at
 
 
+# ---- play-outs --------------------------------------------------------------------------------
+@loop
+def play_out_random3(state, t):
+    """Three random players from the start of a deal to its end, in a tight loop.
+
+    The same deal, the same random draws and the same table at the end as :func:`play_out`
+    with three random policies, except that shown voids are not recorded and plays are
+    not checked (it is used only in unchecked runs; the tests compare both). Hands are
+    indexed by seat rather than chosen by branches, which the seat order makes unpredictable."""
+    trump = t[T.trump]
+    leader = t[T.leader]
+    played = t[T.played]
+    w = leader
+    trick_leader = leader
+    while (t[T.hand] | t[T.hand + 1] | t[T.hand + 2]) != 0:
+        trick_leader = leader
+        c = random_choose(state, t[T.hand + leader])
+        t[T.hand + leader] ^= bit(c)
+        t[T.trick] = c
+        led_mask = SUIT_MASK[c & 3]
+        best = c
+        w = leader
+        seat = leader
+        for j in range(1, 3):
+            seat = seat + 1 if seat < 2 else 0
+            hand = t[T.hand + seat]
+            f = hand & led_mask
+            c = random_choose(state, f if f != 0 else hand)
+            t[T.hand + seat] = hand ^ bit(c)
+            t[T.trick + j] = c
+            if beats_linked(c, best, trump):
+                best = c
+                w = seat
+        played |= bit(t[T.trick]) | bit(t[T.trick + 1]) | bit(t[T.trick + 2])
+        t[T.tricks + w] += 1
+        for j in range(3):
+            x = t[T.trick + j]
+            if (x >> 2) == JACK_RANK:
+                take_jack(t, x & 3, w, w == leader)
+        t[T.n_tricks] += 1
+        leader = w
+    t[T.played] = played
+    t[T.leader] = leader
+    t[T.last_winner] = w
+    turned = t[T.turned]
+    if t[T.turned_jack_rule] == 1 and turned >= 0 and (turned >> 2) == JACK_RANK:
+        take_jack(t, turned & 3, w, w == trick_leader)
+
+
+@inline
+def _basic_choose1(state, t, seat, code):
+    legal = legal_cards1(t, seat)
+    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@inline
+def _basic_choose_trick(state, t, seat, code):
+    legal = legal_cards(t, seat)
+    return heuristic_card(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
+
+
+@inline
+def _played_out_lean(state, t, pol):
+    """Play the deal out with a leaner loop when the lineup has one (three random players from
+    the start of a trick, unchecked; heuristic players alone: they draw no card at random, so
+    the play is the same); True if it did."""
+    n = t[T.players]
+    if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
+            and pol[2] == P_RANDOM:
+        play_out_random3(state, t)
+        return True
+    if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
+        play_heuristic_until(state, t, 0, -1, True)
+        return True
+    return False
+
+
+@loop
+def play_out_basic(state, t, pol):
+    """:func:`play_out` for lineups of random and heuristic players alone: the same play and
+    the same draws, without the look-ahead and user-policy code compiled in."""
+    if _played_out_lean(state, t, pol):
+        return
+    if t[T.phase] == 1:
+        while True:
+            seat = to_play(t)
+            if play_card1(t, seat, _basic_choose1(state, t, seat, pol[seat])):
+                break
+        start_phase2(state, t)
+    while True:
+        seat = to_play(t)
+        if play_card(t, seat, _basic_choose_trick(state, t, seat, pol[seat])):
+            return
+
+
+@inline
+def _play_out_choosing(state, t, pol, samples, calls, scr, rs, phase1):
+    while True:
+        seat = to_play(t)
+        if play_any(state, t, seat, choose(state, t, seat, pol[seat], samples, calls, scr, rs, phase1), phase1):
+            return
+
+
+@loop
+def play_out(state, t, pol, samples, calls, scr, rs, phase1):
+    """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
+    code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`; ``phase1``:
+    ``._table.phase1_arg``)."""
+    if _played_out_lean(state, t, pol):
+        return
+    _play_out_choosing(state, t, pol, samples, calls, scr, rs, phase1)
+
+
+@loop
+def play_out_searching(state, t, pol, samples, calls, scr, rs, phase1):
+    """:func:`play_out` without the lean loops of :func:`_played_out_lean` compiled in: the same
+    play for any lineup, for the deals and advice kernels, which run it only for a lineup with a
+    look-ahead, ``pimc`` or user player (one that never takes those loops). The heuristic's
+    play-out, a third of the look-ahead lineup's first call, is then compiled only in the
+    searches, which a second process compiles beside the deal loop (:mod:`cardodds._split`)."""
+    _play_out_choosing(state, t, pol, samples, calls, scr, rs, phase1)
+
+
+# ---- the kernels of play.py ---------------------------------------------------------------------
+
+
 @kernel
-def play_traced(state, t, pol, samples, rec, calls):
+def play_traced(state, t, pol, samples, rec, calls, phase1):
     """Play ``t`` to its end, writing each trick as a row of ``rec`` (:data:`TRACE`)."""
     scr, rs = scratch()
     i = 0
@@ -30,9 +189,9 @@ def play_traced(state, t, pol, samples, rec, calls):
         if t[T.trick_len] == 0:
             rec[i, TR.leader] = seat
             rec[i, TR.faceup] = t[T.faceup] if t[T.phase] == 1 else -1
-        c = choose(state, t, seat, pol[seat], samples, calls, scr, rs)
+        c = choose(state, t, seat, pol[seat], samples, calls, scr, rs, phase1)
         rec[i, TR.cards + t[T.trick_len]] = c
-        done = play_any(state, t, seat, c)
+        done = play_any(state, t, seat, c, phase1)
         if t[T.trick_len] == 0:
             rec[i, TR.winner] = t[T.last_winner]
             i += 1
@@ -46,7 +205,8 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, calls):
     A's score minus B's in seat r over the seats (one figure per deal, :data:`MATCH`). Like the
     deals kernels (``._kernels.deals_kernel``), the compiled loop called with its tables
     allocated here, in Python: a compiled kernel around it cost about as much of the first call
-    as the loop itself."""
+    as the loop itself. ``calls`` are for deals of ``rules`` from phase 1 (:func:`._policies.calls`
+    with their ``._table.phase1_arg``), as :func:`game_kernel`'s."""
     players = rules[R.players]
     t = np.empty(TABLE_SIZE, dtype=np.int64)
     t0 = np.empty(TABLE_SIZE, dtype=np.int64)
@@ -55,11 +215,12 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, calls):
     pol = np.empty(players, dtype=np.int64)
     base = np.empty(players, dtype=np.int64)
     _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0, deck, hand0, pol, base,
-                *new_scratch())
+                *new_scratch(), phase1_arg(players, 1))
 
 
 @loop(from_python=True)
-def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0, deck, hand0, pol, base, scr, rs):
+def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0, deck, hand0, pol, base, scr, rs,
+                phase1):
     players = rules[R.players]
     for _ in range(n):
         start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
@@ -71,7 +232,7 @@ def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0
             for s in range(players):
                 pol[s] = pol_a if s == r else pol_b
             copy_into(t, t0)
-            play_out(state, t, pol, samples, calls, scr, rs)
+            play_out(state, t, pol, samples, calls, scr, rs, phase1)
             if check != 0:
                 out[M.violations] += check_deal_end(t, rules, 1)
             if r < 0:
@@ -113,11 +274,13 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, calls):
     deck = np.arange(52, dtype=np.int64)
     hand0 = np.empty(4, dtype=np.int64)
     totals = np.zeros(players, dtype=np.int64)
-    _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, *new_scratch())
+    _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, *new_scratch(),
+               phase1_arg(players, 1))
 
 
 @loop(from_python=True)
-def _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, scr, rs):
+def _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, scr, rs,
+               phase1):
     players = rules[R.players]
     target = rules[R.target]
     for _ in range(n):
@@ -129,7 +292,7 @@ def _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, d
         while winner < 0 and deals < max_deals:
             first = seat_after(dealer, 1, players)
             start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, first, check, hand0)
-            play_out(state, t, pol, samples, calls, scr, rs)
+            play_out(state, t, pol, samples, calls, scr, rs, phase1)
             if check != 0:
                 out[G.violations] += check_deal_end(t, rules, 1)
             for s in range(players):

@@ -4,8 +4,9 @@ A policy is ``policy(state, legal, seat, view) -> card`` (see ``policies.py``); 
 compiled policy (:data:`POLICY_SIGNATURE`; :func:`no_user_policy` when there is none) and the
 look-ahead and ``pimc`` searches (:data:`SEARCH_SIGNATURE`) reach the kernels as their last
 argument, :func:`calls`, and are called through a pointer, as the heuristic lineups' deal loop
-calls their play-out (:data:`PLAY_OUT_HEURISTIC`). :func:`play_out` and its leaner twins play a
-deal to its end, each seat choosing by its policy code, on the table mechanics of :mod:`._table`.
+calls their play-out (:data:`PLAY_OUT_HEURISTIC`). The play-outs, which play a deal to its end
+by these policies, are in :mod:`._play`. Where a table is never in phase 1, the functions'
+``phase1`` argument is None and they compile no two-player phase-1 code (:func:`._table.phase1_arg`).
 """
 
 from __future__ import annotations
@@ -22,17 +23,14 @@ from ._table import (
     STOCK,
     TABLE_SIZE,
     T,
-    beats_linked,
     copy_into,
     legal_cards,
     legal_cards1,
-    play_any,
     play_card,
     play_card1,
     score,
     seat_after,
     start_phase2,
-    take_jack,
     to_play,
     trick_winner_index,
 )
@@ -328,7 +326,7 @@ def _phase1_heuristic(state, t, first):
 
 
 @loop
-def play_heuristic_until(state, t, depth, first):
+def play_heuristic_until(state, t, depth, first, phase1):
     """The seat to play plays ``first`` (-1: none; an option or candidate being valued), then
     every seat plays the heuristic, from any point of either game, until ``depth`` tricks are
     left (0: to the end of the deal; ``state`` draws only the two-player phase-2 trump). The
@@ -337,7 +335,8 @@ def play_heuristic_until(state, t, depth, first):
     :func:`._advise.play_out_options`): every other heuristic play-out calls it, once a
     play-out, straight (a linked one-line wrapper calling it to the end of the deal measured a
     quarter of a second more of each first call, and no speed)."""
-    first = _phase1_heuristic(state, t, first)
+    if phase1 is not None:
+        first = _phase1_heuristic(state, t, first)
     while first >= 0 or depth == 0 or tricks_left(t) > depth:
         seat = to_play(t)
         c = first if first >= 0 else heuristic_choose(t, seat, legal_cards(t, seat))
@@ -356,7 +355,7 @@ def play_out_heuristic(state, t):
     inside the loop. :func:`play_heuristic_until` is inlined here with its ``depth`` and
     ``first`` constant, which LLVM folds: the loop measured 2% faster than with the call
     (``benchmarks/side_by_side.py``)."""
-    play_heuristic_until_inlined(state, t, 0, -1)
+    play_heuristic_until_inlined(state, t, 0, -1, True)
     return 0
 
 
@@ -366,12 +365,12 @@ PLAY_OUT_HEURISTIC = Pointer(play_out_heuristic, PLAY_OUT_SIGNATURE)
 
 
 @loop
-def exact_value(state, t, seat, c, scr):
+def exact_value(state, t, seat, c, scr, phase1):
     """``seat``'s score at the end of the deal after it plays ``c`` in the world ``t`` (every
     hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
     are left, then the exact search (:func:`._search.endgame_score`, the score itself when the
     deal is over). ``t`` is played on."""
-    play_heuristic_until(state, t, endgame_tricks(t), c)
+    play_heuristic_until(state, t, endgame_tricks(t), c, phase1)
     return endgame_score(t, seat, scr, SOLVE)
 
 
@@ -441,12 +440,12 @@ def _sample_three(state, t, seat, w):
 
 
 @loop
-def sample_world(state, t, seat, w, pool):
+def sample_world(state, t, seat, w, pool, phase1):
     """Copy ``t`` into ``w`` with what ``seat`` cannot see redealt at random, consistently with
     what it has seen (``pool``: 52 int64 of scratch). In the two-player phase 2 nothing is
     hidden (every other card lies in the phase-1 tricks or my hand): the world is the true deal."""
     copy_into(w, t)
-    if t[T.phase] == 1:
+    if phase1 is not None and t[T.phase] == 1:
         sample_phase1(state, t, seat, w, pool)
     elif t[T.players] == 3:
         _sample_three(state, t, seat, w)
@@ -484,7 +483,7 @@ def scratch():
 
 
 @inline
-def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
+def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
@@ -516,7 +515,7 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
     p1 = t[T.phase] == 1
     worlds = 1 if exact and not p1 and t[T.players] == 2 else samples  # nothing hidden: one world
     for _ in range(worlds):
-        sample_world(state, t, seat, w, scr[POOL])
+        sample_world(state, t, seat, w, scr[POOL], phase1)
         w[T.check] = 0
         if p1:
             for j in range(4):
@@ -527,9 +526,9 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
             copy_into(w2, w)
             copy_into(s2, sub)
             if exact:
-                totals[i] += exact_value(s2, w2, seat, cands[i], scr)
+                totals[i] += exact_value(s2, w2, seat, cands[i], scr, phase1)
                 continue
-            play_heuristic_until(s2, w2, 0, cands[i])
+            play_heuristic_until(s2, w2, 0, cands[i], phase1)
             totals[i] += score(w2, seat)
     best = 0
     for i in range(1, k):
@@ -541,14 +540,25 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact):
 @loop
 def lookahead_choose(state, t, seat, legal, samples, scr, rs):
     """The look-ahead player's card (:func:`sampled_choose`, heuristic play-outs)."""
-    return sampled_choose(state, t, seat, legal, samples, scr, rs, False)
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, False, True)
 
 
 @loop
 def pimc_choose(state, t, seat, legal, samples, scr, rs):
     """The ``pimc`` player's card: perfect-information Monte Carlo, the look-ahead's worlds with
     the last tricks of every play-out solved exactly (:func:`sampled_choose`)."""
-    return sampled_choose(state, t, seat, legal, samples, scr, rs, True)
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, True, True)
+
+
+# The same players for a table never in phase 1 (three players, two in phase 2): no phase-1 code.
+@loop
+def lookahead_choose_trick_play(state, t, seat, legal, samples, scr, rs):
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, False, None)
+
+
+@loop
+def pimc_choose_trick_play(state, t, seat, legal, samples, scr, rs):
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, True, None)
 
 
 def _no_search(state, t, seat, legal, samples, scr, rs):
@@ -562,6 +572,8 @@ SEARCH_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1], types.int64,
                                types.int64[:, ::1], types.uint64[:, ::1])
 LOOKAHEAD = Pointer(lookahead_choose, SEARCH_SIGNATURE)
 PIMC = Pointer(pimc_choose, SEARCH_SIGNATURE)
+LOOKAHEAD_TRICK_PLAY = Pointer(lookahead_choose_trick_play, SEARCH_SIGNATURE)
+PIMC_TRICK_PLAY = Pointer(pimc_choose_trick_play, SEARCH_SIGNATURE)
 NO_SEARCH = Pointer(_no_search, SEARCH_SIGNATURE)
 
 
@@ -574,18 +586,21 @@ class Calls(NamedTuple):
     pimc: object
 
 
-def calls(user, codes) -> Calls:
+def calls(user, codes, phase1=True) -> Calls:
     """The kernels' ``calls`` argument for a lineup of policy ``codes``: the user's compiled
     policy (:func:`~.view.compile_policy`) and the searches. A search the lineup does not have
     is never called, and is another search of the lineup or :data:`NO_SEARCH`, so that a run
     compiles only the searches it has (``pimc``'s exact end-of-deal search is the larger).
+    ``phase1``: the kernels' own; None, the searches without phase-1 code.
 
     >>> calls(None, [P_LOOKAHEAD, P_HEURISTIC, P_HEURISTIC]).pimc
     Pointer(cardodds.kanalje._policies.lookahead_choose)
+    >>> calls(None, [P_PIMC, P_HEURISTIC, P_HEURISTIC], None).pimc
+    Pointer(cardodds.kanalje._policies.pimc_choose_trick_play)
     """
     have = {int(c) for c in codes}
-    look = LOOKAHEAD if P_LOOKAHEAD in have else None
-    pimc = PIMC if P_PIMC in have else None
+    look = (LOOKAHEAD if phase1 else LOOKAHEAD_TRICK_PLAY) if P_LOOKAHEAD in have else None
+    pimc = (PIMC if phase1 else PIMC_TRICK_PLAY) if P_PIMC in have else None
     either = look or pimc or NO_SEARCH
     return Calls(user, look or either, pimc or either)
 
@@ -657,133 +672,16 @@ def _choose_drawn(state, t, seat, code, samples, calls, legal, scr, rs):
 
 
 @loop
-def choose(state, t, seat, code, samples, calls, scr, rs):
+def choose(state, t, seat, code, samples, calls, scr, rs, phase1):
     """The card policy ``code`` plays for ``seat`` now, in either phase (``calls``: the user's
-    policy and the searches, :func:`calls`). A call per card: :func:`play_out` serves lineups
+    policy and the searches, :func:`calls`). A call per card: ``._play.play_out`` serves lineups
     with a look-ahead, ``pimc`` or user player, whose decisions cost far more than the call."""
-    p1 = t[T.phase] == 1
-    legal = legal_cards1(t, seat) if p1 else legal_cards(t, seat)
-    if code == P_HEURISTIC:
-        return heuristic1_choose(t, seat, legal) if p1 else heuristic_card(t, seat, legal)
+    if phase1 is not None and t[T.phase] == 1:
+        legal = legal_cards1(t, seat)
+        if code == P_HEURISTIC:
+            return heuristic1_choose(t, seat, legal)
+    else:
+        legal = legal_cards(t, seat)
+        if code == P_HEURISTIC:
+            return heuristic_card(t, seat, legal)
     return _choose_drawn(state, t, seat, code, samples, calls, legal, scr, rs)
-
-
-@loop
-def play_out_random3(state, t):
-    """Three random players from the start of a deal to its end, in a tight loop.
-
-    The same deal, the same random draws and the same table at the end as :func:`play_out`
-    with three random policies, except that shown voids are not recorded and plays are
-    not checked (it is used only in unchecked runs; the tests compare both). Hands are
-    indexed by seat rather than chosen by branches, which the seat order makes unpredictable."""
-    trump = t[T.trump]
-    leader = t[T.leader]
-    played = t[T.played]
-    w = leader
-    trick_leader = leader
-    while (t[T.hand] | t[T.hand + 1] | t[T.hand + 2]) != 0:
-        trick_leader = leader
-        c = random_choose(state, t[T.hand + leader])
-        t[T.hand + leader] ^= bit(c)
-        t[T.trick] = c
-        led_mask = SUIT_MASK[c & 3]
-        best = c
-        w = leader
-        seat = leader
-        for j in range(1, 3):
-            seat = seat + 1 if seat < 2 else 0
-            hand = t[T.hand + seat]
-            f = hand & led_mask
-            c = random_choose(state, f if f != 0 else hand)
-            t[T.hand + seat] = hand ^ bit(c)
-            t[T.trick + j] = c
-            if beats_linked(c, best, trump):
-                best = c
-                w = seat
-        played |= bit(t[T.trick]) | bit(t[T.trick + 1]) | bit(t[T.trick + 2])
-        t[T.tricks + w] += 1
-        for j in range(3):
-            x = t[T.trick + j]
-            if (x >> 2) == JACK_RANK:
-                take_jack(t, x & 3, w, w == leader)
-        t[T.n_tricks] += 1
-        leader = w
-    t[T.played] = played
-    t[T.leader] = leader
-    t[T.last_winner] = w
-    turned = t[T.turned]
-    if t[T.turned_jack_rule] == 1 and turned >= 0 and (turned >> 2) == JACK_RANK:
-        take_jack(t, turned & 3, w, w == trick_leader)
-
-
-@inline
-def _basic_choose1(state, t, seat, code):
-    legal = legal_cards1(t, seat)
-    return heuristic1_choose(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
-
-
-@inline
-def _basic_choose_trick(state, t, seat, code):
-    legal = legal_cards(t, seat)
-    return heuristic_card(t, seat, legal) if code == P_HEURISTIC else random_choose(state, legal)
-
-
-@inline
-def _played_out_lean(state, t, pol):
-    """Play the deal out with a leaner loop when the lineup has one (three random players from
-    the start of a trick, unchecked; heuristic players alone: they draw no card at random, so
-    the play is the same); True if it did."""
-    n = t[T.players]
-    if t[T.check] == 0 and n == 3 and t[T.trick_len] == 0 and pol[0] == P_RANDOM and pol[1] == P_RANDOM \
-            and pol[2] == P_RANDOM:
-        play_out_random3(state, t)
-        return True
-    if pol[0] == P_HEURISTIC and pol[1] == P_HEURISTIC and (n == 2 or pol[2] == P_HEURISTIC):
-        play_heuristic_until(state, t, 0, -1)
-        return True
-    return False
-
-
-@loop
-def play_out_basic(state, t, pol):
-    """:func:`play_out` for lineups of random and heuristic players alone: the same play and
-    the same draws, without the look-ahead and user-policy code compiled in."""
-    if _played_out_lean(state, t, pol):
-        return
-    if t[T.phase] == 1:
-        while True:
-            seat = to_play(t)
-            if play_card1(t, seat, _basic_choose1(state, t, seat, pol[seat])):
-                break
-        start_phase2(state, t)
-    while True:
-        seat = to_play(t)
-        if play_card(t, seat, _basic_choose_trick(state, t, seat, pol[seat])):
-            return
-
-
-@inline
-def _play_out_choosing(state, t, pol, samples, calls, scr, rs):
-    while True:
-        seat = to_play(t)
-        if play_any(state, t, seat, choose(state, t, seat, pol[seat], samples, calls, scr, rs)):
-            return
-
-
-@loop
-def play_out(state, t, pol, samples, calls, scr, rs):
-    """Play the deal to its end from any point of either game, seat ``s`` choosing by policy
-    code ``pol[s]`` (``scr``/``rs``: the chunk's scratch, :func:`new_scratch`)."""
-    if _played_out_lean(state, t, pol):
-        return
-    _play_out_choosing(state, t, pol, samples, calls, scr, rs)
-
-
-@loop
-def play_out_searching(state, t, pol, samples, calls, scr, rs):
-    """:func:`play_out` without the lean loops of :func:`_played_out_lean` compiled in: the same
-    play for any lineup, for the deals and advice kernels, which run it only for a lineup with a
-    look-ahead, ``pimc`` or user player (one that never takes those loops). The heuristic's
-    play-out, a third of the look-ahead lineup's first call, is then compiled only in the
-    searches, which a second process compiles beside the deal loop (:mod:`cardodds._split`)."""
-    _play_out_choosing(state, t, pol, samples, calls, scr, rs)

@@ -331,13 +331,27 @@ def start_phase2(state, t):
 
 
 # ==== one engine for both games ===============================================================
+def phase1_arg(players, start_phase):
+    """The kernels' ``phase1`` argument for deals of ``players`` from ``start_phase``: True where
+    a deal starts in phase 1 (two players), else None, where no table reaches phase 1 (three
+    players, or two from phase 2) and numba compiles no phase-1 code: ``phase1 is not None`` is
+    a branch it leaves out where the argument is None. The look-ahead lineup's first call
+    compiled ... (``benchmarks/compile.py``).
+
+    >>> phase1_arg(3, 0), phase1_arg(2, 1), phase1_arg(2, 2)
+    (None, True, None)
+    """
+    return True if players == 2 and start_phase == 1 else None
+
+
 @loop
-def play_any(state, t, seat, c):
-    """``seat`` plays ``c`` in whichever phase; phase 2 starts as soon as phase 1 ends.
+def play_any(state, t, seat, c, phase1):
+    """``seat`` plays ``c`` in whichever phase; phase 2 starts as soon as phase 1 ends
+    (``phase1``: None where the table is never in phase 1, :func:`phase1_arg`).
     Returns True when the deal is over. A call, not inlined: it serves the places that play
     one card and then a whole play-out (an option, a candidate, a traced card), where a call
     costs nothing, and the two card plays are compiled here once instead of at each of them."""
-    if t[T.phase] == 1:
+    if phase1 is not None and t[T.phase] == 1:
         if play_card1(t, seat, c):
             start_phase2(state, t)
         return False
@@ -550,14 +564,15 @@ def _record_phase1(out, t):
 
 
 @loop
-def record_deal(out, t, players, held, hand0):
+def record_deal(out, t, players, held, hand0, phase1):
     """Everything :data:`DEALS` counts about a finished deal but its broken invariants (the
     deals loops add :func:`check_deal_end` in checked runs), the seats' and jacks' records
-    inlined: one call a deal, compiled once, for every deals loop but the heuristic players'."""
+    inlined: one call a deal, compiled once, for every deals loop but the heuristic players'.
+    ``phase1`` (:func:`phase1_arg`) None: no phase-1 records, which a deal from phase 2 leaves at 0."""
     out[D.deals] += 1
     _record_seats(out, t, players)
     _record_jacks(out, t, held, hand0)
-    if players == 2:
+    if phase1 is not None and players == 2:
         _record_phase1(out, t)
 
 

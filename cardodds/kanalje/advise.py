@@ -351,9 +351,10 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     heuristic = all(c == POLICIES["heuristic"] for c in codes)
     cards = np.array(pos.options, dtype=np.int64)
     same = KA.interchangeable(pos.table, pos.seat, cards) if heuristic else np.arange(len(cards), dtype=np.int64)
+    phase1 = True if pos.phase == PHASE1 else None
     args = (pos.table, pos.deal, pos.seat, cards, same, None if heuristic else np.array(codes, dtype=np.int64),
-            lookahead_samples, None if fast else calls(compile_policy(user), codes),
-            (pos.start, _observations(pos, codes)) if infer else None, True if pos.phase == PHASE1 else None)
+            lookahead_samples, None if fast else calls(compile_policy(user), codes, phase1),
+            (pos.start, _observations(pos, codes)) if infer else None, phase1)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options), bool(infer)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
               threads=threads, progress=progress, unit="world",

@@ -35,6 +35,7 @@ from ._common import JACK_ORDER, SUIT_INDEX, KanaljeResult, check_lookahead_samp
 from ._counts import DEALS
 from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, DEFAULT_POLICIES, HAND_SAMPLES, RISK_SAMPLES
 from ._policies import P_HEURISTIC, P_RANDOM, calls
+from ._table import phase1_arg
 from .rules import KanaljeRules, check_rules
 from .view import JACK_RANK, compile_policy
 
@@ -87,7 +88,8 @@ def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed
         kernel, args = K.deals_basic_kernel, (packed, codes, *fixed, chk)
     else:
         kernel = K.deals_kernel
-        args = (packed, codes, lookahead_samples, *fixed, chk, calls(compile_policy(user), codes))
+        args = (packed, codes, lookahead_samples, *fixed, chk,
+                calls(compile_policy(user), codes, phase1_arg(rules.players, phase)))
     res = run(kernel, args, DEALS.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw,
               rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return res, names, lookahead_samples

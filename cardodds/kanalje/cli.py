@@ -130,18 +130,18 @@ def _risk(args) -> int:
 
     rules = _rules(args)
     names = _check_policies(args, rules)
-    with two_processes(_split(names)):
+    with two_processes(_split(names, rules.players == 2)):
         res = jack_risk(args.policies, rules=rules, **_run_args(args))
     return cu.emit(args, res, risk_text)
 
 
-def _split(names) -> str | None:
+def _split(names, phase1: bool) -> str | None:
     """The part of a lineup's deals kernel a second process compiles (:mod:`cardodds._split`):
-    the searches, or the heuristic's play-out, beside the deal loop."""
-    if "pimc" in names:
-        return "kanalje risk pimc"
-    if "lookahead" in names:
-        return "kanalje risk look-ahead"
+    the searches, or the heuristic's play-out, beside the deal loop; ``phase1``: the deals
+    start in phase 1 (two players), whose code the searches then hold."""
+    for name, split in (("pimc", "kanalje risk pimc"), ("lookahead", "kanalje risk look-ahead")):
+        if name in names:
+            return split + (", phase 1" if phase1 else "")
     return "kanalje risk heuristic" if set(names) == {"heuristic"} else None
 
 
@@ -158,7 +158,7 @@ def _hand(args) -> int:
             cu.about(flag, card, parse_card, card)
     if args.seat >= rules.players:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
-    with two_processes(_split(names)):
+    with two_processes(_split(names, rules.players == 2 and args.faceup is not None)):
         res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
                             policies=args.policies, rules=rules, **_run_args(args))
     return cu.emit(args, res, hand_text)

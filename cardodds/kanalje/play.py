@@ -47,7 +47,7 @@ from ._defaults import (
     STRENGTH_SAMPLES,
 )
 from ._policies import P_USER, calls
-from ._table import new_table, open_phase1
+from ._table import new_table, open_phase1, phase1_arg
 from .rules import KanaljeRules, check_rules
 from .view import TABLE, T, compile_policy
 
@@ -134,7 +134,7 @@ def strength(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None,
     if samples is None:
         samples = default_samples(codes, STRENGTH_SAMPLES)
     res = run(_play.match_kernel, (rules.pack(), codes[0], codes[1], lookahead_samples, int(bool(check)),
-                                   calls(compile_policy(None), codes)),
+                                   calls(compile_policy(None), codes, phase1_arg(rules.players, 1))),
               MATCH.size, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return StrengthResult(names[0], names[1], rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
                        lookahead_samples=lookahead_samples, counts=res.counts)
@@ -239,7 +239,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, sample
         return Estimate.proportion(GAME.view(counts).win[0], n).halfwidth
 
     res = run(_play.game_kernel, (rules.pack(), codes, lookahead_samples, int(bool(check)), int(max_deals),
-                                  calls(compile_policy(user), codes)),
+                                  calls(compile_policy(user), codes, phase1_arg(rules.players, 1))),
               GAME.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="game")
     return GameResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
@@ -287,8 +287,9 @@ def trace(hands, turned=None, *, stock=None, leader: int = 0, policies=DEFAULT_P
     for s, h in enumerate(hs):
         t[T.hand + s] = sum(1 << c for c in h)
     rec = np.full((len(hs[0]) * (2 if n == 2 else 1), TRACE.size), -1, dtype=np.int64)
+    phase1 = phase1_arg(n, 1)
     _play.play_traced(state, t, codes, check_lookahead_samples(lookahead_samples), rec,
-                      calls(compile_policy(None), codes))
+                      calls(compile_policy(None), codes, phase1), phase1)
     v = TABLE.view(t)
     if v.violations:
         raise AssertionError("an illegal card was played")  # a bug, never the user's input
