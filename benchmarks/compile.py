@@ -47,6 +47,7 @@ COMMANDS = [
     ("kanalje", ["kanalje", "risk", "--policies", "heuristic", "--seed", "1"]),
     ("kanalje", ["kanalje", "risk", "--players", "2", "--seed", "1"]),
     ("kanalje", ["kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "200", "--seed", "1"]),
+    ("kanalje", ["kanalje", "risk", "--policies", "pimc,heuristic,heuristic", "--samples", "20", "--seed", "1"]),
     ("kanalje", ["kanalje", "hand", "--hand", _HAND, "--turned", "7h", "--seed", "1"]),
     ("kanalje", ["kanalje", "advise", "--seat", "0", "--hand", _HAND, "--turned", "7h", "--seed", "1"]),
     ("kanalje", ["kanalje", "advise", "--players", "2", "--seat", "1", "--hand",
