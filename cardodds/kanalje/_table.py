@@ -335,8 +335,8 @@ def phase1_arg(players, start_phase):
     """The kernels' ``phase1`` argument for deals of ``players`` from ``start_phase``: True where
     a deal starts in phase 1 (two players), else None, where no table reaches phase 1 (three
     players, or two from phase 2) and numba compiles no phase-1 code: ``phase1 is not None`` is
-    a branch it leaves out where the argument is None. The look-ahead lineup's first call
-    compiled ... (``benchmarks/compile.py``).
+    a branch it leaves out where the argument is None (what it saves a first call:
+    ``docs/performance.md``, row P8).
 
     >>> phase1_arg(3, 0), phase1_arg(2, 1), phase1_arg(2, 2)
     (None, True, None)
