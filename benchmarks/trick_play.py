@@ -29,6 +29,8 @@ from cardodds.rng import chunk_state
 
 DEALS_A_CALL = 60
 LOOKAHEAD_SAMPLES = 8  # as before_after.py's and side_by_side.py's look-ahead call
+#: Nothing fixed, unchecked, from the start of the deal (as side_by_side.py's chunk)
+FIXED = dict(fixed_seat=-1, fixed_hand=0, fixed_card=-1, start_phase=1, check=0)
 
 
 def main(argv=None) -> int:
@@ -44,16 +46,17 @@ def main(argv=None) -> int:
         out = np.zeros(DEALS.size, dtype=np.int64)
         calls = P.calls(user, codes, search_phase1)
         t0 = time.thread_time()
-        K.deals_kernel(chunk_state(ss, seed), DEALS_A_CALL, out, rules, codes, LOOKAHEAD_SAMPLES, -1, 0, -1, 1, 0,
-                       calls)
+        K.deals_kernel(chunk_state(ss, seed), DEALS_A_CALL, out, rules, codes, LOOKAHEAD_SAMPLES, **FIXED,
+                       calls=calls)
         return time.thread_time() - t0, out
 
     def loops(loop_phase1, seed):
         out = np.zeros(DEALS.size, dtype=np.int64)
         calls = P.calls(user, codes, None)
         t0 = time.thread_time()
-        K._deals_loop(chunk_state(ss, seed), DEALS_A_CALL, out, rules, codes, LOOKAHEAD_SAMPLES, -1, 0, -1, 1, 0,
-                      calls, *K.deal_work(0, -1), *P.new_scratch(), None, loop_phase1)
+        K._deals_loop(chunk_state(ss, seed), DEALS_A_CALL, out, rules, codes, LOOKAHEAD_SAMPLES, *FIXED.values(),
+                      calls, *K.deal_work(FIXED["fixed_hand"], FIXED["fixed_card"]), *P.new_scratch(), None,
+                      loop_phase1)
         return time.thread_time() - t0, out
 
     print("| what | pruned / full speed | quartiles of the rounds |\n|---|---:|---:|")

@@ -288,3 +288,27 @@ def test_kernels_per_lineup_count_as_the_general_kernel(players, lineup):
             K.deals_basic_kernel(chunk_state(ss, 0), 2_000, special, rules, codes, -1, 0, -1, 1, check)
         assert general[D.violations] == 0
         assert special.tolist() == general.tolist()
+
+
+@pytest.mark.parametrize("players, lineup, start_phase", [(3, "lookahead,pimc,heuristic", 0),
+                                                          (2, "lookahead,pimc", 2)])
+def test_the_deals_without_phase1_code_count_as_with_it(players, lineup, start_phase):
+    # A table never in phase 1 (three players, two from phase 2) runs with phase1 None: the deal
+    # loop, its play-outs and the searches compile no phase-1 code, and must deal, play and count
+    # exactly as the same loop compiled with it (phase1 True, the searches that keep phase 1).
+    from cardodds.kanalje.policies import resolve_policies
+
+    rules = KanaljeRules(players=players).pack()
+    codes = np.array(resolve_policies(lineup, players)[0], dtype=np.int64)
+    assert TB.phase1_arg(players, start_phase) is None
+    trump_card = parse_card("7h") if start_phase == 2 else -1
+    ss, _ = as_seed_sequence(12)
+    counts = {}
+    for phase1 in (True, None):
+        out = DEALS.zeros()
+        K._deals_loop(chunk_state(ss, 0), 6, out, rules, codes, 2, -1, 0, trump_card, start_phase, 1,
+                      P.calls(P.no_user_policy, codes, phase1), *K.deal_work(0, trump_card), *P.new_scratch(),
+                      True, phase1)
+        assert out[D.deals] == 6 and out[D.violations] == 0
+        counts[phase1] = out.tolist()
+    assert counts[None] == counts[True]
