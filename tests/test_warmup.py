@@ -377,6 +377,21 @@ def test_a_kanalje_lineup_picks_the_split_of_the_deals_kernel_it_runs():
     assert split("pimc,heuristic", 2, True) == "kanalje risk pimc, phase 1"
 
 
+def test_every_split_names_functions_that_exist_with_as_many_argument_types_as_they_take():
+    # the parts no first call below runs (a two-player look-ahead, a three-player pimc lineup)
+    # are built by the same code as those it runs; a name or an argument count wrong there would
+    # only make the command compile the function itself, which no other test would see
+    import inspect
+
+    from cardodds import _split
+
+    for command, part in _split.SPLITS.items():
+        for name, types in part:
+            fn = _split._function(name)
+            py = getattr(fn, "py_func", None) or fn.fn  # a dispatcher, or a Pointer's function
+            assert len(_split._types(types)) == len(inspect.signature(py).parameters), (command, name)
+
+
 #: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
 _EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score", "cardodds.kanalje._policies.exact_value",
                  "cardodds.kanalje._policies.pimc_choose" + POINTER}
