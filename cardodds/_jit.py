@@ -12,8 +12,10 @@ Every compiled function in cardodds is declared with one of these decorators, so
   not inline and whose call measured as a loss of speed (Kanalje's table moves, read per card
   in the hot loops). Every call site types and lowers the whole body again, nested inlines
   included: this is most of the compile time of the kernels that use it, so a helper is
-  ``inline`` only where the benchmarks show the call costs speed
-  (``benchmarks/before_after.py``).
+  ``inline`` only where the benchmarks show the call costs speed (``before_after.py``). A
+  :func:`helper` or :func:`loop` with ``forceinline=True`` is typed and lowered once and
+  inlined into every caller by LLVM (``alwaysinline``): Kanalje's ``heuristic_card``, whose
+  docstring gives the figures.
 - :func:`loop`: a kernel or helper that allocates nothing, compiled without numba's reference
   counting (``_nrt=False``). With it, every array handed to an inlined helper inside a hot loop
   costs a pair of atomic increments and decrements, which measured as three quarters of a
@@ -165,7 +167,6 @@ _import_numba_math()
 BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
 
 
-
 def source_hash(root: Path) -> str:
     """A hash of every ``.py`` file under ``root`` (names and contents): the cache's key.
 
@@ -273,12 +274,11 @@ def _run_ssa(blocks):
     """Numba's SSA reconstruction (``numba.core.ssa._run_ssa``), which rewrites the function
     once for each variable assigned more than once, and each time passes every statement of
     every block to its handlers: with inlined helpers, a hundred such variables and thousands of
-    blocks. A block where
-    the variable does not appear comes out of either rewrite unchanged (its statements, in its
-    order; no definition to rename, no use to point at one, no phi node asked for), so
-    :func:`_run_block_rewrite` copies it as it is and passes only the others, in numba's order:
-    the same blocks, the same new names. A compile that no cardodds compile started goes
-    straight to numba."""
+    blocks. A block where the variable does not appear comes out of either rewrite unchanged
+    (its statements, in its order; no definition to rename, no use to point at one, no phi
+    node asked for), so :func:`_run_block_rewrite` copies it as it is and passes only the
+    others, in numba's order: the same blocks, the same new names. A compile that no cardodds
+    compile started goes straight to numba."""
     if not _compiling or not blocks:
         return _numba_run_ssa(blocks)
     mentions: dict = {}

@@ -393,8 +393,8 @@ def test_every_split_names_functions_that_exist_with_as_many_argument_types_as_t
 
 
 #: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
-_EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score", "cardodds.kanalje._policies.exact_value",
-                 "cardodds.kanalje._policies.pimc_choose" + POINTER}
+_EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score", "cardodds.kanalje._policies.pimc_choose" + POINTER,
+                 "cardodds.kanalje._policies.pimc_choose_trick_play" + POINTER}
 
 
 #: The two-player phase-1 player, records and start of phase 2: three players compile none of it.

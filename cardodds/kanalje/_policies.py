@@ -254,12 +254,20 @@ def faceup_value(t, fu):
     return 1 if r >= 8 else 0
 
 
-@loop
+@loop(forceinline=True)
 def heuristic_card(t, seat, legal):
-    """:func:`heuristic_choose` compiled once, as a function of its own: the play-outs of mixed
-    lineups call it (a call per card) instead of each compiling the heuristic inline, which
-    cost about ten seconds of the first compile per play-out; the all-heuristic loop, where
-    speed matters, inlines it."""
+    """:func:`heuristic_choose` typed and lowered once, as a function of its own, which LLVM
+    inlines into every caller (``forceinline``, see ``cardodds/_jit.py``): every play-out and
+    every lineup's heuristic seats call it. Before, the search's play-out
+    (:func:`play_heuristic_until`) inlined the heuristic at numba's level and the seats called
+    this function, so a search lineup's first call compiled the heuristic twice; now once, in
+    the second process of :mod:`cardodds._split` (with :func:`exact_value` inlined too, the
+    pimc lineup's first call compiled in 0.82 of the CPU seconds, the look-ahead's in 0.89:
+    ``python benchmarks/compile.py --before TREE --only kanalje --no-report --repeats 4``). The
+    look-ahead's chunk kernel ran 0.999 to 1.006 times as fast as before the compile-time work
+    (f23cfde), where with numba's inlining it ran 0.957 to 0.960 in the same runs; the
+    heuristic lineup at the same speed (``python benchmarks/side_by_side.py TREE_F23CFDE
+    TREE_BEFORE . --kernel lookahead``)."""
     return heuristic_choose(t, seat, legal)
 
 
@@ -330,16 +338,17 @@ def play_heuristic_until(state, t, depth, first, phase1):
     """The seat to play plays ``first`` (-1: none; an option or candidate being valued), then
     every seat plays the heuristic, from any point of either game, until ``depth`` tricks are
     left (0: to the end of the deal; ``state`` draws only the two-player phase-2 trump). The
-    heuristic and the card plays are inlined into this loop, and this loop into the two
-    play-outs called through a pointer (:func:`play_out_heuristic`, and the heuristic advice's,
-    :func:`._advise.play_out_options`): every other heuristic play-out calls it, once a
-    play-out, straight (a linked one-line wrapper calling it to the end of the deal measured a
-    quarter of a second more of each first call, and no speed)."""
+    card plays are inlined into this loop, and so is the heuristic (:func:`heuristic_card`, by
+    LLVM); this loop is inlined into the two play-outs called through a pointer
+    (:func:`play_out_heuristic`, and the heuristic advice's, :func:`._advise.play_out_options`):
+    every other heuristic play-out calls it, once a play-out, straight (a linked one-line
+    wrapper calling it to the end of the deal measured a quarter of a second more of each first
+    call, and no speed)."""
     if phase1 is not None:
         first = _phase1_heuristic(state, t, first)
     while first >= 0 or depth == 0 or tricks_left(t) > depth:
         seat = to_play(t)
-        c = first if first >= 0 else heuristic_choose(t, seat, legal_cards(t, seat))
+        c = first if first >= 0 else heuristic_card(t, seat, legal_cards(t, seat))
         first = -1
         if play_card(t, seat, c):
             return
@@ -364,12 +373,15 @@ PLAY_OUT_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1])
 PLAY_OUT_HEURISTIC = Pointer(play_out_heuristic, PLAY_OUT_SIGNATURE)
 
 
-@loop
+@inline
 def exact_value(state, t, seat, c, scr, phase1):
     """``seat``'s score at the end of the deal after it plays ``c`` in the world ``t`` (every
     hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
     are left, then the exact search (:func:`._search.endgame_score`, the score itself when the
-    deal is over). ``t`` is played on."""
+    deal is over). ``t`` is played on. Inlined into the ``pimc`` player, its one caller: as a
+    function of its own, its code and both callees' were optimised once more before the player
+    linked them (about 0.4 CPU seconds of the pimc lineup's first call), and the player ran as
+    fast either way (``benchmarks/side_by_side.py --kernel pimc``)."""
     play_heuristic_until(state, t, endgame_tricks(t), c, phase1)
     return endgame_score(t, seat, scr, SOLVE)
 
