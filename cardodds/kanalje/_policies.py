@@ -265,9 +265,9 @@ def heuristic_card(t, seat, legal):
     pimc lineup's first call compiled in 0.82 of the CPU seconds, the look-ahead's in 0.89:
     ``python benchmarks/compile.py --before TREE --only kanalje --no-report --repeats 4``). The
     look-ahead's chunk kernel ran 0.999 to 1.006 times as fast as before the compile-time work
-    (f23cfde), where with numba's inlining it ran 0.957 to 0.960 in the same runs; the
-    heuristic lineup at the same speed (``python benchmarks/side_by_side.py TREE_F23CFDE
-    TREE_BEFORE . --kernel lookahead``)."""
+    (f23cfde), where with numba's inlining it ran 0.957 to 0.960 in the same runs, and the
+    heuristic lineup's at the same speed (``python benchmarks/side_by_side.py TREE_F23CFDE
+    TREE_BEFORE . --kernel lookahead``, and ``--kernel heuristic``)."""
     return heuristic_choose(t, seat, legal)
 
 
