@@ -75,7 +75,7 @@ def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
 #: way, 6.7 to 7.0 s against 7.0 to 7.8 s (not paired; timelines from ``CARDODDS_COMPILE_LOG``). Once
 #: the heuristic (``heuristic_card``) was compiled here, for the command's seats and the play-outs
 #: alike, ``play_any`` went back to the command: the two parts then took 3.6 to 3.9 and 3.9 to 4.4
-#: CPU s (two timelines), where with it here this one took 4.5 s and the command's 3.7 s.
+#: CPU s (two timelines, not paired), where with it here this one took 4.5 s and the command's 3.7 s.
 SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "canasta advise": (
         ("cardodds.canasta._advise.deal_world", "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "

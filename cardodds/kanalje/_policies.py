@@ -262,7 +262,8 @@ def heuristic_card(t, seat, legal):
     (:func:`play_heuristic_until`) inlined the heuristic at numba's level and the seats called
     this function, so a search lineup's first call compiled the heuristic twice; now once, in
     the second process of :mod:`cardodds._split` (with :func:`exact_value` inlined too, the
-    pimc lineup's first call compiled in 0.82 of the CPU seconds, the look-ahead's in 0.89:
+    pimc lineup's first call compiled in 0.82 (0.80-0.83) of the CPU seconds, the look-ahead's
+    in 0.89 (0.86-1.14), four pairs each:
     ``python benchmarks/compile.py --before TREE --only kanalje --no-report --repeats 4``). The
     look-ahead's chunk kernel ran 0.999 to 1.006 times as fast as before the compile-time work
     (f23cfde), where with numba's inlining it ran 0.957 to 0.960 in the same runs, and the
@@ -380,8 +381,9 @@ def exact_value(state, t, seat, c, scr, phase1):
     are left, then the exact search (:func:`._search.endgame_score`, the score itself when the
     deal is over). ``t`` is played on. Inlined into the ``pimc`` player, its one caller: as a
     function of its own, its code and both callees' were optimised once more before the player
-    linked them (about 0.4 CPU seconds of the pimc lineup's first call), and the player ran as
-    fast either way (``benchmarks/side_by_side.py --kernel pimc``)."""
+    linked them (about 0.4 CPU seconds of the pimc lineup's first call, in a one-process
+    profile), and the player ran as fast either way (0.996 and 0.988 of it, quartiles 0.89 to
+    1.14: ``benchmarks/side_by_side.py --kernel pimc``)."""
     play_heuristic_until(state, t, endgame_tricks(t), c, phase1)
     return endgame_score(t, seat, scr, SOLVE)
 
