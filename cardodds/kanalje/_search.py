@@ -197,11 +197,28 @@ def endgame_score(t, seat, scr, base):
             scr[base + GAIN, p] = g
             leader = w
             tlen = 0
-        if left > 0:
+        if left > 0 and not (tlen == 0 and left == n):
             p += 1
             _open(t, n, scr, base, p, leader, tlen)
             continue
+        w = -1
+        g = 0
+        if left > 0:  # the last trick, one card a seat: forced, scored without searching it
+            top = lowest(t[T.hand + leader])
+            wi = 0
+            g = t[T.trick_points] - last_pen
+            for i in range(n):
+                x = lowest(t[T.hand + seat_after(leader, i, n)])
+                if i > 0 and beats(x, top, trump):
+                    top = x
+                    wi = i
+                if (x >> 2) == JACK_RANK:
+                    g -= t[T.jack_penalty + (x & 3)]
+            w = seat_after(leader, wi, n)
+            acc[w] += g
         _offer(scr, base, p, n, base + ACC, 0)  # a leaf: the deal is over
+        if w >= 0:
+            acc[w] -= g
         _take_back(t, scr, base, p)
         left += 1
         leader = scr[base + LEADER, p]
