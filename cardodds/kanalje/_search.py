@@ -38,7 +38,11 @@ MAX_ENDGAME = 5
 #: (three players; with two players, whose tricks have two cards, :data:`ENDGAME_TWO`).
 #: Measured with three players, 16 worlds, 1,000 paired deals against the look-ahead (2026-12-01):
 #: 3 tricks, about 4,900 decisions per CPU second and +0.11 [0.04, 0.17] points a deal; 4, about
-#: 390 and +0.22 [0.16, 0.29]; 5, about 21, which would put that match past ten minutes.
+#: 390 and +0.22 [0.16, 0.29]; 5, about 21, which would put that match past ten minutes. Since
+#: the search scores the forced last trick without walking it, it makes the same choices about
+#: 1.8 times as fast (``benchmarks/side_by_side.py --kernel pimc``): 4 tricks, about 310 decisions
+#: per CPU second on 2026-12-04, the look-ahead 12,972 in the same run (row P22 of
+#: ``docs/performance.md``; the machines differ from day to day).
 ENDGAME_THREE = 4
 ENDGAME_TWO = 5
 assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME
@@ -134,7 +138,10 @@ def _take_back(t, scr, base, p):
 def endgame_score(t, seat, scr, base):
     """``seat``'s score at the end of the deal ``t`` (three players, or two in phase 2) when
     every seat plays the rest perfectly for itself (max-n, every hand known). ``scr`` rows
-    ``base`` .. ``base + SOLVE_ROWS``: the search's stack; at most :data:`MAX_ENDGAME` tricks."""
+    ``base`` .. ``base + SOLVE_ROWS``: the search's stack; at most :data:`MAX_ENDGAME` tricks.
+    The last trick, one card a seat, is forced: it is scored where it starts rather than
+    searched ply by ply, most of a four-trick search's nodes (the same value vectors, so the
+    same choices, ties included; ``tests/test_kanalje_pimc.py`` against brute force)."""
     n = t[T.players]
     trump = t[T.trump]
     left = 0
