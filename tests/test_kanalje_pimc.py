@@ -132,6 +132,18 @@ def test_search_scores_the_jacks():
     assert [solved(t, s) for s in range(3)] == brute(t) == [-1, 1, 0]
 
 
+
+def test_search_charges_the_turned_jack_to_the_last_tricks_winner():
+    # RULES.md's turned jack under the last-trick rule, in the forced last trick the search scores
+    # without walking it. Seat 0 leads the Ac (taking the Kc) and leaves the heart trick, with the
+    # turned Jd's -3, to seat 1's 3h; leading the 2h would hand seat 1 the first trick and itself
+    # the last. With the jack dead, the last trick is worth its point alone.
+    hands = ["Ac 2h", "Kc 3h", "4d 5d"]
+    t = table(hands, trump="s", turned="Jd", rules=KanaljeRules(turned_jack="last_trick"))
+    assert [solved(t, s) for s in range(3)] == brute(t) == [1, -2, 0]
+    t = table(hands, trump="s", turned="Jd")
+    assert [solved(t, s) for s in range(3)] == brute(t) == [1, 1, 0]
+
 # ---- the decision: PIMC over many worlds picks an exact best card ------------------------------
 @pytest.mark.parametrize("pos", POSITIONS)
 def test_pimc_picks_a_card_best_over_every_world(pos):

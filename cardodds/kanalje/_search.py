@@ -40,9 +40,9 @@ MAX_ENDGAME = 5
 #: 3 tricks, about 4,900 decisions per CPU second and +0.11 [0.04, 0.17] points a deal; 4, about
 #: 390 and +0.22 [0.16, 0.29]; 5, about 21, which would put that match past ten minutes. Since
 #: the search scores the forced last trick without walking it, it makes the same choices about
-#: 1.8 times as fast (``benchmarks/side_by_side.py --kernel pimc``): 4 tricks, about 310 decisions
-#: per CPU second on 2026-12-04, the look-ahead 12,972 in the same run (row P22 of
-#: ``docs/performance.md``; the machines differ from day to day).
+#: 1.8 times as fast (1.82, quartiles 1.62-1.92: ``benchmarks/side_by_side.py --kernel pimc``):
+#: 4 tricks, about 310 decisions per CPU second on 2026-12-04, the look-ahead 12,972 in the same
+#: run (row P22 of ``docs/performance.md``; the machines differ from day to day).
 ENDGAME_THREE = 4
 ENDGAME_TWO = 5
 assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME
@@ -211,6 +211,9 @@ def endgame_score(t, seat, scr, base):
         w = -1
         g = 0
         if left > 0:  # the last trick, one card a seat: forced, scored without searching it
+            # Its cards are read from the hands, not written into ``cards`` for the loop that
+            # closes a trick above: with that one loop for both, the pimc kernel ran 0.953 and
+            # 0.926 as fast (quartiles 0.875-1.028; benchmarks/side_by_side.py --kernel pimc).
             top = lowest(t[T.hand + leader])
             wi = 0
             g = t[T.trick_points] - last_pen
