@@ -19,6 +19,9 @@ LISTENER = Path(__file__).resolve().parent.parent / "cardodds" / "_compile_log.p
 
 
 def main() -> int:
+    from cardodds import cli
+
+    cli.AS_PROGRAM = True  # the program, as cli.main() makes it, before numba's first import
     from cardodds import _jit
 
     path = os.environ.get("CARDODDS_COMPILE_LOG")

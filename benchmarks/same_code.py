@@ -5,10 +5,10 @@ numba types it and as cardodds does.
 
 Runs the command twice, each in a fresh interpreter with an empty numba cache, as a library call
 (``cardodds.cli.main(argv)``, so every kernel compiles in that process): once as cardodds compiles
-(remembering numba's typing of each call, ``_jit._get_call_type``; passing its SSA rewrites only
-the blocks where their variable appears, ``_jit._run_ssa``; tidying the IR after a pass without
-working out the variables live at each block, ``_jit._postprocess``; reading a layout's offsets
-as ints, ``_jit._FoldOffsets``), once with numba's own typing, SSA, tidying and reading put back.
+(``cardodds._compiler``: remembering numba's typing of each call, ``memo``; passing its SSA
+rewrites only the blocks where their variable appears, ``ssa``; tidying the IR after a pass
+without working out the variables live at each block, ``tidy``; reading a layout's offsets as
+ints, ``offsets``), once without them (``CARDODDS_COMPILER_WITHOUT``).
 Then compares the optimised LLVM IR of every cardodds function compiled, after renaming the
 per-process numbers numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can shift them) and every
 function's local names in the order they first appear (LLVM numbers the values and blocks it
@@ -33,9 +33,6 @@ import tempfile
 _CHILD = r"""
 import contextlib, gc, io, json, sys, warnings
 from cardodds import _jit
-if sys.argv[1] == "numba":
-    _jit._numbas_own_passes()
-    _jit._fold_offsets = False
 from cardodds.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     status = main(sys.argv[3:])
@@ -55,6 +52,8 @@ with open(sys.argv[2], "w") as f:
 """
 
 
+#: The replacements that change numba's IR on the way and must leave the same code.
+_SHORTCUTS = "memo,ssa,tidy,offsets"
 _ENV = re.compile(r"^@(_ZN08NumbaEnv\S+) = common local_unnamed_addr global ptr null$")
 #: A function's local name: a value or a block label used (``%name``) or a label defined (``name:``).
 _LOCAL = re.compile(r'%(?:"[^"]*"|[-\w.$]+)|^(?:"[^"]*"|[-\w.$]+):', re.M)
@@ -108,7 +107,7 @@ def _normal(text: str) -> str:
 def compiled(mode: str, argv: list[str]) -> dict:
     with tempfile.TemporaryDirectory(prefix="cardodds-numba-") as cache:
         out = os.path.join(cache, "ir.json")
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, CARDODDS_COMPILER_WITHOUT=_SHORTCUTS if mode == "numba" else "")
         done = subprocess.run([sys.executable, "-c", _CHILD, mode, out, *argv], env=env, capture_output=True,
                               text=True)
         if done.returncode != 0:  # the command's own message (bad arguments, say), and status 2

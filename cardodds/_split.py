@@ -261,4 +261,7 @@ def _main(command: str, out: IO[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    from cardodds import cli
+
+    cli.AS_PROGRAM = True  # a process of the cardodds program, as its fork on Linux is
     _main(sys.argv[1])

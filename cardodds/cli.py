@@ -107,11 +107,18 @@ def _on_sigint(signum, frame):
 PROGRAM_GC_THRESHOLDS = (50_000, 50, 100)
 
 
+#: Whether this process is the ``cardodds`` program (:func:`main` without arguments), not a
+#: user's session: only then does cardodds skip numba's BLAS check (``cardodds._jit``).
+AS_PROGRAM = False
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``cardodds`` command ``argv`` (default: the process's arguments, as the program)
     and return its exit status."""
+    global AS_PROGRAM
     if argv is not None:
         return _run(argv, as_program=False)
+    AS_PROGRAM = True
     gc.set_threshold(*PROGRAM_GC_THRESHOLDS)
     status = _run(sys.argv[1:], as_program=True)
     _leave(status)

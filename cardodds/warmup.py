@@ -281,6 +281,7 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs={jobs!r}: give a whole number of processes, 1 or more")
+    os.makedirs(CACHE_DIR, exist_ok=True)  # an unwritable cache folder: one line, before any task
     todo = names if force else pending(names)
     status = {n: ("already warm", 0.0) for n in names if n not in todo}
     if on_done is not None:
