@@ -47,15 +47,20 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=3, help="first calls of each command in each form (default 3)")
     ap.add_argument("--only", choices=("kana", "kanalje", "canasta"), action="append",
                     help="measure only this game's commands (repeatable)")
+    ap.add_argument("--replacement", choices=REPLACEMENTS, action="append",
+                    help="measure only this replacement (repeatable)")
+    ap.add_argument("--command", type=int, action="append",
+                    help="measure only the compile.py command of this index, from 0 (repeatable)")
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS_replacements.md")
     a = ap.parse_args(argv)
     if not 1 <= a.repeats <= 20:
         ap.error(f"--repeats {a.repeats}: give 1 to 20 first calls of each command")
-    forms = ["", *REPLACEMENTS]
+    names = a.replacement or list(REPLACEMENTS)
+    forms = ["", *names]
     t0, load = time.perf_counter(), os.getloadavg()
     got: dict = {}
-    for game, command in _compile.COMMANDS:
-        if a.only and game not in a.only:
+    for i, (game, command) in enumerate(_compile.COMMANDS):
+        if a.only and game not in a.only or a.command and i not in a.command:
             continue
         runs = got.setdefault(" ".join(command), {f: [] for f in forms})
         for r in range(a.repeats):
@@ -63,7 +68,8 @@ def main(argv=None) -> None:
                 runs[f].append(first_call(command, f))
             print(f"cardodds {' '.join(command)} ({r + 1}/{a.repeats}): " + ", ".join(
                 f"{f or 'all'} {runs[f][-1]['compile']:.2f}" for f in forms), file=sys.stderr, flush=True)
-    a.out.write_text(render(got, a.repeats, load, os.getloadavg(), time.perf_counter() - t0))
+    cmd = " ".join(["python benchmarks/replacements.py", *(sys.argv[1:] if argv is None else argv)])
+    a.out.write_text(render(got, names, cmd, a.repeats, load, os.getloadavg(), time.perf_counter() - t0))
     print(a.out)
 
 
@@ -72,13 +78,13 @@ def _ratios(runs: dict, name: str, key: str) -> list[float]:
     return [w[key] / o[key] for w, o in zip(runs[""], runs[name])]
 
 
-def render(got: dict, repeats: int, load_before, load_after, seconds: float) -> str:
+def render(got: dict, names: list[str], cmd: str, repeats: int, load_before, load_after, seconds: float) -> str:
     import numba
 
     lines = [
         "# What each replacement of a numba internal saves",
         "",
-        f"`python benchmarks/replacements.py --repeats {repeats}`, {_compile._when(seconds)}, on "
+        f"`{cmd}`, {_compile._when(seconds)}, on "
         f"{_compile._commit()}, numba {numba.__version__}, {_compile._cpu_model()}, {os.cpu_count()} cores, "
         f"load {load_before[0]:.2f} before and {load_after[0]:.2f} after.",
         "",
@@ -89,7 +95,7 @@ def render(got: dict, repeats: int, load_before, load_after, seconds: float) -> 
         f"A replacement keeps its place if it saves at least {EARNS:.0%} of some command's compile CPU.",
         "",
     ]
-    for name in REPLACEMENTS:
+    for name in names:
         best = 0.0
         rows = []
         for command, runs in got.items():

@@ -5,10 +5,9 @@ numba types it and as cardodds does.
 
 Runs the command twice, each in a fresh interpreter with an empty numba cache, as a library call
 (``cardodds.cli.main(argv)``, so every kernel compiles in that process): once as cardodds compiles
-(``cardodds._compiler``: remembering numba's typing of each call, ``memo``; passing its SSA
-rewrites only the blocks where their variable appears, ``ssa``; tidying the IR after a pass
-without working out the variables live at each block, ``tidy``; reading a layout's offsets as
-ints, ``offsets``), once without them (``CARDODDS_COMPILER_WITHOUT``).
+(``cardodds._compiler``: remembering numba's typing of each call, ``memo``; tidying the IR
+after a pass without working out the variables live at each block, ``tidy``), once without them
+(``CARDODDS_COMPILER_WITHOUT``).
 Then compares the optimised LLVM IR of every cardodds function compiled, after renaming the
 per-process numbers numba puts into names (``B3v32B``, ``_v45_``: the order of compiling can shift them) and every
 function's local names in the order they first appear (LLVM numbers the values and blocks it
@@ -17,8 +16,7 @@ messages that quote those names and the declarations of a numba helper's environ
 nothing in the function reads (:func:`_normal`): the same text is the same instructions. A
 function loaded from the cache in its own process (a second form of one function) has no IR to
 compare and is counted apart. ``tests/test_core.py`` checks three functions' IR as exact text
-with and without the typing memo and the SSA and tidying shortcuts, and two as :func:`_normal`
-text with and without the folding.
+with and without the typing memo and the tidying shortcut.
 """
 
 from __future__ import annotations
@@ -53,7 +51,7 @@ with open(sys.argv[2], "w") as f:
 
 
 #: The replacements that change numba's IR on the way and must leave the same code.
-_SHORTCUTS = "memo,ssa,tidy,offsets"
+_SHORTCUTS = "memo,tidy"
 _ENV = re.compile(r"^@(_ZN08NumbaEnv\S+) = common local_unnamed_addr global ptr null$")
 #: A function's local name: a value or a block label used (``%name``) or a label defined (``name:``).
 _LOCAL = re.compile(r'%(?:"[^"]*"|[-\w.$]+)|^(?:"[^"]*"|[-\w.$]+):', re.M)

@@ -36,18 +36,16 @@ from numba.core import codegen as _codegen
 from numba.core import cpu as _cpu
 from numba.core import ir as _ir
 from numba.core import lowering as _lowering
-from numba.core import ir_utils as _ir_utils
 from numba.core import postproc as _postproc
-from numba.core import ssa as _ssa
 from numba.core import transforms as _transforms
 from numba.core.compiler import Compiler
-from numba.core.compiler_machinery import FunctionPass, register_pass
+from numba.core.compiler_machinery import register_pass
 from numba.core.inline_closurecall import InlineWorker
 from numba.core.types import functions as _functions
 from numba.core.untyped_passes import InlineInlinables
 
 #: The replacements, by the names ``CARDODDS_COMPILER_WITHOUT`` takes.
-REPLACEMENTS = ("inline", "memo", "ssa", "tidy", "offsets", "compiled_only")
+REPLACEMENTS = ("inline", "memo", "tidy", "compiled_only")
 #: The first and the last minor version of numba the replacements are tested on (CI runs both).
 TESTED = ((0, 59), (0, 68))
 
@@ -58,8 +56,6 @@ _NEEDS = {
                                             "arg_typs")),
                (InlineInlinables, "_do_work", ("self", "state", "work_list", "block", "i", "expr", "inline_worker"))),
     "memo": ((_functions.BaseFunction, "get_call_type", ("self", "context", "args", "kws")),),
-    "ssa": ((_ssa, "_run_ssa", ("blocks",)), (_ssa, "_run_block_rewrite", ("blocks", "states", "handler"))),
-    "offsets": ((_ir_utils, "build_definitions", ("blocks", "definitions")),),
     "tidy": ((_postproc.PostProcessor, "run", ("self", "emit_dels", "extend_lifetimes")),
              (_transforms, "canonicalize_cfg", None), (_postproc, "VariableLifetime", None)),
     "compiled_only": ((_codegen, "JITCodeLibrary", None),
@@ -129,46 +125,6 @@ def _get_call_type(self, context, args, kws):
     if sig is None:
         sig = _call_types[key] = _numba_get_call_type(self, context, args, kws)
     return sig
-
-
-# ---- ssa: numba's SSA rewrites passed only the blocks where their variable appears -------------------------------
-#: For each SSA reconstruction running: the blocks each variable appears in.
-_ssa_mentions: list = []
-_numba_run_ssa = _ssa._run_ssa
-_numba_run_block_rewrite = _ssa._run_block_rewrite
-
-
-def _run_ssa(blocks):
-    """Numba's SSA reconstruction, which rewrites every block once per variable assigned more
-    than once; a block where the variable does not appear comes out unchanged, so
-    :func:`_run_block_rewrite` passes only the others, in numba's order."""
-    if not blocks:
-        return _numba_run_ssa(blocks)
-    mentions: dict = {}
-    for label, block in blocks.items():
-        for stmt in block.body:
-            for var in stmt.list_vars():
-                mentions.setdefault(var.name, set()).add(label)
-    _ssa_mentions.append(mentions)
-    try:
-        return _numba_run_ssa(blocks)
-    finally:
-        _ssa_mentions.pop()
-
-
-def _run_block_rewrite(blocks, states, handler):
-    if not _ssa_mentions or "varname" not in states:
-        return _numba_run_block_rewrite(blocks, states, handler)
-    labels = _ssa_mentions[-1].get(states["varname"], ())
-    rewritten = {}
-    for label, block in blocks.items():
-        if label in labels:
-            rewritten.update(_numba_run_block_rewrite({label: block}, states, handler))
-        else:
-            same = _ir.Block(scope=block.scope, loc=block.loc)
-            same.body = list(block.body)
-            rewritten[label] = same
-    return rewritten
 
 
 # ---- tidy: the IR tidied without live variables -------------------------------------------------------------
@@ -254,7 +210,6 @@ def _set_env(self, env_name, env):
 # ---- the replacements in force while cardodds compiles or loads ------------------------------------------------
 _PATCHES = {
     "memo": ((_functions.BaseFunction, "get_call_type", _get_call_type),),
-    "ssa": ((_ssa, "_run_ssa", _run_ssa), (_ssa, "_run_block_rewrite", _run_block_rewrite)),
     "tidy": ((_postproc.PostProcessor, "run", _postprocess),),
     "compiled_only": ((_codegen.CPUCodeLibrary, "_unserialize", classmethod(_unserialize)),
                       (_cpu.CPUContext, "get_executable", _get_executable),
@@ -330,57 +285,11 @@ class _InlineHelpers(InlineInlinables):
         return super()._do_work(state, work_list, block, i, expr, worker)
 
 
-def _is_offsets(value) -> bool:
-    """A named tuple of ints: a layout's offsets (``cardodds.layout.Layout.at``)."""
-    return isinstance(value, tuple) and hasattr(value, "_fields") and all(type(v) is int for v in value)
-
-
-@register_pass(mutates_CFG=False, analysis_only=False)
-class _FoldOffsets(FunctionPass):
-    """Every read of a field of a global named tuple of ints (``T.hand``) replaced by the int it
-    reads, where numba builds the whole tuple anew at each read; a name assigned more than once
-    is left to numba."""
-
-    _name = "cardodds_fold_offsets"
-
-    def __init__(self):
-        FunctionPass.__init__(self)
-
-    def run_pass(self, state):
-        blocks = state.func_ir.blocks.values()
-        definitions = _ir_utils.build_definitions(state.func_ir.blocks)
-        tuples = {stmt.target.name: stmt.value.value for block in blocks for stmt in block.body
-                  if isinstance(stmt, _ir.Assign) and isinstance(stmt.value, (_ir.Global, _ir.FreeVar))
-                  and _is_offsets(stmt.value.value) and len(definitions[stmt.target.name]) == 1}
-        folded = False
-        for block in blocks:
-            for stmt in block.body:
-                expr = stmt.value if isinstance(stmt, _ir.Assign) else None
-                if isinstance(expr, _ir.Expr) and expr.op == "getattr" and expr.value.name in tuples \
-                        and expr.attr in tuples[expr.value.name]._fields:
-                    stmt.value = _ir.Const(getattr(tuples[expr.value.name], expr.attr), expr.loc)
-                    folded = True
-        if not folded:
-            return False
-        read = {var.name for block in blocks for stmt in block.body
-                if not (isinstance(stmt, _ir.Assign) and stmt.target.name in tuples) for var in stmt.list_vars()}
-        for block in blocks:
-            block.body = [stmt for stmt in block.body if not (
-                isinstance(stmt, _ir.Assign) and stmt.target.name in tuples and stmt.target.name not in read)]
-        state.func_ir._definitions = _ir_utils.build_definitions(state.func_ir.blocks)
-        return True
-
-
 def _with_inline_helpers(pm):
-    """Numba's pipeline ``pm`` inlining through :class:`_InlineHelpers`, and folding offsets once
-    the helpers' IR is in (:class:`_FoldOffsets`)."""
-    passes = []
-    for cls, text in pm.passes:
-        passes.append((_InlineHelpers if cls is InlineInlinables and "inline" in ACTIVE else cls, text))
-        if cls is InlineInlinables and "offsets" in ACTIVE:
-            passes.append((_FoldOffsets, "read offsets as ints"))
-    pm.passes = passes
-    pm.finalize()
+    """Numba's pipeline ``pm`` inlining through :class:`_InlineHelpers`."""
+    if "inline" in ACTIVE:
+        pm.passes = [(_InlineHelpers if cls is InlineInlinables else cls, text) for cls, text in pm.passes]
+        pm.finalize()
     return pm
 
 

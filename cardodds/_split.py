@@ -69,7 +69,7 @@ def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
 #: against 8.3 s (medians of four; paired wall ratios 0.77 to 1.04, median 0.93: ``python
 #: benchmarks/compile.py --only kanalje --no-report --repeats 4``, ``--before`` a worktree
 #: without the move). Before the helpers' own machine code
-#: was left out (``_jit._finalize_final_module``) this part was the longer, and the move cost
+#: was left out (``_compiler._CompiledOnlyLibrary``) this part was the longer, and the move cost
 #: 8.7 s against 8.0 s. Once three players compiled no phase-1 code (``kanalje._table.phase1_arg``)
 #: this part ended 1.1 to 1.2 s before the command's, and it took ``play_any`` too: three first calls each
 #: way, 6.7 to 7.0 s against 7.0 to 7.8 s (not paired; timelines from ``CARDODDS_COMPILE_LOG``). Once

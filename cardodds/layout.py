@@ -5,7 +5,7 @@ A packed rules array, a counts array or a game state is declared once, as a list
 
 - the offsets the compiled code reads: ``layout.at`` is a named tuple of ints, which numba
   freezes as compile-time constants when it is a module global (``R.players`` in a kernel
-  costs nothing; cardodds' compiler reads it as the int, ``cardodds._jit._FoldOffsets``), and
+  costs nothing: LLVM folds each read to the int), and
   ``layout.end(name)`` for the offset just past a field;
 - the named, read-only views the wrappers read: ``layout.view(counts).wins``;
 - packing: ``layout.pack(players=3, penalty=(2, 3, 4, 1))`` checks that every field is given

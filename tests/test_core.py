@@ -526,39 +526,36 @@ def test_inlining_builds_the_same_code_as_numbas_own_pass(tmp_path):
     assert ours[1] == numbas[1]
 
 
-def test_the_typing_memo_and_the_ssa_and_tidying_shortcuts_build_the_same_code_as_numba(tmp_path):
+def test_the_typing_memo_and_the_tidying_shortcut_build_the_same_code_as_numba(tmp_path):
     # While it compiles its own functions, cardodds remembers numba's typing of each call
-    # (_compiler._get_call_type), passes numba's SSA rewrites only the blocks where their variable
-    # appears (_compiler._run_ssa), and tidies the IR after a pass without working out the
-    # variables live at each block (_compiler._postprocess). Each process compiles the same
-    # functions on an empty cache: with all three, and without them, so the LLVM IR must be the
-    # same text; numba's own typing, SSA rewrites and tidying, counted, must have done far less
-    # work with them. The functions: Kanalje's heuristic play-out (inlined helpers, thousands of
-    # calls to few functions), Canasta's move generator, and a probe with keyword arguments,
-    # builtins and a tuple.
+    # (_compiler._get_call_type) and tidies the IR after a pass without working out the variables
+    # live at each block (_compiler._postprocess). Each process compiles the same functions on an
+    # empty cache: with both, and without them, so the LLVM IR must be the same text; numba's own
+    # typing and tidying, counted, must have done far less work with them. The functions:
+    # Kanalje's heuristic play-out (inlined helpers, thousands of calls to few functions),
+    # Canasta's move generator, and a probe with keyword arguments, builtins and a tuple.
     import json
     import textwrap
 
     (tmp_path / "typing_probe.py").write_text(textwrap.dedent("""
         import functools, json, os, sys
         import numpy as np
-        from numba.core import postproc, sigutils, ssa
+        from numba.core import postproc, sigutils
         from numba.core.types import functions
 
         if sys.argv[1] == "numba":
-            os.environ["CARDODDS_COMPILER_WITHOUT"] = "memo,ssa,tidy"
-        work = {"typings": 0, "blocks rewritten": 0, "tidyings": 0}
+            os.environ["CARDODDS_COMPILER_WITHOUT"] = "memo,tidy"
+        work = {"typings": 0, "tidyings": 0}
 
-        def counted(key, fn, size=lambda *a: 1):
+        def counted(key, fn):
             @functools.wraps(fn)  # the same signature: cardodds checks numba's
             def run(*args, **kws):
-                work[key] += size(*args)
+                work[key] += 1
                 return fn(*args, **kws)
             return run
 
         # numba's own, counted, before cardodds captures them
         functions.BaseFunction.get_call_type = counted("typings", functions.BaseFunction.get_call_type)
-        ssa._run_block_rewrite = counted("blocks rewritten", ssa._run_block_rewrite, lambda b, *_: len(b))
         postproc.PostProcessor.run = counted("tidyings", postproc.PostProcessor.run)
         from cardodds import _jit
 
@@ -590,78 +587,9 @@ def test_the_typing_memo_and_the_ssa_and_tidying_shortcuts_build_the_same_code_a
     assert answer == numbas_answer == "[3, 2, 1, 0, 0, 1, 2, 3, 5, 26"
     ours_work, numbas_work = json.loads(ours_work), json.loads(numbas_work)
     assert ours_work["typings"] * 3 < numbas_work["typings"], (ours_work, numbas_work)
-    assert ours_work["blocks rewritten"] + 1000 < numbas_work["blocks rewritten"], (ours_work, numbas_work)
     assert ours_work["tidyings"] + 100 < numbas_work["tidyings"], (ours_work, numbas_work)
     assert len(ours[1]) > 100_000
     assert ours[1] == numbas[1]
-
-
-def test_reading_offsets_as_ints_builds_the_same_machine_code(tmp_path):
-    # cardodds reads a field of a global named tuple of ints (a layout's offsets: T.hand) as the
-    # int itself (_compiler._FoldOffsets), where numba builds the whole tuple and takes the field out.
-    # Each process compiles the same functions on an empty cache, with and without the folding:
-    # the optimised LLVM IR must be the same instructions (benchmarks/same_code.py's _normal:
-    # local names renumbered, as LLVM numbers what it makes by counters that count what it folded
-    # away), the folding must have been done, and a probe reading tuples both ways answers the same
-    # (a name assigned two tuples included).
-    import importlib.util
-    import textwrap
-    from pathlib import Path
-
-    (tmp_path / "offsets_probe.py").write_text(textwrap.dedent("""
-        import sys
-        from collections import namedtuple
-        import numpy as np
-        from numba.core import sigutils
-        import os
-        if sys.argv[1] == "numba":
-            os.environ["CARDODDS_COMPILER_WITHOUT"] = "offsets"
-        from cardodds import _compiler, _jit
-
-        folded = [0]
-        fold = _compiler._FoldOffsets.run_pass
-
-        def counted(self, state):
-            done = fold(self, state)
-            folded[0] += done
-            return done
-
-        _compiler._FoldOffsets.run_pass = counted
-        AT = namedtuple("AT", "a b c")(0, 2, 5)
-        OTHER = type(AT)(0, 7, 5)
-
-        @_jit.kernel
-        def probe(t, k):
-            whole = AT  # read whole, so it stays
-            pick = AT
-            if k > 5:
-                pick = OTHER  # a name assigned twice: which tuple it holds is known at run time only
-            return t[AT.c] * 10 + t[AT.a + k] + whole[1] + len(whole) + pick.b
-
-        from cardodds.canasta import _table
-        from cardodds.kanalje import _policies
-        done = []
-        for fn, sig in ((_policies.play_heuristic_until, "(uint64[::1], int64[::1], int64, int64, bool)"),
-                        (_table.apply_move, "(int64[::1], int64[::1], int64[::1])")):
-            sig = sigutils.normalize_signature(sig)[0]
-            fn.compile(sig)
-            done.append(fn.inspect_llvm(sig))
-        t = np.arange(10, 20, dtype=np.int64)
-        print(probe(t, 1), probe(t, 6), folded[0] > 10)
-        print("\\n".join(done))
-    """))
-    spec = importlib.util.spec_from_file_location(
-        "_same_code", Path(__file__).resolve().parents[1] / "benchmarks" / "same_code.py")
-    same_code = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(same_code)
-
-    ours, numbas = _run_probe(tmp_path, "offsets_probe", "folded"), _run_probe(tmp_path, "offsets_probe", "numba")
-    # t[5] * 10 + t[0 + k] + AT[1] + len(AT) + pick.b: 150 + 11 + 2 + 3 + 2 for k = 1;
-    # 150 + 16 + 2 + 3 + 7 for k = 6, where pick holds OTHER
-    assert ours[0] == "168 178 True"
-    assert numbas[0] == "168 178 False"
-    assert len(ours[1]) > 50_000
-    assert same_code._normal(ours[1]) == same_code._normal(numbas[1])
 
 
 def test_a_cfunc_compile_is_announced_with_its_machine_code_and_a_callback_is_announced(tmp_path):
