@@ -109,6 +109,8 @@ def main(argv=None) -> None:
                     help="measure only this game's commands (repeatable)")
     ap.add_argument("--repeats", type=int, default=5,
                     help="runs of each command in each tree, the trees taking turns to go first (default 5)")
+    ap.add_argument("--skip", action="append", default=[],
+                    help="leave out the commands holding this text, e.g. one the older tree lacks (repeatable)")
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS_compile.md")
     a = ap.parse_args(argv)
     if not 1 <= a.repeats <= 50:
@@ -120,7 +122,7 @@ def main(argv=None) -> None:
     t0 = time.perf_counter()
     rows = []
     for game, command in COMMANDS:
-        if a.only and game not in a.only:
+        if a.only and game not in a.only or any(text in " ".join(command) for text in a.skip):
             continue
         got: dict[str, list[dict]] = {name: [] for name in trees}
         for r in range(a.repeats):
@@ -137,7 +139,8 @@ def main(argv=None) -> None:
             j = job[name]
             print(f"cardodds report ({name}): first {j['first']['wall']:.1f} s, warm {j['warm']['wall']:.1f} s, "
                   f"compile {j['first']['compile']:.1f} s CPU", file=sys.stderr, flush=True)
-    a.out.write_text(render(rows, job, trees, load_before, os.getloadavg(), time.perf_counter() - t0, a.repeats))
+    a.out.write_text(render(rows, job, trees, load_before, os.getloadavg(), time.perf_counter() - t0, a.repeats,
+                            a.skip))
     print(a.out)
 
 
@@ -171,7 +174,7 @@ def _commit() -> str:
     return head + ("+" if git("status", "--porcelain", "--", "cardodds") else "")
 
 
-def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str:
+def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=()) -> str:
     import numba
 
     both = "before" in trees
@@ -185,6 +188,7 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1) -> str
         "wall time includes waiting for a core, "
         "CPU time does not. Reproduce: `python benchmarks/compile.py"
         + (" --before OLD_TREE" if both else "") + ("" if repeats == 5 else f" --repeats {repeats}")
+        + "".join(f" --skip '{text}'" if ' ' in text else f" --skip {text}" for text in skip)
         + (" --no-report`" if not job else "`") + (
             f" (before: {trees['before']}, after: this tree; each command in both trees one after the other)."
             if both else "."),
