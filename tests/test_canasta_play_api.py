@@ -78,7 +78,7 @@ def test_house_options_pair_the_same_deals():
 
 def test_user_policy_gets_the_view_and_its_bad_answers_are_counted():
     @njit
-    def first_discard(rng, view, moves, n_moves, seat):
+    def first_discard(state, seat, view, moves, n_moves):
         if view[AT.hand_count + seat] < 1 or view[AT.hand + 15 * ((seat + 1) % 4)] != 0:
             return n_moves + 100  # the view is wrong: answer badly so the test sees it
         for i in range(n_moves):
@@ -90,7 +90,7 @@ def test_user_policy_gets_the_view_and_its_bad_answers_are_counted():
     assert r.policies[0] == "user" and not any(r.violations.values())
 
     @njit
-    def broken(rng, view, moves, n_moves, seat):
+    def broken(state, seat, view, moves, n_moves):
         return n_moves + 5
 
     r = play(broken, samples=20, rng=1, check=True)
@@ -102,11 +102,11 @@ def test_a_user_policy_does_not_recompile_the_kernels():
     from cardodds.canasta.view import compile_policy
 
     @njit
-    def first_move(rng, view, moves, n_moves, seat):
+    def first_move(state, seat, view, moves, n_moves):
         return 0
 
     @njit
-    def last_move(rng, view, moves, n_moves, seat):
+    def last_move(state, seat, view, moves, n_moves):
         return n_moves - 1
 
     play("heuristic", samples=20, rng=1)
@@ -124,7 +124,7 @@ def test_a_user_policy_does_not_recompile_the_kernels():
 
 def test_trace_plays_a_user_policy_through_the_same_argument():
     @njit
-    def first_move(rng, view, moves, n_moves, seat):
+    def first_move(state, seat, view, moves, n_moves):
         return 0
 
     t = trace([first_move, "heuristic", "random", "heuristic"], rng=3)
@@ -136,7 +136,7 @@ def test_a_user_policy_of_the_wrong_signature_is_a_value_error_naming_it():
     def no_moves(rng, view):
         return 0
 
-    with pytest.raises(ValueError, match=r"no_moves.*does not compile as policy\(rng, view, moves, n_moves, seat\)"):
+    with pytest.raises(ValueError, match=r"no_moves.*does not compile as policy\(state, seat, view, moves, n_moves\)"):
         play([no_moves, "heuristic", "heuristic", "heuristic"], samples=10, rng=1)
 
 
@@ -253,7 +253,7 @@ def test_cli_play_advise_trace(capsys):
     assert cli_main(["canasta", "play", "--samples", "200", "--seed", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["hands"] == 200 and "canastas" in d
-    assert cli_main(["canasta", "play", "--trace", "--seed", "2", "--policies", "random"]) == 0
+    assert cli_main(["canasta", "trace", "--seed", "2", "--policies", "random"]) == 0
     assert Trace.parse(capsys.readouterr().out).moves == trace("random", rng=2).moves
     assert cli_main(["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b", "--melds", "us: A A A; them: 8 8 8",
                      "--pile", "K", "--pile-size", "4", "--decision", "discard", "--samples", "30",

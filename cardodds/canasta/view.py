@@ -1,6 +1,6 @@
 """What a user ``@njit`` policy sees of the Canasta table, by name.
 
-A policy ``policy(rng, view, moves, n_moves, seat) -> int`` (see :mod:`cardodds.canasta.policies`)
+A policy ``policy(state, seat, view, moves, n_moves) -> int`` (see :mod:`cardodds.canasta.policies`)
 of :data:`SIGNATURE`: ``rng`` uint64[::1] (the chunk's generator state, draw with
 :func:`cardodds._random.bounded`), ``view`` int64[::1], ``moves`` int64[:, ::1] (``n_moves``
 rows), ``n_moves`` and ``seat`` int64; it returns the index of its move in ``moves``. It is
@@ -65,7 +65,7 @@ AT = S.at
 #: The policy's numba signature.
 SIGNATURE = POLICY_SIGNATURE
 #: ... as the user writes it.
-CALL = "policy(rng, view, moves, n_moves, seat) -> move index"
+CALL = "policy(state, seat, view, moves, n_moves) -> move index"
 
 
 def compile_policy(user):
