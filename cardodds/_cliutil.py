@@ -289,6 +289,13 @@ def add_run_options(p: argparse.ArgumentParser, default_samples: str, *, exact: 
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
+def add_trace_options(p: argparse.ArgumentParser) -> None:
+    """A ``trace`` command's ``--seed`` and ``--json`` (one deal: no run size, no threads)."""
+    p.add_argument("--seed", type=seed, default=None, metavar="S",
+                   help="random seed of the deal and the players' draws (default: a fresh seed, printed)")
+    p.add_argument("--json", action="store_true", help="print the trace as one JSON object instead of its text")
+
+
 def add_progress_options(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,

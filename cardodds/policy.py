@@ -42,7 +42,7 @@ def compile_user(fn, signature, what: str, call: str, stand_in=None):
     ``stand_in`` when ``fn`` is None.
 
     ``what`` names the function in errors (e.g. ``"the Känä custom strategy"``) and ``call``
-    spells the signature the user must write (e.g. ``"policy(state, legal, seat, view) -> card"``).
+    spells the signature the user must write (e.g. ``"policy(state, seat, view, legal) -> card"``).
     A function that is not ``@njit``, or does not compile to the signature, is a
     :class:`ValueError` saying so. The compilation is kept for as long as the process runs,
     keyed by the function and the signature, so a function used again is not compiled again.

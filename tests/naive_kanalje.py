@@ -155,3 +155,30 @@ def play_random_deal2(rng, deck, phase1_jacks_cost=True):
         leader = w
     scores = [tricks[s] - pen[s] for s in range(2)]
     return scores, pen, tricks, taker, won1, faceups, trump_card
+
+
+def deal_record(trace) -> dict:
+    """A Kanalje :class:`~cardodds.trace.Trace` read back trick by trick, from its moves and
+    result alone: ``tricks`` as (leader, [card codes], winner), each seat's ``taken``,
+    ``penalty`` and ``score``, ``jack_taker`` by suit; with two players the ``faceup`` card each
+    phase-1 winner took, ``phase1_won`` per seat and the ``trump_card``."""
+    from cardodds.cards import parse_card
+
+    tricks, cards, faceup = [], [], []
+    for m in trace.moves:
+        if m.action == "play":
+            cards.append((m.seat, parse_card(m.cards[0])))
+        elif m.action == "win":
+            assert [c for _, c in cards] == [parse_card(x) for x in m.cards], (cards, m)
+            tricks.append((cards[0][0], [c for _, c in cards], m.seat))
+            cards = []
+        elif m.action == "take":
+            faceup.append(parse_card(m.cards[0]))
+    assert cards == [], "a trick without its winner"
+    r = trace.result
+    out = {"tricks": tricks, "taken": list(r["tricks"]), "penalty": list(r["penalty"]), "score": list(r["score"]),
+           "jack_taker": dict(zip(("spades", "clubs", "diamonds", "hearts"), r["jack taker"]))}
+    if trace.players == 2:
+        out.update(faceup=faceup, phase1_won=[sum(w == s for _, _, w in tricks[:13]) for s in range(2)],
+                   trump_card=-1 if trace.info["trump"] == "none" else parse_card(trace.info["trump"]))
+    return out

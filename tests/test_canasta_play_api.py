@@ -12,6 +12,7 @@ from cardodds.canasta import (CanastaRules, HeuristicParams, advise, game, house
                               tune)
 from cardodds.canasta.view import AT, MV_DISCARD
 from cardodds.cli import main as cli_main
+from cardodds.trace import Trace
 
 
 def test_play_figures_are_consistent_and_repeatable_on_any_thread_count():
@@ -77,7 +78,7 @@ def test_house_options_pair_the_same_deals():
 
 def test_user_policy_gets_the_view_and_its_bad_answers_are_counted():
     @njit
-    def first_discard(rng, view, moves, n_moves, seat):
+    def first_discard(state, seat, view, moves, n_moves):
         if view[AT.hand_count + seat] < 1 or view[AT.hand + 15 * ((seat + 1) % 4)] != 0:
             return n_moves + 100  # the view is wrong: answer badly so the test sees it
         for i in range(n_moves):
@@ -89,7 +90,7 @@ def test_user_policy_gets_the_view_and_its_bad_answers_are_counted():
     assert r.policies[0] == "user" and not any(r.violations.values())
 
     @njit
-    def broken(rng, view, moves, n_moves, seat):
+    def broken(state, seat, view, moves, n_moves):
         return n_moves + 5
 
     r = play(broken, samples=20, rng=1, check=True)
@@ -101,11 +102,11 @@ def test_a_user_policy_does_not_recompile_the_kernels():
     from cardodds.canasta.view import compile_policy
 
     @njit
-    def first_move(rng, view, moves, n_moves, seat):
+    def first_move(state, seat, view, moves, n_moves):
         return 0
 
     @njit
-    def last_move(rng, view, moves, n_moves, seat):
+    def last_move(state, seat, view, moves, n_moves):
         return n_moves - 1
 
     play("heuristic", samples=20, rng=1)
@@ -123,11 +124,11 @@ def test_a_user_policy_does_not_recompile_the_kernels():
 
 def test_trace_plays_a_user_policy_through_the_same_argument():
     @njit
-    def first_move(rng, view, moves, n_moves, seat):
+    def first_move(state, seat, view, moves, n_moves):
         return 0
 
-    lines = trace([first_move, "heuristic", "random", "heuristic"], rng=3)
-    assert "seat 0 (user)" in lines[1] and lines[-1].startswith("hand over")
+    t = trace([first_move, "heuristic", "random", "heuristic"], rng=3)
+    assert t.info["policies"] == "user, heuristic, random, heuristic" and len(t.result["score"]) == 2
 
 
 def test_a_user_policy_of_the_wrong_signature_is_a_value_error_naming_it():
@@ -135,74 +136,64 @@ def test_a_user_policy_of_the_wrong_signature_is_a_value_error_naming_it():
     def no_moves(rng, view):
         return 0
 
-    with pytest.raises(ValueError, match=r"no_moves.*does not compile as policy\(rng, view, moves, n_moves, seat\)"):
+    with pytest.raises(ValueError, match=r"no_moves.*does not compile as policy\(state, seat, view, moves, n_moves\)"):
         play([no_moves, "heuristic", "heuristic", "heuristic"], samples=10, rng=1)
 
 
 def test_trace_names_every_move_and_ends_with_the_scores():
-    lines = trace("random", rng=9)
-    assert lines[0].startswith("deal:") and lines[-1].startswith("hand over")
-    assert any("discards" in x for x in lines)
+    t = trace("random", rng=9)
+    assert [m.action for m in t.moves[:4]] == ["deal"] * 4 and t.moves[4].action == "draw"
+    assert any(m.action == "discard" for m in t.moves) and set(t.result) == {"score", "went out", "turns"}
+    assert Trace.parse(str(t)).moves == t.moves  # the text reads back
 
 
-def _replay_trace(lines):
+def _replay_trace(t):
     """Follow a trace's hands card by card: each seat's hand from its 12 dealt cards, every
-    card drawn, taken, melded, swapped and discarded as the lines name them; at each turn the
-    hand the trace shows must be the one followed. Returns the kinds of move lines seen."""
+    card drawn, taken, melded, swapped and discarded as the moves name them; at each turn the
+    hand the draw's note shows must be the one followed. Returns the kinds of move seen."""
     from collections import Counter
 
-    hands = {}
+    hands = {m.seat: Counter(m.cards) for m in t.moves[:4]}
+    assert [m.action for m in t.moves[:4]] == ["deal"] * 4 and all(len(m.cards) == 12 for m in t.moves[:4])
     seen = set()
-    for line in lines[1:5]:
-        seat, cards = line.split(": ", 1)
-        hands[int(seat.split()[1])] = Counter(cards.split())
-        assert len(cards.split()) == 12, line
-    for line in lines[5:-1]:
-        if line.startswith("turn "):
-            head, shown = line.split("; hand ")
-            seat = int(head.split("seat ")[1].split()[0])
-            hands[seat][head.split("draws ")[1]] += 1
-            assert sorted(hands[seat].elements()) == sorted(shown.split()), line
+    for m in t.moves[4:]:
+        h = hands[m.seat]
+        if m.action == "draw":
+            h.update(m.cards)
+            if m.cards:
+                assert sorted(h.elements()) == sorted(m.note.split("; hand ")[1].split()), m
             continue
-        words = line.split()
-        h = hands[int(words[1])]
-        move = " ".join(words[2:])
-        if move.startswith("discards "):
-            h[words[3]] -= 1
-        elif move.startswith("lays a red 3 and draws "):
+        if m.action == "discard" or m.action == "add":
+            h.subtract(m.cards)
+        elif m.action == "red3":
             seen.add("red3")
             h["3r"] -= 1
-            for c in move.split("draws ")[1].split():
+            for c in m.note.split("draws ")[1].split():
                 h[c] += 1
                 if c == "3r":  # a red 3 drawn is laid at once
                     h["3r"] -= 1
-        elif move.startswith("melds "):
-            h.subtract(move.split()[1:])
-        elif move.startswith("adds "):
-            h[words[3]] -= 1
-        elif move.startswith("swaps "):
-            h[words[3]] += 1
-            h[words[-1]] -= 1
-        elif move.startswith("takes the pile"):
+        elif m.action == "meld":
+            h.subtract(m.cards)
+        elif m.action == "swap":
+            h.update(m.cards)
+            h[m.note.split()[-1]] -= 1
+        elif m.action == "take":
             seen.add("take")
-            held = move.split("; the pile held ")[1].split()
-            size = int(move.split("(")[1].split()[0])
-            assert len(held) == size and held[-1] == move.split(", ")[1].split()[0], line
+            held = m.note.split("; the pile held ")[1].split()
+            size = int(m.note.split("(")[1].split()[0])
+            assert len(held) == size and held[-1] == m.note.split(", ")[1].split()[0], m
             h.update(held)
-            if " melding " in move:
-                h.subtract(move.split(" melding ")[1].split(";")[0].split())
-            else:
-                h[held[-1]] -= 1
-        assert min(h.values(), default=0) >= 0, line
+            h.subtract(m.cards)
+        assert min(h.values(), default=0) >= 0, m
     return seen
 
 
 def test_trace_shows_the_deal_every_card_drawn_and_every_pile_taken():
     seen = set()
     for seed in (25, 3, 11, 4):
-        lines = trace("heuristic", rng=seed)
-        seen |= _replay_trace(lines)
-        assert not any("replacement" in x for x in lines)
+        t = trace("heuristic", rng=seed)
+        seen |= _replay_trace(t)
+        assert not any("replacement" in m.note for m in t.moves)
     assert seen == {"red3", "take"}  # the traces lay red 3s and take piles
 
 
@@ -262,8 +253,8 @@ def test_cli_play_advise_trace(capsys):
     assert cli_main(["canasta", "play", "--samples", "200", "--seed", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["hands"] == 200 and "canastas" in d
-    assert cli_main(["canasta", "play", "--trace", "--seed", "2", "--policies", "random"]) == 0
-    assert "hand over" in capsys.readouterr().out
+    assert cli_main(["canasta", "trace", "--seed", "2", "--policies", "random"]) == 0
+    assert Trace.parse(capsys.readouterr().out).moves == trace("random", rng=2).moves
     assert cli_main(["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b", "--melds", "us: A A A; them: 8 8 8",
                      "--pile", "K", "--pile-size", "4", "--decision", "discard", "--samples", "30",
                      "--seed", "1"]) == 0

@@ -91,12 +91,12 @@ def _kana_low_first(state, seat, hand, peeked, kanad, n_kanad):
 
 
 @njit
-def _kanalje_lowest_card(state, legal, seat, view):
+def _kanalje_lowest_card(state, seat, view, legal):
     return lowest(legal)
 
 
 @njit
-def _canasta_discard_at_once(rng, view, moves, n_moves, seat):
+def _canasta_discard_at_once(state, seat, view, moves, n_moves):
     for i in range(n_moves):
         if moves[i, 0] == MV_DISCARD:
             return i

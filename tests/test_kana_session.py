@@ -10,7 +10,8 @@ from numba import njit
 from cardodds import kana
 from cardodds.cards import parse_card
 from cardodds.kana import policies as st
-from cardodds.kana.session import session, session_table, trace
+from cardodds.trace import Move, Trace
+from cardodds.kana.session import _session_rounds, session, session_table, trace
 
 # Three players, everybody känäs the first card as dealt: the kept pair is cards 2 and 3.
 LOSER = "2c 3c 4c"  # keeps 3 + 4 = 7
@@ -60,7 +61,7 @@ def _check_invariants(frame, n, rounds_cap):
 
 def test_winner_starts_the_next_round_and_takes_the_pot():
     deals = [_deal(1), _deal(0), _deal(2), _deal(2)]
-    frame, res = trace("blind-first", players=3, rounds=4, first=0, deals=deals, rng=1)
+    frame, res = _session_rounds("blind-first", players=3, rounds=4, first=0, deals=deals, rng=1)
     real = frame[frame["table"] == 0]
     rot = frame[frame["table"] == 1]
     assert real["winner"].tolist() == [1, 0, 2, 2]
@@ -79,10 +80,21 @@ def test_winner_starts_the_next_round_and_takes_the_pot():
     assert res.starter_win.value == pytest.approx(1 / 4)  # only round 4's starter (2) won
 
 
+def test_the_trace_of_an_evening_reads_its_rounds_in_the_order_played():
+    deals = [_deal(1), _deal(0), _deal(2), _deal(2)]
+    t = trace("blind-first", players=3, rounds=4, first=0, deals=deals, rng=1)
+    wins = [m.seat for m in t.moves if m.action == "win"]
+    kanas = [m.seat for m in t.moves if m.action == "känä"]
+    assert wins == [1, 0, 2, 2] and kanas == [0, 1, 2, 1, 2, 0, 0, 1, 2, 2, 0, 1]  # from each round's starter
+    assert t.moves[0] == Move(0, "deal", tuple(deals[0][0].split())) and t.moves[4].cards == ("5c",)
+    assert t.result == {"net antes": (-1, -1, 2), "rounds": (4,)}
+    assert Trace.parse(str(t)).moves == t.moves
+
+
 def test_tie_for_the_best_hand_goes_to_an_extra_round_and_its_winner_starts():
     # Players 1 and 2 both keep A + A (28): an extra round decides, and its winner starts next.
     deals = [["2c 3c 4c", "5c Ah Ad", "6c As Ac"]]
-    frame, _ = trace("blind-first", players=3, rounds=2, first=0, deals=deals, sessions=20, rng=3)
+    frame, _ = _session_rounds("blind-first", players=3, rounds=2, first=0, deals=deals, sessions=20, rng=3)
     real = frame[frame["table"] == 0]
     first_rounds = real[real["round"] == 0]
     assert set(first_rounds["winner"]) == {1, 2}  # both tied players win some extra rounds
@@ -92,13 +104,13 @@ def test_tie_for_the_best_hand_goes_to_an_extra_round_and_its_winner_starts():
 def test_leaving_at_a_loss_ends_the_session():
     # Player 0 loses every round; at -3 antes it leaves after round 3, though 10 were planned.
     deals = [_deal(1), _deal(2), _deal(1), _deal(1), _deal(1)]
-    frame, res = trace("blind-first", players=3, rounds=10, leave_at=3, first=0, deals=deals, rng=1)
+    frame, res = _session_rounds("blind-first", players=3, rounds=10, leave_at=3, first=0, deals=deals, rng=1)
     assert len(frame[frame["table"] == 0]) == 3
     assert res.length.value == 3
     assert [e.value for e in res.left] == [1.0, 0.0, 0.0]
     assert res.net_distribution(0).to_dict() == {-3: 1.0}
     # One more ante of patience: it leaves after round 4.
-    _, res4 = trace("blind-first", players=3, rounds=10, leave_at=4, first=0, deals=deals, rng=1)
+    _, res4 = _session_rounds("blind-first", players=3, rounds=10, leave_at=4, first=0, deals=deals, rng=1)
     assert res4.length.value == 4 and res4.net_distribution(0).to_dict() == {-4: 1.0}
 
 
@@ -115,7 +127,7 @@ def test_custom_and_context_strategies_see_their_position_and_what_was_kanad():
     table = [st.custom(_kana_peek_when_starting, "peek-one"), ctx, st.threshold(1)]
     deals = [["7c 2d Ad", "8c 4d 5d", "3c 6d 4c"],  # order 2, 0, 1
              ["Kc 2d 3d", "8c 4d 5d", "3c 6d 4c"]]  # player 0 won, so the order is 0, 1, 2
-    frame, _ = trace(table, variant="peek-one", rounds=2, first=2, deals=deals, rng=5)
+    frame, _ = _session_rounds(table, variant="peek-one", rounds=2, first=2, deals=deals, rng=5)
     r0, r1 = (row for _, row in frame[frame["table"] == 0].iterrows())
     assert r0["starter"] == 2
     assert r0["kanad2"] == parse_card("6d")  # keeps its peeked 3c, känäs an unseen card
@@ -137,7 +149,7 @@ def test_custom_and_context_strategies_see_their_position_and_what_was_kanad():
     (4, "peek-all", ["best-pair", "blind", "highest-sum", "random"]),
 ])
 def test_invariants_on_every_simulated_round(n, variant, table):
-    frame, res = trace(table, variant=variant, rounds=25, sessions=120, rng=11, leave_at=8)
+    frame, res = _session_rounds(table, variant=variant, rounds=25, sessions=120, rng=11, leave_at=8)
     _check_invariants(frame, n, 25)
     real = frame[frame["table"] == 0]
     assert len(real) == res.length.value * res.samples

@@ -131,8 +131,8 @@ def test_moved_decisions_names_and_to_kernel():
 
 
 def test_trace_is_a_package_verb():
-    frame, result = kana.trace("blind", players=3, rounds=3, rng=1)
-    assert len(frame) == 6 and result.samples == 1
+    t = kana.trace("blind", players=3, rounds=3, rng=1)
+    assert t.game == "kana" and t.result["rounds"] == (3,) and len(t.to_frame()) == len(t.moves) == 12
 
 
 def test_policy_actions_round_trip():

@@ -187,7 +187,7 @@ def test_user_and_lookahead_policies():
     from cardodds.kanalje.view import lowest
 
     @njit
-    def lowest_card(state, legal, seat, view):
+    def lowest_card(state, seat, view, legal):
         return lowest(legal)
 
     r = advise(**LATE, policies=[lowest_card, "heuristic", "lookahead"], lookahead_samples=2, samples=40, rng=1)

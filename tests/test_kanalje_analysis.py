@@ -302,7 +302,7 @@ def test_every_kanalje_run_checks_its_run_arguments(bad, message):
     calls = [lambda **kw: jack_risk("random", **kw), lambda **kw: evaluate_hand(hand, "7h", **kw),
              lambda **kw: game("random", **kw), lambda **kw: strength("heuristic", "random", **kw)]
     if set(bad) <= {"rng", "lookahead_samples"}:
-        calls.append(lambda **kw: trace(["Ac", "2c", "Kc"], "5d", policies="random", **kw))
+        calls.append(lambda **kw: trace("random", hands=["Ac", "2c", "Kc"], turned="5d", **kw))
     for call in calls:
         with pytest.raises(ValueError, match=re.escape(message)):
             call(**bad)

@@ -15,6 +15,8 @@ from cardodds.kanalje._counts import DEALS
 from cardodds.kanalje.policies import POLICIES, resolve_policies
 from cardodds.kanalje.view import T, compile_policy
 
+from .naive_kanalje import deal_record
+
 from .test_kanalje_analysis import run_cli
 from .test_kanalje_rules import cards_of, table
 
@@ -235,7 +237,7 @@ def test_every_public_question_takes_it():
     hand = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
     assert evaluate_hand(hand, "7h", policies="pimc", samples=6, rng=1, lookahead_samples=2).policies[0] == "pimc"
     assert game("pimc,heuristic,heuristic", samples=2, rng=1, lookahead_samples=2).samples == 2
-    d = trace(["Ac 2d", "Jc 5c", "Kd 6c"], "2h", policies="pimc", lookahead_samples=4)
+    d = deal_record(trace(hands=["Ac 2d", "Jc 5c", "Kd 6c"], turned="2h", policies="pimc", lookahead_samples=4))
     assert sum(d["taken"]) == 2
     r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", policies="pimc", lookahead_samples=2, samples=20, rng=1,
                played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; "

@@ -105,12 +105,12 @@ def test_lookahead_does_not_peek_at_other_hands():
 
 # ---- user policies ----------------------------------------------------------------------------
 @njit
-def lowest_card(state, legal, seat, view):
+def lowest_card(state, seat, view, legal):
     return lowest(legal)
 
 
 @njit
-def honest_view(state, legal, seat, view):
+def honest_view(state, seat, view, legal):
     # answers illegally (-1) if the view shows another seat's hand, or a trump that is not
     # the turned card's suit: a checked run counts every such answer
     for s in range(view[T.players]):
@@ -122,7 +122,7 @@ def honest_view(state, legal, seat, view):
 
 
 @njit
-def cheat(state, legal, seat, view):
+def cheat(state, seat, view, legal):
     # plays a card it does not hold: the checked run must count it
     return 0 if (legal & 1) == 0 else 1
 
@@ -159,7 +159,7 @@ def test_a_policy_that_does_not_compile_is_a_value_error():
     def wrong(state, legal):
         return lowest(legal)
 
-    with pytest.raises(ValueError, match=r"wrong.*does not compile as policy\(state, legal, seat, view\) -> card"):
+    with pytest.raises(ValueError, match=r"wrong.*does not compile as policy\(state, seat, view, legal\) -> card"):
         jack_risk([wrong, "heuristic", "heuristic"], samples=10, rng=1)
 
 
@@ -265,7 +265,7 @@ def test_a_user_policy_leaves_the_process_sound(tmp_path):
         "from cardodds.kanalje import _policies as P, _table as TB\n"
         "from cardodds.kanalje.view import compile_policy\n"
         "@njit\n"
-        "def plays_card_5(state, legal, seat, view):\n"
+        "def plays_card_5(state, seat, view, legal):\n"
         "    return 5 if view[0] >= 0 else 6\n"
         "r = jack_risk([plays_card_5, 'heuristic', 'heuristic'], samples=300, rng=1, check=True)\n"
         "t = np.zeros(TB.TABLE_SIZE, dtype=np.int64)\n"

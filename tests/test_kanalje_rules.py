@@ -12,6 +12,7 @@ from cardodds.kanalje.view import TABLE, T
 from cardodds.rng import as_seed_sequence, chunk_state
 
 from . import naive_kanalje as naive
+from .naive_kanalje import deal_record
 
 D = DEALS.at
 
@@ -42,32 +43,32 @@ def cards_of(m):
 
 # ---- 52 cards, 2 low .. A high; highest card of the led suit wins ---------------------------
 def test_higher_rank_of_led_suit_wins_and_ace_is_high():
-    d = trace(["Ac", "2c", "Kc"], "5d", leader=1, policies="random")
+    d = deal_record(trace(hands=["Ac", "2c", "Kc"], turned="5d", leader=1, policies="random"))
     assert d["tricks"] == [(1, [parse_card("2c"), parse_card("Kc"), parse_card("Ac")], 0)]
     assert d["taken"] == [1, 0, 0]
 
 
 def test_off_suit_card_never_wins_without_trump():
     # Seat 1 is void in clubs and throws the ace of spades; spades are not trump.
-    d = trace(["2c", "As", "3c"], "5d", policies="random")
+    d = deal_record(trace(hands=["2c", "As", "3c"], turned="5d", policies="random"))
     assert d["tricks"][0][2] == 2
 
 
 # ---- the turned card's suit is trump; trick to the highest trump -------------------------------
 def test_lowest_trump_beats_ace_of_led_suit():
-    d = trace(["Ac", "2h", "Kc"], "3h", policies="random")
+    d = deal_record(trace(hands=["Ac", "2h", "Kc"], turned="3h", policies="random"))
     assert d["tricks"][0][2] == 1
-    d = trace(["Ac", "2h", "Kc"], "3d", policies="random")  # hearts not trump: ace wins
+    d = deal_record(trace(hands=["Ac", "2h", "Kc"], turned="3d", policies="random"))  # hearts not trump: ace wins
     assert d["tricks"][0][2] == 0
 
 
 def test_highest_trump_wins_among_trumps():
-    d = trace(["Ac", "2h", "5h"], "3h", policies="random")
+    d = deal_record(trace(hands=["Ac", "2h", "5h"], turned="3h", policies="random"))
     assert d["tricks"][0][2] == 2
 
 
 def test_trump_led_is_won_by_highest_trump():
-    d = trace(["4h", "Ah", "Ac"], "3h", policies="random")
+    d = deal_record(trace(hands=["4h", "Ah", "Ac"], turned="3h", policies="random"))
     assert d["tricks"][0][2] == 1
 
 
@@ -98,7 +99,7 @@ def test_winner_leads_next_trick():
     hands = ["2c 9d", "Ac 3d", "3c Td"]
     leaders = set()
     for seed in range(6):
-        d = trace(hands, "2h", policies="random", rng=seed)
+        d = deal_record(trace(hands=hands, turned="2h", policies="random", rng=seed))
         for a, b in zip(d["tricks"], d["tricks"][1:]):
             assert b[0] == a[2]
         leaders.add(d["tricks"][1][0])
@@ -109,7 +110,7 @@ def test_winner_leads_next_trick():
 @pytest.mark.parametrize("jack,penalty", [("Js", 1), ("Jc", 2), ("Jd", 3), ("Jh", 4)])
 def test_jack_penalty_goes_to_trick_winner(jack, penalty):
     s = jack[1]
-    d = trace([f"A{s}", jack, f"2{s}"], "3h" if s != "h" else "3c", policies="random")
+    d = deal_record(trace(hands=[f"A{s}", jack, f"2{s}"], turned="3h" if s != "h" else "3c", policies="random"))
     assert d["taken"] == [1, 0, 0]
     assert d["penalty"] == [penalty, 0, 0]
     assert d["score"] == [1 - penalty, 0, 0]
@@ -118,13 +119,13 @@ def test_jack_penalty_goes_to_trick_winner(jack, penalty):
 
 def test_jack_penalties_follow_the_rules_object():
     r = KanaljeRules(jack_penalties=(1, 1, 1, 5))
-    d = trace(["As", "Js", "2s"], "3h", policies="random", rules=r)
+    d = deal_record(trace(hands=["As", "Js", "2s"], turned="3h", policies="random", rules=r))
     assert d["penalty"] == [5, 0, 0]
 
 
 # ---- the turned card: dead, or a turned jack to the last trick's winner ------------------------
 def test_turned_jack_dead_is_paid_by_nobody():
-    d = trace(["Ac", "2c", "3c"], "Jh", policies="random")
+    d = deal_record(trace(hands=["Ac", "2c", "3c"], turned="Jh", policies="random"))
     assert d["penalty"] == [0, 0, 0]
     assert d["jack_taker"]["hearts"] == -2
 
@@ -132,7 +133,7 @@ def test_turned_jack_dead_is_paid_by_nobody():
 def test_turned_jack_last_trick_goes_to_last_trick_winner():
     r = KanaljeRules(turned_jack="last_trick")
     for seed in range(4):
-        d = trace(["2c 3d", "Ac 4d", "5c Ad"], "Jh", policies="random", rules=r, rng=seed)
+        d = deal_record(trace(hands=["2c 3d", "Ac 4d", "5c Ad"], turned="Jh", policies="random", rules=r, rng=seed))
         last = d["tricks"][-1][2]
         assert d["penalty"] == [4 if s == last else 0 for s in range(3)]
         assert d["jack_taker"]["hearts"] == last
@@ -140,14 +141,14 @@ def test_turned_jack_last_trick_goes_to_last_trick_winner():
 
 def test_turned_non_jack_with_last_trick_changes_nothing():
     r = KanaljeRules(turned_jack="last_trick")
-    d = trace(["2c", "Ac", "5c"], "Qh", policies="random", rules=r)
+    d = deal_record(trace(hands=["2c", "Ac", "5c"], turned="Qh", policies="random", rules=r))
     assert d["penalty"] == [0, 0, 0] and d["taken"] == [0, 1, 0]
 
 
 # ---- left of the dealer leads; the deal passes clockwise; game to 21 -------------------------
 def test_first_leader_is_left_of_dealer():
     # trace's leader is the player left of the dealer; the game kernel passes the deal on.
-    d = trace(["2c", "3c", "4c"], "5d", leader=2, policies="random")
+    d = deal_record(trace(hands=["2c", "3c", "4c"], turned="5d", leader=2, policies="random"))
     assert d["tricks"][0][0] == 2
 
 

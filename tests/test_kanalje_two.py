@@ -16,6 +16,7 @@ from cardodds.rng import as_seed_sequence, chunk_state
 from cardodds.stats import Estimate
 
 from . import naive_kanalje as naive
+from .naive_kanalje import deal_record
 from .conftest import assert_within_4se
 
 D = DEALS.at
@@ -202,8 +203,7 @@ def test_phase2_follows_the_three_player_trick_rules():
 
 def test_play_deal_two_players_traces_both_phases():
     deck = list(range(52))
-    d = trace([deck[0:13], deck[13:26]], stock=deck[26:], policies="random",
-                  rules=TWO, rng=1)
+    d = deal_record(trace("random", hands=[deck[0:13], deck[13:26]], stock=deck[26:], rules=TWO, rng=1))
     assert len(d["tricks"]) == 26 and d["faceup"] == deck[26::2]
     assert sum(d["phase1_won"]) == 13 and sum(d["taken"]) == 13
     p1 = {c for _, cs, _ in d["tricks"][:13] for c in cs}

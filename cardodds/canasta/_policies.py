@@ -38,13 +38,13 @@ SMART = SMART_TAKE | SMART_DISCARD | SMART_WILDS | SMART_OUT
 
 
 # ---- a user's policy -----------------------------------------------------------------------------------
-#: ``policy(rng, view, moves, n_moves, seat) -> move index``: the play loop calls a user's
+#: ``policy(state, seat, view, moves, n_moves) -> move index``: the play loop calls a user's
 #: policy through a pointer of this type (documented in :mod:`cardodds.canasta.view`), so the
 #: kernels are compiled, and cached, once, whatever the policy.
-POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1], types.int64[:, ::1], types.int64, types.int64)
+POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64, types.int64[::1], types.int64[:, ::1], types.int64)
 
 
-def _no_user_policy(rng, view, moves, n_moves, seat):
+def _no_user_policy(state, seat, view, moves, n_moves):
     """Stands in for a user policy in runs without one (never called there)."""
     return 0
 
@@ -315,7 +315,7 @@ def heuristic_choose(t, rl, mv, nm, hp, smart):
 # ---- choosing ------------------------------------------------------------------------------------------
 @helper
 def _user_choice(rng, t, mv, nm, seat, user):
-    i = user(rng, user_view(t), mv[:nm], nm, seat)
+    i = user(rng, seat, user_view(t), mv[:nm], nm)
     if i < 0 or i >= nm:
         # A wrong answer is counted (checked runs report it) and replaced by the first move.
         t[SA.bad_moves] += 1

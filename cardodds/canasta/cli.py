@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 
 from .. import _cliutil as cu
 from . import _defaults as D
@@ -155,7 +154,7 @@ def hand_text(r, hand: str) -> str:
     return cu.block(head, r, facts, by_turn)
 
 
-# ---- the played game: play, advise, --trace ------------------------------------------------------------
+# ---- the played game: play, trace, advise ------------------------------------------------------------
 def _house_flags(p) -> None:
     p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default=_RULES.wild_limit,
                    metavar="naturals|three|none", help="wilds a meld may hold: naturals (default), three, none")
@@ -197,7 +196,7 @@ def add_play_commands(csub) -> None:
                                     "soon each side opens and makes a canasta, canastas by kind, pile takes, how "
                                     "hands end, scores; --games for whole games to the target; --house-options "
                                     "for every house option paired with the rules given; --strength A,B for a "
-                                    "paired match; --trace for every move of one hand. 95% intervals.")
+                                    "paired match. 95% intervals.")
     p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
                    help="random | heuristic | heuristic2 | lookahead, one for all seats or four comma-separated "
                         "(seat 0..3)")
@@ -207,11 +206,20 @@ def add_play_commands(csub) -> None:
                    help="each house option against the rules given, on the same deals")
     p.add_argument("--strength", default=None, metavar="A,B",
                    help="paired match of player A against player B, e.g. heuristic,random")
-    p.add_argument("--trace", action="store_true", help="print every move of one hand (seed --seed)")
     p.add_argument("--check", action="store_true", help="verify the table after every move; report violations")
     _house_flags(p)
     cu.add_run_options(p, f"{D.DEFAULT_HANDS:,} hands; {D.DEFAULT_GAMES:,} games with --games", unit="hands")
     p.set_defaults(func=_play)
+
+    t = csub.add_parser("trace", help="every move of one hand, as a record that reads back",
+                        description="One hand played by four players (seed --seed): each seat's 12 cards, then "
+                                    "every card drawn and every move, one line a move ('seat: action cards  # "
+                                    "note'), the scores last. The text reads back (cardodds.trace.Trace.parse).")
+    t.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
+                   help="random | heuristic | heuristic2 | lookahead, one for all seats or four comma-separated")
+    _house_flags(t)
+    cu.add_trace_options(t)
+    t.set_defaults(func=_trace)
 
     a = csub.add_parser("advise", help="take the pile or not, which card to discard, go out or not, meld or hold "
                                        "(paired intervals)",
@@ -357,22 +365,17 @@ def advice_text(r) -> str:
     return cu.block(head, r, cu.table(header, rows), verdict)
 
 
+def _trace(args) -> int:
+    from .play import trace
+
+    return cu.emit(args, trace(args.policies, rules=_play_rules(args), rng=args.seed), str)
+
+
 def _play(args) -> int:
     from .._split import two_processes
-    from .play import game, house_options, play, strength, trace
+    from .play import game, house_options, play, strength
 
     rules = _play_rules(args)
-    if args.trace:
-        lines = trace(args.policies, rules=rules, rng=args.seed)
-        if args.json:
-            from .. import __version__
-
-            sys.stdout.write(cu.json_text({"game": "canasta", "question": "trace", "moves": lines, "partial": False,
-                                           "seed": args.seed, "samples": 1, "rules": rules.to_dict(),
-                                           "version": __version__}))
-        else:
-            sys.stdout.write("\n".join(lines) + "\n")
-        return 0
     common = dict(cu.run_options(args))
     if args.strength:
         parts = [x.strip() for x in args.strength.split(",")]

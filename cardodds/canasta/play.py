@@ -33,6 +33,7 @@ from ..engine import InOrder, takes_backend
 from ..results import Result, counts_field
 from ..rng import as_seed_sequence, child
 from ..stats import Z95, Estimate
+from ..trace import Move, Trace
 from . import _play as P
 from . import _lookahead, _policies, _table as T
 from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_POLICIES,
@@ -40,7 +41,7 @@ from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAU
 from .cards import KIND_NAMES, deck_counts, deck_kinds
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
-from .view import compile_policy, describe_move, kernel_policy
+from .view import ACTIONS, compile_policy, describe_move, kernel_policy, move_cards
 
 __all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult", "game",
            "house_options", "play", "strength", "trace", "tune"]
@@ -610,12 +611,14 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
 # ---- a traced hand -------------------------------------------------------------------------------------------
 @rules_keyword
 def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=None,
-          params: HeuristicParams | None = None) -> list[str]:
-    """Every move of one hand (seat 0 moves first) in readable card names, the scores last.
+          params: HeuristicParams | None = None) -> Trace:
+    """Every move of one hand (:class:`~cardodds.trace.Trace`): each seat's 12 cards dealt, then
+    turn by turn the card drawn and every move, in the game's words in each move's note;
+    ``result`` holds each side's score and the seat that went out (-1: the stock ran out).
 
-    >>> lines = trace("random", rng=3)
-    >>> lines[0].startswith("deal:")
-    True
+    >>> t = trace("random", rng=3)
+    >>> [m.action for m in t.moves[:5]]
+    ['deal', 'deal', 'deal', 'deal', 'draw']
     """
     from ..rng import chunk_state
     from .cards import format_counts
@@ -633,42 +636,43 @@ def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=N
     choose, policy = _lookahead.lookahead_choose, compile_policy(user)
     T.new_hand(state, t, rl, deck, T.hand_dealer(rl))
     hb = T.SA.hand
-    lines = [f"deal: seed {seed}, seat {int(t[T.SA.dealer])} deals, upcard {KIND_NAMES[int(t[T.SA.pile])]}"]
+    info = {"policies": ", ".join(names), "dealer": str(int(t[T.SA.dealer])),
+            "upcard": KIND_NAMES[int(t[T.SA.pile])]}
     first = int(t[T.SA.seat])
+    moves = []
     for s in range(4):
         dealt = t[hb + 15 * s:hb + 15 * s + 15].copy()
         if s == first:  # the first player's draw is already in its hand: show the 12 dealt
             dealt[t[T.SA.stock + t[T.SA.stock_pos] - 1]] -= 1
-        lines.append(f"  seat {s} ({names[s]}): {format_counts(dealt)}")
+        moves.append(Move(s, "deal", tuple(format_counts(dealt).split())))
     last_turn = -1
     while t[T.SA.phase] != T.PH_OVER:
         if t[T.SA.turn] != last_turn:
             last_turn = int(t[T.SA.turn])
             s = int(t[T.SA.seat])
-            drawn = ("nothing (the stock is empty)" if t[T.SA.no_draw] else
-                     KIND_NAMES[int(t[T.SA.stock + t[T.SA.stock_pos] - 1])])
-            lines.append(f"turn {last_turn + 1}: seat {s} draws {drawn}; hand "
-                         f"{format_counts(t[hb + 15 * s:hb + 15 * s + 15])}")
+            drawn = () if t[T.SA.no_draw] else (KIND_NAMES[int(t[T.SA.stock + t[T.SA.stock_pos] - 1])],)
+            hand = format_counts(t[hb + 15 * s:hb + 15 * s + 15])
+            moves.append(Move(s, "draw", drawn, f"turn {last_turn + 1}; hand {hand}" if drawn else
+                              f"turn {last_turn + 1}: the stock is empty"))
         nm = T.gen_moves(t, rl, mv, work)
         if nm == 0:
-            lines.append("  no legal move (a bug: please report it)")
-            break
+            raise AssertionError("no legal move")  # a bug, never the user's input
         i = choose(state, t, rl, mv, nm, codes, hp, policy, _policies.smart_arg(codes))
-        move = describe_move(t, mv[i])
-        typ, pos = int(mv[i, 0]), int(t[T.SA.stock_pos])
+        typ, pos, seat = int(mv[i, 0]), int(t[T.SA.stock_pos]), int(t[T.SA.seat])
+        note = describe_move(t, mv[i])
         if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
-            move += "; the pile held " + _kinds_text(t[T.SA.pile:T.SA.pile + t[T.SA.pile_len]])
-        lines.append(f"  seat {int(t[T.SA.seat])} {move}")
+            note += "; the pile held " + _kinds_text(t[T.SA.pile:T.SA.pile + t[T.SA.pile_len]])
+        cards = move_cards(t, mv[i])
         T.apply_move(t, rl, mv[i])
         if typ == T.MV_RED3:  # name the replacements (a red 3 drawn again is laid at once)
             got = t[T.SA.stock + pos:T.SA.stock + t[T.SA.stock_pos]]
-            lines[-1] = lines[-1].replace("draws a replacement", f"draws {_kinds_text(got)}" if len(got)
-                                          else "draws nothing (the stock is empty)")
+            note = note.replace("draws a replacement", f"draws {_kinds_text(got)}" if len(got)
+                                else "draws nothing (the stock is empty)")
+        moves.append(Move(seat, ACTIONS[typ], cards, note))
     T.score_hand(t, rl, work)
-    how = f"seat {int(t[T.SA.went_out])} went out" if t[T.SA.went_out] >= 0 else "the stock ran out"
-    lines.append(f"hand over after {int(t[T.SA.turn]) + 1} turns: {how}; "
-                 f"side 0 scores {int(t[T.SA.score])}, side 1 scores {int(t[T.SA.score + 1])}")
-    return lines
+    result = {"score": (int(t[T.SA.score]), int(t[T.SA.score + 1])), "went out": (int(t[T.SA.went_out]),),
+              "turns": (int(t[T.SA.turn]) + 1,)}
+    return Trace("canasta", 4, tuple(moves), info=info, result=result, rules=rules, seed=seed)
 
 
 def _kinds_text(kinds) -> str:

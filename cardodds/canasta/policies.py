@@ -47,8 +47,8 @@ the seat's policy picks one by its index, so no policy can break a rule.
     margin of its side when its paired gain over heuristic2's own move is 2 standard errors
     above zero, else heuristic2's move. Not offered in the advisor's play-outs.
 Your own policy
-    An ``@njit`` function ``policy(rng, view, moves, n_moves, seat) -> int`` returning the index
-    of a move in ``moves[:n_moves]``. ``rng`` is the chunk's xoshiro256** state (draw with
+    An ``@njit`` function ``policy(state, seat, view, moves, n_moves) -> int`` returning the index
+    of a move in ``moves[:n_moves]``. ``state`` is the chunk's xoshiro256** state (draw with
     :func:`cardodds._random.bounded`); ``view`` the table as ``seat`` sees it, read with the
     named offsets of :mod:`cardodds.canasta.view`; ``moves`` the int64 records
     ``(type, a, b, c, d)`` described there (with the exact numba signature). It is compiled once
@@ -60,7 +60,7 @@ Your own policy
 >>> from cardodds.canasta import play
 >>> from cardodds.canasta.view import MV_DISCARD
 >>> @njit
-... def discard_at_once(rng, view, moves, n_moves, seat):
+... def discard_at_once(state, seat, view, moves, n_moves):
 ...     for i in range(n_moves):
 ...         if moves[i, 0] == MV_DISCARD:
 ...             return i

@@ -128,6 +128,7 @@ def add_commands(sub) -> None:
     tab.add_argument("--csv", action="store_true", help="print the rows as CSV (the JSON rows' names)")
     tab.set_defaults(func=_table)
     add_session_command(ksub)
+    add_trace_command(ksub)
 
 
 def _player_range(text: str) -> list[int]:
@@ -345,6 +346,15 @@ def add_session_command(ksub) -> None:
         "  cardodds kana session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _evening_options(p, SESSION_ROUNDS)
+    # --strategies: the old name of --policies, still taken (with a warning), hidden from --help
+    p.add_argument("--strategies", dest="old_strategies", default=None, help=argparse.SUPPRESS)
+    cu.add_run_options(p, f"{SESSION_SAMPLES:,}", unit="sessions")
+    p.set_defaults(func=_session)
+
+
+def _evening_options(p: argparse.ArgumentParser, rounds: int) -> None:
+    """The table of a ``session`` or ``trace`` command: rules, variant, policies, rounds, leaving, first starter."""
     add_rule_options(p)
     p.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=None,
                    metavar="official|peek-one|peek-all",
@@ -353,22 +363,37 @@ def add_session_command(ksub) -> None:
                    help="one policy for everybody or one per player, comma-separated: blind, blind-first.., "
                    "threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random "
                    f"(default {SESSION_POLICIES})")
-    # --strategies: the old name of --policies, still taken (with a warning), hidden from --help
-    p.add_argument("--strategies", dest="old_strategies", default=None, help=argparse.SUPPRESS)
-    p.add_argument("--rounds", type=cu.positive_int, default=SESSION_ROUNDS, metavar="R",
-                   help=f"rounds a session (default {SESSION_ROUNDS})")
+    p.add_argument("--rounds", type=cu.positive_int, default=rounds, metavar="R",
+                   help=f"rounds a session (default {rounds})")
     p.add_argument("--leave-at", type=cu.positive_int, default=None, metavar="ANTES",
                    help="end a session when a player has lost this many antes")
     p.add_argument("--first", default="random", metavar="P",
                    help="player who starts the first round, 0..N-1, or random (default)")
-    cu.add_run_options(p, f"{SESSION_SAMPLES:,}", unit="sessions")
-    p.set_defaults(func=_session)
 
 
-def _session(args) -> int:
-    from .session import session
+def add_trace_command(ksub) -> None:
+    """``cardodds kana trace``: one evening, round by round, as a record that reads back."""
+    p = ksub.add_parser(
+        "trace", help="every round of one evening, as a record that reads back",
+        description="One evening of --rounds rounds at one table (seed --seed): each seat's känä in turn from "
+        "the round's starter, then the round's winner, who starts the next; the net antes last. The text reads "
+        "back (cardodds.trace.Trace.parse).")
+    _evening_options(p, 10)
+    cu.add_trace_options(p)
+    p.set_defaults(func=_trace)
 
-    lineup, note = _lineup(args)
+
+def _trace(args) -> int:
+    from .session import trace
+
+    specs, first, rules = _evening(args, args.policies)
+    t = trace(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
+              first=first, rng=args.seed)
+    return cu.emit(args, t, str)
+
+
+def _evening(args, lineup: str) -> tuple[list[str], int | str, KanaRules]:
+    """The policies, the first starter and the rules of a ``session`` or ``trace`` command."""
     specs = [s.strip() for s in lineup.split(",")]
     if len(specs) not in (1, args.players):
         raise cu.UsageError(f"--policies lists {len(specs)} policies for {args.players} players; "
@@ -387,7 +412,14 @@ def _session(args) -> int:
         from .policies import guess_variant
 
         variant = guess_variant(*specs)
-    rules = rules_from(args, variant=variant)
+    return specs, first, rules_from(args, variant=variant)
+
+
+def _session(args) -> int:
+    from .session import session
+
+    lineup, note = _lineup(args)
+    specs, first, rules = _evening(args, lineup)
     result = session(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
                      first=first, **cu.run_options(args), **cu.run_size(args))
     status = cu.emit(args, result, _session_text)

@@ -35,6 +35,7 @@ from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate
+from ..trace import Move, Trace
 from ._defaults import (
     SESSION_POLICIES, SESSION_ROUNDS, SESSION_SAMPLES, SESSION_TABLE_ROUNDS, SESSION_TABLE_SAMPLES, TABLE_PLAYERS,
     TABLE_PLAYERS_DEFAULT,
@@ -385,16 +386,46 @@ def _session_result(rules, seats, rounds, leave_at, first_code, layout, res) -> 
     )
 
 
-def trace(policies=None, players: int | None = None, variant: str | None = None, *, rounds: int = 10,
-          sessions: int = 1, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
-          deals=None, rng: RngLike = None, strategies=NOT_GIVEN) -> tuple[pd.DataFrame, SessionResult]:
+def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *, rounds: int = 10,
+          leave_at: int | None = None, first="random", rules: KanaRules | None = None, deals=None,
+          rng: RngLike = None) -> Trace:
+    """One evening at the table, round by round (:class:`~cardodds.trace.Trace`): each seat's
+    känä in turn from the round's starter, then the round's winner (who starts the next).
+    ``policies``, ``rounds``, ``leave_at`` and ``first`` as for :func:`session`; ``deals[r][q]``
+    fixes the three cards seat q gets in round r (``"Ah Ad 2c"``), shown as a ``deal``.
+    ``result`` holds each seat's net antes over the evening.
+
+    >>> t = trace("blind", players=3, rounds=2, first=0, rng=1)
+    >>> [(m.seat, m.action) for m in t.moves[:4]]
+    [(0, 'känä'), (1, 'känä'), (2, 'känä'), (1, 'win')]
+    """
+    from ..cards import card_str
+
+    frame, res = _session_rounds(policies, players, variant, rounds=rounds, leave_at=leave_at, first=first,
+                                 rules=rules, deals=deals, rng=rng)
+    n = res.rules.players
+    moves: list[Move] = []
+    for row in frame[frame.table == 0].itertuples():
+        if deals is not None:
+            moves += [Move(q, "deal", tuple(str(deals[row.round][q]).split())) for q in range(n)]
+        order = [(row.starter + i) % n for i in range(n)]
+        moves += [Move(q, "känä", (card_str(int(getattr(row, f"kanad{q}"))),)) for q in order]
+        moves.append(Move(int(row.winner), "win", (), f"round {row.round + 1}"))
+    real = frame[frame.table == 0]
+    info = {"policies": ", ".join(res.strategies), "variant": res.rules.variant}
+    result = {"net antes": tuple(int(real[f"net{q}"].sum()) for q in range(n)), "rounds": (len(real),)}
+    return Trace("kana", n, tuple(moves), info=info, result=result, rules=res.rules, seed=res.seed)
+
+
+def _session_rounds(policies=None, players: int | None = None, variant: str | None = None, *, rounds: int = 10,
+                    sessions: int = 1, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
+                    deals=None, rng: RngLike = None, strategies=NOT_GIVEN) -> tuple[pd.DataFrame, SessionResult]:
     """Every round of a few sessions, one row per round and table (0: the real starter rule,
     1: rotating starter): starter, winner, each player's känäd card and net. ``deals[r][q]``
     optionally fixes the three cards player q gets in round r (e.g. ``"Ah Ad 2c"``), for
     checking the rules by hand. Also returns the counts of the same sessions as a result.
-    ``policies`` as for :func:`session` (``strategies=`` its old name, with a warning).
 
-    >>> frame, _ = trace("blind", players=3, rounds=2, rng=1)
+    >>> frame, _ = _session_rounds("blind", players=3, rounds=2, rng=1)
     >>> list(frame.columns[:5]), len(frame)
     (['session', 'table', 'round', 'starter', 'winner'], 4)
     """

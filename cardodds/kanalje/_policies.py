@@ -1,6 +1,6 @@
 """Kanalje's built-in policies, compiled: random, heuristic, look-ahead, and the call of a user's policy.
 
-A policy is ``policy(state, legal, seat, view) -> card`` (see ``policies.py``); a user's
+A policy is ``policy(state, seat, view, legal) -> card`` (see ``policies.py``); a user's
 compiled policy (:data:`POLICY_SIGNATURE`; :func:`no_user_policy` when there is none) and the
 look-ahead and ``pimc`` searches (:data:`SEARCH_SIGNATURE`) reach the kernels as their last
 argument, :func:`calls`, and are called through a pointer, as the heuristic lineups' deal loop
@@ -620,12 +620,12 @@ def calls(user, codes, phase1=True) -> Calls:
 
 
 # ---- the user's policy ----------------------------------------------------------------------
-#: ``policy(state, legal, seat, view) -> card``: the kernels call a user's policy through a
+#: ``policy(state, seat, view, legal) -> card``: the kernels call a user's policy through a
 #: pointer of this type, so they are compiled (and cached) once, whatever the policy.
-POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64, types.int64, types.int64[::1])
+POLICY_SIGNATURE = types.int64(types.uint64[::1], types.int64, types.int64[::1], types.int64)
 
 
-def _no_user_policy(state, legal, seat, view):
+def _no_user_policy(state, seat, view, legal):
     """Stands in for a user's policy in runs without one (never called there)."""
     return lowest(legal)
 
@@ -658,7 +658,7 @@ def _ask_user(state, t, seat, legal, user, scr):
     process's heap was corrupted (a crash at the next allocation)."""
     v = scr[VIEW]
     user_view(t, seat, v)
-    return user(state, legal, seat, v)
+    return user(state, seat, v, legal)
 
 
 @inline

@@ -96,6 +96,23 @@ def add_commands(sub) -> None:
                    f"(default {DEFAULT_MAX_DEALS})")
     _common(g, _sizes(GAME_SAMPLES), unit="games")
     g.set_defaults(func=_game)
+
+    t = ksub.add_parser("trace", help="every card of one deal, as a record that reads back",
+                        description="One deal played by --policies, dealt from --seed or given (--hands, with "
+                        "--turned, or --stock with two players): each seat's cards, then every card played and "
+                        "each trick's winner, one line a move ('seat: action cards'), the scores last. The "
+                        "text reads back (cardodds.trace.Trace.parse).")
+    t.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]", help=_POL_HELP)
+    t.add_argument("--hands", metavar="H0;H1[;H2]", help='every seat\'s cards, ";" between seats, e.g. '
+                   '"Ac Kc ...; 2d 5d ...; Qd 3h ..." (default: dealt from --seed)')
+    t.add_argument("--turned", metavar="CARD", help="three players, with --hands: the turned card; its suit is trump")
+    t.add_argument("--stock", metavar="CARDS", help="two players, with --hands: the 26 stock cards from the top")
+    t.add_argument("--leader", type=cu.int_range(0, 2), default=0, metavar="S",
+                   help="the seat that leads the first trick (default 0)")
+    _lookahead_option(t)
+    _rules_options(t)
+    cu.add_trace_options(t)
+    t.set_defaults(func=_trace)
     _add_advise(ksub)
 
 
@@ -143,6 +160,14 @@ def _split(names, phase1: bool) -> str | None:
         if name in names:
             return split + (", phase 1" if phase1 else "")
     return "kanalje risk heuristic" if set(names) == {"heuristic"} else None
+
+
+def _trace(args) -> int:
+    from .play import trace
+
+    hands = None if args.hands is None else [h.strip() for h in args.hands.split(";")]
+    return cu.emit(args, trace(args.policies, rules=_rules(args), rng=args.seed, hands=hands, turned=args.turned,
+                               stock=args.stock, leader=args.leader, lookahead_samples=args.lookahead_samples), str)
 
 
 def _hand(args) -> int:

@@ -23,9 +23,10 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 
 from .._deprecate import renamed
 from .._validate import check_run
-from ..cards import parse_card, parse_cards
+from ..cards import card_str, parse_card, parse_cards
 from ..engine import run, takes_backend
 from ..stats import Estimate
+from ..trace import Move, Trace
 from . import _play
 from ._common import (
     JACK_ORDER,
@@ -246,29 +247,37 @@ def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, sample
                       lookahead_samples=lookahead_samples, max_deals=int(max_deals), counts=res.counts)
 
 
-# ---- a single traced deal (for tests and for watching a player) -----------------------------
-def trace(hands, turned=None, *, stock=None, leader: int = 0, policies=DEFAULT_POLICIES,
-          rules: KanaljeRules | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=0) -> dict:
-    """Play one deal from given hands (three lists or strings of cards) and return every trick.
+# ---- a single traced deal --------------------------------------------------------------------
+def trace(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, rng=None, hands=None, turned=None,
+          stock=None, leader: int = 0, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> Trace:
+    """One deal played by ``policies``, every card in order (:class:`~cardodds.trace.Trace`).
 
-    Returns ``{"tricks": [(leader, [cards...], winner), ...], "taken": [tricks per seat],
-    "penalty": [...], "score": [...], "jack_taker": {suit: seat, -1 nobody, -2 out of play}}``.
+    The deal is dealt from ``rng``, or given: ``hands`` (one list or string of cards a seat, of
+    equal size) and the ``turned`` card; with two players two hands of 13 and ``stock``, the 26
+    stock cards from the top. ``leader`` leads the first trick. Each trick is its plays, then
+    ``win`` by its winner; two players' phase-1 tricks add the face-up card the winner takes and
+    the card the loser draws. ``result`` holds each seat's score, tricks and penalty, and who
+    took each jack (``jack taker``: spades, clubs, diamonds, hearts; -1 nobody, -2 out of play).
 
-    >>> d = trace(["Ac Kc", "Qc 2d", "3c 4d"], "2h", policies="random")
-    >>> d["tricks"][0]
-    (0, [48, 40, 4], 0)
-
-    Two players (``rules=KanaljeRules(players=2)``): two hands of 13, no turned card, and
-    ``stock`` the 26 stock cards from the top; ``leader`` leads phase 1. The first 13
-    tricks are phase 1; the result adds ``"faceup"`` (the face-up card of each phase-1 trick),
-    ``"trump_card"`` (the dead phase-1 card drawn for trump, or -1), ``"phase1_won"``.
+    >>> t = trace("random", hands=["Ac Kc", "Qc 2d", "3c 4d"], turned="2h")
+    >>> [(m.seat, m.action, m.cards) for m in t.moves[3:7]]
+    [(0, 'play', ('Ac',)), (1, 'play', ('Qc',)), (2, 'play', ('3c',)), (0, 'win', ('Ac', 'Qc', '3c'))]
     """
     from ..rng import as_seed_sequence, chunk_state
 
     rules = check_rules(rules)
     check_run(rng=rng)
     n = rules.players
-    hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
+    ss, seed = as_seed_sequence(rng)
+    if hands is None:
+        if turned is not None or stock is not None:
+            raise ValueError("turned= and stock= come with hands=; without hands the deal is dealt from rng")
+        deck = [int(c) for c in np.random.default_rng(ss.spawn(1)[0]).permutation(52)]
+        size = 52 // n if n == 3 else 13
+        hs = [deck[size * s:size * (s + 1)] for s in range(n)]
+        turned, stock = (deck[51], None) if n == 3 else (None, deck[26:])
+    else:
+        hs = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
     if n == 2:
         st = _check_deal2(hs, turned, stock, leader)
         t_card = -1
@@ -277,7 +286,6 @@ def trace(hands, turned=None, *, stock=None, leader: int = 0, policies=DEFAULT_P
     codes, names, user, _ = lineup(policies, rules)
     if user is not None:
         raise ValueError("trace takes policy names (random, heuristic, lookahead, pimc)")
-    ss, _ = as_seed_sequence(rng)
     state = chunk_state(ss, 0)
     t = TABLE.zeros()
     new_table(t, rules.pack(), leader, t_card, 1)
@@ -293,16 +301,24 @@ def trace(hands, turned=None, *, stock=None, leader: int = 0, policies=DEFAULT_P
     v = TABLE.view(t)
     if v.violations:
         raise AssertionError("an illegal card was played")  # a bug, never the user's input
+    moves = [Move(s, "deal", tuple(card_str(c) for c in sorted(h))) for s, h in enumerate(hs)]
     tr = TRACE.view(rec)
-    out: dict = {"tricks": [(int(lead), [int(c) for c in cards[:n]], int(w))
-                            for lead, cards, w in zip(tr.leader[:, 0], tr.cards, tr.winner[:, 0])]}
+    for k, (lead, cards, w) in enumerate(zip(tr.leader[:, 0], tr.cards, tr.winner[:, 0])):
+        played = [card_str(int(c)) for c in cards[:n]]
+        moves += [Move((int(lead) + i) % n, "play", (c,)) for i, c in enumerate(played)]
+        moves.append(Move(int(w), "win", tuple(played)))
+        if n == 2 and k < 13:  # the winner takes the face-up card, the loser draws the next one unseen
+            moves += [Move(int(w), "take", (card_str(int(tr.faceup[k, 0])),)),
+                      Move(1 - int(w), "draw", (card_str(int(st[2 * k + 1])),))]
+    info = {"policies": ", ".join(names), "leader": str(leader)}
+    if n == 3 and t_card >= 0:
+        info["turned"] = card_str(t_card)
     if n == 2:
-        out.update(faceup=tr.faceup[:13, 0].tolist(), trump_card=v.trump_card,
-                   phase1_won=v.phase1_wins.tolist())
+        info["trump"] = card_str(v.trump_card) if v.trump_card >= 0 else "none"
     tricks, pen = v.tricks[:n].tolist(), v.penalty[:n].tolist()
-    out.update(taken=tricks, penalty=pen, score=[tricks[s] * rules.trick_points - pen[s] for s in range(n)],
-               jack_taker={suit: int(v.jack_taker[SUIT_INDEX[suit]]) for suit in JACK_ORDER}, policies=names)
-    return out
+    result = {"score": tuple(tricks[s] * rules.trick_points - pen[s] for s in range(n)), "tricks": tuple(tricks),
+              "penalty": tuple(pen), "jack taker": tuple(int(v.jack_taker[SUIT_INDEX[suit]]) for suit in JACK_ORDER)}
+    return Trace("kanalje", n, tuple(moves), info=info, result=result, rules=rules, seed=seed)
 
 
 def _check_deal3(hs, turned, leader, rules) -> int:

@@ -61,7 +61,7 @@ Built-in policies, by name:
     sampled as the look-ahead samples it and phase 2 (nothing hidden) is one world.
 
 Your own policy
-    An ``@njit`` function ``policy(state, legal, seat, view) -> card`` where ``state`` is the
+    An ``@njit`` function ``policy(state, seat, view, legal) -> card`` where ``state`` is the
     chunk's xoshiro256** state (uint64[4]; draw with :func:`cardodds._random.bounded`),
     ``legal`` the int64 bit mask of the cards you may play (bit ``c`` for card code ``c``),
     ``seat`` your seat and ``view`` the int64 table array as your seat sees it (other hands
@@ -81,7 +81,7 @@ Your own policy
 >>> from cardodds.kanalje import jack_risk
 >>> from cardodds.kanalje.view import lowest
 >>> @njit
-... def lowest_card(state, legal, seat, view):
+... def lowest_card(state, seat, view, legal):
 ...     return lowest(legal)
 >>> r = jack_risk([lowest_card, "heuristic", "heuristic"], samples=2000, rng=1)
 >>> r.policies

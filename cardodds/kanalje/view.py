@@ -1,14 +1,14 @@
 """What a Kanalje policy sees: the table layout, field by field, and the card-mask helpers.
 
 A deal in progress is one int64 array, the *table*. A user policy
-``policy(state, legal, seat, view) -> card`` (see :mod:`cardodds.kanalje.policies`) receives
+``policy(state, seat, view, legal) -> card`` (see :mod:`cardodds.kanalje.policies`) receives
 it as ``view``, as its seat may see it (the other hands zeroed). Read it by name through
 :data:`T`, the offsets of :data:`TABLE` (numba reads them as constants):
 
 >>> from numba import njit
 >>> from cardodds.kanalje.view import T, lowest, SUIT_MASK
 >>> @njit
-... def low_trump_first(state, legal, seat, view):
+... def low_trump_first(state, seat, view, legal):
 ...     trump = view[T.trump]
 ...     mine = legal & SUIT_MASK[trump] if trump >= 0 else 0
 ...     return lowest(mine) if mine != 0 else lowest(legal)
@@ -37,7 +37,7 @@ def compile_policy(user):
     :data:`POLICY_SIGNATURE` by :func:`cardodds.policy.compile_user`, or the built-in
     stand-in for None."""
     return compile_user(user, POLICY_SIGNATURE, "the Kanalje policy",
-                        "policy(state, legal, seat, view) -> card", _policies.no_user_policy if user is None else None)
+                        "policy(state, seat, view, legal) -> card", _policies.no_user_policy if user is None else None)
 
 
 __doc__ += "\n".join(f"- ``{n}``{f' [{s}]' if s > 1 else ''}: {what}" for n, s, what in FIELDS) + "\n"
