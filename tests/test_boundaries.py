@@ -27,6 +27,7 @@ Each rule is also run on a small synthetic tree, so each is shown to fail when b
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -405,3 +406,34 @@ def test_an_import_cycle_fails_even_through_a_function(tmp_path):
                           "cardodds/c.py": "import cardodds.a\n"})
     assert import_cycles(t) == ["cardodds.a, cardodds.b, cardodds.c: "
                                 "cardodds.a -> cardodds.b -> cardodds.c -> cardodds.a"]
+
+
+#: A commit hash as quoted in prose: a 7-12 character lowercase hex word with a digit next to a letter
+#: (a hex constant is written ``0x...``, so the ``x`` before it keeps it out).
+_HASH = re.compile(r"(?<![0-9A-Za-z_])[0-9a-f]{7,12}(?![0-9A-Za-z_])")
+_DIGIT_BY_LETTER = re.compile(r"[0-9][a-f]|[a-f][0-9]")
+
+
+def quoted_hashes(root: Path) -> list[str]:
+    """``path:line: word`` for every word under ``root`` that looks like a commit hash.
+
+    History belongs in the commit log and ``benchmarks/RESULTS_*.md``, not in the code."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path.relative_to(root.parent)}:{i}: {w}" for w in _HASH.findall(line)
+                      if _DIGIT_BY_LETTER.search(w)]
+    return found
+
+
+def test_no_commit_hash_is_quoted_in_the_code():
+    assert quoted_hashes(ROOT / PACKAGE) == []
+
+
+def test_a_quoted_hash_is_found_and_hex_constants_are_not(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(
+        "K = 0x9e3779b97f4a7c15  # 0x9E3779B9\nN = 1000000\nname = 'deadbeef'\nx = f_2b3c4d5e\n"
+        "# measured before 42b3ee2\n")
+    assert quoted_hashes(tmp_path / "pkg") == ["pkg/a.py:5: 42b3ee2"]
+
