@@ -224,8 +224,7 @@ def p_extra_round(players: int) -> Fraction:
     the number of such tuples with every key <= M (Superkänä has key 29),
     ``P(tie at M) = [A(M) - A(M-1) - (tuples with exactly one key M, rest < M)] / A(29)``.
     ``A(M)`` counts matchings in a threshold graph (pairs of value <= M), done in closed
-    form rank by rank with inclusion-exclusion for the excluded 2+2 pairs; the result is
-    exact for every supported player count and takes milliseconds.
+    form rank by rank with inclusion-exclusion for the excluded 2+2 pairs.
 
     >>> p_extra_round(2), p_extra_round(3)
     (Fraction(839, 16575), Fraction(38313, 519350))
