@@ -462,7 +462,7 @@ def _note_melds(t, side):
 
 
 # apply_move's parts (_lay_red3, _swap_lent, _take_rest) are each called from one place in it,
-# and inlined there: as helpers of their own they compiled about 0.2 CPU s longer.
+# and inlined there: as helpers of their own they compile longer.
 @inline
 def _lay_red3(t, seat):
     side = seat % 2

@@ -151,8 +151,7 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
     kept cards); their counts go to the extra-round block of ``out`` at ``block``.
 
     Compiled without reference counting: the callers' hot loops are too, and a call from
-    there then costs no atomic update per array argument (with them, the call cost the lean
-    round loop a third of its time).
+    there then costs no atomic update per array argument.
     """
     out[block + X.needed] += 1
     if extra_all:

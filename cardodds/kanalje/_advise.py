@@ -358,8 +358,8 @@ def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
     # The card play of the position's phase inlined here, not play_any (both card plays and the
-    # start of phase 2), which advice then does not compile at all: about half a second of a
-    # first call (a phase-1 position ends before phase 1 does, so phase 2 never starts here).
+    # start of phase 2), which advice then does not compile at all (a phase-1 position ends
+    # before phase 1 does, so phase 2 never starts here).
     if stock is None:
         for i in range(cards.shape[0]):
             play_card(t, seats[i], cards[i])
