@@ -3,8 +3,7 @@
 A hand is int64[15] counts per kind (cards.py: 0 = 2, 1 = black 3, 2 = red 3, 3..13 = 4..A,
 14 = Joker). A meld is an int64[4] record ``(kind, naturals, twos, jokers)``; ``kind`` is the
 natural kind 3..13 or ``WILDS_ONLY`` for a meld of wild cards alone. Keeping naturals, 2s and
-Jokers apart is what scoring (2 = 20, Joker = 50), the canasta kinds and the Joker swap need,
-and what full four-player play will build on.
+Jokers apart is what scoring (2 = 20, Joker = 50), the canasta kinds and the Joker swap need.
 
 ``pts`` is the int64[15] card-point table of the rules, ``code`` the wild-limit code
 (0 naturals, 1 three, 2 none). ``room`` is the most cards a meld may take from the hand:
