@@ -32,14 +32,9 @@ WILD_LIMITS = ("naturals", "three", "none")
 GOING_OUT = ("meld_or_discard", "meld_all")
 #: The direction of play (and of the deal passing), RULES.md's default first.
 DIRECTIONS = ("clockwise", "counterclockwise")
-#: Who moves first in a hand: the player after the dealer in the direction of play (the
-#: player left of the dealer when play is clockwise), or the dealer.
+#: The options of ``first_player``, ``empty_stock`` and ``added_cards`` (:class:`CanastaRules`).
 FIRST_PLAYERS = ("after_dealer", "dealer")
-#: What a player facing an empty stock does: the hand ends (no going-out bonus), or the
-#: player may take the pile instead of drawing (the hand ends when it does not).
 EMPTY_STOCK = ("end", "take_pile")
-#: Whose points a card added to the opponents' meld is: the meld's side (the meld and its
-#: points stay with the side that started it), or the side that added it.
 ADDED_CARDS = ("meld_owner", "adder")
 
 #: The packed rules every kernel reads (:meth:`CanastaRules.pack`: meld odds and played
