@@ -63,19 +63,10 @@ def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
 
 #: What the second process compiles for each command, in the order the command reaches it: the
 #: qualified name of each function (or :class:`~cardodds._jit.Pointer`), with the numba types of
-#: its arguments. The look-ahead's deal records (``record_deal``; with two players the
-#: ``_record_phase1`` it calls), which the command reaches last, are compiled here early: with
-#: them the command's part ended 1.3 to 1.9 s after this one (``CARDODDS_COMPILE_LOG``), and the first call took 7.4 s
-#: against 8.3 s (medians of four; paired wall ratios 0.77 to 1.04, median 0.93: ``python
-#: benchmarks/compile.py --only kanalje --no-report --repeats 4``, ``--before`` a worktree
-#: without the move). Before the helpers' own machine code
-#: was left out (``_compiler._CompiledOnlyLibrary``) this part was the longer, and the move cost
-#: 8.7 s against 8.0 s. Once three players compiled no phase-1 code (``kanalje._table.phase1_arg``)
-#: this part ended 1.1 to 1.2 s before the command's, and it took ``play_any`` too: three first calls each
-#: way, 6.7 to 7.0 s against 7.0 to 7.8 s (not paired; timelines from ``CARDODDS_COMPILE_LOG``). Once
-#: the heuristic (``heuristic_card``) was compiled here, for the command's seats and the play-outs
-#: alike, ``play_any`` went back to the command: the two parts then took 3.6 to 3.9 and 3.9 to 4.4
-#: CPU s (two timelines, not paired), where with it here this one took 4.5 s and the command's 3.7 s.
+#: its arguments. Each part is chosen from ``CARDODDS_COMPILE_LOG`` timelines so that it ends about
+#: when the command reaches it: the look-ahead's deal records (``record_deal``), reached last,
+#: are compiled here early; ``play_any`` stays with the command, beside the heuristic compiled
+#: here (``benchmarks/RESULTS_design.md``).
 SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "canasta advise": (
         ("cardodds.canasta._advise.deal_world", "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "

@@ -101,9 +101,8 @@ def _on_sigint(signum, frame):
 
 #: The garbage collector's thresholds (generations 0, 1, 2) while the command is the program;
 #: Python's are (700, 10, 10). Numba's compiler allocates millions of short-lived objects, and
-#: at Python's thresholds the collector runs hundreds of times in a first call that compiles;
-#: at these, about a tenth as often (``python benchmarks/program_costs.py``: collections, their CPU seconds
-#: and the peak memory, both ways, in ``benchmarks/RESULTS_program.md``).
+#: at Python's thresholds the collector runs hundreds of times in a first call that compiles,
+#: at these far fewer (``benchmarks/RESULTS_program.md``).
 PROGRAM_GC_THRESHOLDS = (50_000, 50, 100)
 
 

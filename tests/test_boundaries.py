@@ -10,7 +10,9 @@ The rules:
 - a kernel module (one defining a function decorated with ``kernel``, ``loop``, ``inline``,
   ``helper`` or ``callback`` from ``cardodds._jit``, or with ``numba.njit``) never imports
   pandas or scipy;
-- no import cycle among the modules of ``cardodds``.
+- no import cycle among the modules of ``cardodds``;
+- no commit hash quoted in ``cardodds/``, and no docstring past 40 lines (a module's) or 20 (a
+  function's or class's): history and measurements live in the commit log and ``benchmarks/``.
 
 Every ``import`` statement counts, at module level or inside a function: an import made
 inside a function to dodge a cycle at start-up is still a module that needs the other, and
@@ -27,6 +29,7 @@ Each rule is also run on a small synthetic tree, so each is shown to fail when b
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -405,3 +408,76 @@ def test_an_import_cycle_fails_even_through_a_function(tmp_path):
                           "cardodds/c.py": "import cardodds.a\n"})
     assert import_cycles(t) == ["cardodds.a, cardodds.b, cardodds.c: "
                                 "cardodds.a -> cardodds.b -> cardodds.c -> cardodds.a"]
+
+
+#: A commit hash as quoted in prose: a 7-12 character lowercase hex word with a digit next to a letter
+#: (a hex constant is written ``0x...``, so the ``x`` before it keeps it out).
+_HASH = re.compile(r"(?<![0-9A-Za-z_])[0-9a-f]{7,12}(?![0-9A-Za-z_])")
+_DIGIT_BY_LETTER = re.compile(r"[0-9][a-f]|[a-f][0-9]")
+
+
+def quoted_hashes(root: Path) -> list[str]:
+    """``path:line: word`` for every word under ``root`` that looks like a commit hash.
+
+    History belongs in the commit log and ``benchmarks/RESULTS_*.md``, not in the code."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path.relative_to(root.parent)}:{i}: {w}" for w in _HASH.findall(line)
+                      if _DIGIT_BY_LETTER.search(w)]
+    return found
+
+
+def test_no_commit_hash_is_quoted_in_the_code():
+    assert quoted_hashes(ROOT / PACKAGE) == []
+
+
+def test_a_quoted_hash_is_found_and_hex_constants_are_not(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(
+        "K = 0x9e3779b97f4a7c15  # 0x9E3779B9\nN = 1000000\nname = 'deadbeef'\nx = f_2b3c4d5e\n"
+        "# measured before 42b3ee2\n")
+    assert quoted_hashes(tmp_path / "pkg") == ["pkg/a.py:5: 42b3ee2"]
+
+
+
+#: Limits on docstrings, in lines as written: past them the explanation hides the code.
+MAX_MODULE_DOC = 40
+MAX_DEF_DOC = 20
+
+
+def long_docstrings(root: Path) -> list[str]:
+    """``path:line name: N lines`` for every docstring under ``root`` past its limit."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            first = node.body[0] if node.body else None
+            if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                continue
+            n = first.end_lineno - first.lineno + 1
+            limit, name = (MAX_MODULE_DOC, "module") if isinstance(node, ast.Module) else (MAX_DEF_DOC, node.name)
+            if n > limit:
+                found.append(f"{path.relative_to(root.parent)}:{first.lineno} {name}: {n} lines")
+    return found
+
+
+def test_docstrings_stay_within_their_limits():
+    assert long_docstrings(ROOT / PACKAGE) == []
+
+
+def _doc(n: int, indent: str = "") -> str:
+    """A docstring of ``n`` lines."""
+    return '"""' + f"\n{indent}x" * (n - 2) + f'\n{indent}"""'
+
+
+def test_a_long_docstring_is_found(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "ok.py").write_text(f"{_doc(MAX_MODULE_DOC)}\n\n\ndef f():\n    {_doc(MAX_DEF_DOC, '    ')}\n")
+    (tmp_path / "pkg" / "long.py").write_text(
+        f"{_doc(MAX_MODULE_DOC + 1)}\nclass C:\n    {_doc(MAX_DEF_DOC + 1, '    ')}\n")
+    assert long_docstrings(tmp_path / "pkg") == [
+        f"pkg/long.py:1 module: {MAX_MODULE_DOC + 1} lines",
+        f"pkg/long.py:{MAX_MODULE_DOC + 3} C: {MAX_DEF_DOC + 1} lines"]

@@ -1,7 +1,7 @@
 """Start-up cost: building the CLI's parser and importing the game packages stay light.
 
 Counted in modules (``python -X importtime``), never in seconds: the machine's speed does not
-change which modules a command imports. Wall times are measured in benchmarks/RESULTS.md.
+change which modules a command imports. Wall times are measured in benchmarks/RESULTS_startup.md.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ CALLS = {
                                              turned="Td", played="0: Kh 3h", samples=2_000, rng=26),
     "kanalje.advise infer": lambda: kanalje.advise(seat=2, hand="4d 5s 9d Qd", turned="9s", played=ADVISE_PLAYED,
                                                    policies="random", infer=True, samples=2_000, rng=27),
-    "kanalje.trace": lambda: kanalje.trace("random", hands=["Ac", "2c", "Kc"], turned="5d", leader=1),
+    "kanalje.trace": lambda: kanalje.trace("random", hands=["Ac", "2c", "Kc"], turned="5d", leader=1, rng=0),
     "canasta.melds": lambda: canasta.melds(12, samples=20_000, rng=16),
     "canasta.melds weakest": lambda: canasta.melds(11, turns=5, discard="weakest", samples=20_000, rng=17),
     "canasta.hand_odds": lambda: canasta.hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", samples=20_000,

@@ -3,8 +3,7 @@
 A hand is int64[15] counts per kind (cards.py: 0 = 2, 1 = black 3, 2 = red 3, 3..13 = 4..A,
 14 = Joker). A meld is an int64[4] record ``(kind, naturals, twos, jokers)``; ``kind`` is the
 natural kind 3..13 or ``WILDS_ONLY`` for a meld of wild cards alone. Keeping naturals, 2s and
-Jokers apart is what scoring (2 = 20, Joker = 50), the canasta kinds and the Joker swap need,
-and what full four-player play will build on.
+Jokers apart is what scoring (2 = 20, Joker = 50), the canasta kinds and the Joker swap need.
 
 ``pts`` is the int64[15] card-point table of the rules, ``code`` the wild-limit code
 (0 naturals, 1 three, 2 none). ``room`` is the most cards a meld may take from the hand:
@@ -426,9 +425,8 @@ def meld_tables(class_points, n_classes, hand, code, wild_melds):
     draw (room ``hand + 1``): need 0 a natural on top (its rank alone, no wild meld), 1 a Joker,
     2 a 2 (the meld must hold it; counts include the top card).
 
-    Built with NumPy from the helpers' rules, once per rules and hand size in a process:
-    compiled, they cost a fifth of the first ``canasta melds``. The tables are read-only,
-    shared by the chunks (``tests/test_canasta.py`` compares them with the search).
+    Built with NumPy once per rules and hand size (compiled, they would lengthen the first call);
+    read-only, shared by the chunks.
     """
     return _meld_tables(tuple(int(p) for p in class_points[:n_classes]), int(hand), int(code), int(wild_melds))
 
@@ -569,21 +567,12 @@ def discard_arg(policy: int):
 def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, discard, check):
     """Deal four hands of ``hand`` cards, turn the upcard, then draw ``turns`` cards for seat 0.
 
-    Seat 0 and seat 2 are the partnership. Draws come from the cards seat 0 has not seen,
-    one a turn (no pile). Only the cards the figures look at are dealt, in the order seat 0,
-    seat 2, the upcard, the draws: any fixed places of a shuffled pack are a uniform draw, so
-    this is the same distribution as dealing seats 1 and 3 too, at half the random picks.
-
-    ``discard`` None keeps every card, so the by-turn figures say what the cards seen by turn
-    k hold; 1 discards the weakest card after each draw (policies.py; :func:`discard_arg`).
-    ``check`` 1 verifies card conservation on every deal (counted as ``bad``); None skips it.
-    A None argument has numba prune the code it switches off from that compiled version, so
-    the default run compiles neither the discard policy nor the checks. ``rules`` is
-    ``CanastaRules.pack()``, ``lay`` the offsets of :func:`deal_layout`.
-
-    The chunk allocates and builds its tables here, in Python, and calls its compiled loop
-    (:func:`_deal_loop`): a compiled kernel around the loop cost a third of the first call's
-    compile, an allocation a chunk costs nothing.
+    Only the cards the figures look at are dealt (seat 0, seat 2, the upcard, the draws): the
+    same distribution as dealing every hand, at half the random picks. ``discard`` None keeps
+    every card, 1 discards the weakest after each draw (:func:`discard_arg`); ``check`` 1 counts
+    deals that break card conservation as ``bad``. None prunes the code it switches off.
+    Plain Python around the compiled :func:`_deal_loop`: a compiled kernel would compile the loop
+    again.
     """
     pts = rules[R.points:R.points + N_KINDS].copy()
     class_of, class_points, n_classes = point_classes(pts)

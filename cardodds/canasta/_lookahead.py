@@ -39,7 +39,7 @@ _SMART = np.int64(SMART)
 @helper
 def _copy_move(dst, k, src, i):
     """``dst[k] = src[i]`` for move records, as a loop: the row assignment compiles numba's message
-    for arrays of different shapes (its string formatting: 1.5 CPU s of a look-ahead run's compile)."""
+    for arrays of different shapes, string formatting and all."""
     for c in range(MW):
         dst[k, c] = src[i, c]
 

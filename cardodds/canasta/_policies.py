@@ -94,8 +94,8 @@ HEURISTIC_DEFAULTS = dict(open_from_turn=0, take_min_pile=2, take_min_gain=0, di
 
 
 # The heuristic's parts below are each called from one place in heuristic_choose, and inlined
-# there: as helpers of their own (each a dispatcher, its wrappers and its machine code) canasta
-# play compiled 0.6 CPU s longer on an empty cache.
+# there: as helpers of their own (each a dispatcher, its wrappers and its machine code) they
+# compile longer.
 @inline
 def _danger(t, card, side):
     """How much the opponents (the next seat) could use ``card`` on top of the pile."""
@@ -336,9 +336,8 @@ def smart_arg(codes):
 @inline
 def choose(rng, t, rl, mv, nm, pol, hp, user, smart):
     """The move of the seat to act by its policy code. Inlined into the play loops: a dispatcher
-    of its own linked and optimised heuristic_choose's code once more (0.3 CPU s of compile).
-    ``smart`` is None when no seat plays heuristic2 (:func:`smart_arg`): the heuristic is then
-    compiled without heuristic2's parts (0.6 CPU s less of canasta play)."""
+    of its own would link and optimise heuristic_choose's code once more. ``smart`` is None when
+    no seat plays heuristic2 (:func:`smart_arg`): the heuristic then compiles without its parts."""
     seat = t[SA.seat]
     code = pol[seat]
     if code == P_RANDOM:

@@ -487,27 +487,19 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
            threads: int | None = None, params: HeuristicParams | None = None, progress: bool = False) -> AdviceResult:
     """Compare the options of one decision of mine (seat 0).
 
-    ``decision``: ``"take"`` (take the pile, each way of taking it, or leave it), ``"discard"``
-    (which card), ``"out"`` (each move that goes out now, or stay in: no move that empties my
-    hand this turn), ``"meld"`` (each new meld I can lay now, or hold: no new meld, addition or
-    swap this turn). ``hand``: my cards at the decision (after my draw; for ``"out"`` as they
-    are when one meld or discard would empty the hand). ``melds``: ``"us: K K K 2; them: 9 9 9"``. ``pile``: bottom to
-    top, every card, or ``?`` for a card not known (``"5 7 ? ? ? ? K"``); ``pile_size``: its
-    size when fewer cards are listed (the missing ones are unknown cards under those listed,
-    so ``pile="K", pile_size=6`` is the top card and five unknown); ``top``: the top card,
-    when the pile is given separately (they must agree). ``counts``: cards held by the seats
-    after me (1 left opponent, 2 partner, 3 right opponent). ``known``: cards known to be in
-    those hands, ``{1: "K K 9"}`` (the very cards seen going there, e.g. taken with the pile).
-    ``red3``: red 3s laid (us, them). ``turn``: table turns played before mine (going out is
-    not allowed in a player's first turn, turns 0..3); when given, the cards out must add up
-    to it (48 dealt, the upcard, one draw a turn, one per red 3 laid). ``score``: the game
-    score before this hand (us, them), for P(we win the game with this hand); ``heuristic2``
-    players in the play-outs also go out by it. ``options``:
-    only these options (names as printed, or a discard's card). ``policies``: who plays the
-    play-outs at every seat, mine included (as in :func:`cardodds.canasta.play`).
-    ``target_halfwidth``: instead of ``samples``, run until the paired margin difference
-    between the best two options is known to +- this many points (95%); an option that
-    played exactly like the best on every deal so far is not counted as the second.
+    ``decision``: ``"take"`` (each way of taking the pile, or leave it), ``"discard"`` (which
+    card), ``"out"`` (each move that goes out now, or stay in), ``"meld"`` (each new meld, or
+    hold). ``hand``: my cards at the decision, after my draw. ``melds``: ``"us: K K K 2; them:
+    9 9 9"``. ``pile``: bottom to top, ``?`` for an unknown card (``"5 7 ? ? K"``); ``pile_size``
+    when fewer cards are listed (the rest unknown, underneath); ``top``: the top card when the
+    pile is given apart. ``counts``: cards held by seats 1 (left), 2 (partner), 3 (right);
+    ``known``: cards known in those hands, ``{1: "K K 9"}``. ``red3``: red 3s laid (us, them).
+    ``turn``: table turns before mine (no going out in one's first turn; the cards out must add
+    up to it). ``score``: the game score before the hand (us, them), for P(we win the game).
+    ``options``: only these (names as printed, or a discard's card). ``policies``: who plays
+    the play-outs, as in :func:`cardodds.canasta.play`. ``target_halfwidth``: instead of
+    ``samples``, run until the paired margin difference of the best two options is known to
+    +- this many points (95%; an option identical to the best on every deal is not the second).
     """
     rules = check_rules(rules)
     if decision not in DECISIONS:

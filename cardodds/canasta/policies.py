@@ -1,60 +1,30 @@
 """The policies of Polish Canasta played (:mod:`cardodds.canasta.play`): their names, codes and parser.
 
-At each decision the engine lists every legal move (``cardodds.canasta._table.gen_moves``) and
-the seat's policy picks one by its index, so no policy can break a rule.
+The engine lists every legal move and the seat's policy picks one, so no policy breaks a rule.
 
 ``random``
     A uniformly random move among the legal ones at each decision (a discard is one move per
     kind held, a new meld one move per way of forming it, and so on).
 ``heuristic``
-    A partnership player steered by :class:`HeuristicParams`: it lays red 3s at once; takes
-    the pile when it holds at least ``take_min_pile`` cards and the meld it makes plus the
-    pile's cards are worth ``take_min_gain`` points; opens from its own turn
-    ``open_from_turn`` on; melds new combinations of at least ``min_naturals`` naturals with
-    as few wilds as it can; adds naturals to its side's melds, wilds only to make a canasta
-    or when it holds more than ``keep_wilds`` of them; adds to the opponents' melds only with
-    ``feed_opponents`` (naturals, never the card that completes their canasta); goes out only
-    with a canasta on the side when ``out_needs_canasta``; and discards, with
-    ``discard_care``, a black 3 first (it blocks the pile), then the natural the next opponent
-    can least use (no meld of that rank on the table), cheapest and least held first;
-    never a wild unless nothing else is left.
+    A partnership player steered by :class:`HeuristicParams`: it lays red 3s at once; takes the
+    pile when it holds ``take_min_pile`` cards and the pile plus the meld it makes are worth
+    ``take_min_gain``; opens from its turn ``open_from_turn``; melds at least ``min_naturals``
+    naturals with as few wilds as it can; adds wilds only for a canasta or beyond ``keep_wilds``;
+    feeds the opponents' melds only with ``feed_opponents``; goes out only with a canasta when
+    ``out_needs_canasta``; discards (``discard_care``) a black 3 first, then the natural the next
+    opponent can least use, never a wild while it has another card.
 ``heuristic2``
-    ``heuristic`` (the same parameters) with a memory and five changes. It remembers what
-    every player saw: the cards each player took with the pile and has not played since
-    (the table's ``took``), and who discarded what this hand (``threw``). It values a pile by
-    what it holds under the top card (wilds and red 3s in full, a natural it can meld at its
-    points, a black 3 and a natural it cannot use against it) and takes it, whatever its size,
-    when that plus the meld it makes is worth ``take_min_gain``; it discards away from what the
-    opponents are known to hold (a pair the next player took is a pile handed over, the more so
-    the bigger the pile) and, by ``match_discards`` points (more with a bigger pile), towards a
-    rank the next player discarded itself and has not taken back, with no meld of it on the
-    table (it is unlikely to hold a pair of it); it adds a wild to its side's meld only where a
-    canasta comes near (the meld at 4+ cards holding 2+ wilds, or the seventh card) or to empty
-    a small hand; and with 7 cards or fewer it goes out only when going out wins: with
-    ``out_for_game`` the game score before the hand first (going out that takes its side to the
-    target ahead wins the game; going out that ends the game with the other side ahead is never
-    chosen), then the hand: its side ahead after going out (its estimate: the table scored now,
-    each unknown card in a hand at 10 points, the cards taken with the pile at theirs) or the
-    hand about to end anyway (8 or fewer cards in the stock, an opponent with 2 cards or fewer).
-    ``HeuristicParams(match_discards=0, out_for_game=0)`` plays heuristic2 as it was before
-    the last two.
+    ``heuristic`` with a memory of what each player took and threw: it values the pile by its
+    cards, discards away from what the opponents hold and towards what the next player threw
+    (``match_discards``), and goes out only when that wins the hand or, with ``out_for_game``,
+    the game (``docs/canasta-play.md`` has every rule).
 ``lookahead``
-    ``heuristic2`` with a sampled look-ahead (:mod:`cardodds.canasta._lookahead`): at each
-    take, discard or go-out decision it deals 16 worlds consistent with what its seat knows
-    (the advisor's dealing: its hand, the melds, the pile, the cards each player took with the
-    pile and has not played since), plays every option out to the end of the hand with
-    ``heuristic2`` at every seat on the same worlds, and plays the option with the best mean
-    margin of its side when its paired gain over heuristic2's own move is 2 standard errors
-    above zero, else heuristic2's move. Not offered in the advisor's play-outs.
+    ``heuristic2``, but at each take, discard or go-out decision it plays every option out on 16
+    worlds; it takes the best when its paired gain over heuristic2's move exceeds 2 standard errors.
 Your own policy
-    An ``@njit`` function ``policy(state, seat, view, moves, n_moves) -> int`` returning the index
-    of a move in ``moves[:n_moves]``. ``state`` is the chunk's xoshiro256** state (draw with
-    :func:`cardodds._random.bounded`); ``view`` the table as ``seat`` sees it, read with the
-    named offsets of :mod:`cardodds.canasta.view`; ``moves`` the int64 records
-    ``(type, a, b, c, d)`` described there (with the exact numba signature). It is compiled once
-    more, to a function the kernels receive as an argument; the kernels are not recompiled. An index
-    outside the list is replaced by the
-    first move and counted (``violations["policy"]`` of a ``check=True`` run).
+    An ``@njit`` function ``policy(state, seat, view, moves, n_moves) -> int``: the index of a move
+    in ``moves[:n_moves]``; :mod:`cardodds.canasta.view` names the table and the moves. An index
+    outside the list becomes the first move and is counted (``violations["policy"]``).
 
 >>> from numba import njit
 >>> from cardodds.canasta import play
@@ -86,12 +56,9 @@ POLICIES = {"random": P.P_RANDOM, "heuristic": P.P_HEURISTIC, "heuristic2": P.P_
 
 @dataclass(frozen=True)
 class HeuristicParams:
-    """Named parameters of the ``heuristic`` player (see the module text).
-
-    The defaults are the tuner's best set (:func:`cardodds.canasta.play.tune`, seed 7, 1,500
-    paired deals a match): against the hand-set start ``take_min_gain=20, out_needs_canasta=1, keep_wilds=1`` it
-    gained 277 [254, 301] points a hand on fresh deals. ``match_discards`` and ``out_for_game``
-    steer ``heuristic2`` only (``heuristic`` ignores them)."""
+    """Named parameters of the ``heuristic`` player (see the module text); the defaults are
+    :func:`cardodds.canasta.play.tune`'s best set (``docs/canasta-play.md``). ``match_discards``
+    and ``out_for_game`` steer ``heuristic2`` only."""
 
     open_from_turn: int = 0
     take_min_pile: int = 2

@@ -32,14 +32,9 @@ WILD_LIMITS = ("naturals", "three", "none")
 GOING_OUT = ("meld_or_discard", "meld_all")
 #: The direction of play (and of the deal passing), RULES.md's default first.
 DIRECTIONS = ("clockwise", "counterclockwise")
-#: Who moves first in a hand: the player after the dealer in the direction of play (the
-#: player left of the dealer when play is clockwise), or the dealer.
+#: The options of ``first_player``, ``empty_stock`` and ``added_cards`` (:class:`CanastaRules`).
 FIRST_PLAYERS = ("after_dealer", "dealer")
-#: What a player facing an empty stock does: the hand ends (no going-out bonus), or the
-#: player may take the pile instead of drawing (the hand ends when it does not).
 EMPTY_STOCK = ("end", "take_pile")
-#: Whose points a card added to the opponents' meld is: the meld's side (the meld and its
-#: points stay with the side that started it), or the side that added it.
 ADDED_CARDS = ("meld_owner", "adder")
 
 #: The packed rules every kernel reads (:meth:`CanastaRules.pack`: meld odds and played
@@ -67,34 +62,22 @@ RULES = Layout("canasta rules", [
 class CanastaRules:
     """Options of Polish Canasta (RULES.md 3); the defaults are the rules' defaults.
 
-    - ``jokers``: 4 (108-card pack) or 6 (110 cards).
-    - ``wild_limit``: wilds a natural-rank meld may hold. ``"naturals"`` (default): at least
-      2 naturals and no more wilds than naturals; ``"three"``: at least 2 naturals and at
-      most 3 wilds; ``"none"``: any number of wilds on at least one natural.
-    - ``min_first_meld``: points the first combination of a side must reach (30).
-    - ``swap_twos``: a 2 may be swapped out of a meld like a Joker (default False).
-    - ``wild_melds``: a meld of wilds only is allowed (default True; it can grow only into a
-      joker canasta).
-    - ``target``: game total that ends the game (10000).
-    - ``ace_points``, ``high_points`` (8..Q), ``low_points`` (4..7): card points the seed leaves
-      open (20, 10, 5). The seed's own values are fixed: Joker 50, 2 20, K 10, every 3 100.
-    - ``going_out_bonus``: 100 for the side of the player who goes out; ``going_out_needs_canasta``
-      (default False) makes going out need a canasta, as in standard Canasta.
-    - ``going_out``: how a player goes out in played hands: ``"meld_or_discard"`` (default; the
-      last card may be melded or discarded) or ``"meld_all"`` (the seed's "for laying out all
-      cards in combinations": the hand must end by melding, the last card may not be discarded).
-    - ``direction``: ``"clockwise"`` (default: seats 0, 1, 2, 3 in turn, the deal passing to the
-      left) or ``"counterclockwise"`` (0, 3, 2, 1, the deal passing to the right). Seats 0 and 2
-      are partners against 1 and 3 either way; seat 1 sits left of seat 0.
-    - ``first_player``: ``"after_dealer"`` (default: the player after the dealer in the direction
-      of play, left of the dealer when play is clockwise) or ``"dealer"``.
-    - ``empty_stock``: ``"end"`` (default: the hand ends when a player must draw from an empty
-      stock, no going-out bonus) or ``"take_pile"`` (instead of drawing, the player may take the
-      pile by the usual rules; the hand ends when the player does not or cannot).
-    - ``added_cards``: ``"meld_owner"`` (default: a card added to the opponents' meld is theirs,
-      the meld and its points stay with the side that started it) or ``"adder"`` (its points
-      count for the side that added it, positive with a canasta on that side, else negative;
-      the meld and its canasta bonus stay with the side that started it).
+    - ``jokers``: 4 (108-card pack) or 6 (110 cards). ``target``: the game's end (10000).
+    - ``wild_limit``: wilds in a natural meld: ``"naturals"`` (default: 2+ naturals, no more wilds
+      than naturals), ``"three"`` (2+ naturals, 3 wilds at most) or ``"none"`` (1+ natural).
+    - ``min_first_meld`` (30); ``swap_twos``: a 2 swaps out like a Joker (False); ``wild_melds``:
+      a meld of wilds only, which grows only into a joker canasta (True).
+    - ``ace_points``, ``high_points`` (8..Q), ``low_points`` (4..7): what the seed leaves open
+      (20, 10, 5); Joker 50, 2 20, K 10, every 3 100 are fixed.
+    - ``going_out_bonus`` (100); ``going_out_needs_canasta`` (False); ``going_out``:
+      ``"meld_or_discard"`` (default) or ``"meld_all"`` (the last card may not be discarded).
+    - ``direction``: ``"clockwise"`` (default: seats 0, 1, 2, 3) or ``"counterclockwise"``
+      (0, 3, 2, 1); seats 0 and 2 are partners either way. ``first_player``: ``"after_dealer"``
+      (default) or ``"dealer"``.
+    - ``empty_stock``: ``"end"`` (default: a draw from an empty stock ends the hand, no bonus) or
+      ``"take_pile"`` (the player may take the pile instead; else the hand ends).
+    - ``added_cards``: a card added to the opponents' meld scores for ``"meld_owner"`` (default)
+      or for the ``"adder"`` (positive with a canasta on its side, else negative).
     """
 
     jokers: int = 4

@@ -1,15 +1,11 @@
 """What a user ``@njit`` policy sees of the Canasta table, by name.
 
 A policy ``policy(state, seat, view, moves, n_moves) -> int`` (see :mod:`cardodds.canasta.policies`)
-of :data:`SIGNATURE`: ``rng`` uint64[::1] (the chunk's generator state, draw with
-:func:`cardodds._random.bounded`), ``view`` int64[::1], ``moves`` int64[:, ::1] (``n_moves``
-rows), ``n_moves`` and ``seat`` int64; it returns the index of its move in ``moves``. It is
-compiled once more, to a ``cfunc`` of that signature (:func:`compile_policy`, through
-:func:`cardodds.policy.compile_user`, the one user-function mechanism of every game), which the
-kernels receive as an argument: they are not recompiled for it.
+of :data:`SIGNATURE` returns the index of its move in ``moves``. It is compiled to a ``cfunc``
+(:func:`compile_policy`) that the kernels receive as an argument, so they are not recompiled.
 
-``view`` is an int64 array laid out by :data:`TABLE`. Read it with the offsets of
-:data:`AT` (numba reads them as constants): ``view[AT.hand + 15 * seat + kind]`` your cards of
+``view`` is laid out by :data:`TABLE`; read it with the offsets of :data:`AT` (numba reads them
+as constants): ``view[AT.hand + 15 * seat + kind]`` your cards of
 a kind (kinds of :mod:`cardodds.canasta.cards`: 0 = 2, 1 = black 3, 2 = red 3, 3..13 = 4..A,
 14 = Joker); the other seats' hands read 0, their sizes are ``view[AT.hand_count + s]``;
 ``view[AT.meld + 4 * (12 * side + slot) + i]`` the meld records of each side (slot 0..10 the
@@ -17,8 +13,8 @@ ranks 4..A, slot 11 wilds alone; ``i`` = 0 kind, 1 naturals, 2 twos, 3 Jokers; a
 holds 0 cards); ``view[AT.pile + i]`` for ``i < view[AT.pile_len]`` the pile bottom to top;
 ``view[AT.red3 + side]``, ``view[AT.opened + side]``, ``view[AT.turn]`` (table turns so far),
 ``view[AT.deck_size] - view[AT.stock_pos]`` cards left in the stock (its order reads -1);
-what every player saw: ``view[AT.took + 15 * seat + kind]`` the cards a seat took with the
-pile and has not played since, ``view[AT.discarded + kind]`` the discards of the hand;
+``view[AT.took + 15 * seat + kind]`` the cards a seat took with the pile and has not played
+since, ``view[AT.discarded + kind]`` the hand's discards;
 ``view[AT.lent + 3 * (12 * side + slot) + i]`` the naturals, 2s and Jokers (``i`` = 0, 1, 2)
 the other side added to a meld. Sides: seat % 2.
 
@@ -37,8 +33,6 @@ Moves are int64 records ``(type, a, b, c, d)``:
 ``MV_END``                leave the pile in a turn on an empty stock: the hand ends (only with
                           ``empty_stock="take_pile"``, listed first, beside the ways to take it)
 ========================  ==============================================================
-
-:func:`describe_move` says a move in the game's words.
 
 >>> AT.hand, TABLE.sizes.meld
 (0, 96)
@@ -77,8 +71,7 @@ def compile_policy(user):
 def kernel_policy(user):
     """The played kernels' ``user`` argument: None without a user policy, so that numba leaves
     the call through a user's pointer (and the table view it is handed) out of the compiled
-    kernel; else :func:`compile_policy`. Measured: 0.2 s less compiling for a lineup of
-    built-in policies."""
+    kernel (less to compile for built-in lineups); else :func:`compile_policy`."""
     return None if user is None else compile_policy(user)
 
 

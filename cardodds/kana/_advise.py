@@ -66,8 +66,7 @@ def posterior_tables(n, me, kanad_known, pool, st):
     """Cumulative weights over pairs of ``pool`` for each earlier seat with a known känäd
     card and each context: ``(cum[n, NCTX, npairs], total[n, NCTX], zmax[n], px, py)``.
 
-    Plain Python and NumPy, called once per advice: compiled, it and :func:`kana_probability`
-    (with numba's ``np.zeros`` and ``np.empty`` for them) cost a first call 0.7 s of compile CPU.
+    Plain Python and NumPy, called once per advice (less to compile).
     """
     first, second = np.triu_indices(pool.shape[0], 1)  # pairs (a, b), a < b, in order
     px = pool[first].astype(np.int64)
@@ -155,9 +154,8 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     twin :func:`advise_by_rejection` (``post`` is not read); left out, numba compiles none of
     the twin's code. Both play my options on a deal the same way.
 
-    Plain Python, allocating the chunk's arrays for the compiled :func:`_worlds_loop` (as a
-    compiled kernel doing only that it cost a first call 0.6 s of compile CPU: numba optimises
-    and emits the whole loop's code again in each caller it is linked into).
+    Plain Python, allocating the chunk's arrays for the compiled :func:`_worlds_loop` (a
+    compiled kernel would compile the loop again).
     """
     n = int(rules[R.players])
     _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin,

@@ -153,8 +153,7 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     compiles the shown-card path (:func:`_shown_rounds`). ``base_deck`` lists the cards not shown.
 
     Plain Python, allocating the chunk's arrays for the compiled loop, like the other chunk
-    kernels of Känä: as a compiled kernel it cost 0.3 s of compile CPU on a first call, and
-    numba's ``np.empty`` and ``np.zeros`` another 0.2 s. The loop releases the GIL as a kernel does.
+    kernels of Känä (less to compile). The loop releases the GIL as a kernel does.
     """
     n = int(rules[R.players])
     common = (rules[R.fresh_deck], rules[R.extra_round_all], rules[R.last_round_latest],
@@ -282,9 +281,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
     ``KanaRules.pack()``, ``lay`` the offsets of :func:`config_layout`.
 
     Plain Python, allocating the chunk's arrays for the compiled :func:`_configs_loop` (a
-    compiled kernel doing only that cost a first call 0.4 s of compile CPU: numba optimises and
-    emits the whole loop's code again in it). Measured as fast as the compiled kernel, unlike
-    :func:`play_rounds`.
+    compiled kernel would compile the loop again).
     """
     n = int(rules[R.players])
     C = st.kinds.shape[0]

@@ -96,10 +96,9 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
     tests; a real run passes zero rows. When ``trace`` has rows, every round at every table is
     written to one row of it (offsets ``to`` of :func:`trace_layout`) until it is full.
 
-    Plain Python, allocating the chunk's arrays for the compiled :func:`_sessions_loop`: as a
-    compiled kernel it cost a first call 2.3 s of compile CPU, and its whole-array copies
-    (``deck[:] = saved``) compiled another 2.5 s of numba's own code (the shape check's error
-    message, strings and all); the loop copies element by element.
+    Plain Python, allocating the chunk's arrays for the compiled :func:`_sessions_loop` (a
+    compiled kernel would compile the loop again). The loop copies arrays element by element:
+    numba compiles much of its own code for a whole-array copy.
     """
     T = rotation.shape[0]
     _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,

@@ -126,8 +126,8 @@ def _reshuffle_stock(deck, keep_out):
 def random_position(s):
     """A blind känä at a uniformly random one of three positions.
 
-    Out of line on purpose: inlined, the rejection loop of the bounded draw keeps LLVM
-    from keeping the round loop in registers (about 30% slower).
+    Out of line on purpose: inlined, the bounded draw's rejection loop keeps LLVM from
+    keeping the round loop in registers.
     """
     return bounded(s, 3)
 
@@ -151,8 +151,7 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
     kept cards); their counts go to the extra-round block of ``out`` at ``block``.
 
     Compiled without reference counting: the callers' hot loops are too, and a call from
-    there then costs no atomic update per array argument (with them, the call cost the lean
-    round loop a third of its time).
+    there then costs no atomic update per array argument.
     """
     out[block + X.needed] += 1
     if extra_all:
@@ -187,7 +186,7 @@ def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, fresh, extra_
         for j in range(2 * k):
             # Two cards each, both unseen: känäing the first is as good as any blind choice,
             # so the second is the dark card. One call site of the inlined deal_from, not two:
-            # each is typed and lowered again (0.1 s of compile CPU).
+            # each would be typed and lowered again.
             dark[j >> 1], word, have = deal_from(s, deck, i, m, word, have)
             i += 1
         top = -1
@@ -264,8 +263,7 @@ def kana_card(hand, pos, p, kanad, kept):
 def new_work(n, C):
     """Scratch arrays for a table of ``n`` played under ``C`` configurations or options.
 
-    Plain Python, called by the chunk functions before their compiled loop (compiled, it and
-    numba's ``np.empty`` for it cost a first call 0.2 s of compile CPU)."""
+    Plain Python, called by the chunk functions before their compiled loop (less to compile)."""
     return Work(np.empty((n, 3), np.int64), np.empty((n, 2), np.int64), np.empty(n, np.int64),
                 np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(C, np.int64),
                 np.empty(52, np.int64), np.empty(52, np.int64), np.empty(4, np.uint64))

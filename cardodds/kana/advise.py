@@ -194,12 +194,10 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
     (they känä without looking), or one policy / a list per seat. With neither ``variant``
     nor ``rules`` given, the advisor asks about peek-one (the official rules leave no choice).
 
-    Deals are sampled consistent with everything I know, including what each earlier
-    player's känäd card says about the cards it kept under its strategy; every option is
-    played on the same deals, and the best is named only when its paired difference to the
-    next best excludes zero. Under the official rules with blind opponents (``"table"`` and
-    ``"blind"`` both are) and no run size given, the answer is exact: every option wins with
-    probability 1/n, since nobody's känä depends on their cards.
+    Deals are sampled consistent with all I know (an earlier känä weighs the cards its player
+    kept); every option plays the same deals, and the best is named only when its paired
+    difference to the next excludes zero. Official rules, blind opponents and no run size give
+    the exact answer: every option wins with probability 1/n.
 
     >>> a = advise(4, "peek-one", seat=2, cards="2h ? ?", opponents="blind", samples=100_000, rng=1)
     >>> a.best

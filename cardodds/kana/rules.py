@@ -66,18 +66,13 @@ class KanaRules:
         ``"official"``: nobody looks at a face-down card. ``"peek-one"``: each player looks at
         one of their three cards before the känä round. ``"peek-all"``: each looks at all three.
     ante
-        Stake each player puts in the pot (default 0.40, the seed's 40 cents); the winner
-        takes ``players * ante``.
+        Each player's stake in the pot (default 0.40); the winner takes ``players * ante``.
     tiebreak_deck
-        Where extra-round cards come from. ``"remaining"`` (default): the undealt stock; when
-        it holds fewer than two cards per tied player, every card not in a tied player's
-        current hand is shuffled into a new stock. ``"fresh"``: a new full deck every extra round.
+        Where extra-round cards come from: ``"remaining"`` (default), the undealt stock, refilled
+        with every card not in a tied hand when short; ``"fresh"``, a new deck each extra round.
     extra_round
-        Who plays the extra round after a tie for the best hand: ``"tied"`` (default, only
-        the tied players) or ``"all"`` (everyone at the table; later extra rounds are again
-        among those tied in it). With ``tiebreak_deck="remaining"`` it needs at most
-        :data:`MAX_ALL_FROM_STOCK` (13) players: everyone keeps two cards in hand, and the other
-        52 - 2n must give each of the n players two new ones.
+        Who plays the extra round after a tie: ``"tied"`` (default) or ``"all"`` (later ones again
+        among the tied); with ``"remaining"`` at most :data:`MAX_ALL_FROM_STOCK` (13) players.
     last_round_tie
         Who starts the last turn round when several first-turned cards share the lowest
         rank: ``"earliest"`` clockwise from the starter (default) or ``"latest"``.

@@ -195,9 +195,8 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, call
     ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`).
     ``same[i]`` is the option whose heuristic play-out option ``i`` repeats card for card
     (:func:`interchangeable`; ``i`` itself for none): with ``pol`` None, its figures are copied."""
-    # The chunk kernel is the compiled loop called with its tables allocated here, in Python, as
-    # the deals kernels do (see ._kernels.deals_kernel): a compiled kernel around it measured half
-    # a second of the first call.
+    # Plain Python around the compiled loop, as the deals kernels: a compiled kernel here is one
+    # more compile of the whole loop.
     _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1,
                  PLAY_OUT_OPTIONS if pol is None else None, np.empty(TABLE_SIZE, dtype=np.int64),
                  np.empty(TABLE_SIZE, dtype=np.int64), np.empty(52, dtype=np.int64),
@@ -308,8 +307,7 @@ def play_out_options(w, t, sub, seat, cards, same, res):
     (returns 0). The advice loop of heuristic players alone calls it through a pointer
     (:data:`PLAY_OUT_OPTIONS`), once a world: its compiling, the longest of that first call's,
     then runs in a second process beside the loop's instead of before it (:mod:`cardodds._split`).
-    The same called once a card measured 4% slower than the play-out inlined into the loop
-    (``python benchmarks/side_by_side.py OLD_TREE . --kernel advise``, ``benchmarks/RESULTS_speed.md``)."""
+    Once a world, not once a card: a call a card is slower."""
     for i in range(cards.shape[0]):
         if same[i] != i:  # the play-out of an earlier option, mirrored
             copy_into(res[i], res[same[i]])
@@ -360,8 +358,8 @@ def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
     # The card play of the position's phase inlined here, not play_any (both card plays and the
-    # start of phase 2), which advice then does not compile at all: about half a second of a
-    # first call (a phase-1 position ends before phase 1 does, so phase 2 never starts here).
+    # start of phase 2), which advice then does not compile at all (a phase-1 position ends
+    # before phase 1 does, so phase 2 never starts here).
     if stock is None:
         for i in range(cards.shape[0]):
             play_card(t, seats[i], cards[i])

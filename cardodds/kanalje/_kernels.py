@@ -38,12 +38,8 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
     """``n`` deals, seat 0 left of the dealer: jack takers, scores and their distributions
     (:data:`DEALS`); two players also phase 1 and the face-up card.
 
-    Every deals kernel is its compiled loop called with the tables allocated here, in Python:
-    numba links each callee into a compiled caller and optimises the whole again, so a compiled
-    kernel around the loop cost about as much of the first call as the loop itself (half a
-    second for the heuristic players, over a second here); an allocation a chunk costs nothing.
-    ``calls`` are for deals of ``rules`` from ``start_phase`` (:func:`._policies.calls` with
-    their :func:`._table.phase1_arg`)."""
+    Plain Python around the compiled loop, as every deals kernel: numba would link the loop into a
+    compiled kernel and optimise it all again. ``calls``: :func:`._policies.calls` for these deals."""
     _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls,
                 *deal_work(fixed_hand, fixed_card), *new_scratch(), _checked(check),
                 phase1_arg(rules[R.players], start_phase))
@@ -75,7 +71,7 @@ def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixe
 
 def _checked(check):
     """None for an unchecked run: the deal loops then compile no check of the deal's end
-    (:func:`._table.check_deal_end`, a quarter of a second of their first call)."""
+    (:func:`._table.check_deal_end`)."""
     return True if check else None
 
 
@@ -88,8 +84,8 @@ def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_c
                           PLAY_OUT_HEURISTIC, *deal_work(fixed_hand, fixed_card), _checked(check))
 
 
-# noalias: its one caller allocates the tables, and LLVM then keeps the random state in
-# registers across the deck's and the table's writes (about 1% of its speed, side_by_side.py)
+# noalias: its one caller allocates the tables, so LLVM may keep the random state in
+# registers across the deck's and the table's writes
 @loop(noalias=True, from_python=True)
 def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
                           play_out, t, deck, nfree, held, hand0, checked):

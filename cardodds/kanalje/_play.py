@@ -171,8 +171,8 @@ def play_out_searching(state, t, pol, samples, calls, scr, rs, phase1):
     """:func:`play_out` without the lean loops of :func:`_played_out_lean` compiled in: the same
     play for any lineup, for the deals and advice kernels, which run it only for a lineup with a
     look-ahead, ``pimc`` or user player (one that never takes those loops). The heuristic's
-    play-out, a third of the look-ahead lineup's first call, is then compiled only in the
-    searches, which a second process compiles beside the deal loop (:mod:`cardodds._split`)."""
+    play-out is then compiled only in the searches, which a second process compiles beside the
+    deal loop (:mod:`cardodds._split`)."""
     _play_out_choosing(state, t, pol, samples, calls, scr, rs, phase1)
 
 

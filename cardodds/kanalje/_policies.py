@@ -141,7 +141,7 @@ def _heuristic_lead(t, seat, hand, unseen, trump):
 
 @inline
 def heuristic_choose(t, seat, legal):
-    """The documented rule-based player (see ``policies.py``)."""
+    """The rule-based player (documented in ``policies.py``)."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
     n = t[T.players]
@@ -256,19 +256,9 @@ def faceup_value(t, fu):
 
 @loop(forceinline=True)
 def heuristic_card(t, seat, legal):
-    """:func:`heuristic_choose` typed and lowered once, as a function of its own, which LLVM
-    inlines into every caller (``forceinline``, see ``cardodds/_jit.py``): every play-out and
-    every lineup's heuristic seats call it. Before, the search's play-out
-    (:func:`play_heuristic_until`) inlined the heuristic at numba's level and the seats called
-    this function, so a search lineup's first call compiled the heuristic twice; now once, in
-    the second process of :mod:`cardodds._split` (with :func:`exact_value` inlined too, the
-    pimc lineup's first call compiled in 0.82 (0.80-0.83) of the CPU seconds, the look-ahead's
-    in 0.89 (0.86-1.14), four pairs each:
-    ``python benchmarks/compile.py --before TREE --only kanalje --no-report --repeats 4``). The
-    look-ahead's chunk kernel ran 0.999 to 1.006 times as fast as before the compile-time work
-    (f23cfde), where with numba's inlining it ran 0.957 to 0.960 in the same runs, and the
-    heuristic lineup's at the same speed (``python benchmarks/side_by_side.py TREE_F23CFDE
-    TREE_BEFORE . --kernel lookahead``, and ``--kernel heuristic``)."""
+    """:func:`heuristic_choose` compiled once, as a function of its own that LLVM inlines into
+    every caller (``forceinline``): every play-out and every lineup's heuristic seats share one
+    compile of the heuristic (``benchmarks/RESULTS_compile.md``)."""
     return heuristic_choose(t, seat, legal)
 
 
@@ -342,9 +332,7 @@ def play_heuristic_until(state, t, depth, first, phase1):
     card plays are inlined into this loop, and so is the heuristic (:func:`heuristic_card`, by
     LLVM); this loop is inlined into the two play-outs called through a pointer
     (:func:`play_out_heuristic`, and the heuristic advice's, :func:`._advise.play_out_options`):
-    every other heuristic play-out calls it, once a play-out, straight (a linked one-line
-    wrapper calling it to the end of the deal measured a quarter of a second more of each first
-    call, and no speed)."""
+    every other heuristic play-out calls it straight (a wrapper would only add compile time)."""
     if phase1 is not None:
         first = _phase1_heuristic(state, t, first)
     while first >= 0 or depth == 0 or tricks_left(t) > depth:
@@ -363,8 +351,7 @@ def play_out_heuristic(state, t):
     loop calls it through a pointer (:data:`PLAY_OUT_HEURISTIC`), so that it compiles once, beside
     the loop (in a second process, :mod:`cardodds._split`), instead of once on its own and again
     inside the loop. :func:`play_heuristic_until` is inlined here with its ``depth`` and
-    ``first`` constant, which LLVM folds: the loop measured 2% faster than with the call
-    (``benchmarks/side_by_side.py``)."""
+    ``first`` constant, which LLVM folds (faster than a call)."""
     play_heuristic_until_inlined(state, t, 0, -1, True)
     return 0
 
@@ -380,10 +367,7 @@ def exact_value(state, t, seat, c, scr, phase1):
     hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
     are left, then the exact search (:func:`._search.endgame_score`, the score itself when the
     deal is over). ``t`` is played on. Inlined into the ``pimc`` player, its one caller: as a
-    function of its own, its code and both callees' were optimised once more before the player
-    linked them (about 0.4 CPU seconds of the pimc lineup's first call, in a one-process
-    profile), and the player ran as fast either way (0.996 and 0.988 of it, quartiles 0.89 to
-    1.14: ``benchmarks/side_by_side.py --kernel pimc``)."""
+    function of its own it would be optimised once more before being linked, for no speed."""
     play_heuristic_until(state, t, endgame_tricks(t), c, phase1)
     return endgame_score(t, seat, scr, SOLVE)
 

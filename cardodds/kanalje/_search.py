@@ -36,13 +36,8 @@ OFF = 4
 MAX_ENDGAME = 5
 #: Tricks left when the ``pimc`` player stops the heuristic and solves the rest exactly
 #: (three players; with two players, whose tricks have two cards, :data:`ENDGAME_TWO`).
-#: Measured with three players, 16 worlds, 1,000 paired deals against the look-ahead (2026-12-01):
-#: 3 tricks, about 4,900 decisions per CPU second and +0.11 [0.04, 0.17] points a deal; 4, about
-#: 390 and +0.22 [0.16, 0.29]; 5, about 21, which would put that match past ten minutes. Since
-#: the search scores the forced last trick without walking it, it makes the same choices about
-#: 1.8 times as fast (1.82, quartiles 1.62-1.92: ``benchmarks/side_by_side.py --kernel pimc``):
-#: 4 tricks, about 310 decisions per CPU second on 2026-12-04, the look-ahead 12,972 in the same
-#: run (row P22 of ``docs/performance.md``; the machines differ from day to day).
+#: Four is the most whose strength match still runs in minutes; three is weaker
+#: (``benchmarks/RESULTS_design.md``).
 ENDGAME_THREE = 4
 ENDGAME_TWO = 5
 assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME

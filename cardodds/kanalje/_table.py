@@ -106,10 +106,9 @@ def beats(c, w, trump):
     return (c & 3) == trump
 
 
-#: :func:`beats` compiled on its own and linked rather than inlined at numba's IR level: LLVM then
-#: makes it a select, not a branch. The random players' loops, whose trick winners no branch
-#: predictor can guess, run 1.3 times as many deals a second with it; the heuristic's table
-#: moves run faster with the inlined branch (``benchmarks/side_by_side.py``, both kernels).
+#: :func:`beats` compiled on its own and linked: LLVM makes it a select, not a branch, which is
+#: faster in the random players' loops (their trick winners defeat a branch predictor); the
+#: heuristic's table moves keep the inlined branch, faster there.
 beats_linked = linked(beats)
 
 
@@ -576,9 +575,7 @@ def record_deal(out, t, players, held, hand0, phase1):
         _record_phase1(out, t)
 
 
-# The heuristic players' deals loop inlines the deal and its records: a deal takes about a
-# microsecond there, and these two calls measured 3 to 4% of its speed
-# (``benchmarks/side_by_side.py``); inlined into every deals, match and game loop they cost the
-# report's first run 8 CPU seconds of compiling.
+# Only the heuristic players' deals loop inlines the deal and its records: its deals are short
+# enough for two calls to show; inlined everywhere they would cost much compile time.
 start_deal_inlined = inlined(start_deal)
 record_deal_inlined = inlined(record_deal)

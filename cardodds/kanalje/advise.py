@@ -291,38 +291,17 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
            trump=None, faceup=None, dead=None, samples: int | None = None, target_halfwidth: float | None = None,
            lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, infer: bool = False, rng=None,
            threads: int | None = None, progress: bool = False) -> AdviceResult:
-    """Which card should I play now? Every legal card of a Kanalje position, played out on
-    the same sampled worlds.
+    """Which card should I play now? Each legal card played out on the same worlds: the unseen
+    cards dealt uniformly over every deal consistent with what I saw (cards, voids).
 
-    ``seat``: my seat (0 is left of the dealer and leads the first trick). ``hand``: my cards
-    now. ``turned``: the turned card (its suit is trump). ``played``: every trick so far in
-    order, ``"L: c c c; L: c c c; ...; L: c"`` (the seat that led it, a colon, its cards in
-    the order played), or a list of ``"L: c c c"`` strings or ``(L, cards)`` pairs; a last
-    group of fewer than three cards is the trick in progress, and it must be my turn to play
-    to it (or to lead, when every trick is complete). The cards I have not seen are dealt to
-    the other two uniformly over every deal consistent with what I saw (cards played, turned
-    card, voids shown). ``policies``: who plays the deal out after my card, one name for
-    every seat or one per seat, mine included (``random``, ``heuristic``, ``lookahead``, ``pimc``, or
-    one ``@njit`` policy, as in :func:`~cardodds.kanalje.jack_risk`). ``samples`` worlds
-    (default 10,000; 50 with a searching (``lookahead``, ``pimc``) or user policy) or ``target_halfwidth``: run until
-    the paired difference between the two best cards is known to within that many points.
-
-    ``infer=True`` also weighs each world by how likely the other seats' plays so far were
-    under their policies (random: 1 / their legal cards at each play; heuristic: only worlds
-    in which it would have played as it did): ``effective_samples`` is then the effective sample
-    size of the weighting. The other seats' policies must be ``random`` or ``heuristic``
-    (three players, or two in phase 2).
-
-    Two players (``rules=KanaljeRules(players=2)``; seat 0 is the non-dealer): no ``turned``;
-    phase 1 ``faceup="F1 F2 ... Fk"``, the face-up stock card of every trick played in order and
-    the one face up now (the last), with ``played`` the phase-1 tricks (two cards each; the
-    first led by the non-dealer); phase 2 ``trump="7h"``, the dead phase-1 card that named
-    trump, with ``played`` the phase-2 tricks alone (the first led by the last phase-1 trick's
-    winner, which the position does not name) and ``dead`` the phase-1 cards I remember
-    (besides the trump card; those I do not are dealt at random among the dead cards and the
-    opponent's hand). Phase-1 figures are for the whole deal (the
-    phase-1 jacks already taken included); phase-2 figures for phase 2 (its tricks so far
-    included), as the phase-1 tricks are not given.
+    ``played``: the tricks so far, ``"L: c c c; ..."`` (the leader, then its cards in order), a
+    last short group being the trick I play to next. ``policies``: who plays the deal out, as in
+    :func:`~cardodds.kanalje.jack_risk`. ``samples`` worlds (default 10,000; 50 with a search or user
+    policy) or ``target_halfwidth`` on the paired difference of the two best cards. ``infer=True``
+    weighs each world by how likely the others' plays were under their (random or heuristic) policies.
+    Two players (``KanaljeRules(players=2)``, no ``turned``): in phase 1 ``faceup`` is every trick's
+    face-up card, the current one last; in phase 2 ``trump`` is the card that named trump, ``played``
+    phase 2's tricks alone, ``dead`` the phase-1 cards I remember, and the figures are phase 2's.
 
     >>> r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...            "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "

@@ -259,7 +259,7 @@ def trace(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, rng=N
     the card the loser draws. ``result`` holds each seat's score, tricks and penalty, and who
     took each jack (``jack taker``: spades, clubs, diamonds, hearts; -1 nobody, -2 out of play).
 
-    >>> t = trace("random", hands=["Ac Kc", "Qc 2d", "3c 4d"], turned="2h")
+    >>> t = trace("random", hands=["Ac Kc", "Qc 2d", "3c 4d"], turned="2h", rng=1)
     >>> [(m.seat, m.action, m.cards) for m in t.moves[3:7]]
     [(0, 'play', ('Ac',)), (1, 'play', ('Qc',)), (2, 'play', ('3c',)), (0, 'win', ('Ac', 'Qc', '3c'))]
     """

@@ -45,29 +45,20 @@ class KanaljeRules:
     """Every option of Kanalje, with the defaults of RULES.md 2.1.
 
     players:
-        3 (RULES.md 2.1) or 2, the two-phase game of RULES.md 2.2 (13 cards each, a 26-card
-        stock; phase 1 without trump or duty to follow, phase 2 by the three-player rules).
+        3, or 2: the two-phase game of RULES.md 2.2 (13 cards each, a 26-card stock).
     turned_jack:
-        ``"dead"`` [default]: the turned 52nd card takes no part in play, so a turned jack
-        is paid by nobody; ``"last_trick"``: a turned jack goes to the last trick's winner.
+        ``"dead"`` [default]: a turned jack is paid by nobody; ``"last_trick"``: by the last trick's winner.
     target:
-        Points that end the game [seed: 21]: after a deal in which somebody reaches it, the
-        highest total wins; a tie at the top plays another deal.
-    trick_points:
-        Points for each trick taken [seed: 1].
-    jack_penalties:
-        Penalty of the jack of clubs, diamonds, hearts, spades [seed: 2, 3, 4, 1].
+        Points that end the game [21]: the highest total wins; a tie at the top plays another deal.
+    trick_points, jack_penalties:
+        Points a trick [1]; penalties of the jacks of clubs, diamonds, hearts, spades [2, 3, 4, 1].
     phase1_jacks_cost:
-        Two players only [seed: jacks cost "in both phases"]: a jack in a phase-1 trick costs
-        its penalty to the trick's winner (True, default) or falls dead (False).
-    phase1_leader:
-        Two players: who leads the first phase-1 trick, ``"non_dealer"`` [default] or ``"dealer"``.
-    phase2_leader:
-        Two players: who leads phase 2, the winner of the last phase-1 trick (``"last_trick"``
-        [default]) or the non-dealer.
+        Two players: a phase-1 jack costs the trick's winner its penalty (True, default) or falls dead.
+    phase1_leader, phase2_leader:
+        Two players: who leads phase 1, ``"non_dealer"`` [default] or ``"dealer"``; who leads phase 2,
+        the last phase-1 trick's winner (``"last_trick"`` [default]) or ``"non_dealer"``.
     phase2_trump:
-        Two players: the phase-2 trump is the suit of one card drawn at random from the 26
-        phase-1 trick cards, which stays dead (``"trick_card"`` [default]), or no trump (``"none"``).
+        Two players: ``"trick_card"`` [default], the suit of a random dead phase-1 trick card, or ``"none"``.
     """
 
     players: int = 3

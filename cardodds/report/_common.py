@@ -54,8 +54,7 @@ def save(fig, path: Path, dpi: int = 110) -> None:
     """Write a chart as PNG, reproducibly (no software stamp), and close it; inside
     :func:`page_parts` also as ``<name>.svg`` for the web page (after the PNG: the PNG stays
     what it was). In a warm-up task (:mod:`cardodds.warmup`), whose files are thrown away, the
-    chart is closed undrawn: drawing compiles no kernel, and it was a quarter of the tasks' CPU
-    time on a warm cache (3.4 of 13.8 s over the six sections)."""
+    chart is closed undrawn: drawing compiles no kernel, and it costs CPU."""
     from ..warmup import in_task
 
     if in_task():
