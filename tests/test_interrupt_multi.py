@@ -270,6 +270,53 @@ def test_report_build_keeps_old_files_of_the_interrupted_section(tmp_path, monke
         assert (tmp_path / "b.md").read_text() == "old b\n" and (tmp_path / "a.md").read_text() == "new a\n"
 
 
+def test_ctrl_c_between_two_sections_keeps_the_finished_one_and_builds_no_other(tmp_path, monkeypatch):
+    # Ctrl-C as a finished section's staging folder is removed, or while it is published (deferred
+    # there): the report stops before the next section, as it does while that one's kernels compile.
+    import types
+
+    from cardodds import cli, report
+
+    def finished(outdir, **kw):
+        (outdir / "a.md").write_text("new a\n")
+        return outdir / "a.md"
+
+    def never(outdir, **kw):
+        pytest.fail("the section after the interruption was built")
+
+    fake = {"cardodds.report.a": type("M", (), {"write": staticmethod(finished)}),
+            "cardodds.report.b": type("M", (), {"write": staticmethod(never)})}
+    real_import = importlib.import_module
+    monkeypatch.setattr(report, "SECTIONS", ("a", "b"))
+    monkeypatch.setattr(report, "available_sections", lambda: ["a", "b"])
+    monkeypatch.setattr(importlib, "import_module", lambda name: fake.get(name) or real_import(name))
+    real_rmtree, real_publish = report.shutil.rmtree, report._publish
+
+    def rmtree_cut(path, **kw):
+        real_rmtree(path, **kw)
+        raise KeyboardInterrupt
+
+    def publish_then_ctrl_c(*args):
+        written = real_publish(*args)
+        signal.raise_signal(signal.SIGINT)  # the CLI's handler defers it: a section goes in whole
+        return written
+
+    monkeypatch.setattr(cli, "_SIGINTS", 0)
+    previous = signal.signal(signal.SIGINT, cli._on_sigint)
+    try:
+        for name, cut in [("shutil", types.SimpleNamespace(rmtree=rmtree_cut)), ("_publish", publish_then_ctrl_c)]:
+            out = tmp_path / name
+            with monkeypatch.context() as m:
+                m.setattr(report, name, cut)
+                m.setattr(cli, "_SIGINTS", 0)
+                with pytest.raises(report.Interrupted) as stop:
+                    report.build(out, next_section=lambda names: names[0])
+            assert stop.value.section is None and stop.value.written == [out / "a.md"], name
+            assert sorted(p.name for p in out.iterdir()) == ["a.md", "a.part.html", "index.html"], name
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 # ---- real processes ----------------------------------------------------------------------------------------
 #: A progress bar's line: deals counted / the run's deals.
 _FRAME = re.compile(rb"\|\s*([0-9.]+)([kMGT]?)/([0-9.]+)([kMGT]?) ")
