@@ -324,8 +324,8 @@ class DaskChunks:
 
         self.client = client
         self.nthreads = max(1, sum(client.nthreads().values()))
-        payload = (_ref(kernel), _pack_args(args), ss, n_out)
-        self.payload = _scatter(client, payload)
+        self.sent = (_ref(kernel), _pack_args(args), ss, n_out)
+        self.payload = _scatter(client, self.sent)
         self.ac = as_completed(with_results=False, loop=client.loop)
         self.pending: dict = {}  # future -> chunks
         self.ready: list = []
@@ -367,18 +367,27 @@ class DaskChunks:
         chunks = self.pending.pop(fut, None)
         if chunks is None:
             return []
+        exc = None
         if fut.status == "finished":
-            rows, seconds = fut.result()
-            per = seconds / len(chunks)
-            self.per_chunk = per if self.per_chunk is None else 0.7 * self.per_chunk + 0.3 * per
-            self.batch = int(min(4096, max(1, round(TASK_SECONDS / max(self.per_chunk, 1e-6)))))
-            return [(c, rows[j]) for j, c in enumerate(chunks)]
-        exc = fut.exception() if fut.status == "error" else None
+            try:
+                rows, seconds = fut.result()
+            except Exception as e:  # the worker holding its result died before it was fetched
+                exc = e
+            else:
+                per = seconds / len(chunks)
+                self.per_chunk = per if self.per_chunk is None else 0.7 * self.per_chunk + 0.3 * per
+                self.batch = int(min(4096, max(1, round(TASK_SECONDS / max(self.per_chunk, 1e-6)))))
+                return [(c, rows[j]) for j, c in enumerate(chunks)]
+        elif fut.status == "error":
+            exc = fut.exception()
         lost = exc is None or type(exc).__name__ in ("KilledWorker", "CommClosedError", "FutureCancelledError")
         tries = self.retries.get(tuple(chunks), 0)
         if lost and tries < 5:
-            # The worker holding it died: compute the same chunks again (counted once, when they arrive).
+            # The worker holding it died: compute the same chunks again (counted once, when they arrive),
+            # after sending the run's arguments again if they died with it (the only worker holding them).
             self.retries[tuple(chunks)] = tries + 1
+            if self.payload.status != "finished":
+                self.payload = _scatter(self.client, self.sent)
             self._submit_task(chunks)
             return []
         return [(chunks[0], exc if exc is not None else RuntimeError("a Dask task was lost"))] + [

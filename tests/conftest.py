@@ -48,6 +48,34 @@ def chunk():
     return lambda i=0: chunk_state(ss, i)
 
 
+def in_ci() -> bool:
+    """Whether the tests run in CI (``CI`` set, as CI services set it, and not "0" or "false")."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def browser_or_skip() -> tuple[str, str]:
+    """The paths of Chromium and its driver (``cardodds.report.browser.locate``) for a test that
+    opens the report's page in a browser. Without them the test is skipped, its reason the line
+    that installs them (the README's test command passes on a machine with no browser); under
+    ``CI=true`` it fails instead, so CI never passes with the browser tests unrun."""
+    from cardodds.report.browser import BrowserMissing, locate
+
+    try:
+        return locate()
+    except BrowserMissing as exc:
+        missing = str(exc)
+    if in_ci():
+        pytest.fail(f"CI=true and the browser tests need headless Chromium: {missing}", pytrace=False)
+    # Not a hollow skip: under CI=true the same test fails (above), and the reason says what to install.
+    pytest.skip(f"needs headless Chromium: {missing}")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> tuple[str, str]:
+    """Chromium and its driver, or the test skipped (failed under ``CI=true``): :func:`browser_or_skip`."""
+    return browser_or_skip()
+
+
 def run_twice_on_a_fresh_cache(code: str, cache) -> str:
     """Run ``code`` in two fresh interpreters with numba's cache in the empty folder ``cache``:
     the first compiles and stores, the second loads what the first stored. Both must exit 0;

@@ -131,48 +131,61 @@ def test_precision_targeted_run_same_plan_as_threads(client):
     assert there.samples == here.samples and _same(here, there)
 
 
-def test_a_worker_killed_mid_run_is_recomputed_never_counted_twice(client):
+def test_a_worker_killed_mid_run_is_recomputed_never_counted_twice(client, monkeypatch):
+    from cardodds import _backend
+
     kernel, args, n_out = _kana_rounds()
     kw = dict(samples=40 * 65536, rng=21, chunk_size=65536)
     here = engine.run(kernel, args, n_out, threads=2, **kw)
     pids = client.run(os.getpid)
-    victim = sorted(pids.values())[0]
     killed = []
+    collect = _backend.DaskChunks.collect
 
-    def kill_when_running():
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # once tasks are running somewhere
-            if any(client.processing().values()):
-                time.sleep(0.3)
-                os.kill(victim, signal.SIGKILL)
-                killed.append(victim)
-                return
-            time.sleep(0.02)
+    def collect_then_kill(self, timeout):
+        # Once the run has chunks counted, a worker holding tasks of it not yet done is killed.
+        got = collect(self, timeout)
+        busy = [address for address, tasks in client.processing().items() if tasks] if got and not killed else []
+        if busy:
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            killed.append(busy[0])
+        return got
 
-    t = threading.Thread(target=kill_when_running)
-    t.start()
+    monkeypatch.setattr(_backend.DaskChunks, "collect", collect_then_kill)
     there = engine.run(kernel, args, n_out, backend=client, **kw)
-    t.join()
     assert killed, "the worker was not killed during the run"
     assert there.samples == here.samples and not there.partial
     assert (there.counts == here.counts).all()
     client.wait_for_workers(2, timeout=60)
 
 
-def test_ctrl_c_cancels_outstanding_tasks_and_returns_partial(client):
+def test_ctrl_c_cancels_outstanding_tasks_and_returns_partial(client, monkeypatch):
+    from cardodds import _backend
+
     kernel, args, n_out = _kana_rounds()
     # Workers (one may have been restarted by the test before) load the kernel first.
     engine.run(kernel, args, n_out, samples=8 * 4096, chunk_size=4096, rng=0, backend=client)
-    timer = threading.Timer(4.0, _thread.interrupt_main)
-    timer.start()
-    t0 = time.monotonic()
+    counted, interrupted = [], []
+    collect = _backend.DaskChunks.collect
+
+    def collect_after_ctrl_c(self, timeout):
+        if counted and not interrupted:  # chunks an earlier call returned are counted: the run is under way
+            interrupted.append(time.monotonic())
+            _thread.interrupt_main()  # Ctrl-C
+        got = collect(self, timeout)
+        counted.extend(got)
+        return got
+
+    monkeypatch.setattr(_backend.DaskChunks, "collect", collect_after_ctrl_c)
+    hang = threading.Timer(600, _thread.interrupt_main)  # bounds a hang only
+    hang.start()
     try:
         r = engine.run(kernel, args, n_out, samples=10**11, rng=1, backend=client)
     finally:
-        timer.cancel()
-    took = time.monotonic() - t0
+        hang.cancel()
+    assert interrupted, "the run counted no chunk in 600 s"
+    took = time.monotonic() - interrupted[0]
     assert r.partial and 0 < r.samples < 10**11 and r.samples % engine.DEFAULT_CHUNK == 0
-    assert took < 4.0 + 3.0
+    assert took < 3.0
     deadline = time.monotonic() + 20
     while any(client.processing().values()) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -3,8 +3,8 @@
 ``cardodds kana table`` (best-response steps, then two final runs, per seat and per player
 count), ``cardodds canasta play --house-options`` (one paired run per option) and
 ``cardodds report`` (sections of many runs) are interrupted by SIGINT at random moments of
-a real process; the library functions are interrupted at every step by a run that reports
-itself partial.
+a real process (a run drawn at random, at a random share of its deals); the library functions
+are interrupted at every step by a run that reports itself partial.
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ import dataclasses
 import fcntl
 import importlib
 import json
-import os
-import pty
 import random
-import select
+import re
 import signal
-import struct
 import subprocess
 import sys
 import termios
@@ -33,7 +30,7 @@ from cardodds import _cliutil as cu
 from cardodds import engine
 from cardodds.kana.cli import table_dict, table_text
 
-from .test_interrupt import _COUNTED, EXIT_WITHIN, _cardodds
+from .test_interrupt import _cardodds, _sigint_when
 
 posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and pseudo-terminals")
 
@@ -273,100 +270,104 @@ def test_report_build_keeps_old_files_of_the_interrupted_section(tmp_path, monke
         assert (tmp_path / "b.md").read_text() == "old b\n" and (tmp_path / "a.md").read_text() == "new a\n"
 
 
-# ---- real processes ----------------------------------------------------------------------------------------
-def _sigint_after_counting(args: list[str], delay: float) -> tuple[int | None, str, str]:
-    """Run ``cardodds args`` with stderr on a terminal; once its progress bar shows rounds
-    counted, wait ``delay`` s and send SIGINT. Returns (exit status, stdout, terminal output);
-    status None when the command finished before the signal."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns: a whole bar
-    proc = subprocess.Popen(_cardodds() + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    seen = b""
+def test_ctrl_c_between_two_sections_keeps_the_finished_one_and_builds_no_other(tmp_path, monkeypatch):
+    # Ctrl-C as a finished section's staging folder is removed, or while it is published (deferred
+    # there): the report stops before the next section, as it does while that one's kernels compile.
+    import types
 
-    def drain(timeout: float) -> None:
-        nonlocal seen
-        ready, _, _ = select.select([master], [], [], timeout)
-        if ready:
-            try:
-                seen += os.read(master, 65536)
-            except OSError:
-                pass
+    from cardodds import cli, report
 
+    def finished(outdir, **kw):
+        (outdir / "a.md").write_text("new a\n")
+        return outdir / "a.md"
+
+    def never(outdir, **kw):
+        pytest.fail("the section after the interruption was built")
+
+    fake = {"cardodds.report.a": type("M", (), {"write": staticmethod(finished)}),
+            "cardodds.report.b": type("M", (), {"write": staticmethod(never)})}
+    real_import = importlib.import_module
+    monkeypatch.setattr(report, "SECTIONS", ("a", "b"))
+    monkeypatch.setattr(report, "available_sections", lambda: ["a", "b"])
+    monkeypatch.setattr(importlib, "import_module", lambda name: fake.get(name) or real_import(name))
+    real_rmtree, real_publish = report.shutil.rmtree, report._publish
+
+    def rmtree_cut(path, **kw):
+        real_rmtree(path, **kw)
+        raise KeyboardInterrupt
+
+    def publish_then_ctrl_c(*args):
+        written = real_publish(*args)
+        signal.raise_signal(signal.SIGINT)  # the CLI's handler defers it: a section goes in whole
+        return written
+
+    monkeypatch.setattr(cli, "_SIGINTS", 0)
+    previous = signal.signal(signal.SIGINT, cli._on_sigint)
     try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and proc.poll() is None:
-            drain(0.1)
-            if any(float(m.group(1)) > 0 for m in _COUNTED.finditer(seen[-3000:])):
-                break
-        end = time.monotonic() + delay
-        while time.monotonic() < end and proc.poll() is None:
-            drain(min(0.05, max(0.0, end - time.monotonic())))
-        if proc.poll() is not None:
-            out, _ = proc.communicate()
-            return None, out.decode(), seen.decode(errors="replace")
-        proc.send_signal(signal.SIGINT)
-        try:
-            out, _ = proc.communicate(timeout=EXIT_WITHIN)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            pytest.fail(f"{args} hung after SIGINT (still running {EXIT_WITHIN} s later)")
-        for _ in range(20):
-            before = len(seen)
-            drain(0.05)
-            if len(seen) == before:
-                break
-        return proc.returncode, out.decode(), seen.decode(errors="replace")
+        for name, cut in [("shutil", types.SimpleNamespace(rmtree=rmtree_cut)), ("_publish", publish_then_ctrl_c)]:
+            out = tmp_path / name
+            with monkeypatch.context() as m:
+                m.setattr(report, name, cut)
+                m.setattr(cli, "_SIGINTS", 0)
+                with pytest.raises(report.Interrupted) as stop:
+                    report.build(out, next_section=lambda names: names[0])
+            assert stop.value.section is None and stop.value.written == [out / "a.md"], name
+            assert sorted(p.name for p in out.iterdir()) == ["a.md", "a.part.html", "index.html"], name
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
+        signal.signal(signal.SIGINT, previous)
 
 
-def _whole(out: str, as_json: bool) -> bool:
-    """The answer printed is complete: every run had finished when SIGINT came."""
-    try:
-        return (not json.loads(out)["partial"]) if as_json else bool(out) and "[PARTIAL" not in out
-    except ValueError:
-        return False
+# ---- real processes ----------------------------------------------------------------------------------------
+#: A progress bar's line: deals counted / the run's deals.
+_FRAME = re.compile(rb"\|\s*([0-9.]+)([kMGT]?)/([0-9.]+)([kMGT]?) ")
+_UNIT = {b"": 1.0, b"k": 1e3, b"M": 1e6, b"G": 1e9, b"T": 1e12}
+#: A run's progress bar cleared as the run ends, once what follows has arrived: the next bar or a
+#: whole line, but not the compile notice (printed above a bar, it clears the bar the same way).
+_CLOSED = re.compile(rb"\r {20,}\r(?!" + re.escape(cu.COMPILE_NOTICE.encode())
+                     + rb")(?=\r* *\d+%\||[^\r\n]*\r?\n)")
 
 
-def _interrupted(args: list[str], delay: float) -> tuple[int, str, str, float]:
-    """SIGINT ``delay`` s into the counting; a command that finished its runs first (it printed
-    its whole answer, and exits with status 0, or 130 when SIGINT came as it printed or shut
-    down) is run again with half the delay (a fast machine), so every try interrupts a run."""
-    for _ in range(6):
-        status, out, term = _sigint_after_counting(args, delay)
-        if status is not None and not (status in (0, 130) and _whole(out, "--json" in args)):
-            return status, out, term, delay
-        delay /= 2
-    pytest.fail(f"{args} always finished its runs before SIGINT")
+def _in_run(k: int, f: float):
+    """The sign for :func:`_sigint_when` that a command's ``k``-th run (from 1) has counted more
+    than the fraction ``f`` of its deals, or has ended. Runs are counted by their bars cleared,
+    so a run too quick to show a count still counts."""
+
+    def sign(seen: bytes) -> bool:
+        closed = [m.end() for m in _CLOSED.finditer(seen)]
+        if len(closed) != k - 1:
+            return len(closed) >= k
+        frames = list(_FRAME.finditer(seen, closed[-1] if closed else 0))
+        if not frames:
+            return False
+        n, total = (float(frames[-1][i]) * _UNIT[frames[-1][i + 1]] for i in (1, 3))
+        return n > max(0.0, f * total)
+
+    return sign
 
 
 MULTI = {
-    # two player counts, each: best-response steps and two final runs, two seats a run
+    # two player counts, each: best-response steps and two final runs, two seats a run (fifteen runs)
     "kana table": ["kana", "table", "--players", "2-3", "--samples", "40000000"],
     # eight paired runs, one per house option
     "canasta house options": ["canasta", "play", "--house-options", "--samples", "10000"],
 }
-#: Seconds of counting each command needs at least on a loaded 2-core machine; SIGINT comes
-#: a random time within it, so it lands in different runs.
-SPAN = {"kana table": 6.0, "canasta house options": 6.0}
+#: SIGINT comes in one of the first runs of each command, at a random point of it: runs remain
+#: after it, so it always lands before the answer, however fast the machine.
+FIRST_RUNS = {"kana table": 3, "canasta house options": 4}
 TRIES = 4
 
 
 @posix
 def test_sigint_in_commands_of_several_runs_prints_the_partial_answer():
     rnd = random.Random("several runs")
-    plan = [(name, rnd.uniform(0.0, SPAN[name]), as_json) for name in MULTI for as_json in (False, True)
-            for _ in range(TRIES // 2)]
+    plan = [(name, rnd.randint(1, FIRST_RUNS[name]), rnd.uniform(0.0, 0.9), as_json) for name in MULTI
+            for as_json in (False, True) for _ in range(TRIES // 2)]
     common = ["--threads", "2", "--seed", "7", "--progress"]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        outcomes = list(pool.map(lambda t: _interrupted(MULTI[t[0]] + common + ["--json"] * t[2], t[1]), plan))
-    for (name, _, as_json), (status, out, term, delay) in zip(plan, outcomes):
-        where = f"{name} {'--json ' if as_json else ''}interrupted {delay:.2f} s into the counting"
+        outcomes = list(pool.map(lambda t: _sigint_when(MULTI[t[0]] + common + ["--json"] * t[3], _in_run(t[1], t[2])),
+                                 plan))
+    for (name, k, f, as_json), (status, out, term, _) in zip(plan, outcomes):
+        where = f"{name} {'--json ' if as_json else ''}interrupted in run {k} at {f:.0%} of it (or as it ended)"
         assert status == 130, f"{where}: exit status {status}, stdout {out[-300:]!r}, terminal {term[-300:]!r}"
         assert "Traceback" not in term, f"{where}: {term[-1000:]}"
         if as_json:
@@ -380,23 +381,15 @@ def test_sigint_in_commands_of_several_runs_prints_the_partial_answer():
 @posix
 def test_sigint_in_the_report_leaves_no_half_written_file(tmp_path):
     rnd = random.Random("report")
-    tries = 0
-    for _ in range(2):
-        delay = rnd.uniform(0.0, 3.0)
-        while True:  # a report that finished first (a fast machine) is run again, sooner
-            tries += 1
-            assert tries <= 8, "the report always finished before SIGINT"
-            out_dir = tmp_path / f"r{tries}"
-            out_dir.mkdir()
-            (out_dir / "canasta.md").write_text("the previous report\n")
-            status, out, term = _sigint_after_counting(
-                ["report", "--section", "canasta", "--scale", "0.002", "--out", str(out_dir), "--progress"], delay)
-            if status is not None and out == "":
-                break
-            assert status in (None, 0, 130) and str(out_dir / "canasta.md") in out.split(), (status, out, term[-500:])
-            delay /= 2
-        where = f"report interrupted {delay:.2f} s into the counting"
-        assert status == 130, f"{where}: exit status {status}, {term[-500:]!r}"
+    for i in range(2):
+        k, f = rnd.randint(1, 3), rnd.uniform(0.0, 0.9)  # the section has four runs: one at least remains
+        out_dir = tmp_path / f"r{i}"
+        out_dir.mkdir()
+        (out_dir / "canasta.md").write_text("the previous report\n")
+        status, out, term, _ = _sigint_when(
+            ["report", "--section", "canasta", "--scale", "0.25", "--out", str(out_dir), "--progress"], _in_run(k, f))
+        where = f"report interrupted in run {k} of section canasta at {f:.0%} of it (or as it ended)"
+        assert status == 130 and out == "", f"{where}: exit status {status}, stdout {out!r}, {term[-500:]!r}"
         assert "Traceback" not in term, f"{where}: {term[-1000:]}"
         assert "report interrupted in section canasta" in term, f"{where}: {term[-500:]!r}"
         assert sorted(p.name for p in out_dir.iterdir()) == ["canasta.md"], where  # no chart, no staging folder

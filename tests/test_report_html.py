@@ -1,7 +1,8 @@
 """The report's web page, ``index.html``, checked in a real browser (headless Chromium).
 
-The report is built once at a tiny scale; the page is opened from its ``file://`` URL. The
-tests are never skipped: without Chromium they fail and say how to install it.
+The report is built once at a tiny scale; the page is opened from its ``file://`` URL. Without
+Chromium the tests that open it are skipped with the line that installs it, and fail under
+``CI=true`` (the ``chromium`` fixture of ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import pytest
 
 from cardodds.kana.policies import combos
 from cardodds.report import SECTIONS, build
-from cardodds.report.browser import BrowserMissing, open_browser, screenshots, set_viewport
+from cardodds.report.browser import INSTALL, open_browser, screenshots, set_viewport
+
+from .conftest import browser_or_skip
 
 SEED, SCALE = 7, 0.002
 #: The module of the shipped tables (``from cardodds.kana import equilibrium`` is the function).
@@ -33,11 +36,8 @@ def built(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    try:
-        driver = open_browser()
-    except BrowserMissing as exc:
-        pytest.fail(f"the browser tests need headless Chromium: {exc}")
+def browser(chromium):
+    driver = open_browser()  # installed but failing to start: an error, never a skip
     yield driver
     driver.quit()
 
@@ -271,7 +271,7 @@ def test_charts_are_titled_with_labelled_axes(page):
     assert charts and all(label and chars > 20 for label, chars in charts), charts
 
 
-def test_screenshots_of_every_section_at_desktop_and_phone_width(built, tmp_path):
+def test_screenshots_of_every_section_at_desktop_and_phone_width(chromium, built, tmp_path):
     files = screenshots(built / "index.html", tmp_path / "shots")
     assert sorted(p.name for p in files) == sorted(f"{s}-{k}.png" for s in SECTIONS for k in ("desktop", "phone"))
     assert all(_not_blank(p.read_bytes()) for p in files)
@@ -288,3 +288,15 @@ def test_screenshots_without_chromium_is_a_one_line_usage_error(tmp_path):
     assert run.returncode == 2 and run.stdout == "", run.stderr
     assert run.stderr.count("\n") == 1 and "--screenshots" in run.stderr and "apt-get install chromium" in run.stderr
     assert list(tmp_path.iterdir()) == []  # refused before building anything
+
+
+@pytest.mark.parametrize("ci", [None, "true"], ids=["no CI", "CI=true"])
+def test_without_chromium_a_browser_test_skips_with_the_install_line_but_fails_under_ci(ci, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no chromium, no chromedriver
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    with pytest.raises(pytest.skip.Exception if ci is None else pytest.fail.Exception) as stop:
+        browser_or_skip()
+    assert f"chromium and chromedriver not found: {INSTALL}" in str(stop.value)

@@ -32,10 +32,11 @@ def _env(cache: Path, log: Path | None = None) -> dict:
 
 
 def _compiled(log: Path) -> list[dict]:
-    """The cardodds kernels a logged run compiled."""
+    """The cardodds kernels a logged run compiled (a line still being written left out)."""
     if not log.exists():
         return []
-    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    text = log.read_text()
+    rows = [json.loads(line) for line in text[:text.rfind("\n") + 1].splitlines()]
     return [r for r in rows if r["kernel"].startswith("cardodds.")]
 
 
@@ -151,8 +152,8 @@ def _children(pid: int) -> list[int]:
 
 def _start_long_warm_up(tmp_path, jobs: int = 1) -> subprocess.Popen:
     cmd = CLI + ["warm-up", "--task", "report kanalje", "--task", "report canasta_play", "--jobs", str(jobs)]
-    return subprocess.Popen(cmd, env=_env(tmp_path / "cache"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+    return subprocess.Popen(cmd, env=_env(tmp_path / "cache", tmp_path / "compiles.jsonl"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
 def _first_child(proc: subprocess.Popen) -> int:
@@ -167,10 +168,17 @@ def _first_child(proc: subprocess.Popen) -> int:
     raise AssertionError("no child process started")
 
 
-def _wait_for_worker(proc: subprocess.Popen) -> list[int]:
-    _first_child(proc)  # the task's own process
-    time.sleep(2.0)
-    return _children(proc.pid)
+def _compiling(proc: subprocess.Popen, log: Path, workers: int = 1) -> list[int]:
+    """The child processes of ``proc`` once ``workers`` of them have logged a compile to ``log``
+    (their tasks are under way: started, at their niceness, compiling)."""
+    deadline = time.monotonic() + 600  # bounds a hang only: the wait is for the log
+    while time.monotonic() < deadline and proc.poll() is None:
+        kids = _children(proc.pid)
+        if len(set(kids) & {r["pid"] for r in _compiled(log)}) >= workers:
+            return kids
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)  # the test fails: leave no process behind
+    raise AssertionError(f"no {workers} worker(s) of {proc.args} logged a compile")
 
 
 def _group_gone(pgid: int, within: float = 15.0) -> bool:
@@ -197,7 +205,7 @@ def _ctrl_c(proc: subprocess.Popen) -> tuple[str, str]:
 
 def test_ctrl_c_stops_the_workers_and_exits_130_with_a_partial_table(tmp_path):
     proc = _start_long_warm_up(tmp_path)
-    _wait_for_worker(proc)
+    _compiling(proc, tmp_path / "compiles.jsonl")
     out, err = _ctrl_c(proc)
     assert proc.returncode == 130, err
     assert "PARTIAL" in out and "not run" in out
@@ -208,7 +216,7 @@ def test_ctrl_c_stops_the_workers_and_exits_130_with_a_partial_table(tmp_path):
 def test_a_killed_worker_is_named_and_the_exit_status_is_1(tmp_path):
     proc = _start_long_warm_up(tmp_path)
     try:
-        kids = _wait_for_worker(proc)
+        kids = _compiling(proc, tmp_path / "compiles.jsonl")
         os.kill(kids[0], signal.SIGKILL)
         out, err = proc.communicate(timeout=120)
     finally:
@@ -246,10 +254,11 @@ def test_report_compiles_its_sections_in_warm_up_processes_and_builds_each_once_
 
 def test_ctrl_c_while_the_report_compiles_writes_nothing_and_exits_130(tmp_path):
     out = tmp_path / "out"
+    log = tmp_path / "compiles.jsonl"
     proc = subprocess.Popen(CLI + ["report", "--section", "kanalje", "--scale", "0.01", "--out", str(out)],
-                            env=_env(tmp_path / "cache"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    _wait_for_worker(proc)  # the section's warm-up task is compiling
+                            env=_env(tmp_path / "cache", log), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    _compiling(proc, log)  # the section's warm-up task is compiling
     stdout, err = _ctrl_c(proc)
     assert proc.returncode == 130, err
     assert stdout == ""
@@ -259,12 +268,16 @@ def test_ctrl_c_while_the_report_compiles_writes_nothing_and_exits_130(tmp_path)
 
 
 def test_ctrl_c_after_a_section_while_another_compiles_keeps_the_finished_one_and_exits_130(tmp_path):
-    out = tmp_path / "out"
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    # kana_session's kernels on disk first, so it is built at once while kanalje's compile (the longest)
+    # runs: compiled together, a loaded machine may finish the niced kana_session after kanalje
+    warm = subprocess.run(CLI + ["warm-up", "--task", "report kana_session"], env=_env(cache), capture_output=True,
+                          text=True, timeout=600)
+    assert warm.returncode == 0, warm.stderr
     proc = subprocess.Popen(CLI + ["report", "--section", "kanalje", "--section", "kana_session", "--scale", "0.01",
-                                   "--out", str(out)], env=_env(tmp_path / "cache"), stdout=subprocess.PIPE,
+                                   "--out", str(out)], env=_env(cache), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.monotonic() + 300
-    # kana_session compiles in a few seconds and is built while kanalje's kernels still compile
+    deadline = time.monotonic() + 600  # bounds a hang only: the wait is for the section's file
     while not (out / "kana_session.md").exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     stdout, err = _ctrl_c(proc)
@@ -303,7 +316,7 @@ def test_an_unwritable_cache_folder_is_one_line_and_exit_2(tmp_path):
 def test_the_longest_task_compiles_at_full_priority_and_the_others_behind_it(tmp_path):
     proc = _start_long_warm_up(tmp_path, jobs=2)  # Kanalje's section first, then Canasta's play
     try:
-        kids = _wait_for_worker(proc)
+        kids = _compiling(proc, tmp_path / "compiles.jsonl", workers=2)
         nice = sorted(os.getpriority(os.PRIO_PROCESS, k) for k in kids)
     finally:
         _ctrl_c(proc)

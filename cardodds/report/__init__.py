@@ -64,17 +64,14 @@ def build(outdir: str | Path = "reports", *, seed: int = SEED, scale: float = 1.
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    building = None  # the section being built; None while the next one is chosen
     try:
         with engine.session() as sess, page_parts():
             todo = list(names)
             while todo:
-                name = todo[0]
-                if next_section is not None:
-                    try:
-                        name = next_section(list(todo))
-                    except KeyboardInterrupt:
-                        raise Interrupted(None, written) from None
+                name = todo[0] if next_section is None else next_section(list(todo))
                 todo.remove(name)
+                building = name
                 start = time.perf_counter()
                 module = importlib.import_module(f"cardodds.report.{name}")
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
@@ -87,10 +84,13 @@ def build(outdir: str | Path = "reports", *, seed: int = SEED, scale: float = 1.
                         if timings is not None:
                             timings[name] = time.perf_counter() - start
                         written.append(_publish(staging, out, Path(md).name))
-                except KeyboardInterrupt:
-                    raise Interrupted(name, written) from None
+                        building = None
                 finally:
                     shutil.rmtree(staging, ignore_errors=True)
+                if sess.interrupted:  # Ctrl-C while the section was published: no next section
+                    raise KeyboardInterrupt
+    except KeyboardInterrupt:  # wherever it lands: between two sections too
+        raise Interrupted(building, written) from None
     finally:
         if written:  # the page shows every section finished, this run's and earlier ones
             html.write_page(out, SECTIONS)
