@@ -4,7 +4,6 @@ run sizes above the maximum are refused with an estimated time; thread counts ar
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -23,9 +22,7 @@ def test_huge_run_plans_as_it_goes_and_keeps_few_chunks_in_flight():
                 raise KeyboardInterrupt
         out[0] += n
 
-    t0 = time.monotonic()
     r = run(kernel, (50,), 1, samples=10**11, rng=1, chunk_size=1000, threads=2)
-    assert time.monotonic() - t0 < 5  # the old engine built 10^8 chunks before the first ran
     assert r.partial and 0 < r.samples <= (len(started) - 1) * 1000 and r.counts[0] == r.samples
     # chunks handed out but never run are at most the in-flight bound
     assert r.chunks <= len(started) + engine.IN_FLIGHT_PER_THREAD * 2
