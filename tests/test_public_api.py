@@ -1,7 +1,7 @@
 """Every public function that runs deals refuses bad ``samples=``, ``threads=`` and ``rng=`` first.
 
 The functions are found, not listed: every name in the ``__all__`` of each game package and of
-the core modules users call that is a function (classes, modules and deprecated aliases
+the core modules users call that is a function (classes and modules
 skipped) and takes ``samples``, ``threads`` or ``rng``. Each is called with one bad value at a
 time and otherwise valid arguments (:data:`VALID` holds the required ones); the
 ``ValueError`` must name the argument and its value (``threads=-5 ...``), as
@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import types
-import warnings
 
 import pytest
 
@@ -63,11 +62,7 @@ def _public_functions():
         except ModuleNotFoundError:
             continue  # cardodds.backend is a function of the package, not a module
         for name in getattr(module, "__all__", []):
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                obj = getattr(module, name)
-            if any(issubclass(w.category, DeprecationWarning) for w in caught):
-                continue  # a deprecated alias: its new name is tested
+            obj = getattr(module, name)
             if inspect.isclass(obj) or isinstance(obj, types.ModuleType) or not callable(obj):
                 continue
             if set(inspect.signature(obj).parameters) & set(BAD):
@@ -105,10 +100,8 @@ def no_run(monkeypatch):
 def test_bad_run_arguments_are_refused_first(key, func, arg, value, no_run, tmp_path):
     args, kwargs = VALID.get(key, ((), {}))
     args = tuple(a.format(tmp=tmp_path) if isinstance(a, str) and "{tmp}" in a else a for a in args)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        with pytest.raises(ValueError) as err:
-            func(*args, **{**kwargs, arg: value})
+    with pytest.raises(ValueError) as err:
+        func(*args, **{**kwargs, arg: value})
     assert f"{arg}={value!r}" in str(err.value), str(err.value)
 
 

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import engine
-from .._deprecate import rules_keyword
 from .._validate import check_run
 from ..engine import InOrder, takes_backend
 from ..results import Result, counts_field
@@ -262,7 +261,6 @@ def _size(samples, target_halfwidth, default):
     return samples
 
 
-@rules_keyword
 @takes_backend
 def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None, check: bool = False,
@@ -341,7 +339,6 @@ class GameResult(Result):
         ])
 
 
-@rules_keyword
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          rng=None, threads: int | None = None, check: bool = False, params: HeuristicParams | None = None,
@@ -436,7 +433,6 @@ class HouseOptionsResult(Result):
         return "\n".join(lines)
 
 
-@rules_keyword
 @takes_backend
 def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, options=None,
                   samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
@@ -558,7 +554,6 @@ class StrengthResult(Result):
                 f"(seed {self.seed})")
 
 
-@rules_keyword
 @takes_backend
 def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
              rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
@@ -608,7 +603,6 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
 
 
 # ---- a traced hand -------------------------------------------------------------------------------------------
-@rules_keyword
 def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=None,
           params: HeuristicParams | None = None) -> list[str]:
     """Every move of one hand (seat 0 moves first) in readable card names, the scores last.
@@ -690,7 +684,6 @@ TUNE_GRID = {
 }
 
 
-@rules_keyword
 @takes_backend
 def tune(*, rules: CanastaRules | None = None, samples: int = DEFAULT_TUNE_SAMPLES, rounds: int = 1,
          grid: dict | None = None, rng=None, threads: int | None = None,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
@@ -353,8 +352,6 @@ def add_session_command(ksub) -> None:
                    help="one policy for everybody or one per player, comma-separated: blind, blind-first.., "
                    "threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random "
                    f"(default {SESSION_POLICIES})")
-    # --strategies: the old name of --policies, still taken (with a warning), hidden from --help
-    p.add_argument("--strategies", dest="old_strategies", default=None, help=argparse.SUPPRESS)
     p.add_argument("--rounds", type=cu.positive_int, default=SESSION_ROUNDS, metavar="R",
                    help=f"rounds a session (default {SESSION_ROUNDS})")
     p.add_argument("--leave-at", type=cu.positive_int, default=None, metavar="ANTES",
@@ -368,8 +365,7 @@ def add_session_command(ksub) -> None:
 def _session(args) -> int:
     from .session import session
 
-    lineup, note = _lineup(args)
-    specs = [s.strip() for s in lineup.split(",")]
+    specs = [s.strip() for s in args.policies.split(",")]
     if len(specs) not in (1, args.players):
         raise cu.UsageError(f"--policies lists {len(specs)} policies for {args.players} players; "
                             "give one for everybody or one per player")
@@ -390,20 +386,7 @@ def _session(args) -> int:
     rules = rules_from(args, variant=variant)
     result = session(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
                      first=first, **cu.run_options(args), **cu.run_size(args))
-    status = cu.emit(args, result, _session_text)
-    if note:  # after the answer: an error stays the only line on stderr
-        print(note, file=sys.stderr)
-    return status
-
-
-def _lineup(args) -> tuple[str, str]:
-    """``--policies``, or its old name ``--strategies``, and the warning to print for it."""
-    if args.old_strategies is None:
-        return args.policies, ""
-    if args.policies != SESSION_POLICIES:
-        raise cu.UsageError("give --policies only (--strategies is its old name)")
-    return args.old_strategies, ("cardodds: warning: --strategies is renamed --policies; the old flag will go in a "
-                                 "later release")
+    return cu.emit(args, result, _session_text)
 
 
 def _session_text(r) -> str:
