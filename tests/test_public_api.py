@@ -33,7 +33,7 @@ _KANALJE_DEAL = (["Ac Kc", "Qc 2d", "3c 4d"], "2h")
 _KANALJE_STRENGTH = ("heuristic", "random")
 
 #: Valid required arguments (positional, keyword) per function, named ``module:function``;
-#: a function whose arguments all have defaults needs no line. Old and new names of a verb both.
+#: a function whose arguments all have defaults needs no line.
 VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kana:advise": ((4, "peek-one"), {"seat": 2, "cards": "2h ? ?", "opponents": "blind"}),
     "cardodds.kana:compare": (("blind-first", "blind-third"), {}),
