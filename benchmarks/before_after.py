@@ -11,9 +11,9 @@ same load. Prints a markdown table: each call's median rates, the median of its 
 after / before, and a 95% interval for that median (order statistics of the ratios, which
 needs 6 repeats or more); the last line gives the median ratio over the calls. Fresh
 interpreters of one tree differ by a few per cent on this machine, so a ratio is ruled out
-only by an interval that excludes it. The calls use names both trees know (an old name that
-now warns is still the same kernel). Its tables are recorded by hand in ``RESULTS_speed.md``
-(``compile.py`` writes the whole of ``RESULTS_compile.md``).
+only by an interval that excludes it. The calls use names both trees know. Its tables are
+recorded by hand in ``RESULTS_speed.md`` (``compile.py`` writes the whole of
+``RESULTS_compile.md``).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def main() -> None:
         r = _median_rate(lambda: session(TABLE, rules=rules, rounds=ROUNDS, samples=sessions, rng=1, threads=threads),
                          sessions * ROUNDS * 2, repeats)
         rows.append((f"kana.session, 2 tables, {threads} thread(s)", r))
-        o = _median_rate(lambda: odds(rules=rules, strategies=TABLE, samples=sessions * ROUNDS, rng=1, threads=threads),
+        o = _median_rate(lambda: odds(rules=rules, policies=TABLE, samples=sessions * ROUNDS, rng=1, threads=threads),
                          sessions * ROUNDS, repeats)
         rows.append((f"kana.odds with the same strategies, {threads} thread(s)", o))
     base = rows[1][1]

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parents[1]
 
 CALLS = {
     "kana.odds (4 players, blind-random, 300,000 rounds)":
-        "kana.odds(4, strategies='blind-random', samples=300_000, rng=1, threads=1)",
+        "kana.odds(4, policies='blind-random', samples=300_000, rng=1, threads=1)",
     "kanalje.jack_risk (heuristic, 40,000 deals)":
         "kanalje.jack_risk('heuristic', samples=40_000, rng=1, threads=1)",
     "canasta.play (heuristic, 10,000 hands)":

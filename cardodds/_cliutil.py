@@ -243,11 +243,10 @@ def seed(text: str) -> int:
     return value
 
 
-def choice(*names: str, old: dict[str, str] | None = None) -> Callable[[str], str]:
-    """Type: one of ``names`` (hyphenated); ``old`` maps accepted older spellings to them."""
+def choice(*names: str) -> Callable[[str], str]:
+    """Type: one of ``names`` (hyphenated, or with underscores)."""
     aliases = {n: n for n in names}
     aliases.update({n.replace("-", "_"): n for n in names})
-    aliases.update(old or {})
 
     def check(text: str) -> str:
         if text in aliases:

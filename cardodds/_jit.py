@@ -341,8 +341,9 @@ class _LoggedCFunc(CFunc):
     compile log (``CARDODDS_COMPILE_LOG``) counts it; a load from the cache announces nothing.
     Numba optimises the linked code of a ``cfunc`` and emits its machine code only when it
     first saves it to the cache or calls it (a dispatcher's, while it compiles): here that is
-    done inside the announcement, so the log counts it too. It caches in :data:`CACHE_DIR` and compiles with cardodds' compiler
-    replacements in force (a caller sets the environments of the compiled-only code it holds)."""
+    done inside the announcement, so the log counts it too. It caches in :data:`CACHE_DIR` and
+    compiles with cardodds' compiler replacements in force (a caller sets the environments of the
+    compiled-only code it holds)."""
 
     def enable_caching(self):
         self._cache = _cache_for(self._pyfunc)

@@ -16,7 +16,6 @@ import importlib
 import importlib.util
 import sys
 import types
-import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -25,7 +24,6 @@ __all__ = ["lazy_package"]
 
 class _LazyPackage(types.ModuleType):
     _exports: dict[str, str]
-    _deprecated_in: tuple[str, ...]
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -38,13 +36,6 @@ class _LazyPackage(types.ModuleType):
         if importlib.util.find_spec(f"{self.__name__}.{name}") is not None:
             # a submodule the eager package used to bind as a side effect (kana.rules, kanalje.policies)
             return importlib.import_module(f"{self.__name__}.{name}")
-        for where in self.__dict__.get("_deprecated_in", ()):
-            module = importlib.import_module(where, self.__name__)
-            new = getattr(module, "_DEPRECATED", {}).get(name)
-            if new is not None:  # worded as _deprecate.renamed words it, pointing at the caller's line
-                warnings.warn(f"{self.__name__}.{name} is renamed {new}; the old name will go in a later release",
-                              DeprecationWarning, stacklevel=2)
-                return getattr(self, new)
         raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -57,15 +48,12 @@ class _LazyPackage(types.ModuleType):
         return sorted(set(self.__dict__) | set(self.__dict__.get("_exports", {})))
 
 
-def lazy_package(name: str, exports: Mapping[str, Iterable[str]], deprecated_in: Iterable[str] = ()) -> None:
+def lazy_package(name: str, exports: Mapping[str, Iterable[str]]) -> None:
     """Make package ``name`` serve ``exports`` (relative module -> public names in it) on first use.
 
     Submodules (``kana.exact``, ``kanalje.policies``) are imported when first read as attributes.
-    ``deprecated_in`` lists the modules whose ``_DEPRECATED`` old names the package also serves,
-    with their warning.
     """
     package = sys.modules[name]
     table = {attr: module for module, attrs in exports.items() for attr in attrs}
     package.__class__ = _LazyPackage
     types.ModuleType.__setattr__(package, "_exports", table)
-    types.ModuleType.__setattr__(package, "_deprecated_in", tuple(deprecated_in))

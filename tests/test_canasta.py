@@ -633,10 +633,7 @@ def test_doctests_of_the_canasta_modules():
 
 
 # ---- one result protocol, shared validation ------------------------------------------------
-def test_results_follow_the_result_protocol_and_old_names_warn():
-    import warnings
-
-    import cardodds.canasta as C
+def test_results_follow_the_result_protocol():
     from cardodds.results import Result
 
     r = melds(samples=2000, rng=1, turns=2)
@@ -645,10 +642,6 @@ def test_results_follow_the_result_protocol_and_old_names_warn():
         assert isinstance(x, Result) and type(x).__name__.endswith("Result")
         assert x.meta()["samples"] == 2000 and x.to_dict()["seed"] == 1
         assert x.counts is not None and len(x.to_frame()) > 0 and "<pre>" in x._repr_html_()
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        assert C.MeldOdds is C.MeldOddsResult and C.HandOdds is C.HandOddsResult
-    assert [x.category for x in w] == [DeprecationWarning, DeprecationWarning]
 
 
 @pytest.mark.parametrize("threads", [-5, 0, "x", 1.5, True])

@@ -1,67 +1,14 @@
-"""Canasta's names after the one-shape move: old names warn and give the same answer; every
-public function that runs deals checks its run arguments the one way."""
+"""Canasta's names after the one-shape move: ``rules=`` keyword-only, one constant for each
+default; every public function that runs deals checks its run arguments the one way."""
 
 from __future__ import annotations
 
 import importlib
-import sys
-import warnings
 
 import pytest
 
 from cardodds import canasta
 from cardodds.canasta import CanastaRules, Meld, exact
-
-
-def _warns_once(call):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        out = call()
-    assert [w.category for w in caught] == [DeprecationWarning], [str(w.message) for w in caught]
-    return out, str(caught[0].message)
-
-
-RULES = CanastaRules(wild_limit="three", min_first_meld=50)
-
-#: Each function that took ``rules`` positionally, called the old way and the new way.
-POSITIONAL = {
-    "best_first_meld": (lambda: canasta.best_first_meld("Kh Kd Ks 2c 9d", RULES),
-                        lambda: canasta.best_first_meld("Kh Kd Ks 2c 9d", rules=RULES)),
-    "meld_options": (lambda: canasta.meld_options("Kh Kd 9c 9d 9h Jk", RULES),
-                     lambda: canasta.meld_options("Kh Kd 9c 9d 9h Jk", rules=RULES)),
-    "can_swap": (lambda: canasta.can_swap(Meld("K", 3, 0, 1), "Kh 9c 9d", RULES),
-                 lambda: canasta.can_swap(Meld("K", 3, 0, 1), "Kh 9c 9d", rules=RULES)),
-    "melds": (lambda: canasta.melds(12, RULES, exact=True, turns=1).to_dict(),
-              lambda: canasta.melds(12, rules=RULES, exact=True, turns=1).to_dict()),
-    "hand_odds": (lambda: canasta.hand_odds("Kh Kd 9c", 1, RULES, exact=True).to_dict(),
-                  lambda: canasta.hand_odds("Kh Kd 9c", 1, rules=RULES, exact=True).to_dict()),
-    "play": (lambda: canasta.play("random", RULES, samples=20, rng=1).to_dict(),
-             lambda: canasta.play("random", rules=RULES, samples=20, rng=1).to_dict()),
-    "game": (lambda: canasta.game("random", CanastaRules(target=500), samples=3, rng=1).to_dict(),
-             lambda: canasta.game("random", rules=CanastaRules(target=500), samples=3, rng=1).to_dict()),
-    "house_options": (lambda: canasta.house_options("random", RULES, options=["jokers=6"], samples=20,
-                                                    rng=1).to_dict(),
-                      lambda: canasta.house_options("random", rules=RULES, options=["jokers=6"], samples=20,
-                                                    rng=1).to_dict()),
-    "strength": (lambda: canasta.strength("heuristic", "random", RULES, samples=10, rng=1).to_dict(),
-                 lambda: canasta.strength("heuristic", "random", rules=RULES, samples=10, rng=1).to_dict()),
-    "trace": (lambda: canasta.trace("random", RULES, rng=3), lambda: canasta.trace("random", rules=RULES, rng=3)),
-    "Meld.is_legal": (lambda: Meld("wild", 0, 2, 1).is_legal(CanastaRules(wild_melds=False)),
-                      lambda: Meld("wild", 0, 2, 1).is_legal(rules=CanastaRules(wild_melds=False))),
-    "Meld.points": (lambda: Meld("A", 3, 1, 0).points(RULES), lambda: Meld("A", 3, 1, 0).points(rules=RULES)),
-    "pile_open_probability": (lambda: exact.pile_open_probability(3, RULES),
-                              lambda: exact.pile_open_probability(3, rules=RULES)),
-    "tune": (lambda: canasta.tune(RULES, samples=10, grid={"take_min_pile": (8,)}, rng=1).to_dict(),
-             lambda: canasta.tune(rules=RULES, samples=10, grid={"take_min_pile": (8,)}, rng=1).to_dict()),
-}
-
-
-@pytest.mark.parametrize("name", list(POSITIONAL))
-def test_a_positional_rules_argument_warns_and_gives_the_same_answer(name):
-    old, new = POSITIONAL[name]
-    got, message = _warns_once(old)
-    assert "rules=" in message and name in message
-    assert got == new()
 
 
 def test_rules_are_keyword_only_with_none_for_the_defaults():
@@ -79,35 +26,9 @@ def test_rules_are_keyword_only_with_none_for_the_defaults():
         canasta.play(rules="naturals", samples=10)
 
 
-def test_the_players_module_is_the_policies_module_under_its_old_name():
-    from cardodds.canasta import policies
+def test_the_packed_rules_name_their_fields():
+    from cardodds.canasta.rules import RULES as LAYOUT
 
-    play = importlib.import_module("cardodds.canasta.play")
-    sys.modules.pop("cardodds.canasta.players", None)
-    players, message = _warns_once(lambda: importlib.import_module("cardodds.canasta.players"))
-    assert "cardodds.canasta.policies" in message
-    assert players.HeuristicParams is policies.HeuristicParams and players.resolve_policies is policies.resolve_policies
-    assert players.tune is play.tune and players.TuneResult is play.TuneResult and players.POLICIES is policies.POLICIES
-
-
-def test_the_discard_rule_keeps_its_old_import_place():
-    from cardodds.canasta import discard, policies
-
-    for name in ("DISCARD_POLICIES", "KEEP", "WEAKEST", "weakest_card"):
-        value, message = _warns_once(lambda name=name: getattr(policies, name))
-        assert value is getattr(discard, name) and "cardodds.canasta.discard" in message
-    with pytest.raises(AttributeError):
-        policies.nope  # noqa: B018
-
-
-def test_to_kernel_warns_and_reads_the_one_packing():
-    from cardodds.canasta.rules import RULES as LAYOUT, meld_rules
-
-    r = CanastaRules(wild_limit="none", jokers=6, swap_twos=True)
-    old, message = _warns_once(r.to_kernel)
-    assert "pack()" in message
-    pts, code, min_first, wm = meld_rules(r)
-    assert old[0].tolist() == pts.tolist() and old[1:] == (code, min_first, wm, 1, 6)
     v = LAYOUT.view(CanastaRules(going_out="meld_all", target=1500).pack())
     assert (v.meld_all, v.target) == (1, 1500)
 

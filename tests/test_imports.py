@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import warnings
 
 import pytest
 
@@ -82,12 +81,6 @@ def test_lazy_names_are_the_modules_objects():
         assert set(package.__all__) <= set(dir(package))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         K.nope  # noqa: B018
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        assert K.KanaOdds is K.OddsResult and C.HandOdds is C.HandOddsResult
-    assert [w.category for w in caught] == [DeprecationWarning] * 2
-    assert str(caught[0].message).startswith("cardodds.kana.KanaOdds is renamed OddsResult")
-    assert caught[0].filename == __file__
 
 
 def test_parser_defaults_are_the_apis():

@@ -350,10 +350,7 @@ def test_threads_must_be_a_positive_whole_number(threads):
         live_odds({0: "5h"}, players=2, method="monte carlo", samples=1000, threads=threads)
 
 
-def test_results_follow_the_result_protocol_and_old_names_warn():
-    import warnings
-
-    import cardodds.kana as K
+def test_results_follow_the_result_protocol():
     from cardodds.results import Result
 
     mc = odds(3, samples=20_000, rng=2)
@@ -363,19 +360,11 @@ def test_results_follow_the_result_protocol_and_old_names_warn():
         assert r.meta()["rules"] == r.rules.to_dict() and "<table" in r._repr_html_()
     assert mc.counts is not None and mc.counts.sum() > 0 and ex.counts is None
     assert mc == odds(3, samples=20_000, rng=2)  # counts stay out of ==, the figures are equal
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        assert K.KanaOdds is K.OddsResult
-        assert (K.Comparison, K.StrategyTable, K.Advice) == (K.ComparisonResult, K.StrategyTableResult,
-                                                            K.AdviceResult)
-    assert len(w) == 4 and all(x.category is DeprecationWarning for x in w)
 
 
 def test_packed_rules_read_by_name():
     v = RULES.view(KanaRules(players=5, variant="peek-all", tiebreak_deck="fresh", last_round_tie="latest").pack())
     assert (v.players, v.variant, v.fresh_deck, v.extra_round_all, v.last_round_latest) == (5, 2, 1, 0, 1)
-    with pytest.warns(DeprecationWarning, match=r"pack\(\) is the rules' one packed array"):
-        assert KanaRules(players=5, tiebreak_deck="fresh").to_kernel() == (5, 1, 0, 0)
 
 
 def test_a_custom_strategy_leaves_the_process_sound(tmp_path):

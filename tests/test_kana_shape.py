@@ -1,7 +1,6 @@
-"""Känä's old names still work, with a DeprecationWarning, and give the same answers as the new
-ones; the user policy's two argument orders; the shipped equilibrium tables are the report's."""
+"""Känä's shape: the user policy takes the random state first, the package's verbs, the
+shipped equilibrium tables are the report's."""
 
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -17,18 +16,8 @@ PEEK_ONE = KanaRules(players=3, variant="peek-one")
 
 
 @njit
-def _new_order(state, seat, hand, peeked, kanad, n_kanad):
+def _state_first(state, seat, hand, peeked, kanad, n_kanad):
     return 0 if (hand[0] >> 2) + 2 <= 8 else 1
-
-
-@njit
-def _old_order(seat, hand, peeked, kanad, n_kanad, state):
-    return 0 if (hand[0] >> 2) + 2 <= 8 else 1
-
-
-@njit
-def _old_order_other_names(p, h, k, seen, n, rs):
-    return 0 if (h[0] >> 2) + 2 <= 8 else 1
 
 
 def _odds(policy, **kw):
@@ -36,98 +25,9 @@ def _odds(policy, **kw):
 
 
 def test_the_state_comes_first_and_plays_like_the_table():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", DeprecationWarning)
-        new = _odds(_new_order)
+    new = _odds(_state_first)
     table = kana.odds(rules=PEEK_ONE, policies=[policies.threshold(8)] * 3, samples=20_000, rng=4)
     assert new.to_dict()["win"] == table.to_dict()["win"]
-
-
-@pytest.mark.parametrize("fn", [_old_order, _old_order_other_names])
-def test_the_old_order_still_works_with_a_warning(fn):
-    # by the last argument's name, or (other names) because only the old order compiles
-    with pytest.warns(DeprecationWarning, match="takes the random state last"):
-        old = _odds(fn)
-    assert old.to_dict()["win"] == _odds(_new_order).to_dict()["win"]
-
-
-def test_compile_custom_is_compile_policy():
-    from cardodds.kana import view
-
-    with pytest.warns(DeprecationWarning, match="compile_custom is renamed compile_policy"):
-        compile_custom = view.compile_custom
-    assert compile_custom(_new_order) is view.compile_policy(_new_order)
-
-
-def test_the_strategies_module_strategy_and_parse_strategy():
-    import importlib
-    import sys
-
-    sys.modules.pop("cardodds.kana.strategies", None)
-    with pytest.warns(DeprecationWarning, match="renamed cardodds.kana.policies"):
-        old = importlib.import_module("cardodds.kana.strategies")
-    assert old.threshold(8) == policies.threshold(8)
-    with pytest.warns(DeprecationWarning, match="Strategy is renamed Policy"):
-        assert old.Strategy is policies.Policy
-    with pytest.warns(DeprecationWarning, match="parse_strategy is renamed parse_policy"):
-        assert old.parse_strategy("threshold:8", "peek-one") == policies.parse_policy("threshold:8", "peek-one")
-
-
-def test_the_strategies_keyword():
-    new = kana.odds(rules=PEEK_ONE, policies=["threshold:8"] * 3, samples=5_000, rng=2)
-    with pytest.warns(DeprecationWarning, match="strategies= is renamed policies="):
-        old = kana.odds(rules=PEEK_ONE, strategies=["threshold:8"] * 3, samples=5_000, rng=2)
-    assert old.to_dict() == new.to_dict()
-    args = dict(players=3, variant="peek-one", rounds=5, samples=200, rng=3)
-    with pytest.warns(DeprecationWarning, match="strategies= is renamed policies="):
-        old = kana.session(strategies="threshold:8,blind,blind", **args)
-    assert old.to_dict() == kana.session("threshold:8,blind,blind", **args).to_dict()
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="policies= only"):
-        kana.session("threshold:8,blind,blind", strategies="blind", **args)
-
-
-def test_the_strategies_flag(capsys):
-    import json
-
-    from cardodds.cli import main
-
-    argv = ["kana", "session", "--players", "3", "--rounds", "5", "--samples", "200", "--seed", "3", "--json"]
-    assert main(argv + ["--policies", "threshold:8,blind,blind"]) == 0
-    new = json.loads(capsys.readouterr().out)
-    assert main(argv + ["--strategies", "threshold:8,blind,blind"]) == 0
-    out, err = capsys.readouterr()
-    assert json.loads(out) == new and "--strategies is renamed --policies" in err
-    assert main(argv + ["--strategies", "blind", "--policies", "threshold:8"]) == 2
-    text = _help(["kana", "session"])
-    assert "--policies" in text and "--strategies" not in text
-
-
-def _help(argv) -> str:
-    import contextlib
-    import io
-
-    from cardodds.cli import main
-
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf), contextlib.suppress(SystemExit):
-        main(argv + ["--help"])
-    return buf.getvalue()
-
-
-def test_moved_decisions_names_and_to_kernel():
-    import importlib
-
-    from cardodds.kana import decisions
-
-    # the modules, not the functions of the same names the package serves
-    advise, equilibrium = (importlib.import_module(f"cardodds.kana.{m}") for m in ("advise", "equilibrium"))
-    for name, new in (("advise", advise.advise), ("equilibrium", equilibrium.equilibrium),
-                      ("AdviceResult", advise.AdviceResult),
-                      ("Advice", advise.AdviceResult)):
-        with pytest.warns(DeprecationWarning, match=f"decisions.{name} moved to"):
-            assert getattr(decisions, name) is new
-    with pytest.warns(DeprecationWarning, match="to_kernel"):
-        assert KanaRules(players=5).to_kernel() == (5, 0, 0, 0)
 
 
 def test_trace_is_a_package_verb():

@@ -6,7 +6,6 @@ import re
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from cardodds.cli import main
@@ -258,37 +257,6 @@ def test_docstring_examples():
 
     for mod in (rules, analysis, play, pkg):
         assert doctest.testmod(mod).failed == 0, mod.__name__
-
-
-@pytest.mark.parametrize("old, new", [("game_odds", "game"), ("strength_match", "strength"), ("play_deal", "trace")])
-def test_the_old_names_of_the_played_games_warn_and_answer_the_same(old, new):
-    import cardodds.kanalje as J
-    from cardodds.kanalje import analysis, play
-
-    args = {"game": (("random",), {"samples": 200, "rng": 3}),
-            "strength": (("heuristic", "random"), {"samples": 200, "rng": 3}),
-            "trace": ((["Ac 5d", "2c 9h", "Kc 3s"], "5h"), {"policies": "random", "rng": 3})}[new]
-    want = getattr(play, new)(*args[0], **args[1])
-    for where in (J, play, analysis):  # the package, the module, the module the function lived in
-        with pytest.warns(DeprecationWarning, match=f"{old}.*{new}"):
-            fn = getattr(where, old)
-        assert fn is getattr(play, new)
-        got = fn(*args[0], **args[1])
-        assert (got == want) if new == "trace" else (got.to_dict() == want.to_dict())
-    for where in (J, play, analysis):  # Canasta's name for the same result is StrengthResult
-        with pytest.warns(DeprecationWarning, match="MatchResult"):
-            assert where.MatchResult is play.StrengthResult
-
-
-def test_the_old_places_of_compile_policy_and_to_kernel_warn_and_answer_the_same():
-    from cardodds.kanalje import policies, view
-
-    with pytest.warns(DeprecationWarning, match="cardodds.kanalje.view.compile_policy"):
-        assert policies.compile_policy is view.compile_policy
-    rules = KanaljeRules(players=2, phase2_trump="none")
-    with pytest.warns(DeprecationWarning, match="pack"):
-        old = rules.to_kernel()
-    assert np.array_equal(old, rules.pack())
 
 
 @pytest.mark.parametrize("bad, message", [

@@ -201,7 +201,7 @@ def test_phase2_follows_the_three_player_trick_rules():
     assert t[T.violations] == 0
 
 
-def test_play_deal_two_players_traces_both_phases():
+def test_a_traced_two_player_deal_shows_both_phases():
     deck = list(range(52))
     d = deal_record(trace("random", hands=[deck[0:13], deck[13:26]], stock=deck[26:], rules=TWO, rng=1))
     assert len(d["tricks"]) == 26 and d["faceup"] == deck[26::2]

@@ -1,7 +1,7 @@
 """Every public function that runs deals refuses bad ``samples=``, ``threads=`` and ``rng=`` first.
 
 The functions are found, not listed: every name in the ``__all__`` of each game package and of
-the core modules users call that is a function (classes, modules and deprecated aliases
+the core modules users call that is a function (classes and modules
 skipped) and takes ``samples``, ``threads`` or ``rng``. Each is called with one bad value at a
 time and otherwise valid arguments (:data:`VALID` holds the required ones); the
 ``ValueError`` must name the argument and its value (``threads=-5 ...``), as
@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import types
-import warnings
 
 import pytest
 
@@ -34,7 +33,7 @@ _KANALJE_DEAL = (["Ac Kc", "Qc 2d", "3c 4d"], "2h")
 _KANALJE_STRENGTH = ("heuristic", "random")
 
 #: Valid required arguments (positional, keyword) per function, named ``module:function``;
-#: a function whose arguments all have defaults needs no line. Old and new names of a verb both.
+#: a function whose arguments all have defaults needs no line.
 VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kana:advise": ((4, "peek-one"), {"seat": 2, "cards": "2h ? ?", "opponents": "blind"}),
     "cardodds.kana:compare": (("blind-first", "blind-third"), {}),
@@ -43,7 +42,7 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kana:live_odds": (({0: "5h Ks Qd", 1: "2c Ah Ad"},), {"players": 2}),
     "cardodds.kana:trace": (("threshold:8,blind,blind,blind",), {}),
     "cardodds.kanalje:evaluate_hand": (("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"), {}),
-    "cardodds.kanalje:trace": (_KANALJE_DEAL, {"policies": "random"}),
+    "cardodds.kanalje:trace": (("random",), {"hands": _KANALJE_DEAL[0], "turned": _KANALJE_DEAL[1]}),
     "cardodds.kanalje:advise": ((), {"seat": 0, "hand": "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",
                                      "turned": "2c"}),
     "cardodds.kanalje:strength": (_KANALJE_STRENGTH, {}),
@@ -63,11 +62,7 @@ def _public_functions():
         except ModuleNotFoundError:
             continue  # cardodds.backend is a function of the package, not a module
         for name in getattr(module, "__all__", []):
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                obj = getattr(module, name)
-            if any(issubclass(w.category, DeprecationWarning) for w in caught):
-                continue  # a deprecated alias: its new name is tested
+            obj = getattr(module, name)
             if inspect.isclass(obj) or isinstance(obj, types.ModuleType) or not callable(obj):
                 continue
             if set(inspect.signature(obj).parameters) & set(BAD):
@@ -105,10 +100,8 @@ def no_run(monkeypatch):
 def test_bad_run_arguments_are_refused_first(key, func, arg, value, no_run, tmp_path):
     args, kwargs = VALID.get(key, ((), {}))
     args = tuple(a.format(tmp=tmp_path) if isinstance(a, str) and "{tmp}" in a else a for a in args)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        with pytest.raises(ValueError) as err:
-            func(*args, **{**kwargs, arg: value})
+    with pytest.raises(ValueError) as err:
+        func(*args, **{**kwargs, arg: value})
     assert f"{arg}={value!r}" in str(err.value), str(err.value)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-import warnings
 
 import pytest
 
@@ -15,19 +14,14 @@ from cardodds.results import Result
 
 
 def _public_modules() -> list:
-    """Every public module of cardodds (an old module name kept for a while warns and is left out)."""
+    """Every public module of cardodds."""
     import cardodds
 
     found = []
     for info in pkgutil.walk_packages(cardodds.__path__, "cardodds."):
         if any(part.startswith("_") for part in info.name.split(".")):
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", DeprecationWarning)
-            try:
-                found.append(importlib.import_module(info.name))
-            except DeprecationWarning:
-                continue
+        found.append(importlib.import_module(info.name))
     return found
 
 HAND = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -49,8 +48,8 @@ CALLS = {
     "kanalje.jack_risk lookahead": lambda: kanalje.jack_risk("lookahead,heuristic,random", samples=100,
                                                              lookahead_samples=4, rng=12),
     "kanalje.evaluate_hand": lambda: kanalje.evaluate_hand(HAND17, "7h", samples=2_000, rng=13),
-    "kanalje.strength": lambda: kanalje.strength_match("heuristic", "random", samples=2_000, rng=14),
-    "kanalje.game": lambda: kanalje.game_odds("heuristic", samples=40, rng=15),
+    "kanalje.strength": lambda: kanalje.strength("heuristic", "random", samples=2_000, rng=14),
+    "kanalje.game": lambda: kanalje.game("heuristic", samples=40, rng=15),
     "kanalje.advise": lambda: kanalje.advise(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d",
                                              turned="Td", played="0: Kh 3h", samples=2_000, rng=26),
     "kanalje.advise infer": lambda: kanalje.advise(seat=2, hand="4d 5s 9d Qd", turned="9s", played=ADVISE_PLAYED,
@@ -80,9 +79,7 @@ def as_json(value) -> object:
 
 
 def run(name: str) -> object:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # an old name must answer as the new one
-        return as_json(CALLS[name]())
+    return as_json(CALLS[name]())
 
 
 def recorded() -> dict:

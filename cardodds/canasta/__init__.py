@@ -53,7 +53,6 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .rules import CanastaRules
     from .scoring import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
 
-#: MeldOdds and HandOdds were renamed ...Result: the old names warn.
 lazy_package(__name__, {
     ".advise": ["AdviceResult", "advise"],
     ".analysis": ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"],
@@ -63,4 +62,4 @@ lazy_package(__name__, {
     ".policies": ["HeuristicParams"],
     ".rules": ["CanastaRules"],
     ".scoring": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],
-}, deprecated_in=(".analysis",))
+})

@@ -559,7 +559,7 @@ def _hand_is_off(counts, turns, hand, discard):
 
 
 def discard_arg(policy: int):
-    """The ``discard`` argument of :func:`deal_kernel` for a policy of ``policies.DISCARD_POLICIES``:
+    """The ``discard`` argument of :func:`deal_kernel` for a rule of ``DISCARD_RULES``:
     None keeps every card, and numba then prunes the discard code from that compiled version."""
     return None if policy == 0 else int(policy)
 

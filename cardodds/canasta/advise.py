@@ -422,11 +422,6 @@ class AdviceResult(Result):
     position: dict = field(default_factory=dict)  # the position as it was given
     counts: np.ndarray = counts_field()
 
-    @property
-    def win(self) -> tuple:
-        """P(our side ahead) per option: the name ``ahead`` had before (kept for old code)."""
-        return self.ahead
-
     def to_dict(self) -> dict:
         d = self.meta()
         games = self.win_game if self.win_game is not None else (None,) * len(self.options)

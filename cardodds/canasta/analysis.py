@@ -20,7 +20,6 @@ from types import SimpleNamespace
 import numpy as np
 
 from .. import engine
-from .._deprecate import renamed, rules_keyword
 from .._validate import check_run
 from .._html import result_html
 from ..results import Result, counts_field
@@ -32,21 +31,15 @@ from . import exact as _exact
 from ._defaults import (DEFAULT_HAND_SAMPLES, DEFAULT_MELD_SAMPLES, DISCARD_RULES, HAND_SIZE, HAND_TURNS, MAX_TURNS,
                         MELD_TURNS)
 from .cards import N_KINDS, deck_counts, deck_kinds, format_counts, hand_counts
-from .discard import DISCARD_POLICIES
 from .rules import WILD_LIMITS, CanastaRules, check_rules
 from .scoring import FirstMeld, best_first_meld
 
 __all__ = ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"]
 
 
-#: Old result names, kept working with a DeprecationWarning.
-_DEPRECATED = {"MeldOdds": "MeldOddsResult", "HandOdds": "HandOddsResult"}
-__getattr__ = renamed(globals(), _DEPRECATED)
-
-
 def _check_common(rules, turns, samples, target_halfwidth, exact, threads, rng, discard="keep") -> CanastaRules:
-    if discard not in DISCARD_POLICIES:
-        raise ValueError(f"discard={discard!r} is unknown; choose one of " + ", ".join(map(repr, DISCARD_POLICIES)))
+    if discard not in DISCARD_RULES:
+        raise ValueError(f"discard={discard!r} is unknown; choose one of " + ", ".join(map(repr, DISCARD_RULES)))
     if exact and discard != "keep":
         raise ValueError(f"discard={discard!r} has no exact answer; use exact=False (Monte Carlo) or discard='keep'")
     rules = check_rules(rules)
@@ -213,7 +206,6 @@ def _check_hand_size(hand_size, turns, rules):
                          f"{turns} draws must fit in the {rules.deck_size}-card pack")
 
 
-@rules_keyword
 @takes_backend
 def melds(hand_size: int = HAND_SIZE, *, rules: CanastaRules | None = None, turns: int = MELD_TURNS,
           discard: str = DISCARD_RULES[0], exact: bool = False, samples: int | None = None,
@@ -242,7 +234,7 @@ def melds(hand_size: int = HAND_SIZE, *, rules: CanastaRules | None = None, turn
 
     res = engine.run(K.deal_kernel,
                      (deck_kinds(rules.jokers), deck_counts(rules.jokers), int(hand_size), int(turns), rules.pack(),
-                      layout.offsets_array(), K.discard_arg(DISCARD_POLICIES.index(discard)), None),
+                      layout.offsets_array(), K.discard_arg(DISCARD_RULES.index(discard)), None),
                      layout.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
     return _melds_from_counts(layout, res, int(hand_size), int(turns), rules, discard)
@@ -362,7 +354,6 @@ class HandOddsResult(Result):
         return _plot_by_turn(self, ax)
 
 
-@rules_keyword
 @takes_backend
 def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = None, discard: str = DISCARD_RULES[0],
               exact: bool = False,
@@ -406,7 +397,7 @@ def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = Non
         return max(Estimate.proportion(x, n).halfwidth for x in c[by_turn])
 
     res = engine.run(K.hand_kernel, (counts.astype(np.int64), rest, t, rules.pack(), layout.offsets_array(),
-                                     K.discard_arg(DISCARD_POLICIES.index(discard)), None),
+                                     K.discard_arg(DISCARD_RULES.index(discard)), None),
                      layout.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=chunk_size)
     v, n = _fields(layout, res.counts), res.samples

@@ -7,7 +7,7 @@ seen so far hold, an upper bound for any real player, and they can be computed e
 discards a black 3, else a red 3, else a natural of the rank it holds fewest of (the cheapest
 such rank on a tie), and a wild only when it holds nothing else. Monte Carlo only.
 
->>> DISCARD_POLICIES
+>>> DISCARD_RULES
 ('keep', 'weakest')
 >>> from cardodds.canasta.cards import hand_counts, KIND_NAMES
 >>> from cardodds.canasta.rules import CanastaRules
@@ -19,10 +19,8 @@ from .._jit import helper
 from ._defaults import DISCARD_RULES
 from .cards import ACE, BLACK3, FOUR, JOKER, RED3, TWO
 
-__all__ = ["DISCARD_POLICIES", "KEEP", "WEAKEST", "weakest_card"]
+__all__ = ["DISCARD_RULES", "KEEP", "WEAKEST", "weakest_card"]
 
-#: The rules' names, in code order (the old name, kept for the imports that use it).
-DISCARD_POLICIES = DISCARD_RULES
 KEEP = 0
 WEAKEST = 1
 

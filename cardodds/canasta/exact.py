@@ -22,7 +22,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._deprecate import rules_keyword
 from . import _kernels as _k
 from .cards import BLACK3, JOKER, JOKER_POINTS, NATURAL_KINDS, RED3, TWO, TWO_POINTS, deck_counts
 from .rules import CanastaRules, check_rules, meld_rules
@@ -126,7 +125,6 @@ def _hand_arrays(hand, rules):
     return base, full - base
 
 
-@rules_keyword
 def first_meld_probability(hand_size: int, *, rules: CanastaRules | None = None, hand=None,
                            draws: int = 0) -> Fraction:
     """Probability that the hand can lay a first meld worth at least ``rules.min_first_meld``.
@@ -144,7 +142,6 @@ def first_meld_probability(hand_size: int, *, rules: CanastaRules | None = None,
     return 1 - Fraction(ways, math.comb(int(avail.sum()), ndraw))
 
 
-@rules_keyword
 def first_meld_by_wilds(hand_size: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Probability of a first meld given the number of wild cards dealt: {wilds: probability}."""
     rules = check_rules(rules)
@@ -160,7 +157,6 @@ def first_meld_by_wilds(hand_size: int, *, rules: CanastaRules | None = None) ->
     return out
 
 
-@rules_keyword
 def first_meld_by_turn(turns: int, *, rules: CanastaRules | None = None, hand=None,
                        hand_size: int = 12) -> list[Fraction]:
     """Entry k: able to lay the first meld after k draws (cards kept, no pile)."""
@@ -170,7 +166,6 @@ def first_meld_by_turn(turns: int, *, rules: CanastaRules | None = None, hand=No
     return [first_meld_probability(0, rules=rules, hand=hand, draws=k) for k in range(turns + 1)]
 
 
-@rules_keyword
 def canasta_by_turn(turns: int, *, rules: CanastaRules | None = None, hand=None,
                     hand_size: int = 12) -> list[Fraction]:
     """Entry k: holding 7 naturals of one rank after k draws."""
@@ -185,7 +180,6 @@ def canasta_by_turn(turns: int, *, rules: CanastaRules | None = None, hand=None,
     return out
 
 
-@rules_keyword
 def max_natural_distribution(hand_size: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Distribution of the most naturals of one rank (4..A) in a hand: {count: probability}."""
     rules = check_rules(rules)
@@ -213,7 +207,6 @@ def _achievable_values(hand_size, rules):
     return sorted(v for v in values if v > 0)
 
 
-@rules_keyword
 def best_meld_distribution(hand_size: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Distribution of the best first-meld value of a dealt hand (0 = no meld at all)."""
     rules = check_rules(rules)
@@ -237,7 +230,6 @@ def best_meld_distribution(hand_size: int, *, rules: CanastaRules | None = None)
     return out
 
 
-@rules_keyword
 def pile_open_probability(hand_size: int, *, rules: CanastaRules | None = None) -> Fraction:
     """Probability that a dealt hand can lay a first meld holding the upcard (taking the pile).
 
@@ -286,14 +278,12 @@ def _hypergeom(population, good, draws):
             for k in range(min(good, draws) + 1)}
 
 
-@rules_keyword
 def wild_distribution(cards: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Wild cards (2s and Jokers) among ``cards`` dealt cards (12: a hand, 24: a partnership)."""
     rules = check_rules(rules)
     return _hypergeom(rules.deck_size, 8 + rules.jokers, cards)
 
 
-@rules_keyword
 def red_three_distribution(cards: int, *, rules: CanastaRules | None = None) -> dict[int, Fraction]:
     """Red 3s among ``cards`` dealt cards (12: a hand, 24: a partnership)."""
     rules = check_rules(rules)

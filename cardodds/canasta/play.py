@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import engine
-from .._deprecate import rules_keyword
 from .._validate import check_run
 from ..engine import InOrder, takes_backend
 from ..results import Result, counts_field
@@ -263,7 +262,6 @@ def _size(samples, target_halfwidth, default):
     return samples
 
 
-@rules_keyword
 @takes_backend
 def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None, check: bool = False,
@@ -342,7 +340,6 @@ class GameResult(Result):
         ])
 
 
-@rules_keyword
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          rng=None, threads: int | None = None, check: bool = False, params: HeuristicParams | None = None,
@@ -437,7 +434,6 @@ class HouseOptionsResult(Result):
         return "\n".join(lines)
 
 
-@rules_keyword
 @takes_backend
 def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, options=None,
                   samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
@@ -559,7 +555,6 @@ class StrengthResult(Result):
                 f"(seed {self.seed})")
 
 
-@rules_keyword
 @takes_backend
 def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
              rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
@@ -609,7 +604,6 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
 
 
 # ---- a traced hand -------------------------------------------------------------------------------------------
-@rules_keyword
 def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=None,
           params: HeuristicParams | None = None) -> Trace:
     """Every move of one hand (:class:`~cardodds.trace.Trace`): each seat's 12 cards dealt, then
@@ -694,7 +688,6 @@ TUNE_GRID = {
 }
 
 
-@rules_keyword
 @takes_backend
 def tune(*, rules: CanastaRules | None = None, samples: int = DEFAULT_TUNE_SAMPLES, rounds: int = 1,
          grid: dict | None = None, rng=None, threads: int | None = None,

@@ -41,7 +41,6 @@ Your own policy
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
@@ -98,15 +97,3 @@ def resolve_policies(policies, params: HeuristicParams | None = None):
     codes, names, user = lineup(policies, 4, POLICIES, P.P_USER, "heuristic,random,heuristic,random")
     hp = np.tile(params.pack(), (4, 1))
     return np.asarray(codes, dtype=np.int64), tuple(names), user, hp
-
-
-def __getattr__(name: str):
-    """The discard rule of meld odds was ``canasta.policies`` before the word went to the
-    players: its names still work from here, with a warning (:mod:`cardodds.canasta.discard`)."""
-    from . import discard
-
-    if name in discard.__all__:
-        warnings.warn(f"{__name__}.{name} moved to cardodds.canasta.discard.{name}; the old place will go in a "
-                      "later release", DeprecationWarning, stacklevel=2)
-        return getattr(discard, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

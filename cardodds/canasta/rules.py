@@ -15,7 +15,6 @@ ValueError: jokers=5 is not a pack the rules know; use jokers=4 (108 cards) or j
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -150,15 +149,6 @@ class CanastaRules:
             direction=1 if self.direction == "clockwise" else -1, first_dealer=int(self.first_player == "dealer"),
             empty_stock=EMPTY_STOCK.index(self.empty_stock), added_cards=ADDED_CARDS.index(self.added_cards),
         )
-
-    def to_kernel(self) -> tuple:
-        """Deprecated: read :meth:`pack` (``RULES.view(rules.pack())``) instead.
-
-        ``(points, wild_code, min_first_meld, wild_melds, swap_twos, jokers)``."""
-        warnings.warn("CanastaRules.to_kernel() is deprecated; the one packing is CanastaRules.pack() "
-                      "(read it with RULES.view)", DeprecationWarning, stacklevel=2)
-        v = RULES.view(self.pack())
-        return (v.points.copy(), v.wild_code, v.min_first_meld, v.wild_melds, v.swap_twos, v.jokers)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._deprecate import rules_keyword
 from . import _kernels as K
 from .cards import JOKER, KIND_NAMES, NATURAL_KINDS, TWO, deck_counts, hand_counts, parse_kind
 from .rules import CanastaRules, check_rules, meld_rules
@@ -78,7 +77,6 @@ class Meld:
         kind = int(rec[0])
         return cls("wild" if kind == K.WILDS_ONLY else KIND_NAMES[kind], int(rec[1]), int(rec[2]), int(rec[3]))
 
-    @rules_keyword
     def is_legal(self, *, rules: CanastaRules | None = None) -> bool:
         """3+ cards of one rank within the wild limit, or 3+ wilds alone (if allowed)."""
         rules = check_rules(rules)
@@ -92,13 +90,11 @@ class Meld:
         """``'joker'`` (7+ wilds alone), ``'clean'`` (7+ naturals), ``'mixed'``, or None (under 7)."""
         return _CANASTA_NAMES[K.canasta_kind(self.kind, self.naturals, self.twos, self.jokers)]
 
-    @rules_keyword
     def points(self, *, rules: CanastaRules | None = None) -> int:
         """Card points of the melded cards (no canasta bonus)."""
         rules = check_rules(rules)
         return int(K.meld_points(self.record(), rules.points()))
 
-    @rules_keyword
     def score(self, *, rules: CanastaRules | None = None) -> int:
         """Card points plus the canasta bonus (1000 joker, 500 clean, 300 mixed)."""
         ck = K.canasta_kind(self.kind, self.naturals, self.twos, self.jokers)
@@ -128,7 +124,6 @@ class FirstMeld:
                 "value": self.value, "minimum": self.minimum, "opens": self.opens, "with_top": self.with_top}
 
 
-@rules_keyword
 def best_first_meld(hand, *, rules: CanastaRules | None = None, top=None) -> FirstMeld:
     """The most valuable legal first meld of ``hand`` (text or counts per kind).
 
@@ -160,7 +155,6 @@ def best_first_meld(hand, *, rules: CanastaRules | None = None, top=None) -> Fir
     return FirstMeld(meld, v, int(min_first), top_name)
 
 
-@rules_keyword
 def meld_options(hand, *, rules: CanastaRules | None = None) -> list[Meld]:
     """For each rank the hand can meld, its most valuable legal meld (and a wild meld), best first.
 
@@ -184,7 +178,6 @@ def meld_options(hand, *, rules: CanastaRules | None = None) -> list[Meld]:
     return [m for _, m in out]
 
 
-@rules_keyword
 def can_swap(meld: Meld, hand, *, rules: CanastaRules | None = None, wild: str = "Jk") -> bool:
     """May the hand swap a Joker (or, with ``swap_twos``, a 2) out of ``meld``?
 

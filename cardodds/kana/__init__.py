@@ -28,8 +28,6 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .rules import KanaRules
     from .session import SessionResult, SessionTableResult, session, session_table, trace
 
-#: KanaOdds, Comparison, StrategyTable and Advice were renamed ...Result: the old names warn.
-#: ``strategies`` (the module) is now ``policies``: ``kana.strategies`` still imports it, with a warning.
 lazy_package(__name__, {
     ".advise": ["AdviceResult", "advise"],
     ".analysis": ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"],
@@ -38,4 +36,4 @@ lazy_package(__name__, {
     ".policies": ["Policy"],
     ".rules": ["KanaRules"],
     ".session": ["SessionResult", "SessionTableResult", "session", "session_table", "trace"],
-}, deprecated_in=(".analysis", ".decisions"))
+})

@@ -89,9 +89,6 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
 #: compiled, and cached, once, whatever the function. The random state comes first, as in every game.
 CUSTOM_SIGNATURE = types.int64(types.uint64[::1], types.int64, types.int64[::1], types.int64, types.int64[::1],
                                types.int64)
-#: The signature in the order of earlier releases (state last), still accepted with a warning.
-OLD_CUSTOM_SIGNATURE = types.int64(types.int64, types.int64[::1], types.int64, types.int64[::1], types.int64,
-                                   types.uint64[::1])
 
 
 @callback(CUSTOM_SIGNATURE)

@@ -25,7 +25,6 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
-from .._deprecate import renamed
 from .._validate import check_run
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import run, takes_backend
@@ -38,14 +37,10 @@ from ._defaults import ODDS_SAMPLES
 from ._kernels import COMBOS, config_layout, play_configs, play_rounds, round_layout
 from ._live import enumerate_live
 from ._table import EXTRA
-from .policies import NOT_GIVEN, pack_lineups, parse_policy, renamed_keyword
+from .policies import pack_lineups, parse_policy
 from .rules import KanaRules
 
 __all__ = ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"]
-
-#: Old result names, kept working with a DeprecationWarning.
-_DEPRECATED = {"KanaOdds": "OddsResult"}
-__getattr__ = renamed(globals(), _DEPRECATED)
 
 DEFAULT_SAMPLES = ODDS_SAMPLES
 #: Live odds are enumerated exactly when the unknown kept cards have at most this many
@@ -403,7 +398,7 @@ def _extra_per_round(per_round: np.ndarray) -> Estimate:
 def odds(
     players: int | None = None, *, rules: KanaRules | None = None, kana="first", policies=None,
     samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-    threads: int | None = None, progress: bool = False, strategies=NOT_GIVEN,
+    threads: int | None = None, progress: bool = False,
 ) -> OddsResult:
     """Simulate official Känä rounds: each seat's win probability and the round's figures.
 
@@ -411,9 +406,9 @@ def odds(
     ``"first"``, ``"second"``, ``"third"``, or ``"random"``; one for all or one per seat).
     Under the official rules it changes nothing, and the figures show it.
 
-    ``policies`` (one for all seats or one per seat; see ``cardodds.kana.policies``;
-    ``strategies=`` is its old name, with a warning) plays a house variant (``rules.variant``
-    "peek-one" or "peek-all") or any mix of players; then ``last_round_starter`` is not counted.
+    ``policies`` (one for all seats or one per seat; see ``cardodds.kana.policies``) plays a
+    house variant (``rules.variant`` "peek-one" or "peek-all") or any mix of players; then
+    ``last_round_starter`` is not counted.
 
     Give ``samples`` (default 2,000,000 rounds) or ``target_halfwidth`` (stop when every
     seat's 95% interval is that narrow). Same ``rng`` seed, same counts, on any ``threads``.
@@ -422,7 +417,6 @@ def odds(
     >>> r.players, r.samples
     (3, 100000)
     """
-    policies = renamed_keyword(policies, strategies, stacklevel=4)
     rules = _rules_from(players, rules)
     check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     if samples is None and target_halfwidth is None:

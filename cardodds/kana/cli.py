@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from .. import _cliutil as cu
 from ..cards import card_str, format_cards
@@ -347,8 +346,6 @@ def add_session_command(ksub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _evening_options(p, SESSION_ROUNDS)
-    # --strategies: the old name of --policies, still taken (with a warning), hidden from --help
-    p.add_argument("--strategies", dest="old_strategies", default=None, help=argparse.SUPPRESS)
     cu.add_run_options(p, f"{SESSION_SAMPLES:,}", unit="sessions")
     p.set_defaults(func=_session)
 
@@ -418,24 +415,10 @@ def _evening(args, lineup: str) -> tuple[list[str], int | str, KanaRules]:
 def _session(args) -> int:
     from .session import session
 
-    lineup, note = _lineup(args)
-    specs, first, rules = _evening(args, lineup)
+    specs, first, rules = _evening(args, args.policies)
     result = session(specs if len(specs) > 1 else specs[0], rules=rules, rounds=args.rounds, leave_at=args.leave_at,
                      first=first, **cu.run_options(args), **cu.run_size(args))
-    status = cu.emit(args, result, _session_text)
-    if note:  # after the answer: an error stays the only line on stderr
-        print(note, file=sys.stderr)
-    return status
-
-
-def _lineup(args) -> tuple[str, str]:
-    """``--policies``, or its old name ``--strategies``, and the warning to print for it."""
-    if args.old_strategies is None:
-        return args.policies, ""
-    if args.policies != SESSION_POLICIES:
-        raise cu.UsageError("give --policies only (--strategies is its old name)")
-    return args.old_strategies, ("cardodds: warning: --strategies is renamed --policies; the old flag will go in a "
-                                 "later release")
+    return cu.emit(args, result, _session_text)
 
 
 def _session_text(r) -> str:

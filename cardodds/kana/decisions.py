@@ -6,13 +6,11 @@
 True
 
 The advisor is :mod:`cardodds.kana.advise`, the equilibrium and the shipped tables
-:mod:`cardodds.kana.equilibrium`; their names here still work, with a ``DeprecationWarning``.
+:mod:`cardodds.kana.equilibrium`.
 """
 
 from __future__ import annotations
 
-import importlib
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -40,31 +38,6 @@ __all__ = ["ComparisonResult", "StrategyTableResult", "compare", "expected_value
 
 #: Sampled rounds per policy of ``compare`` and ``expected_value`` (and per option of ``advise``) by default.
 DEFAULT_SAMPLES = DECISION_SAMPLES
-
-#: Old result names, kept working with a DeprecationWarning.
-_DEPRECATED = {
-    "Advice": "AdviceResult", "Comparison": "ComparisonResult", "StrategyTable": "StrategyTableResult",
-}
-#: Names that moved to their own module, served from there with a DeprecationWarning.
-_MOVED = {
-    "advise": ".advise", "AdviceResult": ".advise", "Advice": ".advise",
-    "equilibrium": ".equilibrium", "TABLES_FILE": ".equilibrium",
-}
-
-
-def __getattr__(name: str) -> Any:
-    where = _MOVED.get(name)
-    if where is None and name in _DEPRECATED:
-        warnings.warn(f"{__name__}.{name} is renamed {_DEPRECATED[name]}; the old name will go in a later release",
-                      DeprecationWarning, stacklevel=2)
-        return globals()[_DEPRECATED[name]]
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    new = _DEPRECATED.get(name, name)
-    module = importlib.import_module(where, __package__)
-    warnings.warn(f"{__name__}.{name} moved to {module.__name__}.{new}; the old place will go in a later release",
-                  DeprecationWarning, stacklevel=2)
-    return getattr(module, new)
 
 
 @dataclass(frozen=True, repr=False)

@@ -1,8 +1,7 @@
 """How a player känäs: the policies, as data (RULES.md 1.2).
 
-A :class:`Policy` is one seat's decision rule (in older releases a ``Strategy``, the module
-``cardodds.kana.strategies``: both names still work, with a ``DeprecationWarning``); any mix
-can sit at a table. Rules that look at cards are tables, so every table compiles once:
+A :class:`Policy` is one seat's decision rule; any mix can sit at a table. Rules that look
+at cards are tables, so every table compiles once:
 
 - official (nobody looks): :func:`blind` - a fixed position among the three face-down
   cards, or a random one. It is valid in every variant (a player may ignore a peek).
@@ -32,7 +31,6 @@ name: it is the table of best actions a policy may play, not the policy.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -42,7 +40,7 @@ from ..cards import RANKS, card_str, parse_card, parse_cards
 from ..policy import is_njit
 from ._policies import KIND_BLIND, KIND_CUSTOM, KIND_PEEK_ALL, KIND_PEEK_ONE, NCTX, NO_CONTEXT, Policies
 from ._table import COMBO, COMBOS, SUPERKANA
-from .view import compile_policy, in_order
+from .view import compile_policy
 
 __all__ = [
     "Policy",
@@ -341,7 +339,7 @@ def custom(decide: Callable, variant: str, name: str = "custom") -> Policy:
                          "decide(state, seat, hand, peeked, kanad, n_kanad) -> position (see cardodds.kana.view)")
     if variant not in ("official", "peek-one", "peek-all"):
         raise ValueError(f"variant {variant!r} is not known; choose 'official', 'peek-one' or 'peek-all'")
-    return Policy(name, variant, KIND_CUSTOM, decide=in_order(decide))
+    return Policy(name, variant, KIND_CUSTOM, decide=decide)
 
 
 # ---------------------------------------------------------------------------------------
@@ -457,20 +455,3 @@ def pack_lineups(configs: list[list[Policy]], n: int) -> tuple[Policies, object]
                     raise ValueError("one table can use one custom decision function at a time")
                 fn = s.decide
     return Policies(kinds, args, ctxmode, t1, t3), compile_policy(fn)
-
-
-#: ``strategies=`` not given (the old name of ``policies=``).
-NOT_GIVEN: object = object()
-
-
-def renamed_keyword(policies, strategies, default=None, stacklevel: int = 3):
-    """``policies=``, or its old name ``strategies=`` with a ``DeprecationWarning`` (the
-    public functions that took ``strategies=`` pass both; ``stacklevel`` 4 from a function
-    wrapped by ``engine.takes_backend``, so the warning names the caller's line)."""
-    if strategies is NOT_GIVEN:
-        return policies
-    warnings.warn("strategies= is renamed policies=; the old keyword will go in a later release",
-                  DeprecationWarning, stacklevel=stacklevel)
-    if policies is not default and policies != default:
-        raise ValueError("give policies= only (strategies= is its old name)")
-    return strategies

@@ -15,7 +15,6 @@ KanaRules(players=4, variant='official', ante=0.4, tiebreak_deck='remaining', ..
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -116,15 +115,6 @@ class KanaRules:
             last_round_latest=int(self.last_round_tie == "latest"),
             variant=VARIANTS.index(self.variant),
         )
-
-    def to_kernel(self) -> tuple[int, int, int, int]:
-        """Deprecated: :meth:`pack` is the rules' one packed array (read it with
-        ``RULES.view(rules.pack())``). ``(players, fresh_deck, extra_round_all,
-        last_round_tie_latest)``, read from :meth:`pack`."""
-        warnings.warn("KanaRules.to_kernel() is deprecated: pack() is the rules' one packed array "
-                      "(RULES.view(rules.pack()) names its fields)", DeprecationWarning, stacklevel=2)
-        v = RULES.view(self.pack())
-        return (v.players, v.fresh_deck, v.extra_round_all, v.last_round_latest)
 
     def to_dict(self) -> dict:
         return asdict(self)

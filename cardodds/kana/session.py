@@ -43,7 +43,7 @@ from ._defaults import (
 from ._policies import KIND_CUSTOM
 from ._session import play_sessions, session_layout, trace_layout
 from .equilibrium import table_strategy
-from .policies import NOT_GIVEN, Policy, from_actions, guess_variant, pack_lineups, parse_policy, renamed_keyword
+from .policies import Policy, from_actions, guess_variant, pack_lineups, parse_policy
 from .rules import RULES, KanaRules, rules_for
 
 __all__ = ["SessionResult", "SessionTableResult", "session", "session_table", "trace"]
@@ -321,7 +321,7 @@ class SessionResult(Result):
 def session(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
             rounds: int = SESSION_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
             samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-            threads: int | None = None, progress: bool = False, strategies=NOT_GIVEN) -> SessionResult:
+            threads: int | None = None, progress: bool = False) -> SessionResult:
     """Play sessions of ``rounds`` rounds at one table; the winner of a round starts the next.
 
     ``policies`` is one policy (name or :class:`~cardodds.kana.policies.Policy`,
@@ -332,14 +332,12 @@ def session(policies=SESSION_POLICIES, players: int | None = None, variant: str 
     player after the dealer), ``"random"`` by default so no chair is favoured.
     ``samples`` counts sessions; ``target_halfwidth`` runs until player 0's antes-per-round
     interval is that narrow. Every session is also played, on the same deals, with a
-    rotating starter: ``difference`` is the starter rule's effect, paired. ``strategies=`` is
-    the old name of ``policies=`` (it warns).
+    rotating starter: ``difference`` is the starter rule's effect, paired.
 
     >>> r = session("blind", players=3, rounds=30, samples=2_000, rng=2)
     >>> all(w.contains(1 / 3) for w in r.win)    # official rules: 1/n each, whoever starts
     True
     """
-    policies = renamed_keyword(policies, strategies, default=SESSION_POLICIES, stacklevel=4)
     rules, seats = _parse_table(policies, players, variant, rules)
     n = rules.players
     first_code = _check_rounds(rounds, leave_at, first, n)
@@ -417,9 +415,10 @@ def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | 
     return Trace("kana", n, tuple(moves), info=info, result=result, rules=res.rules, seed=res.seed)
 
 
-def _session_rounds(policies=None, players: int | None = None, variant: str | None = None, *, rounds: int = 10,
-                    sessions: int = 1, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
-                    deals=None, rng: RngLike = None, strategies=NOT_GIVEN) -> tuple[pd.DataFrame, SessionResult]:
+def _session_rounds(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
+                    rounds: int = 10, sessions: int = 1, leave_at: int | None = None, first="random",
+                    rules: KanaRules | None = None, deals=None,
+                    rng: RngLike = None) -> tuple[pd.DataFrame, SessionResult]:
     """Every round of a few sessions, one row per round and table (0: the real starter rule,
     1: rotating starter): starter, winner, each player's känäd card and net. ``deals[r][q]``
     optionally fixes the three cards player q gets in round r (e.g. ``"Ah Ad 2c"``), for
@@ -432,9 +431,6 @@ def _session_rounds(policies=None, players: int | None = None, variant: str | No
     import pandas as pd
     from ..cards import parse_cards
 
-    policies = renamed_keyword(policies, strategies)
-    if policies is None:
-        raise ValueError("trace needs policies=, e.g. 'threshold:8,blind,blind,blind'")
     check_run(rng=rng)
     rules, seats = _parse_table(policies, players, variant, rules)
     n = rules.players

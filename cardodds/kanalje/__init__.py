@@ -27,6 +27,5 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .policies import POLICIES
     from .rules import KanaljeRules
 
-#: game_odds, strength_match and play_deal were renamed game, strength and trace: the old names warn.
 lazy_package(__name__, {".advise": ["AdviceResult", "advise"], ".analysis": _ANALYSES, ".play": _PLAY,
-                        ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]}, deprecated_in=(".play",))
+                        ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]})

@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -487,19 +486,3 @@ def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, 
     return HandResult(tuple(cards), t, seat, names, phase, rules=rules, samples=res.samples, seed=res.seed,
                       partial=res.partial, lookahead_samples=lookahead_samples, counts=res.counts)
 
-
-#: The played games moved to :mod:`cardodds.kanalje.play` under the verbs every game shares;
-#: the old names still work from here, with a warning.
-_MOVED = {"GameResult": "GameResult", "MatchResult": "StrengthResult", "game_odds": "game",
-          "strength_match": "strength", "play_deal": "trace"}
-
-
-def __getattr__(name: str):
-    new = _MOVED.get(name)
-    if new is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import play
-
-    warnings.warn(f"{__name__}.{name} moved to cardodds.kanalje.play.{new}; the old place will go in a later release",
-                  DeprecationWarning, stacklevel=2)
-    return getattr(play, new)

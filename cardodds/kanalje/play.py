@@ -3,8 +3,7 @@
 The verbs every game shares: :func:`game` (who wins the game to ``rules.target``),
 :func:`strength` (two policies on the same deals, seats swapped) and :func:`trace` (one deal,
 trick by trick). Every figure is an :class:`~cardodds.stats.Estimate` with its 95% interval;
-every result records its seed, sample count, rules, policies and version. The old names
-``game_odds``, ``strength_match`` and ``play_deal`` still work, with a warning.
+every result records its seed, sample count, rules, policies and version.
 
 >>> g = game("random", samples=2_000, rng=1)
 >>> len(g.win), g.unfinished
@@ -21,7 +20,6 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
-from .._deprecate import renamed
 from .._validate import check_run
 from ..cards import card_str, parse_card, parse_cards
 from ..engine import run, takes_backend
@@ -53,11 +51,6 @@ from .rules import KanaljeRules, check_rules
 from .view import TABLE, T, compile_policy
 
 __all__ = ["GameResult", "StrengthResult", "game", "strength", "trace"]
-
-#: The names these had before every game shared its verbs: they still work, with a warning.
-_DEPRECATED = {"game_odds": "game", "strength_match": "strength", "play_deal": "trace",
-               "MatchResult": "StrengthResult"}
-__getattr__ = renamed(globals(), _DEPRECATED)
 
 
 # ---- strength matches ---------------------------------------------------------------------

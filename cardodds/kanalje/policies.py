@@ -41,7 +41,6 @@ not in ``legal`` becomes the lowest legal card and is counted (``result.violatio
 
 from __future__ import annotations
 
-import warnings
 
 from ..policy import lineup
 from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, POLICY_NAMES
@@ -58,14 +57,3 @@ def resolve_policies(policies, players: int = 3):
     at most one ``@njit`` function) into ``(codes, names, user_function)``."""
     example = "random,heuristic,lookahead" if players == 3 else "random,heuristic"
     return lineup(policies, players, POLICIES, P_USER, example)
-
-
-def __getattr__(name: str):
-    """``compile_policy`` lives in :mod:`cardodds.kanalje.view`, as in every game: the old place warns."""
-    if name == "compile_policy":
-        from . import view
-
-        warnings.warn(f"{__name__}.compile_policy moved to cardodds.kanalje.view.compile_policy; the old place will "
-                      "go in a later release", DeprecationWarning, stacklevel=2)
-        return view.compile_policy
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,6 @@ non-dealer, who leads phase 1 by default). Card codes are those of
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -129,12 +128,6 @@ class KanaljeRules:
             phase1_leader=PHASE1_LEADER_CHOICES.index(self.phase1_leader),
             phase2_leader=PHASE2_LEADER_CHOICES.index(self.phase2_leader),
             phase2_trump=PHASE2_TRUMP_CHOICES.index(self.phase2_trump))
-
-    def to_kernel(self) -> np.ndarray:
-        """Deprecated: the one packing is :meth:`pack` (the same array)."""
-        warnings.warn("KanaljeRules.to_kernel() is renamed KanaljeRules.pack(); the old name will go in a later "
-                      "release", DeprecationWarning, stacklevel=2)
-        return self.pack()
 
     def to_dict(self) -> dict:
         d = asdict(self)
