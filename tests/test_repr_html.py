@@ -56,6 +56,7 @@ def _one_of_each(tmp_path) -> dict:
         canasta.game("heuristic", samples=5, rng=1),
         canasta.house_options("heuristic", options=["jokers=6"], samples=100, rng=1),
         canasta.strength("heuristic", "random", samples=50, rng=1),
+        kanalje.trace("random", rng=1),
         sweep(tmp_path / "s.sqlite", "canasta.melds", {"jokers": [4]}, samples=2_000, rng=1),
         # what cardodds warm-up reports (running one would compile every kernel again)
         WarmUpResult(rules=None, tasks=(("kana odds", "compiled", 1.5), ("kana advise", "already warm", 0.0)),
