@@ -59,12 +59,12 @@ class StrengthResult(KanaljeResult):
     """Paired match: policy A in one seat against B in the others, versus B everywhere, on
     the same deals. ``advantage`` is A's mean score minus B's in the same seat."""
 
-    policy_a: str
-    policy_b: str
+    a: str
+    b: str
     _layout = MATCH
 
     def _lineup(self) -> tuple[str, ...]:
-        return (self.policy_a, self.policy_b)
+        return (self.a, self.b)
 
     @property
     def advantage(self) -> Estimate:
@@ -87,28 +87,29 @@ class StrengthResult(KanaljeResult):
 
     def to_frame(self) -> pd.DataFrame:
         import pandas as pd
-        a = self.advantage
-        return pd.DataFrame([{"a": self.policy_a, "b": self.policy_b, "deals": self.samples,
-                              "score_a": self.mean_a, "score_b": self.mean_b, "advantage": a.value,
-                              "lo": a.lo, "hi": a.hi}])
+        adv = self.advantage
+        return pd.DataFrame([{"a": self.a, "b": self.b, "deals": self.samples,
+                              "score_a": self.mean_a, "score_b": self.mean_b, "advantage": adv.value,
+                              "lo": adv.lo, "hi": adv.hi}])
 
     def to_dict(self) -> dict:
         d = self.meta()
-        d.update(policy_a=self.policy_a, policy_b=self.policy_b, mean_score_a=self.mean_a, mean_score_b=self.mean_b,
+        d.update(a=self.a, b=self.b, mean_score_a=self.mean_a, mean_score_b=self.mean_b,
                  advantage=est_dict(self.advantage), better=est_dict(self.better))
         return d
 
     def __repr__(self) -> str:
-        return (f"StrengthResult({self.policy_a} vs {self.policy_b}, {self.samples:,} paired deals: "
-                f"{self.policy_a} scores {self.mean_a:.3f}, {self.policy_b} {self.mean_b:.3f} in the same seat; "
+        return (f"StrengthResult({self.a} vs {self.b}, {self.samples:,} paired deals: "
+                f"{self.a} scores {self.mean_a:.3f}, {self.b} {self.mean_b:.3f} in the same seat; "
                 f"advantage {self.advantage.format(3)} points a deal)")
 
 
 @takes_backend
-def strength(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None, samples: int | None = None,
-             lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
-             progress: bool = False, check: bool = False) -> StrengthResult:
-    """Measure how much better ``policy_a`` scores than ``policy_b`` on the same deals.
+def strength(a: str = "heuristic", b: str = "random", *, rules: KanaljeRules | None = None,
+             samples: int | None = None, rng=None, threads: int | None = None,
+             lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, progress: bool = False,
+             check: bool = False) -> StrengthResult:
+    """Measure how much better policy ``a`` scores than ``b`` on the same deals.
 
     Each deal is played four times: B in every seat, then A in seat 0, 1, 2 in turn with
     B elsewhere; the paired difference in A's seat is averaged over the seats. With two players
@@ -122,7 +123,7 @@ def strength(policy_a: str, policy_b: str, *, rules: KanaljeRules | None = None,
     rules = check_rules(rules)
     threads = check_run(samples=samples, threads=threads, rng=rng)
     lookahead_samples = check_lookahead_samples(lookahead_samples)
-    codes, names, _, chunk = lineup([policy_a] + [policy_b] * (rules.players - 1), rules)
+    codes, names, _, chunk = lineup([a] + [b] * (rules.players - 1), rules)
     if P_USER in codes:
         raise ValueError("strength takes policy names (random, heuristic, lookahead, pimc)")
     if samples is None:
