@@ -127,7 +127,18 @@ _PACKAGE = Path(__file__).resolve().parent
 CACHE_DIR = os.path.join(_cache_base(_PACKAGE), _cache_name())
 
 
-class _Locator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):
+#: Numba's cache classes cardodds' own cache is made of; a numba without them caches nothing of
+#: cardodds (compiling on every run, said once) rather than failing.
+_CACHE_PARTS = ("_SourceFileBackedLocatorMixin", "_CacheLocator", "CompileResultCacheImpl", "FunctionCache")
+_CACHEABLE = all(hasattr(_caching, name) for name in _CACHE_PARTS)
+
+
+def _numba_class(name: str) -> type:
+    """Numba's cache class ``name``, or a stand-in (never used) where this numba has none."""
+    return getattr(_caching, name, None) or type(name, (), {})
+
+
+class _Locator(_numba_class("_SourceFileBackedLocatorMixin"), _numba_class("_CacheLocator")):  # type: ignore[misc]
     """Numba's locator of a user-given cache folder, for :data:`CACHE_DIR` alone."""
 
     def __init__(self, py_func, py_file):
@@ -139,11 +150,11 @@ class _Locator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):
         return self._cache_path
 
 
-class _CacheImpl(_caching.CompileResultCacheImpl):
+class _CacheImpl(_numba_class("CompileResultCacheImpl")):  # type: ignore[misc]
     _locator_classes = [_Locator]
 
 
-class _Cache(_caching.FunctionCache):
+class _Cache(_numba_class("FunctionCache")):  # type: ignore[misc]
     """Numba's cache of compiled functions, in :data:`CACHE_DIR`, loading with cardodds' compiler
     replacements in force (:func:`cardodds._compiler.scope`)."""
 
@@ -154,20 +165,26 @@ class _Cache(_caching.FunctionCache):
             return super().load_overload(sig, target_context)
 
 
-_unwritable: list = []
+#: Why cardodds caches nothing in this process (said once), if it does not.
+_uncached: list = []
 
 
 def _cache_for(py_func):
-    """``py_func``'s cache in :data:`CACHE_DIR`; where that folder cannot be written, none (numba
-    compiles on every run), said once on stderr."""
-    try:
-        return _Cache(py_func)
-    except RuntimeError:  # numba: "no locator available", the folder cannot be made or written
-        if not _unwritable:
-            _unwritable.append(CACHE_DIR)
-            print(f"cardodds: cannot write its compile cache {CACHE_DIR}; compiling on every run "
-                  "(set NUMBA_CACHE_DIR to a folder you can write)", file=sys.stderr)
-        return _caching.NullCache()
+    """``py_func``'s cache in :data:`CACHE_DIR`; where that folder cannot be written, or this numba
+    lacks the cache classes cardodds builds on, none (numba compiles on every run), said once."""
+    if _CACHEABLE:
+        try:
+            return _Cache(py_func)
+        except RuntimeError:  # numba: "no locator available": the folder cannot be made or written
+            why = f"cannot write its compile cache {CACHE_DIR} (set NUMBA_CACHE_DIR to a folder you can write)"
+    else:
+        import numba
+
+        why = f"numba {numba.__version__} has no {', '.join(_CACHE_PARTS)} as cardodds expects"
+    if not _uncached:
+        _uncached.append(why)
+        print(f"cardodds: {why}; compiling on every run", file=sys.stderr)
+    return _caching.NullCache()
 
 
 class _Dispatcher(CPUDispatcher):

@@ -182,3 +182,21 @@ def test_an_unwritable_cache_folder_compiles_on_every_run_and_says_so_once(tmp_p
     assert json.loads(run.stdout)["samples"] == 2000
     notice = [line for line in run.stderr.splitlines() if line.startswith("cardodds:")]
     assert len(notice) == 1 and "cannot write its compile cache /proc/no-such-folder/" in notice[0], run.stderr
+
+
+def test_a_numba_without_the_cache_classes_cardodds_builds_on_answers_uncached(tmp_path):
+    # as a numba whose caching module differs: the same figures, compiled on every run, said once
+    code = textwrap.dedent("""
+        import json
+        from numba.core import caching
+        del caching._SourceFileBackedLocatorMixin
+        from tests import test_same_counts as t
+        print(json.dumps(t.as_json(t.run("kana.odds")) == t.recorded()["kana.odds"]))
+    """)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "true"
+    notice = [line for line in run.stderr.splitlines() if line.startswith("cardodds:")]
+    assert len(notice) == 1 and "has no _SourceFileBackedLocatorMixin" in notice[0], run.stderr
+    assert not any(tmp_path.rglob("*.nbi"))  # nothing cached
