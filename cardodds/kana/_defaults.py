@@ -11,6 +11,8 @@ DECISION_SAMPLES = 1_000_000
 TABLE_SAMPLES = 400_000
 #: Rounds a session of ``session`` lasts by default, and the sessions it plays.
 SESSION_ROUNDS = 100
+#: Rounds of the evening ``kana.trace`` and ``cardodds kana trace`` follow.
+TRACE_ROUNDS = 10
 SESSION_SAMPLES = 20_000
 #: Rounds a session and sessions a step of ``session_table`` by default.
 SESSION_TABLE_ROUNDS = 50

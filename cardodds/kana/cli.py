@@ -9,7 +9,7 @@ from .. import _cliutil as cu
 from ..cards import card_str, format_cards
 from ..engine import InOrder, defer_interrupts
 from ..stats import Estimate
-from ._defaults import ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS
+from ._defaults import ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS, TRACE_ROUNDS
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
 from ._defaults import SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
@@ -375,7 +375,7 @@ def add_trace_command(ksub) -> None:
         description="One evening of --rounds rounds at one table (seed --seed): each seat's känä in turn from "
         "the round's starter, then the round's winner, who starts the next; the net antes last. The text reads "
         "back (cardodds.trace.Trace.parse).")
-    _evening_options(p, 10)
+    _evening_options(p, TRACE_ROUNDS)
     cu.add_trace_options(p)
     p.set_defaults(func=_trace)
 

@@ -38,7 +38,7 @@ from ..stats import Z95, Estimate
 from ..trace import Move, Trace
 from ._defaults import (
     SESSION_POLICIES, SESSION_ROUNDS, SESSION_SAMPLES, SESSION_TABLE_ROUNDS, SESSION_TABLE_SAMPLES, TABLE_PLAYERS,
-    TABLE_PLAYERS_DEFAULT,
+    TABLE_PLAYERS_DEFAULT, TRACE_ROUNDS,
 )
 from ._policies import KIND_CUSTOM
 from ._session import play_sessions, session_layout, trace_layout
@@ -384,9 +384,9 @@ def _session_result(rules, seats, rounds, leave_at, first_code, layout, res) -> 
     )
 
 
-def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *, rounds: int = 10,
-          leave_at: int | None = None, first="random", rules: KanaRules | None = None, deals=None,
-          rng: RngLike = None) -> Trace:
+def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
+          rounds: int = TRACE_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
+          deals=None, rng: RngLike = None) -> Trace:
     """One evening at the table, round by round (:class:`~cardodds.trace.Trace`): each seat's
     känä in turn from the round's starter, then the round's winner (who starts the next).
     ``policies``, ``rounds``, ``leave_at`` and ``first`` as for :func:`session`; ``deals[r][q]``
