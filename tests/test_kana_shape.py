@@ -82,3 +82,38 @@ def test_a_strategy_table_is_seeded_from_the_root_of_its_seed():
     a = kana.strategy_table("peek-one", 2, opponents="blind", samples=5_000, rng=spawned)
     b = kana.strategy_table("peek-one", 2, opponents="blind", samples=5_000, rng=5)
     assert a.rows.equals(b.rows)
+
+
+def test_the_table_questions_take_rules_as_compare_and_session_do():
+    import inspect
+
+    for f in (kana.strategy_table, kana.expected_value, kana.equilibrium, kana.session_table, kana.compare,
+              kana.session):
+        p = inspect.signature(f).parameters["rules"]
+        assert p.kind is p.KEYWORD_ONLY and p.default is None, f.__name__
+    two = KanaRules(players=2, variant="peek-one")
+    a = kana.strategy_table(rules=two, opponents="blind", samples=5_000, rng=5)
+    b = kana.strategy_table("peek-one", 2, opponents="blind", samples=5_000, rng=5)
+    assert a.rows.equals(b.rows) and a.rules == b.rules
+    fresh = KanaRules(players=2, variant="peek-one", tiebreak_deck="fresh")
+    assert kana.strategy_table(rules=fresh, opponents="blind", samples=2_000, rng=5).rules == fresh
+    ev = dict(opponents="blind", samples=20_000, rng=6)
+    assert kana.expected_value("threshold:8", rules=KanaRules(players=4, variant="peek-one"), **ev) == \
+        kana.expected_value("threshold:8", 4, "peek-one", **ev)
+    assert kana.equilibrium(rules=PEEK_ONE, samples=5_000, rng=1, max_iterations=1) == \
+        kana.equilibrium("peek-one", 3, samples=5_000, rng=1, max_iterations=1)
+    st = dict(rounds=3, samples=100, rng=1, max_iterations=1)
+    assert kana.session_table(rules=PEEK_ONE, **st).rows.equals(kana.session_table(3, **st).rows)
+    # a players or variant that disagrees with rules= is refused, as compare and session refuse it
+    for call in (lambda: kana.strategy_table("peek-all", rules=PEEK_ONE),
+                 lambda: kana.strategy_table(players=4, rules=PEEK_ONE),
+                 lambda: kana.expected_value("threshold:8", 4, rules=PEEK_ONE),
+                 lambda: kana.equilibrium("peek-one", 4, rules=PEEK_ONE),
+                 lambda: kana.session_table(4, rules=PEEK_ONE),
+                 lambda: kana.session("blind", players=4, rules=PEEK_ONE)):
+        with pytest.raises(ValueError, match="disagrees with rules"):
+            call()
+    with pytest.raises(ValueError, match="no decisions"):
+        kana.strategy_table(rules=KanaRules(players=3))
+    with pytest.raises(ValueError, match="peek-one tables"):
+        kana.session_table(rules=KanaRules(players=3, variant="peek-all"))

@@ -24,10 +24,10 @@ from .._html import result_html
 from ..results import Result, counts_field
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate, paired_difference
-from ._defaults import DECISION_SAMPLES, OPPONENTS, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
+from ._defaults import DECISION_SAMPLES, OPPONENTS, TABLE_PLAYERS, TABLE_SAMPLES
 from .equilibrium import (
     MAX_ITERATIONS, _actions, _by_key, _chosen, _configs_run, _equilibrium, _forced, _keys, _keys_of, _margins,
-    _paired_headline, _per_key, _run_focal, _run_size, table_strategy,
+    _paired_headline, _per_key, _run_focal, _run_size, table_rules, table_strategy,
 )
 from .policies import (
     Policy, blind, from_actions, guess_variant, parse_policy, resolve_policies,
@@ -265,29 +265,30 @@ def _est(row, col) -> dict:
 
 
 @takes_backend
-def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DEFAULT, *,
+def strategy_table(variant: str | None = None, players: int | None = None, *, rules: KanaRules | None = None,
                    opponents: str = OPPONENTS, samples: int | None = None, target_halfwidth: float | None = None,
                    rng: RngLike = None, threads: int | None = None, progress: bool = False) -> StrategyTableResult:
     """The strategy table for ``variant`` at ``players``: per key the action of the table
     (the equilibrium with ``opponents="table"``, the best response to blind opponents with
     ``"blind"``) and its win probability against blind opponents and against the table.
 
-    ``samples`` is spent on each best-response step and on each of the two final runs.
-    Interrupted (Ctrl-C), it returns what was reached, ``partial=True``: the table so far
-    (not converged) and the figures of the runs made; those of runs not reached are NaN.
+    ``variant`` (default peek-one) and ``players`` (default 4), or ``rules`` (keyword-only: the
+    house rules too; ``variant`` and ``players`` given with it must agree). ``samples`` is spent
+    on each best-response step and on each of the two final runs. Interrupted (Ctrl-C), it
+    returns what was reached, ``partial=True``: the table so far (not converged) and the figures
+    of the runs made; those of runs not reached are NaN.
     """
     import pandas as pd
-    if variant not in ("peek-one", "peek-all"):
-        raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
+    rules = table_rules(variant, players, rules)
+    variant, players = rules.variant, rules.players
     if opponents not in ("table", "blind"):
         raise ValueError(f"opponents={opponents!r} is not known; choose 'table' or 'blind'")
     lo, hi = TABLE_PLAYERS
-    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+    if not lo <= players <= hi:
         raise ValueError(f"players={players!r}: strategy tables are built for {lo}..{hi} players")
     samples, _ = _run_size(samples, target_halfwidth, threads, rng, default=TABLE_SAMPLES)
     if target_halfwidth is not None:
         samples = int(min(4e7, max(1e5, (Z95 * 0.5 / target_halfwidth) ** 2 * (13 if variant == "peek-one" else 455))))
-    rules = KanaRules(players=players, variant=variant)
     ss, seed = as_seed_sequence(rng)
     # The runs are seeded from the root of rng= (a SeedSequence's spawn key is dropped), as they
     # always were: the committed reports pass spawned SeedSequences and are built that way.
@@ -308,7 +309,7 @@ def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DE
         converged = not steps.partial
     else:
         table, iterations, converged, _ = steps.step(
-            _equilibrium, variant, players, samples, child(root, 0), threads, progress, None, MAX_ITERATIONS,
+            _equilibrium, rules, samples, child(root, 0), threads, progress, None, MAX_ITERATIONS,
             partial_of=lambda g: g[3])
     actions = table.actions()
     missing = [Estimate.mean(0.0, 0.0, 0)] * K
@@ -343,20 +344,21 @@ def strategy_table(variant: str = TABLE_VARIANT, players: int = TABLE_PLAYERS_DE
 
 
 @takes_backend
-def expected_value(strategy, players: int = TABLE_PLAYERS_DEFAULT, variant: str | None = None, *, opponents=OPPONENTS,
-                   samples: int | None = None, rng: RngLike = None, threads: int | None = None,
+def expected_value(strategy, players: int | None = None, variant: str | None = None, *, rules: KanaRules | None = None,
+                   opponents=OPPONENTS, samples: int | None = None, rng: RngLike = None, threads: int | None = None,
                    progress: bool = False) -> Estimate:
     """Expected gain per round, in antes, of one player using the policy ``strategy`` against
     ``opponents`` (``"table"``, ``"blind"`` or a policy for all of them): n P(win) - 1,
-    averaged over the seats (the starter rotates).
+    averaged over the seats (the starter rotates). ``players`` (default 4) and ``variant``
+    (default: from the policies), or ``rules`` (keyword-only; they must agree with it).
 
     >>> ev = expected_value("threshold:8", 4, opponents="blind", samples=100_000, rng=1)
     >>> ev.lo > 0
     True
     """
-    if variant is None:
+    if variant is None and rules is None:
         variant = guess_variant(strategy, opponents if not isinstance(opponents, str) or ":" in opponents else None)
-    rules = rules_for(players, variant, None)
+    rules = rules_for(players, variant, rules)
     s = parse_policy(strategy, rules.variant)
     if isinstance(opponents, str) and opponents in ("table", "blind"):
         if opponents == "blind" or rules.variant == "official":

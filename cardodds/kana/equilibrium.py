@@ -43,11 +43,11 @@ from ..cards import RANKS
 from ..engine import InOrder, run, takes_backend
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Z95, Estimate, paired_difference
-from ._defaults import DECISION_SAMPLES, TABLE_SAMPLES
+from ._defaults import DECISION_SAMPLES, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
 from ._kernels import config_layout, play_configs
 from ._table import COMBOS
 from .policies import Policy, best_pair, combos, from_actions, kana_ranks, pack_lineups, peek_all_table
-from .rules import KanaRules
+from .rules import KanaRules, rules_for
 
 __all__ = ["BUILT_FILE", "MAX_ITERATIONS", "ROWS_SAMPLES", "TABLES_FILE", "TABLE_SEED", "BuiltTable", "build",
            "build_table", "built_table", "equilibrium", "ship", "table_entry", "table_strategy", "write_built",
@@ -199,31 +199,46 @@ def _diff(plus, minus, deals, C, c1, c2, key) -> Estimate:
     return d if c1 < c2 else d.scaled(-1)
 
 
+def table_rules(variant, players, rules) -> KanaRules:
+    """The rules a strategy table is made under: ``rules`` (``variant`` and ``players``, given
+    too, must agree with it), else the official house rules with ``variant`` (default
+    peek-one) and ``players`` (default 4); refused for a variant with no decisions."""
+    if rules is None:
+        variant = TABLE_VARIANT if variant is None else variant
+        players = TABLE_PLAYERS_DEFAULT if players is None else players
+        if variant not in ("peek-one", "peek-all"):
+            raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
+    rules = rules_for(players, variant, rules)
+    if rules.variant not in ("peek-one", "peek-all"):
+        raise ValueError(f"rules.variant={rules.variant!r} has no decisions to tabulate; choose 'peek-one' or "
+                         "'peek-all'")
+    return rules
+
+
 @takes_backend
-def equilibrium(variant: str, players: int, *, samples: int = TABLE_SAMPLES, rng: RngLike = TABLE_SEED,
-                threads: int | None = None, progress: bool = False, start: Policy | None = None,
+def equilibrium(variant: str | None = None, players: int | None = None, *, rules: KanaRules | None = None,
+                samples: int = TABLE_SAMPLES, rng: RngLike = TABLE_SEED, threads: int | None = None,
+                progress: bool = False, start: Policy | None = None,
                 max_iterations: int = MAX_ITERATIONS) -> tuple[Policy, int, bool]:
     """Iterate best responses from ``start`` until the table stops changing.
 
     Returns ``(policy, iterations, converged)``. Every player uses the same table; an
     action changes only when the paired difference says so at the 95% level. Interrupted
-    (Ctrl-C), it returns the table the finished steps reached, not converged.
+    (Ctrl-C), it returns the table the finished steps reached, not converged. ``rules``
+    (keyword-only) gives the house rules; ``variant`` and ``players`` then agree with it.
     """
-    KanaRules(players=players, variant=variant)  # refuses a bad player count or variant
-    if variant not in ("peek-one", "peek-all"):
-        raise ValueError(f"variant {variant!r} has no decisions to tabulate; choose 'peek-one' or 'peek-all'")
+    rules = table_rules(variant, players, rules)
     check_run(samples=samples, threads=threads, rng=rng)
     if samples is None:
         samples = TABLE_SAMPLES
-    table, iterations, converged, _ = _equilibrium(variant, players, samples, rng, threads, progress, start,
-                                                   max_iterations)
+    table, iterations, converged, _ = _equilibrium(rules, samples, rng, threads, progress, start, max_iterations)
     return table, iterations, converged
 
 
-def _equilibrium(variant, players, samples, rng, threads, progress, start, max_iterations):
+def _equilibrium(rules, samples, rng, threads, progress, start, max_iterations):
     """:func:`equilibrium`, and whether it was interrupted: then the table is the one the
     steps made so far reached (an interrupted step changes nothing), not converged."""
-    rules = KanaRules(players=players, variant=variant)
+    variant, players = rules.variant, rules.players
     forced = _forced(variant)
     C = len(forced)
     K = _keys_of(variant)
@@ -294,8 +309,8 @@ def _table_equilibrium(variant, players, threads, progress):
     ships: :data:`TABLE_SAMPLES` rounds a step from seed :data:`TABLE_SEED`. Returns
     ``(policy, iterations, converged)``; interrupted, it raises ``KeyboardInterrupt`` (a table
     the steps did not finish is no equilibrium, nothing to answer or ship)."""
-    s, iterations, converged, partial = _equilibrium(variant, players, TABLE_SAMPLES, TABLE_SEED, threads, progress,
-                                                     None, MAX_ITERATIONS)
+    s, iterations, converged, partial = _equilibrium(KanaRules(players=players, variant=variant), TABLE_SAMPLES,
+                                                     TABLE_SEED, threads, progress, None, MAX_ITERATIONS)
     if partial:
         raise KeyboardInterrupt
     return s, iterations, converged

@@ -38,7 +38,7 @@ from ..stats import Z95, Estimate
 from ..trace import Move, Trace
 from ._defaults import (
     SESSION_POLICIES, SESSION_ROUNDS, SESSION_SAMPLES, SESSION_TABLE_ROUNDS, SESSION_TABLE_SAMPLES, TABLE_PLAYERS,
-    TABLE_PLAYERS_DEFAULT, TRACE_ROUNDS,
+    TRACE_ROUNDS,
 )
 from ._policies import KIND_CUSTOM
 from ._session import play_sessions, session_layout, trace_layout
@@ -540,7 +540,7 @@ def _flip(actions: np.ndarray, k: int, name: str) -> Policy:
 
 
 @takes_backend
-def session_table(players: int = TABLE_PLAYERS_DEFAULT, *, rounds: int = SESSION_TABLE_ROUNDS,
+def session_table(players: int | None = None, *, rules: KanaRules | None = None, rounds: int = SESSION_TABLE_ROUNDS,
                   samples: int = SESSION_TABLE_SAMPLES, rng: RngLike = SESSION_TABLE_SEED, threads: int | None = None,
                   progress: bool = False, start: Policy | None = None, max_iterations: int = 4) -> SessionTableResult:
     """The peek-one equilibrium table recomputed over sessions under the real starter rule.
@@ -550,22 +550,27 @@ def session_table(players: int = TABLE_PLAYERS_DEFAULT, *, rounds: int = SESSION
     switches its action at one peeked rank (13 tables, plus the unchanged one), under the
     real starter rule and, paired on the same deals, with a rotating starter. A rank's
     action changes for everybody when switching gains significantly under the real rule;
-    steps repeat until nothing changes. Interrupted (Ctrl-C), it returns ``partial=True``: the
-    rows of the last step counted, and the values against blind players NaN if not reached.
+    steps repeat until nothing changes. ``players`` (default 4), or ``rules`` (keyword-only,
+    peek-one: the house rules too; ``players`` given with it must agree). Interrupted (Ctrl-C),
+    it returns ``partial=True``: the rows of the last step counted, and the values against blind
+    players NaN if not reached.
 
     >>> t = session_table(3, rounds=10, samples=300, rng=1, max_iterations=1)
     >>> len(t.rows)
     13
     """
     import pandas as pd
+    if isinstance(rules, KanaRules) and rules.variant != "peek-one":
+        raise ValueError("session tables are peek-one tables; give rules with variant='peek-one'")
+    rules = rules_for(players, "peek-one", rules)
+    players = rules.players
     lo, hi = TABLE_PLAYERS
-    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+    if not lo <= players <= hi:
         raise ValueError(f"players={players!r}: session tables are built for {lo}..{hi} players")
     check_run(samples=samples, threads=threads, rng=rng)
     if samples is None:
         samples = SESSION_TABLE_SAMPLES
     first_code = _check_rounds(rounds, None, "random", players)
-    rules = KanaRules(players=players, variant="peek-one")
     n = players
     today_s = table_strategy("peek-one", n) if start is None else parse_policy(start, "peek-one")
     today = today_s.actions()
