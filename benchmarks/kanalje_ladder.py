@@ -49,7 +49,7 @@ def rung(a, b, deals, players, threads, seed):
     m = strength(a, b, rules=rules, samples=deals, rng=seed, threads=threads)
     wall, cpu = time.perf_counter() - w0, cpu_seconds() - c0
     load1 = os.getloadavg()[0]
-    adv = m.advantage
+    adv = m.points
     print(f"{players}p {a} vs {b}: {adv.format(3)} in {wall:.0f} s", flush=True)
     cmd = (f"strength({a!r}, {b!r}, rules=KanaljeRules(players={players}), samples={deals}, rng={seed}, "
            f"threads={threads})")

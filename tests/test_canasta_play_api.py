@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import numpy as np
 import pytest
 from numba import njit
 
-from cardodds.canasta import (CanastaRules, HeuristicParams, advise, game, house_options, play, strength, trace,
-                              tune)
+from cardodds.canasta import (CanastaRules, HeuristicParams, advise, game, game_strength, house_options, play,
+                              strength, trace, tune)
 from cardodds.canasta.view import AT, MV_DISCARD
 from cardodds.cli import main as cli_main
 from cardodds.trace import Trace
@@ -46,14 +47,14 @@ def test_random_and_heuristic_differ_and_heuristic_is_stronger():
 
 def test_strength_in_whole_games_pairs_the_games_with_the_sides_swapped():
     # the same player on both sides plays each pair's two games alike: one each, to the point
-    same = strength("heuristic", "heuristic", games=True, rules=CanastaRules(target=3000), samples=12, rng=4,
-                    check=True)
-    assert same.wins.value == 0.5 and same.wins.se == 0 and same.points.value == 0
-    assert same.hands.value >= 1 and same.unfinished == 0 and not any(same.violations.values())
-    s = strength("heuristic", "random", games=True, rules=CanastaRules(target=3000), samples=12, rng=4)
-    assert s.wins.lo > 0.5 and s.points.value > 0 and s.pairs == 12
+    same = game_strength("heuristic", "heuristic", rules=CanastaRules(target=3000), samples=12, rng=4, check=True)
+    assert same.win.value == 0.5 and same.win.se == 0 and same.points.value == 0
+    assert same.mean_hands.value >= 1 and same.unfinished == 0 and not any(same.violations.values())
+    s = game_strength("heuristic", "random", rules=CanastaRules(target=3000), samples=12, rng=4)
+    assert s.win.lo > 0.5 and s.points.value > 0 and s.pairs == 12
     d = json.loads(json.dumps(s.to_dict()))
-    assert d["games"] is True and d["wins"]["value"] == s.wins.value and "games to 3,000" in repr(s)
+    assert d["question"] == "game_strength" and d["win"]["value"] == s.win.value and "games to 3,000" in repr(s)
+    assert "games" not in inspect.signature(strength).parameters  # the question in games is game_strength
 
 
 def test_game_to_a_small_target():

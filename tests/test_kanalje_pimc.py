@@ -254,5 +254,5 @@ def test_cli_policies_pimc(capsys):
 
 def test_pimc_beats_heuristic():
     m = strength("pimc", "heuristic", samples=60, rng=1, lookahead_samples=8, check=True)
-    assert m.violations == 0 and m.advantage.lo > 0
+    assert m.violations == {"invariants": 0} and m.points.lo > 0
 

@@ -19,11 +19,13 @@ __all__ = [
     "advise",
     "tune",
     "GameResult",
+    "GameStrengthResult",
     "HeuristicParams",
     "HouseOptionsResult",
     "PlayResult",
     "StrengthResult",
     "game",
+    "game_strength",
     "house_options",
     "play",
     "strength",
@@ -47,8 +49,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .advise import AdviceResult, advise
     from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
     from .cards import hand_counts, parse_hand
-    from .play import (GameResult, HouseOptionsResult, PlayResult, StrengthResult, TuneResult, game, house_options,
-                       play, strength, trace, tune)
+    from .play import (GameResult, GameStrengthResult, HouseOptionsResult, PlayResult, StrengthResult, TuneResult,
+                       game, game_strength, house_options, play, strength, trace, tune)
     from .policies import HeuristicParams
     from .rules import CanastaRules
     from .scoring import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
@@ -57,8 +59,8 @@ lazy_package(__name__, {
     ".advise": ["AdviceResult", "advise"],
     ".analysis": ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"],
     ".cards": ["hand_counts", "parse_hand"],
-    ".play": ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult", "game",
-              "house_options", "play", "strength", "trace", "tune"],
+    ".play": ["GameResult", "GameStrengthResult", "HouseOptionsResult", "PlayResult", "StrengthResult",
+              "TuneResult", "game", "game_strength", "house_options", "play", "strength", "trace", "tune"],
     ".policies": ["HeuristicParams"],
     ".rules": ["CanastaRules"],
     ".scoring": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],

@@ -29,7 +29,7 @@ import numpy as np
 from .. import engine
 from .._validate import check_run
 from ..engine import InOrder, takes_backend
-from ..results import Result, counts_field
+from ..results import Result, StrengthResult, counts_field
 from ..rng import as_seed_sequence, child
 from ..stats import Z95, Estimate
 from ..trace import Move, Trace
@@ -42,8 +42,8 @@ from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
 from .view import ACTIONS, compile_policy, describe_move, kernel_policy, move_cards
 
-__all__ = ["GameResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult", "game",
-           "house_options", "play", "strength", "trace", "tune"]
+__all__ = ["GameResult", "GameStrengthResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult",
+           "game", "game_strength", "house_options", "play", "strength", "trace", "tune"]
 
 MAX_ROUNDS = 15
 CANASTA_KINDS = ("mixed", "clean", "joker")
@@ -506,77 +506,56 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
                               partial=steps.partial)
 
 
-# ---- strength --------------------------------------------------------------------------------------------
+# ---- strength: in hands, and in whole games ----------------------------------------------------------------
 @dataclass(frozen=True, repr=False, kw_only=True)
-class StrengthResult(Result):
-    """Player A against player B, paired (see :func:`strength`): in points a hand, or with
-    ``games=True`` in whole games to ``rules.target``."""
+class GameStrengthResult(Result):
+    """Player A against player B in whole games to ``rules.target``, paired (see
+    :func:`game_strength`): ``win`` P(A's side wins a game), ``points`` A's margin a game,
+    ``better`` P(A's side scored more over the pair's two games), ``mean_hands`` hands a game,
+    ``unfinished`` games still open after ``max_hands`` hands (no winner)."""
 
     a: str
     b: str
     pairs: int
-    points: Estimate          # A's side minus B's side, points a hand (a game with games) (mean over the pair)
-    better: Estimate          # P(A's side did better over the pair)
+    win: Estimate
+    points: Estimate
+    better: Estimate
+    mean_hands: Estimate
+    unfinished: int
+    max_hands: int
     violations: dict
     counts: np.ndarray = counts_field()
-    games: bool = False
-    wins: Estimate | None = None    # games: P(A's side wins a game), the mean over the pair
-    hands: Estimate | None = None   # games: mean hands a game
-    unfinished: int = 0             # games: games still open after max_hands hands (no winner)
 
     def to_dict(self) -> dict:
         d = self.meta()
-        d.update({"game": "canasta", "question": "strength", "a": self.a, "b": self.b, "pairs": self.pairs,
-                  "points": self.points.to_dict(), "better": self.better.to_dict(),
-                  "violations": dict(self.violations)})
-        if self.games:
-            assert self.wins is not None and self.hands is not None
-            d.update({"games": True, "wins": self.wins.to_dict(), "hands": self.hands.to_dict(),
-                      "unfinished": self.unfinished})
+        d.update({"game": "canasta", "question": "game_strength", "a": self.a, "b": self.b, "pairs": self.pairs,
+                  "win": self.win.to_dict(), "points": self.points.to_dict(), "better": self.better.to_dict(),
+                  "mean_hands": self.mean_hands.to_dict(), "unfinished": self.unfinished,
+                  "max_hands": self.max_hands, "violations": dict(self.violations)})
         return d
 
     def to_frame(self):
         import pandas as pd
 
-        row = {"a": self.a, "b": self.b, "points": self.points.value, "lo": self.points.lo, "hi": self.points.hi,
-               "better": self.better.value}
-        if self.wins is not None:
-            row.update({"wins": self.wins.value, "wins_lo": self.wins.lo, "wins_hi": self.wins.hi})
-        return pd.DataFrame([row])
+        return pd.DataFrame([{"a": self.a, "b": self.b, "pairs": self.pairs, "win": self.win.value,
+                              "lo": self.win.lo, "hi": self.win.hi, "points": self.points.value,
+                              "mean_hands": self.mean_hands.value, "unfinished": self.unfinished}])
 
     def __repr__(self) -> str:
-        verdict = " (no difference at this precision)" if self.points.contains_zero() else ""
-        if self.wins is not None:
-            return (f"Canasta strength {self.a} vs {self.b} in games to {self.rules.target:,}: A's side wins "
-                    f"{self.wins.format(percent=True)} of the games, {self.points.format()} points a game{verdict}; "
-                    f"{self.pairs:,} paired games (seed {self.seed})")
-        return (f"Canasta strength {self.a} vs {self.b}: {self.points.format()} points a hand{verdict}; "
-                f"A's side better in {self.better.format(percent=True)} of {self.pairs:,} paired deals "
-                f"(seed {self.seed})")
+        verdict = " (no difference at this precision)" if self.win.lo <= 0.5 <= self.win.hi else ""
+        return (f"Canasta game strength {self.a} vs {self.b} in games to {self.rules.target:,}: {self.a}'s side "
+                f"wins {self.win.format(percent=True)} of the games{verdict}, {self.points.format()} points a game; "
+                f"{self.pairs:,} paired games (seed {self.seed})")
 
 
-@takes_backend
-def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
-             rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
-             params_b: HeuristicParams | None = None, check: bool = False, games: bool = False,
-             max_hands: int = DEFAULT_MAX_HANDS, progress: bool = False) -> StrengthResult:
-    """A's partnership against B's on the same deals with the sides swapped: A's edge in points
-    a hand with its 95% interval.
-
-    With ``games=True`` each of the ``samples`` pairs is two whole games to ``rules.target``
-    from the same random stream and pack order, A's side dealing first in one and B's in the
-    other: ``wins`` is P(A's side wins a game) (the mean over the pair), ``points`` A's margin
-    a game, ``better`` P(A's side scored more than B's over the pair's two games), ``hands``
-    the hands a game.
-
-    >>> s = strength("heuristic", "random", samples=100, rng=1)
-    >>> s.points.value > 0
-    True
-    """
+def _match(a, b, rules, samples, rng, threads, params_a, params_b, check, progress, max_hands=None):
+    """A's partnership against B's on the same deals, sides swapped: in hands, or with
+    ``max_hands`` in games. Returns the names, the run and its counts' view."""
     rules = check_rules(rules)
     check_run(samples=samples, threads=threads, rng=rng)
-    samples = _size(samples, None, DEFAULT_STRENGTH_PAIRS)
-    _check_max_hands(max_hands)
+    games = max_hands is not None
+    if games:
+        _check_max_hands(max_hands)
     ca, na, ua, ha = resolve_policies(a, params_a)
     cb, nb, ub, hb = resolve_policies(b, params_b)
     user = ua if na[0] == "user" else ub
@@ -589,18 +568,52 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
     # a look-ahead pair costs hundreds of plain ones: small chunks keep both cores busy on a small
     # match and Ctrl-C quick
     kern, lay, size = ((P.game_match_kernel, P.GM, 8) if games else (P.match_kernel, P.M, 16 if look else 256))
-    res = engine.run(kern, head + ((int(max_hands),) if games else ()) + tail, lay.size, samples=samples, rng=rng,
-                     threads=threads, progress=progress, chunk_size=size, unit="game pair" if games else "pair")
+    res = engine.run(kern, head + ((int(max_hands),) if games else ()) + tail, lay.size,
+                     samples=_size(samples, None, DEFAULT_STRENGTH_PAIRS), rng=rng, threads=threads,
+                     progress=progress, chunk_size=size, unit="game pair" if games else "pair")
     v = lay.view(res.counts)
-    n = res.samples
-    pts = _mean(v.diff2, v.diff2_sq, n).scaled(0.5)
-    extra: dict = {}
-    if games:
-        extra = dict(games=True, wins=_mean(v.wins, v.wins_sq, n).scaled(0.5),
-                     hands=_mean(v.hands, v.hands_sq, 2 * n), unfinished=int(v.unfinished))
-    return StrengthResult(a=na[0], b=nb[0], pairs=int(n), points=pts, better=Estimate.proportion(v.better, n),
-                          violations=_violations(v.violations), counts=res.counts, rules=rules, samples=int(n),
-                          seed=res.seed, partial=res.partial, **extra)
+    n = int(res.samples)
+    common = dict(a=na[0], b=nb[0], pairs=n, points=_mean(v.diff2, v.diff2_sq, n).scaled(0.5),
+                  better=Estimate.proportion(v.better, n), violations=_violations(v.violations), counts=res.counts,
+                  rules=rules, samples=n, seed=res.seed, partial=res.partial)
+    return v, common
+
+
+@takes_backend
+def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
+             rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
+             params_b: HeuristicParams | None = None, check: bool = False, progress: bool = False) -> StrengthResult:
+    """A's partnership against B's on the same deals with the sides swapped: A's edge in points
+    a hand with its 95% interval (a :class:`~cardodds.results.StrengthResult`; ``samples`` deal
+    pairs, default 5,000). :func:`game_strength` asks the same in whole games.
+
+    >>> s = strength("heuristic", "random", samples=100, rng=1)
+    >>> s.points.value > 0, s.unit
+    (True, 'hand')
+    """
+    _, common = _match(a, b, rules, samples, rng, threads, params_a, params_b, check, progress)
+    return StrengthResult(game="canasta", unit="hand", **common)
+
+
+@takes_backend
+def game_strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
+                  rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
+                  params_b: HeuristicParams | None = None, max_hands: int = DEFAULT_MAX_HANDS, check: bool = False,
+                  progress: bool = False) -> GameStrengthResult:
+    """A's partnership against B's in whole games to ``rules.target``: each of the ``samples``
+    pairs (default 5,000) is two games from the same random stream and pack order, A's side
+    dealing first in one and B's in the other. ``win`` is P(A's side wins a game) (the mean
+    over the pair), ``points`` A's margin a game, ``better`` P(A's side scored more than B's
+    over the pair's two games), ``mean_hands`` the hands a game.
+
+    >>> g = game_strength("heuristic", "random", rules=CanastaRules(target=1500), samples=4, rng=1)
+    >>> g.win.value > 0.5
+    True
+    """
+    v, common = _match(a, b, rules, samples, rng, threads, params_a, params_b, check, progress, max_hands)
+    n = common["pairs"]
+    return GameStrengthResult(win=_mean(v.wins, v.wins_sq, n).scaled(0.5), mean_hands=_mean(v.hands, v.hands_sq, 2 * n),
+                              unfinished=int(v.unfinished), max_hands=int(max_hands), **common)
 
 
 # ---- a traced hand -------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
 from .._validate import check_run
 from ..cards import card_str, parse_card, parse_cards
 from ..engine import run, takes_backend
+from ..results import StrengthResult
 from ..stats import Estimate
 from ..trace import Move, Trace
 from . import _play
@@ -54,71 +55,23 @@ __all__ = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
 
 # ---- strength matches ---------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
-class StrengthResult(KanaljeResult):
-    """Paired match: policy A in one seat against B in the others, versus B everywhere, on
-    the same deals. ``advantage`` is A's mean score minus B's in the same seat."""
-
-    a: str
-    b: str
-    _layout = MATCH
-
-    def _lineup(self) -> tuple[str, ...]:
-        return (self.a, self.b)
-
-    @property
-    def advantage(self) -> Estimate:
-        """Points per deal A scores more than B would in the same seat (averaged over seats)."""
-        v = MATCH.view(self.counts)
-        return Estimate.mean(float(v.sum), float(v.sum_sq), self.samples).scaled(1 / self.rules.players)
-
-    @property
-    def mean_a(self) -> float:
-        return float(MATCH.view(self.counts).score_a) / (self.rules.players * self.samples)
-
-    @property
-    def mean_b(self) -> float:
-        return float(MATCH.view(self.counts).score_b) / (self.rules.players * self.samples)
-
-    @property
-    def better(self) -> Estimate:
-        """P(the deal went better for A than for B, summed over the three seats)."""
-        return Estimate.proportion(MATCH.view(self.counts).plus, self.samples)
-
-    def to_frame(self) -> pd.DataFrame:
-        import pandas as pd
-        adv = self.advantage
-        return pd.DataFrame([{"a": self.a, "b": self.b, "deals": self.samples,
-                              "score_a": self.mean_a, "score_b": self.mean_b, "advantage": adv.value,
-                              "lo": adv.lo, "hi": adv.hi}])
-
-    def to_dict(self) -> dict:
-        d = self.meta()
-        d.update(a=self.a, b=self.b, mean_score_a=self.mean_a, mean_score_b=self.mean_b,
-                 advantage=est_dict(self.advantage), better=est_dict(self.better))
-        return d
-
-    def __repr__(self) -> str:
-        return (f"StrengthResult({self.a} vs {self.b}, {self.samples:,} paired deals: "
-                f"{self.a} scores {self.mean_a:.3f}, {self.b} {self.mean_b:.3f} in the same seat; "
-                f"advantage {self.advantage.format(3)} points a deal)")
-
-
 @takes_backend
 def strength(a: str = "heuristic", b: str = "random", *, rules: KanaljeRules | None = None,
              samples: int | None = None, rng=None, threads: int | None = None,
-             lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, progress: bool = False,
-             check: bool = False) -> StrengthResult:
+             lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, check: bool = False,
+             progress: bool = False) -> StrengthResult:
     """Measure how much better policy ``a`` scores than ``b`` on the same deals.
 
     Each deal is played four times: B in every seat, then A in seat 0, 1, 2 in turn with
     B elsewhere; the paired difference in A's seat is averaged over the seats. With two players
     (``rules=KanaljeRules(players=2)``) three times: B in both seats, then A in seat 0 and 1; the
-    hands, the stock and the phase-2 trump draw are the same in every playing.
+    hands, the stock and the phase-2 trump draw are the same in every playing. A
+    :class:`~cardodds.results.StrengthResult` in points a deal; ``mean_a`` and ``mean_b`` are
+    A's and B's mean score a deal in the same seat.
 
     >>> m = strength("heuristic", "random", samples=5_000, rng=1)
-    >>> m.advantage.lo > 0
-    True
+    >>> m.points.lo > 0, m.unit
+    (True, 'deal')
     """
     rules = check_rules(rules)
     threads = check_run(samples=samples, threads=threads, rng=rng)
@@ -131,8 +84,14 @@ def strength(a: str = "heuristic", b: str = "random", *, rules: KanaljeRules | N
     res = run(_play.match_kernel, (rules.pack(), codes[0], codes[1], lookahead_samples, int(bool(check)),
                                    calls(compile_policy(None), codes, phase1_arg(rules.players, 1))),
               MATCH.size, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
-    return StrengthResult(names[0], names[1], rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
-                       lookahead_samples=lookahead_samples, counts=res.counts)
+    v, n = MATCH.view(res.counts), res.samples
+    seats = n * rules.players
+    return StrengthResult(game="kanalje", a=names[0], b=names[1], pairs=n, unit="deal",
+                          points=Estimate.mean(float(v.sum), float(v.sum_sq), n).scaled(1 / rules.players),
+                          better=Estimate.proportion(v.plus, n), violations={"invariants": int(v.violations)},
+                          mean_a=float(v.score_a) / seats, mean_b=float(v.score_b) / seats,
+                          lookahead_samples=lookahead_samples, counts=res.counts, rules=rules, samples=n,
+                          seed=res.seed, partial=res.partial)
 
 
 # ---- the game to 21 -----------------------------------------------------------------------

@@ -101,7 +101,7 @@ def _two_data(seed, scale, progress, stage) -> dict:
 def _match_table(matches) -> list[str]:
     return md_table(("A", "B", "deals", "A's mean score", "B's mean score", "advantage (points a deal)"),
                     [(m.a, m.b, f"{m.samples:,}", f"{m.mean_a:.3f}", f"{m.mean_b:.3f}",
-                      _fmt(m.advantage)) for m in matches], align="llrrrl")
+                      _fmt(m.points)) for m in matches], align="llrrrl")
 
 
 def _game_table(games, players: int) -> list[str]:
