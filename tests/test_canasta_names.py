@@ -16,11 +16,10 @@ def test_rules_are_keyword_only_with_none_for_the_defaults():
 
     from cardodds.canasta.play import tune
 
-    for f in (canasta.play, canasta.game, canasta.house_options, canasta.strength, canasta.game_strength, canasta.trace,
-              canasta.melds,
-              canasta.hand_odds, canasta.best_first_meld, canasta.can_swap, canasta.meld_options, canasta.advise,
-              canasta.score_side, tune, *(getattr(exact, name) for name in exact.__all__), Meld.is_legal,
-              Meld.points, Meld.score):
+    for f in (canasta.play, canasta.game, canasta.house_options, canasta.strength, canasta.game_strength,
+              canasta.trace, canasta.melds, canasta.hand_odds, canasta.best_first_meld, canasta.can_swap,
+              canasta.meld_options, canasta.advise, canasta.score_side, tune,
+              *(getattr(exact, name) for name in exact.__all__), Meld.is_legal, Meld.points, Meld.score):
         p = inspect.signature(f).parameters["rules"]
         assert (p.kind, p.default) == (p.KEYWORD_ONLY, None), f.__name__
     with pytest.raises(ValueError, match="CanastaRules object"):
