@@ -59,9 +59,12 @@ def test_strength_in_whole_games_pairs_the_games_with_the_sides_swapped():
 
 def test_game_to_a_small_target():
     g = game("heuristic", rules=CanastaRules(target=2000), samples=60, rng=2, check=True)
-    assert g.games == 60 and g.unfinished.value == 0.0
-    assert g.hands.value >= 1 and 0 <= g.first_dealer_wins.value <= 1
-    assert sum(g.hands_distribution.values()) == pytest.approx(1.0)
+    assert g.games == 60 and g.unfinished == 0 and sum(e.value for e in g.win) == pytest.approx(1.0)
+    assert g.mean_hands.value >= 1 and 0 <= g.win[0].value <= 1
+    assert sum(e.value for e in g.hands_distribution.values()) == pytest.approx(1.0)
+    # asked for a precision, it plays until P(side 0 wins) is known to it
+    p = game("heuristic", rules=CanastaRules(target=2000), target_halfwidth=0.2, rng=2)
+    assert p.win[0].halfwidth <= 0.2 and p.games < 2_000
     assert not any(g.violations.values())
 
 

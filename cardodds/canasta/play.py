@@ -264,8 +264,8 @@ def _size(samples, target_halfwidth, default):
 
 @takes_backend
 def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
-         target_halfwidth: float | None = None, rng=None, threads: int | None = None, check: bool = False,
-         params: HeuristicParams | None = None, progress: bool = False) -> PlayResult:
+         target_halfwidth: float | None = None, rng=None, threads: int | None = None,
+         params: HeuristicParams | None = None, check: bool = False, progress: bool = False) -> PlayResult:
     """Play single hands and report how they go, with 95% intervals.
 
     ``policies``: one name for every seat (``"random"``, ``"heuristic"``), a comma list of four,
@@ -300,15 +300,18 @@ def _check_max_hands(max_hands) -> None:
 
 @dataclass(frozen=True, repr=False, kw_only=True)
 class GameResult(Result):
-    """Whole games to ``rules.target`` (see :func:`game`)."""
+    """Whole games to ``rules.target`` (see :func:`game`): ``win[s]`` P(side ``s`` wins the
+    game; side 0 deals first), ``mean_hands`` and ``hands_distribution`` the hands a finished
+    game lasts, ``margin`` the winning margin, ``unfinished`` the games still open after
+    ``max_hands`` hands (no side wins them)."""
 
     policies: tuple
     games: int
-    first_dealer_wins: Estimate     # P(the side that deals the first hand wins), finished games
-    hands: Estimate                 # mean hands a finished game lasts
-    hands_distribution: dict        # {hands: probability} over finished games
+    win: tuple                      # [side]: P(the side wins the game)
+    mean_hands: Estimate            # mean hands a finished game lasts
+    hands_distribution: dict        # {hands: Estimate of its probability} over finished games
     margin: Estimate                # mean winning margin
-    unfinished: Estimate            # P(still open after max_hands hands)
+    unfinished: int                 # games still open after max_hands hands
     max_hands: int
     violations: dict
     counts: np.ndarray = counts_field()
@@ -316,60 +319,65 @@ class GameResult(Result):
     def to_dict(self) -> dict:
         d = self.meta()
         d.update({"game": "canasta", "question": "game", "policies": list(self.policies), "games": self.games,
-                  "first_dealer_wins": self.first_dealer_wins.to_dict(), "hands": self.hands.to_dict(),
-                  "hands_distribution": {str(k): v for k, v in self.hands_distribution.items()},
-                  "margin": self.margin.to_dict(), "unfinished": self.unfinished.to_dict(),
-                  "max_hands": self.max_hands, "violations": dict(self.violations)})
+                  "win": [e.to_dict() for e in self.win], "mean_hands": self.mean_hands.to_dict(),
+                  "hands_distribution": {str(k): e.to_dict() for k, e in self.hands_distribution.items()},
+                  "margin": self.margin.to_dict(), "unfinished": self.unfinished, "max_hands": self.max_hands,
+                  "violations": dict(self.violations)})
         return d
 
     def to_frame(self):
+        """One row a side: ``policy`` (its seats'), ``win``, ``lo``, ``hi``."""
         import pandas as pd
 
-        return pd.DataFrame([{"figure": k, "value": e.value, "lo": e.lo, "hi": e.hi}
-                             for k, e in (("first_dealer_wins", self.first_dealer_wins), ("hands", self.hands),
-                                          ("margin", self.margin), ("unfinished", self.unfinished))])
+        rows = [{"side": s, "policy": ",".join(self.policies[s::2]), "win": e.value, "lo": e.lo, "hi": e.hi}
+                for s, e in enumerate(self.win)]
+        return pd.DataFrame(rows).set_index("side")
 
     def __repr__(self) -> str:
-        return "\n".join([
-            f"Polish Canasta games to {self.rules.target:,}: {self.games:,} games, policies "
-            f"{','.join(self.policies)}, seed {self.seed}",
-            f"  side dealing first wins: {self.first_dealer_wins.format(percent=True)}",
-            f"  hands a game: {self.hands.format()}",
-            f"  winning margin: {self.margin.format()}",
-            f"  unfinished after {self.max_hands} hands: {self.unfinished.format(percent=True)}",
-        ])
+        wins = ", ".join(f"side {s} {e.format(percent=True)}" for s, e in enumerate(self.win))
+        return (f"Polish Canasta games to {self.rules.target:,}, {self.games:,} games, policies "
+                f"{','.join(self.policies)}, seed {self.seed}: wins {wins} (side 0 deals first); hands a game "
+                f"{self.mean_hands.format()}; winning margin {self.margin.format()}; {self.unfinished:,} unfinished "
+                f"after {self.max_hands} hands")
 
 
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
-         rng=None, threads: int | None = None, check: bool = False, params: HeuristicParams | None = None,
-         max_hands: int = DEFAULT_MAX_HANDS, progress: bool = False) -> GameResult:
-    """Play ``samples`` whole games (default 2,000) to ``rules.target``; side 0 deals first.
+         target_halfwidth: float | None = None, rng=None, threads: int | None = None,
+         params: HeuristicParams | None = None, max_hands: int = DEFAULT_MAX_HANDS, check: bool = False,
+         progress: bool = False) -> GameResult:
+    """P(each side wins the game to ``rules.target``) and the hands it takes: ``samples`` whole
+    games (default 2,000), or until P(side 0 wins)'s 95% interval is ``target_halfwidth`` wide;
+    side 0 deals first. A game still open after ``max_hands`` hands is ``unfinished``.
 
     >>> g = game("heuristic", rules=CanastaRules(target=1500), samples=50, rng=1)
-    >>> g.games
-    50
+    >>> g.games, round(sum(e.value for e in g.win), 6)
+    (50, 1.0)
     """
     rules = check_rules(rules)
-    check_run(samples=samples, threads=threads, rng=rng)
-    samples = _size(samples, None, DEFAULT_GAMES)
+    check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
+    samples = _size(samples, target_halfwidth, DEFAULT_GAMES)
     _check_max_hands(max_hands)
     codes, names, user, hp = resolve_policies(policies, params)
+
+    def halfwidth(c, n):
+        return Estimate.proportion(P.G.view(c).first_dealer_wins, n).halfwidth
+
     res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
                                      P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
                                      _look(codes), _policies.smart_arg(codes)),
-                     P.G.size, samples=samples, rng=rng, threads=threads, progress=progress, chunk_size=64,
-                     unit="game")
+                     P.G.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth, rng=rng,
+                     threads=threads, progress=progress, chunk_size=64, unit="game")
     c = res.counts
     v = P.G.view(c)
     n = res.samples
     done = n - v.unfinished
-    dist = {h: float(x) / done for h, x in enumerate(v.hands) if x > 0} if done else {}
-    return GameResult(policies=names, games=int(n), first_dealer_wins=Estimate.proportion(v.first_dealer_wins, done),
-                      hands=_mean(v.hands_sum, v.hands_sq, done), hands_distribution=dist,
-                      margin=_mean(v.margin, v.margin_sq, done), unfinished=Estimate.proportion(v.unfinished, n),
-                      max_hands=int(max_hands), violations=_violations(v.violations), counts=c, rules=rules,
-                      samples=int(n), seed=res.seed, partial=res.partial)
+    win = tuple(Estimate.proportion(k, n) for k in (v.first_dealer_wins, done - v.first_dealer_wins))
+    dist = {h: Estimate.proportion(x, done) for h, x in enumerate(v.hands) if x > 0} if done else {}
+    return GameResult(policies=names, games=int(n), win=win, mean_hands=_mean(v.hands_sum, v.hands_sq, done),
+                      hands_distribution=dist, margin=_mean(v.margin, v.margin_sq, done),
+                      unfinished=int(v.unfinished), max_hands=int(max_hands), violations=_violations(v.violations),
+                      counts=c, rules=rules, samples=int(n), seed=res.seed, partial=res.partial)
 
 
 # ---- house options, paired on the same deals --------------------------------------------------------
@@ -430,7 +438,7 @@ class HouseOptionsResult(Result):
         if self.games:
             lines.append("  whole games (same seed for every rules set): side dealing first wins / hands a game")
             for name, g in self.games.items():
-                lines.append(f"  {name:22} {g.first_dealer_wins.format(percent=True)} / {g.hands.format()}")
+                lines.append(f"  {name:22} {g.win[0].format(percent=True)} / {g.mean_hands.format()}")
         return "\n".join(lines)
 
 

@@ -97,7 +97,9 @@ def strength(a: str = "heuristic", b: str = "random", *, rules: KanaljeRules | N
 # ---- the game to 21 -----------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
 class GameResult(KanaljeResult):
-    """Who wins the game to ``rules.target`` and how many deals it takes."""
+    """Who wins the game to ``rules.target`` and how many deals it takes: ``win[s]`` P(seat
+    ``s`` wins), ``mean_deals`` and ``deals_distribution``, ``unfinished`` the games still open
+    after ``max_deals`` deals (no seat wins them)."""
 
     policies: tuple[str, ...]
     max_deals: int = DEFAULT_MAX_DEALS
@@ -114,6 +116,11 @@ class GameResult(KanaljeResult):
     def unfinished(self) -> int:
         """Games still tied or short of the target after ``max_deals`` deals (none in practice at 21)."""
         return int(GAME.view(self.counts).unfinished)
+
+    @property
+    def games(self) -> int:
+        """Games played (``samples``)."""
+        return int(self.samples)
 
     @property
     def mean_deals(self) -> Estimate:
@@ -133,6 +140,7 @@ class GameResult(KanaljeResult):
 
     def to_dict(self) -> dict:
         d = self.meta()
+        d.update(game="kanalje", question="game")
         d["games"] = self.samples
         d["win"] = [est_dict(e) for e in self.win]
         d["mean_deals"] = est_dict(self.mean_deals)
@@ -165,9 +173,9 @@ class GameResult(KanaljeResult):
 
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, samples: int | None = None,
-         target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None,
-         threads: int | None = None, progress: bool = False, check: bool = False,
-         max_deals: int = DEFAULT_MAX_DEALS) -> GameResult:
+         target_halfwidth: float | None = None, rng=None, threads: int | None = None,
+         lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, max_deals: int = DEFAULT_MAX_DEALS, check: bool = False,
+         progress: bool = False) -> GameResult:
     """P(each seat wins the game to ``rules.target``) and the number of deals, for a lineup.
 
     A game still open after ``max_deals`` deals is counted in ``unfinished`` (no seat wins

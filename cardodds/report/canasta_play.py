@@ -186,9 +186,9 @@ def _strength_table(data: dict) -> list[str]:
 def _games_table(data: dict) -> list[str]:
     g = data["game"]
     return [f"## Whole games to {data['rules'].target:,} (heuristic players, side 0 deals first)", "",
-            f"- side dealing first wins: {pct(g.first_dealer_wins, 1)} of {g.games:,} games",
-            f"- hands a game: {est(g.hands, 2)}; winning margin {est(g.margin, 0)} points",
-            f"- unfinished after {g.max_hands} hands: {pct(g.unfinished, 1)}", ""]
+            f"- side dealing first wins: {pct(g.win[0], 1)} of {g.games:,} games",
+            f"- hands a game: {est(g.mean_hands, 2)}; winning margin {est(g.margin, 0)} points",
+            f"- unfinished after {g.max_hands} hands: {g.unfinished:,} of {g.games:,} games", ""]
 
 
 def _house_options_table(data: dict) -> list[str]:
