@@ -262,21 +262,27 @@ def python_name(value: str) -> str:
 
 
 # ---- the shared run options -----------------------------------------------------------------
+#: ``--exact``'s help wherever a command can enumerate.
+EXACT_HELP = "enumerate exactly instead of simulating"
+
+
 def add_run_options(p: argparse.ArgumentParser, default_samples: str, *, exact: str | None = None,
-                    unit: str = "deals", precision_in: str | None = None) -> None:
+                    unit: str = "deals", precision_in: str | None = None, precision_flag: bool = True) -> None:
     """``--samples N | --precision H [| --exact]``, ``--seed``, ``--threads``, progress, ``--json``.
 
     ``default_samples`` is the help text's default (the API's own default is used when neither
     is given); ``exact`` the help of ``--exact`` where the command can enumerate;
     ``precision_in`` the help of a ``--precision`` counted in other units than a probability
-    (any positive number then).
+    (any positive number then); ``precision_flag=False``: no ``--precision`` (the question's
+    function takes no ``target_halfwidth``).
     """
     size = p.add_mutually_exclusive_group()
     size.add_argument("--samples", type=positive_int, default=None, metavar="N",
                       help=f"number of simulated {unit} (default {default_samples})")
-    size.add_argument("--precision", type=precision if precision_in is None else positive_float(example=", e.g. 20"),
-                      default=None, metavar="H",
-                      help=precision_in or "simulate until the headline figure's 95%% interval is ±H (e.g. 0.001)")
+    if precision_flag:
+        size.add_argument("--precision", default=None, metavar="H",
+                          type=precision if precision_in is None else positive_float(example=", e.g. 20"),
+                          help=precision_in or "simulate until the headline figure's 95%% interval is ±H (e.g. 0.001)")
     if exact is not None:
         size.add_argument("--exact", action="store_true", help=exact)
     p.add_argument("--seed", type=seed, default=None, metavar="S",
@@ -292,7 +298,7 @@ def add_trace_options(p: argparse.ArgumentParser) -> None:
     """A ``trace`` command's ``--seed`` and ``--json`` (one deal: no run size, no threads)."""
     p.add_argument("--seed", type=seed, default=None, metavar="S",
                    help="random seed of the deal and the players' draws (default: a fresh seed, printed)")
-    p.add_argument("--json", action="store_true", help="print the trace as one JSON object instead of its text")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the trace) instead of its text")
 
 
 def add_progress_options(p: argparse.ArgumentParser) -> None:
@@ -302,9 +308,15 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress on stderr")
 
 
+def add_strength_players(p: argparse.ArgumentParser, a: str, b: str, names: str) -> None:
+    """A ``strength`` command's two policies, ``A`` and ``B`` (as ``strength(a, b)``)."""
+    p.add_argument("a", nargs="?", default=a, metavar="A", help=f"policy A: {names} (default {a})")
+    p.add_argument("b", nargs="?", default=b, metavar="B", help=f"policy B, A's opponent: {names} (default {b})")
+
+
 def run_size(args) -> dict:
     """The API's ``samples=`` / ``target_halfwidth=`` (None, None: the API's default size)."""
-    return {"samples": args.samples, "target_halfwidth": args.precision}
+    return {"samples": args.samples, "target_halfwidth": getattr(args, "precision", None)}
 
 
 def run_options(args) -> dict:
@@ -494,6 +506,22 @@ def table(header: Sequence[str] | None, rows: Iterable[Sequence[object]], indent
     width = [max(len(r[i]) for r in lines) for i in range(len(lines[0]))]
     pad = " " * indent
     return [pad + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in lines]
+
+
+def strength_text(r, swapped: str, digits: int, *notes: str) -> str:
+    """A :class:`~cardodds.results.StrengthResult` as every game's ``strength`` prints it:
+    A's edge in points a deal (hand) and P(A did better over the pair); ``swapped`` names
+    what the pair swaps ("seats", "sides")."""
+    head = (f"{r.game.capitalize()} strength, {r.a} against {r.b}, {swapped} swapped on the same deals "
+            f"({how(r, r.unit + ' pairs')})")
+    verdict = ("no difference at this precision" if r.points.contains_zero()
+               else f"{r.a if r.points.value > 0 else r.b} is stronger")
+    rows = [(f"{r.a} minus {r.b}, points a {r.unit}", est(r.points, digits, sign=True)),
+            (f"{r.a} better over the pair", est(r.better))]
+    if r.mean_a is not None:
+        rows += [(f"{r.a}'s mean score a {r.unit}", f"{r.mean_a:.{digits}f}"),
+                 (f"{r.b}'s mean score in the same seat", f"{r.mean_b:.{digits}f}")]
+    return block(head, r, table(("figure", "estimate"), rows), verdict, *notes)
 
 
 def block(head: str, result, *parts: Sequence[str] | str) -> str:

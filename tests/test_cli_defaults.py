@@ -41,12 +41,14 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
     "canasta hand": (["canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h"],
                      "cardodds.canasta:hand_odds"),
     "canasta play": (["canasta", "play"], "cardodds.canasta:play"),
-    "canasta play --games": (["canasta", "play", "--games"], "cardodds.canasta:game"),
-    "canasta play --house-options": (["canasta", "play", "--house-options"], "cardodds.canasta:house_options"),
+    "canasta game": (["canasta", "game"], "cardodds.canasta:game"),
+    "canasta house-options": (["canasta", "house-options"], "cardodds.canasta:house_options"),
     "canasta trace": (["canasta", "trace"], "cardodds.canasta:trace"),
     "kanalje trace": (["kanalje", "trace"], "cardodds.kanalje:trace"),
     "kana trace": (["kana", "trace"], "cardodds.kana:trace"),
-    "canasta play --strength": (["canasta", "play", "--strength", "heuristic,random"], "cardodds.canasta:strength"),
+    "canasta strength": (["canasta", "strength"], "cardodds.canasta:strength"),
+    "canasta game-strength": (["canasta", "game-strength"], "cardodds.canasta:game_strength"),
+    "kanalje strength": (["kanalje", "strength"], "cardodds.kanalje:strength"),
     "canasta advise": (["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b"], "cardodds.canasta:advise"),
     "sweep": (["sweep", "{tmp}/s.sqlite", "kana.odds", "--grid", "players=3"], "cardodds.sweep:sweep"),
     "report": (["report", "--out", "{tmp}/r"], "cardodds.report:build"),
@@ -59,7 +61,7 @@ DEST_TO_PARAM = {"precision": "target_halfwidth", "seed": "rng", "dask": "backen
 #: Arguments a command passes from its required inputs or from how it is run, not defaults
 #: (``rng``: without ``--seed`` the command draws the seed itself, to print it with the result).
 NOT_DEFAULTS = {"progress", "backend", "hand", "turned", "cards", "path", "question", "grid", "outdir", "log",
-                "timings", "next_section", "a", "b", "pile", "shown", "rng"}
+                "timings", "next_section", "pile", "shown", "rng"}
 
 #: (command, option) pairs whose default means the function's default in another form.
 SAME_MEANING = {

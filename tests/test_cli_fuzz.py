@@ -120,6 +120,17 @@ ADVICE_PLAYED2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0:
 #: Two players, phase 1: the face-up cards so far.
 FACEUPS = st.sampled_from(["Jh", "Jh 5c", "Jh Jh", "Zz", "", "Ah"])
 
+#: The game played by four: its rules flags and ``--check``.
+PLAYED = {"--wild-limit": CANASTA["--wild-limit"], "--min-first-meld": CANASTA["--min-first-meld"],
+          "--jokers": CANASTA["--jokers"], "--going-out": st.sampled_from(["meld-or-discard", "meld_all", "x"]),
+          "--swap-twos": None, "--out-needs-canasta": None, "--check": None,
+          "--target": st.sampled_from(["1", "500", "0", "1000001"])}
+CANASTA_POLICIES = st.sampled_from(["random", "heuristic", "random,heuristic", "heuristic,random,random,random", "x",
+                                    ""])
+#: A strength command's players A and B (positional), and a run size.
+STRENGTH_PLAYERS = [[a, b, "--samples", n] for a, b in (("heuristic", "random"), ("random", "random"), ("a", "b"),
+                                                         ("heuristic", "x,y")) for n in ("1", "7")] + [["--samples", "0"]]
+
 COMMANDS = {
     "kana odds": (["kana", "odds"], {**KANA_RULES, **COMMON, "--shown": SHOWN}, _sizes(True)),
     "kana advise": (["kana", "advise", "--cards", "9h ? ?"], {**KANA_RULES, **COMMON,
@@ -184,18 +195,22 @@ COMMANDS = {
                                            "--hand": st.sampled_from(["Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h",
                                                                       "Ah Ad 2c Jk 7s", "Ah Ah Ah", "Jk Jk Jk Jk Jk",
                                                                       "", "Zz"])}, _sizes(True)),
-    "canasta play": (["canasta", "play"], {**COMMON,
-                                           "--policies": st.sampled_from(["random", "heuristic", "random,heuristic",
-                                                                          "heuristic,random,random,random", "x", ""]),
-                                           "--wild-limit": CANASTA["--wild-limit"],
-                                           "--min-first-meld": CANASTA["--min-first-meld"],
-                                           "--jokers": CANASTA["--jokers"],
-                                           "--going-out": st.sampled_from(["meld-or-discard", "meld_all", "x"]),
-                                           "--swap-twos": None, "--out-needs-canasta": None, "--check": None,
-                                           "--target": st.sampled_from(["1", "500", "0", "1000001"]),
-                                           "--games": None, "--strength": st.sampled_from(["heuristic,random", "a",
-                                                                                           "x,y"])},
+    "canasta play": (["canasta", "play"], {**COMMON, **PLAYED, "--policies": CANASTA_POLICIES},
                      [["--samples", s] for s in ("1", "7", "20")] + [["--samples", "0"], ["--precision", "0.45"]]),
+    "canasta game": (["canasta", "game", "--target", "1500"], {**COMMON, **PLAYED, "--policies": CANASTA_POLICIES,
+                                                               "--max-hands": st.sampled_from(["1", "5", "0", "10001"])},
+                     [["--samples", s] for s in ("1", "3")] + [["--samples", "0"], ["--precision", "0.45"]]),
+    "canasta strength": (["canasta", "strength"], {**COMMON, **PLAYED}, STRENGTH_PLAYERS),
+    "canasta game-strength": (["canasta", "game-strength", "--target", "1500"],
+                              {**COMMON, **PLAYED, "--max-hands": st.sampled_from(["1", "5", "0", "10001"])},
+                              [p[:2] + ["--samples", "1"] for p in STRENGTH_PLAYERS]),
+    "canasta house-options": (["canasta", "house-options"], {**COMMON, **PLAYED, "--policies": CANASTA_POLICIES,
+                                                             "--games": st.sampled_from(["0", "1", "-1", "x"])},
+                              [["--samples", s] for s in ("1", "7")] + [["--samples", "0"]]),
+    "kanalje strength": (["kanalje", "strength", "--lookahead-samples", "2"], {**KANALJE, **COMMON},
+                         [[a, b, "--samples", n] for a, b in (("heuristic", "random"), ("lookahead", "random"),
+                                                              ("x", "random"), ("random", ""))
+                          for n in ("1", "20")] + [["--samples", "0"], ["random"]]),
     "canasta trace": (["canasta", "trace"], {"--seed": COMMON["--seed"],
                                              "--policies": st.sampled_from(["random", "heuristic", "x", ""]),
                                              "--wild-limit": CANASTA["--wild-limit"], "--jokers": CANASTA["--jokers"]},

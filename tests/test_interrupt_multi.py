@@ -1,7 +1,7 @@
 """Ctrl-C in commands that make several runs: the answer reached so far, marked partial.
 
 ``cardodds kana table`` (best-response steps, then two final runs, per seat and per player
-count), ``cardodds canasta play --house-options`` (one paired run per option) and
+count), ``cardodds canasta house-options`` (one paired run per option) and
 ``cardodds report`` (sections of many runs) are interrupted by SIGINT at random moments of
 a real process (a run drawn at random, at a random share of its deals); the library functions
 are interrupted at every step by a run that reports itself partial.
@@ -193,7 +193,7 @@ def test_an_interrupted_strength_match_is_marked_partial(monkeypatch):
     play = importlib.import_module("cardodds.canasta.play")
 
     _partial_at(monkeypatch, engine, 1)
-    assert play.strength("heuristic", "random", samples=20, rng=1).partial  # --strength printed no marker
+    assert play.strength("heuristic", "random", samples=20, rng=1).partial
 
 
 def test_tune_stops_at_the_interrupted_match(monkeypatch):
@@ -349,7 +349,7 @@ MULTI = {
     # two player counts, each: best-response steps and two final runs, two seats a run (fifteen runs)
     "kana table": ["kana", "table", "--players", "2-3", "--samples", "40000000"],
     # eight paired runs, one per house option
-    "canasta house options": ["canasta", "play", "--house-options", "--samples", "10000"],
+    "canasta house options": ["canasta", "house-options", "--samples", "10000"],
 }
 #: SIGINT comes in one of the first runs of each command, at a random point of it: runs remain
 #: after it, so it always lands before the answer, however fast the machine.
@@ -443,9 +443,11 @@ EVERY_COMMAND = [
     ["canasta", "melds", "--samples", "500"],
     ["canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", "--turns", "3", "--samples", "500"],
     ["canasta", "play", "--samples", "20"],
-    ["canasta", "play", "--games", "--samples", "2"],
-    ["canasta", "play", "--strength", "heuristic,random", "--samples", "10"],
-    ["canasta", "play", "--house-options", "--samples", "20"],
+    ["canasta", "game", "--samples", "2"],
+    ["canasta", "strength", "heuristic", "random", "--samples", "10"],
+    ["canasta", "game-strength", "--target", "1500", "--samples", "2"],
+    ["canasta", "house-options", "--samples", "20"],
+    ["kanalje", "strength", "--samples", "200"],
     ["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b 4", "--melds", "us: A A A; them: 8 8 8", "--pile", "K",
      "--pile-size", "6", "--samples", "20"],
 ]

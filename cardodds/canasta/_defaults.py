@@ -6,6 +6,9 @@ MAX_TURNS = 40
 
 #: What decides at every seat when ``policies=`` (``--policies``) is not given.
 DEFAULT_POLICIES = "heuristic"
+#: ``strength``'s policies A and B unless told otherwise (``strength(a, b)``, ``strength A B``).
+STRENGTH_A = "heuristic"
+STRENGTH_B = "random"
 #: The discard rules of meld odds over the draws (``discard=``, ``--discard``), the default first.
 DISCARD_RULES = ("keep", "weakest")
 

@@ -1,4 +1,5 @@
-"""``cardodds canasta melds|hand``: meld odds from the deal and for a given hand."""
+"""``cardodds canasta melds|hand|play|game|strength|game-strength|house-options|trace|advise``: meld
+odds, and the game played by four."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ _TABLE_FLAGS = (
 
 #: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.
 MAX_FIRST_MELD = 400
-_EXACT_HELP = "enumerate exactly instead of simulating"
+_EXACT_HELP = cu.EXACT_HELP
 
 
 def _rule_options(p) -> None:
@@ -69,7 +70,8 @@ def add_commands(sub) -> None:
     h = csub.add_parser("hand", help="odds that a given hand opens / holds 7 of a rank by turn k",
                         description="For a given hand: able to lay the first meld, and holding 7 naturals of "
                                     "a rank, after k draws (entry 0 = the hand as given).")
-    h.add_argument("--hand", required=True, metavar="CARDS", help="the hand, e.g. \"Ah Ad 2c Jk 7s\" (Joker: Jk or *)")
+    h.add_argument("--hand", required=True, metavar="CARDS",
+                   help="my hand: its cards, e.g. \"Ah Ad 2c Jk 7s\" (Joker: Jk or *)")
     h.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=D.HAND_TURNS, metavar="K",
                    help=f"draws to follow, 0..{MAX_TURNS} (default {D.HAND_TURNS})")
     _rule_options(h)
@@ -167,8 +169,8 @@ def _house_flags(p) -> None:
                    help="meld-or-discard (default: the last card may be discarded) or meld-all")
     p.add_argument("--swap-twos", action="store_true", help="a 2 may be swapped out of a meld like a Joker")
     p.add_argument("--out-needs-canasta", action="store_true", help="going out needs a canasta on the side")
-    p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=_RULES.target, metavar="T",
-                   help=f"game total, 1..1,000,000 (default {_RULES.target:,})")
+    p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=_RULES.target, metavar="PTS",
+                   help=f"points that end the game, 1..1,000,000 (default {_RULES.target:,})")
     for flag, field, values, text in _TABLE_FLAGS:
         flags = tuple(v.replace("_", "-") for v in values)
         p.add_argument(flag, type=cu.choice(*flags), default=getattr(_RULES, field),
@@ -189,34 +191,70 @@ def _table_words(rules) -> str:
                    for _, field, _, _ in _TABLE_FLAGS if getattr(rules, field) != getattr(_RULES, field))
 
 
-def add_play_commands(csub) -> None:
-    """``cardodds canasta play`` and ``cardodds canasta advise`` (the game played by four)."""
-    p = csub.add_parser("play", help="whole hands and games by four players: opening, canastas, pile, scores",
-                        description="Polish Canasta played by four players in two partnerships (RULES.md 3): how "
-                                    "soon each side opens and makes a canasta, canastas by kind, pile takes, how "
-                                    "hands end, scores; --games for whole games to the target; --house-options "
-                                    "for every house option paired with the rules given; --strength A,B for a "
-                                    "paired match. 95% intervals.")
-    p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
-                   help="random | heuristic | heuristic2 | lookahead, one for all seats or four comma-separated "
-                        "(seat 0..3)")
-    p.add_argument("--games", action="store_true", help="play whole games to --target instead of single hands "
-                                                        "(with --strength: paired games)")
-    p.add_argument("--house-options", action="store_true",
-                   help="each house option against the rules given, on the same deals")
-    p.add_argument("--strength", default=None, metavar="A,B",
-                   help="paired match of player A against player B, e.g. heuristic,random")
-    p.add_argument("--check", action="store_true", help="verify the table after every move; report violations")
+_POLICIES_HELP = ("who plays: random | heuristic | heuristic2 | lookahead, one for every seat or four "
+                  f"comma-separated (seat 0..3; seats 0+2 are side 0) (default {D.DEFAULT_POLICIES})")
+_CHECK_HELP = "verify the table after every move; report violations"
+
+
+def _played(csub, name: str, help: str, description: str, samples: str, unit: str, *, policies: bool = True,
+            precision_flag: bool = True):
+    """A command of the game played by four: its question's flags come after these (rules, run size)."""
+    p = csub.add_parser(name, help=help, description=description)
+    if policies:
+        p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
+    else:
+        cu.add_strength_players(p, D.STRENGTH_A, D.STRENGTH_B, "random | heuristic | heuristic2 | lookahead")
+    p.add_argument("--check", action="store_true", help=_CHECK_HELP)
     _house_flags(p)
-    cu.add_run_options(p, f"{D.DEFAULT_HANDS:,} hands; {D.DEFAULT_GAMES:,} games with --games", unit="hands")
-    p.set_defaults(func=_play)
+    cu.add_run_options(p, samples, unit=unit, precision_flag=precision_flag)
+    return p
+
+
+def _max_hands(p) -> None:
+    p.add_argument("--max-hands", type=cu.int_range(1, 10_000, " hands"), default=D.DEFAULT_MAX_HANDS, metavar="H",
+                   help="hands after which an open game counts as unfinished (no side wins it), 1..10,000 "
+                        f"(default {D.DEFAULT_MAX_HANDS})")
+
+
+def add_play_commands(csub) -> None:
+    """The game played by four: ``play``, ``game``, ``strength``, ``game-strength``,
+    ``house-options``, ``trace`` and ``advise``."""
+    _played(csub, "play", "single hands by four players: opening, canastas, pile, scores",
+            "Polish Canasta hands played by four players in two partnerships (RULES.md 3): how soon each side "
+            "opens and makes a canasta, canastas by kind, pile takes, how hands end, scores. 95% intervals.",
+            f"{D.DEFAULT_HANDS:,}", "hands").set_defaults(func=_play)
+    g = _played(csub, "game", "who wins the game to the target, and how many hands it takes",
+                "Whole games to --target (RULES.md 3), side 0 (seats 0+2) dealing first: P(each side wins the "
+                "game), hands a game, the winning margin. A game still open after --max-hands hands is counted "
+                "as unfinished (no side wins it). 95% intervals.", f"{D.DEFAULT_GAMES:,}", "games")
+    _max_hands(g)
+    g.set_defaults(func=_game)
+    _played(csub, "strength", "player A against player B on the same deals, sides swapped: points a hand",
+            "A's partnership against B's: each deal played twice from the same random stream, A at seats 0+2 "
+            "then at seats 1+3; A's edge in points a hand and P(A's side did better over the pair), 95% "
+            "intervals.", f"{D.DEFAULT_STRENGTH_PAIRS:,}", "deal pairs", policies=False,
+            precision_flag=False).set_defaults(func=_strength)
+    gs = _played(csub, "game-strength", "player A against player B in whole games, sides swapped",
+                 "A's partnership against B's in whole games to --target: each pair is two games from the same "
+                 "random stream and pack order, A's side dealing first in one and B's in the other: P(A's side "
+                 "wins a game), A's margin a game, hands a game, 95% intervals.", f"{D.DEFAULT_STRENGTH_PAIRS:,}",
+                 "game pairs", policies=False, precision_flag=False)
+    _max_hands(gs)
+    gs.set_defaults(func=_game_strength)
+    h = _played(csub, "house-options", "each house option against the rules given, on the same deals",
+                "The figures of `canasta play` under each house option, each paired with the rules given on the "
+                "same deals: side 0's opening, canastas, going out and the paired change of its score.",
+                f"{D.DEFAULT_HOUSE_HANDS:,} hands a rules set", "hands", precision_flag=False)
+    h.add_argument("--games", type=cu.int_range(0, 100_000, " games"), default=0, metavar="N",
+                   help="also play N whole games under each rules set, from the same seed: P(the side dealing "
+                        f"first wins), hands a game (default 0; e.g. {D.DEFAULT_HOUSE_GAMES})")
+    h.set_defaults(func=_house_options)
 
     t = csub.add_parser("trace", help="every move of one hand, as a record that reads back",
                         description="One hand played by four players (seed --seed): each seat's 12 cards, then "
                                     "every card drawn and every move, one line a move ('seat: action cards  # "
                                     "note'), the scores last. The text reads back (cardodds.trace.Trace.parse).")
-    t.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
-                   help="random | heuristic | heuristic2 | lookahead, one for all seats or four comma-separated")
+    t.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
     _house_flags(t)
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
@@ -230,7 +268,7 @@ def add_play_commands(csub) -> None:
                                     "side ahead), P(we win the game with this hand) with --score, and the paired "
                                     "difference to the best; the best is named only when its paired difference "
                                     "with every other option excludes zero.")
-    a.add_argument("--hand", required=True, metavar="CARDS", help="my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"")
+    a.add_argument("--hand", required=True, metavar="CARDS", help="my hand: my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"")
     a.add_argument("--melds", default=None, metavar="TEXT", help="\"us: A A A, K K K 2; them: 8 8 8\"")
     a.add_argument("--pile", default=None, metavar="CARDS",
                    help="the pile bottom to top: every card (\"5 7 K\"), '?' for a card not known "
@@ -257,23 +295,14 @@ def add_play_commands(csub) -> None:
                         f"checked; the play-outs take it as {D.ASSUMED_TURN}, past every first turn)")
     a.add_argument("--score", default=None, metavar="US,THEM",
                    help="the game score before this hand, e.g. 6200,5400: adds P(we win the game with this hand)")
-    a.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P",
+    a.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]",
                    help="who plays the play-outs, every seat mine included: random | heuristic | heuristic2, "
-                        "one for all seats or four comma-separated (seat 0 = me)")
+                        "one for every seat or four comma-separated (seat 0 = me)")
     _house_flags(a)
     cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals",
-                       precision_in="run until the paired margin difference between the best two options is "
+                       precision_in="simulate until the paired margin difference between the best two options is "
                                     "known to ±H points (95%%)")
     a.set_defaults(func=_advise)
-
-
-def _show(args, res) -> int:
-    from .advise import AdviceResult
-    from .play import GameResult, HouseOptionsResult, PlayResult, StrengthResult
-
-    text = {PlayResult: play_text, GameResult: game_text, HouseOptionsResult: house_text,
-            StrengthResult: strength_text, AdviceResult: advice_text}[type(res)]
-    return cu.emit(args, res, text)
 
 
 def _played_words(r) -> str:
@@ -308,11 +337,13 @@ def play_text(r) -> str:
 
 def game_text(r) -> str:
     head = (f"Canasta games to {r.rules.target:,}, side 0 deals first ({cu.how(r, 'games')}; {_played_words(r)})")
-    facts = cu.table(("figure", "estimate"), [
-        ("side dealing first wins", cu.est(r.first_dealer_wins)), ("hands a game", cu.est(r.hands, 2)),
-        ("winning margin", cu.est(r.margin, 1)),
-        (f"unfinished after {r.max_hands} hands", cu.est(r.unfinished))])
-    return cu.block(head, r, facts, *_violations(r))
+    wins = cu.table(("side", "seats", "wins the game"),
+                    [(s, f"{s}+{s + 2}", cu.est(e)) for s, e in enumerate(r.win)])
+    unfinished = (f"{r.unfinished:,} of {r.games:,} (still open after {r.max_hands} hands; no side wins them)"
+                  if r.unfinished else f"0 (every game ended within {r.max_hands} hands)")
+    facts = cu.table(None, [("hands a game", cu.est(r.mean_hands, 2)), ("winning margin", cu.est(r.margin, 1)),
+                            ("unfinished games", unfinished)])
+    return cu.block(head, r, wins, facts, *_violations(r))
 
 
 def house_text(r) -> str:
@@ -327,28 +358,25 @@ def house_text(r) -> str:
                        "side 0 score change (paired)"), rows)]
     if r.games:
         parts.append(cu.table(("rules (whole games, same seed)", "side dealing first wins", "hands a game"),
-                              [(n, cu.est(g.first_dealer_wins), cu.est(g.hands, 2)) for n, g in r.games.items()]))
+                              [(n, cu.est(g.win[0]), cu.est(g.mean_hands, 2)) for n, g in r.games.items()]))
     parts.append("a change whose interval contains 0: no difference at this precision")
     return cu.block(head, r, *parts)
 
 
 def strength_text(r) -> str:
-    if r.wins is not None:
-        head = (f"Canasta strength in games to {r.rules.target:,}, {r.a} against {r.b}, sides swapped on the same "
-                f"deals ({cu.how(r, 'game pairs')})")
-        verdict = ("no difference at this precision" if r.wins.lo <= 0.5 <= r.wins.hi
-                   else f"{r.a if r.wins.value > 0.5 else r.b} is stronger")
-        facts = cu.table(("figure", "estimate"), [
-            (f"{r.a}'s side wins a game", cu.est(r.wins)),
-            (f"{r.a} minus {r.b}, points a game", cu.est(r.points, 0, sign=True)),
-            ("hands a game", cu.est(r.hands, 2))])
-        return cu.block(head, r, facts, verdict, *_violations(r))
-    head = f"Canasta strength, {r.a} against {r.b}, sides swapped on the same deals ({cu.how(r, 'deal pairs')})"
-    verdict = ("no difference at this precision" if r.points.contains_zero()
-               else f"{r.a if r.points.value > 0 else r.b} is stronger")
+    return cu.strength_text(r, "sides", 1, *_violations(r))
+
+
+def game_strength_text(r) -> str:
+    head = (f"Canasta game strength in games to {r.rules.target:,}, {r.a} against {r.b}, sides swapped on the same "
+            f"deals ({cu.how(r, 'game pairs')})")
+    verdict = ("no difference at this precision" if r.win.lo <= 0.5 <= r.win.hi
+               else f"{r.a if r.win.value > 0.5 else r.b} is stronger")
     facts = cu.table(("figure", "estimate"), [
-        (f"{r.a} minus {r.b}, points a hand", cu.est(r.points, 1, sign=True)),
-        (f"{r.a}'s side better over the pair", cu.est(r.better))])
+        (f"{r.a}'s side wins a game", cu.est(r.win)),
+        (f"{r.a} minus {r.b}, points a game", cu.est(r.points, 0, sign=True)),
+        ("hands a game", cu.est(r.mean_hands, 2))]
+        + ([("unfinished games", f"{r.unfinished:,} (still open after {r.max_hands} hands)")] if r.unfinished else []))
     return cu.block(head, r, facts, verdict, *_violations(r))
 
 
@@ -373,33 +401,56 @@ def _trace(args) -> int:
 
 def _play(args) -> int:
     from .._split import two_processes
-    from .play import game, house_options, play, strength
+    from .play import play
 
-    rules = _play_rules(args)
-    common = dict(cu.run_options(args))
-    if args.strength:
-        parts = [x.strip() for x in args.strength.split(",")]
-        if len(parts) != 2:
-            raise ValueError(f"--strength {args.strength!r}: give two players, e.g. heuristic,random")
-        return _show(args, strength(parts[0], parts[1], rules=rules, samples=args.samples, check=args.check,
-                                    games=args.games, **common))
-    if args.games and not args.house_options:
-        if args.precision is not None:
-            raise ValueError("--precision applies to hands; give --samples with --games")
-        return _show(args, game(args.policies, rules=rules, samples=args.samples, check=args.check, **common))
-    if args.house_options:
-        if args.precision is not None:
-            raise ValueError("--precision applies to single hands; give --samples with --house-options")
-        from ..engine import defer_interrupts
-
-        with defer_interrupts():  # Ctrl-C stops the runs, never the code between them or the printing
-            return _show(args, house_options(args.policies, rules=rules, samples=args.samples, check=args.check,
-                                             games=D.DEFAULT_HOUSE_GAMES if args.games else 0, **common))
-    size = {"target_halfwidth": args.precision} if args.precision is not None else \
-        {"samples": args.samples}
     with two_processes("canasta play"):
-        res = play(args.policies, rules=rules, check=args.check, **size, **common)
-    return _show(args, res)
+        res = play(args.policies, rules=_play_rules(args), check=args.check, **cu.run_size(args),
+                   **cu.run_options(args))
+    return cu.emit(args, res, play_text)
+
+
+def _game(args) -> int:
+    from .play import game
+
+    res = game(args.policies, rules=_play_rules(args), max_hands=args.max_hands, check=args.check,
+               **cu.run_size(args), **cu.run_options(args))
+    return cu.emit(args, res, game_text)
+
+
+def _players(args) -> None:
+    """``A`` and ``B`` checked, each error naming the policy it is about."""
+    from .policies import resolve_policies
+
+    for flag, name in (("A", args.a), ("B", args.b)):
+        cu.about(f"policy {flag}", name, resolve_policies, name)
+
+
+def _strength(args) -> int:
+    from .play import strength
+
+    _players(args)
+    res = strength(args.a, args.b, rules=_play_rules(args), samples=args.samples, check=args.check,
+                   **cu.run_options(args))
+    return cu.emit(args, res, strength_text)
+
+
+def _game_strength(args) -> int:
+    from .play import game_strength
+
+    _players(args)
+    res = game_strength(args.a, args.b, rules=_play_rules(args), samples=args.samples, max_hands=args.max_hands,
+                        check=args.check, **cu.run_options(args))
+    return cu.emit(args, res, game_strength_text)
+
+
+def _house_options(args) -> int:
+    from ..engine import defer_interrupts
+    from .play import house_options
+
+    with defer_interrupts():  # Ctrl-C stops the runs, never the code between them or the printing
+        res = house_options(args.policies, rules=_play_rules(args), samples=args.samples, check=args.check,
+                            games=args.games, **cu.run_options(args))
+        return cu.emit(args, res, house_text)
 
 
 def _advise(args) -> int:
@@ -414,4 +465,4 @@ def _advise(args) -> int:
                      options=args.options, score=args.score, policies=args.policies,
                      **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None},
                      **size, **cu.run_options(args))
-    return _show(args, res)
+    return cu.emit(args, res, advice_text)

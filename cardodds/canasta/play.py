@@ -36,7 +36,7 @@ from ..trace import Move, Trace
 from . import _play as P
 from . import _lookahead, _policies, _table as T
 from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_POLICIES,
-                        DEFAULT_STRENGTH_PAIRS, DEFAULT_TUNE_SAMPLES)
+                        DEFAULT_STRENGTH_PAIRS, DEFAULT_TUNE_SAMPLES, STRENGTH_A, STRENGTH_B)
 from .cards import KIND_NAMES, deck_counts, deck_kinds
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
@@ -588,7 +588,7 @@ def _match(a, b, rules, samples, rng, threads, params_a, params_b, check, progre
 
 
 @takes_backend
-def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
+def strength(a=STRENGTH_A, b=STRENGTH_B, *, rules: CanastaRules | None = None, samples: int | None = None,
              rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
              params_b: HeuristicParams | None = None, check: bool = False, progress: bool = False) -> StrengthResult:
     """A's partnership against B's on the same deals with the sides swapped: A's edge in points
@@ -604,7 +604,7 @@ def strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, sa
 
 
 @takes_backend
-def game_strength(a="heuristic", b="random", *, rules: CanastaRules | None = None, samples: int | None = None,
+def game_strength(a=STRENGTH_A, b=STRENGTH_B, *, rules: CanastaRules | None = None, samples: int | None = None,
                   rng=None, threads: int | None = None, params_a: HeuristicParams | None = None,
                   params_b: HeuristicParams | None = None, max_hands: int = DEFAULT_MAX_HANDS, check: bool = False,
                   progress: bool = False) -> GameStrengthResult:

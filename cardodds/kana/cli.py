@@ -76,7 +76,7 @@ def add_commands(sub) -> None:
                       help="cards a seat has shown, in order: känäd card, first turned, second turned "
                       "(e.g. '1:5h Ks'); repeat for each seat")
     cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds",
-                       exact="exact figures by enumeration instead of simulation")
+                       exact=cu.EXACT_HELP)
     odds.set_defaults(func=_odds)
 
     adv = ksub.add_parser(
@@ -95,7 +95,7 @@ def add_commands(sub) -> None:
                      metavar="official|peek-one|peek-all", help="official (nobody looks), peek-one or peek-all "
                      f"(default {ADVISE_VARIANT})")
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
-                     help="my place in the känä order, 0 = the starter")
+                     help="my seat: my place in the känä order, 0 = the starter")
     adv.add_argument("--cards", default=None, metavar="CARDS",
                      help="what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
                      "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
@@ -120,7 +120,7 @@ def add_commands(sub) -> None:
     tab.add_argument("--variant", type=cu.choice("peek-one", "peek-all"), default=TABLE_VARIANT,
                      metavar="peek-one|peek-all")
     tab.add_argument("--players", type=_player_range, default=[TABLE_PLAYERS_DEFAULT], metavar="N|A-B",
-                     help=f"players, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; "
+                     help=f"players at the table, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; "
                      f"default {TABLE_PLAYERS_DEFAULT})")
     tab.add_argument("--opponents", type=cu.choice("table", "blind"), default=OPPONENTS, metavar="table|blind")
     cu.add_run_options(tab, f"{TABLE_SAMPLES:,} a step", unit="rounds")
@@ -356,8 +356,8 @@ def _evening_options(p: argparse.ArgumentParser, rounds: int) -> None:
     p.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=None,
                    metavar="official|peek-one|peek-all",
                    help="official, peek-one or peek-all (default: from the policies; official for blind ones)")
-    p.add_argument("--policies", default=SESSION_POLICIES, metavar="P1,P2,..",
-                   help="one policy for everybody or one per player, comma-separated: blind, blind-first.., "
+    p.add_argument("--policies", default=SESSION_POLICIES, metavar="P[,P...]",
+                   help="who plays: one policy for every seat or one a seat, comma-separated: blind, blind-first.., "
                    "threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random "
                    f"(default {SESSION_POLICIES})")
     p.add_argument("--rounds", type=cu.positive_int, default=rounds, metavar="R",

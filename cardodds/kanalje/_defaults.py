@@ -8,6 +8,9 @@ The API and the CLI both read them here, so a command and its function cannot di
 POLICY_NAMES = ("random", "heuristic", "lookahead", "pimc")
 #: The policy of every seat unless told otherwise.
 DEFAULT_POLICIES = "heuristic"
+#: ``strength``'s policies A and B unless told otherwise (``strength(a, b)``, ``strength A B``).
+STRENGTH_A = "heuristic"
+STRENGTH_B = "random"
 #: Worlds the look-ahead and ``pimc`` players sample per decision by default, and the most it may be asked for.
 DEFAULT_LOOKAHEAD_SAMPLES = 16
 MAX_LOOKAHEAD_SAMPLES = 100_000

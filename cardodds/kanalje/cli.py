@@ -1,4 +1,5 @@
-"""``cardodds kanalje risk|hand|game|advise``: jack risk, what a hand is worth, the game to 21, which card to play."""
+"""``cardodds kanalje risk|hand|game|strength|trace|advise``: jack risk, what a hand is worth, the game to 21,
+two players on the same deals, one deal, which card to play."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from ._defaults import (
     MAX_LOOKAHEAD_SAMPLES,
     POLICY_NAMES,
     RISK_SAMPLES,
+    STRENGTH_A,
+    STRENGTH_B,
+    STRENGTH_SAMPLES,
 )
 from .rules import TURNED_JACK_CHOICES, KanaljeRules
 
@@ -25,8 +29,8 @@ MAX_TARGET = 1_000
 _JACKS = (("spades", "Js"), ("clubs", "Jc"), ("diamonds", "Jd"), ("hearts", "Jh"))
 _TURNED_JACK = cu.choice(*(c.replace("_", "-") for c in TURNED_JACK_CHOICES))
 
-_POL_HELP = (f"players for seats 0,1,2 (0,1 with --players 2): one name for all or a comma list of "
-             f"{', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); seat 0 leads the first trick")
+_POL_HELP = (f"who plays: one policy for every seat or one a seat, comma-separated (seats 0,1,2; 0,1 with "
+             f"--players 2): {', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); seat 0 leads the first trick")
 
 
 def _sizes(sizes: tuple[int, int]) -> str:
@@ -42,7 +46,7 @@ def _lookahead_option(p: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
-    p.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]", help=_POL_HELP)
+    p.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]", help=_POL_HELP)
     _lookahead_option(p)
     _rules_options(p)
     cu.add_run_options(p, default_samples, unit=unit)
@@ -51,7 +55,8 @@ def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals
 def _rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: RULES.md 2.2)"),
                    default=KanaljeRules.players,
-                   metavar="3|2", help="3 (RULES.md 2.1, default) or 2: the two-phase game of RULES.md 2.2")
+                   metavar="3|2", help="players at the table: 3 (RULES.md 2.1, default) or 2, the two-phase game of "
+                   "RULES.md 2.2")
     p.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
                    help="three players: a turned jack takes no part (dead, default) or goes to the last trick's "
                    "winner (last-trick)")
@@ -75,13 +80,13 @@ def add_commands(sub) -> None:
                         description="Expected tricks, penalty and score of a 17-card hand, and the chance of "
                         "taking each jack, with the other 34 cards dealt at random. With --players 2: 13 cards "
                         "and --faceup (phase 1, the whole deal) or --trump (phase 2 alone).")
-    h.add_argument("--hand", required=True, metavar="CARDS", help='your 17 cards (13 with two players), e.g. '
+    h.add_argument("--hand", required=True, metavar="CARDS", help='my hand: my 17 cards (13 with two players), e.g. '
                    '"Ah Kh 2c ..."')
     h.add_argument("--turned", metavar="CARD", help="three players: the turned card; its suit is trump")
     h.add_argument("--faceup", metavar="CARD", help="two players, phase 1: the face-up stock card")
     h.add_argument("--trump", metavar="CARD", help="two players, phase 2: the dead phase-1 card that named trump")
     h.add_argument("--seat", type=cu.int_range(0, 2), default=0, metavar="S",
-                   help="your seat: 0 leads the first trick (default 0)")
+                   help="my seat: 0 leads the first trick (default 0)")
     _common(h, _sizes(HAND_SAMPLES))
     h.set_defaults(func=_hand)
 
@@ -97,12 +102,22 @@ def add_commands(sub) -> None:
     _common(g, _sizes(GAME_SAMPLES), unit="games")
     g.set_defaults(func=_game)
 
+    m = ksub.add_parser("strength", help="player A against player B on the same deals, seats swapped: points a deal",
+                        description="Each deal played with B in every seat, then with A in each seat in turn and B "
+                        "elsewhere (two players: A in seat 0, then 1): A's edge in points a deal, B's score in the "
+                        "same seat subtracted, and P(A did better over the deal's playings), 95% intervals.")
+    cu.add_strength_players(m, STRENGTH_A, STRENGTH_B, ", ".join(POLICY_NAMES))
+    _lookahead_option(m)
+    _rules_options(m)
+    cu.add_run_options(m, _sizes(STRENGTH_SAMPLES), unit="deals", precision_flag=False)
+    m.set_defaults(func=_strength)
+
     t = ksub.add_parser("trace", help="every card of one deal, as a record that reads back",
                         description="One deal played by --policies, dealt from --seed or given (--hands, with "
                         "--turned, or --stock with two players): each seat's cards, then every card played and "
                         "each trick's winner, one line a move ('seat: action cards'), the scores last. The "
                         "text reads back (cardodds.trace.Trace.parse).")
-    t.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]", help=_POL_HELP)
+    t.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]", help=_POL_HELP)
     t.add_argument("--hands", metavar="H0;H1[;H2]", help='every seat\'s cards, ";" between seats, e.g. '
                    '"Ac Kc ...; 2d 5d ...; Qd 3h ..." (default: dealt from --seed)')
     t.add_argument("--turned", metavar="CARD", help="three players, with --hands: the turned card; its suit is trump")
@@ -198,6 +213,22 @@ def _game(args) -> int:
     return cu.emit(args, res, game_text)
 
 
+def _strength(args) -> int:
+    from .play import strength
+    from .policies import resolve_policies
+
+    rules = _rules(args)
+    for flag, name in (("A", args.a), ("B", args.b)):
+        cu.about(f"policy {flag}", name, resolve_policies, name, 1)
+    res = strength(args.a, args.b, rules=rules, samples=args.samples, lookahead_samples=args.lookahead_samples,
+                   **cu.run_options(args))
+    return cu.emit(args, res, strength_text)
+
+
+def strength_text(r) -> str:
+    return cu.strength_text(r, "seats", 3)
+
+
 def _lineup(r) -> str:
     return "/".join(r.policies)
 
@@ -264,7 +295,7 @@ def _add_advise(ksub) -> None:
     a = ksub.add_parser("advise", help="which card to play now, in the middle of a deal", description=_ADVISE_ABOUT)
     a.add_argument("--seat", type=cu.int_range(0, 2), required=True, metavar="S",
                    help="my seat: 0 is left of the dealer and leads the first trick (two players: the non-dealer)")
-    a.add_argument("--hand", required=True, metavar="CARDS", help='my cards now, e.g. "Ah 7c 2d"')
+    a.add_argument("--hand", required=True, metavar="CARDS", help='my hand: my cards now, e.g. "Ah 7c 2d"')
     a.add_argument("--turned", metavar="CARD", help="three players: the turned card; its suit is trump")
     a.add_argument("--faceup", metavar="CARDS", help="two players, phase 1: the face-up stock card of each trick "
                    "played, in order, and the one face up now (the last)")
@@ -276,7 +307,7 @@ def _add_advise(ksub) -> None:
                    help='every trick so far in order (two players: of the phase now): the seat that led it, a '
                    'colon, its cards in the order played, e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer cards '
                    "than players is the trick in progress, and it is my turn (default: nothing played)")
-    a.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P,P]",
+    a.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]",
                    help=f"who plays the deal out after my card, seats 0,1,2, mine included for my later cards: one "
                    f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); "
                    "not --players, which counts the seats in the other kanalje commands")

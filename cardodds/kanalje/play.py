@@ -44,6 +44,8 @@ from ._defaults import (
     DEFAULT_POLICIES,
     GAME_SAMPLES,
     MAX_DEALS,
+    STRENGTH_A,
+    STRENGTH_B,
     STRENGTH_SAMPLES,
 )
 from ._policies import P_USER, calls
@@ -56,7 +58,7 @@ __all__ = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
 # ---- strength matches ---------------------------------------------------------------------
 @takes_backend
-def strength(a: str = "heuristic", b: str = "random", *, rules: KanaljeRules | None = None,
+def strength(a: str = STRENGTH_A, b: str = STRENGTH_B, *, rules: KanaljeRules | None = None,
              samples: int | None = None, rng=None, threads: int | None = None,
              lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, check: bool = False,
              progress: bool = False) -> StrengthResult:
