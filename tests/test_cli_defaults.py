@@ -67,6 +67,7 @@ NOT_DEFAULTS = {"progress", "backend", "hand", "turned", "cards", "path", "quest
 SAME_MEANING = {
     ("kana table", "players"): "a list of table sizes, the function called once for each",
     ("kana advise", "variant"): "kana._defaults.ADVISE_VARIANT, the advisor's variant when none is given",
+    ("kana table", "variant"): "kana._defaults.TABLE_VARIANT, strategy_table's variant when none is given",
 }
 
 
@@ -166,7 +167,8 @@ def test_the_command_passes_the_function_defaults(command, monkeypatch, tmp_path
         assert passed.pop("rules") == RULES_WHEN_NONE[command]()
     wrong = [f"{name}={value!r}, {path} has {name}={signature.parameters[name].default!r}"
              for name, value in passed.items()
-             if name not in NOT_DEFAULTS and signature.parameters[name].default is not inspect.Parameter.empty
+             if name not in NOT_DEFAULTS and (command, name) not in SAME_MEANING
+             and signature.parameters[name].default is not inspect.Parameter.empty
              and not _is_default(value, signature.parameters[name].default)]
     assert wrong == [], wrong
 
