@@ -7,7 +7,7 @@ Every pair of players (random, heuristic, heuristic2, lookahead) plays
 ``cardodds.canasta.strength``: each deal twice from the same random stream, A at seats 0+2
 then at seats 1+3, so the luck of the deal cancels. For each pair: A's edge in points a hand
 (A's side minus B's, the mean over the pair) and P(A's side better over the pair), with 95%
-intervals. Then the same pairs in whole games to 10,000 (``strength(..., games=True)``: each
+intervals. Then the same pairs in whole games to 10,000 (``game_strength(...)``: each
 pair of games from the same stream and pack order, A's side dealing first in one, B's in the
 other): P(A's side wins a game). ``heuristic2 (old)`` is heuristic2 as it was before its
 memory of the discards and its going out for the game (``HeuristicParams(match_discards=0,
@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from cardodds.canasta import HeuristicParams, strength
+from cardodds.canasta import HeuristicParams, game_strength, strength
 from cardodds.canasta._play import M
 from cardodds.rng import as_seed_sequence, child
 from cardodds.stats import Estimate
@@ -49,7 +49,8 @@ OUT = Path(__file__).with_name("RESULTS_canasta_ladder.md")
 def _match(a: str, b: str, n: int, seed, games: bool):
     params_b = OLD_PARAMS if b == OLD else None
     t0 = time.perf_counter()
-    r = strength(a, "heuristic2" if b == OLD else b, samples=n, rng=seed, params_b=params_b, games=games)
+    ask = game_strength if games else strength
+    r = ask(a, "heuristic2" if b == OLD else b, samples=n, rng=seed, params_b=params_b)
     return r, time.perf_counter() - t0
 
 
@@ -67,7 +68,7 @@ def main(argv=None) -> int:
     load0 = os.getloadavg()
     ss, _ = as_seed_sequence(args.seed)
     strength("lookahead", "heuristic2", samples=2, rng=0)  # compiled before the clocks start
-    strength("lookahead", "heuristic2", samples=1, rng=0, games=True)
+    game_strength("lookahead", "heuristic2", samples=1, rng=0)
     hands, games = [], []
     t_all = time.perf_counter()
     for i, (a, b, look) in enumerate(MATCHES):
@@ -77,7 +78,7 @@ def main(argv=None) -> int:
                 continue
             r, wall = _match(a, b, n, child(ss, i, int(g)), g)
             rows.append((a, b, r, wall))
-            what = f"wins {r.wins.format()}" if g else f"better {r.better.format()}"
+            what = f"wins {r.win.format()}" if g else f"better {r.better.format()}"
             print(f"{a} vs {b} ({'games' if g else 'hands'}): {r.points.format(1, sign=True)} points, {what} "
                   f"({wall:.0f} s)", flush=True)
     wall_all = time.perf_counter() - t_all
@@ -109,7 +110,7 @@ def main(argv=None) -> int:
               "## Games to 10,000", "",
               "| A | B | P(A's side wins a game) | A minus B, points a game | hands a game | game pairs | wall |",
               "|---|---|---:|---:|---:|---:|---:|"]
-    lines += [f"| {a} | {b} | {r.wins.format()} | {r.points.format(0, sign=True)} | {r.hands.format(1)} | "
+    lines += [f"| {a} | {b} | {r.win.format()} | {r.points.format(0, sign=True)} | {r.mean_hands.format(1)} | "
               f"{r.pairs:,}{'' if not r.unfinished else f' ({r.unfinished} games unfinished)'} | {w:.0f} s |"
               for a, b, r, w in games]
     lines += ["", "P(A's side wins a game) is the mean over the pairs of the share of the pair's two games A won "
@@ -127,7 +128,7 @@ def main(argv=None) -> int:
 
 def _verdict(a: str, b: str, r, unit: str) -> str:
     if unit == "game":
-        e = r.wins
+        e = r.win
         if e.lo > 0.5:
             return f"In games, {a} beats {b}: it wins {e.format()} of the games, the interval excludes one half."
         return (f"In games, {a} does NOT beat {b} at this precision: it wins {e.format()} of {2 * r.pairs:,} games; "

@@ -513,7 +513,7 @@ def strength_text(r, swapped: str, digits: int, *notes: str) -> str:
     A's edge in points a deal (hand) and P(A did better over the pair); ``swapped`` names
     what the pair swaps ("seats", "sides")."""
     head = (f"{r.game.capitalize()} strength, {r.a} against {r.b}, {swapped} swapped on the same deals "
-            f"({how(r, r.unit + ' pairs')})")
+            f"({how(r, f'paired {r.unit}s')})")
     verdict = ("no difference at this precision" if r.points.contains_zero()
                else f"{r.a if r.points.value > 0 else r.b} is stronger")
     rows = [(f"{r.a} minus {r.b}, points a {r.unit}", est(r.points, digits, sign=True)),

@@ -129,7 +129,9 @@ CANASTA_POLICIES = st.sampled_from(["random", "heuristic", "random,heuristic", "
                                     ""])
 #: A strength command's players A and B (positional), and a run size.
 STRENGTH_PLAYERS = [[a, b, "--samples", n] for a, b in (("heuristic", "random"), ("random", "random"), ("a", "b"),
-                                                         ("heuristic", "x,y")) for n in ("1", "7")] + [["--samples", "0"]]
+                                                         ("heuristic", "x,y")) for n in ("1", "7")]
+STRENGTH_PLAYERS += [["--samples", "0"]]
+MAX_HANDS = st.sampled_from(["1", "5", "0", "10001"])
 
 COMMANDS = {
     "kana odds": (["kana", "odds"], {**KANA_RULES, **COMMON, "--shown": SHOWN}, _sizes(True)),
@@ -198,11 +200,11 @@ COMMANDS = {
     "canasta play": (["canasta", "play"], {**COMMON, **PLAYED, "--policies": CANASTA_POLICIES},
                      [["--samples", s] for s in ("1", "7", "20")] + [["--samples", "0"], ["--precision", "0.45"]]),
     "canasta game": (["canasta", "game", "--target", "1500"], {**COMMON, **PLAYED, "--policies": CANASTA_POLICIES,
-                                                               "--max-hands": st.sampled_from(["1", "5", "0", "10001"])},
+                                                               "--max-hands": MAX_HANDS},
                      [["--samples", s] for s in ("1", "3")] + [["--samples", "0"], ["--precision", "0.45"]]),
     "canasta strength": (["canasta", "strength"], {**COMMON, **PLAYED}, STRENGTH_PLAYERS),
     "canasta game-strength": (["canasta", "game-strength", "--target", "1500"],
-                              {**COMMON, **PLAYED, "--max-hands": st.sampled_from(["1", "5", "0", "10001"])},
+                              {**COMMON, **PLAYED, "--max-hands": MAX_HANDS},
                               [p[:2] + ["--samples", "1"] for p in STRENGTH_PLAYERS]),
     "canasta house-options": (["canasta", "house-options"], {**COMMON, **PLAYED, "--policies": CANASTA_POLICIES,
                                                              "--games": st.sampled_from(["0", "1", "-1", "x"])},

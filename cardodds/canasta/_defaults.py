@@ -28,7 +28,7 @@ DEFAULT_STRENGTH_PAIRS = 5_000
 #: (random players can lose points hand after hand for ever).
 DEFAULT_GAMES = 2_000
 DEFAULT_MAX_HANDS = 300
-#: Whole games per rules set that ``cardodds canasta play --house-options --games`` plays.
+#: Whole games per rules set that ``cardodds canasta house-options --games`` suggests.
 DEFAULT_HOUSE_GAMES = 200
 #: ``tune``: paired deals a match.
 DEFAULT_TUNE_SAMPLES = 2_000

@@ -164,7 +164,7 @@ def _ladder_table(data: dict) -> list[str]:
             + md_table(("A vs B", "A's edge, points a hand", "A's side better over the pair", "deal pairs"), rows,
                        align="lrrr")
             + ["", ("Each deal is played twice from the same random stream, A at seats 0+2 then at seats 1+3, so the "
-                    "luck of the deal cancels (`cardodds canasta play --strength A,B`). The look-ahead player plays "
+                    "luck of the deal cancels (`cardodds canasta strength A B`). The look-ahead player plays "
                     "out every option of its take, discard and go-out decisions on 16 sampled worlds, so its match "
                     "here is small; the full ladder (50,000 pairs a match, 1,000 with lookahead, and whole games to "
                     "10,000) is `python benchmarks/canasta_ladder.py`."), ""])
