@@ -56,6 +56,7 @@ def _one_of_each(tmp_path) -> dict:
         canasta.game("heuristic", samples=5, rng=1),
         canasta.house_options("heuristic", options=["jokers=6"], samples=100, rng=1),
         canasta.strength("heuristic", "random", samples=50, rng=1),
+        canasta.game_strength("heuristic", "random", rules=canasta.CanastaRules(target=1500), samples=2, rng=1),
         kanalje.trace("random", rng=1),
         sweep(tmp_path / "s.sqlite", "canasta.melds", {"jokers": [4]}, samples=2_000, rng=1),
         # what cardodds warm-up reports (running one would compile every kernel again)
