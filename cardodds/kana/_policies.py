@@ -50,17 +50,16 @@ def _ask_custom(custom, p, hand, peeked, kanad, nk, s):
 
 
 @inline
-def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
-    """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
+def decide(s, c, p, st, hand, kanad, nk, custom, peeked):
+    """Position (0..2) of the card seat ``p`` känäs under configuration ``c`` of the
+    :data:`Policies` bundle ``st``; ``hand`` holds the seat's three cards.
 
-    ``hand`` holds the seat's three cards. The policy arrays come apart, bound once by the
-    caller: in a function with reference counting, a field read from the :data:`Policies`
-    bundle costs an update on every decision, and so does each array an inlined function
-    takes. Its callers (``_kernels._configs_loop``, ``_advise._worlds_loop``,
-    ``_session._sessions_loop``) are compiled without reference counting, where neither costs
-    anything, and inline it once or twice each: a compiled ``decide_call`` for the rare
-    decisions cost more compile time than a second inlined copy.
+    Its callers (``_kernels._configs_loop``, ``_advise._worlds_loop``,
+    ``_session._sessions_loop``) are compiled without reference counting, where reading the
+    bundle's fields costs nothing, and inline it once or twice each: a compiled
+    ``decide_call`` for the rare decisions cost more compile time than a second inlined copy.
     """
+    kinds, args, ctxmode, t1, t3 = st
     kind = kinds[c, p]
     if kind == KIND_BLIND:
         pos = args[c, p]
