@@ -184,7 +184,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, 
         o_plus = lay[ADVICE.plus]
         o_minus = lay[ADVICE.minus]
     hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
-    ctxmode = st.ctxmode
+    kinds, args, ctxmode, t1, t3 = st
     if twin is None:
         cum, total, zmax, px, py = post
         npairs = px.shape[0]
@@ -200,7 +200,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, 
             for p in range(me):
                 hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
                 i += 3
-                pos = decide(s, 0, p, st, hands[p], kanad, p, custom, peeked)
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, custom, peeked)
                 kana_card(hands[p], pos, p, kanad, kept)
                 if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                     ok = False
@@ -227,7 +227,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, 
                         i += 3
                         for j in range(i, npool):
                             pos_of[deck[j]] = j
-                        pos = decide(s, 0, p, st, hands[p], kanad, p, custom, peeked)
+                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, custom, peeked)
                         kana_card(hands[p], pos, p, kanad, kept)
                         continue
                     ctx = context_of(kanad, p, ctxmode[0, p])
@@ -271,7 +271,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, 
                 if p == me:
                     pos = options[c]
                 else:
-                    pos = decide(s, 0, p, st, hp, kanad, p, custom, peeked)
+                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hp, kanad, custom, peeked)
                 kana_card(hp, pos, p, kanad, kept)
             winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, rules, kept, key, tied, dark)
         won = 0

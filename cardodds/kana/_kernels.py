@@ -299,7 +299,8 @@ def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
     """The deals of :func:`play_configs`; ``kept_f[c]`` the focal seat's kept cards under ``c``."""
     n, fresh, _extra_all, _latest, variant = unpack_rules(rules)
     hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
-    C = st.kinds.shape[0]
+    kinds, args, ctxmode, t1, t3 = st
+    C = kinds.shape[0]
     K = 1 if variant == 0 else (13 if variant == 1 else COMBOS)
     o_extra = lay[CONFIG.extra]
     o_deals = lay[CONFIG.deals]
@@ -329,7 +330,7 @@ def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
                 deck[j] = saved[j]
             for p in range(n):
                 hp = hands[p]  # a view: no copy, and no reference count here
-                pos = decide(s, c, p, st, hp, kanad, p, custom, peeked)
+                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hp, kanad, custom, peeked)
                 kana_card(hp, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]

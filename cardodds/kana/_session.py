@@ -131,6 +131,7 @@ def _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace
     rounds, leave, first, rotation, ref, less = plan
     (hands, flat, private, mine, shared, stream, kept, kanad, key, tied, dark, hand, deck, saved, starter, total,
      starts, poswins, losing, longest) = work
+    kinds, args, ctxmode, t1, t3 = pol
     T = rotation.shape[0]
     final_row = n * rounds + 1
     row = 0
@@ -182,7 +183,7 @@ def _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace
                     q = (st + p) % n
                     for j in range(3):
                         hand[j] = hands[q, j]
-                    pos = decide(mine[q], c, p, pol, hand, kanad, p, custom, peeked)
+                    pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, custom, peeked)
                     kana_card(hand, pos, p, kanad, kept)
                 wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, rules, kept, key,
                                           tied, dark)
