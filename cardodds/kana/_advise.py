@@ -273,7 +273,8 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, 
                 else:
                     pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hp, kanad, custom, peeked)
                 kana_card(hp, pos, p, kanad, kept)
-            winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, rules, kept, key, tied, dark)
+            winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, n, rules, kept, key, tied,
+                                    dark)
         won = 0
         for c in range(C):
             if winners[c] == me:

@@ -135,7 +135,7 @@ def _unshown_loop(s, nrounds, out, rules, lay, args, base_deck, w):
             if (SUPERKANA if (ra | rb) == 0 else ra + rb + 4) == best:  # hand_key, as above
                 tied[k] = p
                 k += 1
-        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, rules, k, tied, kept, dark)
+        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, k, tied, kept, rules, dark)
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -226,7 +226,7 @@ def _shown_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
         for p in range(n):
             key[p] = hand_key(kept[p, 0], kept[p, 1])
         best_holders(key, n, tied)
-        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, rules, count, tied, kept, dark)
+        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, count, tied, kept, rules, dark)
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -334,8 +334,8 @@ def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
                 kana_card(hp, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, rules, kept, key, tied,
-                                           dark)
+            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, rules, kept, key,
+                                           tied, dark)
         out[o_deals + fkey] += 1
         won = 0
         for c in range(C):

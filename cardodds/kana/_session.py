@@ -185,8 +185,8 @@ def _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace
                         hand[j] = hands[q, j]
                     pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, custom, peeked)
                     kana_card(hand, pos, p, kanad, kept)
-                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, rules, kept, key,
-                                          tied, dark)
+                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, rules, kept,
+                                          key, tied, dark)
                 w = (st + wpos) % n
                 out[o[IX.wins] + t * n + w] += 1
                 poswins[t, wpos] += 1
