@@ -13,6 +13,7 @@ and read both by name.
 """
 
 import functools
+from collections import namedtuple
 
 import numpy as np
 
@@ -456,13 +457,17 @@ def _draw_table(class_points, code, wild_melds):
 
 
 @kernel
-def best_of_maxima(m0, m1, m2, m3, p0, p1, p2, p3, n_classes, jk, tw, room, code, wild_melds):
-    """Value of the best meld from the largest count ``m`` and the points ``p`` of each point
-    class (:func:`point_classes`), ``jk`` Jokers and ``tw`` 2s; equals :func:`best_meld_value`.
+def best_of_maxima(maxima, points, n_classes, jk, tw, room, code, wild_melds):
+    """Value of the best meld from the largest count and the points of each point class
+    (:func:`point_classes`; ``maxima`` and ``points`` four each), ``jk`` Jokers and ``tw`` 2s;
+    equals :func:`best_meld_value`.
 
-    Scalars only: the draws search a hand whose room changes every turn, and numba counts
-    references to every array passed to a call, atomically, which would cost more than the search.
+    Scalars only (tuples of them): the draws search a hand whose room changes every turn, and
+    numba counts references to every array passed to a call, atomically, which would cost more
+    than the search.
     """
+    m0, m1, m2, m3 = maxima
+    p0, p1, p2, p3 = points
     any_meld = np.int64(0)  # need 0, as an int64 (a literal 0 would compile the callees twice)
     best, t, j = wild_meld(jk, tw, room, wild_melds, any_meld)
     best = max(best, 0)
@@ -496,17 +501,40 @@ def _class_maxima(counts, class_of):
     return m0, m1, m2, m3
 
 
+#: The run's meld rules as the draws read them: the points of each kind, the point classes
+#: (:func:`point_classes`), the wild-card code, wild melds allowed and the first meld's minimum.
+MeldRules = namedtuple("MeldRules", ["pts", "class_of", "class_points", "n_classes", "code", "wild_melds",
+                                     "min_first"])
+#: The meld-value tables of :func:`deal_kernel` (:func:`meld_tables`, :func:`draw_table`).
+MeldTables = namedtuple("MeldTables", ["by_limit", "pile", "opening"])
+#: The given hand of :func:`hand_kernel`: its counts, size, and whether it can open or holds 7 naturals.
+Given = namedtuple("Given", ["base", "hand", "opened", "canasta"])
+#: The chunk's arrays: a copy of the deck (or the rest) shuffled in place, the hand's counts, the
+#: pack's counts seen (``check``), and the deals by the first turn they could open or held 7 naturals.
+Work = namedtuple("Work", ["d", "counts", "seen", "open_at", "canasta_at"])
+
+
+def unpack_melds(rules) -> MeldRules:
+    """The :data:`MeldRules` of the packed ``rules``."""
+    pts = rules[R.points:R.points + N_KINDS].copy()
+    class_of, class_points, n_classes = point_classes(pts)
+    return MeldRules(pts, class_of, class_points, n_classes, rules[R.wild_code], rules[R.wild_melds],
+                     rules[R.min_first_meld])
+
+
 @helper
-def draws(counts, d, first, turns, hand, opened, canasta, class_of, class_points, n_classes, pts, code, wild_melds,
-          min_first, discard):
+def draws(counts, d, first, turns, hand, opened, canasta, melds, discard):
     """Draw ``d[first + 1 .. first + turns]`` one a turn: the first turn the hand can open
-    and the first turn it holds 7 naturals of a rank (``turns + 1`` for never).
+    and the first turn it holds 7 naturals of a rank (``turns + 1`` for never); ``melds`` the
+    :data:`MeldRules`.
 
     Both events only grow with more cards (kept or, with ``discard``, the weakest thrown),
     so once reached they hold: a hand that has opened is not searched again, and the
     7-naturals test looks at the rank just drawn. The kernels count first turns and sum them
     into by-turn counts once per chunk (:func:`_add_by_turn`).
     """
+    pts, class_of, class_points, n_classes, code, wild_melds, min_first = melds
+    points = (class_points[0], class_points[1], class_points[2], class_points[3])
     k_open = 0 if opened else turns + 1
     k_canasta = 0 if canasta else turns + 1
     k = 1
@@ -515,9 +543,8 @@ def draws(counts, d, first, turns, hand, opened, canasta, class_of, class_points
             x = d[first + k]
             counts[x] += 1
             if k_open > turns:
-                m0, m1, m2, m3 = _class_maxima(counts, class_of)
-                if best_of_maxima(m0, m1, m2, m3, class_points[0], class_points[1], class_points[2], class_points[3],
-                                  n_classes, counts[JOKER], counts[TWO], hand, code, wild_melds) >= min_first:
+                if best_of_maxima(_class_maxima(counts, class_of), points, n_classes, counts[JOKER], counts[TWO], hand,
+                                  code, wild_melds) >= min_first:
                     k_open = k
             if k_canasta > turns and counts[x] >= 7 and x >= FOUR and x <= ACE:
                 k_canasta = k
@@ -526,9 +553,8 @@ def draws(counts, d, first, turns, hand, opened, canasta, class_of, class_points
     while k_open > turns and k <= turns:  # not open yet: search after each draw
         x = d[first + k]
         counts[x] += 1
-        m0, m1, m2, m3 = _class_maxima(counts, class_of)
-        if best_of_maxima(m0, m1, m2, m3, class_points[0], class_points[1], class_points[2], class_points[3],
-                          n_classes, counts[JOKER], counts[TWO], hand + k - 1, code, wild_melds) >= min_first:
+        if best_of_maxima(_class_maxima(counts, class_of), points, n_classes, counts[JOKER], counts[TWO], hand + k - 1,
+                          code, wild_melds) >= min_first:
             k_open = k
         if k_canasta > turns and counts[x] >= 7 and x >= FOUR and x <= ACE:
             k_canasta = k
@@ -574,29 +600,25 @@ def deal_kernel(state, n, out, deck, deck_kind_counts, hand, turns, rules, lay, 
     Plain Python around the compiled :func:`_deal_loop`: a compiled kernel would compile the loop
     again.
     """
-    pts = rules[R.points:R.points + N_KINDS].copy()
-    class_of, class_points, n_classes = point_classes(pts)
-    by_limit, pile = meld_tables(class_points, n_classes, hand, rules[R.wild_code], rules[R.wild_melds])
-    opening = draw_table(class_points, n_classes, rules[R.wild_code], rules[R.wild_melds])
-    open_at = np.zeros(turns + 2, dtype=np.int64)  # deals by the first turn they could open
-    canasta_at = np.zeros(turns + 2, dtype=np.int64)
-    _deal_loop(state, n, out, deck.copy(), deck_kind_counts, hand, turns, rules, lay, discard, check, pts, class_of,
-               class_points, n_classes, by_limit, pile, opening, np.zeros(N_KINDS, dtype=np.int64),
-               np.zeros(N_KINDS, dtype=np.int64), open_at, canasta_at)
-    _add_by_turn(out, lay[D.first_meld_by_turn], open_at, turns)
-    _add_by_turn(out, lay[D.canasta_by_turn], canasta_at, turns)
+    melds = unpack_melds(rules)
+    by_limit, pile = meld_tables(melds.class_points, melds.n_classes, hand, melds.code, melds.wild_melds)
+    tables = MeldTables(by_limit, pile, draw_table(melds.class_points, melds.n_classes, melds.code, melds.wild_melds))
+    w = Work(deck.copy(), np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64),
+             np.zeros(turns + 2, dtype=np.int64), np.zeros(turns + 2, dtype=np.int64))
+    _deal_loop(state, n, out, lay, deck_kind_counts, hand, turns, discard, check, melds, tables, w)
+    _add_by_turn(out, lay[D.first_meld_by_turn], w.open_at, turns)
+    _add_by_turn(out, lay[D.canasta_by_turn], w.canasta_at, turns)
 
 
 # Allocates nothing (see cardodds/_jit.py); every array is the chunk's own or read-only.
 @loop(noalias=True, from_python=True)
-def _deal_loop(state, n, out, d, deck_kind_counts, hand, turns, rules, lay, discard, check, pts, class_of,
-               class_points, n_classes, by_limit, pile, opening, counts, seen, open_at, canasta_at):
-    """The deals of :func:`deal_kernel`, ``d`` the chunk's copy of the deck, shuffled in place.
+def _deal_loop(state, n, out, lay, deck_kind_counts, hand, turns, discard, check, melds, tables, w):
+    """The deals of :func:`deal_kernel`, ``w.d`` the chunk's copy of the deck, shuffled in place.
     The meld values come from tables (:func:`meld_tables`; ``opening``, :func:`draw_table`, for
     the draws that keep every card, which are written out here)."""
-    code = rules[R.wild_code]
-    min_first = rules[R.min_first_meld]
-    wild_melds = rules[R.wild_melds]
+    _pts, class_of, _class_points, n_classes, code, _wild_melds, min_first = melds
+    by_limit, pile, opening = tables
+    d, counts, seen, open_at, canasta_at = w
     size = d.shape[0]
     used = 2 * hand + 1 + max(turns, 1)  # the first draw comes before the pile may be taken
     first = 2 * hand  # the upcard; the draws are d[first + 1 ..]
@@ -679,8 +701,7 @@ def _deal_loop(state, n, out, d, deck_kind_counts, hand, turns, rules, lay, disc
         k_open = 0 if v >= min_first else turns + 1
         k_canasta = 0 if nat >= 7 else turns + 1
         if discard is not None:
-            k_open, k_canasta = draws(counts, d, first, turns, hand, v >= min_first, nat >= 7, class_of,
-                                      class_points, n_classes, pts, code, wild_melds, min_first, discard)
+            k_open, k_canasta = draws(counts, d, first, turns, hand, v >= min_first, nat >= 7, melds, discard)
         else:
             k = 1
             while k_open > turns and k <= turns:  # not open yet: search after each draw
@@ -717,37 +738,31 @@ def hand_kernel(state, n, out, base, rest, turns, rules, lay, discard, check):
     ``discard`` and ``check`` as for :func:`deal_kernel`: None leaves their code out. Plain
     Python around a compiled loop, as :func:`deal_kernel`.
     """
-    pts = rules[R.points:R.points + N_KINDS].copy()
-    code = rules[R.wild_code]
-    class_of, class_points, n_classes = point_classes(pts)
+    melds = unpack_melds(rules)
     hand = int(base.sum())
     # The given hand is the same on every sample: search it once (the maxima in plain Python).
-    m = _class_maxima.py_func(base, class_of)
-    opened0 = best_of_maxima(*m, *class_points, n_classes, base[JOKER], base[TWO], hand - 1, code,
-                             rules[R.wild_melds]) >= rules[R.min_first_meld]
-    canasta0 = base[FOUR:ACE + 1].max() >= 7
-    open_at = np.zeros(turns + 2, dtype=np.int64)
-    canasta_at = np.zeros(turns + 2, dtype=np.int64)
-    _hand_loop(state, n, out, base, rest.copy(), turns, rules, lay, discard, check, pts, class_of, class_points,
-               n_classes, hand, opened0, canasta0, np.zeros(N_KINDS, dtype=np.int64), open_at, canasta_at)
-    _add_by_turn(out, lay[H.first_meld_by_turn], open_at, turns)
-    _add_by_turn(out, lay[H.canasta_by_turn], canasta_at, turns)
+    m = _class_maxima.py_func(base, melds.class_of)
+    opened = best_of_maxima(m, tuple(melds.class_points), melds.n_classes, base[JOKER], base[TWO], hand - 1,
+                            melds.code, melds.wild_melds) >= melds.min_first
+    given = Given(base, hand, opened, base[FOUR:ACE + 1].max() >= 7)
+    w = Work(rest.copy(), np.zeros(N_KINDS, dtype=np.int64), np.zeros(0, dtype=np.int64),
+             np.zeros(turns + 2, dtype=np.int64), np.zeros(turns + 2, dtype=np.int64))
+    _hand_loop(state, n, out, lay, given, turns, discard, check, melds, w)
+    _add_by_turn(out, lay[H.first_meld_by_turn], w.open_at, turns)
+    _add_by_turn(out, lay[H.canasta_by_turn], w.canasta_at, turns)
 
 
 @loop(noalias=True, from_python=True)
-def _hand_loop(state, n, out, base, d, turns, rules, lay, discard, check, pts, class_of, class_points, n_classes, hand,
-               opened0, canasta0, counts, open_at, canasta_at):
-    """The draws of :func:`hand_kernel`, ``d`` the chunk's copy of the rest, shuffled in place."""
-    code = rules[R.wild_code]
-    min_first = rules[R.min_first_meld]
-    wild_melds = rules[R.wild_melds]
+def _hand_loop(state, n, out, lay, given, turns, discard, check, melds, w):
+    """The draws of :func:`hand_kernel`, ``w.d`` the chunk's copy of the rest, shuffled in place."""
+    base, hand, opened0, canasta0 = given
+    d, counts, _seen, open_at, canasta_at = w
     size = d.shape[0]
     for _ in range(n):
         shuffle_prefix(state, d, turns, size)
         for k in range(N_KINDS):  # a loop, not counts[:] = base: that compiles numba's shape-mismatch message
             counts[k] = base[k]
-        k_open, k_canasta = draws(counts, d, -1, turns, hand, opened0, canasta0, class_of, class_points, n_classes,
-                                  pts, code, wild_melds, min_first, discard)
+        k_open, k_canasta = draws(counts, d, -1, turns, hand, opened0, canasta0, melds, discard)
         open_at[k_open] += 1
         canasta_at[k_canasta] += 1
         if check is not None and _hand_is_off(counts, turns, hand, 0 if discard is None else discard):

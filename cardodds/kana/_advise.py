@@ -21,6 +21,9 @@ from .rules import RULES
 
 #: The advisor's posterior weights over the pairs ``(px[q], py[q])`` (:func:`posterior_tables`).
 Posterior = namedtuple("Posterior", ["cum", "total", "zmax", "px", "py"])
+#: What the advised seat ``me`` knows: its cards (-1 unknown), the earlier seats' känäd cards
+#: (-1 not seen), its options (positions to känä) and the pool of cards it has not seen.
+Known = namedtuple("Known", ["me", "my_cards", "kanad_known", "options", "pool"])
 R = RULES.at
 
 
@@ -141,8 +144,9 @@ ADVICE = advice_layout(2).index
 REJECTION = rejection_layout(2).index
 
 
-def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin=None):
-    """Sample ``nworlds`` deals consistent with what seat ``me`` knows and play each option.
+def advise_worlds(s, nworlds, out, rules, lay, st, known, post, custom, twin=None):
+    """Sample ``nworlds`` deals consistent with what seat ``me`` knows (``known``, a
+    :data:`Known`) and play each option.
 
     Known: ``my_cards`` (-1 unknown; in peek-one position 0 is the peeked card) and the
     känäd cards of earlier seats (``kanad_known``, -1 not seen). An earlier seat's known
@@ -158,15 +162,15 @@ def advise_worlds(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, op
     compiled kernel would compile the loop again).
     """
     n = int(rules[R.players])
-    _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin,
-                 new_work(n, options.shape[0]), np.empty(52, np.int64))
+    _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, new_work(n, known.options.shape[0]),
+                 np.empty(52, np.int64))
 
 
 @loop(from_python=True)
-def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, options, pool, post, custom, twin, w,
-                 pos_of):
+def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, pos_of):
     """The worlds of :func:`advise_worlds`; ``pos_of[card]`` is where a card lies in the stock."""
-    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    n, _fresh, _extra_all, _latest, variant = unpack_rules(rules)
+    me, my_cards, kanad_known, options, pool = known
     peeked = peeked_cards(variant)
     C = options.shape[0]
     if twin is not None:
@@ -196,7 +200,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             for p in range(me):
                 hands[p, 0], hands[p, 1], hands[p, 2] = deal3_from(s, deck, i, npool)
                 i += 3
-                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, custom, peeked)
                 kana_card(hands[p], pos, p, kanad, kept)
                 if kanad_known[p] >= 0 and kanad[p] != kanad_known[p]:
                     ok = False
@@ -223,7 +227,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
                         i += 3
                         for j in range(i, npool):
                             pos_of[deck[j]] = j
-                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, p, custom, peeked)
+                        pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hands[p], kanad, custom, peeked)
                         kana_card(hands[p], pos, p, kanad, kept)
                         continue
                     ctx = context_of(kanad, p, ctxmode[0, p])
@@ -267,10 +271,10 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
                 if p == me:
                     pos = options[c]
                 else:
-                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hp, kanad, p, custom, peeked)
+                    pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hp, kanad, custom, peeked)
                 kana_card(hp, pos, p, kanad, kept)
-            winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, n, fresh, extra_all, kept,
-                                    key, tied, dark)
+            winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, n, rules, kept, key, tied,
+                                    dark)
         won = 0
         for c in range(C):
             if winners[c] == me:
@@ -280,9 +284,9 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, me, my_cards, kanad_known, opt
             count_pairs(out, o_plus, o_minus, 1, 0, won, C)
 
 
-def advise_by_rejection(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, custom):
+def advise_by_rejection(s, ndeals, out, rules, lay, st, known, custom):
     """Slow twin of :func:`advise_worlds` for tests: deal every unknown card at random (``pool``
     holds the känäd cards too), play the earlier seats' strategies, and keep only deals whose
     känäd cards are the ones seen. Counts by :func:`rejection_layout` (``lay`` its offsets)."""
     unused = Posterior(np.zeros((1, 1, 1)), np.zeros((1, 1)), np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64))
-    advise_worlds(s, ndeals, out, rules, lay, st, me, my_cards, kanad_known, options, pool, unused, custom, True)
+    advise_worlds(s, ndeals, out, rules, lay, st, known, unused, custom, True)

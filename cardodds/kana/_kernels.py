@@ -17,6 +17,8 @@ round's starter, and the extra-round block :data:`EXTRA`) and :func:`config_layo
 read both by field name.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import helper, inline, loop
@@ -61,11 +63,14 @@ def _kept_offsets(pos):
     return (1 if pos == 0 else 0), (1 if pos == 2 else 2)
 
 
+#: Scratch arrays of :func:`_unshown_loop`.
+RoundWork = namedtuple("RoundWork", ["kept", "tied", "dark", "pos_of", "tally", "deck"])
+
+
 @loop(noalias=True, from_python=True)
-def _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args,
-                  base_deck, kept, tied, dark, pos_of, tally, deck):
+def _unshown_loop(s, nrounds, out, rules, lay, args, base_deck, w):
     """The rounds of :func:`play_rounds` with no card shown: the common path, kept lean.
-    ``kept``, ``tied``, ``dark`` (the tied players' dark cards in an extra round) and
+    In ``w``, ``kept``, ``tied``, ``dark`` (the tied players' dark cards in an extra round) and
     ``pos_of`` (each seat's känä this round) are scratch rows of ``n``; ``tally`` counts rounds
     by (seat 0's hand value, last round's starter, winner or n for a tie): one count per round
     instead of three keeps the round loop as lean as a loop that only deals. Compiled with
@@ -75,6 +80,10 @@ def _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
     A seat's three cards stay where they were dealt, ``deck[3p:3p+3]``, so its kept cards
     are read back from there only when a tie needs them.
     """
+    n, _fresh, _extra_all, last_latest, _variant = unpack_rules(rules)
+    o_wins, o_hist, o_last, o_extra = lay[ROUND.wins], lay[ROUND.hand_value], lay[ROUND.last_round_starter], lay[
+        ROUND.extra]
+    kept, tied, dark, pos_of, tally, deck = w
     m = _restock(deck, base_deck)
     for p in range(n):
         pos_of[p] = args[p]
@@ -126,8 +135,7 @@ def _unshown_loop(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
             if (SUPERKANA if (ra | rb) == 0 else ra + rb + 4) == best:  # hand_key, as above
                 tied[k] = p
                 k += 1
-        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, k, tied, kept, fresh, extra_all,
-                                                    dark)
+        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, k, tied, kept, rules, dark)
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -155,21 +163,21 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     Plain Python, allocating the chunk's arrays for the compiled loop, like the other chunk
     kernels of Känä (less to compile). The loop releases the GIL as a kernel does.
     """
-    n = int(rules[R.players])
-    common = (rules[R.fresh_deck], rules[R.extra_round_all], rules[R.last_round_latest],
-             lay[ROUND.wins], lay[ROUND.hand_value], lay[ROUND.last_round_starter], lay[ROUND.extra], args)
     if fixed is None:
-        _unshown_loop(s, nrounds, out, n, *common, base_deck, np.empty((n, 2), np.int64), np.empty(n, np.int64),
-                      np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(25 * n * (n + 1), np.int64),
-                      np.empty(52, np.int64))
+        n = int(rules[R.players])
+        _unshown_loop(s, nrounds, out, rules, lay, args, base_deck,
+                      RoundWork(np.empty((n, 2), np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                                np.empty(n, np.int64), np.zeros(25 * n * (n + 1), np.int64), np.empty(52, np.int64)))
     else:
-        _shown_rounds(s, nrounds, out, n, *common, fixed, base_deck)
+        _shown_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck)
 
 
 @helper
-def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_hist, o_last, o_extra, args, fixed,
-                  base_deck):
+def _shown_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     """:func:`play_rounds` with cards shown (live odds): a seat's shown cards are fixed."""
+    n, _fresh, _extra_all, last_latest, _variant = unpack_rules(rules)
+    o_wins, o_hist, o_last, o_extra = lay[ROUND.wins], lay[ROUND.hand_value], lay[ROUND.last_round_starter], lay[
+        ROUND.extra]
     o_per = o_extra + X.per_round
     kept = np.empty((n, 2), np.int64)
     key = np.empty(n, np.int64)
@@ -218,9 +226,7 @@ def _shown_rounds(s, nrounds, out, n, fresh, extra_all, last_latest, o_wins, o_h
         for p in range(n):
             key[p] = hand_key(kept[p, 0], kept[p, 1])
         best_holders(key, n, tied)
-        winner, i, m, restocked = play_extra_rounds(
-            s, out, o_extra, deck, i, m, n, count, tied, kept, fresh, extra_all, dark
-        )
+        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, count, tied, kept, rules, dark)
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -291,7 +297,7 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
 @loop(from_python=True)
 def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
     """The deals of :func:`play_configs`; ``kept_f[c]`` the focal seat's kept cards under ``c``."""
-    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    n, fresh, _extra_all, _latest, variant = unpack_rules(rules)
     hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     C = kinds.shape[0]
@@ -324,12 +330,12 @@ def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
                 deck[j] = saved[j]
             for p in range(n):
                 hp = hands[p]  # a view: no copy, and no reference count here
-                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hp, kanad, p, custom, peeked)
+                pos = decide(s, c, p, kinds, args, ctxmode, t1, t3, hp, kanad, custom, peeked)
                 kana_card(hp, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, fresh, extra_all,
-                                           kept, key, tied, dark)
+            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, rules, kept, key,
+                                           tied, dark)
         out[o_deals + fkey] += 1
         won = 0
         for c in range(C):

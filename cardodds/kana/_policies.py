@@ -50,16 +50,15 @@ def _ask_custom(custom, p, hand, peeked, kanad, nk, s):
 
 
 @inline
-def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeked):
-    """Position (0..2) of the card seat ``p`` känäs under configuration ``c``.
+def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, custom, peeked):
+    """Position (0..2) of the card seat ``p`` känäs under configuration ``c``; ``hand`` holds
+    its three cards, ``kanad[:p]`` the cards the seats before it känäd.
 
-    ``hand`` holds the seat's three cards. The policy arrays come apart, bound once by the
-    caller: in a function with reference counting, a field read from the :data:`Policies`
-    bundle costs an update on every decision, and so does each array an inlined function
-    takes. Its callers (``_kernels._configs_loop``, ``_advise._worlds_loop``,
-    ``_session._sessions_loop``) are compiled without reference counting, where neither costs
-    anything, and inline it once or twice each: a compiled ``decide_call`` for the rare
-    decisions cost more compile time than a second inlined copy.
+    The policy arrays come apart, bound once by the caller: a field read from the
+    :data:`Policies` bundle in the inner loop made ``compare`` slower (``RESULTS_speed.md``). Its callers
+    (``_kernels._configs_loop``, ``_advise._worlds_loop``, ``_session._sessions_loop``) are
+    compiled without reference counting, and inline it once or twice each: a compiled
+    ``decide_call`` for the rare decisions cost more compile time than a second inlined copy.
     """
     kind = kinds[c, p]
     if kind == KIND_BLIND:
@@ -68,8 +67,8 @@ def decide(s, c, p, kinds, args, ctxmode, t1, t3, hand, kanad, nk, custom, peeke
             pos = random_position(s)
         return pos
     if kind == KIND_CUSTOM:
-        return _ask_custom(custom, p, hand, peeked, kanad, nk, s)
-    ctx = context_of(kanad, nk, ctxmode[c, p])
+        return _ask_custom(custom, p, hand, peeked, kanad, p, s)
+    ctx = context_of(kanad, p, ctxmode[c, p])
     if kind == KIND_PEEK_ONE:
         # The two unseen cards are exchangeable: känäing "an unseen card" is position 1.
         return 0 if t1[c, p, ctx, hand[0] >> 2] else 1

@@ -24,13 +24,16 @@ session after the first round in which some player's net at table 0 is ``-leave`
 the other tables play the same rounds.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import helper, loop
 from .._random import bounded, deal3_from, next_u64
 from ..layout import Layout
 from ._policies import decide
-from ._table import EXTRA_BLOCK, kana_card, settle
+from ._table import EXTRA_BLOCK, kana_card, peeked_cards, settle, unpack_rules
+from .rules import RULES
 
 
 def session_layout(n: int, tables: int, rounds: int) -> Layout:
@@ -69,6 +72,7 @@ def trace_layout(n: int) -> Layout:
     ])
 
 
+R = RULES.at
 # Field numbers are the same for every run size; kernels index the offsets array with them.
 IX = session_layout(2, 1, 1).index
 TX = trace_layout(2).index
@@ -86,12 +90,20 @@ def _place(deck, cards, k):
         deck[j] = c
 
 
-def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
-                  ctxmode, t1, t3, peeked, custom, o, preset, trace, to):
-    """Play ``nsessions`` sessions of up to ``rounds`` rounds at every table and add their counts.
+#: How the sessions are played: at most ``rounds`` rounds, the leave rule, the first starter
+#: (-1 random) and, per table, its starter rule, reference table and contrast pair.
+Plan = namedtuple("Plan", ["rounds", "leave", "first", "rotation", "ref", "less"])
+#: Scratch arrays of :func:`_sessions_loop`.
+SessionWork = namedtuple("SessionWork", [
+    "hands", "flat", "private", "mine", "shared", "stream", "kept", "kanad", "key", "tied", "dark", "hand", "deck",
+    "saved", "starter", "total", "starts", "poswins", "losing", "longest"])
 
-    ``first`` is the first round's starter (-1: uniformly random each session). ``o`` holds
-    the offsets of :func:`session_layout`. ``preset[r, q]`` (rows ``r < preset.shape[0]``)
+
+def play_sessions(s, nsessions, out, rules, plan, pol, custom, o, preset, trace, to):
+    """Play ``nsessions`` sessions of up to ``plan.rounds`` rounds at every table and add their counts.
+
+    ``rules`` is ``KanaRules.pack()``, ``plan`` a :data:`Plan`, ``pol`` the policies' bundle.
+    ``o`` holds the offsets of :func:`session_layout`. ``preset[r, q]`` (rows ``r < preset.shape[0]``)
     are the three cards player ``q`` is dealt in round ``r`` of every session, for hand-built
     tests; a real run passes zero rows. When ``trace`` has rows, every round at every table is
     written to one row of it (offsets ``to`` of :func:`trace_layout`) until it is full.
@@ -100,22 +112,26 @@ def play_sessions(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, 
     compiled kernel would compile the loop again). The loop copies arrays element by element:
     numba compiles much of its own code for a whole-array copy.
     """
-    T = rotation.shape[0]
-    _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
-                   ctxmode, t1, t3, peeked, custom, o, preset, trace, to,
-                   np.empty((n, 3), np.int64), np.empty(3 * n, np.int64), np.empty((n, 4), np.uint64),
-                   np.empty((n, 4), np.uint64), np.empty(4, np.uint64), np.empty(4, np.uint64),
-                   np.empty((n, 2), np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-                   np.empty(n, np.int64), np.empty(3, np.int64), np.arange(52, dtype=np.int64), np.empty(52, np.int64),
-                   np.empty(T, np.int64), np.zeros((T, n), np.int64), np.zeros((T, n), np.int64),
-                   np.zeros((T, n), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64))
+    n = int(rules[R.players])
+    T = plan.rotation.shape[0]
+    _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace, to, SessionWork(
+        np.empty((n, 3), np.int64), np.empty(3 * n, np.int64), np.empty((n, 4), np.uint64),
+        np.empty((n, 4), np.uint64), np.empty(4, np.uint64), np.empty(4, np.uint64),
+        np.empty((n, 2), np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+        np.empty(n, np.int64), np.empty(3, np.int64), np.arange(52, dtype=np.int64), np.empty(52, np.int64),
+        np.empty(T, np.int64), np.zeros((T, n), np.int64), np.zeros((T, n), np.int64),
+        np.zeros((T, n), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)))
 
 
 @loop(from_python=True)
-def _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first, rotation, ref, less, kinds, args,
-                   ctxmode, t1, t3, peeked, custom, o, preset, trace, to, hands, flat, private, mine, shared, stream,
-                   kept, kanad, key, tied, dark, hand, deck, saved, starter, total, starts, poswins, losing, longest):
-    """The sessions of :func:`play_sessions`, on its scratch arrays (``deck`` holds the 52 cards)."""
+def _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace, to, work):
+    """The sessions of :func:`play_sessions`, on its scratch arrays ``work`` (``deck`` holds the 52 cards)."""
+    n, _fresh, _extra_all, _latest, variant = unpack_rules(rules)
+    peeked = peeked_cards(variant)
+    rounds, leave, first, rotation, ref, less = plan
+    (hands, flat, private, mine, shared, stream, kept, kanad, key, tied, dark, hand, deck, saved, starter, total,
+     starts, poswins, losing, longest) = work
+    kinds, args, ctxmode, t1, t3 = pol
     T = rotation.shape[0]
     final_row = n * rounds + 1
     row = 0
@@ -167,10 +183,10 @@ def _sessions_loop(s, nsessions, out, n, fresh, extra_all, rounds, leave, first,
                     q = (st + p) % n
                     for j in range(3):
                         hand[j] = hands[q, j]
-                    pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, p, custom, peeked)
+                    pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, custom, peeked)
                     kana_card(hand, pos, p, kanad, kept)
-                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, fresh,
-                                          extra_all, kept, key, tied, dark)
+                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, rules, kept,
+                                          key, tied, dark)
                 w = (st + wpos) % n
                 out[o[IX.wins] + t * n + w] += 1
                 poswins[t, wpos] += 1

@@ -41,10 +41,10 @@ from ._defaults import (
     TRACE_ROUNDS,
 )
 from ._policies import KIND_CUSTOM
-from ._session import play_sessions, session_layout, trace_layout
+from ._session import Plan, play_sessions, session_layout, trace_layout
 from .equilibrium import table_strategy
 from .policies import Policy, from_actions, guess_variant, pack_lineups, parse_policy
-from .rules import RULES, KanaRules, rules_for
+from .rules import KanaRules, rules_for
 
 __all__ = ["SessionResult", "SessionTableResult", "session", "session_table", "trace"]
 
@@ -53,7 +53,6 @@ DEFAULT_SESSIONS = SESSION_SAMPLES
 MAX_ROUNDS = 10_000
 #: The seed of ``session_table`` by default.
 SESSION_TABLE_SEED = 20261130
-_PEEKED = {"official": 0, "peek-one": 1, "peek-all": 3}
 
 
 # ---------------------------------------------------------------------------------------
@@ -117,18 +116,15 @@ def _kernel_args(rules: KanaRules, tables: list[list[Policy]], rotation, ref, ro
     """Arguments of ``play_sessions`` after ``(state, n, out)``, the layout and the trace layout."""
     n = rules.players
     configs = [[seats[(starter + p) % n] for p in range(n)] for seats in tables for starter in range(n)]
-    (kinds, args, ctxmode, t1, t3), fn = pack_lineups(configs, n)
-    packed = RULES.view(rules.pack())  # the session kernel takes the two rules it reads as ints
-    fresh, extra_all = packed.fresh_deck, packed.extra_round_all
+    st, fn = pack_lineups(configs, n)
     layout = session_layout(n, len(tables), rounds)
     tlayout = trace_layout(n)
     pre = np.zeros((0, n, 3), np.int64) if preset is None else np.asarray(preset, np.int64).reshape(-1, n, 3)
     trace = np.zeros((trace_rows, tlayout.size), np.int64)
     T = len(tables)
     less = np.array([[t, t] for t in range(T)] if less is None else less, np.int64).reshape(T, 2)
-    kargs = (n, fresh, extra_all, rounds, leave, first, np.asarray(rotation, np.int64), np.asarray(ref, np.int64), less,
-             kinds, args, ctxmode, t1, t3, _PEEKED[rules.variant], fn, layout.offsets_array(), pre, trace,
-             tlayout.offsets_array())
+    plan = Plan(rounds, leave, first, np.asarray(rotation, np.int64), np.asarray(ref, np.int64), less)
+    kargs = (rules.pack(), plan, st, fn, layout.offsets_array(), pre, trace, tlayout.offsets_array())
     return kargs, layout, tlayout
 
 

@@ -9,6 +9,8 @@ policies in :mod:`._policies`.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import inline, loop
@@ -32,6 +34,12 @@ from ._table import (
 from .rules import R
 
 D = DEALS.at
+#: What every deal of a run starts from: the seat whose hand is given (-1 none), that hand
+#: (card bits), the turned or face-up card given (-1 none), the phase the deal starts in.
+Fixed = namedtuple("Fixed", ["seat", "hand", "card", "phase"])
+#: What a deals kernel allocates once: the table, the deck (the free cards first), how many,
+#: jack holders, dealt hands.
+DealWork = namedtuple("DealWork", ["t", "deck", "nfree", "held", "hand0"])
 
 
 def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls):
@@ -40,26 +48,28 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
 
     Plain Python around the compiled loop, as every deals kernel: numba would link the loop into a
     compiled kernel and optimise it all again. ``calls``: :func:`._policies.calls` for these deals."""
-    _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls,
-                *deal_work(fixed_hand, fixed_card), *new_scratch(), _checked(check),
+    _deals_loop(state, n, out, rules, pol, samples, Fixed(fixed_seat, fixed_hand, fixed_card, start_phase), check,
+                calls, deal_work(fixed_hand, fixed_card), new_scratch(), _checked(check),
                 phase1_arg(rules[R.players], start_phase))
 
 
-def deal_work(fixed_hand, fixed_card):
-    """What a deals kernel allocates once: the table, the deck (the free cards first), how many,
-    jack holders, dealt hands."""
+def deal_work(fixed_hand, fixed_card) -> DealWork:
+    """The :data:`DealWork` of a run whose deals fix ``fixed_hand`` and ``fixed_card``."""
     free = [c for c in range(52) if (int(fixed_hand) >> c) & 1 == 0 and c != fixed_card]
     deck = np.zeros(52, dtype=np.int64)
     deck[:len(free)] = free
-    return np.empty(TABLE_SIZE, dtype=np.int64), deck, len(free), np.empty(4, dtype=np.int64), \
-        np.empty(4, dtype=np.int64)
+    return DealWork(np.empty(TABLE_SIZE, dtype=np.int64), deck, len(free), np.empty(4, dtype=np.int64),
+                    np.empty(4, dtype=np.int64))
 
 
 # The deal loops allocate nothing, so they are compiled without reference counting (see cardodds/_jit.py).
 @loop(from_python=True)
-def _deals_loop(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fixed_card, start_phase, check, calls,
-                t, deck, nfree, held, hand0, scr, rs, checked, phase1):
+def _deals_loop(state, n, out, rules, pol, samples, fixed, check, calls, work, scratch, checked, phase1):
+    """The deals of :func:`deals_kernel`; ``scratch`` is :func:`._policies.new_scratch`'s."""
     players = rules[R.players]
+    fixed_seat, fixed_hand, fixed_card, start_phase = fixed
+    t, deck, nfree, held, hand0 = work
+    scr, rs = scratch
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)
@@ -80,16 +90,17 @@ def _checked(check):
 def deals_heuristic_kernel(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of heuristic players, whose play-out the loop calls
     through a pointer (:data:`._policies.PLAY_OUT_HEURISTIC`)."""
-    _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                          PLAY_OUT_HEURISTIC, *deal_work(fixed_hand, fixed_card), _checked(check))
+    _deals_heuristic_loop(state, n, out, rules, Fixed(fixed_seat, fixed_hand, fixed_card, start_phase), check,
+                          PLAY_OUT_HEURISTIC, deal_work(fixed_hand, fixed_card), _checked(check))
 
 
 # noalias: its one caller allocates the tables, so LLVM may keep the random state in
 # registers across the deck's and the table's writes
 @loop(noalias=True, from_python=True)
-def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                          play_out, t, deck, nfree, held, hand0, checked):
+def _deals_heuristic_loop(state, n, out, rules, fixed, check, play_out, work, checked):
     players = rules[R.players]
+    fixed_seat, fixed_hand, fixed_card, start_phase = fixed
+    t, deck, nfree, held, hand0 = work
     for _ in range(n):
         start_deal_inlined(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check,
                            hand0)
@@ -102,14 +113,15 @@ def _deals_heuristic_loop(state, n, out, rules, fixed_seat, fixed_hand, fixed_ca
 
 def deals_basic_kernel(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check):
     """:func:`deals_kernel` for a lineup of random and heuristic players."""
-    _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                      *deal_work(fixed_hand, fixed_card), _checked(check))
+    _deals_basic_loop(state, n, out, rules, pol, Fixed(fixed_seat, fixed_hand, fixed_card, start_phase), check,
+                      deal_work(fixed_hand, fixed_card), _checked(check))
 
 
 @loop(from_python=True)
-def _deals_basic_loop(state, n, out, rules, pol, fixed_seat, fixed_hand, fixed_card, start_phase, check,
-                      t, deck, nfree, held, hand0, checked):
+def _deals_basic_loop(state, n, out, rules, pol, fixed, check, work, checked):
     players = rules[R.players]
+    fixed_seat, fixed_hand, fixed_card, start_phase = fixed
+    t, deck, nfree, held, hand0 = work
     for _ in range(n):
         start_deal(state, t, deck, nfree, rules, fixed_seat, fixed_hand, fixed_card, start_phase, 0, check, hand0)
         jack_holders(hand0, players, held)

@@ -63,10 +63,10 @@ def _taken_by(counts, suit: str, seat: int, samples: int) -> Estimate:
 
 
 # ---- running the deals kernel -----------------------------------------------------------------
-def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed_card, phase, check, samples,
-               target_halfwidth, sizes, halfwidth_seat, rng, threads, progress):
-    """Run :func:`~._kernels.deals_kernel` for a lineup (``sizes``: its default run size,
-    :mod:`._defaults`); returns ``(run result, names, lookahead_samples)``."""
+def _run_deals(rules, policies, lookahead_samples, fixed, check, samples, target_halfwidth, sizes, halfwidth_seat, rng,
+               threads, progress):
+    """Run :func:`~._kernels.deals_kernel` for a lineup from ``fixed`` (a :data:`~._kernels.Fixed`;
+    ``sizes``: its default run size, :mod:`._defaults`); returns ``(run result, names, lookahead_samples)``."""
     threads = check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     lookahead_samples = check_lookahead_samples(lookahead_samples)
     codes, names, user, chunk = lineup(policies, rules)
@@ -78,8 +78,8 @@ def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed
 
     # The kernel compiled for this kind of lineup (the same counts as the general one; a run
     # compiles only the players it has): all random, all heuristic, random and heuristic, other.
-    packed, chk, fixed = rules.pack(), int(bool(check)), (fixed_seat, fixed_hand, fixed_card, phase)
-    if rules.players == 3 and not check and fixed_seat < 0 and fixed_card < 0 and (codes == P_RANDOM).all():
+    packed, chk = rules.pack(), int(bool(check))
+    if rules.players == 3 and not check and fixed.seat < 0 and fixed.card < 0 and (codes == P_RANDOM).all():
         kernel, args = K.deals_random3_kernel, (packed,)
     elif (codes == P_HEURISTIC).all():
         kernel, args = K.deals_heuristic_kernel, (packed, *fixed, chk)
@@ -88,7 +88,7 @@ def _run_deals(rules, policies, lookahead_samples, fixed_seat, fixed_hand, fixed
     else:
         kernel = K.deals_kernel
         args = (packed, codes, lookahead_samples, *fixed, chk,
-                calls(compile_policy(user), codes, phase1_arg(rules.players, phase)))
+                calls(compile_policy(user), codes, phase1_arg(rules.players, fixed.phase)))
     res = run(kernel, args, DEALS.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw,
               rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return res, names, lookahead_samples
@@ -316,7 +316,7 @@ def jack_risk(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, s
     """
     rules = check_rules(rules)
     res, names, lookahead_samples = _run_deals(
-        rules, policies, lookahead_samples, -1, 0, -1, 1, check, samples, target_halfwidth, RISK_SAMPLES, 0,
+        rules, policies, lookahead_samples, K.Fixed(-1, 0, -1, 1), check, samples, target_halfwidth, RISK_SAMPLES, 0,
         rng, threads, progress)
     return JackRiskResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
                           lookahead_samples=lookahead_samples, counts=res.counts)
@@ -481,7 +481,7 @@ def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, 
     for c in cards:
         mask |= 1 << c
     res, names, lookahead_samples = _run_deals(
-        rules, policies, lookahead_samples, seat, mask, t, phase, check, samples, target_halfwidth,
+        rules, policies, lookahead_samples, K.Fixed(seat, mask, t, phase), check, samples, target_halfwidth,
         HAND_SAMPLES, seat, rng, threads, progress)
     return HandResult(tuple(cards), t, seat, names, phase, rules=rules, samples=res.samples, seed=res.seed,
                       partial=res.partial, lookahead_samples=lookahead_samples, counts=res.counts)
