@@ -338,7 +338,7 @@ def _run(policy, rules, n, seed=11, chunk=0):
     ss, _ = as_seed_sequence(seed)
     codes, _, _, hp = resolve_policies(policy)
     out = np.zeros(P.HC.size, dtype=np.int64)
-    P.hands_kernel(chunk_state(ss, chunk), n, out, deck_kinds(rules.jokers), rules.pack(), codes, hp, 1,
+    P.hands_kernel(chunk_state(ss, chunk), n, out, deck_kinds(rules.jokers), rules.pack(), P.Seats(codes, hp),
                    deck_counts(rules.jokers), _policies.no_user_policy, None, 1)
     return P.HC.view(out)
 
@@ -361,7 +361,7 @@ def test_a_million_checked_random_hands_have_no_violation():
 
     for i, rules in enumerate(OPTIONS + SEATING_OPTIONS):
         codes, _, _, hp = resolve_policies("random")
-        res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, 1,
+        res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), P.Seats(codes, hp),
                                           deck_counts(rules.jokers), _policies.no_user_policy, None, 1),
                          P.HC.size, samples=100_000, rng=1000 + i, chunk_size=4096)
         v = P.HC.view(res.counts)

@@ -3,6 +3,8 @@ rules sets, whole games, paired strength matches; and the counts they fill."""
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import helper, inline, kernel
@@ -18,21 +20,29 @@ from ._table import (MAX_CARDS, MAX_MOVES, MAX_TURNS, MV_TAKE_ADD, MV_TAKE_NEW, 
 from .cards import N_KINDS
 
 
-def check_arg(check: bool):
-    """The ``check`` argument of the kernels: None when off, so that numba leaves the table
-    checks out of the compiled kernel (a run-time 0 would compile them all the same)."""
-    return 1 if check else None
+#: A kernel's table, its move list, kind counts and violation counters (:func:`_scratch`).
+Table = namedtuple("Table", ["t", "mv", "work", "viol"])
+#: The seats' policy codes and heuristic parameters, or one side's (a code and its parameters).
+Seats = namedtuple("Seats", ["pol", "hp"])
+
+
+def check_arg(check: bool, counts):
+    """The ``check`` argument of the kernels: the pack's kind ``counts`` the table is checked
+    against, or None when off, so that numba leaves the checks out of the compiled kernel."""
+    return counts if check else None
 
 
 @inline
-def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look, smart):
-    """Deal and play one hand to its end; scores in ``t[score]``. With ``base >= 0`` the size
-    of every pile taken is counted in the block of ``out`` at ``base``. ``look`` is None unless a
-    seat plays ``lookahead`` (numba then leaves the look-ahead player out of the kernel), ``smart``
-    None unless a seat plays heuristic2 (:func:`cardodds.canasta._policies.smart_arg`)."""
+def play_hand(rng, table, rl, deck, dealer, seats, check, user, out, base, look, smart):
+    """Deal and play one hand to its end; scores in ``table.t[score]``. With ``base >= 0`` the
+    size of every pile taken is counted in the block of ``out`` at ``base``. ``look`` is None
+    unless a seat plays ``lookahead`` (numba then leaves the look-ahead player out of the kernel),
+    ``smart`` None unless a seat plays heuristic2 (:func:`cardodds.canasta._policies.smart_arg`)."""
+    t, mv, work, viol = table
+    pol, hp = seats
     new_hand(rng, t, rl, deck, dealer)
     if check is not None:
-        check_table(t, rl, deck_counts, viol, work)
+        check_table(t, rl, check, viol, work)
     while t[SA.phase] != PH_OVER:
         nm = gen_moves(t, rl, mv, work)
         if nm == 0:
@@ -47,7 +57,7 @@ def play_hand(rng, t, rl, deck, dealer, pol, hp, mv, work, check, deck_counts, v
             out[base + OA.take_size + t[SA.pile_len]] += 1
         apply_move(t, rl, mv[i])
         if check is not None:
-            check_table(t, rl, deck_counts, viol, work)
+            check_table(t, rl, check, viol, work)
     score_hand(t, rl, work)
     if check is not None:
         check_score(t, rl, viol)
@@ -119,32 +129,31 @@ PA = PAIRED.at
 
 @helper
 def _scratch():
-    """A kernel's table, move list, kind counts and violation counters."""
-    return (np.zeros(S_SIZE, dtype=np.int64), np.zeros((MAX_MOVES, MW), dtype=np.int64),
-            np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_VIOL, dtype=np.int64))
+    """A kernel's :data:`Table`."""
+    return Table(np.zeros(S_SIZE, dtype=np.int64), np.zeros((MAX_MOVES, MW), dtype=np.int64),
+                 np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_VIOL, dtype=np.int64))
 
 
 @kernel
-def hands_kernel(rng, n, out, deck, rl, pol, hp, check, deck_counts, user, look, smart):
+def hands_kernel(rng, n, out, deck, rl, seats, check, user, look, smart):
     """Play ``n`` single hands (seat 3 deals, so seat 0 of side 0 moves first)."""
     d = deck.copy()
-    t, mv, work, viol = _scratch()
+    table = _scratch()
     for _ in range(n):
-        _play_recorded(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, out, _I(0), user,
-                       look, smart)
+        _play_recorded(rng, table, rl, d, hand_dealer(rl), seats, check, out, _I(0), user, look, smart)
     for v in range(N_VIOL):
-        out[OA.violations + v] += viol[v]
+        out[OA.violations + v] += table.viol[v]
 
 
 @inline
-def _play_recorded(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, out, base, user, look, smart):
+def _play_recorded(rng, table, rl, d, dealer, seats, check, out, base, user, look, smart):
     """Play a hand and record it, the pile takes' sizes included."""
-    play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, base, look, smart)
-    record_hand(t, out, base)
+    play_hand(rng, table, rl, d, dealer, seats, check, user, out, base, look, smart)
+    record_hand(table.t, out, base)
 
 
 @kernel
-def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a, dc_b, user, look, smart):
+def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, seats, check_a, check_b, user, look, smart):
     """Each sample plays the same deal (the same random stream from the deal on) under rules
     A and rules B; counts by :data:`PAIRED`: a block of figures for each, and the paired change
     of side 0's hand score (B - A): sum, sum of squares, and the hands where B's side-0 score was
@@ -153,20 +162,19 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
     db = deck_b.copy()
     keep = deck_a.copy()
     same = deck_a.shape[0] == deck_b.shape[0]
-    t, mv, work, viol = _scratch()
+    table = _scratch()
+    t = table.t
     saved = rng.copy()
     for _ in range(n):
         copy_into(saved, rng)
         copy_into(keep, da)
-        _play_recorded(rng, t, rl_a, da, hand_dealer(rl_a), pol, hp, mv, work, check, dc_a, viol, out, _I(PA.a), user,
-                       look, smart)
+        _play_recorded(rng, table, rl_a, da, hand_dealer(rl_a), seats, check_a, out, _I(PA.a), user, look, smart)
         sa = t[SA.score]
         after = rng.copy()
         copy_into(rng, saved)
         if same:
             copy_into(db, keep)  # the same pack order, so the same shuffle deals the same cards
-        _play_recorded(rng, t, rl_b, db, hand_dealer(rl_b), pol, hp, mv, work, check, dc_b, viol, out, _I(PA.b), user,
-                       look, smart)
+        _play_recorded(rng, table, rl_b, db, hand_dealer(rl_b), seats, check_b, out, _I(PA.b), user, look, smart)
         sb = t[SA.score]
         copy_into(rng, after)
         dd = sb - sa
@@ -174,7 +182,7 @@ def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, pol, hp, check, dc_a,
         out[PA.change_sq] += dd * dd
         out[PA.change_sign] += 1 if dd > 0 else (-1 if dd < 0 else 0)
     for v in range(N_VIOL):
-        out[OA.violations + v] += viol[v]
+        out[OA.violations + v] += table.viol[v]
 
 
 #: Counts of the game kernel.
@@ -193,11 +201,12 @@ def game_decided(tot0, tot1, target):
 
 
 @helper
-def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, viol, user, out, look, smart):
+def play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart):
     """Play one game to ``target``: side 0 (seat 0) deals the first hand, the deal passes in
     the direction of play; each hand starts with the game score in ``t[game]``. After a hand
     in which a side reached the target the higher total wins, an exact tie plays on. Returns
     the two totals, the hands played and whether the game ended within ``max_hands``."""
+    t = table.t
     tot0 = 0
     tot1 = 0
     hands = 0
@@ -205,7 +214,7 @@ def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, v
         dealer = (SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
         t[SA.game] = tot0
         t[SA.game + 1] = tot1
-        play_hand(rng, t, rl, d, dealer, pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1), look, smart)
+        play_hand(rng, table, rl, d, dealer, seats, check, user, out, _I(-1), look, smart)
         hands += 1
         tot0 += t[SA.score]
         tot1 += t[SA.score + 1]
@@ -215,14 +224,13 @@ def play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, v
 
 
 @kernel
-def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, user, look, smart):
+def game_kernel(rng, n, out, deck, rl, max_hands, seats, check, user, look, smart):
     """Play ``n`` games to ``target`` (:func:`play_game`). A game still open after
     ``max_hands`` hands counts as unfinished."""
     d = deck.copy()
-    t, mv, work, viol = _scratch()
+    table = _scratch()
     for _ in range(n):
-        tot0, tot1, hands, done = play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts, viol,
-                                            user, out, look, smart)
+        tot0, tot1, hands, done = play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart)
         out[GA.games] += 1
         if not done:
             out[GA.unfinished] += 1
@@ -236,7 +244,7 @@ def game_kernel(rng, n, out, deck, rl, max_hands, pol, hp, check, deck_counts, u
         out[GA.margin] += m
         out[GA.margin_sq] += m * m
     for v in range(N_VIOL):
-        out[GA.violations + v] += viol[v]
+        out[GA.violations + v] += table.viol[v]
 
 
 #: Counts of the strength match.
@@ -255,9 +263,12 @@ def _pair_scratch(rng, deck, hp_a):
 
 
 @helper
-def _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b):
+def _seat_sides(rng, saved, d, keep, pol, hp, rep, side_a, side_b):
     """Seat A at seats 0+2 for the first play of a pair (``rep`` 0: the stream and the pack
-    saved), at seats 1+3 for the second (the stream and the pack as the first play found them)."""
+    saved), at seats 1+3 for the second (the stream and the pack as the first play found them);
+    ``side_a`` and ``side_b`` are :data:`Seats` of one code and its parameters."""
+    code_a, hp_a = side_a
+    code_b, hp_b = side_b
     # Copies as loops (copy_into), not slice assignments: those compile numba's message for
     # arrays of different shapes.
     for s in range(SEATS):
@@ -273,23 +284,24 @@ def _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b):
 
 
 @kernel
-def match_kernel(rng, n, out, deck, rl, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look, smart):
+def match_kernel(rng, n, out, deck, rl, side_a, side_b, check, user, look, smart):
     """Paired strength: each deal is played twice, A at seats 0+2 then A at seats 1+3, from
     the same random stream. ``diff2`` adds twice A's mean margin over the pair (points of A's
     side minus B's, summed over the two plays)."""
-    d, keep, pol, hp, saved = _pair_scratch(rng, deck, hp_a)
-    t, mv, work, viol = _scratch()
+    d, keep, pol, hp, saved = _pair_scratch(rng, deck, side_a.hp)
+    seats = Seats(pol, hp)
+    table = _scratch()
+    t = table.t
     for _ in range(n):
         total = 0
         for rep in range(2):
-            _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
-            play_hand(rng, t, rl, d, hand_dealer(rl), pol, hp, mv, work, check, deck_counts, viol, user, out, _I(-1),
-                      look, smart)
+            _seat_sides(rng, saved, d, keep, pol, hp, rep, side_a, side_b)
+            play_hand(rng, table, rl, d, hand_dealer(rl), seats, check, user, out, _I(-1), look, smart)
             m = t[SA.score] - t[SA.score + 1]
             total += m if rep == 0 else -m
         add_paired(out, MA.pairs, MA.diff2, MA.diff2_sq, MA.better, MA.worse, total)
     for v in range(N_VIOL):
-        out[MA.violations + v] += viol[v]
+        out[MA.violations + v] += table.viol[v]
 
 
 #: Counts of the paired game match: the margin of A's total over B's a game (``diff2`` the
@@ -303,19 +315,18 @@ GMA = GM.at
 
 
 @kernel
-def game_match_kernel(rng, n, out, deck, rl, max_hands, code_a, code_b, hp_a, hp_b, check, deck_counts, user, look,
-                      smart):
+def game_match_kernel(rng, n, out, deck, rl, max_hands, side_a, side_b, check, user, look, smart):
     """Paired games: each pair plays two whole games (:func:`play_game`) from the same random
     stream and pack order, A at seats 0+2 (dealing first) then at seats 1+3."""
-    d, keep, pol, hp, saved = _pair_scratch(rng, deck, hp_a)
-    t, mv, work, viol = _scratch()
+    d, keep, pol, hp, saved = _pair_scratch(rng, deck, side_a.hp)
+    seats = Seats(pol, hp)
+    table = _scratch()
     for _ in range(n):
         wins = 0
         total = 0
         for rep in range(2):
-            _seat_sides(rng, saved, d, keep, pol, hp, rep, code_a, code_b, hp_a, hp_b)
-            tot0, tot1, hands, done = play_game(rng, t, rl, d, max_hands, pol, hp, mv, work, check, deck_counts,
-                                                viol, user, out, look, smart)
+            _seat_sides(rng, saved, d, keep, pol, hp, rep, side_a, side_b)
+            tot0, tot1, hands, done = play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart)
             m = tot0 - tot1 if rep == 0 else tot1 - tot0
             total += m
             if done and m > 0:
@@ -328,4 +339,4 @@ def game_match_kernel(rng, n, out, deck, rl, max_hands, code_a, code_b, hp_a, hp
         out[GMA.wins] += wins
         out[GMA.wins_sq] += wins * wins
     for v in range(N_VIOL):
-        out[GMA.violations + v] += viol[v]
+        out[GMA.violations + v] += table.viol[v]

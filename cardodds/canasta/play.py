@@ -284,8 +284,8 @@ def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
         never = v.canasta_turn[T.MAX_TURNS]  # side 0 made no canasta
         return Estimate.proportion(n - never, n).halfwidth
 
-    res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), codes, hp, P.check_arg(check),
-                                      deck_counts(rules.jokers), kernel_policy(user), _look(codes),
+    res = engine.run(P.hands_kernel, (deck_kinds(rules.jokers), rules.pack(), P.Seats(codes, hp),
+                                      P.check_arg(check, deck_counts(rules.jokers)), kernel_policy(user), _look(codes),
                                       _policies.smart_arg(codes)),
                      P.HC.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth,
                      rng=rng, threads=threads, progress=progress, chunk_size=CHUNK, unit="hand")
@@ -363,8 +363,8 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
     def halfwidth(c, n):
         return Estimate.proportion(P.G.view(c).first_dealer_wins, n).halfwidth
 
-    res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), codes, hp,
-                                     P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
+    res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), P.Seats(codes, hp),
+                                     P.check_arg(check, deck_counts(rules.jokers)), kernel_policy(user),
                                      _look(codes), _policies.smart_arg(codes)),
                      P.G.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth, rng=rng,
                      threads=threads, progress=progress, chunk_size=64, unit="game")
@@ -481,8 +481,9 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
     for name, alt in alts.items():
         res = steps.step(engine.run, P.paired_kernel,
                          (deck_kinds(rules.jokers), rules.pack(), deck_kinds(alt.jokers), alt.pack(),
-                          codes, hp, P.check_arg(check), deck_counts(rules.jokers), deck_counts(alt.jokers),
-                          kernel_policy(user), _look(codes), _policies.smart_arg(codes)),
+                          P.Seats(codes, hp), P.check_arg(check, deck_counts(rules.jokers)),
+                          P.check_arg(check, deck_counts(alt.jokers)), kernel_policy(user), _look(codes),
+                          _policies.smart_arg(codes)),
                          P.PAIRED.size, samples=samples, rng=rng, threads=threads, progress=progress,
                          chunk_size=CHUNK, unit="hand")
         if res is None:
@@ -569,8 +570,8 @@ def _match(a, b, rules, samples, rng, threads, params_a, params_b, check, progre
     user = ua if na[0] == "user" else ub
     if na[0] == "user" and nb[0] == "user" and ua is not ub:
         raise ValueError("at most one user @njit policy per run")
-    tail = (int(ca[0]), int(cb[0]), ha[0], hb[0], P.check_arg(check), deck_counts(rules.jokers), kernel_policy(user),
-            _look((ca[0], cb[0])), _policies.smart_arg((ca[0], cb[0])))
+    tail = (P.Seats(int(ca[0]), ha[0]), P.Seats(int(cb[0]), hb[0]), P.check_arg(check, deck_counts(rules.jokers)),
+            kernel_policy(user), _look((ca[0], cb[0])), _policies.smart_arg((ca[0], cb[0])))
     head = (deck_kinds(rules.jokers), rules.pack())
     look = _look((ca[0], cb[0])) is not None
     # a look-ahead pair costs hundreds of plain ones: small chunks keep both cores busy on a small
