@@ -54,9 +54,9 @@ def main(argv=None) -> int:
         out = np.zeros(DEALS.size, dtype=np.int64)
         calls = P.calls(user, codes, None)
         t0 = time.thread_time()
-        *fixed, check = FIXED.values()
-        K._deals_loop(chunk_state(ss, seed), DEALS_A_CALL, out, rules, codes, LOOKAHEAD_SAMPLES, K.Fixed(*fixed), check,
-                      calls, K.deal_work(FIXED["fixed_hand"], FIXED["fixed_card"]), P.new_scratch(), None,
+        *fixed, _check = FIXED.values()
+        K._deals_loop(chunk_state(ss, seed), DEALS_A_CALL, out, rules, codes, LOOKAHEAD_SAMPLES, K.Fixed(*fixed), calls,
+                      K.deal_work(FIXED["fixed_hand"], FIXED["fixed_card"]), P.new_scratch(), None,
                       loop_phase1)
         return time.thread_time() - t0, out
 

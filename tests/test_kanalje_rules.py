@@ -307,7 +307,7 @@ def test_the_deals_without_phase1_code_count_as_with_it(players, lineup, start_p
     counts = {}
     for phase1 in (True, None):
         out = DEALS.zeros()
-        K._deals_loop(chunk_state(ss, 0), 6, out, rules, codes, 2, K.Fixed(-1, 0, trump_card, start_phase), 1,
+        K._deals_loop(chunk_state(ss, 0), 6, out, rules, codes, 2, K.Fixed(-1, 0, trump_card, start_phase),
                       P.calls(P.no_user_policy, codes, phase1), K.deal_work(0, trump_card), P.new_scratch(), True,
                       phase1)
         assert out[D.deals] == 6 and out[D.violations] == 0

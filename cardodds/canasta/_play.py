@@ -24,6 +24,8 @@ from .cards import N_KINDS
 Table = namedtuple("Table", ["t", "mv", "work", "viol"])
 #: The seats' policy codes and heuristic parameters, or one side's (a code and its parameters).
 Seats = namedtuple("Seats", ["pol", "hp"])
+#: A rules set of a paired run: its pack (card kinds) and its packed rules.
+RulesSet = namedtuple("RulesSet", ["deck", "rl"])
 
 
 def check_arg(check: bool, counts):
@@ -153,11 +155,13 @@ def _play_recorded(rng, table, rl, d, dealer, seats, check, out, base, user, loo
 
 
 @kernel
-def paired_kernel(rng, n, out, deck_a, rl_a, deck_b, rl_b, seats, check_a, check_b, user, look, smart):
+def paired_kernel(rng, n, out, set_a, set_b, seats, check_a, check_b, user, look, smart):
     """Each sample plays the same deal (the same random stream from the deal on) under rules
-    A and rules B; counts by :data:`PAIRED`: a block of figures for each, and the paired change
-    of side 0's hand score (B - A): sum, sum of squares, and the hands where B's side-0 score was
-    higher minus lower (for a sign test)."""
+    A and rules B (each a :data:`RulesSet`); counts by :data:`PAIRED`: a block of figures for each,
+    and the paired change of side 0's hand score (B - A): sum, sum of squares, and the hands
+    where B's side-0 score was higher minus lower (for a sign test)."""
+    deck_a, rl_a = set_a
+    deck_b, rl_b = set_b
     da = deck_a.copy()
     db = deck_b.copy()
     keep = deck_a.copy()

@@ -480,7 +480,8 @@ def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = Non
     out_opts, change = {}, {}
     for name, alt in alts.items():
         res = steps.step(engine.run, P.paired_kernel,
-                         (deck_kinds(rules.jokers), rules.pack(), deck_kinds(alt.jokers), alt.pack(),
+                         (P.RulesSet(deck_kinds(rules.jokers), rules.pack()),
+                          P.RulesSet(deck_kinds(alt.jokers), alt.pack()),
                           P.Seats(codes, hp), P.check_arg(check, deck_counts(rules.jokers)),
                           P.check_arg(check, deck_counts(alt.jokers)), kernel_policy(user), _look(codes),
                           _policies.smart_arg(codes)),

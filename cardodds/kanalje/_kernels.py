@@ -48,8 +48,8 @@ def deals_kernel(state, n, out, rules, pol, samples, fixed_seat, fixed_hand, fix
 
     Plain Python around the compiled loop, as every deals kernel: numba would link the loop into a
     compiled kernel and optimise it all again. ``calls``: :func:`._policies.calls` for these deals."""
-    _deals_loop(state, n, out, rules, pol, samples, Fixed(fixed_seat, fixed_hand, fixed_card, start_phase), check,
-                calls, deal_work(fixed_hand, fixed_card), new_scratch(), _checked(check),
+    _deals_loop(state, n, out, rules, pol, samples, Fixed(fixed_seat, fixed_hand, fixed_card, start_phase), calls,
+                deal_work(fixed_hand, fixed_card), new_scratch(), _checked(check),
                 phase1_arg(rules[R.players], start_phase))
 
 
@@ -64,9 +64,10 @@ def deal_work(fixed_hand, fixed_card) -> DealWork:
 
 # The deal loops allocate nothing, so they are compiled without reference counting (see cardodds/_jit.py).
 @loop(from_python=True)
-def _deals_loop(state, n, out, rules, pol, samples, fixed, check, calls, work, scratch, checked, phase1):
+def _deals_loop(state, n, out, rules, pol, samples, fixed, calls, work, scratch, checked, phase1):
     """The deals of :func:`deals_kernel`; ``scratch`` is :func:`._policies.new_scratch`'s."""
     players = rules[R.players]
+    check = 0 if checked is None else 1
     fixed_seat, fixed_hand, fixed_card, start_phase = fixed
     t, deck, nfree, held, hand0 = work
     scr, rs = scratch
