@@ -481,3 +481,32 @@ def test_a_long_docstring_is_found(tmp_path):
     assert long_docstrings(tmp_path / "pkg") == [
         f"pkg/long.py:1 module: {MAX_MODULE_DOC + 1} lines",
         f"pkg/long.py:{MAX_MODULE_DOC + 3} C: {MAX_DEF_DOC + 1} lines"]
+
+
+MAX_PARAMETERS = 12
+
+
+def wide_functions(root: Path) -> list[str]:
+    """Functions with more than MAX_PARAMETERS positional parameters: arguments that travel
+    together go as a named bundle (ARCHITECTURE.md, Bundles). A public function's keyword-only
+    options (the run arguments every question shares) are not counted."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n = len(node.args.posonlyargs) + len(node.args.args) + (node.args.vararg is not None)
+                if n > MAX_PARAMETERS:
+                    found.append(f"{path.relative_to(root.parent)}:{node.lineno} {node.name}: {n} parameters")
+    return found
+
+
+def test_no_function_takes_more_than_twelve_positional_parameters():
+    assert wide_functions(ROOT / PACKAGE) == []
+
+
+def test_a_wide_function_is_found(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    args = ", ".join(f"a{i}" for i in range(MAX_PARAMETERS))
+    (tmp_path / "pkg" / "m.py").write_text(
+        f"def ok({args}, *, k=1, j=2):\n    pass\n\n\ndef wide({args}, b):\n    pass\n")
+    assert wide_functions(tmp_path / "pkg") == [f"pkg/m.py:5 wide: {MAX_PARAMETERS + 1} parameters"]

@@ -233,8 +233,8 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
         b = int(np.argmax(counts[layout.slice("wins")]))
         return max(_adv_diff(counts, layout, b, c, N).halfwidth for c in range(C) if c != b)
 
-    known = Known(seat, np.array(mine, np.int64), kanad_arr, np.array([j for _, j in opts], np.int64), pool)
-    kargs = (rules.pack(), layout.offsets_array(), table, known, post, custom)
+    position = Known(seat, np.array(mine, np.int64), kanad_arr, np.array([j for _, j in opts], np.int64), pool)
+    kargs = (rules.pack(), layout.offsets_array(), table, position, post, custom)
     res = run(advise_worlds, kargs, layout.size, samples=samples, target_halfwidth=thw, halfwidth=hw, rng=rng,
               threads=threads, progress=progress, unit="deal")
     wins = res.counts[layout.slice("wins")]
