@@ -256,3 +256,35 @@ def test_pimc_beats_heuristic():
     m = strength("pimc", "heuristic", samples=60, rng=1, lookahead_samples=8, check=True)
     assert m.violations == {"invariants": 0} and m.points.lo > 0
 
+
+
+@pytest.mark.parametrize("rules", [KanaljeRules(), KanaljeRules(turned_jack="last_trick"), TWO,
+                                   KanaljeRules(trick_points=2, jack_penalties=(1, 5, 0, 2))])
+def test_search_with_one_table_for_every_position_equals_brute_force(rules):
+    # End positions of heuristic deals (the worlds pimc searches): every seat's value the brute
+    # force's, the search's scratch (its transposition table) kept from position to position
+    # and from rules to rules, so a stored position is met again in later searches
+    scr = SHARED_SCRATCH
+    n = rules.players
+    state = _state(11)
+    deck = np.arange(52, dtype=np.int64)
+    hand0 = np.zeros(4, dtype=np.int64)
+    for _ in range(25):
+        t = TB.TABLE.zeros()
+        TB.start_deal(state, t, deck, 52, rules.pack(), -1, 0, -1, 1, 0, 0, hand0)
+        while t[T.phase] == 1:
+            s = TB.to_play(t)
+            TB.play_any(state, t, s, P.heuristic1_choose(t, s, TB.legal_cards1(t, s)), True)
+        t[T.check] = 0
+        P.play_heuristic_until(_state(1), t, S.endgame_tricks(t), -1, None)
+        for _ in range(2):  # at a trick's start, then inside the next trick
+            want = brute(t)
+            for s in range(n):
+                u = t.copy()
+                assert int(S.endgame_score(u, s, scr, P.SOLVE)) == want[s]
+                assert (u == t).all()
+            s = TB.to_play(t)
+            TB.play_card(t, s, P.heuristic_card(t, s, TB.legal_cards(t, s)))
+
+
+SHARED_SCRATCH = P.new_scratch()[0]

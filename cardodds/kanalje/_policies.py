@@ -34,7 +34,7 @@ from ._table import (
     to_play,
     trick_winner_index,
 )
-from ._search import MAX_ENDGAME, SOLVE_ROWS, endgame_score, endgame_tricks, lowest_of_runs, tricks_left
+from ._search import MAX_ENDGAME, SOLVE_ROWS, SOLVE_WIDTH, endgame_score, endgame_tricks, lowest_of_runs, tricks_left
 
 
 # ---- policies -----------------------------------------------------------------------------
@@ -49,6 +49,7 @@ WORLD, PLAY, VIEW, CANDS, TOTALS, POOL, SOLVE = range(7)
 SCRATCH_ROWS = SOLVE + SOLVE_ROWS
 SCRATCH_WIDTH = max(TABLE_SIZE, 52)
 assert 4 * (3 * MAX_ENDGAME + 1) <= SCRATCH_WIDTH  # the search's value vectors, 4 a ply, fit a row
+assert SOLVE_WIDTH <= SCRATCH_WIDTH  # and its transposition table's rows
 #: Rows of the uint64 scratch: the random state a world's play-outs share, and its copy per candidate.
 SUB, SUB_COPY = 0, 1
 

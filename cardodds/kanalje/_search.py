@@ -19,6 +19,8 @@ same tricks whatever is played: only the lowest of each such run is searched.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import inline, loop
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, above, below, bit, lowest, popcount
 from ._table import T, beats, score, seat_after
@@ -27,9 +29,20 @@ from ._table import T, beats, score, seat_after
 #: the card tried (shifted by :data:`OFF`, room for the trick in progress at the root), the
 #: seat to play, the trick's leader and length before the card, the trick's winner (-1 while
 #: the trick is open) and what it gained, whether a value was offered, the best value vector
-#: (4 a ply) and the points gained so far per seat.
-MOVES, CARDS, MOVER, LEADER, TLEN, WIN, GAIN, HAVE, BEST, ACC = range(10)
-SOLVE_ROWS = 10
+#: (4 a ply), the points gained so far per seat (then the total still to share, :data:`SUM`,
+#: the key bits of the rules, :data:`RULE_BITS`, and a turned jack's penalty,
+#: :data:`LAST_PEN`), the node's transposition-table slot (-1: none, or a cut node), the
+#: least and the most any seat can still gain from the node; then the transposition table
+#: (:data:`TT_ROWS` rows).
+MOVES, CARDS, MOVER, LEADER, TLEN, WIN, GAIN, HAVE, BEST, ACC, SLOT, LOW, HIGH, TT = range(14)
+#: Columns of the ``ACC`` row past the four seats.
+SUM, RULE_BITS, LAST_PEN = 4, 5, 6
+#: The transposition table: entries of 8 int64 (the key: its tag and the three hands; the
+#: value: what each seat gains from there), 8 to a row, :data:`TT_ENTRIES` of them.
+TT_ENTRIES = 2048
+TT_ROWS = TT_ENTRIES // 8
+SOLVE_ROWS = TT + TT_ROWS
+SOLVE_WIDTH = 64
 #: Where ply 0's card sits in the ``CARDS`` row: the cards of the trick in progress before it.
 OFF = 4
 #: The most tricks the search is asked to solve (the scratch rows are sized for it).
@@ -98,6 +111,16 @@ def _in_play(t, scr, base, p, tlen):
 
 
 @inline
+def _still_to_lose(t, inplay):
+    """The penalties of the jacks still in play."""
+    x = np.int64(0)
+    for s in range(4):
+        if (inplay & bit(JACK_RANK * 4 + s)) != 0:
+            x += t[T.jack_penalty + s]
+    return x
+
+
+@inline
 def _offer(scr, base, p, n, src_row, src_off):
     """Offer node ``p`` the value vector at ``scr[src_row, src_off:]``: kept when it is the
     first or better for the seat to play there (ties to the card tried first, the lowest)."""
@@ -111,13 +134,83 @@ def _offer(scr, base, p, n, src_row, src_off):
 
 
 @inline
-def _open(t, n, scr, base, p, leader, tlen):
-    """Start node ``p``: its seat to play and the cards it will try."""
+def _cut(scr, base, p, n):
+    """Node ``p`` (the points gained so far its own, in the ``ACC`` row) stops trying cards
+    when none can change what is chosen: when its seat has its best all it can still gain,
+    or (*shallow pruning*, sound because what is left to gain is a fixed total) when what
+    its best leaves the seat above cannot beat that seat's best. A node cut that way is not
+    exact (never stored); the seat above keeps its best, ties included."""
+    if scr[base + MOVES, p] == 0:
+        return
+    acc = scr[base + ACC]
+    mover = scr[base + MOVER, p]
+    v = scr[base + BEST, 4 * p + mover]
+    if v >= acc[mover] + scr[base + HIGH, p]:
+        scr[base + MOVES, p] = 0
+    elif p > 0 and scr[base + HAVE, p - 1] != 0:
+        j = scr[base + MOVER, p - 1]
+        if j != mover:
+            bound = acc[SUM] - v  # the most the seat above can end with here
+            if n == 3:
+                bound -= acc[3 - mover - j] + scr[base + LOW, p]
+            if bound <= scr[base + BEST, 4 * (p - 1) + j]:
+                scr[base + MOVES, p] = 0
+                scr[base + SLOT, p] = -1
+
+
+@inline
+def _tag(t, scr, base, leader):
+    """The transposition key's first word: the leader, the trump and the rules' bits."""
+    return leader | ((t[T.trump] + 1) << 2) | (scr[base + ACC, RULE_BITS] << 5) | (np.int64(1) << 62)
+
+
+@inline
+def _slot(t, tag):
+    """The transposition table's slot for the position at a trick's start."""
+    x = (t[T.hand] * np.int64(-7046029254386353131)) ^ (t[T.hand + 1] * np.int64(-4658895280553007687)) \
+        ^ (t[T.hand + 2] * np.int64(6364136223846793005)) ^ (tag * np.int64(-3335678366873096957))
+    return (x >> 40) & (TT_ENTRIES - 1)
+
+
+@inline
+def _probe(t, scr, base, tag, k):
+    """Is the entry of slot ``k`` the position of ``t`` with this ``tag``?"""
+    row = scr[base + TT + (k >> 3)]
+    o = (k & 7) * 8
+    return row[o] == tag and row[o + 1] == t[T.hand] and row[o + 2] == t[T.hand + 1] \
+        and row[o + 3] == t[T.hand + 2]
+
+
+@inline
+def _store(t, scr, base, p, n):
+    """Node ``p`` (a trick's start, exact) is searched: what each seat gains from it, stored."""
+    k = scr[base + SLOT, p]
+    row = scr[base + TT + (k >> 3)]
+    o = (k & 7) * 8
+    row[o] = _tag(t, scr, base, scr[base + LEADER, p])
+    row[o + 1] = t[T.hand]
+    row[o + 2] = t[T.hand + 1]
+    row[o + 3] = t[T.hand + 2]
+    for s in range(n):
+        row[o + 4 + s] = scr[base + BEST, 4 * p + s] - scr[base + ACC, s]
+
+
+@inline
+def _open(t, n, scr, base, p, leader, tlen, slot):
+    """Start node ``p``: its seat to play, the cards it will try, its table slot and bounds."""
     mover = seat_after(leader, tlen, n)
     scr[base + MOVER, p] = mover
     led = scr[base + CARDS, OFF + p - tlen] if tlen > 0 else -1
-    scr[base + MOVES, p] = _moves(t, mover, led, _in_play(t, scr, base, p, tlen))
+    inplay = _in_play(t, scr, base, p, tlen)
+    scr[base + MOVES, p] = _moves(t, mover, led, inplay)
     scr[base + HAVE, p] = 0
+    scr[base + SLOT, p] = slot
+    tp = t[T.trick_points]
+    lose = _still_to_lose(t, inplay) + scr[base + ACC, LAST_PEN]
+    # a seat gains at most a point a trick left, and loses at most every penalty left, less
+    # the trick it takes with them
+    scr[base + HIGH, p] = tp * (popcount(inplay) // n)
+    scr[base + LOW, p] = min(0, tp - lose) if lose > 0 else 0
 
 
 @inline
@@ -133,10 +226,13 @@ def _take_back(t, scr, base, p):
 def endgame_score(t, seat, scr, base):
     """``seat``'s score at the end of the deal ``t`` (three players, or two in phase 2) when
     every seat plays the rest perfectly for itself (max-n, every hand known). ``scr`` rows
-    ``base`` .. ``base + SOLVE_ROWS``: the search's stack; at most :data:`MAX_ENDGAME` tricks.
-    The last trick, one card a seat, is forced: it is scored where it starts rather than
-    searched ply by ply, most of a four-trick search's nodes (the same value vectors, so the
-    same choices, ties included; ``tests/test_kanalje_pimc.py`` against brute force)."""
+    ``base`` .. ``base + SOLVE_ROWS``: the search's stack and its transposition table, whose
+    entries stay valid for any later call (their key is the whole position and the rules);
+    at most :data:`MAX_ENDGAME` tricks. The last trick, one card a seat, is forced: it is
+    scored where it starts rather than searched ply by ply. A position at a trick's start
+    is searched once (the table), and a node stops when no card left can change what the
+    seats above it choose (:func:`_cut`): the same value vectors as the full search, so
+    the same choices, ties included (``tests/test_kanalje_pimc.py`` against brute force)."""
     n = t[T.players]
     trump = t[T.trump]
     left = 0
@@ -156,11 +252,25 @@ def endgame_score(t, seat, scr, base):
         cards[OFF - tlen + i] = t[T.trick + i]
     for s in range(4):
         acc[s] = 0
+    tp = t[T.trick_points]
+    acc[LAST_PEN] = last_pen
+    acc[RULE_BITS] = tp | (t[T.jack_penalty] << 7) | (t[T.jack_penalty + 1] << 14) \
+        | (t[T.jack_penalty + 2] << 21) | (t[T.jack_penalty + 3] << 28) | (last_pen << 35) | (n << 42)
+    inplay = _in_play(t, scr, base, 0, tlen)
+    acc[SUM] = tp * (popcount(inplay) // n) - _still_to_lose(t, inplay) - last_pen
+    slot = -1
+    if tlen == 0 and left > n:
+        tag = _tag(t, scr, base, leader)
+        slot = _slot(t, tag)
+        if _probe(t, scr, base, tag, slot):
+            return score(t, seat) + scr[base + TT + (slot >> 3), (slot & 7) * 8 + 4 + seat]
     p = 0
-    _open(t, n, scr, base, 0, leader, tlen)
+    _open(t, n, scr, base, 0, leader, tlen, slot)
     while True:
         m = scr[base + MOVES, p]
         if m == 0:  # node p searched: its best vector is offered to its parent
+            if scr[base + SLOT, p] >= 0:
+                _store(t, scr, base, p, n)
             if p == 0:
                 break
             p -= 1
@@ -169,6 +279,7 @@ def endgame_score(t, seat, scr, base):
             leader = scr[base + LEADER, p]
             tlen = scr[base + TLEN, p]
             _offer(scr, base, p, n, base + BEST, 4 * (p + 1))
+            _cut(scr, base, p, n)
             continue
         c = lowest(m)
         scr[base + MOVES, p] = m & (m - 1)
@@ -183,7 +294,7 @@ def endgame_score(t, seat, scr, base):
             first = OFF + p - n + 1
             top = cards[first]
             wi = 0
-            g = t[T.trick_points]
+            g = tp
             for i in range(n):
                 x = cards[first + i]
                 if i > 0 and beats(x, top, trump):
@@ -200,8 +311,26 @@ def endgame_score(t, seat, scr, base):
             leader = w
             tlen = 0
         if left > 0 and not (tlen == 0 and left == n):
+            slot = -1
+            if tlen == 0:
+                tag = _tag(t, scr, base, leader)
+                slot = _slot(t, tag)
+                if _probe(t, scr, base, tag, slot):  # searched before: a leaf worth what it gains
+                    row = scr[base + TT + (slot >> 3)]
+                    o = (slot & 7) * 8 + 4
+                    for s in range(n):
+                        acc[s] += row[o + s]
+                    _offer(scr, base, p, n, base + ACC, 0)
+                    for s in range(n):
+                        acc[s] -= row[o + s]
+                    _take_back(t, scr, base, p)
+                    left += 1
+                    leader = scr[base + LEADER, p]
+                    tlen = scr[base + TLEN, p]
+                    _cut(scr, base, p, n)
+                    continue
             p += 1
-            _open(t, n, scr, base, p, leader, tlen)
+            _open(t, n, scr, base, p, leader, tlen, slot)
             continue
         w = -1
         g = 0
@@ -211,7 +340,7 @@ def endgame_score(t, seat, scr, base):
             # 0.926 as fast (quartiles 0.875-1.028; benchmarks/side_by_side.py --kernel pimc).
             top = lowest(t[T.hand + leader])
             wi = 0
-            g = t[T.trick_points] - last_pen
+            g = tp - last_pen
             for i in range(n):
                 x = lowest(t[T.hand + seat_after(leader, i, n)])
                 if i > 0 and beats(x, top, trump):
@@ -228,4 +357,5 @@ def endgame_score(t, seat, scr, base):
         left += 1
         leader = scr[base + LEADER, p]
         tlen = scr[base + TLEN, p]
+        _cut(scr, base, p, n)
     return score(t, seat) + scr[base + BEST, seat]
