@@ -66,6 +66,10 @@ _CHUNK_SLOW = 4
 #: The most worlds a precision-targeted run with inference deals (a position whose plays no
 #: world reproduces under the policies named would otherwise never reach its target).
 MAX_INFER_WORLDS = 1_000_000
+#: The most worlds a precision-targeted run deals, with heuristic or random players alone and
+#: with a look-ahead, pimc or user player (minutes to an hour on two cores); a precision finer
+#: than such a run gives a difference spread by one point a world is refused before the run.
+MAX_WORLDS = (100_000_000, 100_000)
 _FAST = (POLICIES["random"], POLICIES["heuristic"])
 
 
@@ -176,6 +180,23 @@ class AdviceResult(KanaljeResult):
         return card_str(self.cards[b]) if clear else None
 
     @property
+    def clearly_worse(self) -> list[str]:
+        """The cards that lose against the highest mean: their paired difference excludes zero."""
+        return [c for c, v in zip(self.options, self.versus_best) if v.lo > 0]
+
+    def cost(self, i: int, digits: int = 2) -> str:
+        """Option ``i`` against the highest mean, in words: "loses 0.42 [0.30, 0.54] points a deal"
+        when the paired interval excludes zero, else "no difference at this precision (...)"."""
+        v = self.versus_best[i]
+        if i == self.best_index:
+            return "best" if self.best is not None else "highest mean"
+        if v.value == 0 and v.se == 0:
+            return "the same on every world"
+        if v.lo > 0:
+            return f"loses {v.format(digits)} points a deal"
+        return f"no difference at this precision (loses {v.format(digits, sign=True)})"
+
+    @property
     def verdict(self) -> str:
         if self.effective_samples == 0:
             return "no world dealt agrees with the others' plays under their policies; nothing to compare"
@@ -184,7 +205,9 @@ class AdviceResult(KanaljeResult):
         b = self.best_index
         if all(v.value == 0 and v.se == 0 for v in self.versus_best):
             return "every legal card scores the same on these worlds"
-        return f"no card is better at this precision (highest mean: {card_str(self.cards[b])})"
+        worse = self.clearly_worse
+        return (f"no card is better at this precision (highest mean: {card_str(self.cards[b])})"
+                + (f"; clearly worse: {' '.join(worse)}" if worse else ""))
 
     @property
     def played_text(self) -> str:
@@ -218,7 +241,7 @@ class AdviceResult(KanaljeResult):
         d = self.meta()
         d.update(seat=self.seat, hand=format_cards(self.hand), **{self.card_name: self.card_text},
                  played=self.played_text, infer=self.infer, effective_samples=self.effective_samples, best=self.best,
-                 verdict=self.verdict)
+                 clearly_worse=self.clearly_worse, verdict=self.verdict)
         if self.phase != THREE:
             d["phase"] = self.phase
         if self.phase == PHASE2:
@@ -286,6 +309,20 @@ def _halfwidth(k: int, infer: bool):
     return hw
 
 
+def _check_reachable(target_halfwidth: float | None, cap: int, fast: bool) -> None:
+    """Refuse a precision no run of ``cap`` worlds reaches on a difference that varies by one
+    point a world (a card's points differ by whole tricks and jacks from another's)."""
+    if target_halfwidth is None:
+        return
+    finest = Z95 / math.sqrt(cap)
+    if target_halfwidth < finest:
+        need = (Z95 / target_halfwidth) ** 2
+        who = "of heuristic or random players" if fast else "with a search or user player"
+        raise ValueError(f"precision {target_halfwidth:g} points needs about {need:,.0f} worlds (cards a point apart "
+                         f"each world); a run {who} deals at most {cap:,}: ask for "
+                         f"{math.ceil(finest * 10_000) / 10_000:g} or more")
+
+
 @takes_backend
 def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICIES, rules: KanaljeRules | None = None,
            trump=None, faceup=None, dead=None, samples: int | None = None, target_halfwidth: float | None = None,
@@ -327,6 +364,8 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     fast = all(c in _FAST for c in codes)
     if samples is None and target_halfwidth is None:
         samples = ADVISE_SAMPLES[0] if fast else ADVISE_SAMPLES[1]
+    cap = min(MAX_WORLDS[0] if fast else MAX_WORLDS[1], MAX_INFER_WORLDS if infer else MAX_WORLDS[0])
+    _check_reachable(target_halfwidth, cap, fast)
     heuristic = all(c == POLICIES["heuristic"] for c in codes)
     cards = np.array(pos.options, dtype=np.int64)
     same = KA.interchangeable(pos.table, pos.seat, cards) if heuristic else np.arange(len(cards), dtype=np.int64)
@@ -337,7 +376,7 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options), bool(infer)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
               threads=threads, progress=progress, unit="world",
-              **({"max_samples": MAX_INFER_WORLDS} if infer else {}))
+              max_samples=cap)
     return AdviceResult(pos.seat, pos.hand, pos.turned, pos.played, pos.options, pos.jacks_out, names, bool(infer),
                         pos.phase, pos.faceups, pos.dead, rules=rules,
                         samples=res.samples, seed=res.seed, partial=res.partial,
