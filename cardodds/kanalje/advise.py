@@ -46,7 +46,7 @@ from ..stats import Z95, Estimate
 from . import _advise as KA
 from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER, KanaljeResult, check_lookahead_samples
-from ._defaults import ADVISE_SAMPLES, DEFAULT_POLICIES
+from ._defaults import ADVISE_POLICIES, ADVISE_SAMPLES
 from ._policies import calls
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
 from ._position import CARD_ARG, PHASE1, PHASE2, THREE, played_text
@@ -324,7 +324,7 @@ def _check_reachable(target_halfwidth: float | None, cap: int, fast: bool) -> No
 
 
 @takes_backend
-def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICIES, rules: KanaljeRules | None = None,
+def advise(*, seat: int, hand, turned=None, played=None, policies=ADVISE_POLICIES, rules: KanaljeRules | None = None,
            trump=None, faceup=None, dead=None, samples: int | None = None, target_halfwidth: float | None = None,
            lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, infer: bool = False, rng=None,
            threads: int | None = None, progress: bool = False) -> AdviceResult:
@@ -333,8 +333,8 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
 
     ``played``: the tricks so far, ``"L: c c c; ..."`` (the leader, then its cards in order), a
     last short group being the trick I play to next. ``policies``: who plays the deal out, as in
-    :func:`~cardodds.kanalje.jack_risk`. ``samples`` worlds (default 10,000; 50 with a search or user
-    policy) or ``target_halfwidth`` on the paired difference of the two best cards. ``infer=True``
+    :func:`~cardodds.kanalje.jack_risk` (default ``lookahead`` at every seat). ``samples`` worlds (default
+    40; 10,000 with heuristic or random players alone) or ``target_halfwidth`` on the paired difference of the two best cards. ``infer=True``
     weighs each world by how likely the others' plays were under their (random or heuristic) policies.
     Two players (``KanaljeRules(players=2)``, no ``turned``): in phase 1 ``faceup`` is every trick's
     face-up card, the current one last; in phase 2 ``trump`` is the card that named trump, ``played``

@@ -8,6 +8,7 @@ import re
 
 from .. import _cliutil as cu
 from ._defaults import (
+    ADVISE_POLICIES,
     ADVISE_SAMPLES,
     DEFAULT_LOOKAHEAD_SAMPLES,
     DEFAULT_MAX_DEALS,
@@ -307,9 +308,10 @@ def _add_advise(ksub) -> None:
                    help='every trick so far in order (two players: of the phase now): the seat that led it, a '
                    'colon, its cards in the order played, e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer cards '
                    "than players is the trick in progress, and it is my turn (default: nothing played)")
-    a.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]",
+    a.add_argument("--policies", default=ADVISE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the deal out after my card, seats 0,1,2, mine included for my later cards: one "
-                   f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); "
+                   f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, the "
+                   "strongest that answers in about 2 s); "
                    "not --players, which counts the seats in the other kanalje commands")
     _lookahead_option(a)
     _rules_options(a)
@@ -320,7 +322,8 @@ def _add_advise(ksub) -> None:
     a.add_argument("--wide", action="store_true",
                    help="every figure of each card: also tricks, penalty and P(I take each jack still out), in "
                    "lines as wide as they need (default: at most 100 columns)")
-    cu.add_run_options(a, f"{_sizes(ADVISE_SAMPLES)} or a user policy", unit="worlds")
+    cu.add_run_options(a, f"{ADVISE_SAMPLES[1]:,}; {ADVISE_SAMPLES[0]:,} with heuristic or random players alone",
+                       unit="worlds")
     a.set_defaults(func=_advise)
 
 
@@ -333,9 +336,11 @@ def _advise(args) -> int:
     from .advise import advise
 
     rules = _rules(args)
-    _check_policies(args, rules)
+    names = _check_policies(args, rules)
+    searches = {"lookahead", "pimc"} & set(names)
+    split = _split(names, args.faceup is not None) if searches else "kanalje advise"
     try:
-        with two_processes("kanalje advise"):
+        with two_processes(split):
             res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
                          dead=args.dead, played=args.played, policies=args.policies, rules=rules, infer=args.infer,
                          **_run_args(args))
