@@ -333,9 +333,10 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=ADVISE_POLICIE
 
     ``played``: the tricks so far, ``"L: c c c; ..."`` (the leader, then its cards in order), a
     last short group being the trick I play to next. ``policies``: who plays the deal out, as in
-    :func:`~cardodds.kanalje.jack_risk` (default ``lookahead`` at every seat). ``samples`` worlds (default
-    40; 10,000 with heuristic or random players alone) or ``target_halfwidth`` on the paired difference of the two best cards. ``infer=True``
-    weighs each world by how likely the others' plays were under their (random or heuristic) policies.
+    :func:`~cardodds.kanalje.jack_risk` (default ``lookahead`` at every seat). ``samples`` worlds
+    (default 40; 10,000 with heuristic or random players alone) or ``target_halfwidth`` on the paired
+    difference of the two best cards. ``infer=True`` weighs each world by how likely the others'
+    plays were under their (random or heuristic) policies.
     Two players (``KanaljeRules(players=2)``, no ``turned``): in phase 1 ``faceup`` is every trick's
     face-up card, the current one last; in phase 2 ``trump`` is the card that named trump, ``played``
     phase 2's tricks alone, ``dead`` the phase-1 cards I remember, and the figures are phase 2's.
