@@ -19,7 +19,7 @@ the cards I have not seen consistently with the voids it showed, the rest lying 
 phase-1 tricks (see ``docs/kanalje-advise.md``; the position is checked in :mod:`._position`).
 
 >>> r = advise(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d", turned="Td",
-...            played="0: Kh 3h", samples=1_000, rng=2)
+...            played="0: Kh 3h", policies="heuristic", samples=1_000, rng=2)
 >>> r.options                   # the legal cards: I must follow hearts
 ['2h', 'Ah']
 >>> r.best                      # the ace takes the trick; the paired difference excludes zero
@@ -335,11 +335,10 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=ADVISE_POLICIE
     last short group being the trick I play to next. ``policies``: who plays the deal out, as in
     :func:`~cardodds.kanalje.jack_risk` (default ``lookahead`` at every seat). ``samples`` worlds
     (default 40; 10,000 with heuristic or random players alone) or ``target_halfwidth`` on the paired
-    difference of the two best cards. ``infer=True`` weighs each world by how likely the others'
-    plays were under their (random or heuristic) policies.
-    Two players (``KanaljeRules(players=2)``, no ``turned``): in phase 1 ``faceup`` is every trick's
-    face-up card, the current one last; in phase 2 ``trump`` is the card that named trump, ``played``
-    phase 2's tricks alone, ``dead`` the phase-1 cards I remember, and the figures are phase 2's.
+    difference of the two best cards. ``infer=True`` weighs each world by the others' plays. Two
+    players (``KanaljeRules(players=2)``, no ``turned``): in phase 1 ``faceup`` is every trick's
+    face-up card, the current one last; in phase 2 ``trump`` names trump, ``played`` phase 2's tricks,
+    ``dead`` the phase-1 cards I remember, and the figures are phase 2's.
 
     >>> r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...            "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
