@@ -14,13 +14,20 @@ import pytest
 from scipy import stats as sps
 
 from cardodds.cards import card_str, format_cards
-from cardodds.kanalje import AdviceResult, KanaljeRules, advise
+from cardodds.kanalje import AdviceResult, KanaljeRules
+from cardodds.kanalje import advise as _advise
 from cardodds.kanalje import _advise as KA
 from cardodds.kanalje.advise import _check_position
 from cardodds.rng import as_seed_sequence, chunk_state
 
 from .naive_kanalje_advise import (State, consistent_deals, likelihood, play_random, posterior, random_value,
                                    random_value_inferred, rejection_deal, replay, suit)
+
+
+def advise(**kw):
+    """``advise`` with heuristic players unless told otherwise: these tests pin the heuristic
+    play-out (exact twins, interchangeable cards); the default lineup is tested on its own."""
+    return _advise(**{"policies": "heuristic", **kw})
 
 
 def random_position(seed: int, left: int, in_trick: int):
@@ -315,8 +322,8 @@ def test_no_world_agrees_with_the_plays(capsys):
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), infer=True, samples=300, rng=1)
     assert r.effective_samples == 0 and r.best is None and r.verdict.startswith("no world dealt agrees")
     assert json.loads(json.dumps(r.to_dict()))["options"][0]["score"]["value"] is None
-    argv = ["kanalje", "advise", "--seat", str(seat), "--hand", format_cards(mine), "--turned", card_str(turned),
-            "--played", text(played), "--infer", "--samples", "300", "--seed", "1"]
+    argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", str(seat), "--hand", format_cards(mine),
+            "--turned", card_str(turned), "--played", text(played), "--infer", "--samples", "300", "--seed", "1"]
     assert main(argv) == 0
     assert "verdict: no world dealt agrees" in capsys.readouterr().out
 
@@ -343,8 +350,8 @@ def test_inference_needs_likelihoods():
 def test_inference_on_the_command_line(capsys):
     from cardodds.cli import main
 
-    argv = ["kanalje", "advise", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc", "--played", LATE["played"],
-            "--samples", "2000", "--seed", "3", "--infer"]
+    argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc",
+            "--played", LATE["played"], "--samples", "2000", "--seed", "3", "--infer"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "inferred" in out and "effective sample size" in out
@@ -397,8 +404,8 @@ def test_illegal_play_by_me_in_the_api():
 def test_cli_table(capsys):
     from cardodds.cli import main
 
-    argv = ["kanalje", "advise", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc", "--played", LATE["played"],
-            "--samples", "500", "--seed", "3"]
+    argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc",
+            "--played", LATE["played"], "--samples", "500", "--seed", "3"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith("Kanalje advice, 3 players") and "verdict: play Kc" in out and "seed 3" in out
@@ -449,3 +456,71 @@ def _following_with_interchangeable_options() -> dict:
         if (KA.interchangeable(pos.table, pos.seat, cards) != np.arange(len(cards))).any():
             return dict(seat=seat, hand=format_cards(mine), turned=card_str(turned), played=text(played))
     raise AssertionError("no such position")
+
+
+# ---- the default players, the table a player reads, the precision a run reaches -------------------
+FOLLOW = dict(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d", turned="Td", played="0: Kh 3h")
+
+
+def test_the_default_players_are_the_lookahead_and_the_output_names_them(capsys):
+    from cardodds.cli import main
+    from cardodds.kanalje._defaults import ADVISE_POLICIES, ADVISE_SAMPLES
+
+    r = _advise(**FOLLOW, rng=1)
+    assert ADVISE_POLICIES == "lookahead" and r.policies == ("lookahead",) * 3 and r.samples == ADVISE_SAMPLES[1]
+    argv = ["kanalje", "advise", "--seat", "2", "--hand", FOLLOW["hand"], "--turned", "Td", "--played", "0: Kh 3h",
+            "--samples", "8", "--lookahead-samples", "4", "--seed", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "players  lookahead at every seat, 4 worlds a decision" in out and "8 worlds, seed 1" in out
+
+
+def test_the_table_fits_100_columns_and_says_each_cost_in_words(capsys):
+    # the late position's tricks run past 100 columns on one line: they are broken at the tricks
+    from cardodds.cli import main
+
+    argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", "1", "--hand", LATE["hand"], "--turned", "Qc",
+            "--played", LATE["played"], "--samples", "2000", "--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    r = advise(**LATE, samples=2_000, rng=3)
+    v = r.versus_best[r.options.index("7c")]
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert "my points a deal" in out and f"loses {v.format(2)} points a deal" in out
+    assert "played   0: 2h 7h Qh;" in out and "\n           1: As 5s Ts;" in out
+    assert "takes" not in out and "tricks" not in out
+    assert main(argv + ["--wide"]) == 0
+    wide = capsys.readouterr().out
+    assert "tricks" in wide and "penalty" in wide and LATE["played"] in wide
+
+
+def test_no_best_card_names_the_clearly_worse_ones(capsys):
+    # the full opening hand on few worlds: no card is best, some lose clearly; the table says which
+    from cardodds.cli import main
+
+    r = advise(**FULL_HAND, samples=300, rng=4)
+    worse = [c for c, v in zip(r.options, r.versus_best, strict=True) if v.lo > 0]
+    assert r.best is None and worse and r.clearly_worse == worse
+    assert r.verdict.endswith("; clearly worse: " + " ".join(worse)) and r.to_dict()["clearly_worse"] == worse
+    keep = [i for i, v in enumerate(r.versus_best) if v.contains_zero() and i != r.best_index]
+    assert keep and r.cost(keep[0]).startswith("no difference at this precision (loses ")
+    argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", "0", "--hand", FULL_HAND["hand"], "--turned",
+            "7h", "--samples", "300", "--seed", "4"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 100 and "highest mean" in out and "clearly worse:" in out
+
+
+@pytest.mark.parametrize("flags,words", [
+    (["--policies", "heuristic", "--precision", "0.000001"], "ask for 0.0002 or more"),
+    (["--precision", "0.001"], "deals at most 100,000: ask for 0.0062 or more"),
+])
+def test_a_precision_no_run_reaches_is_refused(flags, words):
+    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "advise", "--seat", "2", "--hand",
+                        FOLLOW["hand"], "--turned", "Td", "--played", "0: Kh 3h", *flags],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and not lines[0].endswith("..."), r.stderr
+    with pytest.raises(ValueError, match="ask for 0.0062 or more"):
+        _advise(**FOLLOW, target_halfwidth=0.001)

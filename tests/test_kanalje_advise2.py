@@ -14,7 +14,8 @@ import pytest
 from scipy import stats as sps
 
 from cardodds.cards import card_str, format_cards
-from cardodds.kanalje import KanaljeRules, advise
+from cardodds.kanalje import KanaljeRules
+from cardodds.kanalje import advise as _advise
 from cardodds.kanalje import _advise as KA
 from cardodds.kanalje.advise import _check_position
 from cardodds.rng import as_seed_sequence, chunk_state
@@ -22,6 +23,12 @@ from cardodds.rng import as_seed_sequence, chunk_state
 from .naive_kanalje_advise import (JACK, PENALTY, consistent_deals, legal, play_random, posterior, random_value,
                                    random_value_inferred, rejection_deal, replay, suit)
 from .test_kanalje_advise import refused, same_everywhere
+
+
+def advise(**kw):
+    """``advise`` with heuristic players unless told otherwise: these tests pin the heuristic
+    play-out (exact twins, interchangeable cards); the default lineup is tested on its own."""
+    return _advise(**{"policies": "heuristic", **kw})
 
 TWO = KanaljeRules(players=2)
 
@@ -465,8 +472,8 @@ def test_bad_two_player_positions_one_line_exit_2(flags, words):
 def test_two_player_cli_table(capsys):
     from cardodds.cli import main
 
-    argv = ["kanalje", "advise", "--players", "2", "--seat", "0", "--hand", _H13, "--faceup", "8h", "--samples",
-            "300", "--seed", "3"]
+    argv = ["kanalje", "advise", "--policies", "heuristic", "--players", "2", "--seat", "0", "--hand", _H13,
+            "--faceup", "8h", "--samples", "300", "--seed", "3"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith("Kanalje advice, 2 players, seat 0, faceup 8h") and "verdict:" in out

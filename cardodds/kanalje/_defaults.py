@@ -8,6 +8,10 @@ The API and the CLI both read them here, so a command and its function cannot di
 POLICY_NAMES = ("random", "heuristic", "lookahead", "pimc")
 #: The policy of every seat unless told otherwise.
 DEFAULT_POLICIES = "heuristic"
+#: Who plays an advice's worlds out unless told otherwise: the strongest player of the ladder
+#: (pimc > lookahead > heuristic, ``docs/kanalje.md``) whose advice on the worst position of the
+#: docs answers within about 2 s on two cores (``benchmarks/RESULTS_kanalje_advice.md``).
+ADVISE_POLICIES = "lookahead"
 #: ``strength``'s policies A and B unless told otherwise (``strength(a, b)``, ``strength A B``).
 STRENGTH_A = "heuristic"
 STRENGTH_B = "random"
@@ -21,9 +25,9 @@ RISK_SAMPLES = (200_000, 2_000)
 HAND_SAMPLES = (100_000, 1_000)
 STRENGTH_SAMPLES = (50_000, 500)
 GAME_SAMPLES = (10_000, 100)
-#: Worlds the advisor plays every legal card out on, ``(without, with)`` a look-ahead or a user
-#: policy in the lineup (the heuristic and random play-outs answer in about a second).
-ADVISE_SAMPLES = (10_000, 50)
+#: Worlds the advisor plays every legal card out on, ``(without, with)`` a look-ahead, pimc or a
+#: user policy in the lineup (the heuristic and random play-outs answer in a fraction of a second).
+ADVISE_SAMPLES = (10_000, 40)
 #: The most deals a game may be allowed (``max_deals``); a game still open after its
 #: ``max_deals`` deals is counted as unfinished.
 MAX_DEALS = 1000

@@ -19,7 +19,7 @@ the cards I have not seen consistently with the voids it showed, the rest lying 
 phase-1 tricks (see ``docs/kanalje-advise.md``; the position is checked in :mod:`._position`).
 
 >>> r = advise(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d", turned="Td",
-...            played="0: Kh 3h", samples=1_000, rng=2)
+...            played="0: Kh 3h", policies="heuristic", samples=1_000, rng=2)
 >>> r.options                   # the legal cards: I must follow hearts
 ['2h', 'Ah']
 >>> r.best                      # the ace takes the trick; the paired difference excludes zero
@@ -46,7 +46,7 @@ from ..stats import Z95, Estimate
 from . import _advise as KA
 from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER, KanaljeResult, check_lookahead_samples
-from ._defaults import ADVISE_SAMPLES, DEFAULT_POLICIES
+from ._defaults import ADVISE_POLICIES, ADVISE_SAMPLES
 from ._policies import calls
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
 from ._position import CARD_ARG, PHASE1, PHASE2, THREE, played_text
@@ -66,6 +66,10 @@ _CHUNK_SLOW = 4
 #: The most worlds a precision-targeted run with inference deals (a position whose plays no
 #: world reproduces under the policies named would otherwise never reach its target).
 MAX_INFER_WORLDS = 1_000_000
+#: The most worlds a precision-targeted run deals, with heuristic or random players alone and
+#: with a look-ahead, pimc or user player (minutes to an hour on two cores); a precision finer
+#: than such a run gives a difference spread by one point a world is refused before the run.
+MAX_WORLDS = (100_000_000, 100_000)
 _FAST = (POLICIES["random"], POLICIES["heuristic"])
 
 
@@ -176,6 +180,23 @@ class AdviceResult(KanaljeResult):
         return card_str(self.cards[b]) if clear else None
 
     @property
+    def clearly_worse(self) -> list[str]:
+        """The cards that lose against the highest mean: their paired difference excludes zero."""
+        return [c for c, v in zip(self.options, self.versus_best) if v.lo > 0]
+
+    def cost(self, i: int, digits: int = 2) -> str:
+        """Option ``i`` against the highest mean, in words: "loses 0.42 [0.30, 0.54] points a deal"
+        when the paired interval excludes zero, else "no difference at this precision (...)"."""
+        v = self.versus_best[i]
+        if i == self.best_index:
+            return "best" if self.best is not None else "highest mean"
+        if v.value == 0 and v.se == 0:
+            return "the same on every world"
+        if v.lo > 0:
+            return f"loses {v.format(digits)} points a deal"
+        return f"no difference at this precision (loses {v.format(digits, sign=True)})"
+
+    @property
     def verdict(self) -> str:
         if self.effective_samples == 0:
             return "no world dealt agrees with the others' plays under their policies; nothing to compare"
@@ -184,7 +205,9 @@ class AdviceResult(KanaljeResult):
         b = self.best_index
         if all(v.value == 0 and v.se == 0 for v in self.versus_best):
             return "every legal card scores the same on these worlds"
-        return f"no card is better at this precision (highest mean: {card_str(self.cards[b])})"
+        worse = self.clearly_worse
+        return (f"no card is better at this precision (highest mean: {card_str(self.cards[b])})"
+                + (f"; clearly worse: {' '.join(worse)}" if worse else ""))
 
     @property
     def played_text(self) -> str:
@@ -218,7 +241,7 @@ class AdviceResult(KanaljeResult):
         d = self.meta()
         d.update(seat=self.seat, hand=format_cards(self.hand), **{self.card_name: self.card_text},
                  played=self.played_text, infer=self.infer, effective_samples=self.effective_samples, best=self.best,
-                 verdict=self.verdict)
+                 clearly_worse=self.clearly_worse, verdict=self.verdict)
         if self.phase != THREE:
             d["phase"] = self.phase
         if self.phase == PHASE2:
@@ -286,8 +309,22 @@ def _halfwidth(k: int, infer: bool):
     return hw
 
 
+def _check_reachable(target_halfwidth: float | None, cap: int, fast: bool) -> None:
+    """Refuse a precision no run of ``cap`` worlds reaches on a difference that varies by one
+    point a world (a card's points differ by whole tricks and jacks from another's)."""
+    if target_halfwidth is None:
+        return
+    finest = Z95 / math.sqrt(cap)
+    if target_halfwidth < finest:
+        need = (Z95 / target_halfwidth) ** 2
+        who = "of heuristic or random players" if fast else "with a search or user player"
+        raise ValueError(f"precision {target_halfwidth:g} points needs about {need:,.0f} worlds (cards a point apart "
+                         f"each world); a run {who} deals at most {cap:,}: ask for "
+                         f"{math.ceil(finest * 10_000) / 10_000:g} or more")
+
+
 @takes_backend
-def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICIES, rules: KanaljeRules | None = None,
+def advise(*, seat: int, hand, turned=None, played=None, policies=ADVISE_POLICIES, rules: KanaljeRules | None = None,
            trump=None, faceup=None, dead=None, samples: int | None = None, target_halfwidth: float | None = None,
            lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, infer: bool = False, rng=None,
            threads: int | None = None, progress: bool = False) -> AdviceResult:
@@ -296,12 +333,12 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
 
     ``played``: the tricks so far, ``"L: c c c; ..."`` (the leader, then its cards in order), a
     last short group being the trick I play to next. ``policies``: who plays the deal out, as in
-    :func:`~cardodds.kanalje.jack_risk`. ``samples`` worlds (default 10,000; 50 with a search or user
-    policy) or ``target_halfwidth`` on the paired difference of the two best cards. ``infer=True``
-    weighs each world by how likely the others' plays were under their (random or heuristic) policies.
-    Two players (``KanaljeRules(players=2)``, no ``turned``): in phase 1 ``faceup`` is every trick's
-    face-up card, the current one last; in phase 2 ``trump`` is the card that named trump, ``played``
-    phase 2's tricks alone, ``dead`` the phase-1 cards I remember, and the figures are phase 2's.
+    :func:`~cardodds.kanalje.jack_risk` (default ``lookahead`` at every seat). ``samples`` worlds
+    (default 40; 10,000 with heuristic or random players alone) or ``target_halfwidth`` on the paired
+    difference of the two best cards. ``infer=True`` weighs each world by the others' plays. Two
+    players (``KanaljeRules(players=2)``, no ``turned``): in phase 1 ``faceup`` is every trick's
+    face-up card, the current one last; in phase 2 ``trump`` names trump, ``played`` phase 2's tricks,
+    ``dead`` the phase-1 cards I remember, and the figures are phase 2's.
 
     >>> r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...            "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
@@ -327,6 +364,8 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     fast = all(c in _FAST for c in codes)
     if samples is None and target_halfwidth is None:
         samples = ADVISE_SAMPLES[0] if fast else ADVISE_SAMPLES[1]
+    cap = min(MAX_WORLDS[0] if fast else MAX_WORLDS[1], MAX_INFER_WORLDS if infer else MAX_WORLDS[0])
+    _check_reachable(target_halfwidth, cap, fast)
     heuristic = all(c == POLICIES["heuristic"] for c in codes)
     cards = np.array(pos.options, dtype=np.int64)
     same = KA.interchangeable(pos.table, pos.seat, cards) if heuristic else np.arange(len(cards), dtype=np.int64)
@@ -337,7 +376,7 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=DEFAULT_POLICI
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options), bool(infer)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
               threads=threads, progress=progress, unit="world",
-              **({"max_samples": MAX_INFER_WORLDS} if infer else {}))
+              max_samples=cap)
     return AdviceResult(pos.seat, pos.hand, pos.turned, pos.played, pos.options, pos.jacks_out, names, bool(infer),
                         pos.phase, pos.faceups, pos.dead, rules=rules,
                         samples=res.samples, seed=res.seed, partial=res.partial,

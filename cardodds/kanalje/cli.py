@@ -8,6 +8,7 @@ import re
 
 from .. import _cliutil as cu
 from ._defaults import (
+    ADVISE_POLICIES,
     ADVISE_SAMPLES,
     DEFAULT_LOOKAHEAD_SAMPLES,
     DEFAULT_MAX_DEALS,
@@ -307,9 +308,10 @@ def _add_advise(ksub) -> None:
                    help='every trick so far in order (two players: of the phase now): the seat that led it, a '
                    'colon, its cards in the order played, e.g. "0: Ac Kc 2c; 0: 5h"; a last group of fewer cards '
                    "than players is the trick in progress, and it is my turn (default: nothing played)")
-    a.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]",
+    a.add_argument("--policies", default=ADVISE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the deal out after my card, seats 0,1,2, mine included for my later cards: one "
-                   f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); "
+                   f"name for all or a comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, the "
+                   "strongest that answers in about 2 s); "
                    "not --players, which counts the seats in the other kanalje commands")
     _lookahead_option(a)
     _rules_options(a)
@@ -317,7 +319,11 @@ def _add_advise(ksub) -> None:
                    help="weigh each world by how likely the others' plays so far were under their policies "
                    "(random: 1/legal cards at each play; heuristic: only worlds where it would have played as it "
                    "did); the output gives the weighting's effective sample size")
-    cu.add_run_options(a, f"{_sizes(ADVISE_SAMPLES)} or a user policy", unit="worlds")
+    a.add_argument("--wide", action="store_true",
+                   help="every figure of each card: also tricks, penalty and P(I take each jack still out), in "
+                   "lines as wide as they need (default: at most 100 columns)")
+    cu.add_run_options(a, f"{ADVISE_SAMPLES[1]:,}; {ADVISE_SAMPLES[0]:,} with heuristic or random players alone",
+                       unit="worlds")
     a.set_defaults(func=_advise)
 
 
@@ -330,33 +336,64 @@ def _advise(args) -> int:
     from .advise import advise
 
     rules = _rules(args)
-    _check_policies(args, rules)
+    names = _check_policies(args, rules)
+    searches = {"lookahead", "pimc"} & set(names)
+    split = _split(names, args.faceup is not None) if searches else "kanalje advise"
     try:
-        with two_processes("kanalje advise"):
+        with two_processes(split):
             res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
                          dead=args.dead, played=args.played, policies=args.policies, rules=rules, infer=args.infer,
                          **_run_args(args))
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
-    return cu.emit(args, res, advise_text)
+    return cu.emit(args, res, lambda r: advise_text(r, args.wide))
 
 
-def advise_text(r) -> str:
+#: The advice table's width by default (``--wide``: every figure, at any width).
+_WIDTH = 100
+
+
+def _wrapped(text: str, width: int, sep: str = " ") -> list[str]:
+    """``text`` broken at ``sep`` into lines of at most ``width`` characters (a longer piece alone)."""
+    lines: list[str] = []
+    for piece in text.split(sep):
+        if lines and len(lines[-1]) + len(sep) + len(piece) <= width:
+            lines[-1] += sep + piece
+        else:
+            lines.append(piece)
+    return [ln.rstrip() for ln in lines]
+
+
+def _players(r) -> str:
+    """Who plays the worlds out, named, with the searchers' worlds a decision."""
+    names = list(r.policies)
+    who = f"{names[0]} at every seat" if len(set(names)) == 1 else ", ".join(
+        f"seat {s} {n}" for s, n in enumerate(names))
+    searches = any(n in ("lookahead", "pimc") for n in names)
+    return who + (f", {r.lookahead_samples} worlds a decision" if searches else "") + " (mine too, after this card)"
+
+
+def advise_text(r, wide: bool = False) -> str:
     from ..cards import card_str, format_cards
 
-    head = (f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, {r.card_name} {card_str(r.turned)}, "
-            f"{_lineup(r)} ({cu.how(r, 'worlds')})")
-    where = cu.table(None, [("hand", format_cards(r.hand))] + ([("face up", r.card_text)] if r.faceups else [])
-                     + ([("dead", format_cards(r.dead))] if r.dead else [])
-                     + [("played", r.played_text or "(nothing yet)")]
-                     + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.dealt:,} worlds "
-                                         "(weighted by the others' plays)")]
-                        if r.infer else []))
-    jacks = [(s, card) for s, card in _JACKS if s in r.jacks[0]]
+    head = f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, {r.card_name} {card_str(r.turned)}"
+    width = None if wide else _WIDTH - 11  # the label column and its indent
+    played = r.played_text or "(nothing yet)"
+    played_rows = [played] if width is None else _wrapped(played, width, "; ")
+    rows = ([("players", _players(r)), ("worlds", cu.how(r, "worlds").replace("Monte Carlo, ", "")
+                                        + " (Monte Carlo, the same worlds for every card)"),
+             ("hand", format_cards(r.hand))] + ([("face up", r.card_text)] if r.faceups else [])
+            + ([("dead", format_cards(r.dead))] if r.dead else [])
+            + [("played" if k == 0 else "", line) for k, line in enumerate(played_rows)]
+            + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.dealt:,} worlds "
+                             "(weighted by the others' plays)")] if r.infer else []))
+    where = cu.table(None, rows)
     order = sorted(range(len(r.options)), key=lambda i: -r.score[i].value)
-    rows = [[r.options[i], cu.est(r.score[i], 3, sign=True), cu.est(r.versus_best[i], 3, sign=True),
-             cu.est(r.tricks[i], 2), cu.est(r.penalty[i], 2)] + [cu.est(r.jacks[i][s], 3) for s, _ in jacks]
-            for i in order]
-    options = cu.table(["card", "my points (deal)", "best - this", "tricks", "penalty"]
-                       + [f"takes {card}" for _, card in jacks], rows) if r.effective_samples else []
-    return cu.block(head, r, where, options, f"verdict: {r.verdict}")
+    jacks = [(s, card) for s, card in _JACKS if s in r.jacks[0]] if wide else []
+    extra = ["tricks", "penalty"] + [f"takes {card}" for _, card in jacks] if wide else []
+    table = cu.table(["card", "my points a deal", "against the best"] + extra, [
+        [r.options[i], cu.est(r.score[i], 3, sign=True), r.cost(i)]
+        + ([cu.est(r.tricks[i], 2), cu.est(r.penalty[i], 2)] + [cu.est(r.jacks[i][s], 3) for s, _ in jacks]
+           if wide else []) for i in order]) if r.effective_samples else []
+    verdict = f"verdict: {r.verdict}"
+    return cu.block(head, r, where, table, *(_wrapped(verdict, _WIDTH - 2) if not wide else [verdict]))
