@@ -82,6 +82,9 @@ def _advise_chunk(kanalje):
     cards = np.array(pos.options, dtype=np.int64)
     same = ka.interchangeable(pos.table, pos.seat, cards)
     out = np.zeros(ka.ADVICE.size, dtype=np.int64)
+    if hasattr(ka, "PositionArrays"):  # the position as one bundle
+        position = ka.PositionArrays(pos.table, pos.deal, pos.seat, cards, same)
+        return lambda state, n: ka.advise_kernel(state, n, out, position, None, LOOKAHEAD_SAMPLES, None, None, None)
     return lambda state, n: ka.advise_kernel(state, n, out, pos.table, pos.deal, pos.seat, cards, same, None,
                                              LOOKAHEAD_SAMPLES, None, None, None)
 

@@ -361,9 +361,11 @@ def test_a_warm_up_task_runs_the_costliest_runs_of_a_section_on_their_task_count
 _SPLIT_RUNS = [
     ("canasta advise", warmup.TASKS["canasta advise"]),
     ("canasta play", warmup.TASKS["canasta play"]),
-    ("kanalje advise", warmup.TASKS["kanalje advise"]),
-    ("kanalje advise", warmup.TASKS["kanalje advise two players"]),
-    ("kanalje advise", warmup.TASKS["kanalje advise two players, phase 2"]),
+    # the advisor's default players search: the search's part, as for a lineup with a look-ahead seat
+    ("kanalje risk look-ahead", warmup.TASKS["kanalje advise"]),
+    ("kanalje risk look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),
+    ("kanalje risk look-ahead", warmup.TASKS["kanalje advise two players, phase 2"]),
+    ("kanalje advise", (*warmup.TASKS["kanalje advise"], "--policies", "heuristic")),
     ("kanalje risk heuristic", warmup.TASKS["kanalje risk"]),
     ("kanalje risk heuristic", warmup.TASKS["kanalje hand"]),
     ("kanalje risk look-ahead", ("kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "3",

@@ -13,6 +13,8 @@ hidden hands uniformly over every deal consistent with the position.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import types
 
@@ -182,8 +184,17 @@ def sample_hands(state, n, t0, deal, hands, infer):
         hands[i, HAND_A] = w[T.hand + deal[DL.a]]
 
 
-def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1):
-    """``n`` worlds of the position ``t0``; in each, every card of ``cards`` played by ``seat``
+#: The advised position as the kernel reads it (:class:`._position.Position`'s arrays): its
+#: table ``t0``, hidden-card layout ``deal``, the seat, its legal ``cards`` and ``same``
+#: (:func:`interchangeable`).
+PositionArrays = namedtuple("PositionArrays", ["t0", "deal", "seat", "cards", "same"])
+#: The advice loop's arrays: a world, a table to play it on, a deck, the options' results, the
+#: random states of a world, and the searches' scratch (:func:`._policies.new_scratch`).
+AdviceWork = namedtuple("AdviceWork", ["w", "t", "deck", "res", "sub", "scr", "rs"])
+
+
+def advise_kernel(state, n, out, position, pol, samples, calls, infer, phase1):
+    """``n`` worlds of the :data:`PositionArrays`; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
     out from the same random state (drawn once per world), so the options are paired.
     ``pol`` is None for heuristic players alone, and ``calls`` None for lineups of random and
@@ -197,10 +208,13 @@ def advise_kernel(state, n, out, t0, deal, seat, cards, same, pol, samples, call
     (:func:`interchangeable`; ``i`` itself for none): with ``pol`` None, its figures are copied."""
     # Plain Python around the compiled loop, as the deals kernels: a compiled kernel here is one
     # more compile of the whole loop.
-    _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1,
-                 PLAY_OUT_OPTIONS if pol is None else None, np.empty(TABLE_SIZE, dtype=np.int64),
-                 np.empty(TABLE_SIZE, dtype=np.int64), np.empty(52, dtype=np.int64),
-                 np.empty((MAX_OPTIONS, RESULT), dtype=np.int64), np.empty((2, 4), dtype=np.uint64), *new_scratch())
+    # Each play-out an argument that is None where the lineup does not take it: numba prunes a
+    # branch on an argument only where the argument is None.
+    _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1,
+                 PLAY_OUT_OPTIONS if pol is None else None, pol if calls is None else None,
+                 AdviceWork(np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
+                            np.empty(52, dtype=np.int64), np.empty((MAX_OPTIONS, RESULT), dtype=np.int64),
+                            np.empty((2, 4), dtype=np.uint64), *new_scratch()))
 
 
 def interchangeable(t0, seat, cards) -> np.ndarray:
@@ -232,8 +246,9 @@ RESULT = R_JACKS + 4
 
 
 @loop(from_python=True)
-def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls, infer, phase1, heuristic_out, w, t,
-                 deck, res, sub, scr, rs):
+def _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, heuristic_out, basic, work):
+    t0, deal, seat, cards, same = position
+    w, t, deck, res, sub, scr, rs = work
     k = cards.shape[0]
     for _ in range(n):
         deal_hidden(state, t0, deal, w, deck, phase1)
@@ -254,10 +269,10 @@ def _advise_loop(state, n, out, t0, deal, seat, cards, same, pol, samples, calls
                 copy_into(t, w)
                 copy_into(sub[1], sub[0])
                 if not play_any(sub[1], t, seat, cards[i], phase1):
-                    if calls is None:
-                        play_out_basic(sub[1], t, pol)
-                    else:
+                    if calls is not None:
                         play_out_searching(sub[1], t, pol, samples, calls, scr, rs, phase1)
+                    elif basic is not None:
+                        play_out_basic(sub[1], t, basic)
                 _result(t, seat, res[i])
         for i in range(k):
             _record_option(out, res[i], i, wt)

@@ -370,7 +370,8 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=ADVISE_POLICIE
     cards = np.array(pos.options, dtype=np.int64)
     same = KA.interchangeable(pos.table, pos.seat, cards) if heuristic else np.arange(len(cards), dtype=np.int64)
     phase1 = True if pos.phase == PHASE1 else None
-    args = (pos.table, pos.deal, pos.seat, cards, same, None if heuristic else np.array(codes, dtype=np.int64),
+    args = (KA.PositionArrays(pos.table, pos.deal, pos.seat, cards, same),
+            None if heuristic else np.array(codes, dtype=np.int64),
             lookahead_samples, None if fast else calls(compile_policy(user), codes, phase1),
             (pos.start, _observations(pos, codes)) if infer else None, phase1)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
