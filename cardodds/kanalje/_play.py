@@ -8,6 +8,8 @@ matches, games to the target, a traced deal.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import inline, kernel, loop
@@ -199,6 +201,13 @@ def play_traced(state, t, pol, samples, rec, calls, phase1):
             return
 
 
+#: The match loop's arrays: the table, the deal as dealt, the deck, the dealt hands, the
+#: seats' policy codes of one playing and B's scores when B plays every seat.
+MatchWork = namedtuple("MatchWork", ["t", "t0", "deck", "hand0", "pol", "base"])
+#: The game loop's arrays: the table, the deck, the dealt hands, the seats' game totals.
+GameWork = namedtuple("GameWork", ["t", "deck", "hand0", "totals"])
+
+
 def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, calls):
     """Paired strength match on the same deals (hands, turned card or stock, and phase-2
     trump draw): B in every seat, then for each seat r A in seat r and B elsewhere; out sums
@@ -208,20 +217,18 @@ def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, calls):
     as the loop itself. ``calls`` are for deals of ``rules`` from phase 1 (:func:`._policies.calls`
     with their ``._table.phase1_arg``), as :func:`game_kernel`'s."""
     players = rules[R.players]
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
-    t0 = np.empty(TABLE_SIZE, dtype=np.int64)
-    deck = np.arange(52, dtype=np.int64)
-    hand0 = np.empty(4, dtype=np.int64)
-    pol = np.empty(players, dtype=np.int64)
-    base = np.empty(players, dtype=np.int64)
-    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0, deck, hand0, pol, base,
-                *new_scratch(), phase1_arg(players, 1))
+    work = MatchWork(np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
+                     np.arange(52, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(players, dtype=np.int64),
+                     np.empty(players, dtype=np.int64))
+    _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, work, new_scratch(),
+                phase1_arg(players, 1))
 
 
 @loop(from_python=True)
-def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, t, t0, deck, hand0, pol, base, scr, rs,
-                phase1):
+def _match_loop(state, n, out, rules, pol_a, pol_b, samples, check, calls, work, scratch, phase1):
     players = rules[R.players]
+    t, t0, deck, hand0, pol, base = work
+    scr, rs = scratch
     for _ in range(n):
         start_deal(state, t, deck, 52, rules, -1, 0, -1, 1, 0, check, hand0)
         if players == 2:
@@ -270,18 +277,17 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, calls):
     leads; two players: leads phase 1 by default), the deal passes clockwise. The compiled loop
     called with its tables allocated here, as :func:`match_kernel` is."""
     players = rules[R.players]
-    t = np.empty(TABLE_SIZE, dtype=np.int64)
-    deck = np.arange(52, dtype=np.int64)
-    hand0 = np.empty(4, dtype=np.int64)
-    totals = np.zeros(players, dtype=np.int64)
-    _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, *new_scratch(),
+    work = GameWork(np.empty(TABLE_SIZE, dtype=np.int64), np.arange(52, dtype=np.int64), np.empty(4, dtype=np.int64),
+                    np.zeros(players, dtype=np.int64))
+    _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, work, new_scratch(),
                phase1_arg(players, 1))
 
 
 @loop(from_python=True)
-def _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, t, deck, hand0, totals, scr, rs,
-               phase1):
+def _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, work, scratch, phase1):
     players = rules[R.players]
+    t, deck, hand0, totals = work
+    scr, rs = scratch
     target = rules[R.target]
     for _ in range(n):
         for s in range(players):
