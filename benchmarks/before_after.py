@@ -53,11 +53,12 @@ CALLS = {
         "cardodds.kanalje", "jack_risk", "dict(policies='pimc,heuristic,heuristic', lookahead_samples=8)", 60),
     "kanalje.advise seat 0, 17 cards, 7h turned": (
         "cardodds.kanalje", "advise",
-        "dict(seat=0, hand='Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s', turned='7h')", 100_000),
+        "dict(seat=0, hand='Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s', turned='7h', policies='heuristic')",
+        100_000),
     "kanalje.advise two players, phase 1": (
         "cardodds.kanalje", "advise",
         "dict(rules=__import__('cardodds.kanalje', fromlist=['x']).KanaljeRules(players=2), seat=1, "
-        "hand='As Ks 3s 4c 8c Tc 2d 6d 9d Qd 5h 8h Ah', faceup='Jh', played='0: Qs')", 100_000),
+        "hand='As Ks 3s 4c 8c Tc 2d 6d 9d Qd 5h 8h Ah', faceup='Jh', played='0: Qs', policies='heuristic')", 100_000),
     "canasta.melds, 12 cards": ("cardodds.canasta", "melds", "dict(hand_size=12)", 2_000_000),
     "canasta.hand_odds": ("cardodds.canasta", "hand_odds", "dict(hand='Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h')",
                           1_000_000),
