@@ -17,7 +17,8 @@ from cardodds import engine
 from cardodds.canasta import advise
 from cardodds.canasta import _advise as A
 from cardodds.canasta import _table as T
-from cardodds.canasta.advise import UNKNOWN, position
+from cardodds.canasta import _worlds as W
+from cardodds.canasta._position import UNKNOWN, position
 from cardodds.canasta.rules import CanastaRules
 from cardodds.canasta.cards import ACE, BLACK3, JOKER, KING, TWO, parse_kind
 
@@ -110,7 +111,7 @@ def _sampler_kernel(rng, n, out, base, unseen, hidden, slots):
     u = unseen.copy()
     seats = np.zeros(3, dtype=np.int64)
     for _ in range(n):
-        A.deal_world(rng, u, base, world, hidden, slots)
+        W.deal_world(rng, u, base, world, hidden, slots)
         for s in range(3):
             seats[s] = world[T.hand_at(s + 1, JOKER)]
         c = 0
@@ -269,11 +270,11 @@ def test_meld_or_hold_and_the_moves_each_allows():
     work = np.zeros(15, dtype=np.int64)
     nm = T.gen_moves(t, rl, mv, work)
     assert {int(x) for x in mv[:nm, 0]} >= {T.MV_NEW, T.MV_DISCARD}
-    held = A._allowed(t, mv, nm, A.OPT_HOLD)
+    held = W.allowed(t, mv, nm, W.OPT_HOLD)
     assert {int(x) for x in mv[:held, 0]} == {T.MV_DISCARD}
     short = position("K K K", melds="us: A A A A A A A").base
     nm = T.gen_moves(short, rl, mv, work)
-    stay = A._allowed(short, mv, nm, A.OPT_STAY)
+    stay = W.allowed(short, mv, nm, W.OPT_STAY)
     assert 0 < stay < nm and all(mv[i, 0] != T.MV_NEW or mv[i, 2] + mv[i, 3] + mv[i, 4] < 3 for i in range(stay))
 
 
