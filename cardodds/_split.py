@@ -73,8 +73,12 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
                                                 "int64[::1])"),
         ("cardodds.canasta._table.apply_move", "(int64[::1], int64[::1], int64[::1])"),
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
-                                                        "int64[::1], none)"),
+                                                        "int64[::1], int64)"),
         ("cardodds.canasta._table.score_hand", "(int64[::1], int64[::1], int64[::1])"),
+        # the advice kernel's play-outs type heuristic's branch too (``smart`` None), though
+        # heuristic2 plays every seat
+        ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
+                                                        "int64[::1], none)"),
     ),
     "canasta play": (
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
@@ -187,17 +191,17 @@ class _Second:
 
     def __init__(self, command: str):
         self.proc, self.out = _start(command)
-        self.done: set[str] = set()
+        self.done: dict[str, int] = {}  # name -> the forms of it compiled
         self.ended = False
         self.lock = threading.Lock()
 
-    def wait_for(self, name: str) -> None:
-        """Until the second process has compiled ``name`` (or has ended)."""
+    def wait_for(self, name: str, forms: int = 1) -> None:
+        """Until the second process has compiled ``forms`` forms of ``name`` (or has ended)."""
         with self.lock:  # the engine's worker threads compile too
-            while name not in self.done and not self.ended:
+            while self.done.get(name, 0) < forms and not self.ended:
                 line = self.out.readline()
                 if line:
-                    self.done.add(line.strip())
+                    self.done[line.strip()] = self.done.get(line.strip(), 0) + 1
                 else:
                     self.ended = True
 
@@ -224,11 +228,12 @@ def two_processes(command: str | None) -> Iterator[None]:
         yield
         return
     waiting = []
-    for name, _ in SPLITS[command]:
+    names = [name for name, _ in SPLITS[command]]
+    for name in dict.fromkeys(names):  # a function with two forms in the part waits for both
         dispatcher = _function(name)
 
-        def compile_after_second(sig, _name=name, _dispatcher=dispatcher):
-            second.wait_for(_name)
+        def compile_after_second(sig, _name=name, _dispatcher=dispatcher, _forms=names.count(name)):
+            second.wait_for(_name, _forms)
             return type(_dispatcher).compile(_dispatcher, sig)
 
         # numba compiles a callee, and a function called from Python, through ``self.compile``

@@ -397,8 +397,11 @@ def advice_text(r, wide: bool = False) -> str:
         rows = [(o, cu.est(m, 0, sign=True), pct(a, False)) + (() if g is None else (pct(g, False),))
                 + (against_words(r, i),)
                 for i, (o, m, a, g) in enumerate(zip(r.options, r.margin, r.ahead, games))]
-    notes = ["points: our side's hand score minus theirs; P(ahead): our side scores more this hand"
-             + ("; P(win): after this hand we reach the target ahead" if r.win_game is not None else "")]
+    win_words = "after this hand our total reaches the target, above theirs"
+    notes = ["points: our side's hand score minus theirs" + ("" if win_first and not wide else
+                                                             "; P(ahead): our side scores more this hand")
+             + ("" if r.win_game is None else f"; P(we win the game): {win_words}" if win_first or wide
+                else f"; P(win): {win_words}")]
     verdict = textwrap.wrap(verdict_words(r), 96, subsequent_indent="  ")
     rules = f"rules: {_rules_words(r.rules)}{_table_words(r.rules)}"
     return cu.block(head, r, f"players: {who}", f"{cu.how(r, 'sampled deals')}",
