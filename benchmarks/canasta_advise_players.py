@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,10 +31,14 @@ PLAYERS = ("heuristic", "heuristic2", "lookahead")
 DEFAULT_SAMPLES = 2_000
 
 
-def _time(argv: list[str]) -> float:
+def _time(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one run of the command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "cardodds.cli", *argv], check=True, capture_output=True)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -42,26 +47,30 @@ def main() -> None:
     ap.add_argument("--lookahead-samples", type=int, default=20)
     args = ap.parse_args()
     rows = []
+    load0 = os.getloadavg()
     for player in PLAYERS:
         samples = args.lookahead_samples if player == "lookahead" else DEFAULT_SAMPLES
         for score in ([], ["--score", "9200,8800"]):
             argv = WORST + ["--policies", player, "--samples", str(samples)] + score
             _time(argv)  # compiled from here on
-            wall = statistics.median(_time(argv) for _ in range(args.repeats))
+            runs = [_time(argv) for _ in range(args.repeats)]
+            wall, cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
             scaled = wall * DEFAULT_SAMPLES / samples
-            rows.append((player, "with --score" if score else "without --score", samples, wall, scaled))
+            rows.append((player, "with --score" if score else "without --score", samples, wall, cpu, scaled))
             print(rows[-1], flush=True)
     load = os.getloadavg()
+    start = f"{load0[0]:.2f}"
     lines = ["# Canasta advise: each player's time on the docs' worst position", "",
              f"`python benchmarks/canasta_advise_players.py --repeats {args.repeats} --lookahead-samples "
              f"{args.lookahead_samples}`; {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores "
-             f"({platform.processor() or platform.machine()}), load {load[0]:.2f} at the end; Python "
+             f"({platform.processor() or platform.machine()}), load {start} at the start, {load[0]:.2f} at the end; "
+             f"Python "
              f"{platform.python_version()}. The command: `cardodds {' '.join(WORST[:2])} --hand "
              f"\"{WORST[3]}\" --melds \"{WORST[5]}\" --pile \"{WORST[7]}\" --counts {WORST[9]} --known "
              f"\"{WORST[11]}\" --seed 1 --policies P [--score 9200,8800]`, compiled, wall time of the whole "
-             f"command, median of {args.repeats}.", "",
-             "| player | | deals | wall, s | for 2,000 deals, s |", "|---|---|---:|---:|---:|"]
-    lines += [f"| {p} | {s} | {n:,} | {w:.2f} | {x:.1f} |" for p, s, n, w, x in rows]
+             f"command and its CPU (user + system), medians of {args.repeats}.", "",
+             "| player | | deals | wall, s | CPU, s | wall for 2,000 deals, s |", "|---|---|---:|---:|---:|---:|"]
+    lines += [f"| {p} | {s} | {n:,} | {w:.2f} | {c:.2f} | {x:.1f} |" for p, s, n, w, c, x in rows]
     lines += ["", "Targets: the default players <= 2 s, <= 3 s with --score. heuristic2, the strongest "
               "player meeting them, is the advisor's default; lookahead is offered with --policies lookahead "
               "(give --samples: its time grows with the deals)."]

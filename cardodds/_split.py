@@ -231,8 +231,9 @@ def two_processes(command: str | None) -> Iterator[None]:
     names = [name for name, _ in SPLITS[command]]
     for name in dict.fromkeys(names):  # a function with two forms in the part waits for both
         dispatcher = _function(name)
+        forms = names.count(name)
 
-        def compile_after_second(sig, _name=name, _dispatcher=dispatcher, _forms=names.count(name)):
+        def compile_after_second(sig, _name=name, _dispatcher=dispatcher, _forms=forms):
             second.wait_for(_name, _forms)
             return type(_dispatcher).compile(_dispatcher, sig)
 

@@ -29,7 +29,8 @@ def advice_layout(k: int) -> Layout:
     pairs = k * (k - 1) // 2
     return Layout("canasta advice counts", [
         ("margin", k), ("margin_sq", k), ("ahead", k), ("win_game", k), ("pair", pairs), ("pair_sq", pairs),
-        ("pair_sign", pairs), ("pair_win_only", pairs), ("pair_win_other", pairs), ("pile_listed", 1), ("pile_cards", 1)])
+        ("pair_sign", pairs), ("pair_win_only", pairs), ("pair_win_other", pairs), ("pile_listed", 1),
+        ("pile_cards", 1)])
 
 
 #: Field numbers of :func:`advice_layout` (its sizes depend on the options; the kernel gets the offsets).

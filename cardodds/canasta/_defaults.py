@@ -31,7 +31,8 @@ DEFAULT_HOUSE_GAMES = 200
 DEFAULT_TUNE_SAMPLES = 2_000
 
 #: ``advise``: the players of the play-outs, the strongest of the ladder whose advice answers
-#: in time (``docs/canasta-play.md`` has each player's time); sampled deals, the other seats' cards and the table turns played so far
+#: in time (``docs/canasta-play.md`` has each player's time); sampled deals, the other seats'
+#: cards and the table turns played so far
 #: (None: not given, so the cards out are not checked against it and the play-outs take
 #: the hand to be past every player's first turn, ``ASSUMED_TURN``).
 DEFAULT_ADVICE_POLICIES = "heuristic2"

@@ -150,8 +150,8 @@ def _cases_tables(data: dict) -> list[str]:
         for i, o in enumerate(a.options):
             rows.append((o, signed(a.margin[i], 1), pct(a.ahead[i], 1))
                         + ((pct(a.win_game[i], 1),) if a.win_game is not None else ()) + (against_words(a, i),))
-        header = (("option", "our margin this hand, points", "P(our side ahead)") + ("P(win the game this hand)",) * game
-                  + ("against the best",))
+        header = (("option", "our margin this hand, points", "P(our side ahead)")
+                  + ("P(win the game this hand)",) * game + ("against the best",))
         ranked = "P(we win the game this hand)" if a.ranked_by == "win_game" else "points"
         verdict = verdict_words(a).removeprefix("best: ")
         lines += ([f"### {c.title}", "", f"Decision `{a.decision}`: {_position_words(c.position)}. Ranked by "
