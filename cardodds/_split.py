@@ -75,10 +75,6 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
                                                         "int64[::1], int64)"),
         ("cardodds.canasta._table.score_hand", "(int64[::1], int64[::1], int64[::1])"),
-        # the advice kernel's play-outs type heuristic's branch too (``smart`` None), though
-        # heuristic2 plays every seat
-        ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
-                                                        "int64[::1], none)"),
     ),
     "canasta play": (
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
@@ -191,17 +187,17 @@ class _Second:
 
     def __init__(self, command: str):
         self.proc, self.out = _start(command)
-        self.done: dict[str, int] = {}  # name -> the forms of it compiled
+        self.done: set[str] = set()
         self.ended = False
         self.lock = threading.Lock()
 
-    def wait_for(self, name: str, forms: int = 1) -> None:
-        """Until the second process has compiled ``forms`` forms of ``name`` (or has ended)."""
+    def wait_for(self, name: str) -> None:
+        """Until the second process has compiled ``name`` (or has ended)."""
         with self.lock:  # the engine's worker threads compile too
-            while self.done.get(name, 0) < forms and not self.ended:
+            while name not in self.done and not self.ended:
                 line = self.out.readline()
                 if line:
-                    self.done[line.strip()] = self.done.get(line.strip(), 0) + 1
+                    self.done.add(line.strip())
                 else:
                     self.ended = True
 
@@ -228,13 +224,11 @@ def two_processes(command: str | None) -> Iterator[None]:
         yield
         return
     waiting = []
-    names = [name for name, _ in SPLITS[command]]
-    for name in dict.fromkeys(names):  # a function with two forms in the part waits for both
+    for name, _ in SPLITS[command]:
         dispatcher = _function(name)
-        forms = names.count(name)
 
-        def compile_after_second(sig, _name=name, _dispatcher=dispatcher, _forms=forms):
-            second.wait_for(_name, _forms)
+        def compile_after_second(sig, _name=name, _dispatcher=dispatcher):
+            second.wait_for(_name)
             return type(_dispatcher).compile(_dispatcher, sig)
 
         # numba compiles a callee, and a function called from Python, through ``self.compile``
