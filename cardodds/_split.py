@@ -69,11 +69,8 @@ def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
 #: here (``benchmarks/RESULTS_design.md``).
 SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "canasta advise": (
-        ("cardodds.canasta._advise.deal_world", "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-                                                "int64[::1])"),
-        ("cardodds.canasta._table.apply_move", "(int64[::1], int64[::1], int64[::1])"),
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
-                                                        "int64[::1], none)"),
+                                                        "int64[::1], int64)"),
         ("cardodds.canasta._table.score_hand", "(int64[::1], int64[::1], int64[::1])"),
     ),
     "canasta play": (

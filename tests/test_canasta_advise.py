@@ -17,7 +17,8 @@ from cardodds import engine
 from cardodds.canasta import advise
 from cardodds.canasta import _advise as A
 from cardodds.canasta import _table as T
-from cardodds.canasta.advise import UNKNOWN, position
+from cardodds.canasta import _worlds as W
+from cardodds.canasta._position import UNKNOWN, position
 from cardodds.canasta.rules import CanastaRules
 from cardodds.canasta.cards import ACE, BLACK3, JOKER, KING, TWO, parse_kind
 
@@ -110,7 +111,7 @@ def _sampler_kernel(rng, n, out, base, unseen, hidden, slots):
     u = unseen.copy()
     seats = np.zeros(3, dtype=np.int64)
     for _ in range(n):
-        A.deal_world(rng, u, base, world, hidden, slots)
+        W.deal_world(rng, u, base, world, hidden, slots)
         for s in range(3):
             seats[s] = world[T.hand_at(s + 1, JOKER)]
         c = 0
@@ -139,10 +140,17 @@ def _rejection_twin(n_draws, seed):
     return counts
 
 
-def test_sampled_deals_match_the_rejection_twin():
+@pytest.mark.parametrize("hand,extra", [
+    (SMALL_HAND, {}),
+    ("3s 2h 2h", {}),                                        # cards with their suits: those very cards
+    (SMALL_HAND, {"thrown": {1: "2 3b", 3: "Jk"}}),          # discards remembered: no card placed
+])
+def test_sampled_deals_match_the_rejection_twin(hand, extra):
     from scipy.stats import chi2
 
-    p = position(SMALL_HAND, **SMALL)
+    p = position(hand, **SMALL, **extra)
+    plain = position(SMALL_HAND, **SMALL)
+    assert (p.unseen == plain.unseen).all() and (p.hidden == plain.hidden).all()
     assert sorted(p.unseen.tolist()) == sorted([JOKER] * 3 + [TWO] * 5 + [BLACK3] * 2)
     assert p.hidden.tolist() == [2, 2, 3] and p.base[T.hand_at(1, JOKER)] == 1
     fast = engine.run(_sampler_kernel, (p.base, p.unseen, p.hidden, p.pile_slots), N_CAT, samples=60_000,
@@ -171,7 +179,8 @@ def test_win_game_json_and_options():
         assert key in d
     assert d["position"]["pile"] == "Jk 2 2 A A Q Q 9 K" and d["position"]["score"] == [9500, 9000]
     o = d["options"][0]
-    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best"}
+    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best", "margin_versus_best", "same_as_best"}
+    assert d["ranked_by"] == "win_game" and "clearly_worse" in d
     assert set(o["margin"]) == {"value", "se", "lo", "hi"}
     two = advise(HAND, options="K, 9", samples=20, rng=1)
     assert two.options == ("discard 9", "discard K")
@@ -218,7 +227,7 @@ def test_turn_checks_the_cards_out():
     # 48 dealt + upcard + 9 draws (turn 8 and mine) = 58 out: 9 + 6 + 4 + 39
     advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(13, 13, 13), turn=8, samples=5,
            rng=1)
-    with pytest.raises(ValueError, match="do not add up"):
+    with pytest.raises(ValueError, match="cards out, but turn=8 gives 58"):
         advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(12, 12, 12), turn=8)
 
 
@@ -232,7 +241,7 @@ BAD = [
     (["--counts", "60,60,60"], "--counts"),
     (["--pile", "3b", "--decision", "take"], "a black 3 on top blocks the pile"),
     (["--options", "A"], "does not apply to the discard decision"),
-    (["--turn", "8"], "do not add up"),
+    (["--turn", "8"], "cards out, but --turn 8 gives"),
     (["--known", "1: K K", "--counts", "1,12,12"], "known: seat 1 holds 1 cards"),
     (["--score", "x"], "--score"),
 ]
@@ -254,7 +263,7 @@ def test_go_out_with_a_canasta_when_ahead():
     assert a.best == "go out: meld K K K" and a.ahead[1].value > 0.95
     one = advise("K", melds="us: A A A A A A A, K K K; them: 8 8 8", decision="out", samples=50, rng=1)
     assert all(o.startswith("go out") for o in one.options)  # every move goes out: no staying in
-    with pytest.raises(ValueError, match="no one move of this hand goes out"):
+    with pytest.raises(ValueError, match="no one move empties this hand"):
         advise("K K K 9", melds="us: A A A A A A A", decision="out", samples=10)
 
 
@@ -269,11 +278,11 @@ def test_meld_or_hold_and_the_moves_each_allows():
     work = np.zeros(15, dtype=np.int64)
     nm = T.gen_moves(t, rl, mv, work)
     assert {int(x) for x in mv[:nm, 0]} >= {T.MV_NEW, T.MV_DISCARD}
-    held = A._allowed(t, mv, nm, A.OPT_HOLD)
+    held = W.allowed(t, mv, nm, W.OPT_HOLD)
     assert {int(x) for x in mv[:held, 0]} == {T.MV_DISCARD}
     short = position("K K K", melds="us: A A A A A A A").base
     nm = T.gen_moves(short, rl, mv, work)
-    stay = A._allowed(short, mv, nm, A.OPT_STAY)
+    stay = W.allowed(short, mv, nm, W.OPT_STAY)
     assert 0 < stay < nm and all(mv[i, 0] != T.MV_NEW or mv[i, 2] + mv[i, 3] + mv[i, 4] < 3 for i in range(stay))
 
 
@@ -282,3 +291,103 @@ def test_a_black_3_is_the_safe_discard_and_a_joker_the_worst():
     # feeds the opponents a wild card.
     a = advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, options="3b, Jk", samples=600, rng=6)
     assert a.best == "discard 3b"
+
+
+# ---- the position as the player knows it, checked ------------------------------------------------
+MORE_BAD = [
+    (["--hand", "Kh Kh Kh 5 6"], "card Kh is given 3 times; the pack holds two of each card"),
+    (["--hand", "K K 9", "--melds", "us: 9h 9h 9h"], "card 9h is given 3 times"),
+    (["--score", "12000,3000"], "the game is over"),
+    (["--counts", "0,12,12"], "seat 1 (left opponent) holds no cards"),
+    (["--turn", "0", "--counts", "12,12,14", "--pile", "K", "--pile-size", "3", "--decision", "discard"],
+     "pile: 3 cards, but 0 turns before mine leave at most 1"),
+    (["--turn", "0", "--hand", "K K 9 9 5 7 Q Jk 3b 4", "--melds", "them: 8 8 8", "--counts", "12,12,12",
+      "--pile", "K"], "the opponents have not played yet"),
+    (["--turn", "1", "--hand", "K K 9 9 5 7 Q Jk 3b 4 6 6 5", "--counts", "11,12,13", "--pile", "K 5",
+      "--decision", "discard"], "seat 1 (left opponent) has not played yet"),
+    (["--turn", "2", "--hand", "K K 9 9 5 7 Q Jk 3b 4 6 6 5", "--counts", "12,12,12", "--pile", "K 5 6",
+      "--decision", "discard", "--thrown", "1: 5 5"], "thrown: seat 1 (left opponent) threw 2 cards"),
+    (["--thrown", "1: 5", "--policies", "heuristic"], "only heuristic2 and lookahead remember the discards"),
+    (["--thrown", "5: 5"], "thrown: seat '5' is not one of the seats"),
+    (["--precision", "0.0001"], "a precision finer than 1 point"),
+]
+
+
+@pytest.mark.parametrize("extra,words", MORE_BAD)
+def test_impossible_positions_are_refused_in_one_line(extra, words):
+    p = subprocess.run([sys.executable, "-m", "cardodds.cli", *[x for x in BASE if x not in ("--samples", "5")
+                                                                  or "--precision" not in extra],
+                        *extra], capture_output=True, text=True)
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    assert p.stderr.count("\n") == 1 and words in p.stderr, p.stderr
+
+
+def test_no_error_line_is_cut_short():
+    """Every refusal fits its line whole: the fix it names is never cut off."""
+    from cardodds._cliutil import MAX_ERROR
+
+    for extra, _words in BAD + MORE_BAD:
+        p = subprocess.run([sys.executable, "-m", "cardodds.cli", *BASE, *extra], capture_output=True, text=True)
+        line = p.stderr.strip()
+        assert len(line) < MAX_ERROR and not line.endswith("..."), line
+
+
+def test_a_card_with_its_suit_is_that_card():
+    plain = position("K K 9 5", pile="K K", counts=(12, 11, 12))
+    suited = position("Kh Kd 9c 5", pile="Kh Ks", counts=(12, 11, 12))
+    assert (plain.base == suited.base).all() and (plain.unseen == suited.unseen).all()
+    position("Kh Kh K K K K", pile="K K", counts=(12, 11, 12))  # eight kings: two of them the Kh pair
+    with pytest.raises(ValueError, match="card Kh is given 3 times"):
+        position("Kh Kh 9", known={1: "Kh"}, counts=(12, 11, 12))
+
+
+def test_thrown_cards_feed_heuristic2s_memory():
+    t = position(HAND, thrown="1: 9 5; 0: Q").base
+    assert t[T.SA.threw + 1 * 15 + parse_kind("9")] == 1 and t[T.SA.threw + parse_kind("Q")] == 1
+    assert t[T.SA.discarded + parse_kind("5")] == 1
+    kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, samples=200, rng=3)
+    # my left opponent threw a 9: heuristic2 throws 9s to it sooner, and the play-outs differ
+    a, b = advise(HAND, **kw), advise(HAND, thrown="1: 9 9", **kw)
+    assert (a.counts != b.counts).any()
+
+
+# ---- ranked by what is at stake ------------------------------------------------------------------
+def test_with_the_score_the_options_are_ranked_by_winning_the_game():
+    kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K", counts=(10, 9, 11), known={1: "Q Q"},
+              decision="take", options="K K Jk, K K K, leave", samples=300, rng=1)
+    a = advise("K K 9 9 5 7 Q Jk 3b 4", score=(9200, 8800), **kw)
+    assert a.ranked_by == "win_game" and a.policies == ("heuristic2",) * 4
+    b = a.options.index(a.best_option)
+    assert a.win_game[b].value == max(g.value for g in a.win_game)
+    for j in range(len(a.options)):  # the paired differences are the differences of the figures, exactly
+        assert a.versus_best[j].value == pytest.approx(a.win_game[b].value - a.win_game[j].value, abs=1e-12)
+        assert a.margin_versus_best[j].value == pytest.approx(a.margin[b].value - a.margin[j].value, abs=1e-9)
+    assert "leave the pile" in a.clearly_worse()
+    points = advise("K K 9 9 5 7 Q Jk 3b 4", **kw)
+    assert points.ranked_by == "margin" and points.best_option == max(
+        points.options, key=lambda o: points.margin[points.options.index(o)].value)
+    # far from the target no option wins the game this hand: points decide
+    far = advise("K K 9 9 5 7 Q Jk 3b 4", score=(2000, 2500), **kw)
+    assert far.ranked_by == "margin" and all(g.value == 0 for g in far.win_game)
+
+
+def test_lookahead_plays_the_options_out_on_one_and_two_threads():
+    kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, options="K,3b",
+              policies="lookahead,heuristic2,heuristic2,heuristic2", samples=6, rng=2)
+    one, two = advise(HAND, threads=1, **kw), advise(HAND, threads=2, **kw)
+    assert (one.counts == two.counts).all() and one.policies[0] == "lookahead"
+
+
+def test_the_text_fits_100_columns_and_wide_holds_the_rest():
+    from cardodds.canasta.cli import advice_text
+
+    for kw in (dict(score=(9200, 8800)), {}):
+        a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K",
+                   counts=(10, 9, 11), decision="take", samples=200, rng=1, **kw)
+        text = advice_text(a)
+        assert max(len(line) for line in text.splitlines()) <= 100, text
+        assert "players: heuristic2 at every seat" in text and "points" in text
+        wide = advice_text(a, wide=True)
+        assert "P(our side ahead)" in wide and "points against the best" in wide
+    b = advise("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=200, rng=3)
+    assert "loses" in advice_text(b) and "against the best" in advice_text(b)

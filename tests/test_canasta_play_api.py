@@ -263,7 +263,7 @@ def test_cli_play_advise_trace(capsys):
                      "--pile", "K", "--pile-size", "4", "--decision", "discard", "--samples", "30",
                      "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "discard 3b" in out and ("best:" in out or "no option is better at this precision" in out)
+    assert "discard 3b" in out and ("best:" in out or "no option is best at this precision" in out)
     assert cli_main(["canasta", "play", "--policies", "genius", "--samples", "10"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown policy" in err

@@ -33,10 +33,16 @@ DEFAULT_HOUSE_GAMES = 200
 #: ``tune``: paired deals a match.
 DEFAULT_TUNE_SAMPLES = 2_000
 
-#: ``advise``: sampled deals, the other seats' cards and the table turns played so far
+#: ``advise``: the players of the play-outs, the strongest of the ladder whose advice answers
+#: in time (``docs/canasta-play.md`` has each player's time); sampled deals, the other seats'
+#: cards and the table turns played so far
 #: (None: not given, so the cards out are not checked against it and the play-outs take
 #: the hand to be past every player's first turn, ``ASSUMED_TURN``).
+DEFAULT_ADVICE_POLICIES = "heuristic2"
 DEFAULT_ADVICE_SAMPLES = 2_000
+#: ``advise``'s finest precision (points) and the most deals a run to a precision plays.
+MIN_ADVICE_HALFWIDTH = 1.0
+MAX_ADVICE_SAMPLES = 10_000_000
 ADVICE_COUNTS = (12, 12, 12)
 ADVICE_RED3 = (0, 0)
 ADVICE_TURN = None

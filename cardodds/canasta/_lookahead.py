@@ -1,29 +1,33 @@
 """The sampled look-ahead player ``lookahead`` (the played kernels call it only in a lineup with it).
 
 At a take, discard or go-out decision the player deals :data:`WORLDS` worlds consistent with
-what its seat knows (the advisor's own dealing, :func:`cardodds.canasta._advise.deal_world`:
+what its seat knows (the advisor's own dealing, :func:`cardodds.canasta._worlds.deal_world`:
 its hand, every meld, the pile, the cards each player took with the pile and has not played
 since; the rest of the other hands and the stock dealt uniformly from the cards it has not
 seen), plays each option out to the end of the hand with ``heuristic2`` at every seat
-(:func:`cardodds.canasta._advise.play_option`, the advisor's play-out, on the same worlds and
+(:func:`play_option`, the advisor's play-out, on the same worlds and
 the same random stream for every option) and picks the option with the best mean margin of
 its side, provided its paired gain over heuristic2's own choice is :data:`Z_SWITCH` standard
 errors above zero; else heuristic2's move. Every other decision is ``heuristic2``'s.
 
 The options, as the advisor's: take the pile in each way offered, or leave it; discard each
 kind held; each move that goes out now, or stay in (no move that empties the hand this turn).
+
+The play-out (:func:`play_out`) is here, below the player: the advisor plays its options out
+with it, the look-ahead seats deciding by this player when its ``look`` is not None; the
+player's own play-outs pass None, and numba leaves the player out of them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import helper
-from ._advise import OPT_LEAVE, OPT_STAY, _allowed, copy_into, deal_world, play_option
+from .._jit import helper, inline, linked
 from ._policies import P_HEURISTIC2, P_LOOKAHEAD, SMART, heuristic_choose
 from ._policies import choose as choose_basic
-from ._table import (MAX_MOVES, MV_ADD, MV_DISCARD, MV_NEW, MV_TAKE_ADD, MV_TAKE_NEW, MW, S_SIZE, SA, SEATS, hand_at,
-                     hand_size)
+from ._table import (MAX_MOVES, MV_ADD, MV_DISCARD, MV_NEW, MV_TAKE_ADD, MV_TAKE_NEW, MW, PH_OVER, S_SIZE, SA, SEATS,
+                     apply_move, gen_moves, hand_at, hand_size, score_hand)
+from ._worlds import OPT_LEAVE, OPT_STAY, allowed, copy_into, deal_world
 from .cards import N_KINDS
 
 #: Worlds dealt at each decision of the look-ahead player.
@@ -34,6 +38,45 @@ WORLDS = 16
 Z_SWITCH = 2.0
 
 _SMART = np.int64(SMART)
+
+
+@inline
+def play_out(rng, t, rl, pol, hp, mv, work, user, hold, smart, look):
+    """Play the hand on from table ``t`` to its end; the scores go to ``t[score]``. ``hold``
+    (:data:`OPT_HOLD`, :data:`OPT_STAY` or 0) restricts the moves of the seat to act for
+    the rest of its turn; ``smart`` as for :func:`cardodds.canasta._policies.choose`; ``look``
+    None unless a seat plays ``lookahead`` (numba then leaves the player out)."""
+    turn0 = t[SA.turn]
+    while t[SA.phase] != PH_OVER:
+        nm = gen_moves(t, rl, mv, work)
+        if nm == 0:
+            t[SA.phase] = PH_OVER
+            break
+        if hold != 0 and t[SA.turn] == turn0:
+            nm = allowed(t, mv, nm, hold)
+        if look is None:
+            i = choose_basic(rng, t, rl, mv, nm, pol, hp, user, smart)
+        else:
+            i = lookahead_choose(rng, t, rl, mv, nm, pol, hp, user, smart)
+        apply_move(t, rl, mv[i])
+    score_hand(t, rl, work)
+
+
+@inline
+def play_option(rng, t, rl, pol, hp, mv, work, user, option, smart, look):
+    """Play ``option`` (a move record, or :data:`OPT_LEAVE`, :data:`OPT_HOLD` or
+    :data:`OPT_STAY` in its type) from table ``t``, then the hand on to its end."""
+    if option[0] == OPT_LEAVE:
+        t[SA.can_take] = 0
+    elif option[0] >= 0:
+        apply_move(t, rl, option)
+    play_out(rng, t, rl, pol, hp, mv, work, user, option[0] if option[0] < OPT_LEAVE else 0, smart, look)
+
+
+#: :func:`play_option` compiled on its own, for the player's own play-outs (``look`` None): a
+#: function of its own, typed with ``look`` None, leaves the player out of its code, so the player
+#: does not call itself.
+play_option_alone = linked(play_option)
 
 
 @helper
@@ -128,7 +171,7 @@ def _heuristic_among(t, rl, mv, nm, hp, opt, pick):
                 _copy_move(sub, n2, mv, i)
                 n2 += 1
     else:
-        n2 = _allowed(t, sub, nm, OPT_STAY)
+        n2 = allowed(t, sub, nm, OPT_STAY)
     if n2 == 0:
         return pick
     return _index_of(mv, nm, sub[heuristic_choose(t, rl, sub, n2, hp, _SMART)], pick)
@@ -192,7 +235,7 @@ def lookahead_choose(rng, t, rl, mv, nm, pol, hp, user, smart):
         for o in range(k):
             copy_into(t2, world)
             copy_into(rng, saved)
-            play_option(rng, t2, rl, pol, hp, mv2, work, user, opts[o], smart)
+            play_option_alone(rng, t2, rl, pol, hp, mv2, work, user, opts[o], smart, None)
             m[o] = t2[SA.score + side] - t2[SA.score + 1 - side]
         for o in range(k):
             d = m[o] - m[h]

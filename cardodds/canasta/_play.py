@@ -11,7 +11,7 @@ from .._jit import helper, inline, kernel
 from .._tally import add_paired
 from ..layout import Layout
 from ._kernels import CANASTA_NONE, canasta_kind
-from ._advise import copy_into
+from ._worlds import copy_into
 from ._lookahead import lookahead_choose
 from ._policies import choose
 from ._table import (MAX_CARDS, MAX_MOVES, MAX_TURNS, MV_TAKE_ADD, MV_TAKE_NEW, MW, N_VIOL, PH_OVER, S_SIZE, SA, SEATS,

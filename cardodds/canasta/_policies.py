@@ -344,7 +344,9 @@ def choose(rng, t, rl, mv, nm, pol, hp, user, smart):
         return bounded(rng, nm)
     if smart is None:  # no heuristic2 in the lineup
         if code == P_HEURISTIC:
-            return heuristic_choose(t, rl, mv, nm, hp[seat], None)
+            # ``smart``, not a literal None: where smart is a number numba still types this
+            # branch, and then with the number, as below, not a second form without its parts
+            return heuristic_choose(t, rl, mv, nm, hp[seat], smart)
     elif code == P_HEURISTIC:
         return heuristic_choose(t, rl, mv, nm, hp[seat], _I0)
     elif code == P_HEURISTIC2:

@@ -41,6 +41,7 @@ __all__ = [
     "format_counts",
     "hand_counts",
     "kind_of",
+    "card_code",
     "parse_kind",
     "parse_hand",
 ]
@@ -149,6 +150,20 @@ def parse_kind(text: str) -> int:
     except ValueError:
         raise ValueError(f"cannot read card kind {text!r}: write a rank 4..A (e.g. 'K', '10'), "
                          "'2', '3r', '3b', 'Jk' or a card such as 'Kh'") from None
+
+
+def card_code(text: str) -> int | None:
+    """The card code (0..51) of a card given with its suit (``'Kh'``), None for a kind name
+    (``'K'``, ``'3r'``, ``'Jk'``): a rank alone stands for any card of it.
+
+    >>> card_code("Kh") == card_code("kh"), card_code("K"), card_code("Jk")
+    (True, None, None)
+    """
+    t = str(text).strip().lower()
+    if t in _KIND_ALIASES or t in _JOKER_TOKENS:
+        return None
+    (code,) = parse_hand([text], jokers=99)
+    return None if code == JOKER_CODE else code
 
 
 def format_counts(counts) -> str:

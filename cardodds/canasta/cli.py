@@ -262,13 +262,16 @@ def add_play_commands(csub) -> None:
     a = csub.add_parser("advise", help="take the pile or not, which card to discard, go out or not, meld or hold "
                                        "(paired intervals)",
                         description="For my hand (seat 0) and the table as I know it: each option of the decision "
-                                    "played out by the --policies (heuristic at every seat by default, mine "
-                                    "included) on the same sampled deals, the hidden cards dealt uniformly over "
-                                    "every deal consistent with the position: our side's margin this hand, P(our "
-                                    "side ahead), P(we win the game with this hand) with --score, and the paired "
-                                    "difference to the best; the best is named only when its paired difference "
-                                    "with every other option excludes zero.")
-    a.add_argument("--hand", required=True, metavar="CARDS", help="my hand: my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"")
+                                    f"played out by the --policies ({D.DEFAULT_ADVICE_POLICIES} at every seat by "
+                                    "default, mine included) on the same sampled deals, the hidden cards dealt "
+                                    "uniformly over every deal consistent with the position: our side's margin this "
+                                    "hand in points, P(our side ahead), P(we win the game with this hand) with "
+                                    "--score, and what each option loses against the best. Ranked by points, or "
+                                    "with --score by P(we win the game); the best is named only when its paired "
+                                    "difference with every other option excludes zero.")
+    a.add_argument("--hand", required=True, metavar="CARDS",
+                   help="my hand: my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"; a card with its suit (Kh) is that card, "
+                        "a rank (K) any of its suits")
     a.add_argument("--melds", default=None, metavar="TEXT", help="\"us: A A A, K K K 2; them: 8 8 8\"")
     a.add_argument("--pile", default=None, metavar="CARDS",
                    help="the pile bottom to top: every card (\"5 7 K\"), '?' for a card not known "
@@ -282,6 +285,9 @@ def add_play_commands(csub) -> None:
     a.add_argument("--known", default=None, metavar="TEXT",
                    help="cards known to be in other hands, e.g. \"1: K K 9; 3: Q\" (1 left opponent, 2 partner, "
                         "3 right opponent)")
+    a.add_argument("--thrown", default=None, metavar="TEXT",
+                   help="cards each player discarded this hand, e.g. \"1: 9 5; 3: Q\" (0 me, 1 left opponent, "
+                        "2 partner, 3 right opponent): heuristic2 and lookahead remember them")
     red3 = ",".join(map(str, D.ADVICE_RED3))
     a.add_argument("--red3", default=None, metavar="US,THEM", help=f"red 3s laid by each side (default {red3})")
     a.add_argument("--decision", type=cu.choice(*D.ADVICE_DECISIONS), default=None,
@@ -294,14 +300,18 @@ def add_play_commands(csub) -> None:
                    help="table turns played before mine; the cards out must add up to it (default: not "
                         f"checked; the play-outs take it as {D.ASSUMED_TURN}, past every first turn)")
     a.add_argument("--score", default=None, metavar="US,THEM",
-                   help="the game score before this hand, e.g. 6200,5400: adds P(we win the game with this hand)")
-    a.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]",
-                   help="who plays the play-outs, every seat mine included: random | heuristic | heuristic2, "
-                        "one for every seat or four comma-separated (seat 0 = me)")
+                   help="the game score before this hand, e.g. 6200,5400: ranks the options by P(we win the game "
+                        "with this hand), points beside")
+    a.add_argument("--policies", default=D.DEFAULT_ADVICE_POLICIES, metavar="P[,P...]",
+                   help=f"who plays the play-outs, every seat mine included (default {D.DEFAULT_ADVICE_POLICIES}): "
+                        "random | heuristic | heuristic2 | lookahead (slow: give --samples 100), one for every seat "
+                        "or four comma-separated (seat 0 = me)")
+    a.add_argument("--wide", action="store_true",
+                   help="every interval and both differences to the best (lines over 100 columns)")
     _house_flags(a)
     cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals",
-                       precision_in="simulate until the paired margin difference between the best two options is "
-                                    "known to ±H points (95%%)")
+                       precision_in="simulate until the paired margin difference between the best two options by "
+                                    "points is known to ±H points (95%%; H >= 1)")
     a.set_defaults(func=_advise)
 
 
@@ -380,17 +390,51 @@ def game_strength_text(r) -> str:
     return cu.block(head, r, facts, verdict, *_violations(r))
 
 
-def advice_text(r) -> str:
-    head = (f"Canasta advice: {r.decision} ({cu.how(r, 'sampled deals')}; "
-            f"{_rules_words(r.rules)}{_table_words(r.rules)})")
+def advice_text(r, wide: bool = False) -> str:
+    """The advice in at most 100 columns (``wide``: every interval, longer lines)."""
+    import textwrap
+
+    from .advise import against_words, verdict_words
+
+    by = ("P(we win the game this hand), points beside" if r.ranked_by == "win_game"
+          else "points (our margin this hand)")
+    seats = ("me", "left", "partner", "right")
+    who = (f"{r.policies[0]} at every seat (mine included)" if len(set(r.policies)) == 1
+           else ", ".join(f"{p} ({s})" for p, s in zip(r.policies, seats)))
+    head = f"Canasta advice: {r.decision}, ranked by {by}"
     games = r.win_game if r.win_game is not None else (None,) * len(r.options)
-    rows = [(o, cu.est(m, 1, sign=True), cu.est(a)) + (() if g is None else (cu.est(g),))
-            + ("" if o == r.best_option else ("same as the best" if r.same_as_best(i) else cu.est(v, 1, sign=True)),)
-            for i, (o, m, a, g, v) in enumerate(zip(r.options, r.margin, r.ahead, games, r.versus_best))]
-    header = ("option", "our margin this hand", "P(our side ahead)") + \
-        (() if r.win_game is None else ("P(win the game this hand)",)) + ("best minus this",)
-    verdict = f"best: {r.best}" if r.best else "no option is better at this precision"
-    return cu.block(head, r, cu.table(header, rows), verdict)
+    win_first = r.ranked_by == "win_game"
+
+    def pct(e, interval: bool = True) -> str:
+        return f"{100 * e.value:.1f}%" + (f" [{100 * e.lo:.1f}, {100 * e.hi:.1f}]" if interval else "")
+
+    if wide:
+        header = ("option", "our margin, points", "P(our side ahead)") + \
+            (() if r.win_game is None else ("P(we win the game)",)) + ("against the best", "points against the best")
+        rows = [(o, cu.est(m, 1, sign=True), pct(a)) + (() if g is None else (pct(g),))
+                + (against_words(r, i, 1), "" if o == r.best_option else cu.est(r.margin_versus_best[i].scaled(-1), 1,
+                                                                                  sign=True))
+                for i, (o, m, a, g) in enumerate(zip(r.options, r.margin, r.ahead, games))]
+    elif win_first:
+        header = ("option", "P(we win the game)", "points", "against the best")
+        rows = [(o, pct(g), f"{m.value:+.0f}", against_words(r, i))
+                for i, (o, m, g) in enumerate(zip(r.options, r.margin, games))]
+    else:
+        header = ("option", "our margin, points", "P(ahead)") + (() if r.win_game is None else ("P(win)",)) + \
+            ("against the best",)
+        rows = [(o, cu.est(m, 0, sign=True), pct(a, False)) + (() if g is None else (pct(g, False),))
+                + (against_words(r, i),)
+                for i, (o, m, a, g) in enumerate(zip(r.options, r.margin, r.ahead, games))]
+    win_words = "after this hand our total reaches the target, above theirs"
+    notes = ["points: our side's hand score minus theirs" + ("" if win_first and not wide else
+                                                             "; P(ahead): our side scores more this hand")
+             + ("" if r.win_game is None else f"; P(we win the game): {win_words}" if win_first or wide
+                else f"; P(win): {win_words}")]
+    verdict = textwrap.wrap(verdict_words(r), 96, subsequent_indent="  ")
+    rules = f"rules: {_rules_words(r.rules)}{_table_words(r.rules)}"
+    return cu.block(head, r, f"players: {who}", f"{cu.how(r, 'sampled deals')}",
+                    *textwrap.wrap(rules, 96, subsequent_indent="  "), cu.table(header, rows),
+                    *(textwrap.wrap(notes[0], 96, subsequent_indent="  ")), *verdict)
 
 
 def _trace(args) -> int:
@@ -461,8 +505,8 @@ def _advise(args) -> int:
     size = {"samples": args.samples} if args.precision is None else {"target_halfwidth": args.precision}
     with two_processes("canasta advise"):
         res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
-                     known=args.known, decision=decision, rules=_play_rules(args), turn=args.turn,
+                     known=args.known, thrown=args.thrown, decision=decision, rules=_play_rules(args), turn=args.turn,
                      options=args.options, score=args.score, policies=args.policies,
                      **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None},
                      **size, **cu.run_options(args))
-    return cu.emit(args, res, advice_text)
+    return cu.emit(args, res, lambda r: advice_text(r, args.wide))

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import __version__
 from ..canasta import CanastaRules, advise, strength
+from ..canasta.advise import against_words, verdict_words
 from ..rng import child
 from ._common import Stages, figure, label, md_table, pct, samples, signed, write_section
 
@@ -116,11 +117,17 @@ def _intro(data: dict, seed: int) -> list[str]:
     return ["# Polish Canasta advice", "",
             (f"cardodds {__version__}, seed {seed}. Each position is given as the player at seat 0 knows it and run "
              f"through `cardodds.canasta.advise`: {data['n_deals']:,} deals of the hidden cards consistent with it, "
-             "every option played out to the end of the hand on the same deals by `heuristic` players at every seat "
-             "(paired). For each option: our side's margin this hand (our hand score minus theirs), P(our side "
-             "ahead at the end of the hand), P(we win the game this hand) when the game score is given, and the "
-             "paired difference best minus this option; the best is named only when every such difference "
-             "excludes zero. Rules RULES.md 3 with the defaults; 95% intervals in brackets."), ""]
+             "every option played out to the end of the hand on the same deals by the advisor's default players, "
+             f"`{_players(data)}` at every seat (paired). For each option: our side's margin this hand in points "
+             "(our hand score minus theirs), P(our side ahead at the end of the hand), P(we win the game this hand) "
+             "when the game score is given, and what it loses against the best (paired). The options are ranked by "
+             "P(we win the game) when the game score is given, else by points; the best is named only when every "
+             "option's paired difference to it excludes zero. Rules RULES.md 3 with the defaults; 95% intervals "
+             "in brackets."), ""]
+
+
+def _players(data: dict) -> str:
+    return ",".join(sorted({p for a in data["advice"].values() for p in a.policies}))
 
 
 def _position_words(p: dict) -> str:
@@ -141,14 +148,14 @@ def _cases_tables(data: dict) -> list[str]:
         game = a.win_game is not None
         rows = []
         for i, o in enumerate(a.options):
-            vb = ("" if o == a.best_option else "same as the best" if a.same_as_best(i)
-                  else signed(a.versus_best[i], 1))
             rows.append((o, signed(a.margin[i], 1), pct(a.ahead[i], 1))
-                        + ((pct(a.win_game[i], 1),) if a.win_game is not None else ()) + (vb,))
-        header = (("option", "our margin this hand", "P(our side ahead)") + ("P(win the game this hand)",) * game
-                  + ("best minus this",))
-        verdict = a.best if a.best else "no option is better at this precision"
-        lines += ([f"### {c.title}", "", f"Decision `{a.decision}`: {_position_words(c.position)}.", ""]
+                        + ((pct(a.win_game[i], 1),) if a.win_game is not None else ()) + (against_words(a, i),))
+        header = (("option", "our margin this hand, points", "P(our side ahead)")
+                  + ("P(win the game this hand)",) * game + ("against the best",))
+        ranked = "P(we win the game this hand)" if a.ranked_by == "win_game" else "points"
+        verdict = verdict_words(a).removeprefix("best: ")
+        lines += ([f"### {c.title}", "", f"Decision `{a.decision}`: {_position_words(c.position)}. Ranked by "
+                   f"{ranked}.", ""]
                   + md_table(header, rows, align="l" + "r" * (len(header) - 1))
                   + ["", f"*Verdict: {verdict}.* Why: {c.reason}.", ""])
     return lines
