@@ -9,7 +9,7 @@ from numba import njit
 from cardodds.kana import KanaRules, advise, compare, equilibrium, odds, strategy_table
 from cardodds.kana import policies as st
 from cardodds.kana._advise import (
-    Known, Posterior, advice_layout, advise_by_rejection, advise_worlds, posterior_tables, rejection_layout,
+    PositionArrays, Posterior, advice_layout, advise_by_rejection, advise_worlds, posterior_tables, rejection_layout,
 )
 from cardodds.kana._kernels import _configs_loop, config_layout, play_configs
 from cardodds.cards import parse_cards
@@ -171,14 +171,14 @@ def _advice_counts(kernel, rules, seat, cards, kanad, opponents, samples, rng):
         post = Posterior(*posterior_tables(n, seat, kanad_arr, pool, table))
         lay = advice_layout(C)
         r = run(advise_worlds, (rules.pack(), lay.offsets_array(), table,
-                                Known(seat, np.array(mine, np.int64), kanad_arr, opts, pool), post, custom),
+                                PositionArrays(seat, np.array(mine, np.int64), kanad_arr, opts, pool), post, custom),
                 lay.size, samples=samples, rng=rng)
         return r.counts[lay.slice("wins")], r.samples
     # The twin deals the känäd cards too: only my own known cards are out of its deck.
     deck = np.array([c for c in range(52) if c not in set(mine)], np.int64)
     lay = rejection_layout(C)
     r = run(advise_by_rejection, (rules.pack(), lay.offsets_array(), table,
-                                  Known(seat, np.array(mine, np.int64), kanad_arr, opts, deck), custom),
+                                  PositionArrays(seat, np.array(mine, np.int64), kanad_arr, opts, deck), custom),
             lay.size, samples=samples, rng=rng)
     return r.counts[lay.slice("wins")], lay.view(r.counts).accepted
 

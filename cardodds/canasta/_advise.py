@@ -3,6 +3,8 @@ played out on the same sampled deals."""
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import kernel
@@ -37,16 +39,23 @@ def advice_layout(k: int) -> Layout:
 ADV = advice_layout(2).index
 
 
+#: The advised position as the kernel reads it: the table as I know it (``base``), the unseen
+#: cards, the hidden places and the pile's slots (:func:`cardodds.canasta._worlds.deal_world`)
+#: and the options.
+PositionArrays = namedtuple("PositionArrays", ["base", "unseen", "hidden", "pile_slots", "options"])
+
+
 @kernel
-def advise_kernel(rng, n, out, base, unseen, hidden, pile_slots, options, rl, pol, hp, lay, user, game, smart,
-                  look):
-    """Each sample deals a world (:func:`cardodds.canasta._worlds.deal_world`), then plays each
-    option from that same deal on the same random stream (:func:`cardodds.canasta._lookahead.play_option`;
-    ``look`` None unless a seat plays ``lookahead``). An option is a move record, or an ``OPT_*``
-    code of :mod:`cardodds.canasta._worlds` in its type. ``game``: the score before the hand of each
+def advise_kernel(rng, n, out, position, rl, pol, hp, lay, user, game, smart, look):
+    """Each sample deals a world of the :data:`PositionArrays`
+    (:func:`cardodds.canasta._worlds.deal_world`), then plays each option from that same deal on
+    the same random stream (:func:`cardodds.canasta._lookahead.play_option`; ``look`` None unless a
+    seat plays ``lookahead``). An option is a move record, or an ``OPT_*`` code of
+    :mod:`cardodds.canasta._worlds` in its type. ``game``: the score before the hand of each
     side and the target (:data:`G_US`, ...); an option wins the game when our total after the
     hand reaches the target and is above theirs. ``out`` by ``lay`` (:func:`advice_layout`); ``smart``
     None unless a seat plays heuristic2 (:func:`cardodds.canasta._policies.smart_arg`)."""
+    base, unseen, hidden, pile_slots, options = position
     k = options.shape[0]
     t = np.zeros(S_SIZE, dtype=np.int64)
     world = np.zeros(S_SIZE, dtype=np.int64)

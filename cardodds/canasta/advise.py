@@ -307,8 +307,9 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
         size = {"samples": None, "target_halfwidth": float(target_halfwidth), "halfwidth": halfwidth,
                 "max_samples": MAX_ADVICE_SAMPLES}
     look = 1 if P_LOOKAHEAD in codes else None
-    res = engine.run(A.advise_kernel, (pos.base, pos.unseen, pos.hidden, pos.pile_slots, opts, rl, codes, hp,
-                                       layout.offsets_array(), kernel_policy(user), game, smart_arg(codes), look),
+    arrays = A.PositionArrays(pos.base, pos.unseen, pos.hidden, pos.pile_slots, opts)
+    res = engine.run(A.advise_kernel, (arrays, rl, codes, hp, layout.offsets_array(), kernel_policy(user), game,
+                                       smart_arg(codes), look),
                      layout.size, rng=rng, threads=threads, progress=progress, chunk_size=4 if look else 64,
                      unit="deal", **size)
     c = res.counts

@@ -23,7 +23,7 @@ from .rules import RULES
 Posterior = namedtuple("Posterior", ["cum", "total", "zmax", "px", "py"])
 #: What the advised seat ``me`` knows: its cards (-1 unknown), the earlier seats' känäd cards
 #: (-1 not seen), its options (positions to känä) and the pool of cards it has not seen.
-Known = namedtuple("Known", ["me", "my_cards", "kanad_known", "options", "pool"])
+PositionArrays = namedtuple("PositionArrays", ["me", "my_cards", "kanad_known", "options", "pool"])
 R = RULES.at
 
 
@@ -146,7 +146,7 @@ REJECTION = rejection_layout(2).index
 
 def advise_worlds(s, nworlds, out, rules, lay, st, known, post, custom, twin=None):
     """Sample ``nworlds`` deals consistent with what seat ``me`` knows (``known``, a
-    :data:`Known`) and play each option.
+    :data:`PositionArrays`) and play each option.
 
     Known: ``my_cards`` (-1 unknown; in peek-one position 0 is the peeked card) and the
     känäd cards of earlier seats (``kanad_known``, -1 not seen). An earlier seat's known

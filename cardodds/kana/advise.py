@@ -29,7 +29,7 @@ from ..results import Result, counts_field
 from ..rng import RngLike
 from ..stats import Estimate, paired_difference
 from ._defaults import ADVISE_VARIANT, OPPONENTS
-from ._advise import Known, Posterior, advice_layout, advise_worlds, posterior_tables
+from ._advise import PositionArrays, Posterior, advice_layout, advise_worlds, posterior_tables
 from ._policies import KIND_BLIND, KIND_CUSTOM
 from .decisions import _plot_estimates
 from .equilibrium import _pair_index, _run_size, table_strategy
@@ -233,7 +233,7 @@ def advise(players: int | None = None, variant: str | None = None, *, seat: int 
         b = int(np.argmax(counts[layout.slice("wins")]))
         return max(_adv_diff(counts, layout, b, c, N).halfwidth for c in range(C) if c != b)
 
-    position = Known(seat, np.array(mine, np.int64), kanad_arr, np.array([j for _, j in opts], np.int64), pool)
+    position = PositionArrays(seat, np.array(mine, np.int64), kanad_arr, np.array([j for _, j in opts], np.int64), pool)
     kargs = (rules.pack(), layout.offsets_array(), table, position, post, custom)
     res = run(advise_worlds, kargs, layout.size, samples=samples, target_halfwidth=thw, halfwidth=hw, rng=rng,
               threads=threads, progress=progress, unit="deal")
