@@ -169,7 +169,8 @@ def advise_worlds(s, nworlds, out, rules, lay, st, known, post, custom, twin=Non
 @loop(from_python=True)
 def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, pos_of):
     """The worlds of :func:`advise_worlds`; ``pos_of[card]`` is where a card lies in the stock."""
-    n, _fresh, _extra_all, _latest, variant = unpack_rules(rules)
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    extra_rules = (fresh, extra_all)  # of the extra rounds
     me, my_cards, kanad_known, options, pool = known
     peeked = peeked_cards(variant)
     C = options.shape[0]
@@ -273,7 +274,7 @@ def _worlds_loop(s, nworlds, out, rules, lay, st, known, post, custom, twin, w, 
                 else:
                     pos = decide(s, 0, p, kinds, args, ctxmode, t1, t3, hp, kanad, custom, peeked)
                 kana_card(hp, pos, p, kanad, kept)
-            winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, n, rules, kept, key, tied,
+            winners[c], _r = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, i, npool, n, extra_rules, kept, key, tied,
                                     dark)
         won = 0
         for c in range(C):

@@ -80,7 +80,8 @@ def _unshown_loop(s, nrounds, out, rules, lay, args, base_deck, w):
     A seat's three cards stay where they were dealt, ``deck[3p:3p+3]``, so its kept cards
     are read back from there only when a tie needs them.
     """
-    n, _fresh, _extra_all, last_latest, _variant = unpack_rules(rules)
+    n, fresh, extra_all, last_latest, _variant = unpack_rules(rules)
+    extra_rules = (fresh, extra_all)  # of the extra rounds
     o_wins, o_hist, o_last, o_extra = lay[ROUND.wins], lay[ROUND.hand_value], lay[ROUND.last_round_starter], lay[
         ROUND.extra]
     kept, tied, dark, pos_of, tally, deck = w
@@ -135,7 +136,7 @@ def _unshown_loop(s, nrounds, out, rules, lay, args, base_deck, w):
             if (SUPERKANA if (ra | rb) == 0 else ra + rb + 4) == best:  # hand_key, as above
                 tied[k] = p
                 k += 1
-        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, k, tied, kept, rules, dark)
+        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, k, tied, kept, extra_rules, dark)
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -175,7 +176,8 @@ def play_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
 @helper
 def _shown_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
     """:func:`play_rounds` with cards shown (live odds): a seat's shown cards are fixed."""
-    n, _fresh, _extra_all, last_latest, _variant = unpack_rules(rules)
+    n, fresh, extra_all, last_latest, _variant = unpack_rules(rules)
+    extra_rules = (fresh, extra_all)  # of the extra rounds
     o_wins, o_hist, o_last, o_extra = lay[ROUND.wins], lay[ROUND.hand_value], lay[ROUND.last_round_starter], lay[
         ROUND.extra]
     o_per = o_extra + X.per_round
@@ -226,7 +228,8 @@ def _shown_rounds(s, nrounds, out, rules, lay, args, fixed, base_deck):
         for p in range(n):
             key[p] = hand_key(kept[p, 0], kept[p, 1])
         best_holders(key, n, tied)
-        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, count, tied, kept, rules, dark)
+        winner, i, m, restocked = play_extra_rounds(s, out, o_extra, deck, i, m, n, count, tied, kept, extra_rules,
+                                                    dark)
         out[o_wins + winner] += 1
         if restocked:
             m = _restock(deck, base_deck)
@@ -297,7 +300,8 @@ def play_configs(s, nrounds, out, rules, lay, st, focal, custom):
 @loop(from_python=True)
 def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
     """The deals of :func:`play_configs`; ``kept_f[c]`` the focal seat's kept cards under ``c``."""
-    n, fresh, _extra_all, _latest, variant = unpack_rules(rules)
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    extra_rules = (fresh, extra_all)  # of the extra rounds
     hands, kept, kanad, key, tied, dark, winners, deck, saved, state = w
     kinds, args, ctxmode, t1, t3 = st
     C = kinds.shape[0]
@@ -334,7 +338,7 @@ def _configs_loop(s, nrounds, out, rules, lay, st, focal, custom, w, kept_f):
                 kana_card(hp, pos, p, kanad, kept)
             kept_f[c, 0] = kept[f, 0]
             kept_f[c, 1] = kept[f, 1]
-            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, rules, kept, key,
+            winners[c], restocked = settle(s, out, o_extra + c * EXTRA_BLOCK, deck, 3 * n, m, n, extra_rules, kept, key,
                                            tied, dark)
         out[o_deals + fkey] += 1
         won = 0

@@ -126,7 +126,8 @@ def play_sessions(s, nsessions, out, rules, plan, pol, custom, o, preset, trace,
 @loop(from_python=True)
 def _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace, to, work):
     """The sessions of :func:`play_sessions`, on its scratch arrays ``work`` (``deck`` holds the 52 cards)."""
-    n, _fresh, _extra_all, _latest, variant = unpack_rules(rules)
+    n, fresh, extra_all, _latest, variant = unpack_rules(rules)
+    extra_rules = (fresh, extra_all)  # of the extra rounds
     peeked = peeked_cards(variant)
     rounds, leave, first, rotation, ref, less = plan
     (hands, flat, private, mine, shared, stream, kept, kanad, key, tied, dark, hand, deck, saved, starter, total,
@@ -185,8 +186,8 @@ def _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace
                         hand[j] = hands[q, j]
                     pos = decide(mine[q], c, p, kinds, args, ctxmode, t1, t3, hand, kanad, custom, peeked)
                     kana_card(hand, pos, p, kanad, kept)
-                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, rules, kept,
-                                          key, tied, dark)
+                wpos, _restocked = settle(stream, out, o[IX.extra] + t * EXTRA_BLOCK, deck, 3 * n, 52, n, extra_rules,
+                                          kept, key, tied, dark)
                 w = (st + wpos) % n
                 out[o[IX.wins] + t * n + w] += 1
                 poswins[t, wpos] += 1

@@ -145,18 +145,18 @@ def deal_kept(s, deck, i, m, a, b):
 
 
 @loop
-def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, rules, dark):
+def play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, extra_rules, dark):
     """Extra rounds after a tie for the best hand, until one player wins; returns
     ``(winner, i, m, restocked)``. ``tied[:k]`` holds the tied seats on entry (``kept`` their
-    kept cards); their counts go to the extra-round block of ``out`` at ``block``. ``rules``
-    is ``KanaRules.pack()``.
+    kept cards); their counts go to the extra-round block of ``out`` at ``block``.
+    ``extra_rules`` is ``(fresh_deck, extra_round_all)`` of the rules.
 
     Compiled without reference counting: the callers' hot loops are too, and a call from
     there then costs no atomic update per array argument.
     """
-    fresh = rules[R.fresh_deck]
+    fresh, extra_all = extra_rules
     out[block + X.needed] += 1
-    if rules[R.extra_round_all]:
+    if extra_all:
         k = n
         for p in range(n):
             tied[p] = p
@@ -278,7 +278,7 @@ def peeked_cards(variant):
 
 
 @inline
-def settle(s, out, block, deck, i, m, n, rules, kept, key, tied, dark):
+def settle(s, out, block, deck, i, m, n, extra_rules, kept, key, tied, dark):
     """The turn rounds and any extra rounds of the hands in ``kept``: returns ``(winner,
     restocked)``; extra-round counts go to the block at ``block``. Scratch arrays come apart
     (bound once by the caller), as for :func:`decide`."""
@@ -296,5 +296,5 @@ def settle(s, out, block, deck, i, m, n, rules, kept, key, tied, dark):
     if k == 1:
         out[block + X.per_round] += 1  # settled without an extra round
         return tied[0], False
-    winner, i, m, restocked = play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, rules, dark)
+    winner, i, m, restocked = play_extra_rounds(s, out, block, deck, i, m, n, k, tied, kept, extra_rules, dark)
     return winner, restocked
