@@ -178,13 +178,20 @@ def test_same_seed_same_figures_on_threads_and_dask():
                     rng=9)
 
 
-def same_everywhere(**kw):
-    """``advise(**kw)`` gives the same counts on 1 and 2 threads and on two Dask workers."""
-    one = advise(**kw, threads=1)
-    two = advise(**kw, threads=2)
+def test_the_default_players_same_figures_on_threads_and_dask():
+    # the advisor's default plays out with look-ahead players: a search at every seat
+    same_everywhere(call=_advise, **LATE, samples=12, rng=4)
+    same_everywhere(call=_advise, seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", turned="7h",
+                    samples=4, rng=5)
+
+
+def same_everywhere(call=advise, **kw):
+    """``call(**kw)`` gives the same counts on 1 and 2 threads and on two Dask workers."""
+    one = call(**kw, threads=1)
+    two = call(**kw, threads=2)
     assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
     pytest.importorskip("distributed")
-    dask = advise(**kw, backend="local:2")
+    dask = call(**kw, backend="local:2")
     assert (dask.counts == one.counts).all()
 
 
