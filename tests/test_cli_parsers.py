@@ -24,7 +24,7 @@ MEANING = {
     "--target": "points that end the game", "--samples": "number of simulated", "--precision": "simulate until",
     "--exact": "enumerate exactly", "--seed": "random seed", "--threads": "worker threads",
     "--progress": "show progress", "--no-progress": "no progress", "--json": "print one JSON object",
-    "--dask": "run the simulation on a Dask cluster",
+    "--dask": "run the simulation on a Dask cluster", "--wide": "every figure of each",
 }
 #: (command, flag) taking another type than the same flag elsewhere, on purpose.
 OTHER_TYPE = {

@@ -307,7 +307,8 @@ def add_play_commands(csub) -> None:
                         "random | heuristic | heuristic2 | lookahead (slow: give --samples 100), one for every seat "
                         "or four comma-separated (seat 0 = me)")
     a.add_argument("--wide", action="store_true",
-                   help="every interval and both differences to the best (lines over 100 columns)")
+                   help="every figure of each option: every interval and both differences to the best, in lines "
+                        "as wide as they need (default: at most 100 columns)")
     _house_flags(a)
     cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals",
                        precision_in="simulate until the paired margin difference between the best two options by "
