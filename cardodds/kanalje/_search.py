@@ -25,7 +25,7 @@ import numpy as np
 
 from .._jit import inline, loop
 from ._bits import JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, popcount
-from ._table import T, beats, score, seat_after
+from ._table import T, score, seat_after
 
 #: Rows of scratch the search uses, from its ``base`` row: per ply the cards still to try,
 #: the card tried (shifted by :data:`OFF`, room for the trick in progress at the root), the
@@ -275,8 +275,8 @@ def _back(t, scr, base, p, n, left):
 
 @inline
 def _pen(t, x):
-    """Card ``x``'s penalty: its jack's, else 0."""
-    return t[T.jack_penalty + (x & 3)] if (x >> 2) == JACK_RANK else 0
+    """Card ``x``'s penalty: its jack's, else 0 (no branch)."""
+    return t[T.jack_penalty + (x & 3)] * np.int64((x >> 2) == JACK_RANK)
 
 
 @inline
@@ -286,29 +286,29 @@ def _last_trick(t, n, leader, trump, tp, last_pen, left):
     gain twice (the leaf's two tricks, :func:`_two_tricks`, the second gaining nothing)."""
     if left == 0:
         return 0, 0, 0, 0
-    top = lowest(t[T.hand + leader])
-    wi = 0
-    g = tp - last_pen - _pen(t, top)
-    for i in range(1, n):
-        x = lowest(t[T.hand + seat_after(leader, i, n)])
-        if beats(x, top, trump):
-            top = x
-            wi = i
-        g -= _pen(t, x)
-    return seat_after(leader, wi, n), g, 0, 0
+    x0 = lowest(t[T.hand + leader])
+    x1 = lowest(t[T.hand + seat_after(leader, 1, n)])
+    x2 = lowest(t[T.hand + seat_after(leader, 2, n)]) if n == 3 else x1
+    g = tp - last_pen - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
+    return seat_after(leader, _winner(n, trump, x0, x1, x2), n), g, 0, 0
+
+
+@inline
+def _rank_key(x, led, trump, i):
+    """Card ``x``'s strength in a trick of suit ``led`` (a trump above the led suit above the
+    rest, then by rank), with its place ``i`` in the two low bits: no branch."""
+    return ((x >> 2) << 2 | np.int64((x & 3) == led) << 6 | np.int64((x & 3) == trump) << 7) | i
 
 
 @inline
 def _winner(n, trump, x0, x1, x2):
-    """The index (0 the leader) of the card taking the trick ``x0 x1 x2`` (``x2`` unused with two seats)."""
-    top = x0
-    w = 0
-    if beats(x1, top, trump):
-        top = x1
-        w = 1
-    if n == 3 and beats(x2, top, trump):
-        w = 2
-    return w
+    """The index (0 the leader) of the card taking the trick ``x0 x1 x2`` (``x2`` unused with
+    two seats): the greatest :func:`_rank_key`, compared without a branch."""
+    led = x0 & 3
+    k = max(_rank_key(x0, led, trump, 0), _rank_key(x1, led, trump, 1))
+    if n == 3:
+        k = max(k, _rank_key(x2, led, trump, 2))
+    return k & 3
 
 
 @inline
@@ -462,19 +462,13 @@ def endgame_score(t, seat, scr, base):
         tlen += 1
         if tlen == n:
             first = OFF + p - n + 1
-            top = cards[first]
-            wi = 0
-            g = tp
-            for i in range(n):
-                x = cards[first + i]
-                if i > 0 and beats(x, top, trump):
-                    top = x
-                    wi = i
-                if (x >> 2) == JACK_RANK:
-                    g -= t[T.jack_penalty + (x & 3)]
+            x0 = cards[first]
+            x1 = cards[first + 1]
+            x2 = cards[first + 2] if n == 3 else x1
+            g = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
             if left == 0:
                 g -= last_pen
-            w = seat_after(leader, wi, n)
+            w = seat_after(leader, _winner(n, trump, x0, x1, x2), n)
             acc[w] += g
             scr[base + WIN, p] = w
             scr[base + GAIN, p] = g
