@@ -56,6 +56,11 @@ MAX_ENDGAME = 5
 #: (``benchmarks/RESULTS_design.md``).
 ENDGAME_THREE = 4
 ENDGAME_TWO = 5
+#: Tricks left at a three-player decision from which the ``pimc`` player's play-outs end in
+#: the exact search: every decision (a three-player deal has 17 tricks). A player that searches
+#: only nearer the end, the look-ahead's play-outs before, is cheaper but was weaker in the
+#: ladder (``benchmarks/kanalje_pimc.py``, ``benchmarks/RESULTS_pimc.md``).
+EXACT_WITHIN = 17
 assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME
 
 
