@@ -291,10 +291,10 @@ def test_search_with_one_table_for_every_position_equals_brute_force(rules):
 @pytest.mark.parametrize("rules", [KanaljeRules(), KanaljeRules(turned_jack="last_trick"), TWO,
                                    KanaljeRules(trick_points=2, jack_penalties=(1, 5, 0, 2))])
 def test_search_of_jack_rich_end_positions_equals_brute_force(rules):
-    # The two-trick loop, the table and both stops are where a wrong penalty or bound would
-    # show: end positions of two to four tricks dealt from a deck with every jack and few
-    # ranks (many jacks taken, many equal cards), at a trick's start and inside a trick, one
-    # table kept across them all
+    # The two-trick loop, the table and the equal cards are where a wrong penalty or a jack
+    # that fails to separate would show: end positions of two to four tricks dealt from a deck
+    # with every jack and few ranks (many jacks taken, many equal cards), at a trick's start
+    # and inside a trick, one table kept across them all
     rng = np.random.default_rng(23)
     n = rules.players
     scr = P.new_scratch()[0]
