@@ -287,4 +287,36 @@ def test_search_with_one_table_for_every_position_equals_brute_force(rules):
             TB.play_card(t, s, P.heuristic_card(t, s, TB.legal_cards(t, s)))
 
 
+
+@pytest.mark.parametrize("rules", [KanaljeRules(), KanaljeRules(turned_jack="last_trick"), TWO,
+                                   KanaljeRules(trick_points=2, jack_penalties=(1, 5, 0, 2))])
+def test_search_of_jack_rich_end_positions_equals_brute_force(rules):
+    # The two-trick loop, the table and the equal cards are where a wrong penalty or a jack
+    # that fails to separate would show: end positions of two to four tricks dealt from a deck
+    # with every jack and few ranks (many jacks taken, many equal cards), at a trick's start
+    # and inside a trick, one table kept across them all
+    rng = np.random.default_rng(23)
+    n = rules.players
+    scr = P.new_scratch()[0]
+    small = [c for c in range(52) if (c >> 2) in (0, 1, 7, 8, 9, 10, 12)]
+    for _ in range(60):
+        k = int(rng.integers(2, 5))
+        deck = rng.permutation(small)
+        turned = int(deck[n * k]) if n == 3 else -1
+        t = TB.TABLE.zeros()
+        TB.new_table(t, rules.pack(), int(rng.integers(n)), turned, 0)
+        if n == 2:
+            t[T.trump] = int(rng.integers(-1, 4))
+        for s in range(n):
+            t[T.hand + s] = mask_of(int(c) for c in deck[s * k:(s + 1) * k])
+        for _ in range(int(rng.integers(n))):
+            s = TB.to_play(t)
+            TB.play_card(t, s, int(rng.choice(cards_of(int(TB.legal_cards(t, s))))))
+        want = brute(t)
+        for s in range(n):
+            u = t.copy()
+            assert int(S.endgame_score(u, s, scr, P.SOLVE)) == want[s]
+            assert (u == t).all()
+
+
 SHARED_SCRATCH = P.new_scratch()[0]

@@ -13,8 +13,10 @@ The search is a depth-first loop over an explicit stack kept in rows of the chun
 (:data:`SOLVE_ROWS` rows of ``scr`` from row ``base``): it allocates nothing and is compiled
 without reference counting (``@loop``, see ``cardodds/_jit.py``). It works on the table in
 place (hands taken out and put back), so the table is as it was when it returns. Cards of
-one suit in one hand with no card still in play between them (no jack among them) take the
-same tricks whatever is played: only the lowest of each such run is searched.
+one suit in one hand with no card of that suit still in play between them (no jack among
+them) take the same tricks whatever is played: only the lowest of each such run is searched.
+The last two tricks are not searched ply by ply: where they start (two cards a hand) a loop
+over their at most eight first tricks solves them (:func:`_two_tricks`), through the table.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import inline, loop
-from ._bits import JACK_RANK, JACKS, SUIT_MASK, above, below, bit, lowest, popcount
-from ._table import T, beats, score, seat_after
+from ._bits import JACK_RANK, JACKS, SUIT_MASK, above, below, bit, highest, lowest, popcount
+from ._table import T, score, seat_after
 
 #: Rows of scratch the search uses, from its ``base`` row: per ply the cards still to try,
 #: the card tried (shifted by :data:`OFF`, room for the trick in progress at the root), the
@@ -36,9 +38,10 @@ from ._table import T, beats, score, seat_after
 #: (:data:`TT_ROWS` rows).
 MOVES, CARDS, MOVER, LEADER, TLEN, WIN, GAIN, HAVE, BEST, ACC, SLOT, LOW, HIGH, TT = range(14)
 #: Columns of the ``ACC`` row past the four seats.
-SUM, RULE_BITS, LAST_PEN = 4, 5, 6
+SUM, RULE_BITS, LAST_PEN, PENS = 4, 5, 6, 8
 #: The transposition table: entries of 8 int64 (the key: its tag and the three hands; the
-#: value: what each seat gains from there), 8 to a row, :data:`TT_ENTRIES` of them.
+#: value: what each seat gains from there, or with two cards a hand the two tricks' winners
+#: and gains), 8 to a row, :data:`TT_ENTRIES` of them.
 TT_ENTRIES = 2048
 TT_ROWS = TT_ENTRIES // 8
 SOLVE_ROWS = TT + TT_ROWS
@@ -53,6 +56,11 @@ MAX_ENDGAME = 5
 #: (``benchmarks/RESULTS_design.md``).
 ENDGAME_THREE = 4
 ENDGAME_TWO = 5
+#: Tricks left at a three-player decision from which the ``pimc`` player's play-outs end in
+#: the exact search: every decision (a three-player deal has 17 tricks). A player that searches
+#: only nearer the end, the look-ahead's play-outs before, is cheaper but was weaker in the
+#: ladder (``benchmarks/kanalje_pimc.py``, ``benchmarks/RESULTS_pimc.md``).
+EXACT_WITHIN = 17
 assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME
 
 
@@ -90,15 +98,29 @@ def lowest_of_runs(legal, separating, across):
 @inline
 def _moves(t, mover, led, inplay):
     """The cards ``mover`` may play worth searching: follow suit if able (``led`` is the
-    trick's first card, -1 when leading); of non-jacks of a suit with no card in ``inplay``
-    between them, the lowest."""
+    trick's first card, -1 when leading); of non-jacks of a suit with no card of that suit
+    in ``inplay`` between them, the lowest (they take the same tricks: the search compares
+    cards within a suit, and trumps). Branch-free: each card looks down its suit through the
+    cards out of play (a fill doubling its reach, 1, 2, 4 then 8 ranks) for a card it plays."""
     hand = t[T.hand + mover]
     legal = hand
     if led >= 0:
         f = hand & SUIT_MASK[led & 3]
         if f != 0:
             legal = f
-    return lowest_of_runs(legal, inplay, 0)
+    x = legal & ~JACKS
+    if (x & (x - 1)) == 0:
+        return legal
+    fill = x
+    gap = ~inplay
+    fill |= gap & (fill << 4)
+    gap &= gap << 4
+    fill |= gap & (fill << 8)
+    gap &= gap << 8
+    fill |= gap & (fill << 16)
+    gap &= gap << 16
+    fill |= gap & (fill << 32)
+    return legal & ~(x & (fill << 4))
 
 
 @inline
@@ -182,17 +204,42 @@ def _probe(t, scr, base, tag, k):
 
 
 @inline
+def _key(t, row, o, tag):
+    """Write the position's key (``tag`` and the three hands) into the entry at ``row[o:]``."""
+    row[o] = tag
+    row[o + 1] = t[T.hand]
+    row[o + 2] = t[T.hand + 1]
+    row[o + 3] = t[T.hand + 2]
+
+
+@inline
 def _store(t, scr, base, p, n):
     """Node ``p`` (a trick's start, exact) is searched: what each seat gains from it, stored."""
     k = scr[base + SLOT, p]
     row = scr[base + TT + (k >> 3)]
     o = (k & 7) * 8
-    row[o] = _tag(t, scr, base, scr[base + LEADER, p])
-    row[o + 1] = t[T.hand]
-    row[o + 2] = t[T.hand + 1]
-    row[o + 3] = t[T.hand + 2]
+    _key(t, row, o, _tag(t, scr, base, scr[base + LEADER, p]))
     for s in range(n):
         row[o + 4 + s] = scr[base + BEST, 4 * p + s] - scr[base + ACC, s]
+
+
+@inline
+def _two_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen):
+    """:func:`_two_tricks` through the transposition table (its entries hold the winners and
+    gains of the two tricks: a position with two cards a hand has no other kind of entry)."""
+    tag = _tag(t, scr, base, leader)
+    k = _slot(t, tag)
+    row = scr[base + TT + (k >> 3)]
+    o = (k & 7) * 8
+    if _probe(t, scr, base, tag, k):
+        return row[o + 4], row[o + 5], row[o + 6], row[o + 7]
+    wa, ga, wb, gb = _two_tricks(t, n, leader, trump, tp, last_pen)
+    _key(t, row, o, tag)
+    row[o + 4] = wa
+    row[o + 5] = ga
+    row[o + 6] = wb
+    row[o + 7] = gb
+    return wa, ga, wb, gb
 
 
 @inline
@@ -206,10 +253,10 @@ def _open(t, n, scr, base, p, leader, tlen, slot):
     scr[base + HAVE, p] = 0
     scr[base + SLOT, p] = slot
     tp = t[T.trick_points]
-    lose = _still_to_lose(t, inplay) + scr[base + ACC, LAST_PEN]
+    lose = scr[base + ACC, PENS + ((inplay >> (4 * JACK_RANK)) & 15)] + scr[base + ACC, LAST_PEN]
     # a seat gains at most a point a trick left, and loses at most every penalty left, less
     # the trick it takes with them
-    scr[base + HIGH, p] = tp * (popcount(inplay) // n)
+    scr[base + HIGH, p] = tp * popcount(t[T.hand + mover])  # the mover has a card a trick left
     scr[base + LOW, p] = min(0, tp - lose) if lose > 0 else 0
 
 
@@ -222,17 +269,144 @@ def _take_back(t, scr, base, p):
         scr[base + ACC, w] -= scr[base + GAIN, p]
 
 
+@inline
+def _back(t, scr, base, p, n, left):
+    """Back at node ``p`` from its child: ply ``p``'s card undone, then :func:`_cut`. Returns
+    the cards left, the trick's leader and length at node ``p``."""
+    _take_back(t, scr, base, p)
+    _cut(scr, base, p, n)
+    return left + 1, scr[base + LEADER, p], scr[base + TLEN, p]
+
+
+@inline
+def _pen(t, x):
+    """Card ``x``'s penalty: its jack's, else 0 (no branch)."""
+    return t[T.jack_penalty + (x & 3)] * np.int64((x >> 2) == JACK_RANK)
+
+
+@inline
+def _last_trick(t, n, leader, trump, tp, last_pen, left):
+    """The last trick, one card a seat, led by ``leader``: forced, scored from the hands
+    without being searched (``left`` 0: no trick, nothing gained). Returns its winner and
+    gain twice (the leaf's two tricks, :func:`_two_tricks`, the second gaining nothing)."""
+    if left == 0:
+        return 0, 0, 0, 0
+    x0 = lowest(t[T.hand + leader])
+    x1 = lowest(t[T.hand + seat_after(leader, 1, n)])
+    x2 = lowest(t[T.hand + seat_after(leader, 2, n)]) if n == 3 else x1
+    g = tp - last_pen - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
+    return seat_after(leader, _winner(n, trump, x0, x1, x2), n), g, 0, 0
+
+
+@inline
+def _rank_key(x, led, trump, i):
+    """Card ``x``'s strength in a trick of suit ``led`` (a trump above the led suit above the
+    rest, then by rank), with its place ``i`` in the two low bits: no branch."""
+    return ((x >> 2) << 2 | np.int64((x & 3) == led) << 6 | np.int64((x & 3) == trump) << 7) | i
+
+
+@inline
+def _winner(n, trump, x0, x1, x2):
+    """The index (0 the leader) of the card taking the trick ``x0 x1 x2`` (``x2`` unused with
+    two seats): the greatest :func:`_rank_key`, compared without a branch."""
+    led = x0 & 3
+    k = max(_rank_key(x0, led, trump, 0), _rank_key(x1, led, trump, 1))
+    if n == 3:
+        k = max(k, _rank_key(x2, led, trump, 2))
+    return k & 3
+
+
+@inline
+def _two_tricks(t, n, leader, trump, tp, last_pen):
+    """The last two tricks from their start, two cards a hand, solved directly (max-n, ties
+    to the lowest card: the search's choices): each seat's every legal card, in a loop of at
+    most eight first tricks rather than a search. Returns each trick's winner (seat) and gain.
+    The two tricks' penalties add up to those of the six cards, so the second's gain follows
+    from the first's."""
+    s1 = seat_after(leader, 1, n)
+    s2 = seat_after(leader, 2, n) if n == 3 else leader
+    h0 = t[T.hand + leader]
+    h1 = t[T.hand + s1]
+    h2 = t[T.hand + s2] if n == 3 else np.int64(0)
+    both = tp + tp - last_pen - _pen(t, lowest(h0)) - _pen(t, highest(h0)) - _pen(t, lowest(h1)) \
+        - _pen(t, highest(h1))
+    if n == 3:
+        both -= _pen(t, lowest(h2)) + _pen(t, highest(h2))
+    bw1 = 0
+    bg1 = 0
+    bw2 = 0
+    v0 = 0
+    first0 = True
+    m0 = h0
+    while m0 != 0:
+        x0 = lowest(m0)
+        m0 &= m0 - 1
+        r0 = lowest(h0 ^ bit(x0))
+        suit = SUIT_MASK[x0 & 3]
+        l1 = h1 & suit
+        if l1 == 0:
+            l1 = h1
+        l2 = h2 & suit
+        if l2 == 0:
+            l2 = h2
+        cw1 = 0
+        cg1 = 0
+        cw2 = 0
+        v1 = 0
+        first1 = True
+        while l1 != 0:
+            x1 = lowest(l1)
+            l1 &= l1 - 1
+            r1 = lowest(h1 ^ bit(x1))
+            dw1 = 0
+            dg1 = 0
+            dw2 = 0
+            v2 = 0
+            m2 = l2 if n == 3 else np.int64(1)
+            first2 = True
+            while m2 != 0:
+                x2 = lowest(m2)
+                m2 &= m2 - 1
+                r2 = lowest(h2 ^ bit(x2)) if n == 3 else 0
+                w1 = _winner(n, trump, x0, x1, x2)
+                g1 = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
+                # the last trick, led by w1: its cards rotated so that w1's comes first
+                if w1 == 0:
+                    w2 = _winner(n, trump, r0, r1, r2)
+                elif w1 == 1:
+                    w2 = _winner(n, trump, r1, r2, r0) if n == 3 else _winner(n, trump, r1, r0, r0)
+                    w2 = w2 + 1 if w2 + 1 < n else 0
+                else:
+                    w2 = _winner(n, trump, r2, r0, r1) + 2
+                    w2 = w2 - 3 if w2 >= 3 else w2
+                g2 = both - g1
+                v = (g1 if w1 == 2 else 0) + (g2 if w2 == 2 else 0)
+                if first2 or v > v2:
+                    dw1, dg1, dw2, v2 = w1, g1, w2, v
+                    first2 = False
+            v = (dg1 if dw1 == 1 else 0) + (both - dg1 if dw2 == 1 else 0)
+            if first1 or v > v1:
+                cw1, cg1, cw2, v1 = dw1, dg1, dw2, v
+                first1 = False
+        v = (cg1 if cw1 == 0 else 0) + (both - cg1 if cw2 == 0 else 0)
+        if first0 or v > v0:
+            bw1, bg1, bw2, v0 = cw1, cg1, cw2, v
+            first0 = False
+    return seat_after(leader, bw1, n), bg1, seat_after(leader, bw2, n), both - bg1
+
+
 @loop
 def endgame_score(t, seat, scr, base):
     """``seat``'s score at the end of the deal ``t`` (three players, or two in phase 2) when
     every seat plays the rest perfectly for itself (max-n, every hand known). ``scr`` rows
     ``base`` .. ``base + SOLVE_ROWS``: the search's stack and its transposition table, whose
     entries stay valid for any later call (their key is the whole position and the rules);
-    at most :data:`MAX_ENDGAME` tricks. The last trick, one card a seat, is forced: it is
-    scored where it starts rather than searched ply by ply. A position at a trick's start
-    is searched once (the table), and a node stops when no card left can change what the
-    seats above it choose (:func:`_cut`): the same value vectors as the full search, so
-    the same choices, ties included (``tests/test_kanalje_pimc.py`` against brute force)."""
+    at most :data:`MAX_ENDGAME` tricks. The last two tricks are solved where they start
+    (:func:`_two_tricks`), the last alone (forced) where a search begins inside the one
+    before it. A position at a trick's start is searched once (the table), and a node
+    stops when no card left can change what the seats above it choose (:func:`_cut`): the
+    same value vectors as the full search, so the same choices, ties included
+    (``tests/test_kanalje_pimc.py`` against brute force)."""
     n = t[T.players]
     trump = t[T.trump]
     left = 0
@@ -257,7 +431,12 @@ def endgame_score(t, seat, scr, base):
     acc[RULE_BITS] = tp | (t[T.jack_penalty] << 7) | (t[T.jack_penalty + 1] << 14) \
         | (t[T.jack_penalty + 2] << 21) | (t[T.jack_penalty + 3] << 28) | (last_pen << 35) | (n << 42)
     inplay = _in_play(t, scr, base, 0, tlen)
-    acc[SUM] = tp * (popcount(inplay) // n) - _still_to_lose(t, inplay) - last_pen
+    for j in range(16):  # the penalties of every set of jacks, by their four bits
+        acc[PENS + j] = _still_to_lose(t, np.int64(j) << (4 * JACK_RANK))
+    acc[SUM] = tp * (popcount(inplay) // n) - acc[PENS + ((inplay >> (4 * JACK_RANK)) & 15)] - last_pen
+    if tlen == 0 and left == 2 * n:
+        wa, ga, wb, gb = _two_tricks(t, n, leader, trump, tp, last_pen)
+        return score(t, seat) + (ga if wa == seat else 0) + (gb if wb == seat else 0)
     slot = -1
     if tlen == 0 and left > n:
         tag = _tag(t, scr, base, leader)
@@ -274,12 +453,8 @@ def endgame_score(t, seat, scr, base):
             if p == 0:
                 break
             p -= 1
-            _take_back(t, scr, base, p)
-            left += 1
-            leader = scr[base + LEADER, p]
-            tlen = scr[base + TLEN, p]
             _offer(scr, base, p, n, base + BEST, 4 * (p + 1))
-            _cut(scr, base, p, n)
+            left, leader, tlen = _back(t, scr, base, p, n, left)
             continue
         c = lowest(m)
         scr[base + MOVES, p] = m & (m - 1)
@@ -292,26 +467,23 @@ def endgame_score(t, seat, scr, base):
         tlen += 1
         if tlen == n:
             first = OFF + p - n + 1
-            top = cards[first]
-            wi = 0
-            g = tp
-            for i in range(n):
-                x = cards[first + i]
-                if i > 0 and beats(x, top, trump):
-                    top = x
-                    wi = i
-                if (x >> 2) == JACK_RANK:
-                    g -= t[T.jack_penalty + (x & 3)]
+            x0 = cards[first]
+            x1 = cards[first + 1]
+            x2 = cards[first + 2] if n == 3 else x1
+            g = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
             if left == 0:
                 g -= last_pen
-            w = seat_after(leader, wi, n)
+            w = seat_after(leader, _winner(n, trump, x0, x1, x2), n)
             acc[w] += g
             scr[base + WIN, p] = w
             scr[base + GAIN, p] = g
             leader = w
             tlen = 0
-        if left > 0 and not (tlen == 0 and left == n):
-            slot = -1
+        if tlen == 0 and left == 2 * n:  # two tricks left: solved directly, a leaf
+            wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen)
+        elif left == 0 or (tlen == 0 and left == n):  # the deal is over, or its last trick forced
+            wa, ga, wb, gb = _last_trick(t, n, leader, trump, tp, last_pen, left)
+        else:
             if tlen == 0:
                 tag = _tag(t, scr, base, leader)
                 slot = _slot(t, tag)
@@ -323,39 +495,17 @@ def endgame_score(t, seat, scr, base):
                     _offer(scr, base, p, n, base + ACC, 0)
                     for s in range(n):
                         acc[s] -= row[o + s]
-                    _take_back(t, scr, base, p)
-                    left += 1
-                    leader = scr[base + LEADER, p]
-                    tlen = scr[base + TLEN, p]
-                    _cut(scr, base, p, n)
+                    left, leader, tlen = _back(t, scr, base, p, n, left)
                     continue
+            else:
+                slot = -1
             p += 1
             _open(t, n, scr, base, p, leader, tlen, slot)
             continue
-        w = -1
-        g = 0
-        if left > 0:  # the last trick, one card a seat: forced, scored without searching it
-            # Its cards are read from the hands, not written into ``cards`` for the loop that
-            # closes a trick above: with that one loop for both, the pimc kernel ran 0.953 and
-            # 0.926 as fast (quartiles 0.875-1.028; benchmarks/side_by_side.py --kernel pimc).
-            top = lowest(t[T.hand + leader])
-            wi = 0
-            g = tp - last_pen
-            for i in range(n):
-                x = lowest(t[T.hand + seat_after(leader, i, n)])
-                if i > 0 and beats(x, top, trump):
-                    top = x
-                    wi = i
-                if (x >> 2) == JACK_RANK:
-                    g -= t[T.jack_penalty + (x & 3)]
-            w = seat_after(leader, wi, n)
-            acc[w] += g
-        _offer(scr, base, p, n, base + ACC, 0)  # a leaf: the deal is over
-        if w >= 0:
-            acc[w] -= g
-        _take_back(t, scr, base, p)
-        left += 1
-        leader = scr[base + LEADER, p]
-        tlen = scr[base + TLEN, p]
-        _cut(scr, base, p, n)
+        acc[wa] += ga
+        acc[wb] += gb
+        _offer(scr, base, p, n, base + ACC, 0)  # a leaf
+        acc[wa] -= ga
+        acc[wb] -= gb
+        left, leader, tlen = _back(t, scr, base, p, n, left)
     return score(t, seat) + scr[base + BEST, seat]
