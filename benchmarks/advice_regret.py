@@ -14,7 +14,8 @@ melds and red 3s, the whole pile (every card of it was discarded face up), the o
 counts, the cards each took with the pile and still holds (``known``), the cards each threw
 (``thrown``, for the players that remember them) and the turn.
 
-For each position the reference (``--reference`` with ``--reference-worlds``, seed 10**6 + i)
+For each position the reference (``--reference`` with ``--reference-worlds``, seed
+``--reference-seed`` + i, default 10**6)
 values every option; each advisor of ``--players`` (its default worlds, seed i: other worlds
 than the reference's) names an option (its ``best``, or its highest mean when it names none).
 Regret = reference value of the reference's best option - reference value of the named option
@@ -193,7 +194,7 @@ def run(args) -> list[dict]:
             records.append(done[i])
             continue
         t0 = time.perf_counter()
-        ref = values(pos, args.reference, args.reference_worlds, REF_SEED + i)
+        ref = values(pos, args.reference, args.reference_worlds, args.reference_seed + i)
         ref_time = time.perf_counter() - t0
         rec = {"i": i, "deal_seed": deal_seed, "position": pos, "reference": ref,
                "reference_time": ref_time, "players": {}}
@@ -220,7 +221,7 @@ def table(args, records: list[dict]) -> str:
     n = len(records)
     unit = GAMES[args.game][2]
     lines = [f"### {args.game}: {n} positions, seed {args.seed}; reference {args.reference}, "
-             f"{args.reference_worlds:,} worlds", "",
+             f"{args.reference_worlds:,} worlds, seeds {args.reference_seed:,} + i", "",
              f"Regret in {unit}: reference value of its best option - reference value of the option named.", "",
              "| advisor (default worlds) | mean regret [95%] | named the reference's best | median time a "
              "position, s |", "|---|---:|---:|---:|"]
@@ -234,8 +235,10 @@ def table(args, records: list[dict]) -> str:
         m, lo, hi = mean_ci([r["players"][new]["regret"] - r["players"][old]["regret"] for r in records])
         words = "no difference at this precision" if lo <= 0 <= hi else (
             f"{new} lower" if hi < 0 else f"{new} higher")
+        differ = sum(r["players"][new]["named"] != r["players"][old]["named"] for r in records)
         lines += ["", f"Paired difference of regret, {new} - {old}, over the same {n} positions: "
-                  f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] ({words})."]
+                  f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] ({words}); the two named different options in {differ} "
+                  "of them."]
     ses = [max(r["reference"]["se"]) for r in records]
     opts = [len(r["reference"]["options"]) for r in records]
     rt = statistics.median(r["reference_time"] for r in records)
@@ -253,6 +256,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reference", default=None, help="the reference's players (default: see DEFAULTS)")
     ap.add_argument("--reference-worlds", type=int, default=None)
+    ap.add_argument("--reference-seed", type=int, default=REF_SEED, help="position i's reference runs on this + i")
     ap.add_argument("--players", default=None, help="the advisors to rate, old default first, new default last")
     ap.add_argument("--jsonl", default=None, help="keep each position's figures here, and resume from them")
     ap.add_argument("--out", default=None, help="write the markdown table here too")
