@@ -149,8 +149,8 @@ def canasta_values(pos: dict, policies: str, samples: int | None, rng: int) -> d
             "named": r.best if r.best is not None else r.best_option}
 
 
-GAMES = {"kanalje": (kanalje_position, kanalje_values, "my points for the deal"),
-         "canasta": (canasta_position, canasta_values, "our margin for the hand, points")}
+GAMES = {"kanalje": (kanalje_position, kanalje_values, "my points for the deal", "worlds"),
+         "canasta": (canasta_position, canasta_values, "our margin for the hand, points", "deals")}
 
 
 # ---- the run ------------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def table(args, records: list[dict]) -> str:
     n = len(records)
     unit = GAMES[args.game][2]
     lines = [f"### {args.game}: {n} positions, seed {args.seed}; reference {args.reference}, "
-             f"{args.reference_worlds:,} worlds, seeds {args.reference_seed:,} + i", "",
+             f"{args.reference_worlds:,} {GAMES[args.game][3]}, seeds {args.reference_seed:,} + i", "",
              f"Regret in {unit}: reference value of its best option - reference value of the option named.", "",
              "| advisor (default worlds) | mean regret [95%] | named the reference's best | median time a "
              "position, s |", "|---|---:|---:|---:|"]
@@ -249,6 +249,26 @@ def table(args, records: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def cross(args, records: list[dict], other: list[dict]) -> str:
+    """The regret with the best picked by this run's reference and valued by an independent one
+    (``--second``): free of the upward bias a reference gets from picking its own noisy best."""
+    players = args.players.split(",")
+    pairs = [(r, o) for r, o in zip(records, other) if r["i"] == o["i"]]
+    agree = sum(r["reference"]["options"][int(np.argmax(r["reference"]["values"]))]
+                == o["reference"]["options"][int(np.argmax(o["reference"]["values"]))] for r, o in pairs)
+    lines = ["", f"Against a second reference (`{args.second}`, other seeds): the two references' best options "
+             f"agree in {agree} of {len(pairs)} positions. Regret with the best picked by the first reference "
+             "and every option valued by the second:", ""]
+    for p in players:
+        def loss(r, o):
+            v, opts = o["reference"]["values"], o["reference"]["options"]
+            pick = r["reference"]["options"][int(np.argmax(r["reference"]["values"]))]
+            return v[opts.index(pick)] - v[opts.index(r["players"][p]["named"])]
+        m, lo, hi = mean_ci([loss(r, o) for r, o in pairs])
+        lines.append(f"- {p}: {m:.3f} [{lo:.3f}, {hi:.3f}]")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=sorted(GAMES), required=True)
@@ -260,6 +280,8 @@ def main() -> None:
     ap.add_argument("--players", default=None, help="the advisors to rate, old default first, new default last")
     ap.add_argument("--jsonl", default=None, help="keep each position's figures here, and resume from them")
     ap.add_argument("--out", default=None, help="write the markdown table here too")
+    ap.add_argument("--second", default=None, help="the --jsonl of a run with another --reference-seed: "
+                    "value this run's reference picks by it")
     args = ap.parse_args()
     ref, worlds, players = DEFAULTS[args.game]
     args.reference = args.reference or ref
@@ -267,6 +289,9 @@ def main() -> None:
     args.players = args.players or players
     records = run(args)
     text = table(args, records)
+    if args.second:
+        other = [json.loads(line) for line in Path(args.second).read_text().splitlines()]
+        text += "\n" + cross(args, records, sorted(other, key=lambda r: r["i"]))
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")
