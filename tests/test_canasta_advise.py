@@ -351,6 +351,13 @@ def test_thrown_cards_feed_heuristic2s_memory():
     assert (a.counts != b.counts).any()
 
 
+def test_a_card_thrown_twice_is_remembered_twice():
+    # five black 3s thrown by a 108-card pack's four: one was taken with the pile and thrown again
+    t = position(HAND, thrown="1: 3b 3b 3b; 3: 3b 3b", turn=20, pile_size=5, counts=(15, 16, 15),
+                 melds="us: A A A; them: 8 8 8, 5 5 5 5").base
+    assert t[T.SA.discarded + BLACK3] == 5 and t[T.SA.threw + 3 * 15 + BLACK3] == 2
+
+
 # ---- ranked by what is at stake ------------------------------------------------------------------
 def test_with_the_score_the_options_are_ranked_by_winning_the_game():
     kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K", counts=(10, 9, 11), known={1: "Q Q"},

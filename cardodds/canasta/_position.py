@@ -273,11 +273,7 @@ def position(hand, *, melds=None, pile=None, pile_size=None, top=None, counts=AD
             seen[k] += 1
     seen[RED3] += red3[0] + red3[1]
     over = [KIND_NAMES[k] for k in range(N_KINDS) if seen[k] > pack[k]]
-    thrown_n = np.bincount([k for cards in threw.values() for k in cards], minlength=N_KINDS)
-    over_thrown = [KIND_NAMES[k] for k in range(N_KINDS) if thrown_n[k] > pack[k]]
-    if over_thrown:
-        raise ValueError(f"thrown: more {', '.join(over_thrown)} cards are thrown than the {rules.deck_size}-card "
-                         "pack holds; check the cards")
+    # thrown is not bounded by the pack: a discard taken with the pile may be thrown again
     if over:
         raise ValueError(f"hand/melds/pile/known/red3: more {', '.join(over)} cards are given than the "
                          f"{rules.deck_size}-card pack holds; check the cards")
