@@ -2,7 +2,7 @@
 
 from ._jit import helper
 
-__all__ = ["add_paired"]
+__all__ = ["add_actions", "add_paired"]
 
 
 @helper
@@ -17,3 +17,27 @@ def add_paired(out, n_at, sum_at, sq_at, plus_at, minus_at, d):
         out[plus_at] += 1
     elif d < 0:
         out[minus_at] += 1
+
+
+@helper
+def add_actions(out, at, values, possible, n_actions):
+    """Count one position of a strategy table in the cell whose counts start at ``out[at]``
+    (the layout of ``cardodds.strategy.CELL``): ``values[a]`` is the deciding seat's value of
+    action ``a``, ``possible[a]`` is 1 where the position allowed it."""
+    out[at] += 1
+    aa = n_actions * n_actions
+    for a in range(n_actions):
+        if possible[a] == 0:
+            continue
+        for b in range(n_actions):
+            if possible[b] == 0:
+                continue
+            k = at + 1 + a * n_actions + b
+            out[k] += 1
+            if a == b:
+                out[k + aa] += values[a]
+                out[k + 2 * aa] += values[a] * values[a]
+            else:
+                d = values[a] - values[b]
+                out[k + aa] += d
+                out[k + 2 * aa] += d * d
