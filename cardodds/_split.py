@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -39,6 +40,18 @@ __all__ = ["SPLITS", "two_processes"]
 #: The argument types of a Kanalje search, which the kernels call through a pointer
 #: (``kanalje._policies.SEARCH_SIGNATURE``, a :class:`cardodds._jit.Pointer`).
 _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1])"
+
+
+def _kanalje_advise(phase1: bool) -> tuple[tuple[str, str], ...]:
+    """The advisor's part for a look-ahead lineup: the search's part with the card choice of
+    the advice loop's play-outs (``choose``), which waits for the heuristic compiled here
+    first and is then off the command's path, as the search's pointer is."""
+    p, calls = ("bool", "LOOKAHEAD_CALLS_PHASE1") if phase1 else ("none", "LOOKAHEAD_CALLS")
+    search = _kanalje_search("look-ahead", phase1)
+    first = 2 if phase1 else 1  # after the heuristic (heuristic1_choose, heuristic_card)
+    choose = (("cardodds.kanalje._policies.choose", f"(uint64[::1], int64[::1], int64, int64, int64, {calls}, "
+                                                    f"int64[:, ::1], uint64[:, ::1], {p})"),)
+    return search[:first] + choose + search[first:]
 
 
 def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
@@ -72,6 +85,9 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
                                                         "int64[::1], int64)"),
         ("cardodds.canasta._table.score_hand", "(int64[::1], int64[::1], int64[::1])"),
+        ("cardodds.canasta._lookahead.play_option_alone", "(uint64[::1], int64[::1], int64[::1], int64[::1], "
+                                                          "int64[:, ::1], int64[:, ::1], int64[::1], none, int64[::1], "
+                                                          "int64, none)"),
     ),
     "canasta play": (
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
@@ -86,6 +102,8 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.kanalje._advise.PLAY_OUT_OPTIONS", "(int64[::1], int64[::1], uint64[:, ::1], int64, int64[::1], "
                                                       "int64[::1], int64[:, ::1])"),
     ),
+    "kanalje advise look-ahead": _kanalje_advise(False),
+    "kanalje advise look-ahead, phase 1": _kanalje_advise(True),
     "kanalje risk heuristic": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
         ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
@@ -103,10 +121,22 @@ def _function(name: str):
     return getattr(importlib.import_module(module), attr)
 
 
-def _types(text: str) -> tuple:
-    from numba.core import sigutils
+#: Types a part's argument types name that numba's own names cannot spell (a named tuple of
+#: functions): the name, and the function that gives the type, with its argument.
+_NAMED_TYPES = {
+    "LOOKAHEAD_CALLS": ("cardodds.kanalje._policies.lookahead_calls_type", False),
+    "LOOKAHEAD_CALLS_PHASE1": ("cardodds.kanalje._policies.lookahead_calls_type", True),
+}
 
-    return sigutils.normalize_signature(text)[0]
+
+def _types(text: str) -> tuple:
+    """The numba types of a part's argument types ``text``, as numba reads a signature, with
+    the names of :data:`_NAMED_TYPES`."""
+    from numba.core import sigutils, types
+
+    names = {name: _function(fn)(arg) for name, (fn, arg) in _NAMED_TYPES.items()
+             if re.search(rf"\b{name}\b", text)}
+    return sigutils.normalize_signature(eval(text, {}, {**types.__dict__, **names}) if names else text)[0]
 
 
 def _cached(name: str) -> bool:

@@ -338,7 +338,8 @@ def _advise(args) -> int:
     rules = _rules(args)
     names = _check_policies(args, rules)
     searches = {"lookahead", "pimc"} & set(names)
-    split = _split(names, args.faceup is not None) if searches else "kanalje advise"
+    split = ("kanalje advise" if not searches else _split(names, args.faceup is not None) if "pimc" in searches
+             else "kanalje advise look-ahead" + (", phase 1" if args.faceup is not None else ""))
     try:
         with two_processes(split):
             res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
