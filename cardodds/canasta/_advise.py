@@ -9,7 +9,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..layout import Layout
-from ._lookahead import play_option, play_option_alone
+from ._lookahead import play_option
 from ._table import MAX_MOVES, MW, S_SIZE, SA
 from ._worlds import copy_into, deal_world
 from .cards import N_KINDS
@@ -75,10 +75,7 @@ def advise_kernel(rng, n, out, position, rl, pol, hp, lay, user, game, smart, lo
         for o in range(k):
             copy_into(t, world)
             copy_into(rng, saved)
-            if look is None:  # compiled on its own: on a first call, in a second process beside this kernel
-                play_option_alone(rng, t, rl, pol, hp, mv, work, user, options[o], smart, None)
-            else:
-                play_option(rng, t, rl, pol, hp, mv, work, user, options[o], smart, look)
+            play_option(rng, t, rl, pol, hp, mv, work, user, options[o], smart, look)
             m[o] = t[SA.score] - t[SA.score + 1]
             out[lay[ADV.margin] + o] += m[o]
             out[lay[ADV.margin_sq] + o] += m[o] * m[o]
