@@ -338,8 +338,12 @@ def _advise(args) -> int:
     rules = _rules(args)
     names = _check_policies(args, rules)
     searches = {"lookahead", "pimc"} & set(names)
-    split = ("kanalje advise" if not searches else _split(names, args.faceup is not None) if "pimc" in searches
-             else "kanalje advise look-ahead" + (", phase 1" if args.faceup is not None else ""))
+    if not searches:
+        split = "kanalje advise"
+    elif "pimc" in searches:
+        split = _split(names, args.faceup is not None)
+    else:  # the search's part with the play-outs' card choice
+        split = "kanalje advise look-ahead" + (", phase 1" if args.faceup is not None else "")
     try:
         with two_processes(split):
             res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
