@@ -42,16 +42,15 @@ __all__ = ["SPLITS", "two_processes"]
 _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1])"
 
 
-def _kanalje_advise(phase1: bool) -> tuple[tuple[str, str], ...]:
-    """The advisor's part for a look-ahead lineup: the search's part with the card choice of
-    the advice loop's play-outs (``choose``), which waits for the heuristic compiled here
-    first and is then off the command's path, as the search's pointer is."""
-    p, calls = ("bool", "LOOKAHEAD_CALLS_PHASE1") if phase1 else ("none", "LOOKAHEAD_CALLS")
-    search = _kanalje_search("look-ahead", phase1)
-    first = 2 if phase1 else 1  # after the heuristic (heuristic1_choose, heuristic_card)
-    choose = (("cardodds.kanalje._policies.choose", f"(uint64[::1], int64[::1], int64, int64, int64, {calls}, "
-                                                    f"int64[:, ::1], uint64[:, ::1], {p})"),)
-    return search[:first] + choose + search[first:]
+def _kanalje_advise() -> tuple[tuple[str, str], ...]:
+    """The advisor's part for a look-ahead lineup whose deals never are in phase 1: the
+    search's part with the card choice of the advice loop's play-outs (``choose``), which the
+    command otherwise compiled after the heuristic it waits for (with phase 1 the search's part
+    is the longer already, and ``choose`` stays with the command)."""
+    search = _kanalje_search("look-ahead", False)
+    choose = (("cardodds.kanalje._policies.choose", "(uint64[::1], int64[::1], int64, int64, int64, LOOKAHEAD_CALLS, "
+                                                    "int64[:, ::1], uint64[:, ::1], none)"),)
+    return search[:1] + choose + search[1:]  # after the heuristic
 
 
 def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
@@ -101,8 +100,7 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.kanalje._advise.PLAY_OUT_OPTIONS", "(int64[::1], int64[::1], uint64[:, ::1], int64, int64[::1], "
                                                       "int64[::1], int64[:, ::1])"),
     ),
-    "kanalje advise look-ahead": _kanalje_advise(False),
-    "kanalje advise look-ahead, phase 1": _kanalje_advise(True),
+    "kanalje advise look-ahead": _kanalje_advise(),
     "kanalje risk heuristic": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
         ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
@@ -121,11 +119,8 @@ def _function(name: str):
 
 
 #: Types a part's argument types name that numba's own names cannot spell (a named tuple of
-#: functions): the name, and the function that gives the type, with its argument.
-_NAMED_TYPES = {
-    "LOOKAHEAD_CALLS": ("cardodds.kanalje._policies.lookahead_calls_type", False),
-    "LOOKAHEAD_CALLS_PHASE1": ("cardodds.kanalje._policies.lookahead_calls_type", True),
-}
+#: functions): the name, and the function that gives the type.
+_NAMED_TYPES = {"LOOKAHEAD_CALLS": "cardodds.kanalje._policies.lookahead_calls_type"}
 
 
 def _types(text: str) -> tuple:
@@ -133,8 +128,7 @@ def _types(text: str) -> tuple:
     the names of :data:`_NAMED_TYPES`."""
     from numba.core import sigutils, types
 
-    names = {name: _function(fn)(arg) for name, (fn, arg) in _NAMED_TYPES.items()
-             if re.search(rf"\b{name}\b", text)}
+    names = {name: _function(fn)() for name, fn in _NAMED_TYPES.items() if re.search(rf"\b{name}\b", text)}
     return sigutils.normalize_signature(eval(text, {}, {**types.__dict__, **names}) if names else text)[0]
 
 

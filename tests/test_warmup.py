@@ -361,9 +361,9 @@ def test_a_warm_up_task_runs_the_costliest_runs_of_a_section_on_their_task_count
 _SPLIT_RUNS = [
     ("canasta advise", warmup.TASKS["canasta advise"]),
     ("canasta play", warmup.TASKS["canasta play"]),
-    # the advisor's default players search: the search's part with the play-outs' card choice
+    # the advisor's default players search: the search's part, without phase 1 with the play-outs' card choice
     ("kanalje advise look-ahead", warmup.TASKS["kanalje advise"]),
-    ("kanalje advise look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),
+    ("kanalje risk look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),
     ("kanalje advise look-ahead", warmup.TASKS["kanalje advise two players, phase 2"]),
     ("kanalje advise", (*warmup.TASKS["kanalje advise"], "--policies", "heuristic")),
     ("kanalje risk heuristic", warmup.TASKS["kanalje risk"]),

@@ -617,12 +617,12 @@ def calls(user, codes, phase1=True) -> Calls:
     return Calls(user, look or either, pimc or either)
 
 
-def lookahead_calls_type(phase1: bool):
-    """Numba's type of :func:`calls` for a look-ahead lineup without a user's policy, whose
-    deals start in phase 1 or not (``cardodds._split`` names it in the advisor's part)."""
+def lookahead_calls_type():
+    """Numba's type of :func:`calls` for a look-ahead lineup without a user's policy whose
+    deals are never in phase 1 (``cardodds._split`` names it in the advisor's part)."""
     from numba import typeof
 
-    return typeof(calls(None, [P_LOOKAHEAD], True if phase1 else None))
+    return typeof(calls(None, [P_LOOKAHEAD], None))
 
 
 # ---- the user's policy ----------------------------------------------------------------------

@@ -340,10 +340,10 @@ def _advise(args) -> int:
     searches = {"lookahead", "pimc"} & set(names)
     if not searches:
         split = "kanalje advise"
-    elif "pimc" in searches:
+    elif "pimc" in searches or args.faceup is not None:  # the search's part
         split = _split(names, args.faceup is not None)
     else:  # the search's part with the play-outs' card choice
-        split = "kanalje advise look-ahead" + (", phase 1" if args.faceup is not None else "")
+        split = "kanalje advise look-ahead"
     try:
         with two_processes(split):
             res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
