@@ -338,6 +338,7 @@ def _advise(args) -> int:
     rules = _rules(args)
     names = _check_policies(args, rules)
     searches = {"lookahead", "pimc"} & set(names)
+    split: str | None
     if not searches:
         split = "kanalje advise"
     elif "pimc" in searches or args.faceup is not None:  # the search's part
