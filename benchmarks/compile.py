@@ -145,7 +145,7 @@ def main(argv=None) -> None:
             print(f"cardodds report ({name}): first {j['first']['wall']:.1f} s, warm {j['warm']['wall']:.1f} s, "
                   f"compile {j['first']['compile']:.1f} s CPU", file=sys.stderr, flush=True)
     a.out.write_text(render(rows, job, trees, load_before, os.getloadavg(), time.perf_counter() - t0, a.repeats,
-                            a.skip, a.before_extra))
+                            a.skip, a.before_extra, a.only or ()))
     print(a.out)
 
 
@@ -179,7 +179,7 @@ def _commit() -> str:
     return head + ("+" if git("status", "--porcelain", "--", "cardodds") else "")
 
 
-def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(), before_extra="") -> str:
+def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(), before_extra="", only=()) -> str:
     import numba
 
     both = "before" in trees
@@ -193,6 +193,7 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
         "wall time includes waiting for a core, "
         "CPU time does not. Reproduce: `python benchmarks/compile.py"
         + (" --before OLD_TREE" if both else "") + ("" if repeats == 5 else f" --repeats {repeats}")
+        + "".join(f" --only {game}" for game in only)
         + "".join(f" --skip '{text}'" if ' ' in text else f" --skip {text}" for text in skip)
         + (f" --before-extra '{before_extra}'" if before_extra else "")
         + (" --no-report`" if not job else "`") + (
