@@ -55,6 +55,10 @@ CALLS = {
         "cardodds.kanalje", "advise",
         "dict(seat=0, hand='Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s', turned='7h', policies='heuristic')",
         100_000),
+    "kanalje.advise look-ahead players (the default), seat 0": (
+        "cardodds.kanalje", "advise",
+        "dict(seat=0, hand='Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s', turned='7h', policies='lookahead')",
+        120),
     "kanalje.advise two players, phase 1": (
         "cardodds.kanalje", "advise",
         "dict(rules=__import__('cardodds.kanalje', fromlist=['x']).KanaljeRules(players=2), seat=1, "

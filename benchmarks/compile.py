@@ -1,6 +1,6 @@
 """Where a fresh install's first answers wait: numba compile time, kernel by kernel.
 
-    python benchmarks/compile.py [--before OLD_TREE] [--repeats 5] [--no-report] [--only kana]
+    python benchmarks/compile.py [--before OLD_TREE] [--before-extra ARGS] [--repeats 5] [--no-report] [--only kana]
 
 Every command a user runs first, and the main job (``cardodds report``), runs as typed, as the
 program a user starts (``cardodds.cli.main()``), in a fresh interpreter with an empty numba
@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -111,6 +112,9 @@ def main(argv=None) -> None:
                     help="runs of each command in each tree, the trees taking turns to go first (default 5)")
     ap.add_argument("--skip", action="append", default=[],
                     help="leave out the commands holding this text, e.g. one the older tree lacks (repeatable)")
+    ap.add_argument("--before-extra", default="",
+                    help="arguments added to each command in the older tree only, e.g. '--policies heuristic' "
+                         "(its players then against this tree's defaults)")
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS_compile.md")
     a = ap.parse_args(argv)
     if not 1 <= a.repeats <= 50:
@@ -118,6 +122,7 @@ def main(argv=None) -> None:
     if a.before is not None and not (a.before / "cardodds" / "__init__.py").is_file():
         ap.error(f"--before {a.before}: no cardodds/__init__.py there; give a checkout or git worktree of the commit")
     trees = {"after": HERE.parent} | ({"before": a.before.resolve()} if a.before else {})
+    extra = shlex.split(a.before_extra)
     load_before = os.getloadavg()
     t0 = time.perf_counter()
     rows = []
@@ -127,7 +132,7 @@ def main(argv=None) -> None:
         got: dict[str, list[dict]] = {name: [] for name in trees}
         for r in range(a.repeats):
             for name in (list(trees) if r % 2 == 0 else list(trees)[::-1]):
-                got[name].append(measure(trees[name], command))
+                got[name].append(measure(trees[name], command + (extra if name == "before" else [])))
             print(f"cardodds {' '.join(command)} ({r + 1}/{a.repeats}): " + "; ".join(
                 f"{n} first {g[-1]['first']['wall']:.1f} s wall, compile {g[-1]['first']['compile']:.1f} s CPU"
                 for n, g in got.items()), file=sys.stderr, flush=True)
@@ -140,7 +145,7 @@ def main(argv=None) -> None:
             print(f"cardodds report ({name}): first {j['first']['wall']:.1f} s, warm {j['warm']['wall']:.1f} s, "
                   f"compile {j['first']['compile']:.1f} s CPU", file=sys.stderr, flush=True)
     a.out.write_text(render(rows, job, trees, load_before, os.getloadavg(), time.perf_counter() - t0, a.repeats,
-                            a.skip))
+                            a.skip, a.before_extra, a.only or ()))
     print(a.out)
 
 
@@ -174,7 +179,7 @@ def _commit() -> str:
     return head + ("+" if git("status", "--porcelain", "--", "cardodds") else "")
 
 
-def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=()) -> str:
+def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(), before_extra="", only=()) -> str:
     import numba
 
     both = "before" in trees
@@ -188,9 +193,12 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
         "wall time includes waiting for a core, "
         "CPU time does not. Reproduce: `python benchmarks/compile.py"
         + (" --before OLD_TREE" if both else "") + ("" if repeats == 5 else f" --repeats {repeats}")
+        + "".join(f" --only {game}" for game in only)
         + "".join(f" --skip '{text}'" if ' ' in text else f" --skip {text}" for text in skip)
+        + (f" --before-extra '{before_extra}'" if before_extra else "")
         + (" --no-report`" if not job else "`") + (
-            f" (before: {trees['before']}, after: this tree; each command in both trees one after the other)."
+            f" (before: {trees['before']}, after: this tree; each command in both trees one after the other"
+            + (f", in the older tree with `{before_extra}` added" if before_extra else "") + ")."
             if both else "."),
         "",
         "`first`: the command started as the program (`cardodds.cli.main()`) in a fresh interpreter with an empty "
@@ -200,7 +208,8 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
         "",
         f"Each command ran {repeats} time{'s' if repeats > 1 else ''} in each tree"
         + (", the trees taking turns to go first; every figure is the median of its runs, and `after / before` "
-           "the median of the paired ratios (one per run) with their range; after the first wall time's "
+           "the median of the paired ratios of compile CPU seconds (one per run) with their range, `first wall "
+           "after / before` the same of the first calls' wall seconds; after the first wall time's "
            "median, the range of its runs." if repeats > 1 else ".")
         + (" The main job ran once in each tree." if job else ""),
         "",
@@ -208,8 +217,9 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
     head = "| command | first: wall s | first: CPU s | compile CPU s | warm: wall s |"
     if both:
         head = ("| command | first wall s (before → after) | compile CPU s (before → after) | after / before | "
-                "warm wall s (before → after) |")
-    lines += [head, "|---|---:|---:|---:|---:|"]
+                "warm wall s (before → after) | first wall after / before |")
+    rule = "|---|---:|---:|---:|---:|" + ("---:|" if both else "")
+    lines += [head, rule]
     split = False
     for command, got in rows:
         two = all(m["first"]["processes"] > 1 for m in got["after"])
@@ -220,8 +230,7 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
                   "part of its kernels while the command compiles the rest)."]
     if job:
         lines += ["", "## The main job: `cardodds report`", ""]
-        lines += [head, "|---|---:|---:|---:|---:|", _row("`cardodds report`", {n: [j] for n, j in job.items()}, both),
-                  ""]
+        lines += [head, rule, _row("`cardodds report`", {n: [j] for n, j in job.items()}, both), ""]
         for name, j in job.items():
             f, w = j["first"], j["warm"]
             lines.append(f"- {name}: fresh {f['wall']:.1f} s wall against {w['wall']:.1f} s warm: "
@@ -254,14 +263,18 @@ def _row(label: str, got: dict, both: bool) -> str:
     if not both:
         return (f"| {label} | {med('after', 'first', 'wall'):.1f} | {med('after', 'first', 'cpu'):.1f} | "
                 f"{med('after', 'first', 'compile'):.1f} | {med('after', 'warm', 'wall'):.2f} |")
-    ratios = [a["first"]["compile"] / b["first"]["compile"] if b["first"]["compile"] else float("nan")
-              for a, b in zip(got["after"], got["before"])]
-    ratio = f"{statistics.median(ratios):.2f}" + (f" ({min(ratios):.2f}–{max(ratios):.2f})" if len(ratios) > 1 else "")
+    def paired(key: str) -> str:
+        """The median of the paired ratios of the first calls' ``key``, with their range."""
+        ratios = [a["first"][key] / b["first"][key] if b["first"][key] else float("nan")
+                  for a, b in zip(got["after"], got["before"])]
+        return f"{statistics.median(ratios):.2f}" + (f" ({min(ratios):.2f}–{max(ratios):.2f})" if len(ratios) > 1
+                                                     else "")
+
     walls = [m["first"]["wall"] for m in got["after"]]
     spread = f" ({min(walls):.1f}–{max(walls):.1f})" if len(walls) > 1 else ""  # the 8 s limit holds for every run
     return (f"| {label} | {med('before', 'first', 'wall'):.1f} → {med('after', 'first', 'wall'):.1f}{spread} | "
-            f"{med('before', 'first', 'compile'):.1f} → {med('after', 'first', 'compile'):.1f} | {ratio} | "
-            f"{med('before', 'warm', 'wall'):.2f} → {med('after', 'warm', 'wall'):.2f} |")
+            f"{med('before', 'first', 'compile'):.1f} → {med('after', 'first', 'compile'):.1f} | {paired('compile')} | "
+            f"{med('before', 'warm', 'wall'):.2f} → {med('after', 'warm', 'wall'):.2f} | {paired('wall')} |")
 
 
 if __name__ == "__main__":

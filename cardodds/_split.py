@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -39,6 +40,17 @@ __all__ = ["SPLITS", "two_processes"]
 #: The argument types of a Kanalje search, which the kernels call through a pointer
 #: (``kanalje._policies.SEARCH_SIGNATURE``, a :class:`cardodds._jit.Pointer`).
 _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1])"
+
+
+def _kanalje_advise() -> tuple[tuple[str, str], ...]:
+    """The advisor's part for a look-ahead lineup whose deals never are in phase 1: the
+    search's part with the card choice of the advice loop's play-outs (``choose``), which the
+    command otherwise compiled after the heuristic it waits for (with phase 1 the search's part
+    is the longer already, and ``choose`` stays with the command)."""
+    search = _kanalje_search("look-ahead", False)
+    choose = (("cardodds.kanalje._policies.choose", "(uint64[::1], int64[::1], int64, int64, int64, LOOKAHEAD_CALLS, "
+                                                    "int64[:, ::1], uint64[:, ::1], none)"),)
+    return search[:1] + choose + search[1:]  # after the heuristic
 
 
 def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
@@ -86,6 +98,7 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.kanalje._advise.PLAY_OUT_OPTIONS", "(int64[::1], int64[::1], uint64[:, ::1], int64, int64[::1], "
                                                       "int64[::1], int64[:, ::1])"),
     ),
+    "kanalje advise look-ahead": _kanalje_advise(),
     "kanalje risk heuristic": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
         ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
@@ -103,10 +116,18 @@ def _function(name: str):
     return getattr(importlib.import_module(module), attr)
 
 
-def _types(text: str) -> tuple:
-    from numba.core import sigutils
+#: Types a part's argument types name that numba's own names cannot spell (a named tuple of
+#: functions): the name, and the function that gives the type.
+_NAMED_TYPES = {"LOOKAHEAD_CALLS": "cardodds.kanalje._policies.lookahead_calls_type"}
 
-    return sigutils.normalize_signature(text)[0]
+
+def _types(text: str) -> tuple:
+    """The numba types of a part's argument types ``text``, as numba reads a signature, with
+    the names of :data:`_NAMED_TYPES`."""
+    from numba.core import sigutils, types
+
+    names = {name: _function(fn)() for name, fn in _NAMED_TYPES.items() if re.search(rf"\b{name}\b", text)}
+    return sigutils.normalize_signature(eval(text, {}, {**types.__dict__, **names}) if names else text)[0]
 
 
 def _cached(name: str) -> bool:

@@ -205,7 +205,8 @@ def heuristic_phase2(seed: int, plays: int):
     t = TABLE.zeros()
     hands = np.array([sum(1 << c for c in deck[:13]), sum(1 << c for c in deck[13:26])], dtype=np.int64)
     none = np.zeros(0, dtype=np.int64)
-    KA.position(t, TWO.pack(), int(rng.integers(2)), -1, deck[26], None, hands, none, none)
+    KA.position(t, TWO.pack(), int(rng.integers(2)), -1, deck[26], None, hands, none, none, None,
+                np.zeros(4, dtype=np.uint64))
     t[T.played] |= sum(1 << c for c in deck[27:])
     played: list = []
     for _ in range(plays):

@@ -361,10 +361,10 @@ def test_a_warm_up_task_runs_the_costliest_runs_of_a_section_on_their_task_count
 _SPLIT_RUNS = [
     ("canasta advise", warmup.TASKS["canasta advise"]),
     ("canasta play", warmup.TASKS["canasta play"]),
-    # the advisor's default players search: the search's part, as for a lineup with a look-ahead seat
-    ("kanalje risk look-ahead", warmup.TASKS["kanalje advise"]),
+    # the advisor's default players search: the search's part, without phase 1 with the play-outs' card choice
+    ("kanalje advise look-ahead", warmup.TASKS["kanalje advise"]),
     ("kanalje risk look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),
-    ("kanalje risk look-ahead", warmup.TASKS["kanalje advise two players, phase 2"]),
+    ("kanalje advise look-ahead", warmup.TASKS["kanalje advise two players, phase 2"]),
     ("kanalje advise", (*warmup.TASKS["kanalje advise"], "--policies", "heuristic")),
     ("kanalje risk heuristic", warmup.TASKS["kanalje risk"]),
     ("kanalje risk heuristic", warmup.TASKS["kanalje hand"]),
@@ -450,9 +450,11 @@ def test_a_first_call_compiles_its_split_in_a_second_process_and_loads_it_from_t
     names = {name for name, _ in _split_kernels(split)}
     assert [r["kernel"] for r in rows if r["pid"] == proc.pid and r["kernel"] in names] == []
     kernels = {r["kernel"] for r in rows}
-    if split == "kanalje risk look-ahead":  # a lineup compiles only the searches it has, and
-        assert _EXACT_SEARCH.isdisjoint(kernels)  # three players no phase-1 code
+    if split in ("kanalje risk look-ahead", "kanalje advise look-ahead"):  # a lineup compiles only the
+        assert _EXACT_SEARCH.isdisjoint(kernels)  # searches it has, and three players no phase-1 code
         assert _PHASE1.isdisjoint(kernels)
+    if "look-ahead" in split:  # no user's policy in the lineup: its view and call are compiled out
+        assert "cardodds.kanalje._policies.user_view" not in kernels
     if split.endswith(", phase 1"):
         assert _PHASE1 <= kernels  # the names the log writes
     log.unlink()

@@ -40,8 +40,6 @@ from ._table import (
     new_table,
     open_phase1,
     play_any,
-    play_card,
-    play_card1,
     score,
 )
 
@@ -351,11 +349,14 @@ def _record_pairs(out, res, k, w):
 
 
 @kernel
-def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
+def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards, phase1, state):
     """``t`` = a new deal whose seats hold ``hands``, after ``cards[i]`` was played by
     ``seats[i]`` in order (the tricks of a position); ``leader`` leads the first trick. Three
     players: ``turned`` is turned. Two players: ``stock`` (26 cards) given, phase 1 from its
-    start; else phase 2 with ``trump_card`` the dead card that named trump."""
+    start (``phase1`` True, else None); else phase 2 with ``trump_card`` the dead card that named
+    trump. The cards are played by :func:`~._table.play_any`, as the advice loop plays them (its
+    ``phase1``): the card play compiles once. ``state``: a random state it never reads (a
+    phase-1 position ends before phase 1 does, so phase 2 never starts here)."""
     new_table(t, rules, leader, turned, 0)
     if stock is not None:
         for i in range(STOCK):
@@ -372,12 +373,5 @@ def position(t, rules, leader, turned, trump_card, stock, hands, seats, cards):
             t[T.jack_taker + (trump_card & 3)] = -2
     for s in range(hands.shape[0]):
         t[T.hand + s] = hands[s]
-    # The card play of the position's phase inlined here, not play_any (both card plays and the
-    # start of phase 2), which advice then does not compile at all (a phase-1 position ends
-    # before phase 1 does, so phase 2 never starts here).
-    if stock is None:
-        for i in range(cards.shape[0]):
-            play_card(t, seats[i], cards[i])
-    else:
-        for i in range(cards.shape[0]):
-            play_card1(t, seats[i], cards[i])
+    for i in range(cards.shape[0]):
+        play_any(state, t, seats[i], cards[i], phase1)

@@ -1,7 +1,7 @@
 """Kanalje's built-in policies, compiled: random, heuristic, look-ahead, and the call of a user's policy.
 
 A policy is ``policy(state, seat, view, legal) -> card`` (see ``policies.py``); a user's
-compiled policy (:data:`POLICY_SIGNATURE`; :func:`no_user_policy` when there is none) and the
+compiled policy (:data:`POLICY_SIGNATURE`; None when there is none) and the
 look-ahead and ``pimc`` searches (:data:`SEARCH_SIGNATURE`) reach the kernels as their last
 argument, :func:`calls`, and are called through a pointer, as the heuristic lineups' deal loop
 calls their play-out (:data:`PLAY_OUT_HEURISTIC`). The play-outs, which play a deal to its end
@@ -599,7 +599,8 @@ class Calls(NamedTuple):
 
 def calls(user, codes, phase1=True) -> Calls:
     """The kernels' ``calls`` argument for a lineup of policy ``codes``: the user's compiled
-    policy (:func:`~.view.compile_policy`) and the searches. A search the lineup does not have
+    policy (:func:`~.view.compile_policy`; None without one, and no kernel compiles its call) and
+    the searches. A search the lineup does not have
     is never called, and is another search of the lineup or :data:`NO_SEARCH`, so that a run
     compiles only the searches it has (``pimc``'s exact end-of-deal search is the larger).
     ``phase1``: the kernels' own; None, the searches without phase-1 code.
@@ -614,6 +615,14 @@ def calls(user, codes, phase1=True) -> Calls:
     pimc = (PIMC if phase1 else PIMC_TRICK_PLAY) if P_PIMC in have else None
     either = look or pimc or NO_SEARCH
     return Calls(user, look or either, pimc or either)
+
+
+def lookahead_calls_type():
+    """Numba's type of :func:`calls` for a look-ahead lineup without a user's policy whose
+    deals are never in phase 1 (``cardodds._split`` names it in the advisor's part)."""
+    from numba import typeof
+
+    return typeof(calls(None, [P_LOOKAHEAD], None))
 
 
 # ---- the user's policy ----------------------------------------------------------------------
@@ -652,7 +661,10 @@ def user_view(t, seat, v):
 def _ask_user(state, t, seat, legal, user, scr):
     """The call into a user's policy, compiled with numba's reference counting (not ``@loop``):
     the user's function is compiled with it, and called from a loop compiled without it the
-    process's heap was corrupted (a crash at the next allocation)."""
+    process's heap was corrupted (a crash at the next allocation). ``user`` None (a run without a
+    user's policy, which never asks): numba compiles neither the view nor the call."""
+    if user is None:
+        return lowest(legal)
     v = scr[VIEW]
     user_view(t, seat, v)
     return user(state, seat, v, legal)

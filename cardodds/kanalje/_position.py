@@ -321,11 +321,11 @@ def _trick_play(seat, mine, tc, void, count, seats, cards, leader, rules, known)
                       for s in range(n)], dtype=np.int64)
     turned, trump_card = (tc, -1) if n == 3 else (-1, tc)
     KA.position(t, rules.pack(), leader, turned, trump_card, None, hands, np.array(seats, dtype=np.int64),
-                np.array(cards, dtype=np.int64))
+                np.array(cards, dtype=np.int64), None, _no_state())
     start = TABLE.zeros()
     none = np.zeros(0, dtype=np.int64)
     whole = hands | np.array([_mask(mine) if s == seat else 0 for s in range(n)], dtype=np.int64)
-    KA.position(start, rules.pack(), leader, turned, trump_card, None, whole, none, none)
+    KA.position(start, rules.pack(), leader, turned, trump_card, None, whole, none, none, None, _no_state())
     assert all(t[T.hand + s] == 0 for s in range(n) if s != seat)
     for table in (t, start):  # the dead cards I remember
         table[T.played] |= _mask(known)
@@ -372,6 +372,11 @@ def _check_faceups(faceups, taker, done, seat, mine, seen):
                          "the last face-up card lies on the stock")
 
 
+def _no_state() -> np.ndarray:
+    """The random state :func:`~._advise.position` takes and never reads."""
+    return np.zeros(4, dtype=np.uint64)
+
+
 def _phase1(seat, mine, faceups, taker, seats, cards, rules):
     """Phase 1: the table (the opponent's hidden cards and the stock under the face-up card
     filled in any order, redealt by the kernel) and the deal (:data:`~._advise.HIDDEN_PHASE1`)."""
@@ -389,7 +394,7 @@ def _phase1(seat, mine, faceups, taker, seats, cards, rules):
     t = TABLE.zeros()
     leader = 1 if rules.phase1_leader == "dealer" else 0
     KA.position(t, rules.pack(), leader, -1, -1, stock, np.zeros(2, dtype=np.int64), np.array(seats, dtype=np.int64),
-                np.array(cards, dtype=np.int64))
+                np.array(cards, dtype=np.int64), True, _no_state())
     t[T.hand + seat] = _mask(mine)
     t[T.hand + opp] = known | _mask(pool[:hidden])
     deal = DEAL.pack(a=opp, b=seat, forced_a=known, forced_b=0, free=_mask(pool), need_a=hidden, mode=HIDDEN_PHASE1)

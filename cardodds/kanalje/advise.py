@@ -372,7 +372,7 @@ def advise(*, seat: int, hand, turned=None, played=None, policies=ADVISE_POLICIE
     phase1 = True if pos.phase == PHASE1 else None
     args = (KA.PositionArrays(pos.table, pos.deal, pos.seat, cards, same),
             None if heuristic else np.array(codes, dtype=np.int64),
-            lookahead_samples, None if fast else calls(compile_policy(user), codes, phase1),
+            lookahead_samples, None if fast else calls(None if user is None else compile_policy(user), codes, phase1),
             (pos.start, _observations(pos, codes)) if infer else None, phase1)
     res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
               halfwidth=_halfwidth(len(pos.options), bool(infer)), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,

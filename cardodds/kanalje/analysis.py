@@ -88,7 +88,7 @@ def _run_deals(rules, policies, lookahead_samples, fixed, check, samples, target
     else:
         kernel = K.deals_kernel
         args = (packed, codes, lookahead_samples, *fixed, chk,
-                calls(compile_policy(user), codes, phase1_arg(rules.players, fixed.phase)))
+                calls(None if user is None else compile_policy(user), codes, phase1_arg(rules.players, fixed.phase)))
     res = run(kernel, args, DEALS.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw,
               rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     return res, names, lookahead_samples

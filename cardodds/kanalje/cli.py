@@ -338,7 +338,13 @@ def _advise(args) -> int:
     rules = _rules(args)
     names = _check_policies(args, rules)
     searches = {"lookahead", "pimc"} & set(names)
-    split = _split(names, args.faceup is not None) if searches else "kanalje advise"
+    split: str | None
+    if not searches:
+        split = "kanalje advise"
+    elif "pimc" in searches or args.faceup is not None:  # the search's part
+        split = _split(names, args.faceup is not None)
+    else:  # the search's part with the play-outs' card choice
+        split = "kanalje advise look-ahead"
     try:
         with two_processes(split):
             res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,

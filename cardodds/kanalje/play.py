@@ -84,7 +84,7 @@ def strength(a: str = STRENGTH_A, b: str = STRENGTH_B, *, rules: KanaljeRules | 
     if samples is None:
         samples = default_samples(codes, STRENGTH_SAMPLES)
     res = run(_play.match_kernel, (rules.pack(), codes[0], codes[1], lookahead_samples, int(bool(check)),
-                                   calls(compile_policy(None), codes, phase1_arg(rules.players, 1))),
+                                   calls(None, codes, phase1_arg(rules.players, 1))),
               MATCH.size, samples=samples, rng=rng, chunk_size=chunk, threads=threads, progress=progress)
     v, n = MATCH.view(res.counts), res.samples
     seats = n * rules.players
@@ -203,7 +203,8 @@ def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, sample
         return Estimate.proportion(GAME.view(counts).win[0], n).halfwidth
 
     res = run(_play.game_kernel, (rules.pack(), codes, lookahead_samples, int(bool(check)), int(max_deals),
-                                  calls(compile_policy(user), codes, phase1_arg(rules.players, 1))),
+                                  calls(None if user is None else compile_policy(user), codes,
+                                        phase1_arg(rules.players, 1))),
               GAME.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="game")
     return GameResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
@@ -260,7 +261,7 @@ def trace(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, rng=N
     rec = np.full((len(hs[0]) * (2 if n == 2 else 1), TRACE.size), -1, dtype=np.int64)
     phase1 = phase1_arg(n, 1)
     _play.play_traced(state, t, codes, check_lookahead_samples(lookahead_samples), rec,
-                      calls(compile_policy(None), codes, phase1), phase1)
+                      calls(None, codes, phase1), phase1)
     v = TABLE.view(t)
     if v.violations:
         raise AssertionError("an illegal card was played")  # a bug, never the user's input
