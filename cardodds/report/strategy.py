@@ -113,7 +113,7 @@ def grid_chart(t):
 def lookup_data(results) -> dict:
     """The lookup's data: for each game and table, its dimensions and every cell's answer
     (best action, the margin as printed, decisive, positions, the next best)."""
-    games = []
+    games: list[dict] = []
     for (game, name), r in zip(GAMES, results):
         tables = []
         for t in r.tables:
@@ -122,4 +122,4 @@ def lookup_data(results) -> dict:
             tables.append({"name": t.name, "title": t.spec.title, "question": t.spec.question,
                            "dims": [[d, list(v)] for d, v in t.spec.dims], "cells": cells})
         games.append({"game": game, "name": name, "tables": tables})
-    return {"games": games, "dims": max(len(t["dims"]) for g in games for t in g["tables"])}
+    return {"games": games, "dims": max(len(t.spec.dims) for r in results for t in r.tables)}
