@@ -166,7 +166,12 @@ def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
     if not values:
         return Cell(key, n, {}, None, None, None)
     order = sorted(values, key=lambda a: -values[a].value)
-    best = order[0]
+    # Where an action is possible in some positions only, the means are over different
+    # positions: the best is the first (by mean) that no other beats on the positions shared
+    # with it (with every action always possible, the highest mean).
+    idx = [spec.actions.index(a) for a in order]
+    best = next((order[i] for i, a in enumerate(idx) if all(diff[a, o] >= 0 for o in idx if o != a and both[a, o] > 0)),
+                order[0])
     if len(order) == 1:
         return Cell(key, n, values, best, None, None)
     b = spec.actions.index(best)

@@ -79,3 +79,14 @@ def test_the_shipped_copy_reads_back_and_writes_the_same_bytes(tmp_path):
     text = repr(back)
     assert "A jack trick: duck, win or shed (margins in points a deal)" in text and "win +2.00" in text
     assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_the_best_is_the_action_no_other_beats_on_the_positions_they_share():
+    counts = np.zeros(SPEC.size, np.int64)
+    # shed is possible only where every action scores high: its mean is the highest, but duck
+    # beats it on the positions both allowed
+    add_positions(SPEC, counts, 0, [[10, 0, 8], [12, 0, 9]], [[1, 1, 1]] * 2)
+    add_positions(SPEC, counts, 0, [[-5, -6, 0]] * 4, [[1, 1, 0]] * 4)
+    c = summarise(SPEC, counts).cell("2nd", "low")
+    assert c.values["shed"].value > c.values["duck"].value
+    assert (c.best, c.next) == ("duck", "shed") and c.margin.value == 2.5

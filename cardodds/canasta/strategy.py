@@ -1,0 +1,137 @@
+"""Polish Canasta's strategy tables: take the pile or leave it, go out or stay in (for points,
+and with the game at stake), and what kind of card to discard, as in blackjack's basic
+strategy chart (the core: :mod:`cardodds.strategy`).
+
+Each table's positions are drawn from hands played by ``policies`` (``heuristic2`` at every
+seat by default, the advisor's player), at most one a hand (each decision of the table's
+class in a hand equally likely); every action possible there is played out to the end of
+the hand on the same deal from the same random state (paired), by the same players. A cell
+gives the best action, its paired margin over the next best with a 95% interval, and the
+positions behind it. The value of an action: our side's hand score minus theirs (points),
+except in ``out-game``, where both sides' game totals are near the target and the value is
+P(we win the game with this hand), in percentage points. The shipped tables are those of
+the default rules (``cardodds/canasta/strategy.json``), read without numba;
+``build=True`` computes them (``python -m cardodds.canasta.strategy --ship`` rewrites the file).
+
+>>> r = strategy_table("take")
+>>> r.shipped, r["take"].spec.actions
+(True, ('leave', 'take'))
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .._validate import check_run
+from ..rng import as_seed_sequence, child
+from ..strategy import StrategyTablesResult, TableSpec, read_tables, select, write_tables
+from .rules import CanastaRules, check_rules
+
+__all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "ship", "strategy_table"]
+
+_PILE = ("1-2", "3-5", "6-9", "10+")
+_CANASTAS = ("0", "1", "2+")
+_THEIR_CARDS = ("2-8", "9-16", "17+")
+
+#: The tables, in the order of their seed streams (``rng.child(seed, k)`` for the k-th).
+TABLES = (
+    TableSpec("take", "Take the pile", "leave it, or take it (the way heuristic2 takes it)",
+              (("pile", _PILE), ("wilds in it", ("none", "some")), ("our side", ("not opened", "opened")),
+               ("top card", ("pair in hand", "on our meld", "neither"))),
+              ("leave", "take"), "points a hand"),
+    TableSpec("out", "Go out", "stay in, or go out now (the way heuristic2 goes out)",
+              (("our canastas", _CANASTAS), ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
+              ("stay", "go out"), "points a hand"),
+    TableSpec("out-game", "Go out with the game at stake",
+              "stay in, or go out now; both sides within 2,500 of the target",
+              (("score", ("behind 400+", "level", "ahead 400+")), ("our canastas", _CANASTAS),
+               ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
+              ("stay", "go out"), "% P(we win the game this hand)"),
+    TableSpec("discard", "The discard", "which kind of card to throw the next player",
+              (("pile", ("0-2", "3-5", "6-9", "10+")), ("their side", ("not opened", "opened")),
+               ("next player's cards", ("1-4", "5-8", "9+"))),
+              ("black 3", "they threw it", "on their meld", "single", "from a pair", "wild"), "points a hand"),
+)
+#: The shipped tables' hands per table, and their seed.
+SHIPPED_SAMPLES = 60_000
+SHIPPED_SEED = 51
+SHIPPED_POLICIES = "heuristic2"
+_FILE = Path(__file__).with_name("strategy.json")
+#: Hands a chunk: each hand plays several play-outs.
+CHUNK = 256
+
+
+def _check_policies(policies):
+    from .policies import resolve_policies
+
+    return resolve_policies(policies)
+
+
+def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: int | None = None, rng=None,
+                   threads: int | None = None, policies=None, build: bool = False,
+                   progress: bool = False) -> StrategyTablesResult:
+    """The strategy tables named (all for None): ``"take"``, ``"out"``, ``"out-game"``, ``"discard"``.
+
+    ``build=False``: the shipped tables (default rules, ``SHIPPED_SAMPLES`` hands a table,
+    seed ``SHIPPED_SEED``, heuristic2). ``build=True``: computed on ``samples`` hands a table
+    (default the shipped count) from seed ``rng`` (default the shipped seed), each table from
+    its own stream, so a table rebuilt alone has the counts it has in the full build.
+    """
+    specs = select(TABLES, tables)
+    given = {"rules": rules, "samples": samples, "rng": rng, "threads": threads, "policies": policies}
+    if not build:
+        off = [k for k, v in given.items() if v is not None and not (k == "rules" and check_rules(v) == CanastaRules())]
+        if off:
+            raise ValueError(f"{off[0]}= needs build=True (--build): the shipped tables are for the default rules, "
+                             f"{SHIPPED_SAMPLES:,} hands a table, seed {SHIPPED_SEED}, {SHIPPED_POLICIES}; pass "
+                             "build=True to compute tables for these")
+        shipped = read_tables(_FILE, TABLES, CanastaRules())
+        keep = {s.name for s in specs}
+        from dataclasses import replace
+
+        return replace(shipped, tables=tuple(t for t in shipped.tables if t.name in keep))
+    return _build(specs, check_rules(rules), samples, rng, threads, policies, progress)
+
+
+def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyTablesResult:
+    from .. import engine
+    from . import _strategy as K
+    from ._policies import P_LOOKAHEAD, smart_arg
+    from .cards import deck_kinds
+    from .view import kernel_policy
+
+    samples = SHIPPED_SAMPLES if samples is None else samples
+    check_run(samples=samples, threads=threads, rng=rng)
+    ss, seed = as_seed_sequence(SHIPPED_SEED if rng is None else rng)
+    codes, names, user, hp = _check_policies(SHIPPED_POLICIES if policies is None else policies)
+    look = 1 if P_LOOKAHEAD in codes else None
+    rl = rules.pack()
+    tables = []
+    partial = False
+    from ..strategy import summarise
+
+    for spec in specs:
+        k = [s.name for s in TABLES].index(spec.name)
+        args = (deck_kinds(rules.jokers), rl, codes, hp, kernel_policy(user), smart_arg(codes), look, k,
+                len(spec.actions), None)
+        res = engine.run(K.table_kernel, args, spec.size, samples=samples, rng=child(ss, k), threads=threads,
+                         progress=progress, chunk_size=8 if look else CHUNK, unit="hand")
+        partial = partial or res.partial
+        tables.append(summarise(spec, res.counts))
+    return StrategyTablesResult(game="canasta", policies=",".join(names) if len(set(names)) > 1 else names[0],
+                                tables=tuple(tables), rules=rules, samples=int(samples), seed=seed, partial=partial)
+
+
+def ship(path=_FILE) -> Path:
+    """Build every table at the shipped precision and write the shipped copy."""
+    return write_tables(strategy_table(build=True, progress=True), path)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    if sys.argv[1:] == ["--ship"]:
+        print(ship())
+    else:
+        sys.exit("usage: python -m cardodds.canasta.strategy --ship")
