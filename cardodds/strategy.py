@@ -177,7 +177,7 @@ def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
     b = spec.actions.index(best)
     # the next best: the closest of the others on the positions shared with the best
     margins = {}
-    for other in order[1:]:
+    for other in (a for a in order if a != best):
         o = spec.actions.index(other)
         if both[b, o] > 0:
             margins[other] = Estimate.mean(float(diff[b, o]), float(sq[b, o]), int(both[b, o]))
