@@ -25,6 +25,7 @@ import numpy as np
 from .._jit import helper, kernel
 from .._random import bounded
 from .._tally import add_actions
+from ..layout import Layout
 from ._lookahead import _goes_out, lookahead_choose, play_option, play_option_alone
 from ._policies import SMART, choose, heuristic_choose
 from ._table import (MAX_MOVES, MV_DISCARD, MV_TAKE_ADD, MV_TAKE_NEW, MW, PH_OVER, S_SIZE, SA, SEATS, SLOTS, R,
@@ -51,6 +52,12 @@ NEAR = 2500
 LEVEL = 400
 
 _SMART = np.int64(SMART)
+
+#: A kept position (a row of ``keep``): the table, its cell (-1: none in the hand), the
+#: actions possible, their move records and their values.
+KEPT = Layout("kept position", [("table", S_SIZE), ("cell", 1), ("possible", MAX_ACTIONS),
+                                ("recs", MAX_ACTIONS * MW), ("values", MAX_ACTIONS)])
+KA = KEPT.at
 
 
 @helper
@@ -129,7 +136,7 @@ def classify(t, rl, mv, nm, pick, which, cls):
             ours += 1 if meld_size(t, side, sl) >= 7 else 0
             theirs += 1 if meld_size(t, 1 - side, sl) >= 7 else 0
         cards = hand_size(t, (seat + 1) % SEATS) + hand_size(t, (seat + 3) % SEATS)
-        cell = (min(ours, 2) * 3 + min(theirs, 2)) * 3 + _band3(cards, 9, 17)
+        cell = (min(ours, 2) * 3 + min(theirs, 2)) * 3 + _band3(cards, 7, 12)
         if which == OUT:
             return cell
         lead = t[SA.game + side] - t[SA.game + 1 - side]
@@ -147,9 +154,8 @@ def classify(t, rl, mv, nm, pick, which, cls):
                 n_act += 1
     if n_act < 2:
         return -1
-    nxt = next_seat(rl, seat)
-    opened = 1 if t[SA.opened + nxt % 2] != 0 else 0
-    return (_pile_band(t[SA.pile_len]) * 2 + opened) * 3 + _band3(hand_size(t, nxt), 5, 9)
+    black3 = 1 if t[hand_at(seat, BLACK3)] > 0 else 0
+    return (_pile_band(t[SA.pile_len]) * 3 + _band3(hand_size(t, next_seat(rl, seat)), 5, 9)) * 2 + black3
 
 
 @helper
@@ -185,6 +191,31 @@ def actions(t, rl, mv, nm, hp, which, cls, n_actions, sub, idx, recs, possible):
         if i >= 0:
             for c in range(MW):
                 recs[a, c] = mv[i, c]
+
+
+@helper
+def play_actions(rng, start, t, saved, rl, pol, hp, mv, work, user, recs, possible, values, n_actions, which, smart,
+                 look):
+    """Each possible action of the position ``saved`` played out from ``recs[a]`` on a copy
+    (``t``), every one from the random state ``start``; its value for the deciding side into
+    ``values[a]`` (0 where it is not possible)."""
+    side = saved[SA.seat] % 2
+    for a in range(n_actions):
+        values[a] = 0
+        if possible[a] == 0:
+            continue
+        copy_into(t, saved)
+        copy_into(rng, start)
+        if look is None:
+            play_option_alone(rng, t, rl, pol, hp, mv, work, user, recs[a], smart, None)
+        else:
+            play_option(rng, t, rl, pol, hp, mv, work, user, recs[a], smart, look)
+        if which == OUT_GAME:
+            us = saved[SA.game + side] + t[SA.score + side]
+            won = us >= rl[R.target] and us > saved[SA.game + 1 - side] + t[SA.score + 1 - side]
+            values[a] = 100 if won else 0
+        else:
+            values[a] = t[SA.score + side] - t[SA.score + 1 - side]
 
 
 @kernel
@@ -230,36 +261,18 @@ def table_kernel(rng, n, out, deck, rl, pol, hp, user, smart, look, which, n_act
                     actions(t, rl, mv, nm, hp[t[SA.seat]], which, cls, n_actions, sub, idx, recs, possible)
             apply_move(t, rl, mv[i])
         if keep is not None:
-            keep[h, S_SIZE] = cell
+            keep[h, KA.cell] = cell
         if cell < 0:
             continue
-        side = saved[SA.seat] % 2
         copy_into(start, rng)
-        for a in range(n_actions):
-            values[a] = 0
-            if possible[a] == 0:
-                continue
-            copy_into(t, saved)
-            copy_into(rng, start)
-            if look is None:
-                play_option_alone(rng, t, rl, pol, hp, mv, work, user, recs[a], smart, None)
-            else:
-                play_option(rng, t, rl, pol, hp, mv, work, user, recs[a], smart, look)
-            if which == OUT_GAME:
-                us = saved[SA.game + side] + t[SA.score + side]
-                won = us >= rl[R.target] and us > saved[SA.game + 1 - side] + t[SA.score + 1 - side]
-                values[a] = 100 if won else 0
-            else:
-                values[a] = t[SA.score + side] - t[SA.score + 1 - side]
+        play_actions(rng, start, t, saved, rl, pol, hp, mv, work, user, recs, possible, values, n_actions, which,
+                     smart, look)
         add_actions(out, cell * stride, values, possible, n_actions)
         if keep is not None:
             for j in range(S_SIZE):
-                keep[h, j] = saved[j]
+                keep[h, KA.table + j] = saved[j]
             for a in range(n_actions):
-                keep[h, S_SIZE + 1 + a] = possible[a]
+                keep[h, KA.possible + a] = possible[a]
+                keep[h, KA.values + a] = values[a]
                 for c in range(MW):
-                    keep[h, S_SIZE + 1 + MAX_ACTIONS + a * MW + c] = recs[a, c]
-
-
-#: Columns of a kept position (``keep``): the table, the cell, the actions possible, their records.
-KEEP_SIZE = S_SIZE + 1 + MAX_ACTIONS + MAX_ACTIONS * MW
+                    keep[h, KA.recs + a * MW + c] = recs[a, c]

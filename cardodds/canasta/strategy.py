@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+
 from .._validate import check_run
 from ..rng import as_seed_sequence, child
 from ..strategy import StrategyTablesResult, TableSpec, read_tables, select, write_tables
@@ -32,27 +33,25 @@ from .rules import CanastaRules, check_rules
 
 __all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "ship", "strategy_table"]
 
-_PILE = ("1-2", "3-5", "6-9", "10+")
 _CANASTAS = ("0", "1", "2+")
-_THEIR_CARDS = ("2-8", "9-16", "17+")
+_THEIR_CARDS = ("they hold 2-6", "they hold 7-11", "they hold 12+")
 
 #: The tables, in the order of their seed streams (``rng.child(seed, k)`` for the k-th).
 TABLES = (
-    TableSpec("take", "Take the pile", "leave it, or take it (the way heuristic2 takes it)",
-              (("pile", _PILE), ("wilds in it", ("none", "some")), ("our side", ("not opened", "opened")),
-               ("top card", ("pair in hand", "on our meld", "neither"))),
+    TableSpec("take", "Take the pile", "leave it or take it",
+              (("pile", ("1-2 cards", "3-5 cards", "6-9 cards", "10+ cards")), ("wilds in it", ("no wild", "a wild")),
+               ("our side", ("not opened", "opened")), ("top card", ("pair in hand", "on our meld", "neither"))),
               ("leave", "take"), "points a hand"),
-    TableSpec("out", "Go out", "stay in, or go out now (the way heuristic2 goes out)",
+    TableSpec("out", "Go out", "stay in or go out now",
               (("our canastas", _CANASTAS), ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
               ("stay", "go out"), "points a hand"),
-    TableSpec("out-game", "Go out with the game at stake",
-              "stay in, or go out now; both sides within 2,500 of the target",
+    TableSpec("out-game", "Go out, game at stake", "stay in or go out near the target",
               (("score", ("behind 400+", "level", "ahead 400+")), ("our canastas", _CANASTAS),
                ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
-              ("stay", "go out"), "% P(we win the game this hand)"),
+              ("stay", "go out"), "% P(we win the game)"),
     TableSpec("discard", "The discard", "which kind of card to throw the next player",
-              (("pile", ("0-2", "3-5", "6-9", "10+")), ("their side", ("not opened", "opened")),
-               ("next player's cards", ("1-4", "5-8", "9+"))),
+              (("pile", ("0-2 cards", "3-5 cards", "6-9 cards", "10+ cards")),
+               ("next player", ("holds 1-4", "holds 5-8", "holds 9+")), ("black 3", ("no black 3", "a black 3 held"))),
               ("black 3", "they threw it", "on their meld", "single", "from a pair", "wild"), "points a hand"),
 )
 #: The shipped tables' hands per table, and their seed.
@@ -62,12 +61,6 @@ SHIPPED_POLICIES = "heuristic2"
 _FILE = Path(__file__).with_name("strategy.json")
 #: Hands a chunk: each hand plays several play-outs.
 CHUNK = 256
-
-
-def _check_policies(policies):
-    from .policies import resolve_policies
-
-    return resolve_policies(policies)
 
 
 def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: int | None = None, rng=None,
@@ -85,9 +78,10 @@ def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: i
     if not build:
         off = [k for k, v in given.items() if v is not None and not (k == "rules" and check_rules(v) == CanastaRules())]
         if off:
-            raise ValueError(f"{off[0]}= needs build=True (--build): the shipped tables are for the default rules, "
-                             f"{SHIPPED_SAMPLES:,} hands a table, seed {SHIPPED_SEED}, {SHIPPED_POLICIES}; pass "
-                             "build=True to compute tables for these")
+            what = "rules other than the defaults need" if off[0] == "rules" else f"{off[0]}= needs"
+            raise ValueError(f"{what} build=True; the shipped tables are for the default rules, "
+                             f"{SHIPPED_SAMPLES:,} hands a table, seed {SHIPPED_SEED}, {SHIPPED_POLICIES} players; "
+                             "pass build=True to compute tables for these")
         shipped = read_tables(_FILE, TABLES, CanastaRules())
         keep = {s.name for s in specs}
         from dataclasses import replace
@@ -96,33 +90,61 @@ def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: i
     return _build(specs, check_rules(rules), samples, rng, threads, policies, progress)
 
 
-def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyTablesResult:
-    from .. import engine
-    from . import _strategy as K
+def _lineup(policies):
+    from .policies import resolve_policies
+
+    return resolve_policies(SHIPPED_POLICIES if policies is None else policies)
+
+
+def _args(spec, rules, codes, hp, user, keep=None) -> tuple:
+    """The arguments of table ``spec``'s kernel after its run arguments."""
     from ._policies import P_LOOKAHEAD, smart_arg
     from .cards import deck_kinds
     from .view import kernel_policy
 
+    look = 1 if P_LOOKAHEAD in codes else None
+    k = [s.name for s in TABLES].index(spec.name)
+    return (deck_kinds(rules.jokers), rules.pack(), codes, hp, kernel_policy(user), smart_arg(codes), look, k,
+            len(spec.actions), keep)
+
+
+def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyTablesResult:
+    from .. import engine
+    from ..strategy import summarise
+    from . import _strategy as K
+    from ._policies import P_LOOKAHEAD
+
     samples = SHIPPED_SAMPLES if samples is None else samples
     check_run(samples=samples, threads=threads, rng=rng)
     ss, seed = as_seed_sequence(SHIPPED_SEED if rng is None else rng)
-    codes, names, user, hp = _check_policies(SHIPPED_POLICIES if policies is None else policies)
-    look = 1 if P_LOOKAHEAD in codes else None
-    rl = rules.pack()
+    codes, names, user, hp = _lineup(policies)
     tables = []
     partial = False
-    from ..strategy import summarise
-
     for spec in specs:
         k = [s.name for s in TABLES].index(spec.name)
-        args = (deck_kinds(rules.jokers), rl, codes, hp, kernel_policy(user), smart_arg(codes), look, k,
-                len(spec.actions), None)
-        res = engine.run(K.table_kernel, args, spec.size, samples=samples, rng=child(ss, k), threads=threads,
-                         progress=progress, chunk_size=8 if look else CHUNK, unit="hand")
+        res = engine.run(K.table_kernel, _args(spec, rules, codes, hp, user), spec.size, samples=samples,
+                         rng=child(ss, k), threads=threads, progress=progress,
+                         chunk_size=8 if P_LOOKAHEAD in codes else CHUNK, unit="hand")
         partial = partial or res.partial
         tables.append(summarise(spec, res.counts))
     return StrategyTablesResult(game="canasta", policies=",".join(names) if len(set(names)) > 1 else names[0],
                                 tables=tuple(tables), rules=rules, samples=int(samples), seed=seed, partial=partial)
+
+
+def _kept(name: str, hands: int, rng, rules: CanastaRules | None = None, policies=None):
+    """The positions of table ``name`` drawn from ``hands`` hands (one chunk from ``rng``): the
+    kernel's counts and its rows of :data:`cardodds.canasta._strategy.KEPT`, one a hand (cell
+    -1 where the hand had none)."""
+    from ..rng import chunk_state
+    from . import _strategy as K
+
+    spec = select(TABLES, name)[0]
+    rules = check_rules(rules)
+    codes, _names, user, hp = _lineup(policies)
+    keep = np.zeros((hands, K.KEPT.size), np.int64)
+    out = np.zeros(spec.size, np.int64)
+    K.table_kernel(chunk_state(as_seed_sequence(rng)[0], 0), hands, out, *_args(spec, rules, codes, hp, user, keep))
+    return out, keep
 
 
 def ship(path=_FILE) -> Path:
