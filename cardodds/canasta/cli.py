@@ -339,7 +339,7 @@ def _table_parser(csub) -> None:
     t.add_argument("--policies", default=None, metavar="P[,P...]",
                    help="who plays the hands and the play-outs, as for play (default heuristic2; with --build)")
     _house_flags(t)
-    cu.add_run_options(t, "60,000", unit="hands a table", precision_flag=False)
+    cu.add_run_options(t, "1,000,000", unit="hands a table", precision_flag=False)
     t.set_defaults(func=_table, seed_from_file=True)  # no seed drawn: the shipped seed unless --seed
 
 

@@ -1,17 +1,29 @@
-"""Polish Canasta's strategy tables: take the pile or leave it, go out or stay in (for points,
-and with the game at stake), and what kind of card to discard, as in blackjack's basic
-strategy chart (the core: :mod:`cardodds.strategy`).
+"""Polish Canasta's strategy tables, as blackjack's basic strategy chart (the core:
+:mod:`cardodds.strategy`): each cell a situation, its best action, the paired margin over the
+next best with a 95% interval, and the positions behind it.
 
-Each table's positions are drawn from hands played by ``policies`` (``heuristic2`` at every
-seat by default, the advisor's player), at most one a hand (each decision of the table's
-class in a hand equally likely); every action possible there is played out to the end of
-the hand on the same deal from the same random state (paired), by the same players. A cell
-gives the best action, its paired margin over the next best with a 95% interval, and the
-positions behind it. The value of an action: our side's hand score minus theirs (points),
-except in ``out-game``, where both sides' game totals are near the target and the value is
-P(we win the game with this hand), in percentage points. The shipped tables are those of
-the default rules (``cardodds/canasta/strategy.json``), read without numba;
-``build=True`` computes them (``python -m cardodds.canasta.strategy --ship`` rewrites the file).
+- ``take``: leave the pile or take it, by the pile's size, a wild in it, whether our side has
+  opened and how the top card fits (a natural pair of it in hand, our meld of its rank,
+  neither: a wild on top, or one natural with wilds).
+- ``out``: stay in or go out now, by both sides' canastas and the cards the two opponents hold.
+- ``out-game``: the same with both sides' game totals drawn within 2,500 below the target, by
+  the score too (behind or ahead by 400 or more, or level); valued by P(we win the game with
+  this hand), in percentage points: points would miss what is at stake there.
+- ``discard``: which kind of card to throw, by the pile, the next player's cards and whether
+  we hold a black 3. A natural is "on their meld" (the next player's side has melded its rank),
+  else "they threw it" (the next player discarded it this hand, not taken back), else "from a
+  pair" (we hold two or more), else a "single"; a black 3 and a wild are kinds of their own.
+
+An action is one move by a fixed rule: heuristic2's choice among the moves of that action
+(the ways to take the pile, the moves that go out, the discards of that kind; the first when
+it would choose none); "leave" and "stay" are the advisor's options (the pile not taken; no
+move that empties the hand this turn). Positions come from hands played by ``policies``
+(``heuristic2`` at every seat: the advisor's player; ``lookahead`` costs hundreds of times
+as much a hand), one a hand at most (each decision of the table's kind in a hand equally likely); every
+action is played out to the end of the hand on the same deal from the same random state by the
+same players, and valued by our side's hand score minus theirs (``out-game``: 100 for a won
+game). The shipped tables (the default rules, ``cardodds/canasta/strategy.json``) are read
+without numba; ``python -m cardodds.canasta.strategy --ship`` rebuilds them.
 
 >>> r = strategy_table("take")
 >>> r.shipped, r["take"].spec.actions
@@ -21,10 +33,10 @@ the default rules (``cardodds/canasta/strategy.json``), read without numba;
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-
 
 from .._validate import check_run
 from ..rng import as_seed_sequence, child
@@ -55,7 +67,7 @@ TABLES = (
               ("black 3", "they threw it", "on their meld", "single", "from a pair", "wild"), "points a hand"),
 )
 #: The shipped tables' hands per table, and their seed.
-SHIPPED_SAMPLES = 60_000
+SHIPPED_SAMPLES = 1_000_000
 SHIPPED_SEED = 51
 SHIPPED_POLICIES = "heuristic2"
 _FILE = Path(__file__).with_name("strategy.json")
@@ -84,8 +96,6 @@ def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: i
                              "pass build=True to compute tables for these")
         shipped = read_tables(_FILE, TABLES, CanastaRules())
         keep = {s.name for s in specs}
-        from dataclasses import replace
-
         return replace(shipped, tables=tuple(t for t in shipped.tables if t.name in keep))
     return _build(specs, check_rules(rules), samples, rng, threads, policies, progress)
 
