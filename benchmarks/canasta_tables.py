@@ -78,8 +78,8 @@ def advice_words(t: np.ndarray, name: str) -> dict:
                 held.append(k)
         if held:
             known[i] = _words(held)
-    thrown = {i: _words(_cards(t, seats[i], "threw")) for i in range(4) if t[T.SA.threw + seats[i] * N_KINDS:
-                                                                             T.SA.threw + (seats[i] + 1) * N_KINDS].any()}
+    threw = [_cards(t, s, "threw") for s in seats]
+    thrown = {i: _words(cards) for i, cards in enumerate(threw) if cards}
     words = dict(hand=_words(hands[0]), melds="; ".join(melds) or None,
                  pile=_words(int(k) for k in t[T.SA.pile:T.SA.pile + t[T.SA.pile_len]]) or None,
                  counts=tuple(len(h) for h in hands[1:]), known=known or None, thrown=thrown or None,

@@ -20,6 +20,8 @@ of a kind); "leave the pile" and "stay in" are the advisor's options of those na
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._jit import helper, kernel
@@ -27,6 +29,7 @@ from .._random import bounded
 from .._tally import add_actions
 from ..layout import Layout
 from ._lookahead import _goes_out, lookahead_choose, play_option, play_option_alone
+from ._play import _scratch
 from ._policies import SMART, choose, heuristic_choose
 from ._table import (MAX_MOVES, MV_DISCARD, MV_TAKE_ADD, MV_TAKE_NEW, MW, PH_OVER, S_SIZE, SA, SEATS, SLOTS, R,
                      apply_move, gen_moves, hand_at, hand_dealer, hand_size, meld_size, new_hand, next_seat)
@@ -52,6 +55,11 @@ NEAR = 2500
 LEVEL = 400
 
 _SMART = np.int64(SMART)
+
+#: A position's actions: their move records, whether possible (1/0) and their values.
+Actions = namedtuple("Actions", ["recs", "possible", "values"])
+#: Which table (:data:`TAKE` ...) and its number of actions.
+Kind = namedtuple("Kind", ["which", "n_actions"])
 
 #: A kept position (a row of ``keep``): the table, its cell (-1: none in the hand), the
 #: actions possible, their move records and their values.
@@ -175,9 +183,11 @@ def pick_among(t, rl, mv, nm, hp, cls, a, sub, idx):
 
 
 @helper
-def actions(t, rl, mv, nm, hp, which, cls, n_actions, sub, idx, recs, possible):
-    """Each action's move record (``recs[a]``; an ``OPT_*`` code in its type for leave and
-    stay) and whether the position allows it (``possible[a]``)."""
+def actions(t, rl, mv, nm, hp, kind, cls, sub, idx, acts):
+    """Each action's move record (``acts.recs[a]``; an ``OPT_*`` code in its type for leave
+    and stay) and whether the position allows it (``acts.possible[a]``)."""
+    which, n_actions = kind
+    recs, possible, _values = acts
     first = 0
     if which != DISCARD:
         recs[0, 0] = OPT_LEAVE if which == TAKE else OPT_STAY
@@ -194,11 +204,14 @@ def actions(t, rl, mv, nm, hp, which, cls, n_actions, sub, idx, recs, possible):
 
 
 @helper
-def play_actions(rng, start, t, saved, rl, pol, hp, mv, work, user, recs, possible, values, n_actions, which, smart,
-                 look):
-    """Each possible action of the position ``saved`` played out from ``recs[a]`` on a copy
-    (``t``), every one from the random state ``start``; its value for the deciding side into
-    ``values[a]`` (0 where it is not possible)."""
+def play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look):
+    """Each possible action of the position ``saved`` played out from ``acts.recs[a]`` on a
+    copy (``table.t``), every one from the random state ``start``; its value for the deciding
+    side into ``acts.values[a]`` (0 where it is not possible)."""
+    t, mv, work, _viol = table
+    pol, hp = seats
+    recs, possible, values = acts
+    which, n_actions = kind
     side = saved[SA.seat] % 2
     for a in range(n_actions):
         values[a] = 0
@@ -219,22 +232,25 @@ def play_actions(rng, start, t, saved, rl, pol, hp, mv, work, user, recs, possib
 
 
 @kernel
-def table_kernel(rng, n, out, deck, rl, pol, hp, user, smart, look, which, n_actions, keep):
-    """Play ``n`` hands, each counting at most one position of table ``which`` (``n_actions``
-    actions) into ``out`` (cell ``c`` at ``c * stride``). ``look`` None unless a seat plays
-    ``lookahead``; ``keep`` (None, or an int64 array of ``n`` rows) gets each hand's position:
-    the table, then the cell (-1: none), the actions possible and their move records."""
+def table_kernel(rng, n, out, rules, seats, user, smart, look, kind, keep):
+    """Play ``n`` hands, each counting at most one position of table ``kind.which`` (with
+    ``kind.n_actions`` actions) into ``out`` (cell ``c`` at ``c * stride``). ``rules`` a
+    :data:`RulesSet`, ``seats`` the lineup's :data:`Seats`; ``look`` None unless a seat plays
+    ``lookahead``; ``keep`` (None, or an int64 array of ``n`` rows of :data:`KEPT`) gets each
+    hand's position."""
+    deck, rl = rules
+    pol, hp = seats
+    which, n_actions = kind
     d = deck.copy()
-    t = np.zeros(S_SIZE, dtype=np.int64)
+    table = _scratch()
+    t, mv, work, _viol = table
     saved = np.zeros(S_SIZE, dtype=np.int64)
-    mv = np.zeros((MAX_MOVES, MW), dtype=np.int64)
     sub = np.zeros((MAX_MOVES, MW), dtype=np.int64)
     idx = np.zeros(MAX_MOVES, dtype=np.int64)
     cls = np.zeros(MAX_MOVES, dtype=np.int64)
-    work = np.zeros(N_KINDS, dtype=np.int64)
-    recs = np.zeros((MAX_ACTIONS, MW), dtype=np.int64)
-    possible = np.zeros(MAX_ACTIONS, dtype=np.int64)
-    values = np.zeros(MAX_ACTIONS, dtype=np.int64)
+    acts = Actions(np.zeros((MAX_ACTIONS, MW), dtype=np.int64), np.zeros(MAX_ACTIONS, dtype=np.int64),
+                   np.zeros(MAX_ACTIONS, dtype=np.int64))
+    recs, possible, values = acts
     stride = 1 + 3 * n_actions * n_actions
     start = rng.copy()
     for h in range(n):
@@ -258,15 +274,14 @@ def table_kernel(rng, n, out, deck, rl, pol, hp, user, smart, look, which, n_act
                 if bounded(rng, seen) == 0:
                     cell = c
                     copy_into(saved, t)
-                    actions(t, rl, mv, nm, hp[t[SA.seat]], which, cls, n_actions, sub, idx, recs, possible)
+                    actions(t, rl, mv, nm, hp[t[SA.seat]], kind, cls, sub, idx, acts)
             apply_move(t, rl, mv[i])
         if keep is not None:
             keep[h, KA.cell] = cell
         if cell < 0:
             continue
         copy_into(start, rng)
-        play_actions(rng, start, t, saved, rl, pol, hp, mv, work, user, recs, possible, values, n_actions, which,
-                     smart, look)
+        play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look)
         add_actions(out, cell * stride, values, possible, n_actions)
         if keep is not None:
             for j in range(S_SIZE):

@@ -112,10 +112,13 @@ def _args(spec, rules, codes, hp, user, keep=None) -> tuple:
     from .cards import deck_kinds
     from .view import kernel_policy
 
+    from . import _strategy as K
+    from ._play import RulesSet, Seats
+
     look = 1 if P_LOOKAHEAD in codes else None
-    k = [s.name for s in TABLES].index(spec.name)
-    return (deck_kinds(rules.jokers), rules.pack(), codes, hp, kernel_policy(user), smart_arg(codes), look, k,
-            len(spec.actions), keep)
+    kind = K.Kind(np.int64([s.name for s in TABLES].index(spec.name)), np.int64(len(spec.actions)))
+    return (RulesSet(deck_kinds(rules.jokers), rules.pack()), Seats(codes, hp), kernel_policy(user),
+            smart_arg(codes), look, kind, keep)
 
 
 def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyTablesResult:
