@@ -317,9 +317,6 @@ def add_play_commands(csub) -> None:
     _table_parser(csub)
 
 
-_TABLE_NAMES = ("take", "out", "out-game", "discard")
-
-
 def _table_parser(csub) -> None:
     t = csub.add_parser(
         "table", help="strategy tables: take the pile, go out, what to discard, the best action in each situation",
@@ -332,14 +329,15 @@ def _table_parser(csub) -> None:
                     "game with this hand). discard: which kind of card to throw the next player, by the pile, "
                     "the next player's cards and whether we hold a black 3. Without --build: the shipped "
                     "tables (the default rules); --build computes them (minutes at the shipped precision).")
-    t.add_argument("names", nargs="*", metavar="NAME", help="tables to show: " + ", ".join(_TABLE_NAMES)
+    t.add_argument("names", nargs="*", metavar="NAME", help="tables to show: " + ", ".join(D.STRATEGY_TABLES)
                    + " (default: all)")
     t.add_argument("--build", action="store_true",
                    help="compute the tables (needed for other rules, --samples, --seed, --threads, --policies)")
     t.add_argument("--policies", default=None, metavar="P[,P...]",
-                   help="who plays the hands and the play-outs, as for play (default heuristic2; with --build)")
+                   help="who plays the hands and the play-outs, as for play (default "
+                   f"{D.STRATEGY_POLICIES}; with --build)")
     _house_flags(t)
-    cu.add_run_options(t, "1,000,000", unit="hands a table", precision_flag=False)
+    cu.add_run_options(t, f"{D.STRATEGY_SAMPLES:,}", unit="hands a table", precision_flag=False)
     t.set_defaults(func=_table, seed_from_file=True)  # no seed drawn: the shipped seed unless --seed
 
 

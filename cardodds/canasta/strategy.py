@@ -41,6 +41,7 @@ import numpy as np
 from .._validate import check_run
 from ..rng import as_seed_sequence, child
 from ..strategy import StrategyTablesResult, TableSpec, read_tables, select, write_tables
+from ._defaults import STRATEGY_POLICIES, STRATEGY_SAMPLES, STRATEGY_SEED, STRATEGY_TABLES
 from .rules import CanastaRules, check_rules
 
 __all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "ship", "strategy_table"]
@@ -66,10 +67,11 @@ TABLES = (
                ("next player", ("holds 1-4", "holds 5-8", "holds 9+")), ("black 3", ("no black 3", "a black 3 held"))),
               ("black 3", "they threw it", "on their meld", "single", "from a pair", "wild"), "points a hand"),
 )
-#: The shipped tables' hands per table, and their seed.
-SHIPPED_SAMPLES = 1_000_000
-SHIPPED_SEED = 51
-SHIPPED_POLICIES = "heuristic2"
+assert tuple(s.name for s in TABLES) == STRATEGY_TABLES
+#: The shipped tables' hands a table, their seed and players.
+SHIPPED_SAMPLES = STRATEGY_SAMPLES
+SHIPPED_SEED = STRATEGY_SEED
+SHIPPED_POLICIES = STRATEGY_POLICIES
 _FILE = Path(__file__).with_name("strategy.json")
 #: Hands a chunk: each hand plays several play-outs.
 CHUNK = 256
