@@ -90,3 +90,14 @@ def test_the_best_is_the_action_no_other_beats_on_the_positions_they_share():
     c = summarise(SPEC, counts).cell("2nd", "low")
     assert c.values["shed"].value > c.values["duck"].value
     assert (c.best, c.next) == ("duck", "shed") and c.margin.value == 2.5
+
+
+def test_where_every_action_is_beaten_by_another_the_best_is_the_least_beaten_and_not_decisive():
+    counts = np.zeros(SPEC.size, np.int64)
+    # a cycle on the positions each pair shares: duck beats win by 1, win beats shed by 2, shed beats duck by 3
+    add_positions(SPEC, counts, 0, [[1, 0, 0]] * 5, [[1, 1, 0]] * 5)
+    add_positions(SPEC, counts, 0, [[0, 2, 0]] * 5, [[0, 1, 1]] * 5)
+    add_positions(SPEC, counts, 0, [[0, 0, 3]] * 5, [[1, 0, 1]] * 5)
+    c = summarise(SPEC, counts).cell("2nd", "low")
+    assert (c.best, c.next, c.margin.value) == ("win", "duck", -1.0)  # beaten by 1 only
+    assert not c.decisive and c.short() == "(win)"
