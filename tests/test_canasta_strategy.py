@@ -38,10 +38,12 @@ def _table(hand, **kw):
 
 
 @pytest.mark.parametrize("hand, melds, pile, key", [
-    ("K K 9 5 7", "us: A A A", "5 9 K", ("3-5 cards", "no wild", "opened", "pair in hand")),
-    ("K 9 5 7", "us: K K K", "5 K", ("1-2 cards", "no wild", "opened", "on our meld")),
+    ("K K 9 5 7", "us: A A A", "5 9 K", ("3-5 cards", "no wild, no 3b", "opened", "pair in hand")),
+    ("K 9 5 7", "us: K K K", "5 K", ("1-2 cards", "no wild, no 3b", "opened", "on our meld")),
     ("K Jk 9 5", None, "2 5 7 8 9 Q K", ("6-9 cards", "a wild", "not opened", "neither")),
     ("K K 9 5", "them: Q Q Q", "Jk", ("1-2 cards", "a wild", "not opened", "neither")),
+    ("K K 9 5", "us: A A A", "3b K", ("1-2 cards", "a black 3", "opened", "pair in hand")),
+    ("K K 9 5", "us: A A A", "3b 5 2 9 Q 7 8 J 4 K", ("10+ cards", "a wild and a 3b", "opened", "pair in hand")),
 ])
 def test_take_cells(hand, melds, pile, key):
     t = _table(hand, melds=melds, pile=pile, decision="take")

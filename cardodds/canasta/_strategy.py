@@ -117,11 +117,13 @@ def classify(t, rl, mv, nm, pick, which, cls):
             return -1
         size = t[SA.pile_len]
         top = t[SA.pile + size - 1]
-        wilds = 0
+        inside = 0  # 1: a wild in the pile, 2: a black 3, 3: both
         for j in range(size):
             c = t[SA.pile + j]
             if c == TWO or c == JOKER:
-                wilds = 1
+                inside |= 1
+            elif c == BLACK3:
+                inside |= 2
         opened = 1 if t[SA.opened + side] != 0 else 0
         fit = 2
         if FOUR <= top <= ACE:
@@ -129,7 +131,7 @@ def classify(t, rl, mv, nm, pick, which, cls):
                 fit = 1
             elif t[hand_at(seat, top)] >= 2:
                 fit = 0
-        return ((_pile_band(size) * 2 + wilds) * 2 + opened) * 3 + fit
+        return ((_pile_band(size) * 4 + inside) * 2 + opened) * 3 + fit
     if which == OUT or which == OUT_GAME:
         outs = 0
         for i in range(nm):

@@ -2,8 +2,8 @@
 :mod:`cardodds.strategy`): each cell a situation, its best action, the paired margin over the
 next best with a 95% interval, and the positions behind it.
 
-- ``take``: leave the pile or take it, by the pile's size, a wild in it, whether our side has
-  opened and how the top card fits (a natural pair of it in hand, our meld of its rank,
+- ``take``: leave the pile or take it, by the pile's size, a wild or a black 3 in it, whether
+  our side has opened and how the top card fits (a natural pair of it in hand, our meld of its rank,
   neither: a wild on top, or one natural with wilds).
 - ``out``: stay in or go out now, by both sides' canastas and the cards the two opponents hold.
 - ``out-game``: the same with both sides' game totals drawn within 2,500 below the target, by
@@ -52,7 +52,8 @@ _THEIR_CARDS = ("they hold 2-6", "they hold 7-11", "they hold 12+")
 #: The tables, in the order of their seed streams (``rng.child(seed, k)`` for the k-th).
 TABLES = (
     TableSpec("take", "Take the pile", "leave it or take it",
-              (("pile", ("1-2 cards", "3-5 cards", "6-9 cards", "10+ cards")), ("wilds in it", ("no wild", "a wild")),
+              (("pile", ("1-2 cards", "3-5 cards", "6-9 cards", "10+ cards")),
+               ("in it", ("no wild, no 3b", "a wild", "a black 3", "a wild and a 3b")),
                ("our side", ("not opened", "opened")), ("top card", ("pair in hand", "on our meld", "neither"))),
               ("leave", "take"), "points a hand"),
     TableSpec("out", "Go out", "stay in or go out now",
