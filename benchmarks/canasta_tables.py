@@ -4,7 +4,8 @@ Run: ``python benchmarks/canasta_tables.py [--time] [--agreement] [--positions 2
 ``benchmarks/RESULTS_canasta_tables_<part>.json`` (the figures ``RESULTS_canasta_tables.md`` quotes).
 
 ``--time``: each table built alone at the shipped precision (``strategy_table(name,
-build=True)``), on one thread and on two, compiled first (a tiny build), wall seconds; then
+build=True)``), on one thread and on two, compiled first (a tiny build), wall seconds, and
+whether its counts are the shipped table's (they must be: its own seed stream); then
 ``lookahead``'s cost: the seconds a hand of each table with ``policies="lookahead"`` (16 hands,
 compiled).
 
@@ -150,12 +151,16 @@ def agreement(positions: int, hands: int) -> dict:
 
 def timing(threads_list=(1, 2)) -> dict:
     out: dict = {"shipped_samples": S.SHIPPED_SAMPLES}
+    shipped = S.strategy_table()
     S.strategy_table(build=True, samples=64)  # compiled
     for name in [s.name for s in S.TABLES]:
         for threads in threads_list:
             t0 = time.perf_counter()
-            S.strategy_table(name, build=True, threads=threads)
+            r = S.strategy_table(name, build=True, threads=threads)
             out[f"{name}, {threads} thread{'s' * (threads > 1)}"] = time.perf_counter() - t0
+            # the table built alone has the shipped counts
+            out[f"{name}, {threads} thread{'s' * (threads > 1)}, the shipped counts"] = \
+                r[name].counts.tolist() == shipped[name].counts.tolist()
             print(name, threads, out[f"{name}, {threads} thread{'s' * (threads > 1)}"], flush=True)
     S.strategy_table(build=True, samples=2, policies="lookahead")  # compiled
     for name in [s.name for s in S.TABLES]:

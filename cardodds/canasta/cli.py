@@ -320,15 +320,15 @@ def add_play_commands(csub) -> None:
 def _table_parser(csub) -> None:
     t = csub.add_parser(
         "table", help="strategy tables: take the pile, go out, what to discard, the best action in each situation",
-        description="Strategy tables, as blackjack's basic strategy chart: each cell a situation, the best action "
-                    "in it and its paired margin over the next best (95%% interval), from positions drawn from "
-                    "hands played by heuristic2 and every action played out on the same deal. take: leave the "
-                    "pile or take it, by the pile's size, wilds in it, how the top card fits, whether our side "
-                    "has opened. out: stay in or go out, by both sides' canastas and the cards the opponents "
-                    "hold. out-game: the same with both game totals near the target, valued by P(we win the "
-                    "game with this hand). discard: which kind of card to throw the next player, by the pile, "
-                    "the next player's cards and whether we hold a black 3. Without --build: the shipped "
-                    "tables (the default rules); --build computes them (minutes at the shipped precision).")
+        description="Strategy tables, as blackjack's basic strategy chart: each cell a situation, the best action in "
+                    "it and its paired margin over the next best (95% interval), from positions drawn from hands "
+                    "played by heuristic2 and every action played out on the same deal. take: leave the pile or take "
+                    "it, by the pile's size, a wild or a black 3 in it, how the top card fits, whether our side has "
+                    "opened. out: stay in or go out, by both sides' canastas and the cards the opponents hold. out-"
+                    "game: the same with both game totals near the target, valued by P(we win the game with this "
+                    "hand). discard: which kind of card to throw the next player, by the pile, the next player's "
+                    "cards and whether we hold a black 3. Without --build: the shipped tables (the default rules); "
+                    "--build computes them (minutes at the shipped precision).")
     t.add_argument("names", nargs="*", metavar="NAME", help="tables to show: " + ", ".join(D.STRATEGY_TABLES)
                    + " (default: all)")
     t.add_argument("--build", action="store_true",
