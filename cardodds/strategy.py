@@ -229,8 +229,8 @@ class StrategyTable:
     def grid(self) -> tuple[list[str], list[list[str]]]:
         """The chart: a header (the last dimension's values) and a row for each combination of
         the others, each cell's :meth:`Cell.short` text."""
-        *rows_dims, (_, cols) = self.spec.dims
-        head = [" / ".join(d for d, _ in rows_dims) or ""] + list(cols)
+        *rows_dims, (last, cols) = self.spec.dims
+        head = [" / ".join(d for d, _ in rows_dims) or ""] + [f"{last}: {v}" for v in cols]
         lines = []
         for i in range(0, len(self.cells), len(cols)):
             part = self.cells[i:i + len(cols)]

@@ -210,6 +210,34 @@ def test_kanalje_lookup_answers_every_holding(page, built):
     assert sum(1 for e in expected if e["p"] != "not seen") == sum(len(d["rows"]) for d in data["lineups"].values())
 
 
+def test_strategy_lookup_answers_every_cell_as_the_shipped_tables(page, built):
+    """Every game, table and situation of the strategy lookup answers as the shipped tables
+    (``strategy_table()``, read in Python), and the situation's choices follow the table."""
+    from cardodds.report.strategy import GAMES, shipped_tables
+
+    inputs, expected, choices = [], [], []
+    for (game, _), result in zip(GAMES, shipped_tables()):
+        for t in result.tables:
+            choices.append(([("game", game), ("table", t.name)], [list(v) for _, v in t.spec.dims]))
+            for c in t.cells:
+                inputs.append([("game", game), ("table", t.name)] + [(f"d{i}", v) for i, v in enumerate(c.key)])
+                margin = "" if c.margin is None else f"{c.margin.format(2, sign=True)} {t.spec.unit} against {c.next}"
+                verdict = ("" if c.best is None else "the only action possible here" if c.margin is None
+                           else "better than the next best at this precision" if c.decisive
+                           else "no action is better at this precision: either will do")
+                expected.append({"action": c.best or "no position of this kind was drawn", "margin": margin,
+                                 "verdict": verdict, "positions": f"from {c.positions:,} positions"})
+    assert page.execute_script(_LOOKUP, "lookup-strategy", inputs) == expected
+    assert any(e["verdict"].startswith("better") for e in expected)
+    data_dims = _data(built, "strategy")["dims"]
+    for setting, values in choices:
+        page.execute_script(_LOOKUP, "lookup-strategy", [setting])
+        shown = [_options(page, "lookup-strategy", f"d{i}") for i in range(len(values))]
+        hidden = page.execute_script("return Array.from({length: arguments[0]}, (_, i) => document.querySelector("
+                                     "'#lookup-strategy [data-field=d' + i + ']').hidden)", data_dims)
+        assert shown == values and hidden == [i >= len(values) for i in range(data_dims)], setting
+
+
 def test_canasta_house_options_sort_by_their_effect(page, built):
     options = _data(built, "canasta_play")["options"]
     read = ("return Array.from(document.querySelectorAll('#lookup-canasta_play tbody tr'),"

@@ -27,7 +27,8 @@ from .lookups import LOOKUPS, SCRIPT
 
 #: Short names of the sections for the navigation bar.
 NAV = {"kana": "Känä", "kana_session": "Känä evening", "kanalje": "Kanalje", "canasta": "Canasta odds",
-       "canasta_play": "Canasta play", "canasta_advice": "Canasta advice"}
+       "canasta_play": "Canasta play", "canasta_advice": "Canasta advice",
+       "strategy": "Strategy tables"}
 PAGE = "index.html"
 
 _IMAGE = re.compile(r"^!\[([^\]]*)\]\(([^)\s]+)\)$")

@@ -11,6 +11,8 @@ The answers print the figures exactly as the markdown does (the strings come fro
   counts the report does not compute, the tables built and shipped with the package).
 - Kanalje: lineup, jack, the holder's length in its suit, trump -> P(the holder takes it).
 - Canasta: each house option's paired change of side 0's score, sortable.
+- Strategy tables: game, table and the situation (one choice a dimension) -> the best action,
+  its margin over the next best and the positions behind it (the shipped tables).
 """
 
 from __future__ import annotations
@@ -127,8 +129,29 @@ def canasta_play(data: dict) -> str:
         "Tap a column to sort; tap again to reverse.</p></div>")
 
 
+def strategy(data: dict) -> str:
+    """Strategy tables: pick the game, the table and the situation; the script fills the
+    situation's choices from the data (as many as the table has dimensions).
+
+    >>> out = strategy({"dims": 2, "games": [{"game": "kanalje", "name": "Kanalje", "tables": []}]})
+    >>> '<option value="kanalje">Kanalje</option>' in out and 'name="d1"' in out
+    True
+    """
+    games = [(g["game"], g["name"]) for g in data["games"]]
+    dims = "".join(f'<label data-field="d{i}"><span data-label="d{i}"></span><select name="d{i}"></select></label>'
+                   for i in range(data["dims"]))
+    return (
+        '<div class="lookup" id="lookup-strategy"><h3>Look it up: the best action in my situation</h3>'
+        '<form autocomplete="off">' + _select("game", "game", games) + _select("table", "table", [])
+        + dims + "</form>"
+        '<p class="answer" aria-live="polite"><b data-out="action"></b><br><span data-out="margin"></span><br>'
+        '<span data-out="verdict"></span><br><span data-out="positions"></span></p>'
+        '<p class="note">From the tables shipped for the default rules: the best action, its margin over the '
+        "next best on the same deals (95% interval) and the positions drawn in this situation.</p></div>")
+
+
 #: The section each lookup belongs to, and its HTML from that section's data.
-LOOKUPS = {"kana": kana, "kanalje": kanalje, "canasta_play": canasta_play}
+LOOKUPS = {"kana": kana, "kanalje": kanalje, "canasta_play": canasta_play, "strategy": strategy}
 
 #: Plain JavaScript: every lookup on the page, answered from the inline data.
 SCRIPT = r"""
@@ -203,6 +226,53 @@ SCRIPT = r"""
     update();
   }
 
+  function strategy(d) {
+    var box = document.getElementById("lookup-strategy");
+    if (!box || !d) return;
+    var f = box.querySelector("form").elements;
+    function game() { return d.games.filter(function (g) { return g.game === f.game.value; })[0]; }
+    function table() {
+      var g = game();
+      return g.tables.filter(function (t) { return t.name === f.table.value; })[0] || g.tables[0];
+    }
+    function fill(select, values, keep) {
+      select.innerHTML = "";
+      values.forEach(function (v) { select.add(new Option(v[1], v[0])); });
+      var ok = values.some(function (v) { return v[0] === keep; });
+      select.value = ok ? keep : (values.length ? values[0][0] : "");
+    }
+    function fillTables() {
+      fill(f.table, game().tables.map(function (t) { return [t.name, t.title]; }), f.table.value);
+      fillDims();
+    }
+    function fillDims() {
+      var t = table();
+      for (var i = 0; i < d.dims; i++) {
+        var field = box.querySelector('[data-field="d' + i + '"]'), dim = t.dims[i];
+        field.hidden = !dim;
+        if (!dim) continue;
+        box.querySelector('[data-label="d' + i + '"]').textContent = dim[0];
+        fill(f["d" + i], dim[1].map(function (v) { return [v, v]; }), f["d" + i].value);
+      }
+      update();
+    }
+    function update() {
+      var t = table(), index = 0;
+      t.dims.forEach(function (dim, i) { index = index * dim[1].length + dim[1].indexOf(f["d" + i].value); });
+      var c = t.cells[index];
+      show(box, "action", c[0] === null ? "no position of this kind was drawn" : c[0]);
+      show(box, "margin", c[1] === null ? "" : c[1] + " against " + c[4]);
+      show(box, "verdict", c[0] === null ? "" : c[1] === null ? "the only action possible here"
+                           : c[2] ? "better than the next best at this precision"
+                           : "no action is better at this precision: either will do");
+      show(box, "positions", "from " + c[3].toLocaleString("en") + " positions");
+    }
+    f.game.addEventListener("change", fillTables);
+    f.table.addEventListener("change", fillDims);
+    for (var i = 0; i < d.dims; i++) f["d" + i].addEventListener("change", update);
+    fillTables();
+  }
+
   function sortable(table) {
     var body = table.tBodies[0];
     each(table.querySelectorAll("th button"), function (button) {
@@ -226,6 +296,7 @@ SCRIPT = r"""
 
   kana(data("kana"));
   kanalje(data("kanalje"));
+  strategy(data("strategy"));
   each(document.querySelectorAll("table.sortable"), sortable);
 })();
 """
