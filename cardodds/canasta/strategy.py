@@ -3,8 +3,8 @@
 next best with a 95% interval, and the positions behind it.
 
 - ``take``: leave the pile or take it, by the pile's size, a wild or a black 3 in it, whether
-  our side has opened and how the top card fits (a natural pair of it in hand, our meld of its rank,
-  neither: a wild on top, or one natural with wilds).
+  our side has opened and how the top card fits ("pair": a natural pair of it in hand, "our meld":
+  our meld of its rank, "neither": a wild on top, or one natural with wilds).
 - ``out``: stay in or go out now, by both sides' canastas and the cards the two opponents hold.
 - ``out-game``: the same with both sides' game totals drawn within 2,500 below the target, by
   the score too (behind or ahead by 400 or more, or level); valued by P(we win the game with
@@ -47,25 +47,25 @@ from .rules import CanastaRules, check_rules
 __all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "ship", "strategy_table"]
 
 _CANASTAS = ("0", "1", "2+")
-_THEIR_CARDS = ("they hold 2-6", "they hold 7-11", "they hold 12+")
+_THEIR_CARDS = ("2-6", "7-11", "12+")
 
 #: The tables, in the order of their seed streams (``rng.child(seed, k)`` for the k-th).
 TABLES = (
-    TableSpec("take", "Take the pile", "leave it or take it",
+    TableSpec("take", "Take the pile", "leave it or take it?",
               (("pile", ("1-2 cards", "3-5 cards", "6-9 cards", "10+ cards")),
                ("in it", ("no wild, no 3b", "a wild", "a black 3", "a wild and a 3b")),
-               ("our side", ("not opened", "opened")), ("top card", ("pair in hand", "on our meld", "neither"))),
+               ("our side", ("not opened", "opened")), ("top card", ("pair", "our meld", "neither"))),
               ("leave", "take"), "points a hand"),
-    TableSpec("out", "Go out", "stay in or go out now",
+    TableSpec("out", "Go out", "stay in or go out now?",
               (("our canastas", _CANASTAS), ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
               ("stay", "go out"), "points a hand"),
-    TableSpec("out-game", "Go out, game at stake", "stay in or go out near the target",
+    TableSpec("out-game", "Go out, game at stake", "stay in or go out near the target?",
               (("score", ("behind 400+", "level", "ahead 400+")), ("our canastas", _CANASTAS),
                ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
               ("stay", "go out"), "% P(we win the game)"),
-    TableSpec("discard", "The discard", "which kind of card to throw the next player",
+    TableSpec("discard", "The discard", "which kind of card to throw the next player?",
               (("pile", ("0-2 cards", "3-5 cards", "6-9 cards", "10+ cards")),
-               ("next player", ("holds 1-4", "holds 5-8", "holds 9+")), ("black 3", ("no black 3", "a black 3 held"))),
+               ("next player", ("holds 1-4", "holds 5-8", "holds 9+")), ("black 3", ("none", "held"))),
               ("black 3", "they threw it", "on their meld", "single", "from a pair", "wild"), "points a hand"),
 )
 assert tuple(s.name for s in TABLES) == STRATEGY_TABLES

@@ -9,6 +9,7 @@ change it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ._common import STYLE, Stages, md_table, page_data, plt, save
@@ -113,9 +114,9 @@ def grid_chart(t):
 def lookup_data(results) -> dict:
     """The lookup's data: for each game and table, its dimensions and every cell's answer
     (best action, the margin as printed, decisive, positions, the next best)."""
-    games = []
+    games: list[dict[str, Any]] = []
     for (game, name), r in zip(GAMES, results):
-        tables = []
+        tables: list[dict[str, Any]] = []
         for t in r.tables:
             cells = [[c.best, None if c.margin is None else f"{c.margin.format(2, sign=True)} {t.spec.unit}",
                       c.decisive, c.positions, c.next] for c in t.cells]
