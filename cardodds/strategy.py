@@ -120,7 +120,7 @@ class Cell:
     """One situation: its labels (``key``), the ``positions`` drawn in it, each possible
     action's mean ``values``, the ``best`` action, the ``next`` best and ``margin``, the best's
     paired edge over the next on the positions where both were possible (None where fewer than
-    two actions were). ``decisive``: the margin's interval excludes zero."""
+    two actions were). ``decisive``: the margin's interval lies above zero."""
 
     key: tuple[str, ...]
     positions: int
@@ -131,7 +131,7 @@ class Cell:
 
     @property
     def decisive(self) -> bool:
-        return self.margin is not None and not self.margin.contains_zero()
+        return self.margin is not None and self.margin.lo > 0
 
     @property
     def verdict(self) -> str:
@@ -166,13 +166,24 @@ def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
     if not values:
         return Cell(key, n, {}, None, None, None)
     order = sorted(values, key=lambda a: -values[a].value)
-    best = order[0]
+    # Where an action is possible in some positions only, the means are over different
+    # positions: the best is the first (by mean) that no other beats on the positions shared
+    # with it (with every action always possible, the highest mean); where each is beaten by
+    # some other, the one beaten by the least (its margin is then below zero: not decisive).
+    idx = [spec.actions.index(a) for a in order]
+
+    def worst(a):
+        return min((diff[a, o] / both[a, o] for o in idx if o != a and both[a, o] > 0), default=0.0)
+
+    best = next((order[i] for i, a in enumerate(idx) if worst(a) >= 0), None)
+    if best is None:
+        best = order[max(range(len(idx)), key=lambda i: (worst(idx[i]), -i))]
     if len(order) == 1:
         return Cell(key, n, values, best, None, None)
     b = spec.actions.index(best)
     # the next best: the closest of the others on the positions shared with the best
     margins = {}
-    for other in order[1:]:
+    for other in (a for a in order if a != best):
         o = spec.actions.index(other)
         if both[b, o] > 0:
             margins[other] = Estimate.mean(float(diff[b, o]), float(sq[b, o]), int(both[b, o]))

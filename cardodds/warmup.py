@@ -71,6 +71,7 @@ TASKS: dict[str, tuple[str, ...]] = {
     "canasta hand": ("canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", "--samples", "200",
                      "--seed", "1"),
     "canasta play": ("canasta", "play", "--samples", "4", "--seed", "1"),
+    "canasta table": ("canasta", "table", "--build", "--samples", "4", "--seed", "1", "--no-progress"),
     "kana odds": ("kana", "odds", "--samples", "200", "--seed", "1"),
     "kana advise": ("kana", "advise", "--players", "4", "--seat", "2", "--cards", "9h,?,?", "--kanad", "5c,Kd",
                     "--samples", "200", "--seed", "1"),

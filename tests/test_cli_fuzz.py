@@ -209,6 +209,11 @@ COMMANDS = {
     "canasta house-options": (["canasta", "house-options"], {**COMMON, **PLAYED, "--policies": CANASTA_POLICIES,
                                                              "--games": st.sampled_from(["0", "1", "-1", "x"])},
                               [["--samples", s] for s in ("1", "7")] + [["--samples", "0"]]),
+    "canasta table": (["canasta", "table"], {**COMMON, **{k: v for k, v in PLAYED.items() if k != "--check"},
+                                             "--build": None, "--json": None,
+                                             "--policies": st.sampled_from(["heuristic2", "heuristic", "x", ""])},
+                      [[], ["out", "take"], ["tke"], ["--build", "--samples", "2"],
+                       ["discard", "--build", "--samples", "5"], ["--samples", "0"]]),
     "kanalje strength": (["kanalje", "strength", "--lookahead-samples", "2"], {**KANALJE, **COMMON},
                          [[a, b, "--samples", n] for a, b in (("heuristic", "random"), ("lookahead", "random"),
                                                               ("x", "random"), ("random", ""))

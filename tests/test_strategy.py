@@ -79,3 +79,25 @@ def test_the_shipped_copy_reads_back_and_writes_the_same_bytes(tmp_path):
     text = repr(back)
     assert "A jack trick: duck, win or shed (margins in points a deal)" in text and "win +2.00" in text
     assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_the_best_is_the_action_no_other_beats_on_the_positions_they_share():
+    counts = np.zeros(SPEC.size, np.int64)
+    # shed is possible only where every action scores high: its mean is the highest, but duck
+    # beats it on the positions both allowed
+    add_positions(SPEC, counts, 0, [[10, 0, 8], [12, 0, 9]], [[1, 1, 1]] * 2)
+    add_positions(SPEC, counts, 0, [[-5, -6, 0]] * 4, [[1, 1, 0]] * 4)
+    c = summarise(SPEC, counts).cell("2nd", "low")
+    assert c.values["shed"].value > c.values["duck"].value
+    assert (c.best, c.next) == ("duck", "shed") and c.margin.value == 2.5
+
+
+def test_where_every_action_is_beaten_by_another_the_best_is_the_least_beaten_and_not_decisive():
+    counts = np.zeros(SPEC.size, np.int64)
+    # a cycle on the positions each pair shares: duck beats win by 1, win beats shed by 2, shed beats duck by 3
+    add_positions(SPEC, counts, 0, [[1, 0, 0]] * 5, [[1, 1, 0]] * 5)
+    add_positions(SPEC, counts, 0, [[0, 2, 0]] * 5, [[0, 1, 1]] * 5)
+    add_positions(SPEC, counts, 0, [[0, 0, 3]] * 5, [[1, 0, 1]] * 5)
+    c = summarise(SPEC, counts).cell("2nd", "low")
+    assert (c.best, c.next, c.margin.value) == ("win", "duck", -1.0)  # beaten by 1 only
+    assert not c.decisive and c.short() == "(win)"

@@ -43,6 +43,7 @@ __all__ = [
     "melds",
     "parse_hand",
     "score_side",
+    "strategy_table",
 ]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .policies import HeuristicParams
     from .rules import CanastaRules
     from .scoring import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
+    from .strategy import strategy_table
 
 lazy_package(__name__, {
     ".advise": ["AdviceResult", "advise"],
@@ -64,4 +66,5 @@ lazy_package(__name__, {
     ".policies": ["HeuristicParams"],
     ".rules": ["CanastaRules"],
     ".scoring": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],
+    ".strategy": ["strategy_table"],
 })

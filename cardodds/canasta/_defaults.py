@@ -49,3 +49,8 @@ ADVICE_TURN = None
 ASSUMED_TURN = 8
 #: ``advise``'s decisions.
 ADVICE_DECISIONS = ("take", "discard", "out", "meld")
+#: ``strategy_table``: the tables, and the shipped tables' hands a table, seed and players.
+STRATEGY_TABLES = ("take", "out", "out-game", "discard")
+STRATEGY_SAMPLES = 1_000_000
+STRATEGY_SEED = 51
+STRATEGY_POLICIES = "heuristic2"

@@ -1,5 +1,5 @@
-"""``cardodds canasta melds|hand|play|game|strength|game-strength|house-options|trace|advise``: meld
-odds, and the game played by four."""
+"""``cardodds canasta melds|hand|play|game|strength|game-strength|house-options|trace|advise|table``:
+meld odds, and the game played by four."""
 
 from __future__ import annotations
 
@@ -314,6 +314,46 @@ def add_play_commands(csub) -> None:
                        precision_in="simulate until the paired margin difference between the best two options by "
                                     "points is known to ±H points (95%%; H >= 1)")
     a.set_defaults(func=_advise)
+    _table_parser(csub)
+
+
+def _table_parser(csub) -> None:
+    t = csub.add_parser(
+        "table", help="strategy tables: take the pile, go out, what to discard, the best action in each situation",
+        description="Strategy tables, as blackjack's basic strategy chart: each cell a situation, the best action in "
+                    "it and its paired margin over the next best (95% interval), from positions drawn from hands "
+                    "played by heuristic2 and every action played out on the same deal. take: leave the pile or take "
+                    "it, by the pile's size, a wild or a black 3 in it, how the top card fits, whether our side has "
+                    "opened. out: stay in or go out, by both sides' canastas and the cards the opponents hold. out-"
+                    "game: the same with both game totals near the target, valued by P(we win the game with this "
+                    "hand). discard: which kind of card to throw the next player, by the pile, the next player's "
+                    "cards and whether we hold a black 3. Without --build: the shipped tables (the default rules); "
+                    "--build computes them (minutes at the shipped precision).")
+    t.add_argument("names", nargs="*", metavar="NAME", help="tables to show: " + ", ".join(D.STRATEGY_TABLES)
+                   + " (default: all)")
+    t.add_argument("--build", action="store_true",
+                   help="compute the tables (needed for other rules, --samples, --seed, --threads, --policies)")
+    t.add_argument("--policies", default=None, metavar="P[,P...]",
+                   help="who plays the hands and the play-outs, as for play (default "
+                   f"{D.STRATEGY_POLICIES}; with --build)")
+    _house_flags(t)
+    cu.add_run_options(t, f"{D.STRATEGY_SAMPLES:,}", unit="hands a table", precision_flag=False)
+    t.set_defaults(func=_table, seed_from_file=True)  # no seed drawn: the shipped seed unless --seed
+
+
+def table_text(r) -> str:
+    shipped = ", the shipped tables" if r.shipped else ""
+    return cu.block("Canasta strategy tables", r, f"players: {r.policies} at every seat, every action played out",
+                    f"Monte Carlo, {r.samples:,} hands a table, seed {r.seed}{shipped}",
+                    f"rules: {_rules_words(r.rules)}{_table_words(r.rules)}", r.lines())
+
+
+def _table(args) -> int:
+    from .strategy import strategy_table
+
+    res = strategy_table(args.names or None, rules=_play_rules(args), build=args.build, policies=args.policies,
+                         samples=args.samples, **cu.run_options(args))
+    return cu.emit(args, res, table_text)
 
 
 def _played_words(r) -> str:
