@@ -120,7 +120,9 @@ class Cell:
     """One situation: its labels (``key``), the ``positions`` drawn in it, each possible
     action's mean ``values``, the ``best`` action, the ``next`` best and ``margin``, the best's
     paired edge over the next on the positions where both were possible (None where fewer than
-    two actions were). ``decisive``: the margin's interval excludes zero."""
+    two actions were). The best is the action whose paired edge over its closest rival is the
+    largest (the highest mean where every action was possible on the same positions).
+    ``decisive``: the margin's interval excludes zero."""
 
     key: tuple[str, ...]
     positions: int
@@ -166,20 +168,25 @@ def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
     if not values:
         return Cell(key, n, {}, None, None, None)
     order = sorted(values, key=lambda a: -values[a].value)
-    best = order[0]
     if len(order) == 1:
-        return Cell(key, n, values, best, None, None)
-    b = spec.actions.index(best)
-    # the next best: the closest of the others on the positions shared with the best
-    margins = {}
-    for other in order[1:]:
-        o = spec.actions.index(other)
-        if both[b, o] > 0:
-            margins[other] = Estimate.mean(float(diff[b, o]), float(sq[b, o]), int(both[b, o]))
-    if not margins:
-        return Cell(key, n, values, best, None, None)
-    nxt = min(margins, key=lambda a: margins[a].value)
-    return Cell(key, n, values, best, nxt, margins[nxt])
+        return Cell(key, n, values, order[0], None, None)
+    # Each action's paired margin over its closest rival, on the positions where both were
+    # possible; the best is the action whose closest margin is the largest. Where every action
+    # was possible on the same positions that is the highest mean; where not, the means rest on
+    # different positions and may rank two actions against their paired difference.
+    paired = {}
+    for a in order:
+        i = spec.actions.index(a)
+        margins = {o: Estimate.mean(float(diff[i, spec.actions.index(o)]), float(sq[i, spec.actions.index(o)]),
+                                    int(both[i, spec.actions.index(o)]))
+                   for o in order if o != a and both[i, spec.actions.index(o)] > 0}
+        if margins:
+            nxt = min(margins, key=lambda o: margins[o].value)
+            paired[a] = (nxt, margins[nxt])
+    if not paired:
+        return Cell(key, n, values, order[0], None, None)
+    best = max(paired, key=lambda a: (paired[a][1].value, -order.index(a)))
+    return Cell(key, n, values, best, *paired[best])
 
 
 @dataclass(frozen=True)

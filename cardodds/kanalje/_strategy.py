@@ -45,13 +45,17 @@ LEAD, JACK, FACEUP = 0, 1, 2
 #: The most actions a table has (the lead's five).
 MAX_ACTIONS = 5
 #: Columns of a recorded position (:func:`strategy_kernel`'s ``record``): its cell, the seat, the
-#: plays before it, each action's card, whether it was possible and its value, then the plays of
-#: the deal so far (``seat * 64 + card``, in order).
+#: plays before it, each action's card, whether it was possible and its value, the plays of the
+#: deal so far (``seat * 64 + card``, in order), my hand, the turned card (two players: the
+#: face-up card in phase 1, the card that named trump in phase 2) and the stock's face-up cards.
 P_CELL, P_SEAT, P_PLAYS, P_CARDS = 0, 1, 2, 3
 P_POSSIBLE = P_CARDS + MAX_ACTIONS
 P_VALUES = P_POSSIBLE + MAX_ACTIONS
 P_LOG = P_VALUES + MAX_ACTIONS
-RECORD_WIDTH = P_LOG + 52
+P_HAND = P_LOG + 52
+P_CARD = P_HAND + 1
+P_FACEUPS = P_CARD + 1
+RECORD_WIDTH = P_FACEUPS + STOCK // 2
 
 
 # ---- the classifiers: a position's cell (-1: not a position of the table) and its actions' cards ----
@@ -369,3 +373,8 @@ def _strategy_loop(state, n, out, rules, kind, n_actions, pol, samples, calls, b
                 record[i, P_VALUES + a] = values[a]
             for k in range(kept_plays):
                 record[i, P_LOG + k] = log[k]
+            record[i, P_HAND] = kept[T.hand + seat]
+            record[i, P_CARD] = kept[T.turned] if players == 3 else (
+                kept[T.faceup] if kept[T.phase] == 1 else kept[T.trump_card])
+            for k in range(STOCK // 2):
+                record[i, P_FACEUPS + k] = kept[T.stock + 2 * k]

@@ -432,7 +432,7 @@ def _add_table(ksub) -> None:
     _rules_options(p)
     p.set_defaults(players=None)
     cu.add_run_options(p, f"{TABLE_DEALS:,} a table, with --build", unit="deals a table", precision_flag=False)
-    p.set_defaults(func=_table)
+    p.set_defaults(func=_table, seed=TABLE_SEED)  # the shipped tables' seed, also --build's default
 
 
 def _table(args) -> int:
@@ -444,8 +444,8 @@ def _table(args) -> int:
             args.players = 2 if args.no_phase1_jacks_cost else 3
         rules = _rules(args)
     if not args.build:
-        given = [f for f, v in (("--samples", args.samples), ("--seed", args.seed), ("--threads", args.threads),
-                                ("--policies", args.policies)) if v is not None]
+        given = [f for f, v in (("--samples", args.samples), ("--seed", None if args.seed == TABLE_SEED else args.seed),
+                                ("--threads", args.threads), ("--policies", args.policies)) if v is not None]
         if given or (rules is not None and rules != KanaljeRules(players=rules.players)):
             what = given[0] if given else "a rules flag other than the defaults"
             raise cu.UsageError(f"{what} asks for tables computed, not the shipped ones: add --build (minutes at "
