@@ -180,11 +180,13 @@ def test_the_shipped_copy_reads_back_and_writes_the_same_bytes(tmp_path):
     assert [t.name for t in two.tables] == ["lead2", "jack2", "faceup"] and two.rules.players == 2
 
 
-def test_the_cheapest_shipped_table_rebuilt_alone_gives_its_shipped_counts():
-    shipped = strategy_table("jack2")
-    rebuilt = strategy_table("jack2", build=True, threads=2)
-    assert rebuilt["jack2"].counts.tolist() == shipped["jack2"].counts.tolist()
-    assert rebuilt.samples == shipped.samples and rebuilt.policies == shipped.policies
+def test_a_table_rebuilt_alone_has_its_counts_of_the_full_build():
+    """Every table costs over 40 s of one core at the shipped precision (the benchmark rebuilds each
+    against the shipped copy): here at 40 deals, with the shipped lineup and seed."""
+    full = strategy_table(build=True, samples=40)
+    alone = strategy_table("jack2", build=True, samples=40, threads=1)
+    assert alone["jack2"].counts.tolist() == full["jack2"].counts.tolist() and alone["jack2"].counts.any()
+    assert full.policies == strategy_table().policies == "lookahead" and full.seed == strategy_table().seed
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -22,8 +22,8 @@ from .._jit import inline, loop
 from .._random import bounded, next_u64
 from .._tally import add_actions
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, bit, highest, lowest, popcount
-from ._play import _basic_choose1, _basic_choose_trick, play_out_basic, play_out_searching
-from ._policies import choose, new_scratch
+from ._play import _basic_choose1, _basic_choose_trick, play_option_out
+from ._policies import choose, new_scratch, sure_cards
 from ._table import (
     STOCK,
     TABLE_SIZE,
@@ -211,14 +211,7 @@ def faceup_position(t, seat, cards, possible):
         return -1
     role = t[T.trick_len]
     if role == 0:
-        unseen = FULL & ~(hand | t[T.played]) & ~bit(fu)
-        sure = np.int64(0)
-        x = nonjack
-        while x != 0:
-            c = lowest(x)
-            x &= x - 1
-            if (unseen & above(c)) == 0:
-                sure |= bit(c)
+        sure = sure_cards(nonjack, FULL & ~(hand | t[T.played]) & ~bit(fu))
         cards[0] = lowest(sure) if sure != 0 else highest(nonjack)
         cards[1] = lowest(nonjack)
         if cards[0] == cards[1]:
@@ -303,21 +296,13 @@ def play_actions(state, kept, seat, actions, n_actions, pol, samples, calls, bas
     ``state``); ``work``: a table and a (2, 4) uint64 array to play on."""
     cards, possible, values = actions
     t2, sub = work
-    scr, rs = scratch
     for j in range(4):
         sub[0, j] = next_u64(state)
     for a in range(n_actions):
         values[a] = 0
-        if possible[a] == 0:
-            continue
-        copy_into(t2, kept)
-        copy_into(sub[1], sub[0])
-        if not play_any(sub[1], t2, seat, cards[a], phase1):
-            if calls is not None:
-                play_out_searching(sub[1], t2, pol, samples, calls, scr, rs, phase1)
-            elif basic is not None:
-                play_out_basic(sub[1], t2, basic)
-        values[a] = score(t2, seat)
+        if possible[a] != 0:
+            play_option_out(sub, t2, kept, seat, cards[a], pol, samples, calls, basic, scratch, phase1)
+            values[a] = score(t2, seat)
 
 
 @loop(from_python=True)

@@ -433,6 +433,10 @@ def _add_table(ksub) -> None:
     p.set_defaults(players=None)
     cu.add_run_options(p, f"{TABLE_DEALS:,} a table, with --build", unit="deals a table", precision_flag=False)
     p.set_defaults(func=_table, seed=TABLE_SEED)  # the shipped tables' seed, also --build's default
+    for action in p._actions:
+        if "--seed" in action.option_strings:
+            action.help = (f"with --build: random seed, each table seeded by its own stream of it; the same seed gives "
+                           f"the same tables on any number of threads (default {TABLE_SEED}, the shipped tables')")
 
 
 def _table(args) -> int:

@@ -14,8 +14,8 @@ The shipped tables (``strategy.json``, the default rules: three players, and two
 two-player tables) print at once; ``build=True`` computes them, for any rules.
 
 >>> t = strategy_table("jack")
->>> t.shipped, t["jack"].cell("3rd", "4+", "both").best
-(True, 'duck')
+>>> t.shipped, t["jack"].cell("2nd", "4+", "both").short()      # duck under a trick holding Jh
+(True, 'duck +3.02')
 """
 
 from __future__ import annotations
@@ -82,13 +82,13 @@ def _tables_for(tables, rules):
     return specs
 
 
-def strategy_table(tables=None, *, rules: KanaljeRules | None = None, samples: int | None = None, rng=None,
+def strategy_table(tables=None, *, rules: KanaljeRules | None = None, samples: int | None = None, rng=TABLE_SEED,
                    threads: int | None = None, policies=None, build: bool = False,
                    progress: bool = False) -> StrategyTablesResult:
     """Kanalje's strategy tables (:data:`TABLES`; ``tables``: a name or a list, None for all):
     the shipped ones, or with ``build=True`` computed, ``samples`` deals a table (default the
     shipped precision) with ``policies`` playing every action out (default ``lookahead``), each
-    table seeded by its own stream of ``rng`` (default the shipped seed). ``rules`` None: the
+    table seeded by its own stream of ``rng`` (the shipped seed unless told). ``rules`` None: the
     default rules (two players for the two-player tables); given, only its player count's tables.
 
     >>> strategy_table("faceup")["faceup"].spec.actions
@@ -98,8 +98,9 @@ def strategy_table(tables=None, *, rules: KanaljeRules | None = None, samples: i
         rules = check_rules(rules)
     specs = _tables_for(tables, rules)
     if not build:
-        given = [n for n, v in (("samples", samples), ("rng", rng), ("threads", threads), ("policies", policies))
-                 if v is not None]
+        shipped_seed = rng is None or (isinstance(rng, int) and rng == TABLE_SEED)
+        given = [n for n, v in (("samples", samples), ("rng", None if shipped_seed else rng), ("threads", threads),
+                                ("policies", policies)) if v is not None]
         if given or (rules is not None and rules != KanaljeRules(players=rules.players)):
             what = f"{given[0]}=" if given else "rules other than the defaults"
             raise ValueError(f"the shipped tables are for the default rules and precision; {what} asks for tables "
@@ -108,7 +109,7 @@ def strategy_table(tables=None, *, rules: KanaljeRules | None = None, samples: i
         return dataclasses.replace(res, tables=tuple(res[s.name] for s in specs),
                                    rules=rules or KanaljeRules())
     threads = check_run(samples=samples, threads=threads, rng=rng)
-    return _build(specs, rules, TABLE_DEALS if samples is None else samples, TABLE_SEED if rng is None else rng,
+    return _build(specs, rules, TABLE_DEALS if samples is None else samples, rng,
                   threads, TABLE_POLICIES if policies is None else policies, progress)
 
 
