@@ -66,12 +66,12 @@ def positions(name: str, n: int, seed: int) -> np.ndarray:
     rows = []
     chunk = 0
     while len(rows) < n:
-        rec = np.zeros((16, KS.RECORD_WIDTH), np.int64)
+        rec = np.zeros((16, KS.RECORD.size), np.int64)
         out = np.zeros(spec.size, np.int64)
         KS.strategy_kernel(chunk_state(np.random.SeedSequence(seed), chunk), 16, out, rules.pack(),
                            getattr(KS, kind), len(spec.actions), codes, DEFAULT_LOOKAHEAD_SAMPLES,
                            calls(compile_policy(None), codes, phase1), phase1, rec)
-        rows += [r for r in rec if r[KS.P_CELL] >= 0]
+        rows += [r for r in rec if r[KS.P.cell] >= 0]
         chunk += 1
     return np.array(rows[:n])
 
@@ -89,15 +89,15 @@ def ask(name: str, row, threads, seed):
     """The advisor on a recorded position."""
     players = _BUILD[name][1]
     rules = KanaljeRules(players=players)
-    seat, plays = int(row[KS.P_SEAT]), [int(p) for p in row[KS.P_LOG:KS.P_LOG + row[KS.P_PLAYS]]]
-    hand = format_cards(_cards(row[KS.P_HAND]))
-    card = int(row[KS.P_CARD])
+    seat, plays = int(row[KS.P.seat]), [int(p) for p in row[KS.P.log:KS.P.log + row[KS.P.plays]]]
+    hand = format_cards(_cards(row[KS.P.hand]))
+    card = int(row[KS.P.card])
     kw = dict(seat=seat, hand=hand, rules=rules, rng=seed, threads=threads)
     if players == 3:
         return advise(turned=card_str(card), played=_tricks(plays, 3), **kw)
     if name == "faceup":
         done = len(plays) // 2
-        faceups = format_cards([int(row[KS.P_FACEUPS + k]) for k in range(done + 1)])
+        faceups = format_cards([int(row[KS.P.faceups + k]) for k in range(done + 1)])
         return advise(faceup=faceups, played=_tricks(plays, 2), **kw)
     phase1 = [p % 64 for p in plays[:26]]
     dead = format_cards([c for c in phase1 if c != card])
@@ -114,13 +114,13 @@ def action_of(name: str, row, best: int) -> int | None:
     that does not, ``shed``; any other, ``duck``. Face-up card: second, a card that beats the lead
     is ``fight``, else ``give``; leading, the ``fight`` card or my highest non-jack card is
     ``fight``, else ``give``."""
-    cards = {a: int(row[KS.P_CARDS + a]) for a in range(KS.MAX_ACTIONS) if row[KS.P_POSSIBLE + a]}
+    cards = {a: int(row[KS.P.cards + a]) for a in range(KS.MAX_ACTIONS) if row[KS.P.possible + a]}
     for a, c in cards.items():
         if c == best:
             return a
     jack = (best >> 2) == 9
-    plays = int(row[KS.P_PLAYS])
-    trump = int(row[KS.P_CARD]) & 3
+    plays = int(row[KS.P.plays])
+    trump = int(row[KS.P.card]) & 3
     if name in ("lead", "lead2"):
         if jack:
             return 4 if (best & 3) != trump else None
@@ -134,16 +134,16 @@ def action_of(name: str, row, best: int) -> int | None:
     if name in ("jack", "jack2"):
         players = _BUILD[name][1]
         tlen = (plays - (26 if players == 2 else 0)) % players
-        trick = [int(row[KS.P_LOG + k]) % 64 for k in range(plays - tlen, plays)]
+        trick = [int(row[KS.P.log + k]) % 64 for k in range(plays - tlen, plays)]
         top = trick[0]
         for c in trick[1:]:
             top = c if _beats(c, top, trump) else top
         if _beats(best, top, trump):
             return None if jack else 1
         return 2 if jack else 0
-    hand = int(row[KS.P_HAND])
+    hand = int(row[KS.P.hand])
     if plays % 2 == 1:  # second: beats the lead or not
-        lead = int(row[KS.P_LOG + plays - 1]) % 64
+        lead = int(row[KS.P.log + plays - 1]) % 64
         return 0 if (best & 3) == (lead & 3) and best > lead else 1
     nonjack = hand & ~JACKS
     return 0 if nonjack and best == max(_cards(nonjack)) else 1
@@ -166,7 +166,7 @@ def agreement(n: int, threads, tables) -> dict:
         both = agree = adv_decisive = tab_decisive = outside = lean_n = lean_agree = 0
         disagreements = []
         for i, row in enumerate(rows):
-            cell = table.cells[int(row[KS.P_CELL])]
+            cell = table.cells[int(row[KS.P.cell])]
             res = ask(spec.name, row, threads, SEED * 1000 + i)
             tab_decisive += cell.decisive
             top = action_of(spec.name, row, res.cards[res.best_index])

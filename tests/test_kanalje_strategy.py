@@ -116,7 +116,7 @@ def _records(name, n, seed, policies=(1, 1, 1)):
     kind, players = {"lead": (KS.LEAD, 3), "jack": (KS.JACK, 3), "lead2": (KS.LEAD, 2), "jack2": (KS.JACK, 2),
                      "faceup": (KS.FACEUP, 2)}[name]
     out = np.zeros(spec.size, np.int64)
-    rec = np.zeros((n, KS.RECORD_WIDTH), np.int64)
+    rec = np.zeros((n, KS.RECORD.size), np.int64)
     phase1 = True if players == 2 else None
     KS.strategy_kernel(chunk_state(np.random.SeedSequence(seed), 0), n, out, KanaljeRules(players=players).pack(),
                        kind, len(spec.actions), np.array(policies[:players]), 16, None, phase1, rec)
@@ -129,18 +129,18 @@ def test_the_counts_are_the_recorded_positions_and_values(name):
     spec, out, rec = _records(name, 3000 if name == "jack2" else 400, 7)
     twin = np.zeros(spec.size, np.int64)
     A = len(spec.actions)
-    kept = rec[rec[:, KS.P_CELL] >= 0]
+    kept = rec[rec[:, KS.P.cell] >= 0]
     assert len(kept) > 15
     for row in kept:
-        add_positions(spec, twin, int(row[KS.P_CELL]), [row[KS.P_VALUES:KS.P_VALUES + A]],
-                      [row[KS.P_POSSIBLE:KS.P_POSSIBLE + A]])
-        assert row[KS.P_POSSIBLE:KS.P_POSSIBLE + A].sum() >= 2  # a position offers a choice
+        add_positions(spec, twin, int(row[KS.P.cell]), [row[KS.P.values:KS.P.values + A]],
+                      [row[KS.P.possible:KS.P.possible + A]])
+        assert row[KS.P.possible:KS.P.possible + A].sum() >= 2  # a position offers a choice
     assert twin.tolist() == out.tolist()
     # the record is the play so far: the lead's position comes first in its phase
     if name == "lead":
-        assert (kept[:, KS.P_PLAYS] == 0).all()
+        assert (kept[:, KS.P.plays] == 0).all()
     if name == "lead2":
-        assert (kept[:, KS.P_PLAYS] == 26).all()
+        assert (kept[:, KS.P.plays] == 26).all()
 
 
 def test_the_same_seed_gives_the_same_tables_on_one_and_two_threads():

@@ -21,6 +21,7 @@ import numpy as np
 from .._jit import inline, loop
 from .._random import bounded, next_u64
 from .._tally import add_actions
+from ..layout import Layout
 from ._bits import FULL, JACK_RANK, JACKS, SUIT_MASK, above, bit, highest, lowest, popcount
 from ._play import _basic_choose1, _basic_choose_trick, play_option_out
 from ._policies import choose, new_scratch, sure_cards
@@ -44,18 +45,14 @@ from .rules import R
 LEAD, JACK, FACEUP = 0, 1, 2
 #: The most actions a table has (the lead's five).
 MAX_ACTIONS = 5
-#: Columns of a recorded position (:func:`strategy_kernel`'s ``record``): its cell, the seat, the
+#: A recorded position (a row of :func:`strategy_kernel`'s ``record``): its cell, the seat, the
 #: plays before it, each action's card, whether it was possible and its value, the plays of the
 #: deal so far (``seat * 64 + card``, in order), my hand, the turned card (two players: the
 #: face-up card in phase 1, the card that named trump in phase 2) and the stock's face-up cards.
-P_CELL, P_SEAT, P_PLAYS, P_CARDS = 0, 1, 2, 3
-P_POSSIBLE = P_CARDS + MAX_ACTIONS
-P_VALUES = P_POSSIBLE + MAX_ACTIONS
-P_LOG = P_VALUES + MAX_ACTIONS
-P_HAND = P_LOG + 52
-P_CARD = P_HAND + 1
-P_FACEUPS = P_CARD + 1
-RECORD_WIDTH = P_FACEUPS + STOCK // 2
+RECORD = Layout("kanalje strategy position", [
+    ("cell", 1), ("seat", 1), ("plays", 1), ("cards", MAX_ACTIONS), ("possible", MAX_ACTIONS),
+    ("values", MAX_ACTIONS), ("log", 52), ("hand", 1), ("card", 1), ("faceups", STOCK // 2)])
+P = RECORD.at
 
 
 # ---- the classifiers: a position's cell (-1: not a position of the table) and its actions' cards ----
@@ -258,13 +255,13 @@ def strategy_kernel(state, n, out, rules, kind, n_actions, pol, samples, calls, 
     codes; ``calls``: :func:`._policies.calls` for a lineup with a look-ahead, ``pimc`` or user
     player, else None (the random and heuristic players' own loop is compiled instead);
     ``phase1``: :func:`._table.phase1_arg`. ``record`` (None, or ``n`` rows of
-    :data:`RECORD_WIDTH`): each deal's position, for the advisor's benchmark. Plain Python
+    :data:`RECORD.size`): each deal's position, for the advisor's benchmark. Plain Python
     around the compiled loop, as every deals kernel."""
     work = Work(np.empty(TABLE_SIZE, np.int64), np.empty(TABLE_SIZE, np.int64), np.empty(TABLE_SIZE, np.int64),
                 np.arange(52, dtype=np.int64), np.empty(4, np.int64), np.zeros(MAX_ACTIONS, np.int64),
                 np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64),
                 np.zeros(MAX_ACTIONS, np.int64), np.zeros(52, np.int64), np.zeros((2, 4), np.uint64))
-    _strategy_loop(state, n, out, rules, kind, n_actions, pol, samples, calls, pol if calls is None else None,
+    _strategy_loop(state, n, out, rules, (kind, n_actions), (pol, samples), calls, pol if calls is None else None,
                    phase1, record, work, new_scratch())
 
 
@@ -306,8 +303,9 @@ def play_actions(state, kept, seat, actions, n_actions, pol, samples, calls, bas
 
 
 @loop(from_python=True)
-def _strategy_loop(state, n, out, rules, kind, n_actions, pol, samples, calls, basic, phase1, record, work,
-                   scratch):
+def _strategy_loop(state, n, out, rules, table, lineup, calls, basic, phase1, record, work, scratch):
+    kind, n_actions = table
+    pol, samples = lineup
     players = rules[R.players]
     t, kept, t2, deck, hand0, cards, possible, values, cards2, possible2, log, sub = work
     scr, rs = scratch
@@ -343,23 +341,23 @@ def _strategy_loop(state, n, out, rules, kind, n_actions, pol, samples, calls, b
                 break
         if cell < 0:
             if record is not None:
-                record[i, P_CELL] = -1
+                record[i, P.cell] = -1
             continue
         play_actions(state, kept, seat, (cards, possible, values), n_actions, pol, samples, calls, basic, phase1,
                      (t2, sub), scratch)
         add_actions(out, cell * stride, values, possible, n_actions)
         if record is not None:
-            record[i, P_CELL] = cell
-            record[i, P_SEAT] = seat
-            record[i, P_PLAYS] = kept_plays
+            record[i, P.cell] = cell
+            record[i, P.seat] = seat
+            record[i, P.plays] = kept_plays
             for a in range(n_actions):
-                record[i, P_CARDS + a] = cards[a]
-                record[i, P_POSSIBLE + a] = possible[a]
-                record[i, P_VALUES + a] = values[a]
+                record[i, P.cards + a] = cards[a]
+                record[i, P.possible + a] = possible[a]
+                record[i, P.values + a] = values[a]
             for k in range(kept_plays):
-                record[i, P_LOG + k] = log[k]
-            record[i, P_HAND] = kept[T.hand + seat]
-            record[i, P_CARD] = kept[T.turned] if players == 3 else (
+                record[i, P.log + k] = log[k]
+            record[i, P.hand] = kept[T.hand + seat]
+            record[i, P.card] = kept[T.turned] if players == 3 else (
                 kept[T.faceup] if kept[T.phase] == 1 else kept[T.trump_card])
             for k in range(STOCK // 2):
-                record[i, P_FACEUPS + k] = kept[T.stock + 2 * k]
+                record[i, P.faceups + k] = kept[T.stock + 2 * k]

@@ -427,7 +427,7 @@ def _add_table(ksub) -> None:
     p.add_argument("--build", action="store_true",
                    help="compute the tables instead of printing the shipped ones (for the rules flags given)")
     p.add_argument("--policies", default=None, metavar="P[,P...]",
-                   help=f"with --build: who plays the deals and every action out, one name for every seat or one a "
+                   help=f"who plays the deals and every action out (with --build), one name for every seat or one a "
                    f"seat: {', '.join(POLICY_NAMES)} (default {TABLE_POLICIES})")
     _rules_options(p)
     p.set_defaults(players=None)
@@ -435,7 +435,7 @@ def _add_table(ksub) -> None:
     p.set_defaults(func=_table, seed=TABLE_SEED)  # the shipped tables' seed, also --build's default
     for action in p._actions:
         if "--seed" in action.option_strings:
-            action.help = (f"with --build: random seed, each table seeded by its own stream of it; the same seed gives "
+            action.help = (f"random seed of --build, each table seeded by its own stream of it; the same seed gives "
                            f"the same tables on any number of threads (default {TABLE_SEED}, the shipped tables')")
 
 
@@ -456,8 +456,12 @@ def _table(args) -> int:
                                 f"the shipped precision), or drop {what}")
         res = strategy_table(args.names or None, rules=rules)
     else:
-        res = strategy_table(args.names or None, rules=rules, samples=args.samples, policies=args.policies,
-                             build=True, **cu.run_options(args))
+        from ..engine import defer_interrupts
+
+        with defer_interrupts():  # Ctrl-C stops the runs, never the code between them or the printing
+            res = strategy_table(args.names or None, rules=rules, samples=args.samples, policies=args.policies,
+                                 build=True, **cu.run_options(args))
+            return cu.emit(args, res, table_text)
     return cu.emit(args, res, table_text)
 
 
