@@ -8,17 +8,20 @@ hand, the turned card, the tricks so far; two players also the face-up cards, or
 trump card and the phase-1 cards). The advisor's best card is mapped to the table's action by
 the action's class (``ACTION OF``, below); the table's cell and the advisor agree where both are
 decisive (the cell's margin and every one of the advisor's paired differences exclude zero).
+The cell's verdict is taken among the actions the position allows (``StrategyTable.cell(...,
+among=)``): a cell whose best is ``shed`` says nothing of a position without a jack to shed.
 Beside it, the *leaning* agreement: where the cell is decisive, the advisor's highest-mean card
 (decisive or not) mapped to its action against the cell's best.
 
     python benchmarks/kanalje_tables.py --times --threads 1 2      # the build times (~15 minutes)
-    python benchmarks/kanalje_tables.py --agreement 200 --threads 2  # the agreement (~10 minutes)
+    python benchmarks/kanalje_tables.py --agreement 200 --threads 2 --cache advice.json  # ~20 minutes
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import numpy as np
@@ -154,8 +157,11 @@ def _beats(c: int, w: int, trump: int) -> bool:
     return c > w if (c & 3) == (w & 3) else (c & 3) == trump
 
 
-def agreement(n: int, threads, tables) -> dict:
+def agreement(n: int, threads, tables, cache_path=None) -> dict:
+    """The agreement on ``n`` positions a table; the advisor's answers are kept in ``cache_path``
+    (JSON, read back when it exists), so that the comparison can be made again without them."""
     shipped = strategy_table()
+    cache = json.loads(open(cache_path).read()) if cache_path and os.path.exists(cache_path) else {}
     report = {}
     for spec in TABLES:
         if tables and spec.name not in tables:
@@ -165,19 +171,28 @@ def agreement(n: int, threads, tables) -> dict:
         table = shipped[spec.name]
         both = agree = adv_decisive = tab_decisive = outside = lean_n = lean_agree = 0
         disagreements = []
+        answers = cache.setdefault(spec.name, {})
         for i, row in enumerate(rows):
-            cell = table.cells[int(row[KS.P.cell])]
-            res = ask(spec.name, row, threads, SEED * 1000 + i)
+            if str(i) not in answers:
+                res = ask(spec.name, row, threads, SEED * 1000 + i)
+                rivals = [v.value for j, v in enumerate(res.versus_best) if j != res.best_index and v.se > 0]
+                answers[str(i)] = {"best": None if res.best is None else res.cards[res.options.index(res.best)],
+                                   "top": res.cards[res.best_index], "edge": min(rivals) if rivals else None}
+                if cache_path:
+                    with open(cache_path, "w") as f:
+                        json.dump(cache, f)
+            ans = answers[str(i)]
+            among = [spec.actions[a] for a in range(len(spec.actions)) if row[KS.P.possible + a]]
+            cell = table.cell(*table.spec.keys()[int(row[KS.P.cell])], among=among)
             tab_decisive += cell.decisive
-            top = action_of(spec.name, row, res.cards[res.best_index])
+            top = action_of(spec.name, row, ans["top"])
             if cell.decisive and top is not None:  # the advisor's highest mean, decisive or not
                 lean_n += 1
                 lean_agree += spec.actions[top] == cell.best
-            adv = res.best
-            if adv is None:
+            if ans["best"] is None:
                 continue
             adv_decisive += 1
-            a = action_of(spec.name, row, res.cards[res.options.index(adv)])
+            a = action_of(spec.name, row, ans["best"])
             if a is None:
                 outside += 1
                 continue
@@ -187,12 +202,15 @@ def agreement(n: int, threads, tables) -> dict:
             if spec.actions[a] == cell.best:
                 agree += 1
             else:
-                rivals = [v.value for j, v in enumerate(res.versus_best) if j != res.best_index and v.se > 0]
-                disagreements.append({"cell": list(cell.key), "table": cell.best, "margin": cell.margin.format(2),
-                                      "cell_positions": cell.positions, "advisor": f"{adv} ({spec.actions[a]})",
-                                      "hand": format_cards(res.hand), "played": res.played_text,
-                                      "card": card_str(res.turned), "seat": res.seat,
-                                      "advisor_edge": min(rivals) if rivals else None})
+                plays = [int(p) for p in row[KS.P.log:KS.P.log + row[KS.P.plays]]]
+                disagreements.append({"position": i, "cell": list(cell.key), "among": among, "table": cell.best,
+                                      "margin": cell.margin.format(2), "cell_positions": cell.positions,
+                                      "advisor": f"{card_str(ans['best'])} ({spec.actions[a]})",
+                                      "advisor_edge": ans["edge"], "seat": int(row[KS.P.seat]),
+                                      "hand": format_cards(_cards(row[KS.P.hand])),
+                                      "card": card_str(int(row[KS.P.card])),
+                                      "last_trick": _tricks(plays[len(plays) - len(plays) % _BUILD[spec.name][1]:]
+                                                            if spec.name != "lead" else [], _BUILD[spec.name][1])})
         rate = Estimate.proportion(agree, both) if both else None
         lean = Estimate.proportion(lean_agree, lean_n) if lean_n else None
         report[spec.name] = {"positions": len(rows), "advisor_decisive": adv_decisive, "table_decisive": tab_decisive,
@@ -213,12 +231,13 @@ def main() -> None:
     ap.add_argument("--agreement", type=int, default=0, metavar="N", help="positions a table")
     ap.add_argument("--tables", nargs="*", default=None)
     ap.add_argument("--out", default=None, help="write the figures as JSON here")
+    ap.add_argument("--cache", default=None, help="keep the advisor's answers here (JSON), and read them back")
     args = ap.parse_args()
     result = {}
     if args.times:
         result["times"] = times(args.threads)
     if args.agreement:
-        result["agreement"] = agreement(args.agreement, args.threads[-1], args.tables)
+        result["agreement"] = agreement(args.agreement, args.threads[-1], args.tables, args.cache)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)

@@ -155,7 +155,7 @@ class Cell:
         return f"{self.best} {self.margin.value:+.2f}" if self.decisive else f"({self.best})"
 
 
-def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
+def _cell(spec: TableSpec, key, c: np.ndarray, among=None) -> Cell:
     A = len(spec.actions)
     n = int(c[CELL.positions])
 
@@ -164,7 +164,7 @@ def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
 
     both, diff, sq = matrix(CELL.both), matrix(CELL.diff), matrix(CELL.sq)
     values = {spec.actions[a]: Estimate.mean(float(diff[a, a]), float(sq[a, a]), int(both[a, a]))
-              for a in range(A) if both[a, a] > 0}
+              for a in range(A) if both[a, a] > 0 and (among is None or spec.actions[a] in among)}
     if not values:
         return Cell(key, n, {}, None, None, None)
     order = sorted(values, key=lambda a: -values[a].value)
@@ -201,11 +201,19 @@ class StrategyTable:
     def name(self) -> str:
         return self.spec.name
 
-    def cell(self, *key: str) -> Cell:
-        """The cell of ``key`` (one label per dimension)."""
-        for c in self.cells:
+    def cell(self, *key: str, among=None) -> Cell:
+        """The cell of ``key`` (one label per dimension); ``among``: its verdict among those
+        actions only (a position where the others are not possible)."""
+        for i, c in enumerate(self.cells):
             if c.key == tuple(key):
-                return c
+                if among is None:
+                    return c
+                unknown = [a for a in among if a not in self.spec.actions]
+                if unknown:
+                    raise ValueError(f"no action {unknown[0]!r} in table {self.name!r}: its actions are "
+                                     f"{', '.join(self.spec.actions)}")
+                s = self.spec.stride
+                return _cell(self.spec, c.key, self.counts[i * s:(i + 1) * s], among)
         dims = ", ".join(f"{d}: {'/'.join(labels)}" for d, labels in self.spec.dims)
         raise ValueError(f"no cell {key!r} in table {self.name!r}: its dimensions are {dims}")
 
