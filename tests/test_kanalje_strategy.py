@@ -200,3 +200,20 @@ def test_a_table_rebuilt_alone_has_its_counts_of_the_full_build():
 def test_bad_input_is_one_clear_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         strategy_table(**kwargs)
+
+
+def test_an_interrupted_build_keeps_the_tables_it_reached(monkeypatch):
+    import dataclasses
+
+    from cardodds import engine
+
+    real, calls = engine.run, []
+
+    def run(*args, **kwargs):  # the second table's run comes back as an interrupted one does
+        calls.append(1)
+        res = real(*args, **kwargs)
+        return dataclasses.replace(res, partial=True) if len(calls) == 2 else res
+
+    monkeypatch.setattr(engine, "run", run)
+    r = strategy_table(build=True, samples=50, policies="heuristic", rng=3)
+    assert r.partial and [t.name for t in r.tables] == ["lead", "jack"] and len(calls) == 2
