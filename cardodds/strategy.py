@@ -120,7 +120,9 @@ class Cell:
     """One situation: its labels (``key``), the ``positions`` drawn in it, each possible
     action's mean ``values``, the ``best`` action, the ``next`` best and ``margin``, the best's
     paired edge over the next on the positions where both were possible (None where fewer than
-    two actions were). ``decisive``: the margin's interval lies above zero."""
+    two actions were). The best is the action whose paired edge over its closest rival is the
+    largest (the highest mean where every action was possible on the same positions).
+    ``decisive``: the margin's interval lies above zero."""
 
     key: tuple[str, ...]
     positions: int
@@ -153,7 +155,7 @@ class Cell:
         return f"{self.best} {self.margin.value:+.2f}" if self.decisive else f"({self.best})"
 
 
-def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
+def _cell(spec: TableSpec, key, c: np.ndarray, among=None) -> Cell:
     A = len(spec.actions)
     n = int(c[CELL.positions])
 
@@ -162,35 +164,29 @@ def _cell(spec: TableSpec, key, c: np.ndarray) -> Cell:
 
     both, diff, sq = matrix(CELL.both), matrix(CELL.diff), matrix(CELL.sq)
     values = {spec.actions[a]: Estimate.mean(float(diff[a, a]), float(sq[a, a]), int(both[a, a]))
-              for a in range(A) if both[a, a] > 0}
+              for a in range(A) if both[a, a] > 0 and (among is None or spec.actions[a] in among)}
     if not values:
         return Cell(key, n, {}, None, None, None)
     order = sorted(values, key=lambda a: -values[a].value)
-    # Where an action is possible in some positions only, the means are over different
-    # positions: the best is the first (by mean) that no other beats on the positions shared
-    # with it (with every action always possible, the highest mean); where each is beaten by
-    # some other, the one beaten by the least (its margin is then below zero: not decisive).
-    idx = [spec.actions.index(a) for a in order]
-
-    def worst(a):
-        return min((diff[a, o] / both[a, o] for o in idx if o != a and both[a, o] > 0), default=0.0)
-
-    best = next((order[i] for i, a in enumerate(idx) if worst(a) >= 0), None)
-    if best is None:
-        best = order[max(range(len(idx)), key=lambda i: (worst(idx[i]), -i))]
     if len(order) == 1:
-        return Cell(key, n, values, best, None, None)
-    b = spec.actions.index(best)
-    # the next best: the closest of the others on the positions shared with the best
-    margins = {}
-    for other in (a for a in order if a != best):
-        o = spec.actions.index(other)
-        if both[b, o] > 0:
-            margins[other] = Estimate.mean(float(diff[b, o]), float(sq[b, o]), int(both[b, o]))
-    if not margins:
-        return Cell(key, n, values, best, None, None)
-    nxt = min(margins, key=lambda a: margins[a].value)
-    return Cell(key, n, values, best, nxt, margins[nxt])
+        return Cell(key, n, values, order[0], None, None)
+    # Each action's paired margin over its closest rival, on the positions where both were
+    # possible; the best is the action whose closest margin is the largest. Where every action
+    # was possible on the same positions that is the highest mean; where not, the means rest on
+    # different positions and may rank two actions against their paired difference.
+    paired = {}
+    for a in order:
+        i = spec.actions.index(a)
+        margins = {o: Estimate.mean(float(diff[i, spec.actions.index(o)]), float(sq[i, spec.actions.index(o)]),
+                                    int(both[i, spec.actions.index(o)]))
+                   for o in order if o != a and both[i, spec.actions.index(o)] > 0}
+        if margins:
+            nxt = min(margins, key=lambda o: margins[o].value)
+            paired[a] = (nxt, margins[nxt])
+    if not paired:
+        return Cell(key, n, values, order[0], None, None)
+    best = max(paired, key=lambda a: (paired[a][1].value, -order.index(a)))
+    return Cell(key, n, values, best, *paired[best])
 
 
 @dataclass(frozen=True)
@@ -205,11 +201,19 @@ class StrategyTable:
     def name(self) -> str:
         return self.spec.name
 
-    def cell(self, *key: str) -> Cell:
-        """The cell of ``key`` (one label per dimension)."""
-        for c in self.cells:
+    def cell(self, *key: str, among=None) -> Cell:
+        """The cell of ``key`` (one label per dimension); ``among``: its verdict among those
+        actions only (a position where the others are not possible)."""
+        for i, c in enumerate(self.cells):
             if c.key == tuple(key):
-                return c
+                if among is None:
+                    return c
+                unknown = [a for a in among if a not in self.spec.actions]
+                if unknown:
+                    raise ValueError(f"no action {unknown[0]!r} in table {self.name!r}: its actions are "
+                                     f"{', '.join(self.spec.actions)}")
+                s = self.spec.stride
+                return _cell(self.spec, c.key, self.counts[i * s:(i + 1) * s], among)
         dims = ", ".join(f"{d}: {'/'.join(labels)}" for d, labels in self.spec.dims)
         raise ValueError(f"no cell {key!r} in table {self.name!r}: its dimensions are {dims}")
 

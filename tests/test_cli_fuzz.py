@@ -190,6 +190,13 @@ COMMANDS = {
                                     "--played": st.sampled_from([ADVICE_PLAYED2, "", "0: Qs", "0: Qs Jh", "1: 9d",
                                                                  "0: 2s 3s 4s", "2: 9d 3d", ADVICE_PLAYED2 + " 7s"])},
                                    [["--samples", s] for s in ("1", "7", "30")] + [["--samples", "0"]]),
+    # --build only with the heuristic and a few deals (the default lineup builds for minutes)
+    "kanalje table": (["kanalje", "table"], {"--seed": COMMON["--seed"], "--threads": COMMON["--threads"],
+                                             "--players": st.sampled_from(["2", "3", "4"]),
+                                             "--turned-jack": KANALJE["--turned-jack"], "--no-phase1-jacks-cost": None},
+                      [[], ["jack"], ["faceup", "lead2"], ["leed"], ["--samples", "7"], ["--policies", "heuristic"]]
+                      + [names + ["--build", "--policies", p, "--samples", n] for names in ([], ["jack2"], ["lead"])
+                         for p in ("heuristic", "random,heuristic", "x") for n in ("7", "0")]),
     "canasta melds": (["canasta", "melds"], {**CANASTA, **COMMON,
                                              "--hand-size": st.sampled_from(["1", "11", "12", "26", "27", "0"])},
                       _sizes(True)),

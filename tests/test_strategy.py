@@ -48,6 +48,29 @@ def test_a_cell_names_the_best_action_and_its_paired_margin_over_the_next():
         t.cell("4th", "low")
 
 
+def test_the_best_is_ranked_by_paired_margins_where_actions_were_possible_on_different_positions():
+    counts = np.zeros(SPEC.size, np.int64)
+    # shed was possible only in good positions, where it lost a point to duck: its mean (4) is the
+    # highest, but on the positions it shares with duck it is worse
+    add_positions(SPEC, counts, 0, [[5, 0, 4]] * 3, [[1, 0, 1]] * 3)
+    add_positions(SPEC, counts, 0, [[0, -2, 0]] * 3, [[1, 1, 0]] * 3)
+    c = summarise(SPEC, counts).cell("2nd", "low")
+    assert c.values["shed"].value == 4 and c.values["duck"].value == 2.5
+    assert (c.best, c.next) == ("duck", "shed") and c.margin == Estimate.mean(3.0, 3.0, 3)
+
+
+def test_a_cells_verdict_among_the_actions_a_position_allows():
+    counts = np.zeros(SPEC.size, np.int64)
+    add_positions(SPEC, counts, 1, [[0, 1, 3], [0, 2, 4], [1, 2, 5]])  # shed best, then win, then duck
+    t = summarise(SPEC, counts)
+    assert t.cell("2nd", "both").best == "shed"
+    c = t.cell("2nd", "both", among=("duck", "win"))
+    assert (c.best, c.next, set(c.values)) == ("win", "duck", {"duck", "win"})
+    assert c.margin == Estimate.mean(4.0, 6.0, 3)  # differences 1, 2, 1
+    with pytest.raises(ValueError, match="no action 'pass' in table 'jack'"):
+        t.cell("2nd", "both", among=("pass",))
+
+
 def test_an_interval_holding_zero_is_no_difference():
     counts = np.zeros(SPEC.size, np.int64)
     add_positions(SPEC, counts, 1, [[1, 0, 0], [0, 1, 0], [2, 0, 0], [0, 1, 0]])

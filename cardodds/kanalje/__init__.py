@@ -18,7 +18,7 @@ from .._lazy import lazy_package
 _ANALYSES = ["HandResult", "JackRiskResult", "evaluate_hand", "jack_risk"]
 _PLAY = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
-__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "AdviceResult", "advise"]
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "AdviceResult", "advise", "strategy_table"]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .advise import AdviceResult, advise
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .play import *  # noqa: F403
     from .policies import POLICIES
     from .rules import KanaljeRules
+    from .strategy import strategy_table
 
 lazy_package(__name__, {".advise": ["AdviceResult", "advise"], ".analysis": _ANALYSES, ".play": _PLAY,
-                        ".policies": ["POLICIES"], ".rules": ["KanaljeRules"]})
+                        ".policies": ["POLICIES"], ".rules": ["KanaljeRules"], ".strategy": ["strategy_table"]})

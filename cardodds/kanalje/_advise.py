@@ -22,7 +22,7 @@ from .._jit import Pointer, helper, kernel, loop
 from .._random import next_u64, shuffle_prefix
 from ..layout import Layout
 from ._bits import JACK_RANK, bit, lowest, popcount
-from ._play import play_out_basic, play_out_searching
+from ._play import play_option_out
 from ._policies import (
     P_HEURISTIC,
     heuristic_card,
@@ -264,13 +264,7 @@ def _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, he
                 heuristic_out(w, t, sub, seat, cards, same, res)
         else:
             for i in range(k):
-                copy_into(t, w)
-                copy_into(sub[1], sub[0])
-                if not play_any(sub[1], t, seat, cards[i], phase1):
-                    if calls is not None:
-                        play_out_searching(sub[1], t, pol, samples, calls, scr, rs, phase1)
-                    elif basic is not None:
-                        play_out_basic(sub[1], t, basic)
+                play_option_out(sub, t, w, seat, cards[i], pol, samples, calls, basic, (scr, rs), phase1)
                 _result(t, seat, res[i])
         for i in range(k):
             _record_option(out, res[i], i, wt)

@@ -33,3 +33,11 @@ ADVISE_SAMPLES = (10_000, 40)
 MAX_DEALS = 1000
 #: ``max_deals`` unless told otherwise.
 DEFAULT_MAX_DEALS = 200
+#: Who plays the strategy tables' actions out (and the deals their positions come from) unless told
+#: otherwise: the strongest player whose tables build within ten minutes on two cores
+#: (``benchmarks/RESULTS_kanalje_tables.md``).
+TABLE_POLICIES = "lookahead"
+#: Deals a strategy table draws its positions from (one position a deal at most), and the seed, of
+#: the shipped tables (``cardodds/kanalje/strategy.json``).
+TABLE_DEALS = 20_000
+TABLE_SEED = 51

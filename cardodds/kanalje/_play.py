@@ -178,6 +178,22 @@ def play_out_searching(state, t, pol, samples, calls, scr, rs, phase1):
     _play_out_choosing(state, t, pol, samples, calls, scr, rs, phase1)
 
 
+@inline
+def play_option_out(sub, t, src, seat, card, pol, samples, calls, basic, scratch, phase1):
+    """``t`` = the table ``src`` with ``seat`` playing ``card``, then the deal played to its end
+    from the random state ``sub[0]`` (copied into ``sub[1]``, so that every option of a position
+    plays from the same draws): by :func:`play_out_searching` where ``calls`` is given, else by
+    the random and heuristic players' :func:`play_out_basic` (``basic``: their codes). An option
+    of an advice, an action of a strategy table."""
+    copy_into(t, src)
+    copy_into(sub[1], sub[0])
+    if not play_any(sub[1], t, seat, card, phase1):
+        if calls is not None:
+            play_out_searching(sub[1], t, pol, samples, calls, scratch[0], scratch[1], phase1)
+        elif basic is not None:
+            play_out_basic(sub[1], t, basic)
+
+
 # ---- the kernels of play.py ---------------------------------------------------------------------
 
 

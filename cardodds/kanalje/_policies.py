@@ -272,6 +272,20 @@ def heuristic_card(t, seat, legal):
     return heuristic_choose(t, seat, legal)
 
 
+@inline
+def sure_cards(cards, unseen):
+    """The cards of ``cards`` that no ``unseen`` card of their suit outranks (phase 1: a lead
+    nobody can beat)."""
+    sure = np.int64(0)
+    x = cards
+    while x != 0:
+        c = lowest(x)
+        x &= x - 1
+        if (unseen & above(c)) == 0:
+            sure |= bit(c)
+    return sure
+
+
 @loop
 def heuristic1_choose(t, seat, legal):
     """The phase-1 rule-based player (documented in ``policies.py``)."""
@@ -289,13 +303,7 @@ def heuristic1_choose(t, seat, legal):
             return _cheapest_jack(t, legal)
         if v > 0:
             # fight: the lowest card nobody can beat, else the highest card
-            sure = np.int64(0)
-            x = nonjack
-            while x != 0:
-                c = lowest(x)
-                x &= x - 1
-                if (unseen & above(c)) == 0:
-                    sure |= bit(c)
+            sure = sure_cards(nonjack, unseen)
             if sure != 0:
                 return lowest(sure)
             return highest(nonjack)

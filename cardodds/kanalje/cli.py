@@ -1,5 +1,5 @@
-"""``cardodds kanalje risk|hand|game|strength|trace|advise``: jack risk, what a hand is worth, the game to 21,
-two players on the same deals, one deal, which card to play."""
+"""``cardodds kanalje risk|hand|game|strength|trace|advise|table``: jack risk, what a hand is worth, the game
+to 21, two players on the same deals, one deal, which card to play, the strategy tables."""
 
 from __future__ import annotations
 
@@ -22,6 +22,9 @@ from ._defaults import (
     STRENGTH_A,
     STRENGTH_B,
     STRENGTH_SAMPLES,
+    TABLE_DEALS,
+    TABLE_POLICIES,
+    TABLE_SEED,
 )
 from .rules import TURNED_JACK_CHOICES, KanaljeRules
 
@@ -130,6 +133,7 @@ def add_commands(sub) -> None:
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
     _add_advise(ksub)
+    _add_table(ksub)
 
 
 def _rules(args) -> KanaljeRules:
@@ -403,3 +407,74 @@ def advise_text(r, wide: bool = False) -> str:
            if wide else []) for i in order]) if r.effective_samples else []
     verdict = f"verdict: {r.verdict}"
     return cu.block(head, r, where, table, *(_wrapped(verdict, _WIDTH - 2) if not wide else [verdict]))
+
+
+# ---- table ------------------------------------------------------------------------------------
+_TABLE_ABOUT = (
+    "Strategy tables, like blackjack's basic strategy chart: for each situation of a table, the best action and its "
+    "margin over the next best in points a deal, with the number of positions behind it. Positions are drawn from "
+    "played deals (one a deal at most); every action of a position is played out to the end of the deal on the same "
+    "cards and draws. The tables: lead (the opening lead: lowest or highest card of my longest side suit, lowest of "
+    "my shortest side suit, lowest trump, dearest side jack) and jack (second or third in a trick that holds a jack: "
+    "duck with my highest losing card, win with my lowest winning card, or shed a jack), three players; lead2 and "
+    "jack2 (the same in phase 2) and faceup (phase 1: fight for the face-up card or give it up), two players. "
+    f"Without --build: the shipped tables, for the default rules ({TABLE_DEALS:,} deals a table, "
+    f"{TABLE_POLICIES} playing every action out, seed {TABLE_SEED}), printed at once. --build computes them for the "
+    "rules flags given, which takes minutes at that precision with a lookahead lineup.")
+
+
+def _add_table(ksub) -> None:
+    from .strategy import TABLES
+
+    p = ksub.add_parser("table", help="strategy tables: the best action in each situation", description=_TABLE_ABOUT)
+    names = ", ".join(s.name for s in TABLES)
+    p.add_argument("names", nargs="*", metavar="NAME", help=f"the tables to print: {names} (default: all; with a "
+                   "rules flag, those of its player count)")
+    p.add_argument("--build", action="store_true",
+                   help="compute the tables instead of printing the shipped ones (for the rules flags given)")
+    p.add_argument("--policies", default=None, metavar="P[,P...]",
+                   help=f"who plays the deals and every action out (with --build), one name for every seat or one a "
+                   f"seat: {', '.join(POLICY_NAMES)} (default {TABLE_POLICIES})")
+    _rules_options(p)
+    p.set_defaults(players=None)
+    cu.add_run_options(p, f"{TABLE_DEALS:,} a table, with --build", unit="deals a table", precision_flag=False)
+    p.set_defaults(func=_table, seed=TABLE_SEED)  # the shipped tables' seed, also --build's default
+    for action in p._actions:
+        if "--seed" in action.option_strings:
+            action.help = (f"random seed of --build, each table seeded by its own stream of it; the same seed gives "
+                           f"the same tables on any number of threads (default {TABLE_SEED}, the shipped tables')")
+
+
+def _table(args) -> int:
+    from .strategy import strategy_table
+
+    rules = None
+    if args.players is not None or args.turned_jack is not None or args.no_phase1_jacks_cost:
+        if args.players is None:
+            args.players = 2 if args.no_phase1_jacks_cost else 3
+        rules = _rules(args)
+    if not args.build:
+        given = [f for f, v in (("--samples", args.samples), ("--seed", None if args.seed == TABLE_SEED else args.seed),
+                                ("--threads", args.threads), ("--policies", args.policies)) if v is not None]
+        if given or (rules is not None and rules != KanaljeRules(players=rules.players)):
+            what = given[0] if given else "a rules flag other than the defaults"
+            raise cu.UsageError(f"{what} asks for tables computed, not the shipped ones: add --build (minutes at "
+                                f"the shipped precision), or drop {what}")
+        res = strategy_table(args.names or None, rules=rules)
+    else:
+        from ..engine import defer_interrupts
+
+        with defer_interrupts():  # Ctrl-C stops the runs, never the code between them or the printing
+            res = strategy_table(args.names or None, rules=rules, samples=args.samples, policies=args.policies,
+                                 build=True, **cu.run_options(args))
+            return cu.emit(args, res, table_text)
+    return cu.emit(args, res, table_text)
+
+
+def table_text(r) -> str:
+    how = "shipped" if r.shipped else f"seed {r.seed}"
+    counts = sorted({t.name in ("lead", "jack") for t in r.tables})
+    who = " and ".join("3 players" if three else "2 players" for three in reversed(counts))
+    head = (f"Kanalje strategy tables, {who}, {r.policies} playing every action out ({r.samples:,} deals a table, "
+            f"{how})")
+    return cu.block(head, r, r.lines())
