@@ -310,7 +310,7 @@ class StrategyTablesResult(Result):
             width = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
             out += ["", f"{t.spec.title}: {t.spec.question} (margins in {t.spec.unit})"]
             out += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in [head] + rows]
-        out += ["", "  action +m: the best action, m better than the next best (95% interval excludes 0);",
+        out += ["", "  action +m: the best action, m better than the next best (its 95% interval above 0);",
                 "  (action): no difference at this precision; ·: no position of this kind was drawn."]
         return out
 
