@@ -508,6 +508,13 @@ def table(header: Sequence[str] | None, rows: Iterable[Sequence[object]], indent
     return [pad + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in lines]
 
 
+def tables_text(r, rules: str) -> str:
+    """A :class:`~cardodds.strategy.StrategyTablesResult` as every game's ``table`` prints it:
+    its heading, the ``rules`` in words, then each table's grid."""
+    title, made = r.heading()
+    return block(title, r, made, f"rules: {rules}", r.lines())
+
+
 def strength_text(r, swapped: str, digits: int, *notes: str) -> str:
     """A :class:`~cardodds.results.StrengthResult` as every game's ``strength`` prints it:
     A's edge in points a deal (hand) and P(A did better over the pair); ``swapped`` names

@@ -231,10 +231,12 @@ class StrategyTable:
         return pd.DataFrame(rows)
 
     def grid(self) -> tuple[list[str], list[list[str]]]:
-        """The chart: a header (the last dimension's values) and a row for each combination of
-        the others, each cell's :meth:`Cell.short` text."""
+        """The chart: a header (``rows \\ columns``, the dimensions down and across, then the
+        last dimension's values) and a row for each combination of the others, each cell's
+        :meth:`Cell.short` text."""
         *rows_dims, (last, cols) = self.spec.dims
-        head = [" / ".join(d for d, _ in rows_dims) or ""] + [f"{last}: {v}" for v in cols]
+        rows = " / ".join(d for d, _ in rows_dims)
+        head = [f"{rows} \\ {last}" if rows else last] + list(cols)
         lines = []
         for i in range(0, len(self.cells), len(cols)):
             part = self.cells[i:i + len(cols)]
@@ -270,6 +272,7 @@ class StrategyTablesResult(Result):
     game: str
     policies: str
     tables: tuple[StrategyTable, ...]
+    unit: str = "deal"
     shipped: bool = False
     counts: dict | None = counts_field(default=None)
 
@@ -298,7 +301,8 @@ class StrategyTablesResult(Result):
 
     def to_dict(self) -> dict[str, Any]:
         d = self.meta()
-        d.update({"game": self.game, "question": "table", "policies": self.policies, "shipped": self.shipped,
+        d.update({"game": self.game, "question": "table", "policies": self.policies, "unit": self.unit,
+                  "shipped": self.shipped,
                   "tables": [t.to_dict() for t in self.tables]})
         return d
 
@@ -308,16 +312,21 @@ class StrategyTablesResult(Result):
         for t in self.tables:
             head, rows = t.grid()
             width = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
-            out += ["", f"{t.spec.title}: {t.spec.question} (margins in {t.spec.unit})"]
+            out += ["", f"{t.spec.title}: {t.spec.question}", f"  margins in {t.spec.unit}"]
             out += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in [head] + rows]
-        out += ["", "  action +m: the best action, m better than the next best (95% interval excludes 0);",
+        out += ["", "  action +m: the best action, m better than the next best (its 95% interval above 0);",
                 "  (action): no difference at this precision; ·: no position of this kind was drawn."]
         return out
 
+    def heading(self) -> tuple[str, str]:
+        """The title and the line saying how the tables were made."""
+        how = f"seed {self.seed}" + (", shipped" if self.shipped else "")
+        return (f"{self.game.capitalize()} strategy tables ({how})",
+                f"every action played out by {self.policies}, {self.samples:,} {self.unit}s a table")
+
     def __repr__(self) -> str:
-        how = "shipped" if self.shipped else f"seed {self.seed}"
-        return "\n".join([f"{self.game.capitalize()} strategy tables ({self.policies} playing every action out, "
-                          f"{self.samples:,} deals, {how})"] + self.lines())
+        title, made = self.heading()
+        return "\n".join([title, "  " + made] + self.lines())
 
     def _repr_html_(self) -> str:
         return result_html("", self.to_frame(), pre=repr(self))
@@ -341,6 +350,7 @@ def read_tables(path, specs, rules) -> StrategyTablesResult:
     for t in d["tables"]:
         spec = by_name[t["name"]]
         tables.append(summarise(spec, np.asarray(t["counts"], np.int64)))
-    return StrategyTablesResult(game=d["game"], policies=d["policies"], tables=tuple(tables), shipped=True,
+    return StrategyTablesResult(game=d["game"], policies=d["policies"], tables=tuple(tables), unit=d["unit"],
+                                shipped=True,
                                 rules=rules, samples=d["samples"], seed=d["seed"], partial=d["partial"],
                                 version=d["version"])

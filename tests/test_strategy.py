@@ -100,7 +100,7 @@ def test_the_shipped_copy_reads_back_and_writes_the_same_bytes(tmp_path):
     frame = back.to_frame()
     assert len(frame) == SPEC.cells and frame.loc[3, "best"] == "win" and frame.loc[3, "situation"] == "3rd, both"
     text = repr(back)
-    assert "A jack trick: duck, win or shed (margins in points a deal)" in text and "win +2.00" in text
+    assert "A jack trick: duck, win or shed\n  margins in points a deal" in text and "win +2.00" in text
     assert max(len(line) for line in text.splitlines()) <= 100
 
 

@@ -342,10 +342,7 @@ def _table_parser(csub) -> None:
 
 
 def table_text(r) -> str:
-    shipped = ", the shipped tables" if r.shipped else ""
-    return cu.block("Canasta strategy tables", r, f"players: {r.policies} at every seat, every action played out",
-                    f"Monte Carlo, {r.samples:,} hands a table, seed {r.seed}{shipped}",
-                    f"rules: {_rules_words(r.rules)}{_table_words(r.rules)}", r.lines())
+    return cu.tables_text(r, _rules_words(r.rules) + _table_words(r.rules))
 
 
 def _table(args) -> int:

@@ -143,8 +143,9 @@ def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyT
                          chunk_size=8 if P_LOOKAHEAD in codes else CHUNK, unit="hand")
         partial = partial or res.partial
         tables.append(summarise(spec, res.counts))
-    return StrategyTablesResult(game="canasta", policies=",".join(names) if len(set(names)) > 1 else names[0],
-                                tables=tuple(tables), rules=rules, samples=int(samples), seed=seed, partial=partial)
+    who = ",".join(names) if len(set(names)) > 1 else names[0]
+    return StrategyTablesResult(game="canasta", policies=who, tables=tuple(tables), unit="hand", rules=rules,
+                                samples=int(samples), seed=seed, partial=partial)
 
 
 def _kept(name: str, hands: int, rng, rules: CanastaRules | None = None, policies=None):

@@ -472,9 +472,6 @@ def _table(args) -> int:
 
 
 def table_text(r) -> str:
-    how = "shipped" if r.shipped else f"seed {r.seed}"
-    counts = sorted({t.name in ("lead", "jack") for t in r.tables})
-    who = " and ".join("3 players" if three else "2 players" for three in reversed(counts))
-    head = (f"Kanalje strategy tables, {who}, {r.policies} playing every action out ({r.samples:,} deals a table, "
-            f"{how})")
-    return cu.block(head, r, r.lines())
+    players = sorted({3 if t.name in ("lead", "jack") else 2 for t in r.tables}, reverse=True)
+    return cu.tables_text(r, "; ".join(
+        _variant(r.rules if r.rules.players == n else KanaljeRules(players=n)) for n in players))

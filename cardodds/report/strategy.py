@@ -64,7 +64,7 @@ def _intro() -> list[str]:
 
 
 def _source(game: str, r) -> str:
-    return (f"Played out by `{r.policies}` on {r.samples:,} deals a table, seed {r.seed}: "
+    return (f"Every action played out by `{r.policies}`, {r.samples:,} {r.unit}s a table, seed {r.seed}: "
             f"`cardodds {game} table --build` rebuilds them.")
 
 
@@ -99,7 +99,7 @@ def grid_chart(t):
     ax.xaxis.tick_top()
     ax.set_xlabel(t.spec.dims[-1][0])
     ax.xaxis.set_label_position("top")
-    ax.set_ylabel(head[0])
+    ax.set_ylabel(" / ".join(d for d, _ in t.spec.dims[:-1]))
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
