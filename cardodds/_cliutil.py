@@ -294,6 +294,15 @@ def add_run_options(p: argparse.ArgumentParser, default_samples: str, *, exact: 
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
+def table_seed(p: argparse.ArgumentParser, seed: int) -> None:
+    """A ``table`` command's ``--seed``: the shipped tables' seed unless given, also ``--build``'s."""
+    p.set_defaults(seed=seed)
+    for action in p._actions:
+        if "--seed" in action.option_strings:
+            action.help = (f"random seed of --build, each table seeded by its own stream of it; the same seed gives "
+                           f"the same tables on any number of threads (default {seed}, the shipped tables')")
+
+
 def add_trace_options(p: argparse.ArgumentParser) -> None:
     """A ``trace`` command's ``--seed`` and ``--json`` (one deal: no run size, no threads)."""
     p.add_argument("--seed", type=seed, default=None, metavar="S",

@@ -338,7 +338,8 @@ def _table_parser(csub) -> None:
                    f"{D.STRATEGY_POLICIES}; with --build)")
     _house_flags(t)
     cu.add_run_options(t, f"{D.STRATEGY_SAMPLES:,}", unit="hands a table", precision_flag=False)
-    t.set_defaults(func=_table, seed_from_file=True)  # no seed drawn: the shipped seed unless --seed
+    t.set_defaults(func=_table)
+    cu.table_seed(t, D.STRATEGY_SEED)
 
 
 def table_text(r) -> str:

@@ -78,18 +78,21 @@ _FILE = Path(__file__).with_name("strategy.json")
 CHUNK = 256
 
 
-def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: int | None = None, rng=None,
-                   threads: int | None = None, policies=None, build: bool = False,
+def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: int | None = None,
+                   rng=STRATEGY_SEED, threads: int | None = None, policies=None, build: bool = False,
                    progress: bool = False) -> StrategyTablesResult:
     """The strategy tables named (all for None): ``"take"``, ``"out"``, ``"out-game"``, ``"discard"``.
 
     ``build=False``: the shipped tables (default rules, ``SHIPPED_SAMPLES`` hands a table,
     seed ``SHIPPED_SEED``, heuristic2). ``build=True``: computed on ``samples`` hands a table
-    (default the shipped count) from seed ``rng`` (default the shipped seed), each table from
-    its own stream, so a table rebuilt alone has the counts it has in the full build.
+    (default the shipped count) from seed ``rng`` (the shipped seed unless told; None: a fresh
+    one), each table from its own stream, so a table rebuilt alone has the counts it has in the
+    full build.
     """
     specs = select(TABLES, tables)
-    given = {"rules": rules, "samples": samples, "rng": rng, "threads": threads, "policies": policies}
+    shipped_seed = isinstance(rng, int) and rng == STRATEGY_SEED
+    given = {"rules": rules, "samples": samples, "rng": None if shipped_seed else rng, "threads": threads,
+             "policies": policies}
     if not build:
         off = [k for k, v in given.items() if v is not None and not (k == "rules" and check_rules(v) == CanastaRules())]
         if off:
@@ -132,7 +135,7 @@ def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyT
 
     samples = SHIPPED_SAMPLES if samples is None else samples
     check_run(samples=samples, threads=threads, rng=rng)
-    ss, seed = as_seed_sequence(SHIPPED_SEED if rng is None else rng)
+    ss, seed = as_seed_sequence(rng)
     codes, names, user, hp = _lineup(policies)
     tables = []
     partial = False

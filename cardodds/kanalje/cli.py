@@ -438,11 +438,8 @@ def _add_table(ksub) -> None:
     _rules_options(p)
     p.set_defaults(players=None)
     cu.add_run_options(p, f"{TABLE_DEALS:,} a table, with --build", unit="deals a table", precision_flag=False)
-    p.set_defaults(func=_table, seed=TABLE_SEED)  # the shipped tables' seed, also --build's default
-    for action in p._actions:
-        if "--seed" in action.option_strings:
-            action.help = (f"random seed of --build, each table seeded by its own stream of it; the same seed gives "
-                           f"the same tables on any number of threads (default {TABLE_SEED}, the shipped tables')")
+    p.set_defaults(func=_table)
+    cu.table_seed(p, TABLE_SEED)
 
 
 def _table(args) -> int:
