@@ -97,9 +97,8 @@ def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: i
         off = [k for k, v in given.items() if v is not None and not (k == "rules" and check_rules(v) == CanastaRules())]
         if off:
             what = "rules other than the defaults need" if off[0] == "rules" else f"{off[0]}= needs"
-            raise ValueError(f"{what} build=True; the shipped tables are for the default rules, "
-                             f"{SHIPPED_SAMPLES:,} hands a table, seed {SHIPPED_SEED}, {SHIPPED_POLICIES} players; "
-                             "pass build=True to compute tables for these")
+            raise ValueError(f"{what} build=True; the shipped tables are for the default rules ({SHIPPED_SAMPLES:,} "
+                             f"hands a table, seed {SHIPPED_SEED}, {SHIPPED_POLICIES})")
         shipped = read_tables(_FILE, TABLES, CanastaRules())
         keep = {s.name for s in specs}
         return replace(shipped, tables=tuple(t for t in shipped.tables if t.name in keep))
