@@ -189,6 +189,13 @@ def test_a_table_rebuilt_alone_has_its_counts_of_the_full_build():
     assert full.policies == strategy_table().policies == "lookahead" and full.seed == strategy_table().seed
 
 
+def test_the_shipped_copy_is_what_the_build_computes():
+    """The cheapest table (``jack``) rebuilt by the command's function at the shipped precision,
+    seed and lineup has exactly the shipped counts, and so the shipped cells."""
+    built, shipped = strategy_table("jack", build=True, threads=2)["jack"], strategy_table("jack")["jack"]
+    assert built.counts.tolist() == shipped.counts.tolist() and built.cells == shipped.cells
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(tables="leed"), "no strategy table 'leed': the tables are lead, jack, lead2, jack2, faceup"),
     (dict(samples=100), "pass build=True"),
