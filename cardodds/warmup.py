@@ -63,6 +63,7 @@ TASKS: dict[str, tuple[str, ...]] = {
                                             "--samples", "8", "--seed", "1"),
     "kanalje risk": ("kanalje", "risk", "--samples", "20", "--seed", "1"),
     "kanalje risk two players": ("kanalje", "risk", "--players", "2", "--samples", "20", "--seed", "1"),
+    "kanalje table": ("kanalje", "table", "--build", "--samples", "2", "--seed", "1", "--no-progress"),
     "kanalje hand": ("kanalje", "hand", "--hand", _KANALJE_HAND, "--turned", "7h", "--samples", "20", "--seed", "1"),
     "canasta advise": ("canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b 4", "--melds", "us: A A A; them: 8 8 8",
                        "--pile", "Jk 2 2 A A ? ? 9 K", "--counts", "10,9,11", "--known", "1: Q Q", "--samples", "8",
