@@ -89,6 +89,7 @@ def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: i
     one), each table from its own stream, so a table rebuilt alone has the counts it has in the
     full build.
     """
+    check_run(samples=samples, threads=threads, rng=rng)
     specs = select(TABLES, tables)
     shipped_seed = isinstance(rng, int) and rng == STRATEGY_SEED
     given = {"rules": rules, "samples": samples, "rng": None if shipped_seed else rng, "threads": threads,

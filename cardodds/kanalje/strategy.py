@@ -94,6 +94,7 @@ def strategy_table(tables=None, *, rules: KanaljeRules | None = None, samples: i
     >>> strategy_table("faceup")["faceup"].spec.actions
     ('fight', 'give')
     """
+    threads = check_run(samples=samples, threads=threads, rng=rng)
     if rules is not None:
         rules = check_rules(rules)
     specs = _tables_for(tables, rules)
@@ -108,7 +109,6 @@ def strategy_table(tables=None, *, rules: KanaljeRules | None = None, samples: i
         res = read_tables(SHIPPED, TABLES, KanaljeRules())
         return dataclasses.replace(res, tables=tuple(res[s.name] for s in specs),
                                    rules=rules or KanaljeRules())
-    threads = check_run(samples=samples, threads=threads, rng=rng)
     return _build(specs, rules, TABLE_DEALS if samples is None else samples, rng,
                   threads, TABLE_POLICIES if policies is None else policies, progress)
 
