@@ -124,3 +124,20 @@ def test_sigint_returns_marked_partial_result_and_exit_130():
             assert 0 < done < goal == int(HUGE), where
     took = sorted(o[3] for o in outcomes)
     print(f"exit after SIGINT: median {took[len(took) // 2]:.2f} s, slowest {took[-1]:.2f} s")
+
+
+@pytest.mark.parametrize("args", [["kanalje", "table", "jack", "--policies", "heuristic"],
+                                  ["canasta", "table", "out", "--policies", "heuristic"]])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_sigint_stops_a_table_build_with_its_partial_tables_and_exit_130(args, as_json):
+    """A strategy table's build (``--build``) on a real process: Ctrl-C once it counts deals
+    prints the table so far, marked partial, and exits 130 within the margin."""
+    argv = args + ["--build", "--samples", HUGE, "--threads", "2", "--seed", "7"] + ["--json"] * as_json
+    status, out, _term, _took = _sigint_when(argv, _counting, 0.3)
+    assert status == 130, f"{argv}: exit status {status}, stdout {out[-300:]!r}"
+    if as_json:
+        obj = json.loads(out)
+        assert obj["partial"] is True and [t["name"] for t in obj["tables"]] == [args[2]]
+        assert sum(c["positions"] for c in obj["tables"][0]["cells"]) > 0
+    else:
+        assert "[PARTIAL: interrupted" in out.splitlines()[0] and "margins in points" in out, out[-300:]
