@@ -317,6 +317,30 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress on stderr")
 
 
+def add_review_options(p: argparse.ArgumentParser, game: str, default_samples: str, unit: str) -> None:
+    """A ``review`` command's record, ``--seat``, ``--html`` and run options (every game's)."""
+    p.add_argument("record", metavar="FILE",
+                   help=f"the record of the game: what 'cardodds {game} trace' prints (text or --json), or the "
+                        "same typed by hand (docs: the record format)")
+    p.add_argument("--seat", default="0", metavar="S|all",
+                   help="the seat whose decisions are rated, or all (every seat whose cards the record holds; "
+                        "default 0)")
+    p.add_argument("--html", default=None, metavar="FILE",
+                   help="also write the review as one self-contained web page (the decisions, their options, a "
+                        "chart of the cost of each)")
+    add_run_options(p, default_samples, unit=unit, precision_flag=False)
+
+
+def review_output(args, result) -> int:
+    """Print a review (and write its page, ``--html``): every game's ``review`` command ends here."""
+    if args.html:
+        try:
+            result.write_html(args.html)
+        except ValueError as e:
+            raise UsageError(f"--html {args.html}: {e}") from None
+    return emit(args, result, repr)
+
+
 def add_strength_players(p: argparse.ArgumentParser, a: str, b: str, names: str) -> None:
     """A ``strength`` command's two policies, ``A`` and ``B`` (as ``strength(a, b)``)."""
     p.add_argument("a", nargs="?", default=a, metavar="A", help=f"policy A: {names} (default {a})")

@@ -60,6 +60,12 @@ class Trace(Result):
     moves: tuple[Move, ...]
     info: dict[str, str] = field(default_factory=dict)
     result: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    #: The line of the text each move was read from (:meth:`parse`); empty when not read from text.
+    lines: tuple[int, ...] = field(default=(), compare=False)
+
+    def line_of(self, move: int) -> int:
+        """The line of the text move ``move`` (0-based) was read from, 0 when unknown."""
+        return self.lines[move] if move < len(self.lines) else 0
 
     def __post_init__(self):
         if self.game not in GAMES:
@@ -107,7 +113,7 @@ class Trace(Result):
         if not lines or not lines[0][1].startswith(_HEAD):
             raise ValueError(f"line 1: expected '{_HEAD}GAME' (GAME one of {', '.join(GAMES)})")
         game = lines[0][1][len(_HEAD):].strip()
-        players, seed, info, moves, result = None, None, {}, [], {}
+        players, seed, info, moves, result, at = None, None, {}, [], {}, []
         for n, line in lines[1:]:
             body, _, note = line.partition("#")
             head, colon, after = body.partition(":")
@@ -119,6 +125,7 @@ class Trace(Result):
                 if not rest:
                     raise ValueError(f"line {n}: seat {head} has no action")
                 moves.append(Move(int(head), rest[0], tuple(rest[1:]), note.strip()))
+                at.append(n)
             elif head.startswith("result "):
                 try:
                     result[head[len("result "):].strip()] = tuple(_read_number(v) for v in rest)
@@ -139,7 +146,7 @@ class Trace(Result):
         bad = [m.seat for m in moves if m.seat >= players]
         if bad:
             raise ValueError(f"seat {bad[0]} moves at a table of {players} players (seats 0 to {players - 1})")
-        return cls(game, players, tuple(moves), info=info, result=result, rules=None, seed=seed)
+        return cls(game, players, tuple(moves), info=info, result=result, lines=tuple(at), rules=None, seed=seed)
 
     @classmethod
     def read(cls, path: str | Path) -> Trace:
