@@ -112,6 +112,7 @@ class Decision:
     win_versus_best: tuple[Estimate, ...] | None = None
     samples: int = 0
     note: str = ""
+    partial: bool = False  # its advice was interrupted: dropped from the review
 
     @property
     def taken_index(self) -> int:
@@ -151,8 +152,9 @@ class Decision:
 def decision(*, seat: int, line: int, move: int, what: str, known: str, options: Sequence[str], taken: str, best: str,
              values: Sequence[Estimate], versus_best: Sequence[Estimate], thresholds: Thresholds,
              win: Sequence[Estimate] | None = None, win_versus_best: Sequence[Estimate] | None = None,
-             samples: int = 0, note: str = "") -> Decision:
-    """A rated decision (the rating read from the cost of ``taken``; by P(win) when given)."""
+             samples: int = 0, note: str = "", partial: bool = False) -> Decision:
+    """A rated decision (the rating read from the cost of ``taken``; by P(win) when given);
+    ``partial``: its advice was interrupted (the review then stops before it)."""
     options = tuple(options)
     if taken not in options or best not in options:
         raise ValueError(f"{what} at line {line}: {taken!r} or {best!r} is not among the options {options}")
@@ -161,7 +163,7 @@ def decision(*, seat: int, line: int, move: int, what: str, known: str, options:
     cost = tuple(win_versus_best)[i] if by_win else tuple(versus_best)[i]  # type: ignore[arg-type]
     return Decision(seat, line, move, what, known, options, taken, best, tuple(values), tuple(versus_best),
                     rate(cost, len(options), thresholds, by_win), None if win is None else tuple(win),
-                    None if win_versus_best is None else tuple(win_versus_best), samples, note)
+                    None if win_versus_best is None else tuple(win_versus_best), samples, note, partial)
 
 
 def forced(*, seat: int, line: int, move: int, what: str, known: str, taken: str, note: str = "") -> Decision:
@@ -221,10 +223,11 @@ def review_seats(seat, players: int, known: Sequence[int]) -> tuple[int, ...]:
 
 def rate_in_order(steps: Sequence[Callable[[], Decision]], progress: bool = False) -> tuple[tuple[Decision, ...], bool]:
     """Run each decision's advice in order; returns the decisions rated and whether the review
-    is partial (Ctrl-C: the decision under way is dropped, those rated are kept). A progress
+    is partial (Ctrl-C: the decision under way is dropped, those rated are kept; a step
+    returns its decision, or raises ``KeyboardInterrupt``). A progress
     bar over the decisions appears on stderr when the review runs longer than
     :data:`PROGRESS_AFTER` seconds (``progress=True``)."""
-    from .engine import InOrder
+    from .engine import InOrder, interrupted
 
     inorder = InOrder()
     done: list[Decision] = []
@@ -238,14 +241,13 @@ def rate_in_order(steps: Sequence[Callable[[], Decision]], progress: bool = Fals
     try:
         for step in steps:
             got = inorder.step(step)
-            if got is None or inorder.partial:
+            if got is None or got.partial or interrupted():
+                inorder.partial = True
                 break
             done.append(got)
             if bar is not None:
                 bar.update(1)
-    except KeyboardInterrupt:
-        if not done:
-            raise
+    except KeyboardInterrupt:  # before any decision was rated: an empty review, partial
         inorder.partial = True
     finally:
         if bar is not None:
