@@ -372,9 +372,10 @@ def add_trace_command(ksub) -> None:
     """``cardodds kana trace``: one evening, round by round, as a record that reads back."""
     p = ksub.add_parser(
         "trace", help="every round of one evening, as a record that reads back",
-        description="One evening of --rounds rounds at one table (seed --seed): each seat's känä in turn from "
-        "the round's starter, then the round's winner, who starts the next; the net antes last. The text reads "
-        "back (cardodds.trace.Trace.parse).")
+        description="One evening of --rounds rounds at one table (seed --seed): each seat's three cards as dealt "
+        "(and in peek-one the one it peeked), each seat's känä in turn from the round's starter, then the round's "
+        "winner, who starts the next; the net antes last. The text reads back (cardodds.trace.Trace.parse) and is "
+        "the record 'cardodds kana review' rates.")
     _evening_options(p, TRACE_ROUNDS)
     cu.add_trace_options(p)
     p.set_defaults(func=_trace)
