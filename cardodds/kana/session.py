@@ -417,8 +417,22 @@ def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | 
         moves.append(Move(int(row.winner), "win", (), f"round {row.round + 1}{extra}"))
     real = frame[frame.table == 0]
     info = {"policies": ", ".join(res.strategies), "variant": res.rules.variant}
+    house = house_rules(res.rules)
+    if house:
+        info["house rules"] = house
     result = {"net antes": tuple(int(real[f"net{q}"].sum()) for q in range(n)), "rounds": (len(real),)}
     return Trace("kana", n, tuple(moves), info=info, result=result, rules=res.rules, seed=res.seed)
+
+
+#: The rules fields a record names in its ``house rules:`` line when they are not the defaults.
+HOUSE_RULES = ("ante", "tiebreak_deck", "extra_round", "last_round_tie")
+
+
+def house_rules(rules: KanaRules) -> str:
+    """The rules beyond players and variant that differ from the defaults, as a record's
+    ``house rules:`` line writes them (``"ante=0.5, tiebreak_deck=fresh"``; empty if none)."""
+    default = KanaRules()
+    return ", ".join(f"{f}={getattr(rules, f)}" for f in HOUSE_RULES if getattr(rules, f) != getattr(default, f))
 
 
 def _session_rounds(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
