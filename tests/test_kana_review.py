@@ -207,6 +207,30 @@ def test_the_frame_has_one_row_a_decision_and_the_page_is_self_contained():
     assert page.count('class="bar"') == 3 and "<script" not in page and "src=" not in page
 
 
+def test_the_page_in_headless_chromium_draws_a_bar_a_kana_and_fetches_nothing(tmp_path):
+    from cardodds.report.browser import open_browser, set_viewport
+
+    from .conftest import browser_or_skip
+
+    browser_or_skip()
+    path = kana.review(EVENING, samples=SMALL, rng=3).write_html(tmp_path / "review.html")
+    browser = open_browser()
+    try:
+        browser.get(path.as_uri())
+        events = [json.loads(e["message"])["message"] for e in browser.get_log("performance")]
+        requests = {m["params"]["request"]["url"] for m in events if m["method"] == "Network.requestWillBeSent"}
+        assert requests == {path.as_uri()}  # the page itself, nothing more
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+        bars = browser.execute_script("return Array.from(document.querySelectorAll('rect.bar'), "
+                                      "b => [b.dataset.label, b.getBoundingClientRect().height])")
+        assert [b[0] for b in bars] == ["good", "blunder", "good"] and bars[1][1] > 5 * max(bars[0][1], bars[2][1])
+        set_viewport(browser, 390, 800)  # a phone: nothing wider than the screen but the table's own scroll
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390
+    finally:
+        browser.quit()
+
+
 # ---- the command on a real process ---------------------------------------------------------------
 def _cardodds() -> list[str]:
     return [sys.executable, "-c", "import sys; from cardodds.cli import main; sys.exit(main())"]
