@@ -126,6 +126,11 @@ VIOLATIONS = [
     (ROUND1 + ("0: deal 4c 4d 4h",), 13, "round 1 has every känä but no winner"),
     (("0: deal 9h 2c Kd", "0: peek Ah"), 5, "seat 0 peeks a card it was not dealt"),
     (("0: deal 9h 2c Kd", "0: peek 9h", "0: peek 2c"), 6, "in peek-one a player looks at one card"),
+    (("0: deal 9h 2c Kd", "0: peek 9h", "0: win"), 6, "round 1 ends before any seat känäd"),
+    (("0: peek 9h", "0: deal 2c Kd 5h"), 5, "seat 0 peeked a card that is not in its deal"),
+    (("0: peek 9h", "0: känä 2c", "0: peek 9h"), 6, "seat 0 peeks after its känä"),
+    (("0: deal 9h 2c Kd", "0: peek 9h", "1: deal 5s 5s 7s"), 6, "5s is dealt twice in round 1"),
+    (("0: deal 9h 2c Kd", "0: peek 9h", "0: deal 9h 2c Kd"), 6, "seat 0 is dealt a second hand"),
 ]
 
 
@@ -185,6 +190,13 @@ def test_bad_seats_opponents_and_files_are_refused(tmp_path):
         kana.review(EVENING, opponents="threshold:8,blind")
     with pytest.raises(ValueError, match="disagrees"):
         kana.review(EVENING, rules=kana.KanaRules(players=4, variant="peek-one"))
+    fresh = record("peek-one", "0: peek 9h").replace("variant: peek-one", "variant: peek-one\nhouse rules: "
+                                                                             "tiebreak_deck=fresh")
+    assert kana.review(fresh, samples=1_000, rng=1).rules.tiebreak_deck == "fresh"
+    with pytest.raises(ValueError, match="rules.tiebreak_deck='remaining' disagrees with the record's house rules"):
+        kana.review(fresh, rules=kana.KanaRules(players=3, variant="peek-one"))
+    with pytest.raises(ValueError, match="house rules 'deck=fresh': write key=value with a key of ante"):
+        kana.review(fresh.replace("tiebreak_deck", "deck"))
     with pytest.raises(ValueError, match="samples=0"):
         kana.review(EVENING, samples=0)
 

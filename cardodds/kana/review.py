@@ -117,7 +117,7 @@ def _record_rules(trace: Trace, rules: KanaRules | None) -> KanaRules:
                          "'variant: peek-one' or 'variant: peek-all'")
     if variant is None and rules is None:
         raise ValueError("the record names no variant: add a line 'variant: official' (or peek-one, peek-all)")
-    house = {}
+    house: dict[str, float | str] = {}
     for item in filter(None, (x.strip() for x in trace.info.get("house rules", "").split(","))):
         key, eq, value = (x.strip() for x in item.partition("="))
         if not eq or key not in HOUSE_RULES:
@@ -129,6 +129,10 @@ def _record_rules(trace: Trace, rules: KanaRules | None) -> KanaRules:
             raise ValueError(f"the record's house rules: ante={value!r} is not a number (e.g. ante=0.4)") from None
     if rules is None:
         return KanaRules(players=trace.players, variant=str(variant), **house)  # type: ignore[arg-type]
+    for key, want in house.items():
+        if getattr(rules, key) != want:
+            raise ValueError(f"rules.{key}={getattr(rules, key)!r} disagrees with the record's house rules "
+                             f"({key}={want}); give rules that agree, or none")
     return rules_for(trace.players, variant, rules)
 
 
@@ -168,7 +172,7 @@ def _cards_of(trace: Trace, i: int, action: str, variant: str) -> list[int]:
     m = trace.moves[i]
     where = f"line {trace.line_of(i)}" if trace.line_of(i) else f"move {i + 1}"
     try:
-        cards = parse_cards(list(m.cards)) if m.cards else []
+        cards = parse_cards(list(m.cards), allow_duplicates=True) if m.cards else []  # twice: a violation
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
     free = variant != "peek-one"
@@ -213,9 +217,10 @@ def _check(rnd: _Round, n: int, variant: str, seat: int, action: str, cards: lis
         if seat in rnd.deals and cards[0] not in rnd.deals[seat]:
             return f"seat {seat} känäs {card_str(cards[0])}, a card it was not dealt in round {r}"
         return rnd.clash(seat, cards)
+    if rnd.starter is None:
+        return f"round {r} ends before any seat känäd"
     if len(rnd.kanad) < n:
-        due = (rnd.starter + len(rnd.kanad)) % n if rnd.starter is not None else seat
-        return f"round {r} ends before every seat känäd: seat {due} has not"
+        return f"round {r} ends before every seat känäd: seat {(rnd.starter + len(rnd.kanad)) % n} has not"
     return _wrong_winner(rnd, seat)
 
 
