@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -119,6 +120,9 @@ ADVICE_PLAYED = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5
 ADVICE_PLAYED2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
 #: Two players, phase 1: the face-up cards so far.
 FACEUPS = st.sampled_from(["Jh", "Jh 5c", "Jh Jh", "Zz", "", "Ah"])
+
+#: A typed Känä evening (peek-one, seat 0's peeks): ``kana review``.
+KANA_RECORD = str(Path(__file__).resolve().parents[1] / "docs" / "kana-evening.txt")
 
 #: The game played by four: its rules flags and ``--check``.
 PLAYED = {"--wild-limit": CANASTA["--wild-limit"], "--min-first-meld": CANASTA["--min-first-meld"],
@@ -241,6 +245,12 @@ COMMANDS = {
                                        "--rounds": st.sampled_from(["1", "5", "0", "x"]),
                                        "--first": st.sampled_from(["0", "random", "9", "x"])},
                    [[]]),
+    "kana review": (["kana", "review", KANA_RECORD], {**COMMON,
+                     "--seat": st.sampled_from(["0", "all", "1", "3", "-1", "x"]),
+                     "--opponents": st.sampled_from(["table", "blind", "threshold:8", "blind,threshold:8,kana:2-7",
+                                                     "best-pair", "blind,blind", "x"]),
+                     "--html": st.sampled_from(["{tmp}/review.html", "/proc/nope/review.html"])},
+                    [["--samples", s] for s in ("1", "300")] + [["--samples", "0"], ["--samples", "-5"]]),
     "canasta advise": (["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b"], {**COMMON,
                        "--hand": st.sampled_from(["K K 9 9 5 7 Q Jk 3b", "Kh Kd 9c", "", "Zz", "Jk Jk Jk Jk Jk"]),
                        "--melds": st.sampled_from(["us: A A A; them: 8 8 8", "us: K", "them: 9 9 9 9 9 9 9 9 9",
