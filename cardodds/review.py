@@ -323,7 +323,8 @@ class ReviewResult(Result):
         seats = ", ".join(map(str, self.seats))
         rated = sum(d.label != "forced" for d in self.decisions)
         return (f"{self.title or self.game.capitalize() + ' review'}, seat{'s' * (len(self.seats) > 1)} {seats}: "
-                f"{len(self.decisions)} decisions ({rated} rated), {self.samples:,} sampled deals each, "
+                f"{len(self.decisions)} decision{'s' * (len(self.decisions) != 1)} ({rated} rated), "
+                f"{self.samples:,} sampled deals each, "
                 f"seed {self.seed}")
 
     def lines(self) -> list[str]:
