@@ -55,7 +55,7 @@ from ._position import observations as _observations
 from .rules import KanaljeRules, check_rules
 from .view import compile_policy
 
-__all__ = ["AdviceResult", "advise"]
+__all__ = ["AdviceResult", "advise", "players_words"]
 
 #: Worlds an advice samples unless told otherwise: about a second with heuristic players
 #: (every legal card played out on each), and with a look-ahead or user player in the lineup.
@@ -263,6 +263,14 @@ class AdviceResult(KanaljeResult):
                          f"{self.versus_best[i].format(3, sign=True)}" + (f"  takes {jacks}" if jacks else ""))
         lines.append(f"  {self.verdict}")
         return "\n".join(lines)
+
+
+def players_words(names, lookahead_samples: int) -> str:
+    """Who plays the worlds out, in words: ``"lookahead at every seat, 16 worlds a decision"``."""
+    names = list(names)
+    who = f"{names[0]} at every seat" if len(set(names)) == 1 else ", ".join(
+        f"seat {s} {n}" for s, n in enumerate(names))
+    return who + (f", {lookahead_samples} worlds a decision" if {"lookahead", "pimc"} & set(names) else "")
 
 
 # ---- the run ------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""``cardodds kanalje risk|hand|game|strength|trace|advise|table``: jack risk, what a hand is worth, the game
-to 21, two players on the same deals, one deal, which card to play, the strategy tables."""
+"""``cardodds kanalje risk|hand|game|strength|trace|advise|review|table``: jack risk, what a hand is worth, the
+game to 21, two players on the same deals, one deal, which card to play, a played deal rated, the strategy tables."""
 
 from __future__ import annotations
 
@@ -133,6 +133,7 @@ def add_commands(sub) -> None:
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
     _add_advise(ksub)
+    _add_review(ksub)
     _add_table(ksub)
 
 
@@ -147,6 +148,16 @@ def _rules(args) -> KanaljeRules:
     return KanaljeRules(players=args.players, turned_jack=turned_jack,
                         target=getattr(args, "target", KanaljeRules.target),
                         phase1_jacks_cost=not args.no_phase1_jacks_cost)
+
+
+def _given_rules(args, players: int) -> KanaljeRules | None:
+    """The rules flags' rules (``players`` unless --players is given), None when no rules flag
+    is given (the command's own default rules)."""
+    if args.players is None and args.turned_jack is None and not args.no_phase1_jacks_cost:
+        return None
+    if args.players is None:
+        args.players = players
+    return _rules(args)
 
 
 def _check_policies(args, rules) -> list[str]:
@@ -341,22 +352,24 @@ def _advise(args) -> int:
 
     rules = _rules(args)
     names = _check_policies(args, rules)
-    searches = {"lookahead", "pimc"} & set(names)
-    split: str | None
-    if not searches:
-        split = "kanalje advise"
-    elif "pimc" in searches or args.faceup is not None:  # the search's part
-        split = _split(names, args.faceup is not None)
-    else:  # the search's part with the play-outs' card choice
-        split = "kanalje advise look-ahead"
     try:
-        with two_processes(split):
+        with two_processes(_advise_split(names, args.faceup is not None)):
             res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
                          dead=args.dead, played=args.played, policies=args.policies, rules=rules, infer=args.infer,
                          **_run_args(args))
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
     return cu.emit(args, res, lambda r: advise_text(r, args.wide))
+
+
+def _advise_split(names, phase1: bool) -> str | None:
+    """The part of the advisor's first call a second process compiles (:mod:`cardodds._split`)
+    for a lineup, in phase 1 (two players) or not."""
+    if not {"lookahead", "pimc"} & set(names):
+        return "kanalje advise"
+    if "pimc" in names or phase1:  # the search's part
+        return _split(names, phase1)
+    return "kanalje advise look-ahead"  # the search's part with the play-outs' card choice
 
 
 #: The advice table's width by default (``--wide``: every figure, at any width).
@@ -376,11 +389,9 @@ def _wrapped(text: str, width: int, sep: str = " ") -> list[str]:
 
 def _players(r) -> str:
     """Who plays the worlds out, named, with the searchers' worlds a decision."""
-    names = list(r.policies)
-    who = f"{names[0]} at every seat" if len(set(names)) == 1 else ", ".join(
-        f"seat {s} {n}" for s, n in enumerate(names))
-    searches = any(n in ("lookahead", "pimc") for n in names)
-    return who + (f", {r.lookahead_samples} worlds a decision" if searches else "") + " (mine too, after this card)"
+    from .advise import players_words
+
+    return players_words(r.policies, r.lookahead_samples) + " (mine too, after this card)"
 
 
 def advise_text(r, wide: bool = False) -> str:
@@ -407,6 +418,50 @@ def advise_text(r, wide: bool = False) -> str:
            if wide else []) for i in order]) if r.effective_samples else []
     verdict = f"verdict: {r.verdict}"
     return cu.block(head, r, where, table, *(_wrapped(verdict, _WIDTH - 2) if not wide else [verdict]))
+
+
+# ---- review -----------------------------------------------------------------------------------
+_REVIEW_ABOUT = (
+    "Every card the seat played in a recorded deal, rated: the position as that seat knew it (its hand, the turned "
+    "card, the tricks so far; never another hand) goes to the advisor (cardodds kanalje advise), which ranks every "
+    "legal card on sampled worlds; the card ranked first is then measured against the card played on as many fresh "
+    "worlds, so its cost in points a deal is not inflated by the noise it was chosen on. Each card is rated good, "
+    "inaccuracy, mistake or blunder by its cost (no difference at this precision is good); a single legal card is "
+    "forced. The record is what 'cardodds kanalje trace' prints, or the same typed by hand (docs/kanalje-advise.md); "
+    "a move the rules forbid (a revoke, a card not in the hand, a play out of turn, a wrong win line) is reported at "
+    "its line, and the cards before it are still rated.")
+
+
+def _add_review(ksub) -> None:
+    r = ksub.add_parser("review", help="every card a seat played in a recorded deal, rated against the advisor's",
+                        description=_REVIEW_ABOUT)
+    r.add_argument("--policies", default=ADVISE_POLICIES, metavar="P[,P...]",
+                   help=f"who plays the advisor's worlds out, seats as the record numbers them: one name for all or a "
+                   f"comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, as kanalje advise)")
+    _lookahead_option(r)
+    _rules_options(r)
+    r.set_defaults(players=None)
+    cu.add_review_options(r, "kanalje", f"{ADVISE_SAMPLES[1]:,}; {ADVISE_SAMPLES[0]:,} with heuristic or random "
+                          "players alone: twice, to rank the cards and to measure the cost", unit="worlds a decision")
+    r.set_defaults(func=_review)
+
+
+def _review(args) -> int:
+    from .._split import two_processes
+    from ..engine import defer_interrupts
+    from ..review import read_record
+    from .review import review
+
+    record = read_record(args.record, "kanalje")
+    if args.players not in (None, record.players):
+        raise cu.UsageError(f"--players {args.players}: the record is of {record.players} players; drop --players")
+    rules = _given_rules(args, record.players)
+    names = _check_policies(args, rules or KanaljeRules(players=record.players))
+    with defer_interrupts(), two_processes(_advise_split(names, record.players == 2)):
+        # Ctrl-C stops the advice under way; the cards rated so far are printed, marked partial
+        res = review(record, seat=args.seat, rules=rules, policies=args.policies,
+                     lookahead_samples=args.lookahead_samples, samples=args.samples, **cu.run_options(args))
+        return cu.review_output(args, res)
 
 
 # ---- table ------------------------------------------------------------------------------------
@@ -445,11 +500,7 @@ def _add_table(ksub) -> None:
 def _table(args) -> int:
     from .strategy import strategy_table
 
-    rules = None
-    if args.players is not None or args.turned_jack is not None or args.no_phase1_jacks_cost:
-        if args.players is None:
-            args.players = 2 if args.no_phase1_jacks_cost else 3
-        rules = _rules(args)
+    rules = _given_rules(args, 2 if args.no_phase1_jacks_cost else 3)
     if not args.build:
         given = [f for f, v in (("--samples", args.samples), ("--seed", None if args.seed == TABLE_SEED else args.seed),
                                 ("--threads", args.threads), ("--policies", args.policies)) if v is not None]
