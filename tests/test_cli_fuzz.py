@@ -116,6 +116,9 @@ CARD = st.sampled_from(["7h", "Jh", "Ac", "Zz", "", "2s"])
 ADVICE_PLAYED = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; "
                  "1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; 0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
 
+#: A record for ``kanalje review``: the first four tricks of a heuristic deal, every seat's hand known.
+REVIEW_RECORD = str(Path(__file__).parent / "data" / "kanalje_review.txt")
+
 #: A two-player phase-2 position of ten tricks and one card of the 11th (seat 1 to play, 2c named trump).
 ADVICE_PLAYED2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
 #: Two players, phase 1: the face-up cards so far.
@@ -194,6 +197,15 @@ COMMANDS = {
                                     "--played": st.sampled_from([ADVICE_PLAYED2, "", "0: Qs", "0: Qs Jh", "1: 9d",
                                                                  "0: 2s 3s 4s", "2: 9d 3d", ADVICE_PLAYED2 + " 7s"])},
                                    [["--samples", s] for s in ("1", "7", "30")] + [["--samples", "0"]]),
+    "kanalje review": (["kanalje", "review"], {**COMMON, **LOOKAHEAD,
+                       "--lookahead-samples": st.sampled_from(["1", "2"]),
+                       "--seat": st.sampled_from(["0", "1", "2", "3", "all", "ALL", "-1", "x"]),
+                       "--html": st.sampled_from(["{tmp}/review.html", "/proc/nope/review.html", "{tmp}"]),
+                       "--players": st.sampled_from(["3", "2", "4"]),
+                       "--turned-jack": KANALJE["--turned-jack"], "--no-phase1-jacks-cost": None},
+                       # FILE: a record (4 tricks, every hand known), a file that is not one, none, a folder
+                       [[f, "--samples", n] for f in (REVIEW_RECORD, "{tmp}/not-a-sweep.txt", "/proc/nope", "{tmp}")
+                        for n in ("1", "7")] + [[REVIEW_RECORD, "--samples", "0"], [REVIEW_RECORD]]),
     # --build only with the heuristic and a few deals (the default lineup builds for minutes)
     "kanalje table": (["kanalje", "table"], {"--seed": COMMON["--seed"], "--threads": COMMON["--threads"],
                                              "--players": st.sampled_from(["2", "3", "4"]),

@@ -410,6 +410,26 @@ def test_cli_text_html_and_json(tmp_path):
         review(DATA, seat="all", **FAST, rng=3).to_dict()))
 
 
+def test_the_page_in_a_browser_loads_nothing_else_and_draws_a_bar_a_card(tmp_path, chromium):
+    from cardodds.report.browser import open_browser, set_viewport
+
+    page = review(DATA, seat="all", **FAST, rng=3).write_html(tmp_path / "review.html").resolve()
+    driver = open_browser()
+    try:
+        driver.get(page.as_uri())
+        errors = [m for m in driver.get_log("browser") if m["level"] == "SEVERE"]
+        events = [json.loads(e["message"])["message"] for e in driver.get_log("performance")]
+        requests = [m["params"]["request"]["url"] for m in events if m["method"] == "Network.requestWillBeSent"]
+        assert errors == [] and requests == [page.as_uri()]
+        count = "return document.querySelectorAll(arguments[0]).length"
+        assert driver.execute_script(count, "rect.bar") == driver.execute_script(count, "table.review tbody tr") == 12
+        assert driver.execute_script(count, "details.decision") == 12
+        set_viewport(driver, 390, 800)  # a phone: the page itself never scrolls sideways
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        driver.quit()
+
+
 @pytest.mark.parametrize("args, words", [
     (["--html", "/proc/nope/review.html"], "cardodds: error: --html /proc/nope/review.html: cannot write the page"),
     (["--seat", "5"], "cardodds: error: --seat 5: give a seat 0 to 2 or 'all'"),

@@ -48,6 +48,8 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kanalje:advise": ((), {"seat": 0, "hand": "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",
                                      "turned": "2c"}),
     "cardodds.kanalje:strength": (_KANALJE_STRENGTH, {}),
+    "cardodds.kanalje:review": (("# cardodds trace: kanalje\nplayers: 3\nturned: 2s\n0: deal Ac Kc Qc Jh Kh 9h 3d 4d "
+                                 "5d 6d 7d 8d 3s 4s 5s 6s 7s\n0: play Ac",), {}),
     "cardodds.canasta:advise": (("K K 9 9 5 7 Q Jk 3b",), {"melds": "us: A A A; them: 8 8 8", "pile": "K",
                                                            "pile_size": 6, "counts": (10, 9, 11)}),
     "cardodds.canasta:hand_odds": (("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h",), {}),

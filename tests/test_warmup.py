@@ -366,6 +366,9 @@ _SPLIT_RUNS = [
     ("kanalje risk look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),
     ("kanalje advise look-ahead", warmup.TASKS["kanalje advise two players, phase 2"]),
     ("kanalje advise", (*warmup.TASKS["kanalje advise"], "--policies", "heuristic")),
+    # a review asks the advisor at each card: its split (a record of four tricks, every hand known)
+    ("kanalje advise look-ahead", ("kanalje", "review", str(Path(__file__).parent / "data" / "kanalje_review.txt"),
+                                   "--seat", "all", "--samples", "4", "--seed", "1")),
     ("kanalje risk heuristic", warmup.TASKS["kanalje risk"]),
     ("kanalje risk heuristic", warmup.TASKS["kanalje hand"]),
     ("kanalje risk look-ahead", ("kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "3",
