@@ -311,6 +311,16 @@ def test_two_players_phase_one_violations():
         taker.violation.message
 
 
+def test_two_players_without_a_trump_card_are_reviewed_through_phase_one_only():
+    t = trace("heuristic", rules=TWO, rng=3)
+    text = str(t).replace(f"trump: {t.info['trump']}", "trump: none")
+    lines = text.splitlines()
+    last = [i for i, x in enumerate(lines) if ": win " in x][12] + 2  # the 13th trick's draw line (0-based)
+    assert len(review("\n".join(lines[:last + 1]), seat=0, **FAST, rng=1).decisions) == 13
+    with pytest.raises(ValueError, match=f"line {last + 2}: a phase-2 card, but the record names no trump"):
+        review(text, seat=0, **FAST, rng=1)
+
+
 # ---- a record with mistakes of its own ----------------------------------------------------------
 LINES = DATA.read_text().splitlines()
 

@@ -199,6 +199,10 @@ def _play(w: _Walk, m: int, seat: int, cards) -> None:
     if w.stage:
         raise ValueError(f"{w.where(m)}: phase-1 trick {len(w.tricks)} has no {w.stage} line after it (the winner "
                          "takes the face-up card, then the loser draws); add it")
+    if w.phase == PHASE2 and w.card < 0:
+        raise ValueError(f"{w.where(m)}: a phase-2 card, but the record names no trump card; the advisor reads "
+                         "phase 2 by the dead phase-1 card that named trump: add 'trump: CARD', or end the record "
+                         "after phase 1")
     if not w.tricks or len(w.tricks[-1][1]) == n:
         w.tricks.append((w.winner, []))
     lead, trick = w.tricks[-1]
@@ -311,10 +315,7 @@ def _draw(w: _Walk, m: int, seat: int, cards) -> None:
                          "name the card")
     w.won, w.stage = None, ""
     if len(w.tricks) == 13:  # phase 2: led by the last trick's winner (or the non-dealer)
-        if w.card < 0:
-            raise ValueError("trump: the record names no trump card; phase 2 is reviewed with the dead phase-1 "
-                             "card that named trump ('trump: CARD')")
-        if w.card not in w.phase1_cards:
+        if w.card >= 0 and w.card not in w.phase1_cards:
             raise ValueError(f"trump: {card_str(w.card)} is not a phase-1 trick card; phase 2's trump is named by "
                              "one of them")
         w.phase, w.tricks = PHASE2, []
