@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
                         "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--turned", "7h"],
                        "cardodds.kanalje:advise"),
     "kanalje table": (["kanalje", "table"], "cardodds.kanalje:strategy_table"),
+    "kanalje review": (["kanalje", "review", "docs/kanalje-review-deal.txt"], "cardodds.kanalje:review"),
     "canasta melds": (["canasta", "melds"], "cardodds.canasta:melds"),
     "canasta hand": (["canasta", "hand", "--hand", "Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h"],
                      "cardodds.canasta:hand_odds"),

@@ -459,7 +459,8 @@ def _review(args) -> int:
     names = _check_policies(args, rules or KanaljeRules(players=record.players))
     with defer_interrupts(), two_processes(_advise_split(names, record.players == 2)):
         # Ctrl-C stops the advice under way; the cards rated so far are printed, marked partial
-        res = review(record, seat=args.seat, rules=rules, policies=args.policies,
+        seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
+        res = review(record, seat=seat, rules=rules, policies=args.policies,
                      lookahead_samples=args.lookahead_samples, samples=args.samples, **cu.run_options(args))
         return cu.review_output(args, res)
 

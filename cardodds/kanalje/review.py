@@ -32,6 +32,7 @@ from typing import Any
 
 from .._validate import check_run
 from ..cards import SUIT_NAMES, card_str, format_cards, parse_card
+from ..engine import takes_backend
 from ..review import ReviewResult, Thresholds, Violation, decision, forced, rate_in_order, read_record, review_seats
 from ..rng import as_seed_sequence, child
 from ..trace import Trace
@@ -376,6 +377,7 @@ def _known(w: _Walk, p: _Point) -> str:
     return f"hand {format_cards(p.hand)}; {card}; played {played}"
 
 
+@takes_backend
 def review(record, *, seat=0, rules: KanaljeRules | None = None, policies=ADVISE_POLICIES, samples: int | None = None,
            rng=None, threads: int | None = None, progress: bool = False,
            lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> ReviewResult:
