@@ -204,12 +204,12 @@ class _Replay:
     # ---- the moves --------------------------------------------------------------------------------
     def run(self) -> Walk:
         try:
-            j = self.deal()
+            first = self.deal()
         except _Stop:
             return self.walk
         start = True  # a turn begun: its draw line comes next
         moves = self.trace.moves
-        for j in range(j, len(moves)):
+        for j in range(first, len(moves)):
             try:
                 start = self._move(j, start)
             except _Stop:

@@ -125,8 +125,8 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
         if wvs is not None and wvs[i].value == 0 and wvs[i].se == 0:
             wvs = None  # the same P(win) on every deal: points decide
         return decision(seat=p.seat, line=line, move=p.move, what=p.what, known=known, options=words,
-                        taken=words[i], best=words[labels.index(a.best_option)], values=a.margin, versus_best=a.margin_versus_best,
-                        thresholds=THRESHOLDS, win=a.win_game, win_versus_best=wvs, samples=a.samples,
-                        note=verdict_words(a), partial=a.partial)
+                        taken=words[i], best=words[labels.index(a.best_option)], values=a.margin,
+                        versus_best=a.margin_versus_best, thresholds=THRESHOLDS, win=a.win_game,
+                        win_versus_best=wvs, samples=a.samples, note=verdict_words(a), partial=a.partial)
 
     return rate
