@@ -50,18 +50,20 @@ def target_words(t: np.ndarray, m) -> tuple[str, ...]:
     return ("from" if typ == T.MV_SWAP else "to",) + ("their",) * (not ours) + (_meld_name(kind),)
 
 
-def option_words(t: np.ndarray, m, decision: str) -> str:
-    """An advisor's option of ``decision`` in the record's words, its verb left out when it is the
-    decision's (take ``K K K``, ``K to their K``; discard ``5``; meld ``Q Q Jk``; out ``add K``,
-    ``discard 5``; ``leave the pile``, ``hold``, ``stay in``), read before it is played on ``t``."""
+def option_words(t: np.ndarray, m, what: str) -> str:
+    """An advisor's option of a decision (``what``) in the record's words, its verb left out when
+    it is the decision's (take ``K K K``, ``K to their K``; discard ``5``; meld ``Q Q Jk``; out
+    ``meld K K K``, ``discard 5``; ``leave the pile``, ``hold``, ``stay in``: hold when one meld
+    would go out), read before it is played on ``t``."""
     from ._worlds import OPT_HOLD, OPT_LEAVE, OPT_STAY
     from .view import ACTIONS, move_cards
 
     typ = int(m[0])
     if typ < 0:
-        return {OPT_LEAVE: "leave the pile", OPT_HOLD: "hold", OPT_STAY: "stay in"}[typ]
+        return {OPT_LEAVE: "leave the pile", OPT_HOLD: "stay in" if what == "out" else "hold",
+                OPT_STAY: "stay in"}[typ]
     verb = ACTIONS[typ]
-    return " ".join(((verb,) if verb != decision else ()) + move_cards(t, m) + target_words(t, m))
+    return " ".join(((verb,) if verb != what else ()) + move_cards(t, m) + target_words(t, m))
 
 
 def _meld_name(kind: int) -> str:
@@ -220,7 +222,8 @@ def why_illegal(t: np.ndarray, rl: np.ndarray, rec) -> str:
     seat = int(t[T.SA.seat])
     side = seat % 2
     hand = t[T.SA.hand + seat * N_KINDS:T.SA.hand + (seat + 1) * N_KINDS]
-    short = [KIND_NAMES[k] for k in range(N_KINDS) if needed(t, rec)[k] > hand[k]]
+    need = needed(t, rec)
+    short = [k for k in range(N_KINDS) if need[k] > hand[k]]
     typ = int(rec[0])
     first_turn = int(t[T.SA.turn]) < T.SEATS
     if t[T.SA.phase] == T.PH_FREED:
@@ -228,7 +231,9 @@ def why_illegal(t: np.ndarray, rl: np.ndarray, rec) -> str:
         if typ != T.MV_NEW or int(rec[3] if freed == TWO else rec[4]) == 0:
             return f"the {KIND_NAMES[freed]} swapped out must be melded at once, in a new meld holding it"
     if short:
-        return f"seat {seat} plays {', '.join(short)} but does not hold {'it' if len(short) == 1 else 'them'}"
+        k = short[0]
+        held = " ".join([KIND_NAMES[k]] * int(hand[k])) if hand[k] else f"no {KIND_NAMES[k]}"
+        return f"seat {seat} plays {' '.join([KIND_NAMES[k]] * int(need[k]))} from its hand but holds {held}"
     if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
         top = _top(t)
         if not t[T.SA.can_take]:

@@ -11,11 +11,12 @@ discards to its moves). A card drawn but not given is a black 3 on the stock, tu
 card not known once drawn.
 
 Decisions (:class:`Point`), in a turn's order: ``take`` (at the first move that is not a red 3,
-when the pile could be taken: a way of taking it, or leave it), ``out`` (at the move that goes
-out; or, in a turn that ends without going out, at the first move where one move would have
-emptied the hand: stay in), ``meld`` (each new meld; at the discard, hold when a new meld was
-possible) and ``discard`` (every discard that does not go out). Red 3s, additions, swaps and
-the meld of a swapped wild are not decisions of the advisor; neither is a turn on an empty stock.
+when the pile could be taken: a way of taking it, or leave it); ``meld`` (each new meld, and at
+the discard hold when a new meld was possible: the advisor's meld options), called ``out`` when
+one of those melds empties the hand (go out, or hold: stay in); ``out`` for the last card
+discarded or added (each way of going out); ``discard`` (every other discard). Red 3s, additions,
+swaps and the meld of a swapped wild are no decisions of the advisor; neither is a turn on an
+empty stock.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..review import Violation
 from . import _table as T
 from ._kernels import WILDS_ONLY
 from ._record import Illegal, kinds_of, needed, read_move, why_illegal
-from ._worlds import OPT_HOLD, OPT_LEAVE, OPT_STAY
+from ._worlds import OPT_HOLD, OPT_LEAVE
 from .cards import BLACK3, JOKER, KIND_NAMES, N_KINDS, RED3, TWO, deck_counts, format_counts, parse_kind
 
 _DEALT = T.SEATS * T.HAND + 1  # the cards out of the stock before the first draw
@@ -38,25 +39,18 @@ _FILLER = BLACK3  # a card not known, while it stands in a hand or on the stock
 @dataclass(frozen=True)
 class Point:
     """One decision of a reviewed seat: where (``move``, ``order`` within it), which (``what``:
-    take, out, meld, discard), the position as the seat knew it (``position``: the keywords of
-    :func:`cardodds.canasta.advise` with the seat as the advisor's seat 0) and the move taken
-    (``taken``: a move record in that frame, or an ``OPT_*`` code in its first field)."""
+    take, out, meld, discard; ``decision``: the advisor's decision whose options it has), the
+    position as the seat knew it (``position``: the keywords of :func:`cardodds.canasta.advise`
+    with the seat as the advisor's seat 0) and the move taken (``taken``: a move record in that
+    frame, or an ``OPT_*`` code in its first field)."""
 
     seat: int
     move: int
     order: int
     what: str
+    decision: str
     position: dict
     taken: tuple[int, ...]
-
-
-@dataclass
-class _Turn:
-    """A reviewed seat's turn: the stay-in decision held until the turn ends without going out."""
-
-    seat: int
-    out_seen: bool = False
-    stay: Point | None = None
 
 
 @dataclass
@@ -126,7 +120,6 @@ class _Replay:
         self.unknown = np.zeros(T.SEATS, dtype=np.int64)
         self.placeholder = np.zeros(T.MAX_CARDS, dtype=bool)
         self.walk = Walk()
-        self.turn: _Turn | None = None
 
     # ---- the deal ---------------------------------------------------------------------------------
     def deal(self) -> int:
@@ -214,7 +207,6 @@ class _Replay:
                 start = self._move(j, start)
             except _Stop:
                 break
-        self.walk.points.sort(key=lambda p: (p.move, p.order))
         return self.walk
 
     def _stop(self, j: int, message: str):
@@ -279,12 +271,7 @@ class _Replay:
                 self._stop(j, f"seat {seat}'s replacement makes {over}")
         elif got:
             self._drawn(pos)
-        ended = int(t[T.SA.seat]) != seat or t[T.SA.phase] == T.PH_OVER
-        if ended and self.turn is not None and self.turn.seat == seat:
-            if self.turn.stay is not None and t[T.SA.went_out] != seat:
-                self.walk.points.append(self.turn.stay)
-            self.turn = None
-        return ended and t[T.SA.phase] != T.PH_OVER
+        return int(t[T.SA.seat]) != seat and t[T.SA.phase] != T.PH_OVER
 
     def _draw(self, j: int, start: bool) -> bool:
         t, m = self.t, self.trace.moves[j]
@@ -328,39 +315,32 @@ class _Replay:
     def _decide(self, j: int, seat: int, rec, legal: list) -> None:
         """Take down the decisions of ``seat`` at its move ``rec`` (see the module's text)."""
         t = self.t
-        if self.turn is None or self.turn.seat != seat:
-            self.turn = _Turn(seat)
         typ = int(rec[0])
         if t[T.SA.phase] == T.PH_FREED or t[T.SA.no_draw] or typ in (T.MV_RED3, T.MV_END, T.MV_PASS):
             return
-        flip = seat % 2
-        mine = _rotate(rec, flip)
+        mine = _rotate(rec, seat % 2)
 
-        def point(what: str, order: int, taken) -> Point:
-            return Point(seat, j, order, what, self._position(seat), tuple(int(x) for x in taken))
+        def point(what: str, decision: str, order: int, taken) -> None:
+            self.walk.points.append(Point(seat, j, order, what, decision, self._position(seat),
+                                          tuple(int(x) for x in taken)))
 
-        takes = [m for m in legal if m[0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD)]
-        if t[T.SA.can_take] and takes:
-            self.walk.points.append(point("take", 0, mine if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD)
-                                          else (OPT_LEAVE, 0, 0, 0, 0)))
+        if t[T.SA.can_take] and any(m[0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD) for m in legal):
+            point("take", "take", 0, mine if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD) else (OPT_LEAVE, 0, 0, 0, 0))
         if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
             return
         h = int(_hand(t, seat).sum())
-        outs = [m for m in legal if (m[0] in (T.MV_DISCARD, T.MV_ADD) and h == 1)
-                or (m[0] == T.MV_NEW and h == m[2] + m[3] + m[4])]
-        if tuple(int(x) for x in rec) in outs:
-            self.walk.points.append(point("out", 1, mine))
-            self.turn.stay = None
+        if typ in (T.MV_DISCARD, T.MV_ADD) and h == 1:
+            point("out", "out", 1, mine)  # the last card
             return
-        if outs and not self.turn.out_seen:
-            self.turn.out_seen = True
-            self.turn.stay = point("out", 1, (OPT_STAY, 0, 0, 0, 0))
+        melds = [m for m in legal if m[0] == T.MV_NEW]
+        # a meld decision where one meld empties the hand is the chance to go out
+        what = "out" if any(m[2] + m[3] + m[4] == h for m in melds) else "meld"
         if typ == T.MV_NEW:
-            self.walk.points.append(point("meld", 2, mine))
+            point(what, "meld", 1, mine)
         elif typ == T.MV_DISCARD:
-            if any(m[0] == T.MV_NEW for m in legal):
-                self.walk.points.append(point("meld", 2, (OPT_HOLD, 0, 0, 0, 0)))
-            self.walk.points.append(point("discard", 3, mine))
+            if melds:
+                point(what, "meld", 1, (OPT_HOLD, 0, 0, 0, 0))
+            point("discard", "discard", 2, mine)
 
     def _position(self, seat: int) -> dict:
         """The position as ``seat`` knows it, in :func:`cardodds.canasta.advise`'s keywords, the

@@ -37,7 +37,7 @@ __all__ = ["THRESHOLDS", "review"]
 
 #: Where a clear loss becomes a mistake and a blunder: in points of our side's margin this hand,
 #: and in P(we win the game) where the score is known (docs/canasta-play.md says why these).
-THRESHOLDS = Thresholds(mistake=50.0, blunder=150.0, unit="points", win_mistake=0.05, win_blunder=0.15)
+THRESHOLDS = Thresholds(mistake=100.0, blunder=300.0, unit="points", win_mistake=0.05, win_blunder=0.15)
 
 
 def _players(names) -> str:
@@ -109,16 +109,17 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
         line = trace.line_of(p.move)
         known = position_words(p.position)
         where = {k: v for k, v in p.position.items() if k != "score"}
-        base = position(**where, decision=p.what, rules=rules).base
-        opts, labels = options_of(base, rules.pack(), p.what, None)
+        base = position(**where, decision=p.decision, rules=rules).base
+        opts, labels = options_of(base, rules.pack(), p.decision, None)
         hit = [i for i, o in enumerate(opts) if tuple(int(x) for x in o) == p.taken]
         if not hit:  # the replay's legal moves are the advisor's: a bug, never the record's
-            raise AssertionError(f"line {line}: the move made, {p.taken}, is not among the {p.what} options {labels}")
+            raise AssertionError(f"line {line}: the move made, {p.taken}, is not among the {p.decision} options "
+                                 f"{labels}")
         i = hit[0]
         words = tuple(option_words(base, o, p.what) for o in opts)
         if len(labels) == 1:
             return forced(seat=p.seat, line=line, move=p.move, what=p.what, known=known, taken=words[i])
-        a = advise(decision=p.what, score=p.position["score"], rng=child(ss, p.move, p.order), **where, **run)
+        a = advise(decision=p.decision, score=p.position["score"], rng=child(ss, p.move, p.order), **where, **run)
         if tuple(a.options) != tuple(labels):
             raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
         wvs = a.versus_best if a.ranked_by == "win_game" else None
