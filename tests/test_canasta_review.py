@@ -38,12 +38,11 @@ LEAVE = HEAD + """0: deal K K Q Q 9 8 7 6 4 4 3b A
 """
 #: Seat 0 throws a Joker away in its first turn.
 JOKER = HEAD + "0: deal Jk K Q Q 9 8 7 6 4 4 3b A\n0: draw J\n0: discard Jk\n"
-#: Seat 0 goes out in its second turn with no canasta on its side (its melds then count against it).
-OUT = HEAD + """0: deal K K K Q Q Q A A A 9 9 9
+#: Seat 0 opens with a canasta; in its second turn it holds 9 9 9, which would go out: it throws a 9.
+STAY = HEAD + """0: deal K K K K K K K Q Q Q 9 9
 0: draw J
-0: meld K K K
+0: meld K K K K K K K
 0: meld Q Q Q
-0: meld A A A
 0: discard J
 1: draw
 1: discard 6
@@ -52,8 +51,9 @@ OUT = HEAD + """0: deal K K K Q Q Q A A A 9 9 9
 3: draw
 3: discard 7
 0: draw 9
-0: meld 9 9 9 9
+0: discard 9
 """
+OUT = STAY.replace("0: discard 9\n", "0: meld 9 9 9\n")
 SAMPLES = 300
 
 
@@ -78,18 +78,17 @@ def test_a_joker_thrown_away_is_a_blunder_or_a_mistake():
     assert d.label in ("mistake", "blunder") and d.best != "Jk" and "Jk" in d.options
 
 
-def test_going_out_without_a_canasta_is_rated_against_staying_in():
-    r = review(OUT, samples=SAMPLES, rng=3)
-    out = r.decisions[-1]
-    assert (out.what, out.line, out.taken, out.best) == ("out", 18, "meld 9 9 9 9", "stay in")
-    assert out.options == ("stay in", "meld 9 9 9", "meld 9 9 9 9") and out.label in ("mistake", "blunder")
-    # the first turn: the melds that open, one a decision each, then the discard of two kinds
-    assert [(d.what, d.line) for d in r.decisions[:-1]] == [("meld", 7), ("meld", 8), ("meld", 9), ("discard", 10)]
-    assert r.decisions[0].options[0] == "hold" and "K K K" in r.decisions[0].options
-    # staying in: the same chance, rated at the discard; nothing but 9s to throw
-    stay = review(OUT.replace("0: meld 9 9 9 9\n", "0: discard 9\n"), samples=SAMPLES, rng=3)
-    assert [(d.what, d.taken, d.label) for d in stay.decisions[-2:]] == [("out", "stay in", "good"),
-                                                                         ("discard", "9", "forced")]
+def test_staying_in_when_a_meld_goes_out_with_a_canasta_is_rated_at_that_chance():
+    r = review(STAY, samples=SAMPLES, rng=3)
+    assert [(d.what, d.line) for d in r.decisions] == [("meld", 7), ("meld", 8), ("discard", 9), ("out", 17),
+                                                       ("discard", 17)]
+    assert r.decisions[0].options[0] == "hold" and "K K K K K K K" in r.decisions[0].options
+    out = r.decisions[3]
+    assert (out.taken, out.best, out.options) == ("stay in", "meld 9 9 9", ("stay in", "meld 9 9 9"))
+    assert out.label == "blunder" and r.costliest(0)[0] is out
+    assert (r.decisions[4].taken, r.decisions[4].label) == ("9", "forced")  # nothing but 9s to throw
+    gone = review(OUT, samples=SAMPLES, rng=3)
+    assert [(d.what, d.taken, d.label) for d in gone.decisions[3:]] == [("out", "meld 9 9 9", "good")]
 
 
 def test_each_decision_holds_the_position_the_seat_knew():
@@ -207,8 +206,8 @@ def test_a_first_meld_below_the_minimum_and_too_many_wilds_are_violations():
 
 def test_a_move_after_going_out_and_a_second_draw_are_violations():
     r = review(OUT + "0: discard 5\n", samples=60, rng=1)
-    assert (r.violation.line, r.violation.message) == (19, "the hand is over: seat 0 went out")
-    assert any(d.what == "out" and d.taken == "meld 9 9 9 9" for d in r.decisions)
+    assert (r.violation.line, r.violation.message) == (18, "the hand is over: seat 0 went out")
+    assert r.decisions[-1].what == "out" and r.decisions[-1].taken == "meld 9 9 9"
     twice = LEAVE.replace("0: discard 3b\n", "0: draw 4\n")
     assert "draws again" in review(twice, samples=60, rng=1).violation.message
 
@@ -250,20 +249,20 @@ def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
 
 def test_the_command_prints_the_table_json_and_a_page(tmp_path):
     rec = tmp_path / "hand.txt"
-    rec.write_text(OUT)
+    rec.write_text(STAY)
     text = _cli(str(rec), "--samples", "300", "--seed", "3")
     assert text.returncode == 0 and text.stdout.startswith("Canasta review, seat 0:"), text.stderr
-    assert re.search(r"line 18, out meld 9 9 9 9: (mistake|blunder), the best was stay in", text.stdout)
+    assert "line 17, out stay in: blunder, the best was meld 9 9 9, loses" in text.stdout
     js = _cli(str(rec), "--samples", "300", "--seed", "3", "--json")
     obj = json.loads(js.stdout)
     assert obj["game"] == "canasta" and obj["seats"] == [0] and obj["unit"] == "points"
-    assert obj["thresholds"]["mistake"] == THRESHOLDS.mistake and obj["decisions"][-1]["taken"] == "meld 9 9 9 9"
-    assert obj["summary"]["0"]["costliest"][0] == len(obj["decisions"])
+    assert obj["thresholds"]["mistake"] == THRESHOLDS.mistake and obj["decisions"][-1]["label"] == "forced"
+    assert obj["summary"]["0"]["costliest"][0] == 4 and obj["decisions"][3]["best"] == "meld 9 9 9"
     page = tmp_path / "review.html"
     assert _cli(str(rec), "--samples", "100", "--seed", "3", "--html", str(page)).returncode == 0
     html = page.read_text()
     assert html.startswith("<!doctype html>") and "<script" not in html and "src=" not in html
-    assert "meld 9 9 9 9" in html and html.count('<rect class="bar"') == len(obj["decisions"])
+    assert "meld 9 9 9" in html and html.count('<rect class="bar"') == len(obj["decisions"])
     bad = _cli(str(rec), "--samples", "100", "--html", str(tmp_path / "no" / "such" / "review.html"))
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
     assert bad.stderr.startswith("cardodds: error: --html")

@@ -100,6 +100,13 @@ def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAUL
                         rules=rules, samples=n, seed=seed, partial=partial)
 
 
+def _against(a, figure, best: str, taken: str):
+    """``best`` minus ``taken`` in ``figure`` (an advice's differences to its own best, paired)."""
+    if a.best_option == best:
+        return figure[a.options.index(taken)]
+    return figure[a.options.index(best)].scaled(-1)
+
+
 def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
     """The decision at point ``p``: its options (forced when one), the advice, the rating."""
     from .advise import advise, verdict_words
@@ -119,15 +126,28 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
         words = tuple(option_words(base, o, p.what) for o in opts)
         if len(labels) == 1:
             return forced(seat=p.seat, line=line, move=p.move, what=p.what, known=known, taken=words[i])
-        a = advise(decision=p.decision, score=p.position["score"], rng=child(ss, p.move, p.order), **where, **run)
+        ask = dict(decision=p.decision, score=p.position["score"], **where, **run)
+        a = advise(rng=child(ss, p.move, p.order), **ask)
         if tuple(a.options) != tuple(labels):
             raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
-        wvs = a.versus_best if a.ranked_by == "win_game" else None
-        if wvs is not None and wvs[i].value == 0 and wvs[i].se == 0:
-            wvs = None  # the same P(win) on every deal: points decide
+        best = labels.index(a.best_option)
+        points = list(a.margin_versus_best)
+        wins = list(a.versus_best) if a.ranked_by == "win_game" else None
+        partial, note = a.partial, verdict_words(a)
+        if best != i and not a.same_as_best(i) and not partial:
+            # the best of many options leads the others by more than its due on the deals that chose
+            # it: the move made is priced against it again, on fresh deals
+            again = advise(rng=child(ss, p.move, p.order, 1), options=[labels[i], labels[best]], **ask)
+            points[i] = _against(again, again.margin_versus_best, labels[best], labels[i])
+            if wins is not None:
+                wins[i] = _against(again, again.versus_best, labels[best], labels[i]) \
+                    if again.ranked_by == "win_game" else None
+            partial = again.partial
+            note += f"; the move made against {words[best]} on {again.samples:,} fresh deals"
+        if wins is not None and (wins[i] is None or (wins[i].value == 0 and wins[i].se == 0)):
+            wins = None  # the same P(win) on every deal: points decide
         return decision(seat=p.seat, line=line, move=p.move, what=p.what, known=known, options=words,
-                        taken=words[i], best=words[labels.index(a.best_option)], values=a.margin,
-                        versus_best=a.margin_versus_best, thresholds=THRESHOLDS, win=a.win_game,
-                        win_versus_best=wvs, samples=a.samples, note=verdict_words(a), partial=a.partial)
+                        taken=words[i], best=words[best], values=a.margin, versus_best=points, thresholds=THRESHOLDS,
+                        win=a.win_game, win_versus_best=wins, samples=a.samples, note=note, partial=partial)
 
     return rate
