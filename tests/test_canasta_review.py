@@ -301,3 +301,24 @@ def test_ctrl_c_prints_the_decisions_rated_so_far_marked_partial(tmp_path):
     assert status == 130 and "Traceback" not in term, term[-500:]
     assert "[PARTIAL: interrupted" in out.splitlines()[0]
     assert re.search(r"^  1 +12 +0 +take", out, re.M), out
+
+
+def test_the_page_opens_in_a_browser_whole_a_bar_and_a_summary_a_decision(chromium, tmp_path):
+    from cardodds.report.browser import open_browser
+
+    r = review(STAY, samples=100, rng=3)
+    url = r.write_html(tmp_path / "review.html").as_uri()
+    driver = open_browser()
+    try:
+        driver.get(url)
+        events = [json.loads(e["message"])["message"] for e in driver.get_log("performance")]
+        asked = {m["params"]["request"]["url"] for m in events if m["method"] == "Network.requestWillBeSent"}
+        assert asked == {url}  # self-contained: nothing fetched beside the page
+        assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+        bars = driver.find_elements("css selector", "svg.review-chart rect.bar")
+        assert [b.get_attribute("data-label") for b in bars] == [d.label for d in r.decisions]
+        assert all(b.size["width"] > 0 for b in bars)
+        summaries = driver.find_elements("css selector", "details.decision summary")
+        assert len(summaries) == len(r.decisions) and "out stay in: blunder" in summaries[3].text
+    finally:
+        driver.quit()

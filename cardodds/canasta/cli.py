@@ -255,6 +255,9 @@ def add_play_commands(csub) -> None:
                                     "every card drawn and every move, one line a move ('seat: action cards  # "
                                     "note'), the scores last. The text reads back (cardodds.trace.Trace.parse).")
     t.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
+    t.add_argument("--score", default=None, metavar="S0,S1",
+                   help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400: a hand of a "
+                        "game (the players know the score; the record's 'score:' line says it)")
     _house_flags(t)
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
@@ -318,17 +321,17 @@ def add_play_commands(csub) -> None:
     _table_parser(csub)
 
 
+#: ``review``'s description.
+_REVIEW = ("Replays a hand from its record (what 'cardodds canasta trace' prints, or the same typed by hand) and rates "
+           "each decision of --seat (take the pile or leave it, each new meld or hold, go out or stay in, the discard) "
+           "against the advisor's options, played out on the position as that seat knew it then: the cost of the move "
+           "made against the best in points (and in P(we win the game) with the game score), with its interval, and a "
+           "rating (good, inaccuracy, mistake, blunder). A move the rules forbid is reported at its line.")
+
+
 def _review_parser(csub) -> None:
-    r = csub.add_parser(
-        "review", help="every decision of a seat in a played hand, rated against the advisor's options",
-        description="Replays a hand from its record (what 'cardodds canasta trace' prints, or the same typed by hand: "
-                    "the header, the seat's deal, every move) and rates each decision of --seat (take the pile or "
-                    "leave it, each new meld or hold, go out or stay in, the discard) against the advisor's options, "
-                    "played out on the position exactly as that seat knew it then: the cost of the move made against "
-                    "the best in points (in P(we win the game) too with the game score: --score or the record's "
-                    "'score:' line), with its interval, and a rating (good, inaccuracy, mistake, blunder; no "
-                    "difference at this precision is good). A move the rules forbid is reported at its line; the "
-                    "decisions before it are rated.")
+    r = csub.add_parser("review", help="every decision of a seat in a played hand, rated against the advisor's options",
+                        description=_REVIEW)
     cu.add_review_options(r, "canasta", f"{D.DEFAULT_ADVICE_SAMPLES:,}", "sampled deals a decision")
     r.add_argument("--score", default=None, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400 (default: "
@@ -504,7 +507,7 @@ def advice_text(r, wide: bool = False) -> str:
 def _trace(args) -> int:
     from .play import trace
 
-    return cu.emit(args, trace(args.policies, rules=_play_rules(args), rng=args.seed), str)
+    return cu.emit(args, trace(args.policies, rules=_play_rules(args), rng=args.seed, score=args.score), str)
 
 
 def _play(args) -> int:

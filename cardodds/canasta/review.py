@@ -76,12 +76,12 @@ def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAUL
     >>> r.seats, r.decisions[0].what
     ((0,), 'take')
     """
+    check_run(samples=samples, threads=threads, rng=rng)
+    codes, names, _user, _hp = resolve_policies(policies, params)
     trace = read_record(record, "canasta")
     if rules is None and isinstance(trace.rules, CanastaRules):
         rules = trace.rules
     rules = check_rules(rules)
-    check_run(samples=samples, threads=threads, rng=rng)
-    codes, names, _user, _hp = resolve_policies(policies, params)
     if trace.players != 4:
         raise ValueError(f"the record has {trace.players} players: Polish Canasta is played by 4")
     seats = review_seats(seat, 4, known_seats(trace))
