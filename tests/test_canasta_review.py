@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from cardodds.canasta import advise, review, trace
+from cardodds.canasta import CanastaRules, advise, review, trace
 from cardodds.canasta.review import THRESHOLDS
 from cardodds.review import rate
 from cardodds.trace import Move, Trace
@@ -132,6 +132,42 @@ def test_the_review_uses_only_what_the_seat_could_see():
     right = advise("K Q Q 9 9 8 7 6 4 4 3b A T", known={3: "K K"}, **where)
     i = left.options.index("discard K")
     assert rate(left.versus_best[i], 13, THRESHOLDS) == "blunder" != rate(right.versus_best[i], 13, THRESHOLDS)
+
+
+def _seat0_only(text: str) -> str:
+    """The record as seat 0 saw it: no other seat's deal, the others' draws and red 3
+    replacements not known (a red 3 drawn again is seen: it is laid)."""
+    out = []
+    for line in text.splitlines():
+        body = line.split("  #")[0]
+        head, _, rest = body.partition(": ")
+        words = rest.split()
+        if not head.isdigit() or head == "0" or not words:
+            out.append(body)
+        elif words[0] == "draw":
+            out.append(f"{head}: draw")
+        elif words[0] == "red3":
+            again = [c for c in words[2:] if c == "3r"]
+            out.append(" ".join([f"{head}: red3 3r", *again] + ["?"] * (len(words) > 2 and words[-1] != "3r")))
+        elif words[0] != "deal":
+            out.append(body)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("policies, seed, rules", [("heuristic2", 5, None), ("random", 3, None),
+                                                   ("heuristic", 7, CanastaRules(swap_twos=True)),
+                                                   ("random", 11, CanastaRules(direction="counterclockwise"))])
+def test_a_record_of_only_what_the_seat_saw_gets_the_same_review(policies, seed, rules):
+    full = str(trace(policies, rng=seed, rules=rules))
+    seen = _seat0_only(full)
+    assert "1: deal" not in seen and "1: deal" in full
+
+    def figures(text):
+        r = review(text, samples=20, rng=seed, rules=rules)
+        assert r.violation is None
+        return [{k: v for k, v in d.to_dict().items() if k not in ("line", "move")} for d in r.decisions]
+
+    assert figures(seen) == figures(full)
 
 
 # ---- the strongest player, and one move swapped ---------------------------------------------------------

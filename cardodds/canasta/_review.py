@@ -38,7 +38,9 @@ _FILLER = BLACK3  # a card not known, while it stands in a hand or on the stock
 
 @dataclass(frozen=True)
 class Point:
-    """One decision of a reviewed seat: where (``move``, ``order`` within it), which (``what``:
+    """One decision of a reviewed seat: where (``move``; ``key``: the table turn, the seat's move
+    in it and the decision at that move, which seeds its runs, the same whatever the record holds
+    beside what the seat saw), which (``what``:
     take, out, meld, discard; ``decision``: the advisor's decision whose options it has), the
     position as the seat knew it (``position``: the keywords of :func:`cardodds.canasta.advise`
     with the seat as the advisor's seat 0) and the move taken (``taken``: a move record in that
@@ -46,7 +48,7 @@ class Point:
 
     seat: int
     move: int
-    order: int
+    key: tuple[int, int, int]
     what: str
     decision: str
     position: dict
@@ -120,6 +122,7 @@ class _Replay:
         self.unknown = np.zeros(T.SEATS, dtype=np.int64)
         self.placeholder = np.zeros(T.MAX_CARDS, dtype=bool)
         self.walk = Walk()
+        self.step = 0  # the moves the seat to act has made in its turn
 
     # ---- the deal ---------------------------------------------------------------------------------
     def deal(self) -> int:
@@ -228,6 +231,7 @@ class _Replay:
         if m.seat != seat:
             self._stop(j, f"out of turn: it is seat {seat}'s turn")
         if act == "draw":
+            self.step = 0
             return self._draw(j, start)
         if start:
             self._stop(j, f"seat {seat}'s turn begins with a draw from the stock ('{seat}: draw CARD')")
@@ -237,7 +241,10 @@ class _Replay:
             raise ValueError(f"line {line}: {e}") from None
         except Illegal as e:
             self._stop(j, str(e))
-        self._take_from_unknown(j, seat, needed(t, rec))
+        need = needed(t, rec)
+        if rec[0] == T.MV_SWAP and self.unknown[seat]:
+            need += self._freed_meld(j, rec)
+        self._take_from_unknown(j, seat, need)
         filler = int(self.unknown[seat])
         t[T.hand_at(seat, _FILLER)] += filler
         mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
@@ -248,6 +255,7 @@ class _Replay:
             self._stop(j, why_illegal(t, rl, rec))
         if seat in self.seats:
             self._decide(j, seat, rec, legal)
+        self.step += 1
         pos = int(t[T.SA.stock_pos])
         typ = int(rec[0])
         if typ in (T.MV_DISCARD, T.MV_PASS):
@@ -272,6 +280,20 @@ class _Replay:
         elif got:
             self._drawn(pos)
         return int(t[T.SA.seat]) != seat and t[T.SA.phase] != T.PH_OVER
+
+    def _freed_meld(self, j: int, rec) -> np.ndarray:
+        """The cards besides the wild it frees that a swap's meld (the next line, the same seat's)
+        takes from the hand: a hand not known must hold them for the swap to be allowed."""
+        moves = self.trace.moves
+        if j + 1 >= len(moves) or moves[j + 1].seat != moves[j].seat or moves[j + 1].action.lower() != "meld":
+            return np.zeros(N_KINDS, dtype=np.int64)
+        try:
+            after, _ = read_move(self.t, moves[j + 1])
+        except (ValueError, Illegal):
+            return np.zeros(N_KINDS, dtype=np.int64)  # the next line's own check says what is wrong
+        need = needed(self.t, after)
+        need[int(rec[3])] = max(need[int(rec[3])] - 1, 0)
+        return need
 
     def _draw(self, j: int, start: bool) -> bool:
         t, m = self.t, self.trace.moves[j]
@@ -321,7 +343,8 @@ class _Replay:
         mine = _rotate(rec, seat % 2)
 
         def point(what: str, decision: str, order: int, taken) -> None:
-            self.walk.points.append(Point(seat, j, order, what, decision, self._position(seat),
+            self.walk.points.append(Point(seat, j, (int(t[T.SA.turn]), self.step, order), what, decision,
+                                          self._position(seat),
                                           tuple(int(x) for x in taken)))
 
         if t[T.SA.can_take] and any(m[0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD) for m in legal):

@@ -27,6 +27,7 @@ from .._validate import check_run
 from ..review import Decision, ReviewResult, Thresholds, decision, forced, rate_in_order, read_record, review_seats
 from ..rng import as_seed_sequence, child
 from ._defaults import DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES
+from ._policies import smart_arg
 from ._position import game_score, options_of, position
 from ._record import option_words
 from ._review import Point, known_seats, position_words, walk
@@ -67,9 +68,10 @@ def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAUL
     holds) in one played hand (``record``: a :class:`~cardodds.trace.Trace`, a path to one, or
     its text) against the advisor's options, each played out by ``policies`` on ``samples``
     sampled deals (the advisor's defaults: heuristic2, 2,000), seeded from ``rng`` and the
-    decision's move. ``score``: the game score before the hand (side 0, side 1), else the
-    record's ``score:`` line: the options are then ranked by P(we win the game). ``rules``: the
-    rules the hand was played by (default: the record's, else the defaults).
+    decision's place in the hand (its table turn, the seat's move in it). ``score``: the game
+    score before the hand (side 0, side 1), else the record's ``score:`` line: the options are
+    then ranked by P(we win the game). ``rules``: the rules the hand was played by (default: the
+    record's, else the defaults).
 
     >>> from cardodds.canasta import trace
     >>> r = review(trace("heuristic2", rng=5), samples=50, rng=1)
@@ -86,10 +88,7 @@ def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAUL
         raise ValueError(f"the record has {trace.players} players: Polish Canasta is played by 4")
     seats = review_seats(seat, 4, known_seats(trace))
     game = _score(score, trace, rules)
-    from ._policies import smart_arg
-
-    remembers = smart_arg(codes) is not None
-    done = walk(trace, rules, seats, game, remembers)
+    done = walk(trace, rules, seats, game, smart_arg(codes) is not None)  # heuristic2 remembers the discards
     ss, seed = as_seed_sequence(rng)
     n = DEFAULT_ADVICE_SAMPLES if samples is None else int(samples)
     run = dict(rules=rules, policies=policies, params=params, samples=n, threads=threads)
@@ -127,7 +126,7 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
         if len(labels) == 1:
             return forced(seat=p.seat, line=line, move=p.move, what=p.what, known=known, taken=words[i])
         ask = dict(decision=p.decision, score=p.position["score"], **where, **run)
-        a = advise(rng=child(ss, p.move, p.order), **ask)
+        a = advise(rng=child(ss, *p.key), **ask)
         if tuple(a.options) != tuple(labels):
             raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
         best = labels.index(a.best_option)
@@ -137,7 +136,7 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
         if best != i and not a.same_as_best(i) and not partial:
             # the best of many options leads the others by more than its due on the deals that chose
             # it: the move made is priced against it again, on fresh deals
-            again = advise(rng=child(ss, p.move, p.order, 1), options=[labels[i], labels[best]], **ask)
+            again = advise(rng=child(ss, *p.key, 1), options=[labels[i], labels[best]], **ask)
             points[i] = _against(again, again.margin_versus_best, labels[best], labels[i])
             if wins is not None:
                 wins[i] = _against(again, again.versus_best, labels[best], labels[i]) \
