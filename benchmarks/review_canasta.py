@@ -35,7 +35,7 @@ from cardodds.canasta.review import THRESHOLDS
 
 POINTS = (50, 100, 150, 200, 300, 400)
 WINS = (0.02, 0.05, 0.1, 0.15, 0.2)
-RECORD = Path(__file__).resolve().parents[1] / "docs" / "records" / "canasta-hand.txt"
+RECORD = Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt"
 
 
 def _score(seed: int) -> tuple[int, int]:
@@ -168,7 +168,7 @@ def main() -> None:
         lines += [f"**{name}**", ""] + _timing_lines(rows, one if rows is strong else [], two) + [""]
     if first is not None:
         lines += [f"The command's first call on an empty compile cache (`cardodds canasta review "
-                  f"docs/records/canasta-hand.txt --samples 20`, its two processes): {first:.0f} s.", ""]
+                  f"docs/canasta-hand.txt --samples 20`, its two processes): {first:.0f} s.", ""]
     lines += ["Target: a hand for one seat in <= 60 s on 2 cores, compiled.", "",
               "## Costs, in points (hands without a game score)", "",
               f"The thresholds: inaccuracy < {THRESHOLDS.mistake:g} <= mistake < {THRESHOLDS.blunder:g} <= blunder "

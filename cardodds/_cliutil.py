@@ -323,8 +323,8 @@ def add_review_options(p: argparse.ArgumentParser, game: str, default_samples: s
                    help=f"the record of the game: what 'cardodds {game} trace' prints (text or --json), or the "
                         "same typed by hand (docs: the record format)")
     p.add_argument("--seat", default="0", metavar="S|all",
-                   help="my seat, whose decisions are rated, or all (every seat whose cards the record holds; "
-                        "default 0)")
+                   help="my seat: the seat whose decisions are rated, or all (every seat whose cards the record "
+                        "holds; default 0)")
     p.add_argument("--html", default=None, metavar="FILE",
                    help="also write the review as one self-contained web page (the decisions, their options, a "
                         "chart of the cost of each)")

@@ -55,7 +55,7 @@ class Thresholds:
     def words(self, win: bool = False) -> str:
         """The thresholds in one line (``win``: those of P(win the game) too)."""
         text = (f"inaccuracy < {self.mistake:g} <= mistake < {self.blunder:g} <= blunder, {self.unit} lost "
-                "(an interval above 0; no difference at this precision is good)")
+                "with an interval above 0 (no difference at this precision is good)")
         if win:
             text += (f"; by P(win the game): < {100 * self.win_mistake:g}% <= mistake < "
                      f"{100 * self.win_blunder:g}% <= blunder")
@@ -323,7 +323,8 @@ class ReviewResult(Result):
         seats = ", ".join(map(str, self.seats))
         rated = sum(d.label != "forced" for d in self.decisions)
         return (f"{self.title or self.game.capitalize() + ' review'}, seat{'s' * (len(self.seats) > 1)} {seats}: "
-                f"{len(self.decisions)} decisions ({rated} rated), {self.samples:,} sampled deals each, "
+                f"{len(self.decisions)} decision{'s' * (len(self.decisions) != 1)} ({rated} rated), "
+                f"{self.samples:,} sampled deals each, "
                 f"seed {self.seed}")
 
     def lines(self) -> list[str]:
@@ -347,13 +348,12 @@ class ReviewResult(Result):
             out.append(f"  seat {s}: lost {self.lost(s).format(2)} {unit}; "
                        + ", ".join(f"{r[k]} {k}" for k in LABELS if r[k]))
             for c in self.costliest(s):
-                out.append(f"    {c.where()}, {c.what} {_short(c.taken)}: {c.label}, the best was {_short(c.best)}, "
-                           f"{_loss_words(c, unit)}")
+                out += _wrap(f"{c.where()}, {c.what} {_short(c.taken)}: {c.label}, the best was {_short(c.best)}, "
+                             f"{_loss_words(c, unit)}", 4)
         if self.violation is not None:
             v = self.violation
-            out.append(f"  rules violation at {v.where()}: {v.message}; the decisions after it are not reviewed")
-        out.append(f"  ratings: {self.thresholds.words(wins)}")
-        return out
+            out += _wrap(f"rules violation at {v.where()}: {v.message}; the decisions after it are not reviewed")
+        return out + _wrap(f"ratings: {self.thresholds.words(wins)}")
 
     def __repr__(self) -> str:
         from ._cliutil import block
@@ -373,6 +373,13 @@ class ReviewResult(Result):
             raise ValueError(f"cannot write the page to {str(path)!r}: {e.strerror or e}; "
                              "give a path in a folder you can write") from None
         return path
+
+
+def _wrap(text: str, indent: int = 2) -> list[str]:
+    """``text`` in lines of at most 100 columns, indented (the next lines by two more)."""
+    import textwrap
+
+    return textwrap.wrap(text, 100, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2))
 
 
 def _short(text: str, limit: int = 18) -> str:
@@ -440,7 +447,8 @@ def page(r: ReviewResult) -> str:
     for n, d in enumerate(r.decisions, 1):
         wins = d.win or (None,) * len(d.options)
         opts = "".join(f"<tr><td>{esc(o)}{' (taken)' * (o == d.taken)}</td><td>{esc(v.format(2))}</td>"
-                       f"<td>{esc(x.format(2))}</td><td>{'' if w is None else esc(w.format(1, percent=True))}</td></tr>"
+                       f"<td>{'the best' if o == d.best else esc(x.format(2))}</td>"
+                       f"<td>{'' if w is None else esc(w.format(1, percent=True))}</td></tr>"
                        for o, v, x, w in zip(d.options, d.values, d.versus_best, wins))
         table = ('<table class="co-table"><thead><tr><th>option</th><th>value</th><th>best minus this</th>'
                  f"<th>P(win the game)</th></tr></thead><tbody>{opts}</tbody></table>") if d.values else ""

@@ -113,7 +113,7 @@ HANDS17 = st.sampled_from(["Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s",
                            "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs 8s 2s"])
 CARD = st.sampled_from(["7h", "Jh", "Ac", "Zz", "", "2s"])
 #: A Canasta record typed by hand (the docs' example of ``canasta review``).
-CANASTA_RECORD = str(Path(__file__).resolve().parents[1] / "docs" / "records" / "canasta-hand.txt")
+CANASTA_RECORD = str(Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt")
 #: A position of 15 tricks and one card of the 16th (seat 1 to play, Qc turned): ``kanalje advise``.
 ADVICE_PLAYED = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; "
                  "1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; 0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
@@ -122,6 +122,9 @@ ADVICE_PLAYED = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5
 ADVICE_PLAYED2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
 #: Two players, phase 1: the face-up cards so far.
 FACEUPS = st.sampled_from(["Jh", "Jh 5c", "Jh Jh", "Zz", "", "Ah"])
+
+#: A typed Känä evening (peek-one, seat 0's peeks): ``kana review``.
+KANA_RECORD = str(Path(__file__).resolve().parents[1] / "docs" / "kana-evening.txt")
 
 #: The game played by four: its rules flags and ``--check``.
 PLAYED = {"--wild-limit": CANASTA["--wild-limit"], "--min-first-meld": CANASTA["--min-first-meld"],
@@ -253,6 +256,12 @@ COMMANDS = {
                        [[CANASTA_RECORD, "--samples", s] for s in ("1", "7", "30")]
                        + [[CANASTA_RECORD, "--samples", "0"], ["{tmp}/not-a-sweep.txt", "--samples", "3"],
                           ["{tmp}/no-such-record.txt"]]),
+    "kana review": (["kana", "review", KANA_RECORD], {**COMMON,
+                     "--seat": st.sampled_from(["0", "all", "1", "3", "-1", "x"]),
+                     "--opponents": st.sampled_from(["table", "blind", "threshold:8", "blind,threshold:8,kana:2-7",
+                                                     "best-pair", "blind,blind", "x"]),
+                     "--html": st.sampled_from(["{tmp}/review.html", "/proc/nope/review.html"])},
+                    [["--samples", s] for s in ("1", "300")] + [["--samples", "0"], ["--samples", "-5"]]),
     "canasta advise": (["canasta", "advise", "--hand", "K K 9 9 5 7 Q Jk 3b"], {**COMMON,
                        "--hand": st.sampled_from(["K K 9 9 5 7 Q Jk 3b", "Kh Kd 9c", "", "Zz", "Jk Jk Jk Jk Jk"]),
                        "--melds": st.sampled_from(["us: A A A; them: 8 8 8", "us: K", "them: 9 9 9 9 9 9 9 9 9",

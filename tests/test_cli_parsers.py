@@ -25,7 +25,7 @@ MEANING = {
     "--exact": "enumerate exactly", "--seed": "random seed", "--threads": "worker threads",
     "--progress": "show progress", "--no-progress": "no progress", "--json": "print one JSON object",
     "--dask": "run the simulation on a Dask cluster", "--wide": "every figure of each",
-    "--build": "compute the tables",
+    "--build": "compute the tables", "--html": "also write the review as one self-contained web page",
 }
 #: (command, flag) taking another type than the same flag elsewhere, on purpose.
 OTHER_TYPE = {

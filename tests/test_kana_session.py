@@ -2,6 +2,7 @@
 at a loss, the official-rules 1/n over sessions, and agreement with the one-round figures."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -89,6 +90,31 @@ def test_the_trace_of_an_evening_reads_its_rounds_in_the_order_played():
     assert t.moves[0] == Move(0, "deal", tuple(deals[0][0].split())) and t.moves[4].cards == ("5c",)
     assert t.result == {"net antes": (-1, -1, 2), "rounds": (4,)}
     assert Trace.parse(str(t)).moves == t.moves
+
+
+def test_the_trace_records_each_seats_deal_and_peek_and_the_extra_round():
+    # Peek-one: each seat's three cards as dealt, the first one peeked (what the policies see),
+    # then the känäs from the starter; the text reads back whole (only the rules object is not text).
+    t = trace("threshold:8", players=3, variant="peek-one", rounds=6, first=1, rng=7)
+    assert Trace.parse(str(t)) == replace(t, rules=None)
+    rounds = [[]]
+    for m in t.moves:
+        rounds[-1].append(m)
+        if m.action == "win":
+            rounds.append([])
+    for moves in rounds[:-1]:
+        deal = {m.seat: m.cards for m in moves if m.action == "deal"}
+        peek = {m.seat: m.cards for m in moves if m.action == "peek"}
+        kanad = {m.seat: m.cards[0] for m in moves if m.action == "känä"}
+        assert sorted(deal) == sorted(peek) == sorted(kanad) == [0, 1, 2]
+        assert all(peek[q] == deal[q][:1] and kanad[q] in deal[q] for q in range(3))
+        assert len({c for h in deal.values() for c in h}) == 9
+        # threshold:8 känäs the peeked card when it is 8 or lower, else an unseen one
+        assert all((kanad[q] == peek[q][0]) == (parse_card(peek[q][0]) >> 2 <= 6) for q in range(3))
+    # The official rules: no peek lines; a tie for the best hand is named on the winner's line.
+    t = trace("blind-first", players=3, rounds=1, first=0, deals=[["2c 3c 4c", "5c Ah Ad", "6c As Ac"]], rng=3)
+    assert [m.action for m in t.moves] == ["deal"] * 3 + ["känä"] * 3 + ["win"]
+    assert t.moves[-1].seat in (1, 2) and t.moves[-1].note == "round 1, after an extra round (seats 1, 2 tied)"
 
 
 def test_tie_for_the_best_hand_goes_to_an_extra_round_and_its_winner_starts():

@@ -42,6 +42,8 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kana:expected_value": (("threshold:8", 4), {}),
     "cardodds.kana:live_odds": (({0: "5h Ks Qd", 1: "2c Ah Ad"},), {"players": 2}),
     "cardodds.kana:trace": (("threshold:8,blind,blind,blind",), {}),
+    "cardodds.kana:review": (("# cardodds trace: kana\nplayers: 3\nvariant: peek-one\n0: deal 9h 2c Kd\n"
+                              "0: peek 9h\n0: känä 2c",), {}),
     "cardodds.kanalje:evaluate_hand": (("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"), {}),
     "cardodds.kanalje:trace": (("random",), {"hands": _KANALJE_DEAL[0], "turned": _KANALJE_DEAL[1]}),
     "cardodds.kanalje:advise": ((), {"seat": 0, "hand": "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",
@@ -50,8 +52,7 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.canasta:advise": (("K K 9 9 5 7 Q Jk 3b",), {"melds": "us: A A A; them: 8 8 8", "pile": "K",
                                                            "pile_size": 6, "counts": (10, 9, 11)}),
     "cardodds.canasta:hand_odds": (("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h",), {}),
-    "cardodds.canasta:review": ((str(Path(__file__).resolve().parents[1] / "docs" / "records" / "canasta-hand.txt"),),
-                                {}),
+    "cardodds.canasta:review": ((str(Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt"),), {}),
     "cardodds.sweep:sweep": (("{tmp}/sweep.sqlite", "kana.odds", {"players": [3]}), {}),
 }
 

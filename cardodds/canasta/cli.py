@@ -570,8 +570,9 @@ def _review(args) -> int:
     from .review import review
 
     with defer_interrupts():  # Ctrl-C stops a decision's run, never the code between them or the printing
+        seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
         with two_processes("canasta advise"):
-            res = review(args.record, seat=args.seat, rules=_play_rules(args), policies=args.policies,
+            res = review(args.record, seat=seat, rules=_play_rules(args), policies=args.policies,
                          score=args.score, samples=args.samples, **cu.run_options(args))
         return cu.review_output(args, res)
 

@@ -15,7 +15,7 @@ from .._lazy import lazy_package
 __all__ = [
     "AdviceResult", "ComparisonResult", "KanaRules", "OddsResult", "Policy", "SessionResult", "SessionTableResult",
     "StrategyTableResult", "advise", "compare", "equilibrium", "exact", "exact_odds", "expected_value", "live_odds",
-    "odds", "parse_shown", "policies", "session", "session_table", "strategy_table", "trace",
+    "odds", "parse_shown", "policies", "review", "session", "session_table", "strategy_table", "trace",
 ]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .decisions import ComparisonResult, StrategyTableResult, compare, expected_value, strategy_table
     from .equilibrium import equilibrium
     from .policies import Policy
+    from .review import review
     from .rules import KanaRules
     from .session import SessionResult, SessionTableResult, session, session_table, trace
 
@@ -34,6 +35,7 @@ lazy_package(__name__, {
     ".decisions": ["ComparisonResult", "StrategyTableResult", "compare", "expected_value", "strategy_table"],
     ".equilibrium": ["equilibrium"],
     ".policies": ["Policy"],
+    ".review": ["review"],
     ".rules": ["KanaRules"],
     ".session": ["SessionResult", "SessionTableResult", "session", "session_table", "trace"],
 })

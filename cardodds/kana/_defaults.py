@@ -7,6 +7,8 @@ the commands read them too, so each is defined once. The rules' own defaults are
 ODDS_SAMPLES = 2_000_000
 #: Sampled rounds per candidate of ``advise``/``compare``/``expected_value`` by default.
 DECISION_SAMPLES = 1_000_000
+#: Sampled deals per känä a review rates by default (``review``, ``cardodds kana review``).
+REVIEW_SAMPLES = 250_000
 #: Rounds a step of a strategy table (``equilibrium``/``strategy_table``) plays by default.
 TABLE_SAMPLES = 400_000
 #: Rounds a session of ``session`` lasts by default, and the sessions it plays.

@@ -66,9 +66,12 @@ def session_layout(n: int, tables: int, rounds: int) -> Layout:
 
 
 def trace_layout(n: int) -> Layout:
-    """One row of a session trace: a round at one table and what each player won in it."""
+    """One row of a session trace: a round at one table, each player's three cards as dealt
+    (``dealt[3 * q + j]``, in the order the policies see them), the card it peeked (peek-one:
+    the first dealt; -1 in the other variants), the card it känäd, and what it won."""
     return Layout("kana session trace", [
         ("session", 1), ("table", 1), ("round", 1), ("starter", 1), ("winner", 1), ("kanad", n), ("net", n),
+        ("dealt", 3 * n), ("peeked", n),
     ])
 
 
@@ -205,6 +208,9 @@ def _sessions_loop(s, nsessions, out, rules, plan, pol, custom, o, preset, trace
                         q = (st + p) % n
                         trace[row, to[TX.kanad] + q] = kanad[p]
                         trace[row, to[TX.net] + q] = n - 1 if q == w else -1
+                        for j in range(3):
+                            trace[row, to[TX.dealt] + 3 * q + j] = hands[q, j]
+                        trace[row, to[TX.peeked] + q] = hands[q, 0] if peeked == 1 else -1
                     row += 1
                 if rotation[t]:
                     starter[t] = (st + 1) % n

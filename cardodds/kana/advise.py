@@ -72,6 +72,13 @@ class AdviceResult(Result):
             "best": self.best, "difference": self.difference.to_dict(),
         }
 
+    def versus(self, i: int, j: int) -> Estimate:
+        """Option ``i``'s win probability minus option ``j``'s, paired on the same deals (exactly 0
+        for an option against itself, and for every pair of an exact answer)."""
+        if i == j or self.counts is None:
+            return Estimate.exact_value(0.0)
+        return _adv_diff(self.counts, advice_layout(len(self.options)), i, j, self.samples)
+
     @property
     def verdict(self) -> str:
         if self.best is None:

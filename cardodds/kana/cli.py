@@ -1,4 +1,4 @@
-"""``cardodds kana odds|advise|table``."""
+"""``cardodds kana odds|advise|table|session|trace|review``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from ..engine import InOrder, defer_interrupts
 from ..stats import Estimate
 from ._defaults import ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS, TRACE_ROUNDS
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
-from ._defaults import SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES, TABLE_VARIANT
+from ._defaults import REVIEW_SAMPLES, SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES
+from ._defaults import TABLE_VARIANT
 from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
 
 #: Highest ante the CLI takes: the pot (players x ante) must stay an ordinary number.
@@ -128,6 +129,7 @@ def add_commands(sub) -> None:
     tab.set_defaults(func=_table)
     add_session_command(ksub)
     add_trace_command(ksub)
+    add_review_command(ksub)
 
 
 def _player_range(text: str) -> list[int]:
@@ -372,9 +374,10 @@ def add_trace_command(ksub) -> None:
     """``cardodds kana trace``: one evening, round by round, as a record that reads back."""
     p = ksub.add_parser(
         "trace", help="every round of one evening, as a record that reads back",
-        description="One evening of --rounds rounds at one table (seed --seed): each seat's känä in turn from "
-        "the round's starter, then the round's winner, who starts the next; the net antes last. The text reads "
-        "back (cardodds.trace.Trace.parse).")
+        description="One evening of --rounds rounds at one table (seed --seed): each seat's three cards as dealt "
+        "(and in peek-one the one it peeked), each seat's känä in turn from the round's starter, then the round's "
+        "winner, who starts the next; the net antes last. The text reads back (cardodds.trace.Trace.parse) and is "
+        "the record 'cardodds kana review' rates.")
     _evening_options(p, TRACE_ROUNDS)
     cu.add_trace_options(p)
     p.set_defaults(func=_trace)
@@ -425,3 +428,35 @@ def _session_text(r) -> str:
     """The session's table, its title marked as every command marks a partial answer."""
     head, _, rest = str(r).partition("\n")
     return cu.title(head, r) + ("\n" + rest if rest else "")
+
+
+def add_review_command(ksub) -> None:
+    """``cardodds kana review``: every känä of a played evening, rated against the advisor."""
+    p = ksub.add_parser(
+        "review", help="rate every känä of a played evening against the advisor: its cost in antes",
+        description="Read the record of an evening (what 'cardodds kana trace' prints, or the same typed by hand: "
+        "'players:' and 'variant:' lines, then each round's 'S: deal C C C', in peek-one 'S: peek C', the "
+        "'S: känä C' lines from the starter and 'S: win'). For each känä of --seat, the position as that seat "
+        "knew it (its place in the känä order, the cards it had seen, the cards känäd before it) goes to the "
+        "advisor; every option is played on the same deals, and the känä taken is priced against the best in "
+        "antes (players x the loss in P(win the round)) with its 95% interval and rated good, inaccuracy, "
+        "mistake or blunder. Under the official rules every känä is exactly as good as another. A move the "
+        "rules forbid is reported at its line; the känäs before it are still rated.",
+        **_examples("review evening.txt --seat 0", "review evening.txt --seat all --opponents blind --seed 1",
+                    "review evening.txt --seat 2 --html review.html --json"),
+    )
+    cu.add_review_options(p, "kana", f"{REVIEW_SAMPLES:,}", "deals a känä")
+    p.add_argument("--opponents", default=OPPONENTS, metavar="WHO",
+                   help="how the others play in the play-outs: table (the equilibrium table, default), blind, or a "
+                   "policy name, or one per seat of the record, comma-separated")
+    p.set_defaults(func=_review)
+
+
+def _review(args) -> int:
+    from .review import review
+
+    with defer_interrupts():  # Ctrl-C stops the känä under way; those rated are printed, marked partial
+        seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
+        result = review(args.record, seat=seat, opponents=args.opponents, samples=args.samples,
+                        **cu.run_options(args))
+        return cu.review_output(args, result)

@@ -43,6 +43,7 @@ from ._defaults import (
 from ._policies import KIND_CUSTOM
 from ._session import Plan, play_sessions, session_layout, trace_layout
 from .equilibrium import table_strategy
+from .exact import _pair_key
 from .policies import Policy, from_actions, guess_variant, pack_lineups, parse_policy
 from .rules import KanaRules, rules_for
 
@@ -384,14 +385,16 @@ def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | 
           rounds: int = TRACE_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
           deals=None, rng: RngLike = None) -> Trace:
     """One evening at the table, round by round (:class:`~cardodds.trace.Trace`): each seat's
-    känä in turn from the round's starter, then the round's winner (who starts the next).
-    ``policies``, ``rounds``, ``leave_at`` and ``first`` as for :func:`session`; ``deals[r][q]``
-    fixes the three cards seat q gets in round r (``"Ah Ad 2c"``), shown as a ``deal``.
-    ``result`` holds each seat's net antes over the evening.
+    three cards as dealt (``deal``) and, in peek-one, the one it looked at (``peek``: the first
+    dealt), each seat's känä in turn from the round's starter, then the round's winner (who
+    starts the next; the note says when an extra round among tied hands decided it: its cards
+    are blind and not recorded). ``policies``, ``rounds``, ``leave_at`` and ``first`` as for
+    :func:`session`; ``deals[r][q]`` fixes the three cards seat q gets in round r (``"Ah Ad 2c"``).
+    ``result`` holds each seat's net antes over the evening. It is the record ``review`` reads.
 
     >>> t = trace("blind", players=3, rounds=2, first=0, rng=1)
-    >>> [(m.seat, m.action) for m in t.moves[:4]]
-    [(0, 'känä'), (1, 'känä'), (2, 'känä'), (1, 'win')]
+    >>> [(m.seat, m.action) for m in t.moves[:7]]
+    [(0, 'deal'), (1, 'deal'), (2, 'deal'), (0, 'känä'), (1, 'känä'), (2, 'känä'), (1, 'win')]
     """
     from ..cards import card_str
 
@@ -400,15 +403,36 @@ def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | 
     n = res.rules.players
     moves: list[Move] = []
     for row in frame[frame.table == 0].itertuples():
-        if deals is not None:
-            moves += [Move(q, "deal", tuple(str(deals[row.round][q]).split())) for q in range(n)]
+        hands = [tuple(int(getattr(row, f"dealt{q}_{j}")) for j in range(3)) for q in range(n)]
+        kanad = [int(getattr(row, f"kanad{q}")) for q in range(n)]
+        for q in range(n):
+            moves.append(Move(q, "deal", tuple(card_str(c) for c in hands[q])))
+            if getattr(row, f"peeked{q}") >= 0:
+                moves.append(Move(q, "peek", (card_str(int(getattr(row, f"peeked{q}"))),)))
         order = [(row.starter + i) % n for i in range(n)]
-        moves += [Move(q, "känä", (card_str(int(getattr(row, f"kanad{q}"))),)) for q in order]
-        moves.append(Move(int(row.winner), "win", (), f"round {row.round + 1}"))
+        moves += [Move(q, "känä", (card_str(kanad[q]),)) for q in order]
+        keys = [_pair_key(*(c >> 2 for c in hands[q] if c != kanad[q])) for q in range(n)]
+        tied = [q for q in range(n) if keys[q] == max(keys)]
+        extra = f", after an extra round (seats {', '.join(map(str, tied))} tied)" if len(tied) > 1 else ""
+        moves.append(Move(int(row.winner), "win", (), f"round {row.round + 1}{extra}"))
     real = frame[frame.table == 0]
     info = {"policies": ", ".join(res.strategies), "variant": res.rules.variant}
+    house = house_rules(res.rules)
+    if house:
+        info["house rules"] = house
     result = {"net antes": tuple(int(real[f"net{q}"].sum()) for q in range(n)), "rounds": (len(real),)}
     return Trace("kana", n, tuple(moves), info=info, result=result, rules=res.rules, seed=res.seed)
+
+
+#: The rules fields a record names in its ``house rules:`` line when they are not the defaults.
+HOUSE_RULES = ("ante", "tiebreak_deck", "extra_round", "last_round_tie")
+
+
+def house_rules(rules: KanaRules) -> str:
+    """The rules beyond players and variant that differ from the defaults, as a record's
+    ``house rules:`` line writes them (``"ante=0.5, tiebreak_deck=fresh"``; empty if none)."""
+    default = KanaRules()
+    return ", ".join(f"{f}={getattr(rules, f)}" for f in HOUSE_RULES if getattr(rules, f) != getattr(default, f))
 
 
 def _session_rounds(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
@@ -416,7 +440,8 @@ def _session_rounds(policies=SESSION_POLICIES, players: int | None = None, varia
                     rules: KanaRules | None = None, deals=None,
                     rng: RngLike = None) -> tuple[pd.DataFrame, SessionResult]:
     """Every round of a few sessions, one row per round and table (0: the real starter rule,
-    1: rotating starter): starter, winner, each player's känäd card and net. ``deals[r][q]``
+    1: rotating starter): starter, winner, each player's känäd card and net, its cards as dealt
+    (``dealt{q}_{j}``) and the one it peeked (``peeked{q}``, -1 when none). ``deals[r][q]``
     optionally fixes the three cards player q gets in round r (e.g. ``"Ah Ad 2c"``), for
     checking the rules by hand. Also returns the counts of the same sessions as a result.
 
@@ -453,6 +478,9 @@ def _session_rounds(policies=SESSION_POLICIES, players: int | None = None, varia
     for q in range(n):
         frame[f"kanad{q}"] = v.kanad[:, q]
         frame[f"net{q}"] = v.net[:, q]
+        frame[f"peeked{q}"] = v.peeked[:, q]
+        for j in range(3):
+            frame[f"dealt{q}_{j}"] = v.dealt[:, 3 * q + j]
     filled = 2 * layout.view(res.counts).rounds  # rounds played at both tables
     return frame.iloc[:filled], _session_result(rules, seats, int(rounds), leave_at, first_code, layout, res)
 
