@@ -162,24 +162,27 @@ def _replay_trace(t):
     seen = set()
     for m in t.moves[4:]:
         h = hands[m.seat]
+        cards = list(m.cards[:next((i for i, w in enumerate(m.cards) if w in ("to", "from")), None)])  # not the meld
         if m.action == "draw":
             h.update(m.cards)
             if m.cards:
                 assert sorted(h.elements()) == sorted(m.note.split("; hand ")[1].split()), m
             continue
         if m.action == "discard" or m.action == "add":
-            h.subtract(m.cards)
+            h.subtract(cards)
         elif m.action == "red3":
             seen.add("red3")
             h["3r"] -= 1
-            for c in m.note.split("draws ")[1].split():
+            drawn = [] if "draws nothing" in m.note else m.note.split("draws ")[1].split()
+            assert cards[1:] == drawn, m  # the replacements drawn, as the note says
+            for c in cards[1:]:
                 h[c] += 1
                 if c == "3r":  # a red 3 drawn is laid at once
                     h["3r"] -= 1
         elif m.action == "meld":
-            h.subtract(m.cards)
+            h.subtract(cards)
         elif m.action == "swap":
-            h.update(m.cards)
+            h.update(cards)
             h[m.note.split()[-1]] -= 1
         elif m.action == "take":
             seen.add("take")
@@ -187,7 +190,7 @@ def _replay_trace(t):
             size = int(m.note.split("(")[1].split()[0])
             assert len(held) == size and held[-1] == m.note.split(", ")[1].split()[0], m
             h.update(held)
-            h.subtract(m.cards)
+            h.subtract(cards)
         assert min(h.values(), default=0) >= 0, m
     return seen
 

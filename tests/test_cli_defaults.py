@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
     "kanalje trace": (["kanalje", "trace"], "cardodds.kanalje:trace"),
     "kana trace": (["kana", "trace"], "cardodds.kana:trace"),
     "kana review": (["kana", "review", "docs/kana-evening.txt"], "cardodds.kana:review"),
+    "canasta review": (["canasta", "review", "docs/canasta-hand.txt"], "cardodds.canasta:review"),
     "canasta strength": (["canasta", "strength"], "cardodds.canasta:strength"),
     "canasta game-strength": (["canasta", "game-strength"], "cardodds.canasta:game_strength"),
     "kanalje strength": (["kanalje", "strength"], "cardodds.kanalje:strength"),

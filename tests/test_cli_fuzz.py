@@ -112,6 +112,8 @@ CANASTA = {"--wild-limit": st.sampled_from(["naturals", "three", "none", "all"])
 HANDS17 = st.sampled_from(["Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "Ah Kh", "Ah Ah",
                            "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs 8s 2s"])
 CARD = st.sampled_from(["7h", "Jh", "Ac", "Zz", "", "2s"])
+#: A Canasta record typed by hand (the docs' example of ``canasta review``).
+CANASTA_RECORD = str(Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt")
 #: A position of 15 tricks and one card of the 16th (seat 1 to play, Qc turned): ``kanalje advise``.
 ADVICE_PLAYED = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; "
                  "1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; 0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
@@ -243,6 +245,7 @@ COMMANDS = {
                           for n in ("1", "20")] + [["--samples", "0"], ["random"]]),
     "canasta trace": (["canasta", "trace"], {"--seed": COMMON["--seed"],
                                              "--policies": st.sampled_from(["random", "heuristic", "x", ""]),
+                                             "--score": st.sampled_from(["6200,5400", "9900,0", "10000,1", "x"]),
                                              "--wild-limit": CANASTA["--wild-limit"], "--jokers": CANASTA["--jokers"]},
                       [[]]),
     "kanalje trace": (["kanalje", "trace"], {"--seed": COMMON["--seed"],
@@ -257,6 +260,14 @@ COMMANDS = {
                                        "--rounds": st.sampled_from(["1", "5", "0", "x"]),
                                        "--first": st.sampled_from(["0", "random", "9", "x"])},
                    [[]]),
+    "canasta review": (["canasta", "review"], {**COMMON, **{k: v for k, v in PLAYED.items() if k != "--check"},
+                       "--seat": st.sampled_from(["0", "all", "1", "4", "x"]),
+                       "--score": st.sampled_from(["6200,5400", "9900,0", "10000,1", "x"]),
+                       "--policies": st.sampled_from(["heuristic2", "heuristic", "random,heuristic", "x"]),
+                       "--html": st.sampled_from(["{tmp}/review.html", "/proc/nope/review.html"])},
+                       [[CANASTA_RECORD, "--samples", s] for s in ("1", "7", "30")]
+                       + [[CANASTA_RECORD, "--samples", "0"], ["{tmp}/not-a-sweep.txt", "--samples", "3"],
+                          ["{tmp}/no-such-record.txt"]]),
     "kana review": (["kana", "review", KANA_RECORD], {**COMMON,
                      "--seat": st.sampled_from(["0", "all", "1", "3", "-1", "x"]),
                      "--opponents": st.sampled_from(["table", "blind", "threshold:8", "blind,threshold:8,kana:2-7",

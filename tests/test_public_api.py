@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import types
+from pathlib import Path
 
 import pytest
 
@@ -53,6 +54,7 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.canasta:advise": (("K K 9 9 5 7 Q Jk 3b",), {"melds": "us: A A A; them: 8 8 8", "pile": "K",
                                                            "pile_size": 6, "counts": (10, 9, 11)}),
     "cardodds.canasta:hand_odds": (("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h",), {}),
+    "cardodds.canasta:review": ((str(Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt"),), {}),
     "cardodds.sweep:sweep": (("{tmp}/sweep.sqlite", "kana.odds", {"players": [3]}), {}),
 }
 

@@ -361,6 +361,8 @@ def test_a_warm_up_task_runs_the_costliest_runs_of_a_section_on_their_task_count
 _SPLIT_RUNS = [
     ("canasta advise", warmup.TASKS["canasta advise"]),
     ("canasta play", warmup.TASKS["canasta play"]),
+    ("canasta advise", ("canasta", "review", str(Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt"),
+                        "--samples", "8", "--seed", "1")),
     # the advisor's default players search: the search's part, without phase 1 with the play-outs' card choice
     ("kanalje advise look-ahead", warmup.TASKS["kanalje advise"]),
     ("kanalje risk look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),

@@ -44,6 +44,7 @@ __all__ = [
     "parse_hand",
     "score_side",
     "strategy_table",
+    "review",
 ]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
@@ -55,6 +56,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .policies import HeuristicParams
     from .rules import CanastaRules
     from .scoring import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
+    from .review import review
     from .strategy import strategy_table
 
 lazy_package(__name__, {
@@ -67,4 +69,5 @@ lazy_package(__name__, {
     ".rules": ["CanastaRules"],
     ".scoring": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],
     ".strategy": ["strategy_table"],
+    ".review": ["review"],
 })

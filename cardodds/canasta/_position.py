@@ -223,6 +223,18 @@ def whole_numbers(value, what: str, n: int, example: str, low: int | None = 0) -
     return vals
 
 
+def game_score(score, rules: CanastaRules, who: str = "us and them") -> list[int] | None:
+    """The game score before a hand (two whole numbers, ``who``), None when not given; refused
+    when a side has reached ``rules.target`` (the game is over)."""
+    if score is None:
+        return None
+    got = whole_numbers(score, "score", 2, f"the game score before this hand, {who}, e.g. (6200, 5400)", low=None)
+    if max(got) >= rules.target:
+        raise ValueError(f"score={score!r}: the game is over (a side has reached the target {rules.target:,}); "
+                         "give the score before a hand of a game still on")
+    return got
+
+
 class Position(NamedTuple):
     """The position packed for the kernel: ``base`` (the table with every card whose place
     is known; unknown pile cards :data:`UNKNOWN`), ``unseen`` (kinds of the cards not seen),

@@ -39,7 +39,7 @@ from . import _table as T
 from ._defaults import (ADVICE_COUNTS, ADVICE_DECISIONS, ADVICE_RED3, ADVICE_TURN, DEFAULT_ADVICE_POLICIES,
                         DEFAULT_ADVICE_SAMPLES, MAX_ADVICE_SAMPLES, MIN_ADVICE_HALFWIDTH)
 from ._policies import P_LOOKAHEAD, smart_arg
-from ._position import options_of, parse_kinds, parse_known, parse_melds, parse_thrown, position, whole_numbers
+from ._position import game_score, options_of, parse_kinds, parse_known, parse_melds, parse_thrown, position
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
 from .view import kernel_policy
@@ -270,12 +270,7 @@ def advise(hand, *, melds: str | None = None, pile=None, pile_size: int | None =
     check_run(samples=samples, threads=threads, rng=rng)
     _check_precision(samples, target_halfwidth)
     score_given = score
-    if score is not None:
-        score = whole_numbers(score, "score", 2, "the game score before this hand, us and them, e.g. (6200, 5400)",
-                              low=None)
-        if max(score) >= rules.target:
-            raise ValueError(f"score={score_given!r}: the game is over (a side has reached the target "
-                             f"{rules.target:,}); give the score before a hand of a game still on")
+    score = game_score(score, rules)
     codes, names, user, hp = resolve_policies(policies, params)
     if thrown is not None and smart_arg(codes) is None:
         raise ValueError("thrown: only heuristic2 and lookahead remember the discards, and no seat plays them; "

@@ -1,4 +1,4 @@
-"""``cardodds canasta melds|hand|play|game|strength|game-strength|house-options|trace|advise|table``:
+"""``cardodds canasta melds|hand|play|game|strength|game-strength|house-options|trace|advise|review|table``:
 meld odds, and the game played by four."""
 
 from __future__ import annotations
@@ -255,6 +255,9 @@ def add_play_commands(csub) -> None:
                                     "every card drawn and every move, one line a move ('seat: action cards  # "
                                     "note'), the scores last. The text reads back (cardodds.trace.Trace.parse).")
     t.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
+    t.add_argument("--score", default=None, metavar="S0,S1",
+                   help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400: a hand of a "
+                        "game (the players know the score; the record's 'score:' line says it)")
     _house_flags(t)
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
@@ -314,7 +317,32 @@ def add_play_commands(csub) -> None:
                        precision_in="simulate until the paired margin difference between the best two options by "
                                     "points is known to ±H points (95%%; H >= 1)")
     a.set_defaults(func=_advise)
+    _review_parser(csub)
     _table_parser(csub)
+
+
+#: ``review``'s description.
+_REVIEW = ("Replays a hand from its record (what 'cardodds canasta trace' prints, or the same typed by hand) and rates "
+           "each decision of --seat (take the pile or leave it, each new meld or hold, go out or stay in, the discard) "
+           "against the advisor's options, played out on the position as that seat knew it then: the cost of the move "
+           "made against the best in points (and in P(we win the game) with the game score), with its interval, and a "
+           "rating (good, inaccuracy, mistake, blunder). A move the rules forbid is reported at its line.")
+
+
+def _review_parser(csub) -> None:
+    r = csub.add_parser("review", help="every decision of a seat in a played hand, rated against the advisor's options",
+                        description=_REVIEW)
+    cu.add_review_options(r, "canasta", f"{D.DEFAULT_ADVICE_SAMPLES:,}", "sampled deals a decision")
+    r.add_argument("--score", default=None, metavar="S0,S1",
+                   help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400 (default: "
+                        "the record's 'score:' line, else none): ranks the options by P(we win the game with this "
+                        "hand), points beside")
+    r.add_argument("--policies", default=D.DEFAULT_ADVICE_POLICIES, metavar="P[,P...]",
+                   help=f"who plays the options out, every seat the reviewed one's included (default "
+                        f"{D.DEFAULT_ADVICE_POLICIES}): random | heuristic | heuristic2 | lookahead (slow: give "
+                        "--samples 50), one for every seat or four comma-separated (seat 0 = the reviewed seat)")
+    _house_flags(r)
+    r.set_defaults(func=_review)
 
 
 def _table_parser(csub) -> None:
@@ -479,7 +507,7 @@ def advice_text(r, wide: bool = False) -> str:
 def _trace(args) -> int:
     from .play import trace
 
-    return cu.emit(args, trace(args.policies, rules=_play_rules(args), rng=args.seed), str)
+    return cu.emit(args, trace(args.policies, rules=_play_rules(args), rng=args.seed, score=args.score), str)
 
 
 def _play(args) -> int:
@@ -534,6 +562,19 @@ def _house_options(args) -> int:
         res = house_options(args.policies, rules=_play_rules(args), samples=args.samples, check=args.check,
                             games=args.games, **cu.run_options(args))
         return cu.emit(args, res, house_text)
+
+
+def _review(args) -> int:
+    from .._split import two_processes
+    from ..engine import defer_interrupts
+    from .review import review
+
+    with defer_interrupts():  # Ctrl-C stops a decision's run, never the code between them or the printing
+        seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
+        with two_processes("canasta advise"):
+            res = review(args.record, seat=seat, rules=_play_rules(args), policies=args.policies,
+                         score=args.score, samples=args.samples, **cu.run_options(args))
+        return cu.review_output(args, res)
 
 
 def _advise(args) -> int:

@@ -32,15 +32,16 @@ from ..engine import InOrder, takes_backend
 from ..results import Result, StrengthResult, counts_field
 from ..rng import as_seed_sequence, child
 from ..stats import Z95, Estimate
-from ..trace import Move, Trace
+from ..trace import Trace
 from . import _play as P
-from . import _lookahead, _policies, _table as T
+from . import _policies, _record, _table as T
 from ._defaults import (DEFAULT_GAMES, DEFAULT_HANDS, DEFAULT_HOUSE_HANDS, DEFAULT_MAX_HANDS, DEFAULT_POLICIES,
                         DEFAULT_STRENGTH_PAIRS, DEFAULT_TUNE_SAMPLES, STRENGTH_A, STRENGTH_B)
-from .cards import KIND_NAMES, deck_counts, deck_kinds
+from ._position import game_score
+from .cards import deck_counts, deck_kinds
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
-from .view import ACTIONS, compile_policy, describe_move, kernel_policy, move_cards
+from .view import compile_policy, kernel_policy
 
 __all__ = ["GameResult", "GameStrengthResult", "HouseOptionsResult", "PlayResult", "StrengthResult", "TuneResult",
            "game", "game_strength", "house_options", "play", "strength", "trace", "tune"]
@@ -628,73 +629,29 @@ def game_strength(a=STRENGTH_A, b=STRENGTH_B, *, rules: CanastaRules | None = No
 
 # ---- a traced hand -------------------------------------------------------------------------------------------
 def trace(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, rng=None,
-          params: HeuristicParams | None = None) -> Trace:
+          params: HeuristicParams | None = None, score=None) -> Trace:
     """Every move of one hand (:class:`~cardodds.trace.Trace`): each seat's 12 cards dealt, then
-    turn by turn the card drawn and every move, in the game's words in each move's note;
-    ``result`` holds each side's score and the seat that went out (-1: the stock ran out).
+    turn by turn the card drawn and every move, in the record's words
+    (:mod:`cardodds.canasta._record`; what :func:`cardodds.canasta.review.review` reads), the
+    game's words in each move's note; ``result`` holds each side's score and the seat that went
+    out (-1: the stock ran out). ``score``: the game score before the hand (side 0, side 1), a
+    hand of a game: the players know it (heuristic2 goes out to win the game) and the record's
+    ``score:`` line says it.
 
     >>> t = trace("random", rng=3)
     >>> [m.action for m in t.moves[:5]]
     ['deal', 'deal', 'deal', 'deal', 'draw']
     """
     from ..rng import chunk_state
-    from .cards import format_counts
 
     rules = check_rules(rules)
     check_run(rng=rng)
+    score = game_score(score, rules, "side 0 (seats 0+2) and side 1")
     codes, names, user, hp = resolve_policies(policies, params)
     ss, seed = as_seed_sequence(rng)
-    state = chunk_state(ss, 0)
-    rl = rules.pack()
-    deck = deck_kinds(rules.jokers)
-    t = np.zeros(T.S.size, dtype=np.int64)
-    mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
-    work = np.zeros(15, dtype=np.int64)
-    choose, policy = _lookahead.lookahead_choose, compile_policy(user)
-    T.new_hand(state, t, rl, deck, T.hand_dealer(rl))
-    hb = T.SA.hand
-    info = {"policies": ", ".join(names), "dealer": str(int(t[T.SA.dealer])),
-            "upcard": KIND_NAMES[int(t[T.SA.pile])]}
-    first = int(t[T.SA.seat])
-    moves = []
-    for s in range(4):
-        dealt = t[hb + 15 * s:hb + 15 * s + 15].copy()
-        if s == first:  # the first player's draw is already in its hand: show the 12 dealt
-            dealt[t[T.SA.stock + t[T.SA.stock_pos] - 1]] -= 1
-        moves.append(Move(s, "deal", tuple(format_counts(dealt).split())))
-    last_turn = -1
-    while t[T.SA.phase] != T.PH_OVER:
-        if t[T.SA.turn] != last_turn:
-            last_turn = int(t[T.SA.turn])
-            s = int(t[T.SA.seat])
-            drawn = () if t[T.SA.no_draw] else (KIND_NAMES[int(t[T.SA.stock + t[T.SA.stock_pos] - 1])],)
-            hand = format_counts(t[hb + 15 * s:hb + 15 * s + 15])
-            moves.append(Move(s, "draw", drawn, f"turn {last_turn + 1}; hand {hand}" if drawn else
-                              f"turn {last_turn + 1}: the stock is empty"))
-        nm = T.gen_moves(t, rl, mv, work)
-        if nm == 0:
-            raise AssertionError("no legal move")  # a bug, never the user's input
-        i = choose(state, t, rl, mv, nm, codes, hp, policy, _policies.smart_arg(codes))
-        typ, pos, seat = int(mv[i, 0]), int(t[T.SA.stock_pos]), int(t[T.SA.seat])
-        note = describe_move(t, mv[i])
-        if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD):
-            note += "; the pile held " + _kinds_text(t[T.SA.pile:T.SA.pile + t[T.SA.pile_len]])
-        cards = move_cards(t, mv[i])
-        T.apply_move(t, rl, mv[i])
-        if typ == T.MV_RED3:  # name the replacements (a red 3 drawn again is laid at once)
-            got = t[T.SA.stock + pos:T.SA.stock + t[T.SA.stock_pos]]
-            note = note.replace("draws a replacement", f"draws {_kinds_text(got)}" if len(got)
-                                else "draws nothing (the stock is empty)")
-        moves.append(Move(seat, ACTIONS[typ], cards, note))
-    T.score_hand(t, rl, work)
-    result = {"score": (int(t[T.SA.score]), int(t[T.SA.score + 1])), "went out": (int(t[T.SA.went_out]),),
-              "turns": (int(t[T.SA.turn]) + 1,)}
-    return Trace("canasta", 4, tuple(moves), info=info, result=result, rules=rules, seed=seed)
-
-
-def _kinds_text(kinds) -> str:
-    """Card kinds in the order given, by name (a pile bottom to top, the cards drawn)."""
-    return " ".join(KIND_NAMES[int(k)] for k in kinds)
+    moves, info, result = _record.play_hand(chunk_state(ss, 0), rules, codes, hp, compile_policy(user), score)
+    return Trace("canasta", 4, moves, info={"policies": ", ".join(names), **info}, result=result, rules=rules,
+                 seed=seed)
 
 
 # ---- the tuner ------------------------------------------------------------------------------------------------

@@ -1,0 +1,152 @@
+"""Polish Canasta's review: every decision of one seat in a played hand, rated against the
+advisor's options (:mod:`cardodds.review`; docs/canasta-play.md, "Reviewing a game").
+
+The record is what :func:`cardodds.canasta.play.trace` prints (its words:
+:mod:`cardodds.canasta._record`), or the same typed by hand: the header (``dealer``, ``upcard``,
+``score`` when the hand is one of a game), the ``deal`` of the seat reviewed (the others' too
+when known), then every move. The hand is replayed on the engine's own table, each move checked
+against the legal moves there (the first move the rules forbid ends the review, the decisions
+before it rated). At each decision of the seat (take the pile or leave it, each new meld or
+hold, go out or stay in, the discard) :func:`cardodds.canasta.advise` plays every option out on
+the position exactly as the seat knew it: its hand, the melds, the red 3s, the pile card by card
+(every discard is public), the other hands' sizes and the cards known there (taken with the pile
+and not played since), the discards each seat made, the table turn and the game score; never a
+card it could not see. A decision with one legal option is ``forced`` (no run).
+
+The cost of the move made is the paired margin lost against the option ranked first, in points
+(our side's hand score minus theirs); with the game score known, the options are ranked by
+P(we win the game with this hand) as the advisor ranks them and rated by it (points beside),
+where the options differ in it. Ratings by :data:`THRESHOLDS`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .._validate import check_run
+from ..review import Decision, ReviewResult, Thresholds, decision, forced, rate_in_order, read_record, review_seats
+from ..rng import as_seed_sequence, child
+from ._defaults import DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES
+from ._policies import smart_arg
+from ._position import game_score, options_of, position
+from ._record import option_words
+from ._review import Point, known_seats, position_words, walk
+from .policies import HeuristicParams, resolve_policies
+from .rules import CanastaRules, check_rules
+
+__all__ = ["THRESHOLDS", "review"]
+
+#: Where a clear loss becomes a mistake and a blunder: in points of our side's margin this hand,
+#: and in P(we win the game) where the score is known (docs/canasta-play.md says why these).
+THRESHOLDS = Thresholds(mistake=100.0, blunder=300.0, unit="points", win_mistake=0.05, win_blunder=0.15)
+
+
+def _players(names) -> str:
+    """Who plays the options out, as the advisor's header names them."""
+    if len(set(names)) == 1:
+        return f"{names[0]} at every seat (the reviewed seat's too)"
+    return ", ".join(f"{p} (seat {s} from the reviewed one)" for s, p in enumerate(names))
+
+
+def _score(score, trace, rules) -> list[int] | None:
+    """The game score before the hand (side 0, side 1): ``score=``, else the record's ``score:`` line."""
+    if score is not None:
+        return game_score(score, rules, "side 0 (seats 0+2) and side 1")
+    line = trace.info.get("score")
+    if line is None:
+        return None
+    try:
+        return game_score(line, rules, "side 0 (seats 0+2) and side 1")
+    except ValueError as e:
+        raise ValueError(f"the record's 'score:' line: {e}") from None
+
+
+def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAULT_ADVICE_POLICIES,
+           samples: int | None = None, rng=None, threads: int | None = None, score=None,
+           params: HeuristicParams | None = None, progress: bool = False) -> ReviewResult:
+    """Rate every decision of ``seat`` (0..3, or ``"all"``: every seat whose cards the record
+    holds) in one played hand (``record``: a :class:`~cardodds.trace.Trace`, a path to one, or
+    its text) against the advisor's options, each played out by ``policies`` on ``samples``
+    sampled deals (the advisor's defaults: heuristic2, 2,000), seeded from ``rng`` and the
+    decision's place in the hand (its table turn, the seat's move in it). ``score``: the game
+    score before the hand (side 0, side 1), else the record's ``score:`` line: the options are
+    then ranked by P(we win the game). ``rules``: the rules the hand was played by (default: the
+    record's, else the defaults).
+
+    >>> from cardodds.canasta import trace
+    >>> r = review(trace("heuristic2", rng=5), samples=50, rng=1)
+    >>> r.seats, r.decisions[0].what
+    ((0,), 'take')
+    """
+    check_run(samples=samples, threads=threads, rng=rng)
+    codes, names, _user, _hp = resolve_policies(policies, params)
+    trace = read_record(record, "canasta")
+    if rules is None and isinstance(trace.rules, CanastaRules):
+        rules = trace.rules
+    rules = check_rules(rules)
+    if trace.players != 4:
+        raise ValueError(f"the record has {trace.players} players: Polish Canasta is played by 4")
+    seats = review_seats(seat, 4, known_seats(trace))
+    game = _score(score, trace, rules)
+    done = walk(trace, rules, seats, game, smart_arg(codes) is not None)  # heuristic2 remembers the discards
+    ss, seed = as_seed_sequence(rng)
+    n = DEFAULT_ADVICE_SAMPLES if samples is None else int(samples)
+    run = dict(rules=rules, policies=policies, params=params, samples=n, threads=threads)
+    steps = [_step(p, trace, ss, run) for p in done.points]
+    decisions, partial = rate_in_order(steps, progress)
+    return ReviewResult(game="canasta", seats=seats, decisions=decisions, thresholds=THRESHOLDS,
+                        policies=_players(names), record=trace, violation=done.violation, title="Canasta review",
+                        rules=rules, samples=n, seed=seed, partial=partial)
+
+
+def _against(a, figure, best: str, taken: str):
+    """``best`` minus ``taken`` in ``figure`` (an advice's differences to its own best, paired)."""
+    if a.best_option == best:
+        return figure[a.options.index(taken)]
+    return figure[a.options.index(best)].scaled(-1)
+
+
+def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
+    """The decision at point ``p``: its options (forced when one), the advice, the rating."""
+    from .advise import advise, verdict_words
+
+    def rate() -> Decision:
+        rules = run["rules"]
+        line = trace.line_of(p.move)
+        known = position_words(p.position)
+        where = {k: v for k, v in p.position.items() if k != "score"}
+        base = position(**where, decision=p.decision, rules=rules).base
+        opts, labels = options_of(base, rules.pack(), p.decision, None)
+        hit = [i for i, o in enumerate(opts) if tuple(int(x) for x in o) == p.taken]
+        if not hit:  # the replay's legal moves are the advisor's: a bug, never the record's
+            raise AssertionError(f"line {line}: the move made, {p.taken}, is not among the {p.decision} options "
+                                 f"{labels}")
+        i = hit[0]
+        words = tuple(option_words(base, o, p.what) for o in opts)
+        if len(labels) == 1:
+            return forced(seat=p.seat, line=line, move=p.move, what=p.what, known=known, taken=words[i])
+        ask = dict(decision=p.decision, score=p.position["score"], **where, **run)
+        a = advise(rng=child(ss, *p.key), **ask)
+        if tuple(a.options) != tuple(labels):
+            raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
+        best = labels.index(a.best_option)
+        points = list(a.margin_versus_best)
+        wins = list(a.versus_best) if a.ranked_by == "win_game" else None
+        partial, note = a.partial, verdict_words(a)
+        if best != i and not a.same_as_best(i) and not partial:
+            # the best of many options leads the others by more than its due on the deals that chose
+            # it: the move made is priced against it again, on fresh deals
+            again = advise(rng=child(ss, *p.key, 1), options=[labels[i], labels[best]], **ask)
+            points[i] = _against(again, again.margin_versus_best, labels[best], labels[i])
+            if wins is not None:
+                wins[i] = _against(again, again.versus_best, labels[best], labels[i]) \
+                    if again.ranked_by == "win_game" else None
+            partial = again.partial
+            note += f"; the move made against {words[best]} on {again.samples:,} fresh deals"
+        if wins is not None and (wins[i] is None or (wins[i].value == 0 and wins[i].se == 0)):
+            wins = None  # the same P(win) on every deal: points decide
+        return decision(seat=p.seat, line=line, move=p.move, what=p.what, known=known, options=words,
+                        taken=words[i], best=words[best], values=a.margin, versus_best=points, thresholds=THRESHOLDS,
+                        win=a.win_game, win_versus_best=wins, samples=a.samples, note=note, partial=partial)
+
+    return rate
