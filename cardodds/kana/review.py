@@ -311,10 +311,15 @@ def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Dec
     t = _taken(variant, k)
     opponents = lineup if isinstance(lineup, str) else [lineup[(k.starter + p) % n] for p in range(n)]
     exact = variant == "official"
-    advice = advise(rules=rules, seat=k.place, cards=format_cards(k.mine), kanad=[card_str(c) for c in k.before],
-                    opponents=opponents, samples=None if exact else samples, rng=rng, threads=threads)
-    wins = [e for _, e in advice.options]
+    ask = dict(rules=rules, seat=k.place, cards=format_cards(k.mine), kanad=[card_str(c) for c in k.before],
+               opponents=opponents, samples=None if exact else samples, threads=threads)
+    ranked = advise(rng=child(rng, 0), **ask)
+    wins = [e for _, e in ranked.options]
     b = t if exact else max(range(len(wins)), key=lambda j: wins[j].value)
+    # the option ranked first is measured against the others on fresh deals: measured on the deals
+    # that chose it, its lead would carry their noise (every cost too high)
+    advice = ranked if exact or ranked.partial else advise(rng=child(rng, 1), **ask)
+    wins = [e for _, e in advice.options]
     before = " ".join(card_str(c) for c in k.before) or "none"
     known = (f"{_nth(k.place)} to känä of {n} (seat {k.starter} started); my cards {format_cards(k.mine)}; "
              f"känäd before me: {before}")
@@ -340,8 +345,9 @@ def review(record, *, seat=0, rules: KanaRules | None = None, opponents=OPPONENT
     ``rules`` (keyword-only) must agree with the record's ``players:`` and ``variant:``;
     ``opponents`` is how the others play, as for ``advise`` (``"table"``, ``"blind"``, or one
     policy for all or one a seat of the record, ``"threshold:8,blind,blind"``). ``samples``
-    deals a decision (:data:`~cardodds.kana._defaults.REVIEW_SAMPLES` by default), each
-    seeded from ``rng`` and its move, so a decision's figures do not depend on the others. The
+    deals a decision (:data:`~cardodds.kana._defaults.REVIEW_SAMPLES` by default) to rank the
+    options and as many fresh ones to measure them, seeded from ``rng``, the round and the seat's
+    place in it, so a decision's figures depend on nothing else in the record. The
     first move the rules forbid is the result's ``violation``: the känäs before it are rated.
 
     >>> from cardodds.kana import trace
@@ -360,7 +366,7 @@ def review(record, *, seat=0, rules: KanaRules | None = None, opponents=OPPONENT
     lineup, words = _lineup(rules, opponents)
     size = REVIEW_SAMPLES if samples is None else int(samples)
     ss, seed = as_seed_sequence(rng)
-    steps = [partial(_rate, k, rules, lineup, size, child(ss, k.move), threads)
+    steps = [partial(_rate, k, rules, lineup, size, child(ss, k.round, k.place), threads)
              for k in kanas if k.seat in seats and k.mine is not None]
     decisions, cut = rate_in_order(steps, progress)
     return ReviewResult(game="kana", seats=seats, decisions=decisions, thresholds=THRESHOLDS, policies=words,
