@@ -59,6 +59,8 @@ def _one_of_each(tmp_path) -> dict:
         canasta.game_strength("heuristic", "random", rules=canasta.CanastaRules(target=1500), samples=2, rng=1),
         kanalje.trace("random", rng=1),
         kanalje.strategy_table("jack"),  # the shipped tables
+        kana.review(kana.trace("threshold:8", players=3, variant="peek-one", rounds=2, first=0, rng=2),
+                    samples=2_000, rng=1),
         sweep(tmp_path / "s.sqlite", "canasta.melds", {"jokers": [4]}, samples=2_000, rng=1),
         # what cardodds warm-up reports (running one would compile every kernel again)
         WarmUpResult(rules=None, tasks=(("kana odds", "compiled", 1.5), ("kana advise", "already warm", 0.0)),
