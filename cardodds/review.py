@@ -260,8 +260,10 @@ def rate_in_order(steps: Sequence[Callable[[], Decision]], progress: bool = Fals
 class ReviewResult(Result):
     """Every decision of the seats reviewed, rated (see :mod:`cardodds.review`).
 
-    ``samples`` is the sampled deals (worlds) of each decision's advice; ``seed`` gives the
-    same figures again (each decision's run is seeded from it and the decision's move).
+    ``samples`` is the sampled deals (worlds) on which each decision's options are ranked; the
+    move made is priced against the best on as many fresh ones (priced on the deals that chose
+    the best, its lead would carry their noise). ``seed`` gives the same figures again (each
+    decision's runs are seeded from it and the decision's place in the record).
     """
 
     game: str
@@ -323,9 +325,7 @@ class ReviewResult(Result):
         seats = ", ".join(map(str, self.seats))
         rated = sum(d.label != "forced" for d in self.decisions)
         return (f"{self.title or self.game.capitalize() + ' review'}, seat{'s' * (len(self.seats) > 1)} {seats}: "
-                f"{len(self.decisions)} decision{'s' * (len(self.decisions) != 1)} ({rated} rated), "
-                f"{self.samples:,} sampled deals each, "
-                f"seed {self.seed}")
+                f"{len(self.decisions)} decision{'s' * (len(self.decisions) != 1)} ({rated} rated), seed {self.seed}")
 
     def lines(self) -> list[str]:
         """The table and the summary, as the command prints them (at most 100 columns)."""
@@ -342,7 +342,9 @@ class ReviewResult(Result):
             rows.append(row + [d.label])
         head = ["#", "line" if any(d.line for d in self.decisions) else "move", "seat", "decision", "taken", "best",
                 f"cost, {unit}"] + (["P(win) lost"] if wins else []) + ["rating"]
-        out = [f"  played out by {self.policies}"] + table(head, rows)
+        runs = (f"the options ranked on {self.samples:,} sampled deals, the move made priced on as many fresh ones"
+                if self.samples else "exact (no deals sampled)")
+        out = [f"  played out by {self.policies}", f"  each decision: {runs}"] + table(head, rows)
         for s in self.seats:
             r = self.ratings(s)
             out.append(f"  seat {s}: lost {self.lost(s).format(2)} {unit}; "

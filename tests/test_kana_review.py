@@ -257,7 +257,7 @@ def test_the_command_prints_the_table_json_and_writes_the_page(tmp_path):
     page = tmp_path / "review.html"
     text = _run(str(EVENING), "--samples", "20000", "--seed", "3", "--html", str(page))
     assert text.returncode == 0 and text.stderr == "", text.stderr
-    assert text.stdout.startswith("Känä review, seat 0: 3 decisions (3 rated), 20,000 sampled deals each, seed 3")
+    assert text.stdout.startswith("Känä review, seat 0: 3 decisions (3 rated), seed 3")
     assert "line 16, round 2 känä Ac (peeked): blunder, the best was an unseen card" in text.stdout
     assert page.read_text().startswith("<!doctype html>") and "round 2 känä" in page.read_text()
     js = _run(str(EVENING), "--samples", "20000", "--seed", "3", "--seat", "all", "--json")

@@ -408,7 +408,7 @@ def test_cli_text_html_and_json(tmp_path):
     run = _cli("kanalje", "review", str(DATA), "--seat", "all", "--policies", "heuristic", "--samples", "300",
                "--seed", "3", "--html", str(page))
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("Kanalje review, seats 0, 1, 2: 12 decisions (12 rated), 300 sampled deals each")
+    assert run.stdout.startswith("Kanalje review, seats 0, 1, 2: 12 decisions (12 rated), seed")
     assert "ratings: inaccuracy < 1 <= mistake < 2.5 <= blunder" in run.stdout
     html = page.read_text()
     assert html.startswith("<!doctype html>") and html.count('class="bar"') == 12

@@ -95,7 +95,7 @@ def test_the_table_names_each_decision_its_cost_and_rating_in_at_most_100_column
     r = result(played("Kc", est(0.8, 0.1)), forced(seat=0, line=9, move=4, what="play", known="", taken="Kc"),
                violation=Violation(8, 3, 0, "seat 0 plays Kc, which it already played"))
     text = repr(r)
-    assert text.splitlines()[0] == "Kanalje review, seat 0: 2 decisions (1 rated), 40 sampled deals each, seed 7"
+    assert text.splitlines()[0] == "Kanalje review, seat 0: 2 decisions (1 rated), seed 7"
     assert max(map(len, text.splitlines())) <= 100
     row = next(line for line in text.splitlines() if line.strip().startswith("1 "))
     assert row.split()[1:7] == ["5", "0", "play", "Kc", "Ac", "0.80"] and row.split()[-1] == "mistake"
