@@ -438,8 +438,9 @@ def add_review_command(ksub) -> None:
         "'players:' and 'variant:' lines, then each round's 'S: deal C C C', in peek-one 'S: peek C', the "
         "'S: känä C' lines from the starter and 'S: win'). For each känä of --seat, the position as that seat "
         "knew it (its place in the känä order, the cards it had seen, the cards känäd before it) goes to the "
-        "advisor; every option is played on the same deals, and the känä taken is priced against the best in "
-        "antes (players x the loss in P(win the round)) with its 95% interval and rated good, inaccuracy, "
+        "advisor; every option is played on the same deals to rank them, and the känä taken is priced against "
+        "the one ranked first on as many fresh deals, in antes (players x the loss in P(win the round)) with its "
+        "95% interval, and rated good, inaccuracy, "
         "mistake or blunder. Under the official rules every känä is exactly as good as another. A move the "
         "rules forbid is reported at its line; the känäs before it are still rated.",
         **_examples("review evening.txt --seat 0", "review evening.txt --seat all --opponents blind --seed 1",
