@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .._validate import check_run
+from ..engine import takes_backend
 from ..review import Decision, ReviewResult, Thresholds, decision, forced, rate_in_order, read_record, review_seats
 from ..rng import as_seed_sequence, child
 from ._defaults import DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES
@@ -61,6 +62,7 @@ def _score(score, trace, rules) -> list[int] | None:
         raise ValueError(f"the record's 'score:' line: {e}") from None
 
 
+@takes_backend
 def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAULT_ADVICE_POLICIES,
            samples: int | None = None, rng=None, threads: int | None = None, score=None,
            params: HeuristicParams | None = None, progress: bool = False) -> ReviewResult:
