@@ -23,6 +23,7 @@ import secrets
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -317,6 +318,18 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress on stderr")
 
 
+def page_path(text: str) -> str:
+    """Type: a file the page can be written to (checked before the run, not after it)."""
+    path = Path(text).expanduser()
+    why = ("is a folder; give a file name for the page" if path.is_dir()
+           else ": its folder does not exist" if not path.parent.is_dir()
+           else ": its folder is not writable" if not os.access(path.parent, os.W_OK) else None)
+    if why:
+        fix = "" if path.is_dir() else "; give a file in a folder you can write"
+        raise argparse.ArgumentTypeError(f"{shorten(text)}{'' if why.startswith(':') else ' '}{why}{fix}")
+    return text
+
+
 def add_review_options(p: argparse.ArgumentParser, game: str, default_samples: str, unit: str) -> None:
     """A ``review`` command's record, ``--seat``, ``--html`` and run options (every game's)."""
     p.add_argument("record", metavar="FILE",
@@ -325,7 +338,7 @@ def add_review_options(p: argparse.ArgumentParser, game: str, default_samples: s
     p.add_argument("--seat", default="0", metavar="S|all",
                    help="my seat: the seat whose decisions are rated, or all (every seat whose cards the record "
                         "holds; default 0)")
-    p.add_argument("--html", default=None, metavar="FILE",
+    p.add_argument("--html", default=None, metavar="FILE", type=page_path,
                    help="also write the review as one self-contained web page (the decisions, their options, a "
                         "chart of the cost of each)")
     add_run_options(p, default_samples, unit=unit, precision_flag=False)

@@ -193,7 +193,8 @@ def read_record(record, game: str) -> Trace:
         else:
             path = Path(record)
             if not path.is_file():
-                raise ValueError(f"record {text!r}: no such file; give a record's path, its text or a Trace")
+                raise ValueError(f"record {text!r}: no such file; give the path of a record (what 'cardodds "
+                                 f"{game} trace' prints, or the same typed by hand)")
             try:
                 trace = Trace.read(path)
             except UnicodeDecodeError:

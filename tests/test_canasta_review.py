@@ -301,7 +301,7 @@ def test_the_command_prints_the_table_json_and_a_page(tmp_path):
     assert "meld 9 9 9" in html and html.count('<rect class="bar"') == len(obj["decisions"])
     bad = _cli(str(rec), "--samples", "100", "--html", str(tmp_path / "no" / "such" / "review.html"))
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
-    assert bad.stderr.startswith("cardodds: error: --html")
+    assert bad.stderr.startswith("cardodds: error: argument --html: ") and "its folder does not exist" in bad.stderr
 
 
 def test_the_command_reviews_every_seat_whose_cards_it_holds(tmp_path):

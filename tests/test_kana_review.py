@@ -266,7 +266,7 @@ def test_the_command_prints_the_table_json_and_writes_the_page(tmp_path):
     assert [d["label"] for d in obj["decisions"]] == ["good", "blunder", "good"]
     bad = _run(str(EVENING), "--html", str(tmp_path / "no" / "such" / "folder.html"), "--samples", "1000")
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
-    assert bad.stderr.startswith("cardodds: error: --html ")
+    assert bad.stderr.startswith("cardodds: error: argument --html: ") and "its folder does not exist" in bad.stderr
     for args in (["--seat", "7"], [str(tmp_path / "none.txt")]):
         out = _run(*([str(EVENING)] if args[0] == "--seat" else []), *args)
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr

@@ -441,7 +441,8 @@ def test_the_page_in_a_browser_loads_nothing_else_and_draws_a_bar_a_card(tmp_pat
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--html", "/proc/nope/review.html"], "cardodds: error: --html /proc/nope/review.html: cannot write the page"),
+    (["--html", "/proc/nope/review.html"], "cardodds: error: argument --html: /proc/nope/review.html: its folder "
+                                           "does not exist; give a file in a folder you can write"),
     (["--seat", "5"], "cardodds: error: --seat 5: give a seat 0 to 2 or 'all'"),
     (["--players", "2"], "cardodds: error: --players 2: the record is of 3 players; drop --players"),
 ])

@@ -218,3 +218,15 @@ def test_the_page_in_a_browser_shows_each_decision_its_bar_and_options_at_phone_
 
 def test_labels_are_in_the_order_of_their_cost():
     assert LABELS.index("good") < LABELS.index("inaccuracy") < LABELS.index("mistake") < LABELS.index("blunder")
+
+
+def test_an_html_path_is_checked_before_the_review_runs(tmp_path):
+    import argparse
+
+    from cardodds._cliutil import page_path
+
+    assert page_path(str(tmp_path / "review.html")) == str(tmp_path / "review.html")
+    with pytest.raises(argparse.ArgumentTypeError, match="its folder does not exist; give a file in a folder"):
+        page_path(str(tmp_path / "missing" / "review.html"))
+    with pytest.raises(argparse.ArgumentTypeError, match="is a folder; give a file name for the page"):
+        page_path(str(tmp_path))
