@@ -147,6 +147,32 @@ def test_search_charges_the_turned_jack_to_the_last_tricks_winner():
     assert [solved(t, s) for s in range(3)] == brute(t) == [1, 1, 0]
 
 # ---- the decision: PIMC over many worlds picks an exact best card ------------------------------
+def test_pimc_solves_four_tricks_near_the_end_and_three_before():
+    # The depth of the exact search: three players, four tricks at a decision eight tricks from
+    # the end or nearer, three before; two players five, in either phase
+    rules = KanaljeRules()
+    t = TB.TABLE.zeros()
+    TB.start_deal(_state(5), t, np.arange(52, dtype=np.int64), 52, rules.pack(), -1, 0, -1, 1, 0, 0,
+                  np.zeros(4, dtype=np.int64))
+    depths = []
+    while True:
+        s = TB.to_play(t)
+        depths.append((int(S.tricks_left(t)), int(S.endgame_tricks(t))))
+        if TB.play_card(t, s, P.heuristic_card(t, s, TB.legal_cards(t, s))):
+            break
+    assert {d for left, d in depths if left > S.NEAR_THREE} == {S.ENDGAME_THREE_FAR} == {3}
+    assert {d for left, d in depths if left <= S.NEAR_THREE} == {S.ENDGAME_THREE} == {4}
+    assert S.NEAR_THREE == 8 and max(left for left, _ in depths) == 17
+    for phase in (1, 0):  # the table's phase: 1, then 0 in the trick play
+        u = TB.TABLE.zeros()
+        TB.start_deal(_state(6), u, np.arange(52, dtype=np.int64), 52, TWO.pack(), -1, 0, -1, 1, 0, 0,
+                      np.zeros(4, dtype=np.int64))
+        while phase == 0 and u[T.phase] == 1:
+            s = TB.to_play(u)
+            TB.play_any(_state(1), u, s, P.heuristic1_choose(u, s, TB.legal_cards1(u, s)), True)
+        assert u[T.phase] == phase and S.endgame_tricks(u) == S.ENDGAME_TWO == 5
+
+
 @pytest.mark.parametrize("pos", POSITIONS)
 def test_pimc_picks_a_card_best_over_every_world(pos):
     t = table(**pos)
@@ -276,7 +302,7 @@ def test_search_with_one_table_for_every_position_equals_brute_force(rules):
             s = TB.to_play(t)
             TB.play_any(state, t, s, P.heuristic1_choose(t, s, TB.legal_cards1(t, s)), True)
         t[T.check] = 0
-        P.play_heuristic_until(_state(1), t, S.endgame_tricks(t), -1, None)
+        P.play_heuristic_until(_state(1), t, S.ENDGAME_THREE if n == 3 else S.ENDGAME_TWO, -1, None)
         for _ in range(2):  # at a trick's start, then inside the next trick
             want = brute(t)
             for s in range(n):
@@ -320,3 +346,36 @@ def test_search_of_jack_rich_end_positions_equals_brute_force(rules):
 
 
 SHARED_SCRATCH = P.new_scratch()[0]
+
+
+@pytest.mark.parametrize("rules", [TWO, KanaljeRules()])
+def test_a_table_kept_across_searches_gives_each_search_its_value_alone(rules):
+    # A node cut against a node above it is not exact, nor are the nodes between (with two
+    # players, cut against any seat above that chose): none may be stored. Each card of every
+    # decision near the end of heuristic deals, played out to the search's depth, is searched
+    # with one table kept across all of them and again with an empty table
+    n = rules.players
+    depth = S.ENDGAME_THREE if n == 3 else S.ENDGAME_TWO
+    shared, fresh = P.new_scratch()[0], P.new_scratch()[0]
+    state = _state(13)
+    deck = np.arange(52, dtype=np.int64)
+    searched = 0
+    for _ in range(40):
+        t = TB.TABLE.zeros()
+        TB.start_deal(state, t, deck, 52, rules.pack(), -1, 0, -1, 1, 0, 0, np.zeros(4, dtype=np.int64))
+        while t[T.phase] == 1:
+            s = TB.to_play(t)
+            TB.play_any(state, t, s, P.heuristic1_choose(t, s, TB.legal_cards1(t, s)), True)
+        t[T.check] = 0
+        while S.tricks_left(t) > depth:
+            s = TB.to_play(t)
+            if S.tricks_left(t) <= depth + 2:
+                for c in cards_of(int(TB.legal_cards(t, s))):
+                    u = t.copy()
+                    P.play_heuristic_until(_state(1), u, depth, c, None)
+                    for seat in range(n):
+                        fresh[:] = 0
+                        assert S.endgame_score(u, seat, shared, P.SOLVE) == S.endgame_score(u, seat, fresh, P.SOLVE)
+                        searched += 1
+            TB.play_card(t, s, P.heuristic_card(t, s, TB.legal_cards(t, s)))
+    assert searched > 1000

@@ -35,7 +35,6 @@ from ._table import (
     trick_winner_index,
 )
 from ._search import (
-    EXACT_WITHIN,
     MAX_ENDGAME,
     SOLVE_ROWS,
     SOLVE_WIDTH,
@@ -499,15 +498,14 @@ def scratch():
 
 
 @inline
-def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1, within=EXACT_WITHIN):
+def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
     best total score. Interchangeable cards (:func:`representatives`) are played out once.
     ``exact`` (the ``pimc`` player, a constant where it is inlined): the last tricks of each
-    play-out are solved exactly (:func:`exact_value`), with three players only at a decision
-    ``within`` tricks of the end or nearer (before, the look-ahead's play-outs); a world with
-    nothing hidden (the two-player phase 2) is solved once.
+    play-out are solved exactly (:func:`exact_value`); a world with nothing hidden (the
+    two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
     (compiled without reference counting, numba would refuse an allocation), and the random
     draws are those of a comparison of every card, whatever is skipped. Inlined into each
@@ -531,7 +529,6 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1, withi
         k += 1
     p1 = t[T.phase] == 1
     worlds = 1 if exact and not p1 and t[T.players] == 2 else samples  # nothing hidden: one world
-    solve = exact and (t[T.players] == 2 or tricks_left(t) <= within)
     for _ in range(worlds):
         sample_world(state, t, seat, w, scr[POOL], phase1)
         w[T.check] = 0
@@ -544,11 +541,10 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1, withi
             copy_into(w2, w)
             copy_into(s2, sub)
             if exact:
-                if solve:
-                    totals[i] += exact_value(s2, w2, seat, cands[i], scr, phase1)
-                    continue
-            play_heuristic_until(s2, w2, 0, cands[i], phase1)
-            totals[i] += score(w2, seat)
+                totals[i] += exact_value(s2, w2, seat, cands[i], scr, phase1)
+            else:
+                play_heuristic_until(s2, w2, 0, cands[i], phase1)
+                totals[i] += score(w2, seat)
     best = 0
     for i in range(1, k):
         if totals[i] > totals[best]:  # ties to the lowest card

@@ -15,8 +15,10 @@ without reference counting (``@loop``, see ``cardodds/_jit.py``). It works on th
 place (hands taken out and put back), so the table is as it was when it returns. Cards of
 one suit in one hand with no card of that suit still in play between them (no jack among
 them) take the same tricks whatever is played: only the lowest of each such run is searched.
-The last two tricks are not searched ply by ply: where they start (two cards a hand) a loop
-over their at most eight first tricks solves them (:func:`_two_tricks`), through the table.
+The last three tricks are not searched ply by ply: where they start, loops over the first
+trick's cards solve them (:func:`_three_tricks`), and where the last two start, a loop over
+their at most eight first tricks (:func:`_two_tricks`), both through the table. With two
+players the seats share a fixed total, so a node is cut against any node above (alpha-beta).
 """
 
 from __future__ import annotations
@@ -34,9 +36,9 @@ from ._table import T, score, seat_after
 #: (4 a ply), the points gained so far per seat (then the total still to share, :data:`SUM`,
 #: the key bits of the rules, :data:`RULE_BITS`, and a turned jack's penalty,
 #: :data:`LAST_PEN`), the node's transposition-table slot (-1: none, or a cut node), the
-#: least and the most any seat can still gain from the node; then the transposition table
-#: (:data:`TT_ROWS` rows).
-MOVES, CARDS, MOVER, LEADER, TLEN, WIN, GAIN, HAVE, BEST, ACC, SLOT, LOW, HIGH, TT = range(14)
+#: least and the most any seat can still gain from the node, with two players what each seat
+#: already has for sure at a node above and that node (4 a ply); then the transposition table (:data:`TT_ROWS` rows).
+MOVES, CARDS, MOVER, LEADER, TLEN, WIN, GAIN, HAVE, BEST, ACC, SLOT, LOW, HIGH, ALPHA, TT = range(15)
 #: Columns of the ``ACC`` row past the four seats.
 SUM, RULE_BITS, LAST_PEN, PENS = 4, 5, 6, 8
 #: The transposition table: entries of 8 int64 (the key: its tag and the three hands; the
@@ -50,30 +52,31 @@ SOLVE_WIDTH = 64
 OFF = 4
 #: The most tricks the search is asked to solve (the scratch rows are sized for it).
 MAX_ENDGAME = 5
-#: Tricks left when the ``pimc`` player stops the heuristic and solves the rest exactly
-#: (three players; with two players, whose tricks have two cards, :data:`ENDGAME_TWO`).
-#: Four is the most whose strength match still runs in minutes; three is weaker
-#: (``benchmarks/RESULTS_design.md``).
+#: Tricks left when the ``pimc`` player stops the heuristic and solves the rest exactly. Three
+#: players: :data:`ENDGAME_THREE` at a decision :data:`NEAR_THREE` tricks from the end or
+#: nearer, :data:`ENDGAME_THREE_FAR` before (far cheaper, and as strong in the ladder, while
+#: three tricks everywhere is weaker: ``benchmarks/RESULTS_pimc.md``). Two players, whose
+#: tricks have two cards: :data:`ENDGAME_TWO` (four from phase 1 is weaker).
 ENDGAME_THREE = 4
+ENDGAME_THREE_FAR = 3
+NEAR_THREE = 8
 ENDGAME_TWO = 5
-#: Tricks left at a three-player decision from which the ``pimc`` player's play-outs end in
-#: the exact search: every decision (a three-player deal has 17 tricks). A player that searches
-#: only nearer the end, the look-ahead's play-outs before, is cheaper but was weaker in the
-#: ladder (``benchmarks/kanalje_pimc.py``, ``benchmarks/RESULTS_pimc.md``).
-EXACT_WITHIN = 17
 assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME
-
-
-@inline
-def endgame_tricks(t):
-    """The tricks the ``pimc`` player solves exactly at the end of a deal of ``t``'s size."""
-    return ENDGAME_THREE if t[T.players] == 3 else ENDGAME_TWO
 
 
 @inline
 def tricks_left(t):
     """Tricks still to finish in the trick play (the current one included)."""
     return popcount(t[T.hand + seat_after(t[T.leader], t[T.trick_len], t[T.players])])
+
+
+@inline
+def endgame_tricks(t):
+    """The tricks the ``pimc`` player solves exactly at the end of a play-out from the
+    decision at ``t``."""
+    if t[T.players] == 2:
+        return ENDGAME_TWO
+    return ENDGAME_THREE if tricks_left(t) <= NEAR_THREE else ENDGAME_THREE_FAR
 
 
 @inline
@@ -95,7 +98,7 @@ def lowest_of_runs(legal, separating, across):
     return reps
 
 
-@inline
+@loop(forceinline=True)
 def _moves(t, mover, led, inplay):
     """The cards ``mover`` may play worth searching: follow suit if able (``led`` is the
     trick's first card, -1 when leading); of non-jacks of a suit with no card of that suit
@@ -123,7 +126,7 @@ def _moves(t, mover, led, inplay):
     return legal & ~(x & (fill << 4))
 
 
-@inline
+@loop(forceinline=True)
 def _in_play(t, scr, base, p, tlen):
     """Every card still in a hand or in the trick in progress."""
     x = t[T.hand] | t[T.hand + 1] | t[T.hand + 2] | t[T.hand + 3]
@@ -132,17 +135,7 @@ def _in_play(t, scr, base, p, tlen):
     return x
 
 
-@inline
-def _still_to_lose(t, inplay):
-    """The penalties of the jacks still in play."""
-    x = np.int64(0)
-    for s in range(4):
-        if (inplay & bit(JACK_RANK * 4 + s)) != 0:
-            x += t[T.jack_penalty + s]
-    return x
-
-
-@inline
+@loop(forceinline=True)
 def _offer(scr, base, p, n, src_row, src_off):
     """Offer node ``p`` the value vector at ``scr[src_row, src_off:]``: kept when it is the
     first or better for the seat to play there (ties to the card tried first, the lowest)."""
@@ -155,13 +148,15 @@ def _offer(scr, base, p, n, src_row, src_off):
         scr[base + HAVE, p] = 1
 
 
-@inline
+@loop(forceinline=True)
 def _cut(scr, base, p, n):
     """Node ``p`` (the points gained so far its own, in the ``ACC`` row) stops trying cards
     when none can change what is chosen: when its seat has its best all it can still gain,
     or (*shallow pruning*, sound because what is left to gain is a fixed total) when what
-    its best leaves the seat above cannot beat that seat's best. A node cut that way is not
-    exact (never stored); the seat above keeps its best, ties included."""
+    its best leaves the seat above cannot beat that seat's best; with two players, the best
+    of any seat above that chose (alpha-beta). A node cut that way is not exact, nor are the
+    nodes between it and the one it was cut against (never stored); that one keeps its best,
+    ties included."""
     if scr[base + MOVES, p] == 0:
         return
     acc = scr[base + ACC]
@@ -178,15 +173,21 @@ def _cut(scr, base, p, n):
             if bound <= scr[base + BEST, 4 * (p - 1) + j]:
                 scr[base + MOVES, p] = 0
                 scr[base + SLOT, p] = -1
+    if n == 2 and scr[base + MOVES, p] != 0 and acc[SUM] - v <= scr[base + ALPHA, 4 * p + 1 - mover]:
+        # alpha-beta: two seats share a fixed total, so a cut against any node above is sound;
+        # the nodes between that one and this are no longer exact (never stored)
+        scr[base + MOVES, p] = 0
+        for r in range(scr[base + ALPHA, 4 * p + 3 - mover] + 1, p + 1):
+            scr[base + SLOT, r] = -1
 
 
-@inline
+@loop(forceinline=True)
 def _tag(t, scr, base, leader):
     """The transposition key's first word: the leader, the trump and the rules' bits."""
     return leader | ((t[T.trump] + 1) << 2) | (scr[base + ACC, RULE_BITS] << 5) | (np.int64(1) << 62)
 
 
-@inline
+@loop(forceinline=True)
 def _slot(t, tag):
     """The transposition table's slot for the position at a trick's start."""
     x = (t[T.hand] * np.int64(-7046029254386353131)) ^ (t[T.hand + 1] * np.int64(-4658895280553007687)) \
@@ -194,7 +195,7 @@ def _slot(t, tag):
     return (x >> 40) & (TT_ENTRIES - 1)
 
 
-@inline
+@loop(forceinline=True)
 def _probe(t, scr, base, tag, k):
     """Is the entry of slot ``k`` the position of ``t`` with this ``tag``?"""
     row = scr[base + TT + (k >> 3)]
@@ -203,7 +204,7 @@ def _probe(t, scr, base, tag, k):
         and row[o + 3] == t[T.hand + 2]
 
 
-@inline
+@loop(forceinline=True)
 def _key(t, row, o, tag):
     """Write the position's key (``tag`` and the three hands) into the entry at ``row[o:]``."""
     row[o] = tag
@@ -212,7 +213,7 @@ def _key(t, row, o, tag):
     row[o + 3] = t[T.hand + 2]
 
 
-@inline
+@loop(forceinline=True)
 def _store(t, scr, base, p, n):
     """Node ``p`` (a trick's start, exact) is searched: what each seat gains from it, stored."""
     k = scr[base + SLOT, p]
@@ -223,7 +224,7 @@ def _store(t, scr, base, p, n):
         row[o + 4 + s] = scr[base + BEST, 4 * p + s] - scr[base + ACC, s]
 
 
-@inline
+@loop(forceinline=True)
 def _two_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen):
     """:func:`_two_tricks` through the transposition table (its entries hold the winners and
     gains of the two tricks: a position with two cards a hand has no other kind of entry)."""
@@ -242,7 +243,7 @@ def _two_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen):
     return wa, ga, wb, gb
 
 
-@inline
+@loop(forceinline=True)
 def _open(t, n, scr, base, p, leader, tlen, slot):
     """Start node ``p``: its seat to play, the cards it will try, its table slot and bounds."""
     mover = seat_after(leader, tlen, n)
@@ -257,10 +258,21 @@ def _open(t, n, scr, base, p, leader, tlen, slot):
     # a seat gains at most a point a trick left, and loses at most every penalty left, less
     # the trick it takes with them
     scr[base + HIGH, p] = tp * popcount(t[T.hand + mover])  # the mover has a card a trick left
+    if n == 2:  # what each seat has for sure above (its best where it chose), and at which node
+        alpha = scr[base + ALPHA]
+        for j in range(2):
+            a = alpha[4 * p - 4 + j] if p > 0 else -(np.int64(1) << 40)
+            q = alpha[4 * p - 2 + j] if p > 0 else -1
+            if p > 0 and scr[base + HAVE, p - 1] != 0 and scr[base + MOVER, p - 1] == j \
+                    and scr[base + BEST, 4 * p - 4 + j] > a:
+                a = scr[base + BEST, 4 * p - 4 + j]
+                q = p - 1
+            alpha[4 * p + j] = a
+            alpha[4 * p + 2 + j] = q
     scr[base + LOW, p] = min(0, tp - lose) if lose > 0 else 0
 
 
-@inline
+@loop(forceinline=True)
 def _take_back(t, scr, base, p):
     """Undo ply ``p``'s card: back into its hand, its trick's gain (if it closed one) taken off."""
     t[T.hand + scr[base + MOVER, p]] |= bit(scr[base + CARDS, OFF + p])
@@ -269,7 +281,7 @@ def _take_back(t, scr, base, p):
         scr[base + ACC, w] -= scr[base + GAIN, p]
 
 
-@inline
+@loop(forceinline=True)
 def _back(t, scr, base, p, n, left):
     """Back at node ``p`` from its child: ply ``p``'s card undone, then :func:`_cut`. Returns
     the cards left, the trick's leader and length at node ``p``."""
@@ -284,7 +296,7 @@ def _pen(t, x):
     return t[T.jack_penalty + (x & 3)] * np.int64((x >> 2) == JACK_RANK)
 
 
-@inline
+@loop(forceinline=True)
 def _last_trick(t, n, leader, trump, tp, last_pen, left):
     """The last trick, one card a seat, led by ``leader``: forced, scored from the hands
     without being searched (``left`` 0: no trick, nothing gained). Returns its winner and
@@ -306,10 +318,10 @@ def _rank_key(x, led, trump, i):
 
 
 @inline
-def _winner(n, trump, x0, x1, x2):
-    """The index (0 the leader) of the card taking the trick ``x0 x1 x2`` (``x2`` unused with
-    two seats): the greatest :func:`_rank_key`, compared without a branch."""
-    led = x0 & 3
+def _winner_of(n, trump, led, x0, x1, x2):
+    """The index of the card taking a trick of suit ``led`` of the cards ``x0 x1 x2`` (``x2``
+    unused with two seats): the greatest :func:`_rank_key`, compared without a branch. The
+    order of the cards is the seats', whoever led: the taking card is the only one of its kind."""
     k = max(_rank_key(x0, led, trump, 0), _rank_key(x1, led, trump, 1))
     if n == 3:
         k = max(k, _rank_key(x2, led, trump, 2))
@@ -317,82 +329,144 @@ def _winner(n, trump, x0, x1, x2):
 
 
 @inline
+def _winner(n, trump, x0, x1, x2):
+    """The index (0 the leader) of the card taking the trick ``x0 x1 x2``, led by ``x0``."""
+    return _winner_of(n, trump, x0 & 3, x0, x1, x2)
+
+
+@loop(forceinline=True)
 def _two_tricks(t, n, leader, trump, tp, last_pen):
     """The last two tricks from their start, two cards a hand, solved directly (max-n, ties
     to the lowest card: the search's choices): each seat's every legal card, in a loop of at
     most eight first tricks rather than a search. Returns each trick's winner (seat) and gain.
     The two tricks' penalties add up to those of the six cards, so the second's gain follows
-    from the first's."""
+    from the first's; each card's penalty is read once, and the second trick's taker is found
+    in the seats' order, with the suit its leader plays."""
     s1 = seat_after(leader, 1, n)
     s2 = seat_after(leader, 2, n) if n == 3 else leader
     h0 = t[T.hand + leader]
     h1 = t[T.hand + s1]
     h2 = t[T.hand + s2] if n == 3 else np.int64(0)
-    both = tp + tp - last_pen - _pen(t, lowest(h0)) - _pen(t, highest(h0)) - _pen(t, lowest(h1)) \
-        - _pen(t, highest(h1))
-    if n == 3:
-        both -= _pen(t, lowest(h2)) + _pen(t, highest(h2))
-    bw1 = 0
-    bg1 = 0
-    bw2 = 0
-    v0 = 0
+    a0, a1, b0, b1 = lowest(h0), highest(h0), lowest(h1), highest(h1)
+    c0 = lowest(h2) if n == 3 else a0
+    c1 = highest(h2) if n == 3 else a0
+    pa0, pa1, pb0, pb1 = _pen(t, a0), _pen(t, a1), _pen(t, b0), _pen(t, b1)
+    pc0 = _pen(t, c0) if n == 3 else 0
+    pc1 = _pen(t, c1) if n == 3 else 0
+    both = tp + tp - last_pen - pa0 - pa1 - pb0 - pb1 - pc0 - pc1
+    none = -(np.int64(1) << 40)  # below any value: the first card tried is kept
+    bw1 = bg1 = bw2 = 0
+    v0 = none
+    for i in range(2):
+        x0, r0, p0 = (a0, a1, pa0) if i == 0 else (a1, a0, pa1)
+        led = x0 & 3
+        f1 = np.int64((b0 & 3) == led) | np.int64((b1 & 3) == led) << 1
+        l1 = f1 if f1 != 0 else 3  # the cards seat 1 may play, by their index
+        f2 = np.int64((c0 & 3) == led) | np.int64((c1 & 3) == led) << 1
+        l2 = (f2 if f2 != 0 else 3) if n == 3 else 1
+        cw1 = cg1 = cw2 = 0
+        v1 = none
+        for j in range(2):
+            if (l1 >> j) & 1 == 0:
+                continue
+            x1, r1, p1 = (b0, b1, pb0) if j == 0 else (b1, b0, pb1)
+            dw1 = dg1 = dw2 = 0
+            v2 = none
+            for k in range(2):
+                if (l2 >> k) & 1 == 0:
+                    continue
+                x2, r2, p2 = (c0, c1, pc0) if k == 0 else (c1, c0, pc1)
+                w1 = _winner_of(n, trump, led, x0, x1, x2)
+                g1 = tp - p0 - p1 - (p2 if n == 3 else 0)
+                w2 = _winner_of(n, trump, (r0 if w1 == 0 else (r1 if w1 == 1 else r2)) & 3, r0, r1, r2)
+                v = (g1 if w1 == 2 else 0) + (both - g1 if w2 == 2 else 0)
+                if v > v2 or n == 2:
+                    dw1, dg1, dw2, v2 = w1, g1, w2, v
+            v = (dg1 if dw1 == 1 else 0) + (both - dg1 if dw2 == 1 else 0)
+            if v > v1:
+                cw1, cg1, cw2, v1 = dw1, dg1, dw2, v
+        v = (cg1 if cw1 == 0 else 0) + (both - cg1 if cw2 == 0 else 0)
+        if v > v0:
+            bw1, bg1, bw2, v0 = cw1, cg1, cw2, v
+    return seat_after(leader, bw1, n), bg1, seat_after(leader, bw2, n), both - bg1
+
+
+@inline
+def _of(s, v0, v1, v2):
+    """Seat ``s``'s entry of the value vector ``(v0, v1, v2)`` (no array: kept in registers)."""
+    return v0 if s == 0 else (v1 if s == 1 else v2)
+
+
+@loop(forceinline=True)
+def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
+    """The last three tricks from their start (three cards a hand), solved by loops over the
+    first trick's cards worth trying (:func:`_moves`), each ending in the last two tricks
+    (:func:`_two_tricks_stored`): what each seat gains, as a vector of three (max-n, ties to
+    the lowest card: the search's choices, and its value). Loops rather than the search's
+    stack: most of a search's nodes were these, and each kept its state in memory."""
+    s1 = seat_after(leader, 1, n)
+    s2 = seat_after(leader, 2, n) if n == 3 else leader
+    inplay = t[T.hand] | t[T.hand + 1] | t[T.hand + 2]
+    b0 = b1 = b2 = np.int64(0)
     first0 = True
-    m0 = h0
+    m0 = _moves(t, leader, -1, inplay)
     while m0 != 0:
         x0 = lowest(m0)
         m0 &= m0 - 1
-        r0 = lowest(h0 ^ bit(x0))
-        suit = SUIT_MASK[x0 & 3]
-        l1 = h1 & suit
-        if l1 == 0:
-            l1 = h1
-        l2 = h2 & suit
-        if l2 == 0:
-            l2 = h2
-        cw1 = 0
-        cg1 = 0
-        cw2 = 0
-        v1 = 0
+        t[T.hand + leader] ^= bit(x0)
+        c0 = c1 = c2 = np.int64(0)
         first1 = True
-        while l1 != 0:
-            x1 = lowest(l1)
-            l1 &= l1 - 1
-            r1 = lowest(h1 ^ bit(x1))
-            dw1 = 0
-            dg1 = 0
-            dw2 = 0
-            v2 = 0
-            m2 = l2 if n == 3 else np.int64(1)
+        m1 = _moves(t, s1, x0, inplay)
+        while m1 != 0:
+            x1 = lowest(m1)
+            m1 &= m1 - 1
+            t[T.hand + s1] ^= bit(x1)
+            d0 = d1 = d2 = np.int64(0)
             first2 = True
+            m2 = _moves(t, s2, x0, inplay) if n == 3 else np.int64(1)
             while m2 != 0:
-                x2 = lowest(m2)
+                x2 = lowest(m2) if n == 3 else x1
                 m2 &= m2 - 1
-                r2 = lowest(h2 ^ bit(x2)) if n == 3 else 0
-                w1 = _winner(n, trump, x0, x1, x2)
-                g1 = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
-                # the last trick, led by w1: its cards rotated so that w1's comes first
-                if w1 == 0:
-                    w2 = _winner(n, trump, r0, r1, r2)
-                elif w1 == 1:
-                    w2 = _winner(n, trump, r1, r2, r0) if n == 3 else _winner(n, trump, r1, r0, r0)
-                    w2 = w2 + 1 if w2 + 1 < n else 0
-                else:
-                    w2 = _winner(n, trump, r2, r0, r1) + 2
-                    w2 = w2 - 3 if w2 >= 3 else w2
-                g2 = both - g1
-                v = (g1 if w1 == 2 else 0) + (g2 if w2 == 2 else 0)
-                if first2 or v > v2:
-                    dw1, dg1, dw2, v2 = w1, g1, w2, v
+                if n == 3:
+                    t[T.hand + s2] ^= bit(x2)
+                w = seat_after(leader, _winner(n, trump, x0, x1, x2), n)
+                g = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
+                wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, w, trump, tp, last_pen)
+                if n == 3:
+                    t[T.hand + s2] ^= bit(x2)
+                e0 = (g if w == 0 else 0) + (ga if wa == 0 else 0) + (gb if wb == 0 else 0)
+                e1 = (g if w == 1 else 0) + (ga if wa == 1 else 0) + (gb if wb == 1 else 0)
+                e2 = (g if w == 2 else 0) + (ga if wa == 2 else 0) + (gb if wb == 2 else 0)
+                if first2 or _of(s2, e0, e1, e2) > _of(s2, d0, d1, d2):
+                    d0, d1, d2 = e0, e1, e2
                     first2 = False
-            v = (dg1 if dw1 == 1 else 0) + (both - dg1 if dw2 == 1 else 0)
-            if first1 or v > v1:
-                cw1, cg1, cw2, v1 = dw1, dg1, dw2, v
+            t[T.hand + s1] ^= bit(x1)
+            if first1 or _of(s1, d0, d1, d2) > _of(s1, c0, c1, c2):
+                c0, c1, c2 = d0, d1, d2
                 first1 = False
-        v = (cg1 if cw1 == 0 else 0) + (both - cg1 if cw2 == 0 else 0)
-        if first0 or v > v0:
-            bw1, bg1, bw2, v0 = cw1, cg1, cw2, v
+        t[T.hand + leader] ^= bit(x0)
+        if first0 or _of(leader, c0, c1, c2) > _of(leader, b0, b1, b2):
+            b0, b1, b2 = c0, c1, c2
             first0 = False
-    return seat_after(leader, bw1, n), bg1, seat_after(leader, bw2, n), both - bg1
+    return b0, b1, b2
+
+
+@loop
+def _three_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen):
+    """:func:`_three_tricks` through the transposition table (an entry at a trick's start
+    holds what each seat gains from there, as the search stores it)."""
+    tag = _tag(t, scr, base, leader)
+    k = _slot(t, tag)
+    row = scr[base + TT + (k >> 3)]
+    o = (k & 7) * 8
+    if _probe(t, scr, base, tag, k):
+        return row[o + 4], row[o + 5], row[o + 6]
+    v0, v1, v2 = _three_tricks(t, n, scr, base, leader, trump, tp, last_pen)
+    _key(t, row, o, tag)  # after the loops, whose entries may have taken this slot
+    row[o + 4] = v0
+    row[o + 5] = v1
+    row[o + 6] = v2
+    return v0, v1, v2
 
 
 @loop
@@ -401,8 +475,8 @@ def endgame_score(t, seat, scr, base):
     every seat plays the rest perfectly for itself (max-n, every hand known). ``scr`` rows
     ``base`` .. ``base + SOLVE_ROWS``: the search's stack and its transposition table, whose
     entries stay valid for any later call (their key is the whole position and the rules);
-    at most :data:`MAX_ENDGAME` tricks. The last two tricks are solved where they start
-    (:func:`_two_tricks`), the last alone (forced) where a search begins inside the one
+    at most :data:`MAX_ENDGAME` tricks. The last three tricks are solved where they start
+    (:func:`_three_tricks`), the last alone (forced) where a search begins inside the one
     before it. A position at a trick's start is searched once (the table), and a node
     stops when no card left can change what the seats above it choose (:func:`_cut`): the
     same value vectors as the full search, so the same choices, ties included
@@ -431,12 +505,16 @@ def endgame_score(t, seat, scr, base):
     acc[RULE_BITS] = tp | (t[T.jack_penalty] << 7) | (t[T.jack_penalty + 1] << 14) \
         | (t[T.jack_penalty + 2] << 21) | (t[T.jack_penalty + 3] << 28) | (last_pen << 35) | (n << 42)
     inplay = _in_play(t, scr, base, 0, tlen)
-    for j in range(16):  # the penalties of every set of jacks, by their four bits
-        acc[PENS + j] = _still_to_lose(t, np.int64(j) << (4 * JACK_RANK))
+    acc[PENS] = 0
+    for j in range(1, 16):  # the penalties of every set of jacks, by their four bits
+        acc[PENS + j] = acc[PENS + (j & (j - 1))] + t[T.jack_penalty + lowest(np.int64(j))]
     acc[SUM] = tp * (popcount(inplay) // n) - acc[PENS + ((inplay >> (4 * JACK_RANK)) & 15)] - last_pen
     if tlen == 0 and left == 2 * n:
         wa, ga, wb, gb = _two_tricks(t, n, leader, trump, tp, last_pen)
         return score(t, seat) + (ga if wa == seat else 0) + (gb if wb == seat else 0)
+    if tlen == 0 and left == 3 * n:
+        v0, v1, v2 = _three_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen)
+        return score(t, seat) + _of(seat, v0, v1, v2)
     slot = -1
     if tlen == 0 and left > n:
         tag = _tag(t, scr, base, leader)
@@ -479,6 +557,17 @@ def endgame_score(t, seat, scr, base):
             scr[base + GAIN, p] = g
             leader = w
             tlen = 0
+        if tlen == 0 and left == 3 * n:  # three tricks left: solved by loops, a leaf
+            v0, v1, v2 = _three_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen)
+            acc[0] += v0
+            acc[1] += v1
+            acc[2] += v2
+            _offer(scr, base, p, n, base + ACC, 0)
+            acc[0] -= v0
+            acc[1] -= v1
+            acc[2] -= v2
+            left, leader, tlen = _back(t, scr, base, p, n, left)
+            continue
         if tlen == 0 and left == 2 * n:  # two tricks left: solved directly, a leaf
             wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen)
         elif left == 0 or (tlen == 0 and left == n):  # the deal is over, or its last trick forced
