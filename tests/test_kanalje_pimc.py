@@ -147,9 +147,10 @@ def test_search_charges_the_turned_jack_to_the_last_tricks_winner():
     assert [solved(t, s) for s in range(3)] == brute(t) == [1, 1, 0]
 
 # ---- the decision: PIMC over many worlds picks an exact best card ------------------------------
-def test_pimc_solves_four_tricks_near_the_end_and_three_before():
-    # The depth of the exact search: three players, four tricks at a decision eight tricks from
-    # the end or nearer, three before; two players five, in either phase
+def test_pimc_solves_the_rest_near_the_end_four_tricks_before_and_three_far_from_it():
+    # The depth of the exact search: three players, the whole rest at a decision five tricks
+    # from the end or nearer, four tricks at one seven or nearer, three before; two players five,
+    # in either phase
     rules = KanaljeRules()
     t = TB.TABLE.zeros()
     TB.start_deal(_state(5), t, np.arange(52, dtype=np.int64), 52, rules.pack(), -1, 0, -1, 1, 0, 0,
@@ -161,8 +162,9 @@ def test_pimc_solves_four_tricks_near_the_end_and_three_before():
         if TB.play_card(t, s, P.heuristic_card(t, s, TB.legal_cards(t, s))):
             break
     assert {d for left, d in depths if left > S.NEAR_THREE} == {S.ENDGAME_THREE_FAR} == {3}
-    assert {d for left, d in depths if left <= S.NEAR_THREE} == {S.ENDGAME_THREE} == {4}
-    assert S.NEAR_THREE == 8 and max(left for left, _ in depths) == 17
+    assert {d for left, d in depths if S.LAST_THREE < left <= S.NEAR_THREE} == {S.ENDGAME_THREE} == {4}
+    assert {d for left, d in depths if left <= S.LAST_THREE} == {S.LAST_THREE} == {5}
+    assert (S.NEAR_THREE, max(left for left, _ in depths)) == (7, 17)
     for phase in (1, 0):  # the table's phase: 1, then 0 in the trick play
         u = TB.TABLE.zeros()
         TB.start_deal(_state(6), u, np.arange(52, dtype=np.int64), 52, TWO.pack(), -1, 0, -1, 1, 0, 0,
@@ -355,7 +357,7 @@ def test_a_table_kept_across_searches_gives_each_search_its_value_alone(rules):
     # decision near the end of heuristic deals, played out to the search's depth, is searched
     # with one table kept across all of them and again with an empty table
     n = rules.players
-    depth = S.ENDGAME_THREE if n == 3 else S.ENDGAME_TWO
+    depth = S.LAST_THREE if n == 3 else S.ENDGAME_TWO
     shared, fresh = P.new_scratch()[0], P.new_scratch()[0]
     state = _state(13)
     deck = np.arange(52, dtype=np.int64)
@@ -379,3 +381,28 @@ def test_a_table_kept_across_searches_gives_each_search_its_value_alone(rules):
                         searched += 1
             TB.play_card(t, s, P.heuristic_card(t, s, TB.legal_cards(t, s)))
     assert searched > 1000
+
+
+@pytest.mark.parametrize("rules", [KanaljeRules(), KanaljeRules(turned_jack="last_trick", jack_penalties=(1, 5, 0, 2))])
+def test_search_of_the_whole_rest_from_five_tricks_equals_brute_force(rules):
+    # The player solves the whole rest at a decision five tricks from the end: five tricks of
+    # three seats, every jack dealt, at a trick's start and inside it, one table kept across them
+    rng = np.random.default_rng(29)
+    scr = P.new_scratch()[0]
+    for i in range(8):
+        jacks = [4 * 9 + s for s in range(4)]
+        deck = list(rng.permutation([c for c in range(52) if c not in jacks])[:11]) + jacks
+        deck = [int(c) for c in rng.permutation(deck)]
+        t = TB.TABLE.zeros()
+        TB.new_table(t, rules.pack(), int(rng.integers(3)), int(rng.choice([c for c in range(52) if c not in deck])), 0)
+        for s in range(3):
+            t[T.hand + s] = mask_of(deck[5 * s:5 * s + 5])
+        for _ in range(i % 3):  # at the trick's start, or inside it
+            s = TB.to_play(t)
+            TB.play_card(t, s, int(rng.choice(cards_of(int(TB.legal_cards(t, s))))))
+        assert S.tricks_left(t) == S.LAST_THREE
+        want = brute(t)
+        for s in range(3):
+            u = t.copy()
+            assert int(S.endgame_score(u, s, scr, P.SOLVE)) == want[s]
+            assert (u == t).all()

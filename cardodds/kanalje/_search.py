@@ -53,15 +53,17 @@ OFF = 4
 #: The most tricks the search is asked to solve (the scratch rows are sized for it).
 MAX_ENDGAME = 5
 #: Tricks left when the ``pimc`` player stops the heuristic and solves the rest exactly. Three
-#: players: :data:`ENDGAME_THREE` at a decision :data:`NEAR_THREE` tricks from the end or
-#: nearer, :data:`ENDGAME_THREE_FAR` before (far cheaper, and as strong in the ladder, while
-#: three tricks everywhere is weaker: ``benchmarks/RESULTS_pimc.md``). Two players, whose
-#: tricks have two cards: :data:`ENDGAME_TWO` (four from phase 1 is weaker).
-ENDGAME_THREE = 4
+#: players: the whole rest at a decision :data:`LAST_THREE` tricks from the end or nearer,
+#: :data:`ENDGAME_THREE` tricks at one :data:`NEAR_THREE` or nearer, :data:`ENDGAME_THREE_FAR`
+#: before: four tricks at every decision cost three times as much and were no stronger, three
+#: were weaker, and the whole rest from five gained (``benchmarks/RESULTS_pimc.md``). Two
+#: players, whose tricks have two cards: :data:`ENDGAME_TWO` (four from phase 1 is weaker).
 ENDGAME_THREE_FAR = 3
-NEAR_THREE = 8
+ENDGAME_THREE = 4
+NEAR_THREE = 7
+LAST_THREE = 5
 ENDGAME_TWO = 5
-assert max(ENDGAME_THREE, ENDGAME_TWO) <= MAX_ENDGAME
+assert max(LAST_THREE, ENDGAME_TWO) <= MAX_ENDGAME
 
 
 @inline
@@ -76,7 +78,8 @@ def endgame_tricks(t):
     decision at ``t``."""
     if t[T.players] == 2:
         return ENDGAME_TWO
-    return ENDGAME_THREE if tricks_left(t) <= NEAR_THREE else ENDGAME_THREE_FAR
+    left = tricks_left(t)
+    return LAST_THREE if left <= LAST_THREE else (ENDGAME_THREE if left <= NEAR_THREE else ENDGAME_THREE_FAR)
 
 
 @inline
