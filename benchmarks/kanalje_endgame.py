@@ -1,9 +1,9 @@
-"""Kanalje's exact end search: microseconds a search from the end search's depth and one trick deeper.
+"""Kanalje's exact end search: microseconds a search from its depth, one trick deeper and one less.
 
 Run: ``python benchmarks/kanalje_endgame.py``. The end positions: every candidate card of every
 third decision met while heuristic players play the deals of ``kanalje_pimc.py``'s cost table,
-played out by the heuristic to the search's depth (four tricks left with three players, five
-with two) or one trick more; each set searched from one seat, a fresh transposition table per
+played out by the heuristic to four tricks left with three players (the player's search near the
+end), five with two, or one trick more (or less); each set searched from one seat, a fresh transposition table per
 pass, the fastest of five passes (one thread, CPU time). What a deeper ``pimc`` would cost.
 """
 
@@ -35,6 +35,7 @@ def _run(ends, seats, scr):
 def per_search(n, extra):
     """Microseconds a search at ``extra`` tricks past the end search's depth, and the positions."""
     state = chunk_state(as_seed_sequence(1)[0], 0)
+    depth = S.ENDGAME_THREE if n == 3 else S.ENDGAME_TWO
     ends, seats = [], []
     for t, seat, legal in positions(40 if n == 3 else 60, n, 7 + n)[::3]:
         if t[T.phase] == 1:
@@ -42,7 +43,7 @@ def per_search(n, extra):
         for c in range(52):
             if (legal >> c) & 1:
                 w = t.copy()
-                P.play_heuristic_until(state, w, S.endgame_tricks(w) + extra, c, True)
+                P.play_heuristic_until(state, w, depth + extra, c, True)
                 ends.append(w)
                 seats.append(seat)
     e, s = np.array(ends), np.array(seats, dtype=np.int64)
@@ -59,10 +60,14 @@ def per_search(n, extra):
 
 def main() -> None:
     for n in (3, 2):
-        (a, m), (b, _) = per_search(n, 0), per_search(n, 1)
         depth = S.ENDGAME_THREE if n == 3 else S.ENDGAME_TWO
-        print(f"{n} players, {m:,} end positions: {a:.2f} us a search from {depth} tricks, {b:.2f} us from "
-              f"{depth + 1}: {b / a:.1f} times", flush=True)
+        (a, m), (b, _) = per_search(n, 0), per_search(n, 1)
+        line = (f"{n} players, {m:,} end positions: {a:.2f} us a search from {depth} tricks, {b:.2f} us from "
+                f"{depth + 1}: {b / a:.1f} times")
+        if n == 3:
+            c, _ = per_search(n, -1)
+            line += f"; {c:.2f} us from {depth - 1}: {a / c:.1f} times less than from {depth}"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

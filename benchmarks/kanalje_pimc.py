@@ -15,9 +15,12 @@ writes ``benchmarks/RESULTS_pimc.md``.
    two players (``--deals`` deals at the fewest worlds, fewer in proportion at more):
    pimc's points a deal more than the look-ahead's, 95% interval.
 4. With ``--before TREE`` (a worktree of the code before): the same strength matches run in
-   TREE in a subprocess (at the fewest worlds); their counts compared to this tree's (the same seed deals the same
-   cards and the players draw the same random numbers, so a player that chooses the same cards
-   gives the same counts to the last deal).
+   TREE in a subprocess (two players, at the fewest worlds: the two-player pimc plays as
+   before); their counts compared to this tree's (the same seed deals the same cards and the
+   players draw the same random numbers, so a player that chooses the same cards gives the same
+   counts to the last deal).
+5. Three players: the new pimc against the old (:func:`pimc_before`, checked against TREE's
+   counts) at each ``--worlds``, paired on the same deals, and their cost.
 """
 
 from __future__ import annotations
@@ -34,77 +37,144 @@ import sys
 import time
 from pathlib import Path
 
-from cardodds.kanalje import _policies as P
+from cardodds._jit import inline
+from cardodds._random import next_u64
+from cardodds.kanalje import _policies as P, _search as S
+from cardodds.kanalje._bits import lowest
+from cardodds.kanalje._table import T, copy_into
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 OUT = HERE / "RESULTS_pimc.md"
 HAND = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
 ADVISE = ["kanalje", "advise", "--seat", "0", "--hand", HAND, "--turned", "7h", "--seed", "1"]
-#: What the comparison with ``--before`` shows (the tree measured: a search that gives the same values).
+#: What the tables show (written after them).
 NOTE = """
-## The new search against the old
+## What changed
 
-At the same depth (four tricks with three players, five with two) the new search gives the old
-search's value vectors, ties included (`tests/test_kanalje_pimc.py` compares the search with a
-brute force on end positions of heuristic deals and on jack-rich ones, under four rules, one
-transposition table kept across positions and rules), so the new pimc plays the old pimc's
-cards and draws the same random numbers: the pairing is the strongest there is, the same deals
-played by both trees, and the column "same counts as TREE" says the 1,000-deal matches gave the
-same counts to the last deal (TREE: the code before this round). The paired difference between
-new and old pimc is therefore exactly 0 on every deal: no interval to print, and no strength
-gained or lost.
+The search gives the old search's value vectors, ties included (`tests/test_kanalje_pimc.py`
+compares it with a brute force under four rules, with one transposition table kept across
+positions, and a table kept across thousands of searches with an empty one), faster: the last
+three tricks are solved where they start by loops over the first trick's cards, each ending in
+the last two tricks' loop, which now reads each card's penalty once and finds the second trick's
+taker in the seats' order; with two players (two seats sharing a fixed total) a node is cut
+against any seat above it that chose, not only its parent (alpha-beta), and the nodes between
+are never stored. Its helpers are typed once and inlined by LLVM (a quarter of the search's
+compile time, `RESULTS_compile.md`).
 
-What changed: the last two tricks are no longer searched ply by ply but solved where they
-start by a loop over their at most eight first tricks, through the table (they were most of
-the nodes); equal cards of a suit are found by a fill down the suit (no loop
-over the cards); trick winners and jack penalties are computed without a branch; the penalties
-of the jacks in play are looked up rather than summed.
-
-The search was not made deeper: a search from five tricks left costs 18 times one from four
-with three players (42.8 against 2.3 microseconds), one from six 3.8 times one from five with
-two (6.3 against 1.6): more than this round saved (`python benchmarks/kanalje_endgame.py`,
-2026-12-04 at 21:56, the same machine).
+The player: with three players the exact search covers the whole rest at a decision five
+tricks from the end or nearer, the last four tricks at one seven or nearer, and the last three
+before. Far from the end a decision's play-outs run eight or more tricks of the heuristic before
+the search, and an exactly played fourth-to-last trick changes little of what they measure,
+while a search over three tricks costs a fraction of one over four; part of the saving pays for
+the whole rest near the end, where each trick decides jacks. Three tricks at every decision is
+weaker, and the same player without the whole rest from five (`eight-four`, four tricks from
+eight) neither stronger nor weaker at this precision (the last table). Two players: the same player as before (four tricks after
+a phase-1 decision is weaker).
 
 ## Against the targets
 
-A pimc decision was to cost at least ten times less than at the start (42 and 46 times a
-look-ahead decision), at the same strength. The pimc player now costs 12.5 times a look-ahead
-decision with three players (3.4 times less than at the start, 1.8 times less than the code
-before this round) and 6.0 with two (7.7 and 1.5 times less), and plays exactly as before:
-short of the target, by a factor 3 with three players and 1.3 with two. The cheaper player
-that meets the cost with three players (`pimc_within`, 3.8 times a look-ahead decision) is
-weaker: 0.066 [0.003, 0.128] points a deal below this pimc, so it is not the player. The exact
-search is now about nine tenths of a pimc decision's time with three players; what is left to
-gain there is a cheaper node (the search from four tricks still opens about 90 nodes, most
-of them in the trick before the last two) or a shallower search far from the end that keeps the strength, which
-the ladder above says the simple cut at 8 tricks does not. `cardodds kanalje advise --policies
-pimc` on the docs' opening position takes 12 s of CPU (22.6 s before): 6 s wall at best on 2
-free cores, not the 5 s targeted; on the loaded machine of this run 22 s.
+A pimc decision was to cost at least ten times less than when the target was set: 42 times a
+look-ahead decision with three players and 46 with two (`RESULTS_kanalje_ladder.md` as of
+2026-12-04, before the search's transposition table),
+at the same strength. The first table gives today's cost: 3.9 times with three players (more
+than ten times less: met), 5.1 with two (nine times less: short of ten by a tenth; the two-player
+player is the old one, its search faster). The fourth table gives the strength: the new
+three-player pimc against the old on 8,000 deals, and on 1,000 at 64 worlds, is as strong at this
+precision, neither interval excluding zero, so no gain in strength is shown; against the
+look-ahead it wins at 16 and at 64 worlds (the third table). Spending the saving on a deeper
+search everywhere is out of reach: `python benchmarks/kanalje_endgame.py` puts a search from
+five tricks at 17 times one from four.
 """
-#: Tricks left from which :func:`pimc_within`'s play-outs end in the exact search (the library's
-#: pimc: every decision, ``_search.EXACT_WITHIN``).
-WITHIN = 8
+@inline
+def _played_out(state, t, seat, legal, samples, scr, rs, far, near_from, near, last, phase1_depth):
+    """The pimc player with other depths of the exact search (tricks left when the heuristic
+    stops): three players, ``far`` at a decision more than ``near_from`` tricks from the end,
+    ``near`` within, ``last`` within :data:`_search.LAST_THREE`; two players, ``phase1_depth``
+    at a phase-1 decision and :data:`_search.ENDGAME_TWO` in phase 2 (its one world). Otherwise
+    :func:`_policies.sampled_choose`: the same worlds, candidates and random draws."""
+    if (legal & (legal - 1)) == 0:
+        return lowest(legal)
+    reps = P.representatives(t, seat, legal)
+    w, w2, cands, totals = scr[P.WORLD], scr[P.PLAY], scr[P.CANDS], scr[P.TOTALS]
+    sub, s2 = rs[P.SUB], rs[P.SUB_COPY]
+    k = 0
+    x = reps
+    while x != 0:
+        cands[k] = lowest(x)
+        totals[k] = 0
+        x &= x - 1
+        k += 1
+    p1 = t[T.phase] == 1
+    left = S.tricks_left(t)
+    if t[T.players] == 2:
+        depth = phase1_depth if p1 else S.ENDGAME_TWO
+    else:
+        depth = far if left > near_from else (near if left > S.LAST_THREE else last)
+    for _ in range(1 if not p1 and t[T.players] == 2 else samples):
+        P.sample_world(state, t, seat, w, scr[P.POOL], True)
+        w[T.check] = 0
+        if p1:
+            for j in range(4):
+                sub[j] = next_u64(state)
+        if k == 1:
+            continue
+        for i in range(k):
+            copy_into(w2, w)
+            copy_into(s2, sub)
+            P.play_heuristic_until(s2, w2, depth, cands[i], True)
+            totals[i] += S.endgame_score(w2, seat, scr, P.SOLVE)
+    best = 0
+    for i in range(1, k):
+        if totals[i] > totals[best]:
+            best = i
+    return cands[best]
 
 
-def pimc_within(state, t, seat, legal, samples, scr, rs):
-    """A cheaper three-player pimc: the exact end search only at a decision within
-    :data:`WITHIN` tricks of the end, the look-ahead's play-outs before."""
-    return P.sampled_choose(state, t, seat, legal, samples, scr, rs, True, None, WITHIN)
+def pimc_before(state, t, seat, legal, samples, scr, rs):
+    """The pimc of the code before: the exact search over the last four tricks after every
+    three-player decision, however far from the end (the search gives the old search's values,
+    so this plays the old pimc's cards: its match against the look-ahead has the old tree's counts)."""
+    return _played_out(state, t, seat, legal, samples, scr, rs, 4, 17, 4, 4, 5)
 
 
-def within_match(b, deals, seed, k, threads):
-    """``strength``: :func:`pimc_within` (A) against ``b`` ("pimc" or "lookahead", the library's
-    players), three players, paired on the same deals."""
+def pimc_three(state, t, seat, legal, samples, scr, rs):
+    """Three tricks solved after every three-player decision."""
+    return _played_out(state, t, seat, legal, samples, scr, rs, 3, 17, 3, 3, 5)
+
+
+def pimc_eight_four(state, t, seat, legal, samples, scr, rs):
+    """Three players: three tricks solved far from the end, four at a decision eight tricks from
+    the end or nearer, never the whole rest from five."""
+    return _played_out(state, t, seat, legal, samples, scr, rs, 3, 8, 4, 4, 5)
+
+
+def pimc_phase1_four(state, t, seat, legal, samples, scr, rs):
+    """Two players: four tricks solved after a phase-1 decision instead of five."""
+    return _played_out(state, t, seat, legal, samples, scr, rs, 3, 7, 4, 5, 4)
+
+
+#: The other players :func:`variant_match` knows, by name.
+VARIANTS = {"before": pimc_before, "three": pimc_three, "eight-four": pimc_eight_four,
+            "phase1-four": pimc_phase1_four}
+
+
+def variant_match(a, b, deals, seed, k, threads, players=3):
+    """``strength``: player ``a`` against ``b`` (the names of :data:`VARIANTS`, or "pimc" or
+    "lookahead", the library's), paired on the same deals."""
     from cardodds._jit import Pointer
     from cardodds.kanalje import KanaljeRules, play, strength
 
-    a = Pointer(pimc_within, P.SEARCH_SIGNATURE)
-    other = P.PIMC_TRICK_PLAY if b == "pimc" else P.LOOKAHEAD_TRICK_PLAY
+    def pointer(name):
+        if name in VARIANTS:
+            return Pointer(VARIANTS[name], P.SEARCH_SIGNATURE)
+        return {"pimc": P.PIMC, "lookahead": P.LOOKAHEAD}[name]
+
+    first, second = pointer(a), pointer(b)
     calls = play.calls
-    play.calls = lambda user, codes, phase1=True: P.Calls(user, other, a)
+    play.calls = lambda user, codes, phase1=True: P.Calls(user, second, first)
     try:
-        return strength("pimc", "lookahead", rules=KanaljeRules(players=3), samples=deals, rng=seed,
+        return strength("pimc", "lookahead", rules=KanaljeRules(players=players), samples=deals, rng=seed,
                         lookahead_samples=k, threads=threads)
     finally:
         play.calls = calls
@@ -134,17 +204,16 @@ def rates(n, worlds, repeats):
         statistics.median(look)
 
 
-def within_ratio(worlds, repeats):
-    """Median of :func:`pimc_within`'s time over the look-ahead's, as :func:`rates` (three players)."""
+def before_ratio(worlds, repeats):
+    """Median (range) of :func:`pimc_before`'s time over the library pimc's, as :func:`rates` (three players)."""
     import numba
 
     sys.path.insert(0, str(HERE))
     from kanalje_ladder import decision_rate, positions
 
     pos = positions(40, 3, 10)
-    cheap = numba.njit(pimc_within)
-    ratios = [decision_rate(P.lookahead_choose, pos, worlds) / decision_rate(cheap, pos, worlds)
-              for _ in range(repeats)]
+    old = numba.njit(pimc_before)
+    ratios = [decision_rate(P.pimc_choose, pos, worlds) / decision_rate(old, pos, worlds) for _ in range(repeats)]
     return f"{statistics.median(ratios):.1f} ({min(ratios):.1f}-{max(ratios):.1f})"
 
 
@@ -244,7 +313,7 @@ def main(argv=None):
                          lookahead_samples=k, threads=args.threads)
             wall = time.perf_counter() - t0
             same = "-"
-            if args.before and i == 0:
+            if args.before and i == 0 and n == 2:  # the two-player pimc plays as before
                 same = "yes" if match_counts(args.before, n, deals, seed, k, args.threads) == \
                     m.counts.tolist() else "NO"
             adv = m.points
@@ -253,27 +322,53 @@ def main(argv=None):
             lines.append(f"| {n} | {k} | {deals:,} | {m.mean_a:.3f} | {m.mean_b:.3f} | {adv.format(3)} | "
                          f"{'yes' if adv.lo > 0 else 'no'} | {wall:.0f} | {same} | `{call}` |")
             print(lines[-1], flush=True)
-    lines += ["", f"## A cheaper pimc: the exact search only within {WITHIN} tricks of the end", "",
-              f"Three players: `pimc_within` (this script), the look-ahead's play-outs at a decision more than "
-              f"{WITHIN} tricks from the end, against the library's pimc (its play-outs end in the exact search "
-              "at every decision) and against the look-ahead: A in each seat in turn, B elsewhere, versus B "
-              "everywhere; A's points a deal more, 95% interval. Its cost, measured as above: "
-              f"{within_ratio(args.worlds[0], args.repeats)} times a look-ahead decision at "
-              f"{args.worlds[0]} worlds.", "",
-              "| B | worlds | deals | pimc_within | B scores | pimc_within minus B | excludes 0 | wall s | call |",
-              "|---|---:|---:|---:|---:|---|---|---:|---|"]
-    for i, (b, k) in enumerate([("pimc", min(args.worlds)), ("lookahead", min(args.worlds))]):
-        seed = 600 + i
+    lines += ["", "## The new pimc against the old (three players)", "",
+              "`pimc_before` (this script): the pimc of the code before, the exact search over the last four "
+              "tricks after every decision. The library's pimc (A) in each seat in turn against B elsewhere, "
+              "versus B everywhere: A's points a deal more, 95% interval; the row `before-lookahead` is "
+              "`pimc_before` against the look-ahead, whose counts are compared with the code before's pimc "
+              "against the look-ahead on the same deals (TREE). The old pimc's time over the new one's, "
+              f"measured as above at {args.worlds[0]} worlds: {before_ratio(args.worlds[0], args.repeats)}.", "",
+              "| B | worlds | deals | A scores | B scores | A minus B | excludes 0 | wall s | same counts as TREE "
+              "| call |",
+              "|---|---:|---:|---:|---:|---|---|---:|---|---|"]
+    # the new against the old at the fewest worlds on 8 times the deals, at more worlds on as many:
+    # a difference of a few hundredths of a point a deal needs them
+    plan = [(("pimc", "before"), k, 900 if i == 0 else 700 + i, args.deals * (8 if i == 0 else 1))
+            for i, k in enumerate(args.worlds)]
+    plan.append((("before", "lookahead"), min(args.worlds), 530, args.deals))
+    for pair, k, seed, deals in plan:
+        b = pair[1] if pair[0] == "pimc" else "-".join(pair)
         t0 = time.perf_counter()
-        m = within_match(b, args.deals, seed, k, args.threads)
+        m = variant_match(*pair, deals, seed, k, args.threads)
         wall = time.perf_counter() - t0
+        same = "-"
+        if args.before and b == "before-lookahead":
+            same = "yes" if match_counts(args.before, 3, deals, seed, k, args.threads) == m.counts.tolist() else "NO"
         adv = m.points
-        lines.append(f"| {b} | {k} | {args.deals:,} | {m.mean_a:.3f} | {m.mean_b:.3f} | {adv.format(3)} | "
-                     f"{'yes' if adv.lo > 0 or adv.hi < 0 else 'no'} | {wall:.0f} | "
-                     f"`within_match({b!r}, {args.deals}, {seed}, {k}, {args.threads})` |")
+        lines.append(f"| {b} | {k} | {deals:,} | {m.mean_a:.3f} | {m.mean_b:.3f} | {adv.format(3)} | "
+                     f"{'yes' if adv.lo > 0 or adv.hi < 0 else 'no'} | {wall:.0f} | {same} | "
+                     f"`variant_match({pair[0]!r}, {pair[1]!r}, {deals}, {seed}, {k}, {args.threads})` |")
         print(lines[-1], flush=True)
-    if args.before:
-        lines += NOTE.splitlines()
+    k = min(args.worlds)
+    lines += ["", "## Other depths of the exact search, against the library's pimc", "",
+              "A (this script's `VARIANTS`) in each seat in turn against the library's pimc elsewhere, versus pimc "
+              f"everywhere, {k} worlds: A's points a deal more, 95% interval. `three`: the last three tricks "
+              "solved after every decision; `eight-four`: three tricks far from the end, four at a decision "
+              "eight tricks from the end or nearer, never the whole rest from five; `phase1-four`: two "
+              "players, four tricks solved after a phase-1 decision instead of five.", "",
+              "| players | A | deals | A scores | pimc scores | A minus pimc | excludes 0 | wall s | call |",
+              "|---|---|---:|---:|---:|---|---|---:|---|"]
+    for a, n, seed in (("three", 3, 710), ("eight-four", 3, 711), ("phase1-four", 2, 712)):
+        deals = 4 * args.deals if n == 3 else args.deals
+        t0 = time.perf_counter()
+        m = variant_match(a, "pimc", deals, seed, k, args.threads, n)
+        adv = m.points
+        lines.append(f"| {n} | {a} | {deals:,} | {m.mean_a:.3f} | {m.mean_b:.3f} | {adv.format(3)} | "
+                     f"{'yes' if adv.lo > 0 or adv.hi < 0 else 'no'} | {time.perf_counter() - t0:.0f} | "
+                     f"`variant_match({a!r}, 'pimc', {deals}, {seed}, {k}, {args.threads}, {n})` |")
+        print(lines[-1], flush=True)
+    lines += NOTE.splitlines()
     OUT.write_text("\n".join(lines) + "\n")
     print(f"wrote {OUT}", file=sys.stderr)
 

@@ -139,13 +139,13 @@ def _own_jacks(d, trump: int) -> list[tuple[float, float]]:
     return out
 
 
-def study(deals: int) -> None:
+def study(deals: int, players=("pimc", "lookahead", "heuristic")) -> None:
     print(f"load average at the start: {_load()}; thresholds {THRESHOLDS.words()}")
     print("| deals played by | cards rated | clear losses | >= 1 point (mistake or worse) | >= 2.5 (blunder) | "
           "costliest | lost a seat, independent worlds | lost a seat, the ranking worlds | own jack: cards | "
           "priced >= 1 | >= 2.5 | no clear loss |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for player in ("pimc", "lookahead", "heuristic"):
+    for player in players:
         costs, lost, lost_same, jacks = [], [], [], []
         t0 = time.perf_counter()
         for seed in range(1, deals + 1):
@@ -181,9 +181,10 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--first-call", action="store_true")
     ap.add_argument("--study", action="store_true")
+    ap.add_argument("--players", default="pimc,lookahead,heuristic", help="the study's players, by name")
     args = ap.parse_args()
     if args.study:
-        study(args.deals or 20)
+        study(args.deals or 20, args.players.split(","))
     elif args.first_call:
         first_call(args.repeats)
     else:
