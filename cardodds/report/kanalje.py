@@ -246,8 +246,8 @@ def _pimc_lines(data: dict) -> list[str]:
     heur = risks["heuristic"]
     L = ["### Under the strongest player: all `pimc`", "",
          f"`pimc` at every seat (perfect-information Monte Carlo, {LOOKAHEAD_SAMPLES} worlds a decision, the last "
-         "four tricks solved exactly; it beats `lookahead` head to head: docs/kanalje.md). It is slow (about 50 "
-         f"decisions a deal), so these figures rest on {strong.samples:,} deals only against "
+         "tricks of every world solved exactly; it beats `lookahead` head to head: docs/kanalje.md). It is slow "
+         f"(about 50 decisions a deal), so these figures rest on {strong.samples:,} deals only against "
          f"{heur.samples:,} for the heuristic: their intervals are several times wider.", ""]
     L += _risk_lines(rules, strong, "pimc")
     L += [f"Card conservation and each deal's total were checked on every all-pimc deal: {strong.violations} "

@@ -52,7 +52,7 @@ POSITIONS = (
              "clubs are trump, the A♣ is played and the Q♣ turned, so my K♣ is the top trump: it takes the "
              "8♣ trick for sure, the 7♣ cannot."),
     Position("The last tricks, pimc players", 1, "Kc 7c 4s", "Qc", LATE, "Kc",
-             "the same position played out by `pimc` at every seat (the last four tricks solved exactly).",
+             "the same position played out by `pimc` at every seat (the rest of the deal solved exactly).",
              policies="pimc"),
 )
 
