@@ -69,8 +69,8 @@ the search, and an exactly played fourth-to-last trick changes little of what th
 while a search over three tricks costs a fraction of one over four; part of the saving pays for
 the whole rest near the end, where each trick decides jacks. Three tricks at every decision is
 weaker, and the same player without the whole rest from five (`eight-four`, four tricks from
-eight) neither stronger nor weaker at this precision (the last table). Two players: the same player as before (four tricks after
-a phase-1 decision is weaker).
+eight) neither stronger nor weaker at this precision (the last table). Two players: the same
+player as before (four tricks after a phase-1 decision is weaker).
 
 ## Against the targets
 
@@ -95,16 +95,9 @@ def _played_out(state, t, seat, legal, samples, scr, rs, far, near_from, near, l
     :func:`_policies.sampled_choose`: the same worlds, candidates and random draws."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
-    reps = P.representatives(t, seat, legal)
     w, w2, cands, totals = scr[P.WORLD], scr[P.PLAY], scr[P.CANDS], scr[P.TOTALS]
     sub, s2 = rs[P.SUB], rs[P.SUB_COPY]
-    k = 0
-    x = reps
-    while x != 0:
-        cands[k] = lowest(x)
-        totals[k] = 0
-        x &= x - 1
-        k += 1
+    k = P.candidates(t, seat, legal, cands, totals)
     p1 = t[T.phase] == 1
     left = S.tricks_left(t)
     if t[T.players] == 2:

@@ -487,6 +487,20 @@ def representatives(t, seat, legal):
     return lowest_of_runs(legal, JACKS | ~seen, t[T.hand + seat])
 
 
+@inline
+def candidates(t, seat, legal, cands, totals):
+    """The cards worth playing out (:func:`representatives`) into ``cands``, lowest first, and
+    their ``totals`` zeroed: how many."""
+    k = 0
+    x = representatives(t, seat, legal)
+    while x != 0:
+        cands[k] = lowest(x)
+        totals[k] = 0
+        x &= x - 1
+        k += 1
+    return k
+
+
 def new_scratch():
     """The scratch a chunk's look-ahead and user decisions work in: (int64 rows, uint64 rows)."""
     return np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64), np.zeros((2, 4), dtype=np.uint64)
@@ -513,20 +527,13 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1):
     prunes the other player's play-outs: the look-ahead compiles no exact search."""
     if (legal & (legal - 1)) == 0:
         return lowest(legal)
-    reps = representatives(t, seat, legal)
     w = scr[WORLD]
     w2 = scr[PLAY]
     cands = scr[CANDS]
     totals = scr[TOTALS]
     sub = rs[SUB]
     s2 = rs[SUB_COPY]
-    k = 0
-    x = reps
-    while x != 0:
-        cands[k] = lowest(x)
-        totals[k] = 0
-        x &= x - 1
-        k += 1
+    k = candidates(t, seat, legal, cands, totals)
     p1 = t[T.phase] == 1
     worlds = 1 if exact and not p1 and t[T.players] == 2 else samples  # nothing hidden: one world
     for _ in range(worlds):
