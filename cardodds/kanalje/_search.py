@@ -37,7 +37,8 @@ from ._table import T, score, seat_after
 #: the key bits of the rules, :data:`RULE_BITS`, and a turned jack's penalty,
 #: :data:`LAST_PEN`), the node's transposition-table slot (-1: none, or a cut node), the
 #: least and the most any seat can still gain from the node, with two players what each seat
-#: already has for sure at a node above and that node (4 a ply); then the transposition table (:data:`TT_ROWS` rows).
+#: already has for sure at a node above and that node (4 a ply); then the transposition
+#: table (:data:`TT_ROWS` rows).
 MOVES, CARDS, MOVER, LEADER, TLEN, WIN, GAIN, HAVE, BEST, ACC, SLOT, LOW, HIGH, ALPHA, TT = range(15)
 #: Columns of the ``ACC`` row past the four seats.
 SUM, RULE_BITS, LAST_PEN, PENS = 4, 5, 6, 8
