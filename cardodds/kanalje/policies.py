@@ -21,7 +21,7 @@
     Plays each legal card, then the heuristic, on the same ``samples`` worlds dealt consistently
     with what it saw (cards, voids, phase-1 face-up cards), and picks the best total score.
 ``pimc``
-    The look-ahead, its last four tricks (five with two players) solved exactly (max-n search).
+    The look-ahead, its last three to five tricks solved exactly (max-n search).
 
 Your own policy is an ``@njit`` function ``policy(state, seat, view, legal) -> card``: ``state``
 the chunk's xoshiro256** state (draw with :func:`cardodds._random.bounded`), ``legal`` the mask
