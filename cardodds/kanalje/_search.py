@@ -57,7 +57,7 @@ MAX_ENDGAME = 5
 #: players: the whole rest at a decision :data:`LAST_THREE` tricks from the end or nearer,
 #: :data:`ENDGAME_THREE` tricks at one :data:`NEAR_THREE` or nearer, :data:`ENDGAME_THREE_FAR`
 #: before: four tricks at every decision cost three times as much and were no stronger, three
-#: were weaker, and the whole rest from five gained (``benchmarks/RESULTS_pimc.md``). Two
+#: were weaker, and the whole rest from five no weaker (``benchmarks/RESULTS_pimc.md``). Two
 #: players, whose tricks have two cards: :data:`ENDGAME_TWO` (four from phase 1 is weaker).
 ENDGAME_THREE_FAR = 3
 ENDGAME_THREE = 4
