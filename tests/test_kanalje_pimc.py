@@ -406,3 +406,32 @@ def test_search_of_the_whole_rest_from_five_tricks_equals_brute_force(rules):
             u = t.copy()
             assert int(S.endgame_score(u, s, scr, P.SOLVE)) == want[s]
             assert (u == t).all()
+
+
+@pytest.mark.parametrize("trick_points, jack_penalties", [(1, (1, 2, 3, 4)), (2, (1, 5, 0, 2))])
+def test_two_player_search_of_five_tricks_with_every_jack_equals_brute_force(trick_points, jack_penalties):
+    # Two players search five tricks: a reply tried out of the lowest-first order and the
+    # three-trick loop stopping at a reply no better for the leader must give each seat the
+    # brute force's value; five cards a hand, every jack dealt, at a trick's start and inside
+    # it, every trump and none, one table kept across them all
+    rules = KanaljeRules(players=2, trick_points=trick_points, jack_penalties=jack_penalties)
+    rng = np.random.default_rng(31)
+    scr = P.new_scratch()[0]
+    jacks = [4 * 9 + s for s in range(4)]
+    for i in range(20):
+        deck = list(rng.permutation([c for c in range(52) if c not in jacks])[:6]) + jacks
+        deck = [int(c) for c in rng.permutation(deck)]
+        t = TB.TABLE.zeros()
+        TB.new_table(t, rules.pack(), int(rng.integers(2)), -1, 0)
+        t[T.trump] = i % 5 - 1
+        for s in range(2):
+            t[T.hand + s] = mask_of(deck[5 * s:5 * s + 5])
+        if i % 2:
+            s = TB.to_play(t)
+            TB.play_card(t, s, int(rng.choice(cards_of(int(TB.legal_cards(t, s))))))
+        want = brute(t)
+        assert sum(want) == sum(int(TB.score(t, s)) for s in range(2)) + 5 * trick_points - sum(jack_penalties)
+        for s in range(2):
+            u = t.copy()
+            assert int(S.endgame_score(u, s, scr, P.SOLVE)) == want[s]
+            assert (u == t).all()

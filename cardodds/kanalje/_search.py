@@ -17,8 +17,11 @@ one suit in one hand with no card of that suit still in play between them (no ja
 them) take the same tricks whatever is played: only the lowest of each such run is searched.
 The last three tricks are not searched ply by ply: where they start, loops over the first
 trick's cards solve them (:func:`_three_tricks`), and where the last two start, a loop over
-their at most eight first tricks (:func:`_two_tricks`), both through the table. With two
-players the seats share a fixed total, so a node is cut against any node above (alpha-beta).
+their at most eight first tricks (:func:`_two_tricks`), both through the table (with two
+players the last two directly: four first tricks at most). With two players the seats share a
+fixed total, so a node is cut against any node above (alpha-beta), and the second seat of a
+trick tries first the reply most often best (:func:`_reply_first`): a fixed total leaves each
+seat one value whatever the order.
 """
 
 from __future__ import annotations
@@ -401,13 +404,36 @@ def _of(s, v0, v1, v2):
     return v0 if s == 0 else (v1 if s == 1 else v2)
 
 
+@inline
+def _reply_first(n, trump, led, m):
+    """Of the cards ``m``, the one a trick's second seat tries first: with two players the
+    lowest non-jack that takes a trick led by a non-jack, else the lowest that leaves a led
+    jack to the leader (the other seat's best reply is often one of these, and its trying it
+    first cuts sooner); the lowest with three, whose ties go to the lowest card. The two
+    seats share a fixed total, so the order changes no value."""
+    if n != 2:
+        return lowest(m)
+    ls = led & 3
+    follow = m & SUIT_MASK[ls]
+    if follow != 0:
+        win = follow & above(led)
+    elif trump >= 0 and ls != trump:
+        win = m & SUIT_MASK[trump]
+    else:
+        win = np.int64(0)
+    prefer = (win & ~JACKS) if (led >> 2) != JACK_RANK else (m & ~win)
+    return lowest(prefer) if prefer != 0 else lowest(m)
+
+
 @loop(forceinline=True)
 def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
     """The last three tricks from their start (three cards a hand), solved by loops over the
     first trick's cards worth trying (:func:`_moves`), each ending in the last two tricks
-    (:func:`_two_tricks_stored`): what each seat gains, as a vector of three (max-n, ties to
-    the lowest card: the search's choices, and its value). Loops rather than the search's
-    stack: most of a search's nodes were these, and each kept its state in memory."""
+    (:func:`_two_tricks_stored`; with two players :func:`_two_tricks`): what each seat gains,
+    as a vector of three (max-n, ties to the lowest card: the search's choices, and its
+    value). Loops rather than the search's stack: most of a search's nodes were these, and
+    each kept its state in memory. With two players the second seat stops at a reply that
+    leaves the leader no more than a card it tried before (exact: a cut within the loops)."""
     s1 = seat_after(leader, 1, n)
     s2 = seat_after(leader, 2, n) if n == 3 else leader
     inplay = t[T.hand] | t[T.hand + 1] | t[T.hand + 2]
@@ -435,7 +461,10 @@ def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
                     t[T.hand + s2] ^= bit(x2)
                 w = seat_after(leader, _winner(n, trump, x0, x1, x2), n)
                 g = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
-                wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, w, trump, tp, last_pen)
+                if n == 2:  # four first tricks at most: faster than the table
+                    wa, ga, wb, gb = _two_tricks(t, n, w, trump, tp, last_pen)
+                else:
+                    wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, w, trump, tp, last_pen)
                 if n == 3:
                     t[T.hand + s2] ^= bit(x2)
                 e0 = (g if w == 0 else 0) + (ga if wa == 0 else 0) + (gb if wb == 0 else 0)
@@ -448,6 +477,8 @@ def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
             if first1 or _of(s1, d0, d1, d2) > _of(s1, c0, c1, c2):
                 c0, c1, c2 = d0, d1, d2
                 first1 = False
+            if n == 2 and not first0 and _of(leader, c0, c1, c2) <= _of(leader, b0, b1, b2):
+                break  # the leader's card already tried is as good: this one is never chosen
         t[T.hand + leader] ^= bit(x0)
         if first0 or _of(leader, c0, c1, c2) > _of(leader, b0, b1, b2):
             b0, b1, b2 = c0, c1, c2
@@ -538,8 +569,8 @@ def endgame_score(t, seat, scr, base):
             _offer(scr, base, p, n, base + BEST, 4 * (p + 1))
             left, leader, tlen = _back(t, scr, base, p, n, left)
             continue
-        c = lowest(m)
-        scr[base + MOVES, p] = m & (m - 1)
+        c = _reply_first(n, trump, cards[OFF + p - 1], m) if tlen == 1 else lowest(m)
+        scr[base + MOVES, p] = m & ~bit(c)
         cards[OFF + p] = c
         scr[base + LEADER, p] = leader
         scr[base + TLEN, p] = tlen
