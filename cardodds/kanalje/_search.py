@@ -17,11 +17,11 @@ one suit in one hand with no card of that suit still in play between them (no ja
 them) take the same tricks whatever is played: only the lowest of each such run is searched.
 The last three tricks are not searched ply by ply: where they start, loops over the first
 trick's cards solve them (:func:`_three_tricks`), and where the last two start, a loop over
-their at most eight first tricks (:func:`_two_tricks`), both through the table (with two
-players the last two directly: four first tricks at most). With two players the seats share a
-fixed total, so a node is cut against any node above (alpha-beta), and the second seat of a
-trick tries first the reply most often best (:func:`_reply_first`): a fixed total leaves each
-seat one value whatever the order.
+their at most eight first tricks (:func:`_two_tricks`), both through the table. With two
+players the seats share a fixed total, so a node is cut against any node above (alpha-beta);
+the second seat of a trick tries first the reply most often best (:func:`_reply_first`); one
+value is searched in the last three tricks, with the last two directly
+(:func:`_three_tricks_two`), and the reply before them by a loop (:func:`_reply_then_three`).
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ SOLVE_ROWS = TT + TT_ROWS
 SOLVE_WIDTH = 64
 #: Where ply 0's card sits in the ``CARDS`` row: the cards of the trick in progress before it.
 OFF = 4
+#: Beyond any value.
+FAR = np.int64(1) << 40
 #: The most tricks the search is asked to solve (the scratch rows are sized for it).
 MAX_ENDGAME = 5
 #: Tricks left when the ``pimc`` player stops the heuristic and solves the rest exactly. Three
@@ -184,8 +186,14 @@ def _cut(scr, base, p, n):
         # alpha-beta: two seats share a fixed total, so a cut against any node above is sound;
         # the nodes between that one and this are no longer exact (never stored)
         scr[base + MOVES, p] = 0
-        for r in range(scr[base + ALPHA, 4 * p + 3 - mover] + 1, p + 1):
-            scr[base + SLOT, r] = -1
+        _inexact(scr, base, p, scr[base + ALPHA, 4 * p + 3 - mover])
+
+
+@loop(forceinline=True)
+def _inexact(scr, base, p, q):
+    """The nodes below node ``q`` down to node ``p``: not exact, never stored."""
+    for r in range(q + 1, p + 1):
+        scr[base + SLOT, r] = -1
 
 
 @loop(forceinline=True)
@@ -268,7 +276,7 @@ def _open(t, n, scr, base, p, leader, tlen, slot):
     if n == 2:  # what each seat has for sure above (its best where it chose), and at which node
         alpha = scr[base + ALPHA]
         for j in range(2):
-            a = alpha[4 * p - 4 + j] if p > 0 else -(np.int64(1) << 40)
+            a = alpha[4 * p - 4 + j] if p > 0 else -FAR
             q = alpha[4 * p - 2 + j] if p > 0 else -1
             if p > 0 and scr[base + HAVE, p - 1] != 0 and scr[base + MOVER, p - 1] == j \
                     and scr[base + BEST, 4 * p - 4 + j] > a:
@@ -361,7 +369,7 @@ def _two_tricks(t, n, leader, trump, tp, last_pen):
     pc0 = _pen(t, c0) if n == 3 else 0
     pc1 = _pen(t, c1) if n == 3 else 0
     both = tp + tp - last_pen - pa0 - pa1 - pb0 - pb1 - pc0 - pc1
-    none = -(np.int64(1) << 40)  # below any value: the first card tried is kept
+    none = -FAR  # below any value: the first card tried is kept
     bw1 = bg1 = bw2 = 0
     v0 = none
     for i in range(2):
@@ -461,10 +469,7 @@ def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
                     t[T.hand + s2] ^= bit(x2)
                 w = seat_after(leader, _winner(n, trump, x0, x1, x2), n)
                 g = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
-                if n == 2:  # four first tricks at most: faster than the table
-                    wa, ga, wb, gb = _two_tricks(t, n, w, trump, tp, last_pen)
-                else:
-                    wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, w, trump, tp, last_pen)
+                wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, w, trump, tp, last_pen)
                 if n == 3:
                     t[T.hand + s2] ^= bit(x2)
                 e0 = (g if w == 0 else 0) + (ga if wa == 0 else 0) + (gb if wb == 0 else 0)
@@ -477,13 +482,48 @@ def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
             if first1 or _of(s1, d0, d1, d2) > _of(s1, c0, c1, c2):
                 c0, c1, c2 = d0, d1, d2
                 first1 = False
-            if n == 2 and not first0 and _of(leader, c0, c1, c2) <= _of(leader, b0, b1, b2):
-                break  # the leader's card already tried is as good: this one is never chosen
         t[T.hand + leader] ^= bit(x0)
         if first0 or _of(leader, c0, c1, c2) > _of(leader, b0, b1, b2):
             b0, b1, b2 = c0, c1, c2
             first0 = False
     return b0, b1, b2
+
+
+@loop(forceinline=True)
+def _three_tricks_two(t, leader, trump, tp, last_pen):
+    """:func:`_three_tricks` for two players: the two seats share a fixed total, so one value
+    is searched, the leader's gain (max over its cards, min over the replies), and a reply
+    stops the loop when it leaves the leader no more than a card tried before. Returns the
+    leader's gain and the other seat's."""
+    s1 = 1 - leader
+    h0 = t[T.hand + leader]
+    h1 = t[T.hand + s1]
+    inplay = h0 | h1
+    best = -FAR
+    total = 0
+    m0 = _moves(t, leader, -1, inplay)
+    while m0 != 0:
+        x0 = lowest(m0)
+        m0 &= m0 - 1
+        t[T.hand + leader] = h0 ^ bit(x0)
+        worst = FAR
+        m1 = _moves(t, s1, x0, inplay)
+        while m1 != 0:
+            x1 = _reply_first(2, trump, x0, m1)
+            m1 &= ~bit(x1)
+            t[T.hand + s1] = h1 ^ bit(x1)
+            w = leader if _winner(2, trump, x0, x1, x1) == 0 else s1
+            g = tp - _pen(t, x0) - _pen(t, x1)
+            wa, ga, wb, gb = _two_tricks(t, 2, w, trump, tp, last_pen)
+            total = g + ga + gb
+            v = (g if w == leader else 0) + (ga if wa == leader else 0) + (gb if wb == leader else 0)
+            worst = min(worst, v)
+            if worst <= best:
+                break
+        t[T.hand + s1] = h1
+        best = max(best, worst)
+    t[T.hand + leader] = h0
+    return best, total - best
 
 
 @loop
@@ -496,12 +536,55 @@ def _three_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen):
     o = (k & 7) * 8
     if _probe(t, scr, base, tag, k):
         return row[o + 4], row[o + 5], row[o + 6]
-    v0, v1, v2 = _three_tricks(t, n, scr, base, leader, trump, tp, last_pen)
+    if n == 2:
+        a, b = _three_tricks_two(t, leader, trump, tp, last_pen)
+        v0, v1, v2 = (a, b, np.int64(0)) if leader == 0 else (b, a, np.int64(0))
+    else:
+        v0, v1, v2 = _three_tricks(t, n, scr, base, leader, trump, tp, last_pen)
     _key(t, row, o, tag)  # after the loops, whose entries may have taken this slot
     row[o + 4] = v0
     row[o + 5] = v1
     row[o + 6] = v2
     return v0, v1, v2
+
+
+@loop(forceinline=True)
+def _reply_then_three(t, scr, base, p, x0, trump, tp, last_pen):
+    """Two players, node ``p`` having led ``x0`` to the fourth-to-last trick: the reply's node
+    solved by a loop over its cards (each ending in :func:`_three_tricks_stored`) rather than
+    on the stack, cut as :func:`_cut` would (against the best of the leader above), and its
+    best offered to node ``p``."""
+    acc = scr[base + ACC]
+    o = scr[base + MOVER, p]
+    f = 1 - o
+    inplay = t[T.hand] | t[T.hand + 1] | bit(x0)
+    alpha = scr[base + ALPHA, 4 * p + o]
+    q = scr[base + ALPHA, 4 * p + 2 + o]
+    if scr[base + HAVE, p] != 0 and scr[base + BEST, 4 * p + o] > alpha:
+        alpha = scr[base + BEST, 4 * p + o]
+        q = p
+    bf = -FAR
+    bo = np.int64(0)
+    m1 = _moves(t, f, x0, inplay)
+    while m1 != 0:
+        x1 = _reply_first(2, trump, x0, m1)
+        m1 &= ~bit(x1)
+        t[T.hand + f] ^= bit(x1)
+        w = o if _winner(2, trump, x0, x1, x1) == 0 else f
+        g = tp - _pen(t, x0) - _pen(t, x1)
+        v0, v1, v2 = _three_tricks_stored(t, 2, scr, base, w, trump, tp, last_pen)
+        t[T.hand + f] ^= bit(x1)
+        vf = acc[f] + (g if w == f else 0) + (v1 if f == 1 else v0)
+        if vf > bf:
+            bf = vf
+            bo = acc[o] + (g if w == o else 0) + (v1 if o == 1 else v0)
+        if acc[SUM] - bf <= alpha:
+            _inexact(scr, base, p, q)
+            break
+    best = scr[base + BEST]
+    best[4 * p + 4 + f] = bf
+    best[4 * p + 4 + o] = bo
+    _offer(scr, base, p, 2, base + BEST, 4 * (p + 1))
 
 
 @loop
@@ -592,6 +675,10 @@ def endgame_score(t, seat, scr, base):
             scr[base + GAIN, p] = g
             leader = w
             tlen = 0
+        elif n == 2 and left == 7:  # the reply closing the trick before the last three: a loop
+            _reply_then_three(t, scr, base, p, c, trump, tp, last_pen)
+            left, leader, tlen = _back(t, scr, base, p, n, left)
+            continue
         if tlen == 0 and left == 3 * n:  # three tricks left: solved by loops, a leaf
             v0, v1, v2 = _three_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen)
             acc[0] += v0
