@@ -434,16 +434,14 @@ def _reply_first(n, trump, led, m):
 
 
 @loop(forceinline=True)
-def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
-    """The last three tricks from their start (three cards a hand), solved by loops over the
-    first trick's cards worth trying (:func:`_moves`), each ending in the last two tricks
-    (:func:`_two_tricks_stored`; with two players :func:`_two_tricks`): what each seat gains,
-    as a vector of three (max-n, ties to the lowest card: the search's choices, and its
-    value). Loops rather than the search's stack: most of a search's nodes were these, and
-    each kept its state in memory. With two players the second seat stops at a reply that
-    leaves the leader no more than a card it tried before (exact: a cut within the loops)."""
-    s1 = seat_after(leader, 1, n)
-    s2 = seat_after(leader, 2, n) if n == 3 else leader
+def _three_tricks(t, scr, base, leader, trump, tp, last_pen):
+    """Three players: the last three tricks from their start (three cards a hand), solved by
+    loops over the first trick's cards worth trying (:func:`_moves`), each ending in the last
+    two tricks (:func:`_two_tricks_stored`): what each seat gains, as a vector of three
+    (max-n, ties to the lowest card: the search's choices, and its value). Loops rather than
+    the search's stack: most of a search's nodes were these, and each kept its state in memory."""
+    s1 = seat_after(leader, 1, 3)
+    s2 = seat_after(leader, 2, 3)
     inplay = t[T.hand] | t[T.hand + 1] | t[T.hand + 2]
     b0 = b1 = b2 = np.int64(0)
     first0 = True
@@ -461,17 +459,15 @@ def _three_tricks(t, n, scr, base, leader, trump, tp, last_pen):
             t[T.hand + s1] ^= bit(x1)
             d0 = d1 = d2 = np.int64(0)
             first2 = True
-            m2 = _moves(t, s2, x0, inplay) if n == 3 else np.int64(1)
+            m2 = _moves(t, s2, x0, inplay)
             while m2 != 0:
-                x2 = lowest(m2) if n == 3 else x1
+                x2 = lowest(m2)
                 m2 &= m2 - 1
-                if n == 3:
-                    t[T.hand + s2] ^= bit(x2)
-                w = seat_after(leader, _winner(n, trump, x0, x1, x2), n)
-                g = tp - _pen(t, x0) - _pen(t, x1) - (_pen(t, x2) if n == 3 else 0)
-                wa, ga, wb, gb = _two_tricks_stored(t, n, scr, base, w, trump, tp, last_pen)
-                if n == 3:
-                    t[T.hand + s2] ^= bit(x2)
+                t[T.hand + s2] ^= bit(x2)
+                w = seat_after(leader, _winner(3, trump, x0, x1, x2), 3)
+                g = tp - _pen(t, x0) - _pen(t, x1) - _pen(t, x2)
+                wa, ga, wb, gb = _two_tricks_stored(t, 3, scr, base, w, trump, tp, last_pen)
+                t[T.hand + s2] ^= bit(x2)
                 e0 = (g if w == 0 else 0) + (ga if wa == 0 else 0) + (gb if wb == 0 else 0)
                 e1 = (g if w == 1 else 0) + (ga if wa == 1 else 0) + (gb if wb == 1 else 0)
                 e2 = (g if w == 2 else 0) + (ga if wa == 2 else 0) + (gb if wb == 2 else 0)
@@ -540,7 +536,7 @@ def _three_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen):
         a, b = _three_tricks_two(t, leader, trump, tp, last_pen)
         v0, v1, v2 = (a, b, np.int64(0)) if leader == 0 else (b, a, np.int64(0))
     else:
-        v0, v1, v2 = _three_tricks(t, n, scr, base, leader, trump, tp, last_pen)
+        v0, v1, v2 = _three_tricks(t, scr, base, leader, trump, tp, last_pen)
     _key(t, row, o, tag)  # after the loops, whose entries may have taken this slot
     row[o + 4] = v0
     row[o + 5] = v1
