@@ -8,6 +8,8 @@ its hidden cards; Kanalje's deal loop beside what it calls through a pointer: a 
 part into the on-disk cache, which numba shares between processes, while the command compiles
 the rest. When the command's compiling reaches a function of that part, it waits until the
 second process has compiled it (one line on a pipe per function), then loads it from the cache.
+Where the part is the longer, the command first compiles functions the part calls (:data:`FIRST`),
+which the second process then loads from the cache.
 :data:`SPLITS` names each part: functions with the argument types the command calls them with
 (``tests/test_warmup.py`` runs each command and checks that the second process compiled every
 one and the command none). A chain has nothing to split: each function waits for the one below.
@@ -35,7 +37,7 @@ import threading
 from collections.abc import Iterator
 from typing import IO, cast
 
-__all__ = ["SPLITS", "two_processes"]
+__all__ = ["FIRST", "SPLITS", "two_processes"]
 
 #: The argument types of a Kanalje search, which the kernels call through a pointer
 #: (``kanalje._policies.SEARCH_SIGNATURE``, a :class:`cardodds._jit.Pointer`).
@@ -53,24 +55,32 @@ def _kanalje_advise() -> tuple[tuple[str, str], ...]:
     return search[:1] + choose + search[1:]  # after the heuristic
 
 
+def _kanalje_play_outs(phase1: bool) -> tuple[tuple[str, str], ...]:
+    """The heuristic and the play-outs of a Kanalje search (its worlds), whose deals start in
+    phase 1 or not: the kernels' ``phase1`` argument is then True or None
+    (``kanalje._table.phase1_arg``), and without phase 1 they compile no phase-1 code."""
+    p = "bool" if phase1 else "none"
+    heuristic1 = (("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),) if phase1 else ()
+    # the heuristic first: the play-outs and the command's own heuristic seats call it
+    return heuristic1 + (
+        ("cardodds.kanalje._policies.heuristic_card", "(int64[::1], int64, int64)"),
+        ("cardodds.kanalje._policies.play_heuristic_until", f"(uint64[::1], int64[::1], int64, int64, {p})"),
+        ("cardodds.kanalje._policies.sample_world", f"(uint64[::1], int64[::1], int64, int64[::1], int64[::1], {p})"))
+
+
 def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
     """The part of a Kanalje lineup with a ``search`` (``look-ahead`` or ``pimc``) whose deals
-    start in phase 1 or not: its kernels' ``phase1`` argument is then True or None
-    (``kanalje._table.phase1_arg``), and without phase 1 they compile no phase-1 code."""
-    p, k = ("bool", "") if phase1 else ("none", "_TRICK_PLAY")
-    heuristic1 = (("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),) if phase1 else ()
-    # the heuristic first: the play-outs here and the command's own heuristic seats call it
-    heuristic = heuristic1 + (("cardodds.kanalje._policies.heuristic_card", "(int64[::1], int64, int64)"),)
-    play_out = (("cardodds.kanalje._policies.play_heuristic_until", f"(uint64[::1], int64[::1], int64, int64, {p})"),
-                ("cardodds.kanalje._policies.sample_world", f"(uint64[::1], int64[::1], int64, int64[::1], int64[::1], "
-                                                            f"{p})"))
+    start in phase 1 or not (:func:`_kanalje_play_outs`). ``pimc``: its exact search and the
+    player; the command compiles the play-outs (:data:`FIRST`)."""
+    k = "" if phase1 else "_TRICK_PLAY"
     if search == "pimc":
-        return heuristic + play_out + (
-            ("cardodds.kanalje._search.endgame_score", "(int64[::1], int64, int64[:, ::1], int64)"),
-            (f"cardodds.kanalje._policies.PIMC{k}", _SEARCH))
-    return heuristic + (
-        ("cardodds.kanalje._table.record_deal", f"(int64[::1], int64[::1], int64, int64[::1], int64[::1], {p})"),
-        *play_out, (f"cardodds.kanalje._policies.LOOKAHEAD{k}", _SEARCH))
+        return (("cardodds.kanalje._search.endgame_score", "(int64[::1], int64, int64[:, ::1], int64)"),
+                (f"cardodds.kanalje._policies.PIMC{k}", _SEARCH))
+    *heuristic, until, world = _kanalje_play_outs(phase1)
+    p = "bool" if phase1 else "none"
+    return (*heuristic,
+            ("cardodds.kanalje._table.record_deal", f"(int64[::1], int64[::1], int64, int64[::1], int64[::1], {p})"),
+            until, world, (f"cardodds.kanalje._policies.LOOKAHEAD{k}", _SEARCH))
 
 
 #: What the second process compiles for each command, in the order the command reaches it: the
@@ -108,6 +118,16 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
     "kanalje risk look-ahead, phase 1": _kanalje_search("look-ahead", True),
     "kanalje risk pimc": _kanalje_search("pimc", False),
     "kanalje risk pimc, phase 1": _kanalje_search("pimc", True),
+}
+
+
+#: What the command compiles at once, before its own work, while the second process compiles
+#: its part: functions the part calls, which the second process then loads from the on-disk
+#: cache. Where the part holds the longer compile (``pimc``'s exact search and the player that
+#: links it), the command would otherwise wait for it with nothing to do.
+FIRST: dict[str, tuple[tuple[str, str], ...]] = {
+    "kanalje risk pimc": _kanalje_play_outs(False),
+    "kanalje risk pimc, phase 1": _kanalje_play_outs(True),
 }
 
 
@@ -253,6 +273,8 @@ def two_processes(command: str | None) -> Iterator[None]:
         dispatcher.compile = compile_after_second
         waiting.append(dispatcher)
     try:
+        for name, types in FIRST.get(command, ()):
+            _function(name).compile(_types(types))
         yield
     finally:
         for dispatcher in waiting:

@@ -405,11 +405,31 @@ def test_every_split_names_functions_that_exist_with_as_many_argument_types_as_t
 
     from cardodds import _split
 
-    for command, part in _split.SPLITS.items():
+    for command, part in [*_split.SPLITS.items(), *_split.FIRST.items()]:
         for name, types in part:
             fn = _split._function(name)
             py = getattr(fn, "py_func", None) or fn.fn  # a dispatcher, or a Pointer's function
             assert len(_split._types(types)) == len(inspect.signature(py).parameters), (command, name)
+    for command, first in _split.FIRST.items():  # the command's own: never waiting for the second process
+        assert command in _split.SPLITS and not {n for n, _ in first} & {n for n, _ in _split.SPLITS[command]}
+
+
+def test_the_command_compiles_its_first_functions_before_its_run_while_the_second_process_compiles_its_part(
+        tmp_path):
+    # pimc: the second process compiles the exact search and the player, the longer part; the
+    # command, instead of waiting for it, compiles the play-outs at once, before its own kernels
+    from cardodds import _split
+
+    code = ("import json, sys\n"
+            "from cardodds import _split as s\n"
+            "split = sys.argv[1]\n"
+            "with s.two_processes(split):\n"
+            "    print(json.dumps([s._types(t) in s._function(n).overloads for n, t in s.FIRST[split]]))\n")
+    for split in ("kanalje risk pimc", "kanalje risk pimc, phase 1"):
+        run = subprocess.run([sys.executable, "-c", code, split], env=_env(tmp_path / split, tmp_path / "log"),
+                             capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout) == [True] * len(_split.FIRST[split])
 
 
 #: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
