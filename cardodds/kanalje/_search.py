@@ -485,7 +485,7 @@ def _three_tricks(t, scr, base, leader, trump, tp, last_pen):
     return b0, b1, b2
 
 
-@loop(forceinline=True)
+@inline
 def _three_tricks_two(t, leader, trump, tp, last_pen):
     """:func:`_three_tricks` for two players: the two seats share a fixed total, so one value
     is searched, the leader's gain (max over its cards, min over the replies), and a reply
@@ -544,7 +544,7 @@ def _three_tricks_stored(t, n, scr, base, leader, trump, tp, last_pen):
     return v0, v1, v2
 
 
-@loop(forceinline=True)
+@inline
 def _reply_then_three(t, scr, base, p, x0, trump, tp, last_pen):
     """Two players, node ``p`` having led ``x0`` to the fourth-to-last trick: the reply's node
     solved by a loop over its cards (each ending in :func:`_three_tricks_stored`) rather than
