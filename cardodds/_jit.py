@@ -76,7 +76,9 @@ BOUNDSCHECK: bool = os.environ.get("CARDODDS_BOUNDSCHECK", "") not in ("", "0")
 
 
 def source_hash(root: Path) -> str:
-    """A hash of every ``.py`` file under ``root`` (names and contents): the cache's key.
+    """A hash of every ``.py`` file under ``root`` (names and contents): the cache's key. The
+    ``__pycache__`` folders are not walked: they hold the caches of every source hash before,
+    and walking them made every import slower.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -86,8 +88,12 @@ def source_hash(root: Path) -> str:
     ...     before != source_hash(Path(d))
     True
     """
+    files = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+        files += [Path(folder, n) for n in names if n.endswith(".py")]
     digest = hashlib.sha1()
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(files):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 

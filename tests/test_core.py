@@ -241,6 +241,24 @@ def test_the_kernel_cache_is_keyed_by_every_source_file():
     assert Path(_kernels._unshown_loop._cache.cache_path).parent == Path(_jit.CACHE_DIR)
 
 
+def test_the_source_hash_reads_every_source_file_and_no_cache_folder(tmp_path):
+    # every subpackage's sources count; the __pycache__ folders (the caches of every hash
+    # before, hundreds of folders in a working tree) are not walked
+    from cardodds._jit import source_hash
+
+    (tmp_path / "game").mkdir()
+    (tmp_path / "a.py").write_text("x = 1")
+    (tmp_path / "game" / "b.py").write_text("y = 1")
+    before = source_hash(tmp_path)
+    (tmp_path / "game" / "b.py").write_text("y = 2")
+    assert source_hash(tmp_path) != before
+    after = source_hash(tmp_path)
+    for folder in (tmp_path / "__pycache__", tmp_path / "game" / "__pycache__" / "cardodds-0-numba"):
+        folder.mkdir(parents=True)
+        (folder / "stale.py").write_text("z = 1")
+    assert source_hash(tmp_path) == after
+
+
 def test_noalias_marks_a_loops_array_arguments_and_only_when_asked():
     from cardodds._jit import loop
 
