@@ -74,3 +74,21 @@ def cold_command(args, cache_dir):
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+
+
+def bytecode(tree) -> None:
+    """Python's bytecode of the sources in ``tree`` written, as ``pip install`` writes it, so that a
+    timed command pays for numba's compiling and not Python's (a larger tree would pay more)."""
+    import compileall
+    from pathlib import Path
+
+    if not compileall.compile_dir(Path(tree) / "cardodds", quiet=1):
+        raise SystemExit(f"{tree}: the sources do not compile")
+
+
+def installed_env(tree) -> dict:
+    """The environment of a timed command on ``tree``: its cardodds first on the path, and
+    Python's bytecode read as an install has it (:func:`bytecode`), whatever this shell says."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env

@@ -4,7 +4,8 @@
 
 Every command a user runs first, and the main job (``cardodds report``), runs as typed, as the
 program a user starts (``cardodds.cli.main()``), in a fresh interpreter with an empty numba
-cache (``NUMBA_CACHE_DIR`` a new folder: the first call after installing), then again with that
+cache (``NUMBA_CACHE_DIR`` a new folder: the first call after installing; Python's bytecode
+written, as an install writes it), then again with that
 cache filled (every later call). Each compile is logged (``CARDODDS_COMPILE_LOG``, through
 ``_compile_probe.py``, in every process the command starts): the kernel, its argument types and
 its CPU seconds without those of the kernels it compiled meanwhile. With ``--before`` the same
@@ -36,6 +37,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PROBE = HERE / "_compile_probe.py"
+sys.path.insert(0, str(HERE))
+from _timing import bytecode, installed_env  # noqa: E402
 
 _HAND = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
 _PHASE2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
@@ -71,7 +74,7 @@ def run(tree: Path, argv: list[str], cache: str, out: Path | None = None) -> dic
     and the compiles it logged (every process it started)."""
     with tempfile.NamedTemporaryFile(prefix="cardodds-compiles-", suffix=".jsonl", delete=False) as f:
         log = f.name
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(tree), CARDODDS_COMPILE_LOG=log)
+    env = dict(installed_env(tree), NUMBA_CACHE_DIR=cache, CARDODDS_COMPILE_LOG=log)
     args = argv + (["--out", str(out)] if out is not None else [])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
@@ -122,6 +125,8 @@ def main(argv=None) -> None:
     if a.before is not None and not (a.before / "cardodds" / "__init__.py").is_file():
         ap.error(f"--before {a.before}: no cardodds/__init__.py there; give a checkout or git worktree of the commit")
     trees = {"after": HERE.parent} | ({"before": a.before.resolve()} if a.before else {})
+    for tree in trees.values():
+        bytecode(tree)
     extra = shlex.split(a.before_extra)
     load_before = os.getloadavg()
     t0 = time.perf_counter()
@@ -202,7 +207,7 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
             if both else "."),
         "",
         "`first`: the command started as the program (`cardodds.cli.main()`) in a fresh interpreter with an empty "
-        "numba cache (`NUMBA_CACHE_DIR` a new folder); "
+        "numba cache (`NUMBA_CACHE_DIR` a new folder) and Python's bytecode written, as an install has it; "
         "`compile`: the CPU seconds numba spent compiling in it (every process it started, each compile "
         "without the kernels it compiled meanwhile); `warm`: the same command again with the cache filled.",
         "",

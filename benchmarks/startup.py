@@ -3,8 +3,8 @@
     python benchmarks/startup.py [--before OLD_SOURCE_TREE] [--repeats 5] && python benchmarks/collect.py
 
 Each figure is the median wall time of ``--repeats`` fresh interpreters (``python -m
-cardodds.cli ...`` exactly as a user's ``cardodds ...`` runs it) and the number of modules
-``python -X importtime`` lists. "start-up" rows parse a command's arguments and import the module
+cardodds.cli ...`` exactly as a user's ``cardodds ...`` runs it, Python's bytecode written as an
+install has it) and the number of modules ``python -X importtime`` lists. "start-up" rows parse a command's arguments and import the module
 its handler calls, which is everything the command does before its first kernel call.
 ``--before`` measures a second source tree (e.g. ``git archive <commit> | tar -x -C DIR``) the
 same way, in the same run, for a before/after table. Writes ``RESULTS_startup.md``.
@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _timing import bytecode, installed_env  # noqa: E402
 HEAVY = ("numba", "pandas", "matplotlib", "scipy")
 
 
@@ -45,7 +47,7 @@ CASES = [
 
 
 def measure(tree: Path, args: list[str], repeats: int) -> tuple[float, int, list[str]]:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = installed_env(tree)
     cmd = [sys.executable, *args]
     walls = []
     for _ in range(repeats):
@@ -76,6 +78,7 @@ def main() -> None:
     trees = {"now": HERE.parent} | ({"before": a.before} if a.before else {})
     for tree in trees.values():
         check_tree(tree)
+        bytecode(tree)
     rows = []
     for label, args in CASES:
         figures = {name: measure(tree, args, a.repeats) for name, tree in trees.items()}

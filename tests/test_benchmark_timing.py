@@ -51,3 +51,17 @@ def test_the_interval_covers_the_median_as_often_as_it_says(n):
 def test_too_few_values_give_no_interval():
     assert median_interval([1.0, 0.99, 1.01, 0.98, 1.02]) is None
     assert median_interval([]) is None
+
+
+def test_timed_commands_read_bytecode_as_an_install_has_it(tmp_path, monkeypatch):
+    # a shell with PYTHONDONTWRITEBYTECODE would have every timed start compile its sources
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    env = _timing.installed_env(tmp_path)
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPATH"] == str(tmp_path)
+    (tmp_path / "cardodds").mkdir()
+    (tmp_path / "cardodds" / "a.py").write_text("x = 1\n")
+    _timing.bytecode(tmp_path)
+    assert list((tmp_path / "cardodds" / "__pycache__").glob("a.*.pyc"))
+    (tmp_path / "cardodds" / "b.py").write_text("x = (\n")
+    with pytest.raises(SystemExit, match="do not compile"):
+        _timing.bytecode(tmp_path)
