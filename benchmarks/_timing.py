@@ -66,8 +66,13 @@ def wall_rate(fn, n):
 
 
 def cold_command(args, cache_dir):
-    """``(CPU seconds, wall seconds)`` of ``python args...`` with numba's cache in ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    """``(CPU seconds, wall seconds)`` of ``python args...`` with numba's cache in ``cache_dir``
+    (and this checkout's bytecode, as :func:`installed_env` has it)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    bytecode(root)
+    env = dict(installed_env(root), NUMBA_CACHE_DIR=cache_dir)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run([sys.executable, *args], env=env, check=True, capture_output=True)

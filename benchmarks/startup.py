@@ -4,8 +4,9 @@
 
 Each figure is the median wall time of ``--repeats`` fresh interpreters (``python -m
 cardodds.cli ...`` exactly as a user's ``cardodds ...`` runs it, Python's bytecode written as an
-install has it) and the number of modules ``python -X importtime`` lists. "start-up" rows parse a command's arguments and import the module
-its handler calls, which is everything the command does before its first kernel call.
+install has it) and the number of modules ``python -X importtime`` lists. "start-up" rows parse a
+command's arguments and import the module its handler calls, which is everything the command does
+before its first kernel call.
 ``--before`` measures a second source tree (e.g. ``git archive <commit> | tar -x -C DIR``) the
 same way, in the same run, for a before/after table. Writes ``RESULTS_startup.md``.
 """
