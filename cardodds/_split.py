@@ -44,15 +44,19 @@ __all__ = ["FIRST", "SPLITS", "two_processes"]
 _SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1])"
 
 
-def _kanalje_advise() -> tuple[tuple[str, str], ...]:
-    """The advisor's part for a look-ahead lineup whose deals never are in phase 1: the
-    search's part with the card choice of the advice loop's play-outs (``choose``), which the
-    command otherwise compiled after the heuristic it waits for (with phase 1 the search's part
-    is the longer already, and ``choose`` stays with the command)."""
-    search = _kanalje_search("look-ahead", False)
+def _kanalje_advise(phase1: bool) -> tuple[tuple[str, str], ...]:
+    """The advisor's part for a look-ahead lineup: the search's part without the deal records,
+    which an advisor never reaches (it records options, not deals). Without phase 1 the part
+    also holds the card choice of the advice loop's play-outs (``choose``), which the command
+    otherwise compiled after the heuristic it waited for, and leaves the worlds' deal
+    (``sample_world``) to the command (:data:`FIRST`); with phase 1 the two parts are even."""
+    search = tuple(f for f in _kanalje_search("look-ahead", phase1) if not f[0].endswith(".record_deal"))
+    if phase1:
+        return search
     choose = (("cardodds.kanalje._policies.choose", "(uint64[::1], int64[::1], int64, int64, int64, LOOKAHEAD_CALLS, "
                                                     "int64[:, ::1], uint64[:, ::1], none)"),)
-    return search[:1] + choose + search[1:]  # after the heuristic
+    world = _kanalje_play_outs(False)[-1]
+    return search[:1] + choose + tuple(f for f in search[1:] if f != world)  # after the heuristic
 
 
 def _kanalje_play_outs(phase1: bool) -> tuple[tuple[str, str], ...]:
@@ -108,7 +112,8 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.kanalje._advise.PLAY_OUT_OPTIONS", "(int64[::1], int64[::1], uint64[:, ::1], int64, int64[::1], "
                                                       "int64[::1], int64[:, ::1])"),
     ),
-    "kanalje advise look-ahead": _kanalje_advise(),
+    "kanalje advise look-ahead": _kanalje_advise(False),
+    "kanalje advise look-ahead, phase 1": _kanalje_advise(True),
     "kanalje risk heuristic": (
         ("cardodds.kanalje._policies.heuristic1_choose", "(int64[::1], int64, int64)"),
         ("cardodds.kanalje._table.start_phase2", "(uint64[::1], int64[::1])"),
@@ -124,8 +129,10 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
 #: What the command compiles at once, before its own work, while the second process compiles
 #: its part: functions the part calls, which the second process then loads from the on-disk
 #: cache. Where the part holds the longer compile (``pimc``'s exact search and the player that
-#: links it), the command would otherwise wait for it with nothing to do.
+#: links it; a look-ahead advisor's search without phase 1), the command would otherwise wait
+#: for it with nothing to do.
 FIRST: dict[str, tuple[tuple[str, str], ...]] = {
+    "kanalje advise look-ahead": _kanalje_play_outs(False)[-1:],
     "kanalje risk pimc": _kanalje_play_outs(False),
     "kanalje risk pimc, phase 1": _kanalje_play_outs(True),
 }

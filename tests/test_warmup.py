@@ -363,9 +363,10 @@ _SPLIT_RUNS = [
     ("canasta play", warmup.TASKS["canasta play"]),
     ("canasta advise", ("canasta", "review", str(Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt"),
                         "--samples", "8", "--seed", "1")),
-    # the advisor's default players search: the search's part, without phase 1 with the play-outs' card choice
+    # the advisor's default players search: the search's part without the deal records, and without
+    # phase 1 with the play-outs' card choice
     ("kanalje advise look-ahead", warmup.TASKS["kanalje advise"]),
-    ("kanalje risk look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),
+    ("kanalje advise look-ahead, phase 1", warmup.TASKS["kanalje advise two players"]),
     ("kanalje advise look-ahead", warmup.TASKS["kanalje advise two players, phase 2"]),
     ("kanalje advise", (*warmup.TASKS["kanalje advise"], "--policies", "heuristic")),
     # a review asks the advisor at each card: its split (a record of four tricks, every hand known)
@@ -375,6 +376,8 @@ _SPLIT_RUNS = [
     ("kanalje risk heuristic", warmup.TASKS["kanalje hand"]),
     ("kanalje risk look-ahead", ("kanalje", "risk", "--policies", "lookahead,heuristic,heuristic", "--samples", "3",
                                  "--lookahead-samples", "2", "--seed", "1")),
+    ("kanalje risk look-ahead, phase 1", ("kanalje", "risk", "--policies", "lookahead,heuristic", "--players", "2",
+                                          "--samples", "2", "--lookahead-samples", "2", "--seed", "1")),
     ("kanalje risk pimc, phase 1", ("kanalje", "risk", "--policies", "pimc,heuristic", "--players", "2", "--samples",
                                     "2", "--lookahead-samples", "2", "--seed", "1")),
 ]
@@ -395,6 +398,22 @@ def test_a_kanalje_lineup_picks_the_split_of_the_deals_kernel_it_runs():
     assert split("lookahead,heuristic", 2, True) == "kanalje risk look-ahead, phase 1"
     assert split("pimc,lookahead,heuristic") == split("pimc,heuristic", 2) == "kanalje risk pimc"
     assert split("pimc,heuristic", 2, True) == "kanalje risk pimc, phase 1"
+
+
+def test_a_kanalje_advisor_picks_the_split_of_its_players():
+    # heuristic players: the play-outs beside the position; a look-ahead: its search without the
+    # deal records, which an advisor never reaches; pimc: the risk command's search part
+    from cardodds.kanalje.cli import _advise_split
+    from cardodds.kanalje.policies import resolve_policies
+
+    def split(policies, players=3, phase1=False):
+        return _advise_split(resolve_policies(policies, players)[1], phase1)
+
+    assert split("heuristic") == split("heuristic", 2, True) == "kanalje advise"
+    assert split("lookahead") == split("lookahead", 2) == "kanalje advise look-ahead"
+    assert split("lookahead", 2, True) == "kanalje advise look-ahead, phase 1"
+    assert split("pimc,lookahead,heuristic") == "kanalje risk pimc"
+    assert split("pimc", 2, True) == "kanalje risk pimc, phase 1"
 
 
 def test_every_split_names_functions_that_exist_with_as_many_argument_types_as_they_take():
@@ -480,13 +499,32 @@ def test_a_first_call_compiles_its_split_in_a_second_process_and_loads_it_from_t
         assert _PHASE1.isdisjoint(kernels)
     if "look-ahead" in split:  # no user's policy in the lineup: its view and call are compiled out
         assert "cardodds.kanalje._policies.user_view" not in kernels
-    if split.endswith(", phase 1"):
-        assert _PHASE1 <= kernels  # the names the log writes
+    if split.endswith(", phase 1"):  # the names the log writes; an advisor records no deals
+        assert _PHASE1 - ({"cardodds.kanalje._table._record_phase1"} if "advise" in split else set()) <= kernels
     log.unlink()
     warm = subprocess.run(CLI + list(argv), env=_env(cache, log), capture_output=True, text=True, timeout=600)
     assert warm.returncode == 0, warm.stderr
     assert warm.stdout == out, "the same answer from the cache"
     assert _compiled(log) == []
+
+
+#: Each split once, with the first command of :data:`_SPLIT_RUNS` that has it.
+_SPLIT_ONCE = [(s, a) for i, (s, a) in enumerate(_SPLIT_RUNS) if s not in {t for t, _ in _SPLIT_RUNS[:i]}]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="runs a command on one core (Linux)")
+@pytest.mark.parametrize("split, argv", _SPLIT_ONCE, ids=[s for s, _ in _SPLIT_ONCE])
+def test_a_split_holds_only_what_its_command_compiles_alone(split, argv, tmp_path):
+    # On one core no second process starts and the command compiles everything itself: every
+    # function of its split is among them, or the second process compiled it for nothing.
+    log = tmp_path / "compiles.jsonl"
+    one_core = {min(os.sched_getaffinity(0))}
+    run = subprocess.run(CLI + list(argv), env=_env(tmp_path / "cache", log), capture_output=True, text=True,
+                         timeout=900, preexec_fn=lambda: os.sched_setaffinity(0, one_core))
+    assert run.returncode == 0, run.stderr
+    rows = _compiled(log)
+    assert len({r["pid"] for r in rows}) == 1, "one process compiled"
+    assert _split_kernels(split) - {(r["kernel"], r["args"]) for r in rows} == set()
 
 
 def test_the_second_process_as_a_fresh_interpreter_compiles_its_part_in_order(tmp_path):

@@ -367,9 +367,9 @@ def _advise_split(names, phase1: bool) -> str | None:
     for a lineup, in phase 1 (two players) or not."""
     if not {"lookahead", "pimc"} & set(names):
         return "kanalje advise"
-    if "pimc" in names or phase1:  # the search's part
+    if "pimc" in names:  # the search's part
         return _split(names, phase1)
-    return "kanalje advise look-ahead"  # the search's part with the play-outs' card choice
+    return "kanalje advise look-ahead" + (", phase 1" if phase1 else "")
 
 
 #: The advice table's width by default (``--wide``: every figure, at any width).
