@@ -96,7 +96,7 @@ search everywhere is out of reach: `python benchmarks/kanalje_endgame.py` puts a
 five tricks at 17 times one from four.
 """
 @inline
-def _played_out(state, t, seat, legal, samples, scr, rs, far, near_from, near, last, phase1_depth):
+def _played_out(state, t, seat, legal, samples, scr, rs, endgame, far, near_from, near, last, phase1_depth):
     """The pimc player with other depths of the exact search (tricks left when the heuristic
     stops): three players, ``far`` at a decision more than ``near_from`` tricks from the end,
     ``near`` within, ``last`` within :data:`_search.LAST_THREE`; two players, ``phase1_depth``
@@ -125,7 +125,7 @@ def _played_out(state, t, seat, legal, samples, scr, rs, far, near_from, near, l
             copy_into(w2, w)
             copy_into(s2, sub)
             P.play_heuristic_until(s2, w2, depth, cands[i], True)
-            totals[i] += S.endgame_score(w2, seat, scr, P.SOLVE)
+            totals[i] += endgame(w2, seat, scr, P.SOLVE)
     best = 0
     for i in range(1, k):
         if totals[i] > totals[best]:
@@ -133,28 +133,28 @@ def _played_out(state, t, seat, legal, samples, scr, rs, far, near_from, near, l
     return cands[best]
 
 
-def pimc_before(state, t, seat, legal, samples, scr, rs):
+def pimc_before(state, t, seat, legal, samples, scr, rs, endgame):
     """The pimc the issue measured (4a179ac): the exact search over the last four tricks after
     every three-player decision, however far from the end (the search gives the old search's
     values, so this plays the old pimc's cards: its match against the look-ahead had the old
     tree's counts, ``benchmarks/RESULTS_pimc.md`` of 2026-12-05 05:05)."""
-    return _played_out(state, t, seat, legal, samples, scr, rs, 4, 17, 4, 4, 5)
+    return _played_out(state, t, seat, legal, samples, scr, rs, endgame, 4, 17, 4, 4, 5)
 
 
-def pimc_three(state, t, seat, legal, samples, scr, rs):
+def pimc_three(state, t, seat, legal, samples, scr, rs, endgame):
     """Three tricks solved after every three-player decision."""
-    return _played_out(state, t, seat, legal, samples, scr, rs, 3, 17, 3, 3, 5)
+    return _played_out(state, t, seat, legal, samples, scr, rs, endgame, 3, 17, 3, 3, 5)
 
 
-def pimc_eight_four(state, t, seat, legal, samples, scr, rs):
+def pimc_eight_four(state, t, seat, legal, samples, scr, rs, endgame):
     """Three players: three tricks solved far from the end, four at a decision eight tricks from
     the end or nearer, never the whole rest from five."""
-    return _played_out(state, t, seat, legal, samples, scr, rs, 3, 8, 4, 4, 5)
+    return _played_out(state, t, seat, legal, samples, scr, rs, endgame, 3, 8, 4, 4, 5)
 
 
-def pimc_phase1_four(state, t, seat, legal, samples, scr, rs):
+def pimc_phase1_four(state, t, seat, legal, samples, scr, rs, endgame):
     """Two players: four tricks solved after a phase-1 decision instead of five."""
-    return _played_out(state, t, seat, legal, samples, scr, rs, 3, 7, 4, 5, 4)
+    return _played_out(state, t, seat, legal, samples, scr, rs, endgame, 3, 7, 4, 5, 4)
 
 
 #: The other players :func:`variant_match` knows, by name.
@@ -175,7 +175,7 @@ def variant_match(a, b, deals, seed, k, threads, players=3):
 
     first, second = pointer(a), pointer(b)
     calls = play.calls
-    play.calls = lambda user, codes, phase1=True: P.Calls(user, second, first)
+    play.calls = lambda user, codes, phase1=True: P.Calls(user, second, first, P.ENDGAME)
     try:
         return strength("pimc", "lookahead", rules=KanaljeRules(players=players), samples=deals, rng=seed,
                         lookahead_samples=k, threads=threads)

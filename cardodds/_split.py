@@ -39,9 +39,12 @@ from typing import IO, cast
 
 __all__ = ["FIRST", "SPLITS", "two_processes"]
 
-#: The argument types of a Kanalje search, which the kernels call through a pointer
-#: (``kanalje._policies.SEARCH_SIGNATURE``, a :class:`cardodds._jit.Pointer`).
-_SEARCH = "(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1])"
+#: The argument types of Kanalje's exact end-of-deal search and of a search, which the kernels
+#: call through a pointer (``kanalje._policies.ENDGAME_SIGNATURE``, ``SEARCH_SIGNATURE``, a
+#: :class:`cardodds._jit.Pointer`).
+_ENDGAME = "(int64[::1], int64, int64[:, ::1], int64)"
+_SEARCH = (f"(uint64[::1], int64[::1], int64, int64, int64, int64[:, ::1], uint64[:, ::1], "
+           f"FunctionType(int64{_ENDGAME}))")
 
 
 def _kanalje_advise(phase1: bool) -> tuple[tuple[str, str], ...]:
@@ -74,17 +77,22 @@ def _kanalje_play_outs(phase1: bool) -> tuple[tuple[str, str], ...]:
 
 def _kanalje_search(search: str, phase1: bool) -> tuple[tuple[str, str], ...]:
     """The part of a Kanalje lineup with a ``search`` (``look-ahead`` or ``pimc``) whose deals
-    start in phase 1 or not (:func:`_kanalje_play_outs`). ``pimc``: its exact search and the
-    player; the command compiles the play-outs (:data:`FIRST`)."""
+    start in phase 1 or not (:func:`_kanalje_play_outs`). ``pimc``: its exact search; the command
+    compiles the play-outs and the player (:func:`_kanalje_pimc_player`, :data:`FIRST`)."""
     k = "" if phase1 else "_TRICK_PLAY"
     if search == "pimc":
-        return (("cardodds.kanalje._search.endgame_score", "(int64[::1], int64, int64[:, ::1], int64)"),
-                (f"cardodds.kanalje._policies.PIMC{k}", _SEARCH))
+        return (("cardodds.kanalje._policies.ENDGAME", _ENDGAME),)
     *heuristic, until, world = _kanalje_play_outs(phase1)
     p = "bool" if phase1 else "none"
     return (*heuristic,
             ("cardodds.kanalje._table.record_deal", f"(int64[::1], int64[::1], int64, int64[::1], int64[::1], {p})"),
             until, world, (f"cardodds.kanalje._policies.LOOKAHEAD{k}", _SEARCH))
+
+
+def _kanalje_pimc_player(phase1: bool) -> tuple[tuple[str, str], ...]:
+    """The play-outs and the ``pimc`` player, which calls the exact search through a pointer: the
+    command compiles them while the second process compiles the search."""
+    return (*_kanalje_play_outs(phase1), (f"cardodds.kanalje._policies.PIMC{'' if phase1 else '_TRICK_PLAY'}", _SEARCH))
 
 
 #: What the second process compiles for each command, in the order the command reaches it: the
@@ -133,8 +141,8 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
 #: for it with nothing to do.
 FIRST: dict[str, tuple[tuple[str, str], ...]] = {
     "kanalje advise look-ahead": _kanalje_play_outs(False)[-1:],
-    "kanalje risk pimc": _kanalje_play_outs(False),
-    "kanalje risk pimc, phase 1": _kanalje_play_outs(True),
+    "kanalje risk pimc": _kanalje_pimc_player(False),
+    "kanalje risk pimc, phase 1": _kanalje_pimc_player(True),
 }
 
 

@@ -190,7 +190,7 @@ def test_pimc_picks_a_card_best_over_every_world(pos):
             vals.append(brute(u)[seat])
         mean[c] = float(np.mean(vals))
     t[T.check] = 0
-    got = int(P.pimc_choose(_state(3), t, seat, legal, 400, *P.new_scratch()))
+    got = int(P.pimc_choose(_state(3), t, seat, legal, 400, *P.new_scratch(), P.ENDGAME))
     assert got in mean and mean[got] >= max(mean.values()) - 0.1, (got, mean)
 
 
@@ -198,8 +198,8 @@ def test_pimc_does_not_peek_at_other_hands():
     a = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
     b = table(["2c 9c Ah Jd", "Ac 4d 6s 7s", "3c Kc 5d Qs"], trump="h")
     for seed in range(4):
-        ca = P.pimc_choose(_state(seed), a, 0, TB.legal_cards(a, 0), 6, *P.new_scratch())
-        cb = P.pimc_choose(_state(seed), b, 0, TB.legal_cards(b, 0), 6, *P.new_scratch())
+        ca = P.pimc_choose(_state(seed), a, 0, TB.legal_cards(a, 0), 6, *P.new_scratch(), P.ENDGAME)
+        cb = P.pimc_choose(_state(seed), b, 0, TB.legal_cards(b, 0), 6, *P.new_scratch(), P.ENDGAME)
         assert ca == cb
 
 
@@ -215,7 +215,7 @@ def test_the_kernels_call_each_search_through_its_pointer_and_get_its_card():
     for code, search in ((P.P_LOOKAHEAD, P.lookahead_choose), (P.P_PIMC, P.pimc_choose)):
         for seed in range(3):
             s1, s2, s3 = _state(seed), _state(seed), _state(seed)
-            direct = search(s1, t.copy(), 0, legal, 6, *P.new_scratch())
+            direct = search(s1, t.copy(), 0, legal, 6, *P.new_scratch(), both.endgame)
             through = P.choose(s2, t.copy(), 0, code, 6, both, *P.new_scratch(), True)
             pruned = P.choose(s3, t.copy(), 0, code, 6, trick_play, *P.new_scratch(), None)
             assert through == direct == pruned and s1.tolist() == s2.tolist() == s3.tolist()
@@ -224,12 +224,12 @@ def test_the_kernels_call_each_search_through_its_pointer_and_get_its_card():
 def test_a_lineup_gets_only_the_searches_it_has():
     def searches(codes):
         c = P.calls("user", codes)
-        return c.user, c.lookahead, c.pimc
+        return c.user, c.lookahead, c.pimc, c.endgame
 
-    assert searches([P.P_LOOKAHEAD, P.P_HEURISTIC]) == ("user", P.LOOKAHEAD, P.LOOKAHEAD)
-    assert searches([P.P_PIMC, P.P_RANDOM, P.P_HEURISTIC]) == ("user", P.PIMC, P.PIMC)
-    assert searches([P.P_PIMC, P.P_LOOKAHEAD, P.P_USER]) == ("user", P.LOOKAHEAD, P.PIMC)
-    assert searches(np.array([P.P_USER, P.P_HEURISTIC])) == ("user", P.NO_SEARCH, P.NO_SEARCH)
+    assert searches([P.P_LOOKAHEAD, P.P_HEURISTIC]) == ("user", P.LOOKAHEAD, P.LOOKAHEAD, P.NO_ENDGAME)
+    assert searches([P.P_PIMC, P.P_RANDOM, P.P_HEURISTIC]) == ("user", P.PIMC, P.PIMC, P.ENDGAME)
+    assert searches([P.P_PIMC, P.P_LOOKAHEAD, P.P_USER]) == ("user", P.LOOKAHEAD, P.PIMC, P.ENDGAME)
+    assert searches(np.array([P.P_USER, P.P_HEURISTIC])) == ("user", P.NO_SEARCH, P.NO_SEARCH, P.NO_ENDGAME)
 
 
 # ---- a name everywhere a Kanalje policy name is -----------------------------------------------

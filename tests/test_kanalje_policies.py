@@ -98,8 +98,8 @@ def test_lookahead_does_not_peek_at_other_hands():
     a = table(["2c 9c Ah Jd", "3c Kc 5d Qs", "Ac 4d 6s 7s"], trump="h")
     b = table(["2c 9c Ah Jd", "Ac 4d 6s 7s", "3c Kc 5d Qs"], trump="h")
     for seed in range(5):
-        ca = P.lookahead_choose(_state(seed), a, 0, TB.legal_cards(a, 0), 8, *P.new_scratch())
-        cb = P.lookahead_choose(_state(seed), b, 0, TB.legal_cards(b, 0), 8, *P.new_scratch())
+        ca = P.lookahead_choose(_state(seed), a, 0, TB.legal_cards(a, 0), 8, *P.new_scratch(), P.NO_ENDGAME)
+        cb = P.lookahead_choose(_state(seed), b, 0, TB.legal_cards(b, 0), 8, *P.new_scratch(), P.NO_ENDGAME)
         assert ca == cb
 
 

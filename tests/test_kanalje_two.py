@@ -360,8 +360,8 @@ def test_phase1_lookahead_does_not_peek():
         if b[T.stock + i] == parse_card("7h"):
             b[T.stock + i] = parse_card("3h")
     for seed in range(4):
-        ca = P.lookahead_choose(_state(seed), a, 1, TB.legal_cards1(a, 1), 6, *P.new_scratch())
-        cb = P.lookahead_choose(_state(seed), b, 1, TB.legal_cards1(b, 1), 6, *P.new_scratch())
+        ca = P.lookahead_choose(_state(seed), a, 1, TB.legal_cards1(a, 1), 6, *P.new_scratch(), P.NO_ENDGAME)
+        cb = P.lookahead_choose(_state(seed), b, 1, TB.legal_cards1(b, 1), 6, *P.new_scratch(), P.NO_ENDGAME)
         assert ca == cb
 
 

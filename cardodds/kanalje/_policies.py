@@ -379,14 +379,28 @@ PLAY_OUT_HEURISTIC = Pointer(play_out_heuristic, PLAY_OUT_SIGNATURE)
 
 
 @inline
-def exact_value(state, t, seat, c, scr, phase1):
+def exact_value(state, t, seat, c, scr, phase1, endgame):
     """``seat``'s score at the end of the deal after it plays ``c`` in the world ``t`` (every
     hand known): the heuristic for every seat until :func:`._search.endgame_tricks` tricks
-    are left, then the exact search (:func:`._search.endgame_score`, the score itself when the
+    are left, then the exact search (``endgame``, :data:`ENDGAME`; the score itself when the
     deal is over). ``t`` is played on. Inlined into the ``pimc`` player, its one caller: as a
     function of its own it would be optimised once more before being linked, for no speed."""
     play_heuristic_until(state, t, endgame_tricks(t), c, phase1)
-    return endgame_score(t, seat, scr, SOLVE)
+    return endgame(t, seat, scr, SOLVE)
+
+
+def _no_endgame(t, seat, scr, base):
+    """Stands in for the exact search in a lineup without ``pimc`` (never called there)."""
+    return 0
+
+
+#: ``endgame(t, seat, scr, base) -> score``: the exact end-of-deal search
+#: (:func:`._search.endgame_score`) as the ``pimc`` player calls it, through a pointer: the
+#: search compiles once, on its own, beside the player (in a second process,
+#: :mod:`cardodds._split`), instead of once more inside the player that linked it.
+ENDGAME_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64[:, ::1], types.int64)
+ENDGAME = Pointer(endgame_score, ENDGAME_SIGNATURE)
+NO_ENDGAME = Pointer(_no_endgame, ENDGAME_SIGNATURE)
 
 
 # ---- the look-ahead player ----------------------------------------------------------------
@@ -512,14 +526,14 @@ def scratch():
 
 
 @inline
-def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1):
+def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1, endgame):
     """Sample the unseen cards ``samples`` times; in each world play every legal card and
     then the heuristic for everybody to the end of the deal (through phase 2 from phase 1,
     with the same phase-2 trump draw for every candidate: a paired comparison); pick the
     best total score. Interchangeable cards (:func:`representatives`) are played out once.
     ``exact`` (the ``pimc`` player, a constant where it is inlined): the last tricks of each
-    play-out are solved exactly (:func:`exact_value`); a world with nothing hidden (the
-    two-player phase 2) is solved once.
+    play-out are solved exactly (:func:`exact_value`, by ``endgame``); a world with nothing
+    hidden (the two-player phase 2) is solved once.
     ``scr``/``rs`` are the chunk's scratch (:func:`new_scratch`): nothing is allocated here
     (compiled without reference counting, numba would refuse an allocation), and the random
     draws are those of a comparison of every card, whatever is skipped. Inlined into each
@@ -548,7 +562,7 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1):
             copy_into(w2, w)
             copy_into(s2, sub)
             if exact:
-                totals[i] += exact_value(s2, w2, seat, cands[i], scr, phase1)
+                totals[i] += exact_value(s2, w2, seat, cands[i], scr, phase1, endgame)
             else:
                 play_heuristic_until(s2, w2, 0, cands[i], phase1)
                 totals[i] += score(w2, seat)
@@ -560,38 +574,39 @@ def sampled_choose(state, t, seat, legal, samples, scr, rs, exact, phase1):
 
 
 @loop
-def lookahead_choose(state, t, seat, legal, samples, scr, rs):
+def lookahead_choose(state, t, seat, legal, samples, scr, rs, endgame):
     """The look-ahead player's card (:func:`sampled_choose`, heuristic play-outs)."""
-    return sampled_choose(state, t, seat, legal, samples, scr, rs, False, True)
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, False, True, endgame)
 
 
 @loop
-def pimc_choose(state, t, seat, legal, samples, scr, rs):
+def pimc_choose(state, t, seat, legal, samples, scr, rs, endgame):
     """The ``pimc`` player's card: perfect-information Monte Carlo, the look-ahead's worlds with
     the last tricks of every play-out solved exactly (:func:`sampled_choose`)."""
-    return sampled_choose(state, t, seat, legal, samples, scr, rs, True, True)
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, True, True, endgame)
 
 
 # The same players for a table never in phase 1 (three players, two in phase 2): no phase-1 code.
 @loop
-def lookahead_choose_trick_play(state, t, seat, legal, samples, scr, rs):
-    return sampled_choose(state, t, seat, legal, samples, scr, rs, False, None)
+def lookahead_choose_trick_play(state, t, seat, legal, samples, scr, rs, endgame):
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, False, None, endgame)
 
 
 @loop
-def pimc_choose_trick_play(state, t, seat, legal, samples, scr, rs):
-    return sampled_choose(state, t, seat, legal, samples, scr, rs, True, None)
+def pimc_choose_trick_play(state, t, seat, legal, samples, scr, rs, endgame):
+    return sampled_choose(state, t, seat, legal, samples, scr, rs, True, None, endgame)
 
 
-def _no_search(state, t, seat, legal, samples, scr, rs):
+def _no_search(state, t, seat, legal, samples, scr, rs, endgame):
     """Stands in for the searches of a lineup that has none (never called there)."""
     return lowest(legal)
 
 
-#: ``search(state, t, seat, legal, samples, scr, rs) -> card``: the look-ahead and ``pimc``
-#: players as the kernels call them, through a pointer of this type (:func:`calls`).
+#: ``search(state, t, seat, legal, samples, scr, rs, endgame) -> card``: the look-ahead and
+#: ``pimc`` players as the kernels call them, through a pointer of this type (:func:`calls`);
+#: ``endgame``, the exact search ``pimc`` calls (:data:`ENDGAME`).
 SEARCH_SIGNATURE = types.int64(types.uint64[::1], types.int64[::1], types.int64, types.int64, types.int64,
-                               types.int64[:, ::1], types.uint64[:, ::1])
+                               types.int64[:, ::1], types.uint64[:, ::1], types.FunctionType(ENDGAME_SIGNATURE))
 LOOKAHEAD = Pointer(lookahead_choose, SEARCH_SIGNATURE)
 PIMC = Pointer(pimc_choose, SEARCH_SIGNATURE)
 LOOKAHEAD_TRICK_PLAY = Pointer(lookahead_choose_trick_play, SEARCH_SIGNATURE)
@@ -606,6 +621,7 @@ class Calls(NamedTuple):
     user: object
     lookahead: object
     pimc: object
+    endgame: object
 
 
 def calls(user, codes, phase1=True) -> Calls:
@@ -613,7 +629,8 @@ def calls(user, codes, phase1=True) -> Calls:
     policy (:func:`~.view.compile_policy`; None without one, and no kernel compiles its call) and
     the searches. A search the lineup does not have
     is never called, and is another search of the lineup or :data:`NO_SEARCH`, so that a run
-    compiles only the searches it has (``pimc``'s exact end-of-deal search is the larger).
+    compiles only the searches it has; so with the exact end-of-deal search ``pimc`` calls,
+    the larger (:data:`ENDGAME`, or :data:`NO_ENDGAME`).
     ``phase1``: the kernels' own; None, the searches without phase-1 code.
 
     >>> calls(None, [P_LOOKAHEAD, P_HEURISTIC, P_HEURISTIC]).pimc
@@ -625,7 +642,7 @@ def calls(user, codes, phase1=True) -> Calls:
     look = (LOOKAHEAD if phase1 else LOOKAHEAD_TRICK_PLAY) if P_LOOKAHEAD in have else None
     pimc = (PIMC if phase1 else PIMC_TRICK_PLAY) if P_PIMC in have else None
     either = look or pimc or NO_SEARCH
-    return Calls(user, look or either, pimc or either)
+    return Calls(user, look or either, pimc or either, ENDGAME if pimc else NO_ENDGAME)
 
 
 def lookahead_calls_type():
@@ -699,9 +716,9 @@ def _choose_drawn(state, t, seat, code, samples, calls, legal, scr, rs):
     if code == P_RANDOM:
         return random_choose(state, legal)
     if code == P_LOOKAHEAD:
-        return calls.lookahead(state, t, seat, legal, samples, scr, rs)
+        return calls.lookahead(state, t, seat, legal, samples, scr, rs, calls.endgame)
     if code == P_PIMC:
-        return calls.pimc(state, t, seat, legal, samples, scr, rs)
+        return calls.pimc(state, t, seat, legal, samples, scr, rs, calls.endgame)
     return _user_card(state, t, seat, legal, calls.user, scr)
 
 
