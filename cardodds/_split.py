@@ -106,6 +106,7 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
                                                         "int64[::1], int64)"),
         ("cardodds.canasta._table.score_hand", "(int64[::1], int64[::1], int64[::1])"),
+        ("cardodds.canasta._table.apply_move", "(int64[::1], int64[::1], int64[::1])"),
     ),
     "canasta play": (
         ("cardodds.canasta._policies.heuristic_choose", "(int64[::1], int64[::1], int64[:, ::1], int64, "
