@@ -185,6 +185,12 @@ def test_the_default_players_same_figures_on_threads_and_dask():
                     samples=4, rng=5)
 
 
+def test_a_pimc_lineup_same_figures_on_threads_and_dask():
+    # pimc calls its exact search through a pointer in the lineup's calls: a Dask worker gets it too
+    same_everywhere(call=_advise, seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", turned="7h",
+                    policies="pimc", samples=2, lookahead_samples=2, rng=5)
+
+
 def same_everywhere(call=advise, **kw):
     """``call(**kw)`` gives the same counts on 1 and 2 threads and on two Dask workers."""
     one = call(**kw, threads=1)
