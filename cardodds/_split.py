@@ -137,9 +137,9 @@ SPLITS: dict[str, tuple[tuple[str, str], ...]] = {
 
 #: What the command compiles at once, before its own work, while the second process compiles
 #: its part: functions the part calls, which the second process then loads from the on-disk
-#: cache. Where the part holds the longer compile (``pimc``'s exact search and the player that
-#: links it; a look-ahead advisor's search without phase 1), the command would otherwise wait
-#: for it with nothing to do.
+#: cache, or that call the part through a pointer (the ``pimc`` player). Where the part holds
+#: the longer compile (``pimc``'s exact search; a look-ahead advisor's search without phase 1),
+#: the command would otherwise wait for it with nothing to do.
 FIRST: dict[str, tuple[tuple[str, str], ...]] = {
     "kanalje advise look-ahead": _kanalje_play_outs(False)[-1:],
     "kanalje risk pimc": _kanalje_pimc_player(False),
