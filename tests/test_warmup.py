@@ -459,7 +459,8 @@ def test_the_command_compiles_its_first_functions_before_its_run_while_the_secon
 
 
 #: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
-_EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score" + POINTER, "cardodds.kanalje._policies.pimc_choose" + POINTER,
+_EXACT_SEARCH = {"cardodds.kanalje._search.endgame_score", "cardodds.kanalje._search.endgame_score" + POINTER,
+                 "cardodds.kanalje._policies.pimc_choose" + POINTER,
                  "cardodds.kanalje._policies.pimc_choose_trick_play" + POINTER}
 
 
