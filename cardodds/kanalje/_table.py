@@ -5,9 +5,9 @@ Everything here works on int64 scalars and arrays, no validation (the public fun
 
 The state of a deal in progress is one int64 array, the *table*, laid out by :data:`TABLE`
 (offsets ``T.name``; :mod:`cardodds.kanalje.view` shows it to user policies). Three players
-and two are one engine: the table carries the player count and, for two players (docs/rules/kanalje.md
-§4), the phase; phase 1 has its own card play (:func:`play_card1`), phase 2 is the
-three-player trick play with two seats. Every loop switches on those fields, so a look-ahead
+and two are one engine: the table carries the player count and, for two players
+(docs/rules/kanalje.md §4), the phase; phase 1 has its own card play (:func:`play_card1`),
+phase 2 is the three-player trick play with two seats. Every loop switches on those fields, so a look-ahead
 player can copy the table at any point of either game and play it out. The policies that
 choose the cards are in :mod:`._policies`; the chunk kernels in :mod:`._kernels` and :mod:`._play`.
 """
