@@ -202,7 +202,8 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
         + "".join(f" --skip '{text}'" if ' ' in text else f" --skip {text}" for text in skip)
         + (f" --before-extra '{before_extra}'" if before_extra else "")
         + (" --no-report`" if not job else "`") + (
-            f" (before: {_commit(trees['before'], 'an older tree')}, after: this tree; each command in both trees one after the other"
+            f" (before: {_commit(trees['before'], 'an older tree')}, after: this tree; each command in both trees "
+            "one after the other"
             + (f", in the older tree with `{before_extra}` added" if before_extra else "") + ")."
             if both else "."),
         "",

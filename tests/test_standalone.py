@@ -130,8 +130,8 @@ def problems(name: str, text: str, rules_dir: Path = RULES_DIR, citations: bool 
         elif anchor != heads[number]:
             found.append(f"{at(m.start())}: {m.group(0)!r}: the anchor of section {number} is #{heads[number]}")
     for m in UNLINKED.finditer(text):
-        found.append(f"{at(m.start())}: {m.group(0)!r}...: cite as a link [{m.group(1)} rules N](.../rules/<game>.md#...) "
-                     "or as docs/rules/<game>.md §N")
+        found.append(f"{at(m.start())}: {m.group(0)!r}...: cite as a link "
+                     f"[{m.group(1)} rules N](.../rules/<game>.md#...) or as docs/rules/<game>.md §N")
     return found
 
 
