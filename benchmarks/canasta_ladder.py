@@ -95,7 +95,7 @@ def main(argv=None) -> int:
         f"{args.lookahead_pairs:,} and {args.lookahead_game_pairs:,} for lookahead; seed {args.seed}; the i-th match "
         "of `MATCHES` from child (i, 0) of the seed in hands, (i, 1) in games). Each deal is played twice, A at seats "
         "0+2 then at seats 1+3, on the same random stream; each game pair likewise, A's side dealing the first hand "
-        "in one game and B's in the other. Rules: the defaults of RULES.md 3 (games to 10,000). "
+        "in one game and B's in the other. Rules: the defaults of docs/rules/canasta.md (games to 10,000). "
         f"`{OLD}` is heuristic2 before its memory of the discards and its going out for the game "
         "(`HeuristicParams(match_discards=0, out_for_game=0)`).", "",
         "## Points a hand", "",

@@ -175,12 +175,12 @@ def _when(seconds: float) -> str:
     return f"{time.strftime('%Y-%m-%d from %H:%M', start)} to {time.strftime('%H:%M', end)}"
 
 
-def _commit() -> str:
-    """This tree's commit (short), with ``+`` if it has changes not committed."""
+def _commit(tree: Path = HERE.parent, name: str = "this tree") -> str:
+    """A tree's commit (short), with ``+`` if it has changes not committed; ``name`` when it has none."""
     def git(*args: str) -> str:
-        return subprocess.run(["git", "-C", str(HERE.parent), *args], capture_output=True, text=True).stdout.strip()
+        return subprocess.run(["git", "-C", str(tree), *args], capture_output=True, text=True).stdout.strip()
 
-    head = git("rev-parse", "--short", "HEAD") or "this tree"
+    head = git("rev-parse", "--short", "HEAD") or name
     return head + ("+" if git("status", "--porcelain", "--", "cardodds") else "")
 
 
@@ -202,7 +202,8 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
         + "".join(f" --skip '{text}'" if ' ' in text else f" --skip {text}" for text in skip)
         + (f" --before-extra '{before_extra}'" if before_extra else "")
         + (" --no-report`" if not job else "`") + (
-            f" (before: {trees['before']}, after: this tree; each command in both trees one after the other"
+            f" (before: {_commit(trees['before'], 'an older tree')}, after: this tree; each command in both trees "
+            "one after the other"
             + (f", in the older tree with `{before_extra}` added" if before_extra else "") + ")."
             if both else "."),
         "",

@@ -44,7 +44,7 @@ from cardodds._jit import kernel  # noqa: E402
 from cardodds._random import bounded, shuffle_prefix  # noqa: E402
 from cardodds.kanalje._bits import JACKS, SUIT_MASK, lowest, nth_card, popcount  # noqa: E402
 
-#: Penalties of the jacks of clubs, diamonds, hearts, spades (RULES.md 2.1).
+#: Penalties of the jacks of clubs, diamonds, hearts, spades (docs/rules/kanalje.md §3.2).
 _JACK_PENALTY = np.array([2, 3, 4, 1], dtype=np.int64)
 
 
@@ -292,7 +292,7 @@ def openspiel_hearts(n_games, seed=1):
     return n_games / (time.perf_counter() - t0)
 
 
-TWO_HEADER = "## Two players (RULES.md 2.2)"
+TWO_HEADER = "## Two players (docs/rules/kanalje.md §4)"
 
 
 def cpu_rates(repeats: int = 5) -> None:

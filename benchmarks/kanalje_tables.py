@@ -153,7 +153,7 @@ def action_of(name: str, row, best: int) -> int | None:
 
 
 def _beats(c: int, w: int, trump: int) -> bool:
-    """Does card ``c`` take a trick that ``w`` is winning (RULES.md 2.1)?"""
+    """Does card ``c`` take a trick that ``w`` is winning (docs/rules/kanalje.md §2.5)?"""
     return c > w if (c & 3) == (w & 3) else (c & 3) == trump
 
 

@@ -1,6 +1,6 @@
 """Slow, obviously-correct twins of the compiled kernels, for tests.
 
-They follow RULES.md step by step with Python lists and consume the random numbers in the
+They follow the pages of docs/rules/ step by step with Python lists and consume the random numbers in the
 same order as the kernels, so the same chunk state must give exactly the same counts.
 They also check card conservation on every deal they play.
 """

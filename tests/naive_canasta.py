@@ -13,7 +13,7 @@ NATURALS = range(3, 14)
 
 
 def legal(kind, nat, twos, jokers, limit, wild_melds=True):
-    """RULES.md 3 melds, written from the text."""
+    """Melds as docs/rules/canasta.md §3 has them, written from the text."""
     if nat + twos + jokers < 3:
         return False
     if kind is None:

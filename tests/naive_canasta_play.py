@@ -1,4 +1,4 @@
-"""A slow, plain-Python Polish Canasta table with random players (RULES.md 3), for tests.
+"""A slow, plain-Python Polish Canasta table with random players (docs/rules/canasta.md), for tests.
 
 It follows the rules step by step with dicts and lists, lists the legal moves in the same
 order as the compiled engine (:mod:`cardodds.canasta._table`) and draws the same random

@@ -1,6 +1,6 @@
 """A slow, obviously-correct twin of the Kanalje deal kernel with random players.
 
-It is written from RULES.md 2.1 with Python lists and draws its random numbers in the same
+It is written from docs/rules/kanalje.md §2 and §3 with Python lists and draws its random numbers in the same
 order as the kernel, from the pure-Python xoshiro256** twin of :mod:`tests.naive` (``rng``, a
 :class:`~tests.naive.Xoshiro` started from the kernel's chunk state), so both must produce
 identical counts. ``deck`` is a :class:`~tests.naive.Stock` kept from deal to deal, as the
@@ -86,7 +86,7 @@ def play_random_deal(rng, deck, turned_jack="dead"):
 
 
 def legal_phase1(hand, trick):
-    """RULES.md 2.2 phase 1: any card, but the second player may not play a jack of another
+    """docs/rules/kanalje.md §4.3, phase 1: any card, but the second player may not play a jack of another
     suit than the led one (unless it holds nothing else)."""
     if not trick:
         return sorted(hand)
@@ -99,7 +99,7 @@ def _pick(rng, options):
 
 
 def play_random_deal2(rng, deck, phase1_jacks_cost=True):
-    """The two-player game (RULES.md 2.2) with random players, from the persistent ``deck``:
+    """The two-player game (docs/rules/kanalje.md §4) with random players, from the persistent ``deck``:
     seat 0 (non-dealer) gets the first 13 cards and leads, seat 1 the next 13, the other 26
     are the stock from its top. Returns scores, penalties, phase-2 tricks, jack takers
     (None: fell dead in phase 1), phase-1 tricks won and the face-up cards with who took them."""

@@ -1,5 +1,5 @@
-"""Slow, obviously-correct twins of the Kanalje advisor, written from RULES.md 2.1 (and 2.2's
-phase 2: two seats, trump known, the phase-1 tricks dead) with Python sets.
+"""Slow, obviously-correct twins of the Kanalje advisor, written from docs/rules/kanalje.md §2 and §3 (and the
+two players' phase 2, §4.7: two seats, trump known, the phase-1 tricks dead) with Python sets.
 
 - :func:`replay`: the state after the tricks of a position (tricks, penalties, voids shown,
   the trick in progress).

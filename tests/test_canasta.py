@@ -1,4 +1,4 @@
-"""Polish Canasta: cards, rules, melds, scoring (RULES.md 3), exact vs Monte Carlo, CLI."""
+"""Polish Canasta: cards, rules, melds, scoring (docs/rules/canasta.md), exact vs Monte Carlo, CLI."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_rules_reject_unknown_options(kw):
         CanastaRules(**kw)
 
 
-# ---- melds (RULES.md 3) ---------------------------------------------------------------
+# ---- melds (docs/rules/canasta.md §3) ---------------------------------------------------
 @pytest.mark.parametrize("meld, naturals, three, none", [
     (Meld("K", 3), True, True, True),
     (Meld("K", 2), False, False, False),          # under 3 cards

@@ -1,5 +1,5 @@
 """The ``heuristic2`` player on hand-built tables: what it remembers, and each of its four
-changes to ``heuristic`` where the two choose differently (RULES.md 3; issue point 3)."""
+changes to ``heuristic`` where the two choose differently (docs/rules/canasta.md; issue point 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Polish Canasta played (RULES.md 3): every rule on a hand-built table, checked random and
+"""Polish Canasta played (docs/rules/canasta.md): every rule on a hand-built table, checked random and
 heuristic hands across the rules options, and the pure-Python twin on the same random stream."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ OPTIONS = [
     CanastaRules(going_out_needs_canasta=True),
     CanastaRules(wild_melds=False),
 ]
-#: RULES.md 3's other [default]s as options.
+#: The other defaults of docs/rules/canasta.md as options.
 SEATING_OPTIONS = [
     CanastaRules(direction="counterclockwise"),
     CanastaRules(first_player="dealer"),

@@ -1,4 +1,4 @@
-"""RULES.md 3's [default]s as named rules options, each on a hand-built table where the option
+"""The defaults of docs/rules/canasta.md as named rules options, each on a hand-built table where the option
 changes what happens: the direction of play and who moves first, the empty stock, and whose
 points a card added to the opponents' meld is."""
 

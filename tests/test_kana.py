@@ -1,4 +1,4 @@
-"""Känä official rules (RULES.md 1.1): kernel, exact odds, live odds."""
+"""Känä official rules (docs/rules/kana.md): kernel, exact odds, live odds."""
 
 from fractions import Fraction
 

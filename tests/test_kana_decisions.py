@@ -1,4 +1,4 @@
-"""Känä decisions (RULES.md 1.2): policies, comparisons, the advisor, strategy tables."""
+"""Känä decisions (docs/rules/kana.md §5): policies, comparisons, the advisor, strategy tables."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Tests for cardodds.kana.exact: exact Känä odds, checked against RULES.md oracles and
+"""Tests for cardodds.kana.exact: exact Känä odds, checked against the figures of docs/rules/kana.md §4.2 and
 independent brute-force enumerations written here from scratch."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Känä sessions: the winner starts the next round (RULES.md 1.1), pot accounting, leaving
+"""Känä sessions: the winner starts the next round (docs/rules/kana.md §2.2), pot accounting, leaving
 at a loss, the official-rules 1/n over sessions, and agreement with the one-round figures."""
 
 import math

@@ -1,4 +1,4 @@
-"""Kanalje advice for two players (RULES.md 2.2): phase 2 (trump known, the phase-1 tricks dead)
+"""Kanalje advice for two players (docs/rules/kanalje.md §4): phase 2 (trump known, the phase-1 tricks dead)
 and phase 1 (the face-up stock card, the cards each side took face up). The hidden cards
 against rejection-sampling twins, random play against exact enumeration (phase 2) and a
 Python twin (phase 1), the same figures on any number of threads and on Dask, every bad
@@ -234,7 +234,7 @@ def test_phase2_heuristic_inference_keeps_the_true_world(seed):
 
 # ---- phase 1 ------------------------------------------------------------------------------------
 def phase1_position(seed: int, done: int, in_trick: int):
-    """A phase-1 position of a random deal played at random (RULES.md 2.2, seat 0 leads):
+    """A phase-1 position of a random deal played at random (docs/rules/kanalje.md §4.2, seat 0 leads):
     ``done`` tricks played, ``in_trick`` cards of the next; ``(seat, mine, faceups, played,
     opponent's hand, stock under the face-up card)``."""
     rng = np.random.default_rng(seed)
@@ -337,7 +337,7 @@ def _play_random(rng, hands, trump, leader, score):
 def phase1_last_trick_twin(rng, seat, mine, faceups, played, card, n):
     """My points for the whole deal, ``n`` deals: the last phase-1 trick with ``card`` (the
     opponent's cards and the last stock card dealt at random from what I have not seen), the
-    phase-2 trump drawn from the 26 phase-1 trick cards, phase 2 at random (Python, RULES.md 2.2)."""
+    phase-2 trump drawn from the 26 phase-1 trick cards, phase 2 at random (Python, docs/rules/kanalje.md §4)."""
     opp = 1 - seat
     seen = set(mine) | {c for _, cs in played for c in cs} | set(faceups)
     taker: list = []

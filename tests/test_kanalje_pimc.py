@@ -136,7 +136,7 @@ def test_search_scores_the_jacks():
 
 
 def test_search_charges_the_turned_jack_to_the_last_tricks_winner():
-    # RULES.md's turned jack under the last-trick rule, in the forced last trick the search scores
+    # The turned jack under the last-trick rule (docs/rules/kanalje.md §2.2), in the forced last trick the search scores
     # without walking it. Seat 0 leads the Ac (taking the Kc) and leaves the heart trick, with the
     # turned Jd's -3, to seat 1's 3h; leading the 2h would hand seat 1 the first trick and itself
     # the last. With the jack dead, the last trick is worth its point alone.

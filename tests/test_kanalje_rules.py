@@ -1,4 +1,4 @@
-"""Kanalje rules (RULES.md 2.1), one by one, on hand-built deals; kernel vs its naive twin;
+"""Kanalje rules (docs/rules/kanalje.md §2 and §3), one by one, on hand-built deals; kernel vs its naive twin;
 invariants on every simulated deal."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Kanalje for two players (RULES.md 2.2), rule by rule on hand-built deals; kernel vs its
+"""Kanalje for two players (docs/rules/kanalje.md §4), rule by rule on hand-built deals; kernel vs its
 naive twin; invariants on every simulated deal; the analyses for two players."""
 
 import subprocess
@@ -101,7 +101,7 @@ def test_phase1_leading_a_jack_is_allowed():
 
 
 def test_phase1_second_player_holding_only_other_jacks_plays_one():
-    # RULES.md is silent; the rule cannot be kept, so any of those jacks may be played.
+    # docs/rules/kanalje.md §4.3: the rule cannot be kept, so any of those jacks may be played.
     t = table1(["5c", "Jh"], "Ah 3h", trick=["5c"])
     assert cards_of(TB.legal_cards1(t, 1)) == [parse_card("Jh")]
 

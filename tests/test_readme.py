@@ -1,4 +1,4 @@
-"""The README and the pages of ``docs/`` are tested: every ``$ cardodds ...`` console example
+"""The README and the pages of ``docs/`` and ``docs/rules/`` are tested: every ``$ cardodds ...`` console example
 prints what its page shows, every Python snippet runs, and every link between the pages leads
 somewhere.
 
@@ -22,7 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "rules").glob("*.md"))]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
 

@@ -1,4 +1,4 @@
-"""Polish Canasta (RULES.md 3): the 108-card pack, melds with wild cards, scoring, meld odds.
+"""Polish Canasta (docs/rules/canasta.md): the 108-card pack, melds with wild cards, scoring, meld odds.
 
 >>> from cardodds.canasta import CanastaRules, Meld, score_side
 >>> score_side([Meld("K", naturals=7, twos=2, jokers=1)]).total

@@ -274,7 +274,7 @@ def meld_points(meld, pts):
 
 @helper
 def score_side(melds, n_melds, red3_laid, left, went_out, pts, out_bonus, out_needs_canasta):
-    """Score of one side for a finished hand (RULES.md 3).
+    """Score of one side for a finished hand (docs/rules/canasta.md §5.1).
 
     ``melds`` (n, 4) records of the side, ``red3_laid`` red 3s on its table, ``left`` the
     counts per kind left in its players' hands, ``went_out`` 1 if its player went out.

@@ -1,4 +1,4 @@
-"""Compiled Polish Canasta table: the deal, the legal moves, a move played, the score (RULES.md 3).
+"""Compiled Polish Canasta table: the deal, the legal moves, a move played, the score (docs/rules/canasta.md).
 
 The whole table is one int64 array laid out by :data:`S` (counts per kind for the hands,
 meld records per side, the pile and the stock as kind codes), the rules the one int64 array
@@ -9,7 +9,7 @@ index (:mod:`cardodds.canasta._policies`). Because policies only ever pick from 
 policy can break a rule, and the checked mode (:func:`check_table`) verifies the table after
 every move anyway.
 
-Rule choices where RULES.md is silent (each documented in ``play.py``):
+Rule choices where the original rules are silent (each documented in ``play.py`` and docs/rules/canasta.md):
 
 - a side holds at most one meld of each rank and one meld of wilds alone (cards of a rank the
   side has melded are added to that meld);
@@ -20,8 +20,8 @@ Rule choices where RULES.md is silent (each documented in ``play.py``):
 - laying a red 3 is a choice; its replacement, if a red 3 again, is laid at once with a new
   replacement; with an empty stock there is no replacement;
 - seating (``direction``, ``first_player``), the empty stock (``empty_stock``) and the points
-  of cards added to the opponents' melds (``added_cards``) are rules options, RULES.md's
-  defaults by default; a wild swapped out of a meld is, for ``added_cards="adder"``, one the
+  of cards added to the opponents' melds (``added_cards``) are rules options, the defaults
+  of docs/rules/canasta.md by default; a wild swapped out of a meld is, for ``added_cards="adder"``, one the
   swapping side laid there if it laid one, else one of the meld's side;
 - going out: the hand becomes empty by melding or (``going_out="meld_or_discard"``) by the
   final discard; never in the player's first turn; with ``going_out_needs_canasta`` only

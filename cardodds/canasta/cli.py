@@ -13,7 +13,7 @@ from .rules import ADDED_CARDS, DIRECTIONS, EMPTY_STOCK, FIRST_PLAYERS, GOING_OU
 _RULES = CanastaRules()
 #: ``--going-out`` values: the rules' ways of going out, spelt as flags.
 _GOING_OUT = tuple(g.replace("_", "-") for g in GOING_OUT)
-#: RULES.md 3's other [default]s as flags: (flag, rules field, values, help); each flag's
+#: The other defaults of docs/rules/canasta.md as flags: (flag, rules field, values, help); each flag's
 #: default is the rules' default.
 _TABLE_FLAGS = (
     ("--direction", "direction", DIRECTIONS,
@@ -51,7 +51,8 @@ def _rule_options(p) -> None:
 
 def add_commands(sub) -> None:
     p = sub.add_parser("canasta", help="Polish Canasta: meld odds from the deal and for a hand",
-                       description="Polish Canasta (RULES.md 3): first-meld and canasta odds with 95% intervals.")
+                       description="Polish Canasta (docs/rules/canasta.md): first-meld and canasta odds with 95% "
+                                   "intervals.")
     csub = p.add_subparsers(dest="canasta_command", metavar="QUESTION")
     p.set_defaults(func=cu.help_exit(p))
 
@@ -220,13 +221,13 @@ def add_play_commands(csub) -> None:
     """The game played by four: ``play``, ``game``, ``strength``, ``game-strength``,
     ``house-options``, ``trace`` and ``advise``."""
     _played(csub, "play", "single hands by four players: opening, canastas, pile, scores",
-            "Polish Canasta hands played by four players in two partnerships (RULES.md 3): how soon each side "
-            "opens and makes a canasta, canastas by kind, pile takes, how hands end, scores. 95% intervals.",
+            "Polish Canasta hands played by four players in two partnerships (docs/rules/canasta.md): how soon "
+            "each side opens and makes a canasta, canastas by kind, pile takes, how hands end, scores. 95% intervals.",
             f"{D.DEFAULT_HANDS:,}", "hands").set_defaults(func=_play)
     g = _played(csub, "game", "who wins the game to the target, and how many hands it takes",
-                "Whole games to --target (RULES.md 3), side 0 (seats 0+2) dealing first: P(each side wins the "
-                "game), hands a game, the winning margin. A game still open after --max-hands hands is counted "
-                "as unfinished (no side wins it). 95% intervals.", f"{D.DEFAULT_GAMES:,}", "games")
+                "Whole games to --target (docs/rules/canasta.md §5.2), side 0 (seats 0+2) dealing first: "
+                "P(each side wins the game), hands a game, the winning margin. A game still open after --max-hands "
+                "hands is counted as unfinished (no side wins it). 95% intervals.", f"{D.DEFAULT_GAMES:,}", "games")
     _max_hands(g)
     g.set_defaults(func=_game)
     _played(csub, "strength", "player A against player B on the same deals, sides swapped: points a hand",

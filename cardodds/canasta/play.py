@@ -13,10 +13,10 @@ True
 >>> sorted(res.to_dict()["canastas"]["side0"])
 ['clean', 'joker', 'mixed']
 
-Rule choices the engine makes where RULES.md is silent (see :mod:`cardodds.canasta._table`):
-one meld per rank per side; a side opens with its own combination before adding to any meld;
-the pile is taken before other moves; a replacement red 3 is laid at once; going out is never
-allowed in a player's first turn.
+Rule choices the engine makes where the original rules are silent (docs/rules/canasta.md;
+:mod:`cardodds.canasta._table`): one meld per rank per side; a side opens with its own
+combination before adding to any meld; the pile is taken before other moves; a replacement
+red 3 is laid at once; going out is never allowed in a player's first turn.
 """
 
 from __future__ import annotations

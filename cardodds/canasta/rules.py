@@ -1,4 +1,4 @@
-"""Polish Canasta rules as data (RULES.md 3): every option a field, with its default.
+"""Polish Canasta rules as data (docs/rules/canasta.md): every option a field, with its default.
 
 >>> r = CanastaRules()
 >>> r.jokers, r.wild_limit, r.min_first_meld, r.swap_twos, r.target
@@ -29,7 +29,7 @@ __all__ = ["ADDED_CARDS", "DIRECTIONS", "EMPTY_STOCK", "FIRST_PLAYERS", "GOING_O
 WILD_LIMITS = ("naturals", "three", "none")
 #: Ways of going out in played hands.
 GOING_OUT = ("meld_or_discard", "meld_all")
-#: The direction of play (and of the deal passing), RULES.md's default first.
+#: The direction of play (and of the deal passing), the rules' default first (docs/rules/canasta.md §1.1).
 DIRECTIONS = ("clockwise", "counterclockwise")
 #: The options of ``first_player``, ``empty_stock`` and ``added_cards`` (:class:`CanastaRules`).
 FIRST_PLAYERS = ("after_dealer", "dealer")
@@ -59,7 +59,7 @@ RULES = Layout("canasta rules", [
 
 @dataclass(frozen=True)
 class CanastaRules:
-    """Options of Polish Canasta (RULES.md 3); the defaults are the rules' defaults.
+    """Options of Polish Canasta (docs/rules/canasta.md); the defaults are the rules' defaults.
 
     - ``jokers``: 4 (108-card pack) or 6 (110 cards). ``target``: the game's end (10000).
     - ``wild_limit``: wilds in a natural meld: ``"naturals"`` (default: 2+ naturals, no more wilds

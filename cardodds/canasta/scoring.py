@@ -1,4 +1,4 @@
-"""Melds, the first meld, the Joker swap and the score of a side (RULES.md 3), for people.
+"""Melds, the first meld, the Joker swap and the score of a side (docs/rules/canasta.md), for people.
 
 These wrap the compiled kernels in :mod:`cardodds.canasta._kernels`, which a later
 four-player game reuses. A meld keeps its naturals, 2s and Jokers apart, since they score
@@ -200,7 +200,7 @@ def can_swap(meld: Meld, hand, *, rules: CanastaRules | None = None, wild: str =
 
 @dataclass(frozen=True)
 class SideScore:
-    """A side's score for one hand, with its parts (RULES.md 3, "Scoring a side")."""
+    """A side's score for one hand, with its parts (docs/rules/canasta.md §5.1)."""
 
     total: int
     canastas: int

@@ -1,5 +1,5 @@
 """Compiled Känä advice: deals consistent with what a player knows, every option of its
-känä played on each (RULES.md 1.2). Private.
+känä played on each (docs/rules/kana.md §5). Private.
 
 :func:`advise_worlds` samples deals consistent with what a player knows and plays each of
 its känä options on every one of them; :func:`advise_by_rejection` is its slow twin for the

@@ -1,4 +1,4 @@
-"""The built-in Känä policies' compiled decisions (RULES.md 1.2). Private.
+"""The built-in Känä policies' compiled decisions (docs/rules/kana.md §5). Private.
 
 A *configuration* is one policy per seat, packed as arrays (``policies.pack``): ``kinds[c, p]``,
 ``args[c, p]``, ``ctxmode[c, p]``, the peek-one table ``t1[c, p, ctx, rank]`` (1 = känä the

@@ -1,10 +1,10 @@
-"""Compiled Känä sessions: many rounds at one table, the winner starting the next (RULES.md 1.1). Private.
+"""Compiled Känä sessions: many rounds at one table, the winner starting the next (docs/rules/kana.md §2.2). Private.
 
 Players keep their chairs 0..n-1 for the whole session. A round's känä order starts at its
 starter and goes clockwise, so position ``p`` of a round is player ``(starter + p) % n``.
 
 A *table* is one strategy per player and a starter rule: ``rotation[t] == 0`` is the rule
-of RULES.md (the previous round's winner starts), ``1`` a rotation (the starter moves one
+of docs/rules/kana.md §2.2 (the previous round's winner starts), ``1`` a rotation (the starter moves one
 chair clockwise every round, so every player starts equally often: the assumption behind
 the library's one-round figures). Several tables play one session in lockstep on common
 random numbers: every round the same cards go to the same player at every table, each

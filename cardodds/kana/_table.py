@@ -1,5 +1,5 @@
 """Känä table mechanics, compiled: one round's hands, the känä, the turn rounds and the extra
-rounds after a tie (RULES.md 1.1). Private: integer arrays in, no validation.
+rounds after a tie (docs/rules/kana.md §3.4). Private: integer arrays in, no validation.
 
 Seats count clockwise from the round's starter (seat 0). A *key* orders kept pairs (the sum
 of values, Superkänä above all); a hand's *combination* is its three ranks, lowest first, one

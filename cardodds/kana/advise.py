@@ -1,4 +1,4 @@
-"""The Känä advisor: which card should I känä? (RULES.md 1.2)
+"""The Känä advisor: which card should I känä? (docs/rules/kana.md §5)
 
 The position as the player knows it (my seat, what I know of my cards, the cards känäd
 before me), deals sampled consistent with it (the earlier känäs weigh those players' kept

@@ -25,7 +25,7 @@ _ante = cu.positive_float(0.0, MAX_ANTE, " (each player's stake, e.g. 0.40)")
 
 
 def add_rule_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("house rules (RULES.md 1.1; defaults are the official rules' settled defaults)")
+    g = p.add_argument_group("house rules (docs/rules/kana.md; the defaults are those of the official rules)")
     d = _DEFAULT_RULES
     g.add_argument("--players", type=_players, default=d.players, metavar="N",
                    help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} (default {d.players})")
@@ -55,7 +55,7 @@ def add_commands(sub) -> None:
     kana = sub.add_parser(
         "kana",
         help="Känä: win odds, exact figures, live odds mid-round",
-        description="Känä (RULES.md 1): three blind cards, känä one, the two kept cards are summed; two 2s "
+        description="Känä (docs/rules/kana.md): three blind cards, känä one, the two kept cards are summed; two 2s "
         "(Superkänä) beat all.",
     )
     ksub = kana.add_subparsers(dest="command", metavar="COMMAND")
@@ -338,10 +338,10 @@ def add_session_command(ksub) -> None:
         "session",
         help="sessions of many rounds: winnings per round, starts, net after the evening, losing runs",
         description="Play sessions of --rounds rounds at one table; the winner of a round starts the next "
-        "(RULES.md 1.1). Per player: share of rounds won, antes won per round (95% intervals, the session as the "
-        "unit), the same on the same deals with a rotating starter and the paired difference, how often it "
-        "started, its mean net after the session and P(ahead). --samples counts sessions (default 20,000); "
-        "--precision H runs until player 0's antes a round are known to ±H.",
+        "(docs/rules/kana.md §2.2). Per player: share of rounds won, antes won per round (95% intervals, the "
+        "session as the unit), the same on the same deals with a rotating starter and the paired difference, "
+        "how often it started, its mean net after the session and P(ahead). --samples counts sessions "
+        "(default 20,000); --precision H runs until player 0's antes a round are known to ±H.",
         epilog="examples:\n  cardodds kana session --players 4 --variant peek-one "
         "--policies 'threshold:8,blind,blind,blind' --rounds 100\n"
         "  cardodds kana session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json",

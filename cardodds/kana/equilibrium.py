@@ -1,5 +1,5 @@
 """Känä's equilibrium strategy tables: best responses iterated until no action changes, and
-the tables shipped with the package (RULES.md 1.2).
+the tables shipped with the package (docs/rules/kana.md §5).
 
 :func:`equilibrium` iterates best responses from a starting table; :func:`table_strategy` is
 the policy the advisor and ``expected_value`` play by default ("the table"): the shipped

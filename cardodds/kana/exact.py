@@ -1,4 +1,4 @@
-"""Exact odds for official Känä (RULES.md section 1.1), as :class:`fractions.Fraction`.
+"""Exact odds for official Känä (docs/rules/kana.md), as :class:`fractions.Fraction`.
 
 Under the official rules nobody ever sees a face-down card, so every choice is a blind
 pick among exchangeable cards.  Consequently
@@ -37,7 +37,7 @@ __all__ = [
     "win_probabilities",
 ]
 
-#: Player counts allowed by RULES.md 1.1 (``players`` 2..17).
+#: Player counts allowed by docs/rules/kana.md §1.2 (``players`` 2..17).
 
 
 #: Key of a Superkänä (two 2s): above the highest ordinary hand value 28.
@@ -390,7 +390,7 @@ def p_extra_ties_again(tied: int, deck: str = "fresh") -> Fraction:
     ``sum_r sum_j C(4, j) C(4 r, tied - j) / C(52, tied)`` (4 r cards lie below rank r).
 
     Only ``deck="fresh"`` has a closed form: with ``"remaining"`` (the default tiebreak
-    deck of RULES.md) the stock depends on the cards already dealt.
+    deck, docs/rules/kana.md §3.5) the stock depends on the cards already dealt.
 
     >>> p_extra_ties_again(2)
     Fraction(1, 17)
@@ -421,7 +421,7 @@ def last_round_starter_probabilities(players: int, tie: str = "earliest") -> tup
     The starter of the last turn round is the seat whose first-turned card has the lowest
     rank; the first-turned cards are ``players`` distinct uniform cards (blind choices).
     Rank ties go to the tied seat earliest clockwise from the starter, seat 0
-    (``tie="earliest"``, the RULES.md default) or the latest (``tie="latest"``).
+    (``tie="earliest"``, cardodds' default, docs/rules/kana.md §2.5) or the latest (``tie="latest"``).
 
     Seat s starts with minimum rank m ("earliest") when its card is one of the 4 of rank m,
     seats before it have ranks > m and seats after it ranks >= m; ordered sequences are

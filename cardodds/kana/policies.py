@@ -1,4 +1,4 @@
-"""How a player känäs: the policies, as data (RULES.md 1.2).
+"""How a player känäs: the policies, as data (docs/rules/kana.md §5).
 
 A :class:`Policy` is one seat's decision rule; any mix can sit at a table. Rules that look
 at cards are tables, so every table compiles once:

@@ -1,4 +1,4 @@
-"""Reviewing an evening of Känä: each känä of a seat rated against the advisor (RULES.md 1.2).
+"""Reviewing an evening of Känä: each känä of a seat rated against the advisor (docs/rules/kana.md §5).
 
 The record is what ``cardodds kana trace`` prints, or the same typed by hand: a header
 (``players:``, ``variant:``, and ``house rules:`` when they are not the defaults), then round
@@ -198,7 +198,7 @@ def _check(rnd: _Round, n: int, variant: str, seat: int, action: str, cards: lis
         return rnd.clash(seat, cards)
     if action == "peek":
         if variant == "official":
-            return "under the official rules nobody may look at their cards (RULES.md 1.1): no peek lines"
+            return "under the official rules nobody may look at their cards (docs/rules/kana.md §2.1): no peek lines"
         if rnd.has_kanad(seat):
             return f"seat {seat} peeks after its känä in round {r}: a peek comes before the känä round"
         if variant == "peek-one" and seat in rnd.peeks:
@@ -323,7 +323,7 @@ def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Dec
     before = " ".join(card_str(c) for c in k.before) or "none"
     known = (f"{_nth(k.place)} to känä of {n} (seat {k.starter} started); my cards {format_cards(k.mine)}; "
              f"känäd before me: {before}")
-    note = (f"official rules: nobody sees a card, every känä wins exactly 1/{n} (RULES.md 1.1)" if exact else
+    note = (f"official rules: nobody sees a card, every känä wins exactly 1/{n} (docs/rules/kana.md §4.1)" if exact else
             "P(win the round): " + ", ".join(f"{o} {w.format(3, percent=True)}" for o, w in zip(names, wins)))
     return decision(seat=k.seat, line=k.line, move=k.move, what=f"round {k.round} känä", known=known, options=names,
                     taken=names[t], best=names[b], values=[w.scaled(n, -1) for w in wins],

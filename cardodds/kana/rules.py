@@ -1,6 +1,6 @@
-"""The rules of Känä as data (RULES.md section 1).
+"""The rules of Känä as data (docs/rules/kana.md).
 
-Every option RULES.md names is a field with its default; :meth:`KanaRules.pack` packs them
+Every option docs/rules/kana.md names is a field with its default; :meth:`KanaRules.pack` packs them
 into the int64 array the kernels read, laid out by :data:`RULES` (kernels name a field as
 ``RULES.at.players``, wrappers as ``RULES.view(packed).players``).
 
@@ -60,7 +60,7 @@ class KanaRules:
     """One table's rules of Känä.
 
     players
-        2..17 (RULES.md: 3-4 recommended; default 4).
+        2..17 (docs/rules/kana.md §1.2: 3-4 recommended; default 4).
     variant
         ``"official"``: nobody looks at a face-down card. ``"peek-one"``: each player looks at
         one of their three cards before the känä round. ``"peek-all"``: each looks at all three.
@@ -95,7 +95,8 @@ class KanaRules:
         if not math.isfinite(self.players * self.ante):  # an infinite pot makes every net figure NaN
             raise ValueError(f"ante={self.ante!r} is too large: the pot, players x ante, must be a finite number")
         if self.extra_round == "all" and self.tiebreak_deck == "remaining" and self.players > MAX_ALL_FROM_STOCK:
-            # RULES.md's restock (every card not in a tied player's hand) cannot deal it: the round never ends.
+            # The restock of docs/rules/kana.md §3.5 (every card not in a tied player's hand) cannot deal it:
+            # the round never ends.
             raise ValueError(
                 f"extra_round='all' with tiebreak_deck='remaining' needs at most {MAX_ALL_FROM_STOCK} players "
                 f"(each takes two of the cards not in hands), not players={self.players}; use "

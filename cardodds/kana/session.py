@@ -1,4 +1,4 @@
-"""Känä over an evening: sessions of many rounds, the winner starting the next (RULES.md 1.1).
+"""Känä over an evening: sessions of many rounds, the winner starting the next (docs/rules/kana.md §2.2).
 
 One round's figures (``odds``, ``expected_value``, ``strategy_table``) give every player
 each place in the känä order equally often, as if the starter rotated. At a real table the

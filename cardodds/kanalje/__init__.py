@@ -1,4 +1,4 @@
-"""Kanalje (RULES.md 2.1): take tricks, avoid the jacks. Engine, players and analyses.
+"""Kanalje (docs/rules/kanalje.md): take tricks, avoid the jacks. Engine, players and analyses.
 
 >>> from cardodds.kanalje import jack_risk, evaluate_hand, KanaljeRules
 >>> r = jack_risk("random,heuristic,heuristic", samples=10_000, rng=1)

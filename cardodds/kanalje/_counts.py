@@ -41,7 +41,7 @@ DEALS = Layout("kanalje deals", [
     ("held", 4 * 2 * LENGTHS),  # [jack suit][trump? 0/1][holder's length in the suit]: deals
     ("held_taken", 4 * 2 * LENGTHS),  # same: the holder took it
     ("violations", 1),
-    # two players (RULES.md 2.2)
+    # two players (docs/rules/kanalje.md §4)
     ("faceup_n", 52),  # [card]: phase-1 tricks played with that card face up
     ("faceup_leader", 52),  # [card]: ... won (so the card taken) by the trick's leader
     ("faceup_jack", 4),  # [jack suit]: the jack was taken face up

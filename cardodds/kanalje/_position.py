@@ -3,8 +3,8 @@ parsed, checked (every refusal one line naming the argument and the fix) and tur
 arrays the advice kernel reads (:mod:`._advise`): the table after the tricks played and how its
 hidden cards are dealt.
 
-Three players (RULES.md 2.1): my seat, my hand, the turned card and the tricks so far. Two
-players (2.2), phase 1: the face-up stock card of every trick played and the one face up now
+Three players (docs/rules/kanalje.md §2): my seat, my hand, the turned card and the tricks so far. Two
+players (docs/rules/kanalje.md §4), phase 1: the face-up stock card of every trick played and the one face up now
 (``faceup``) and the phase-1 tricks; phase 2: the dead phase-1 card that named trump (``trump``)
 and the phase-2 tricks.
 """
@@ -342,7 +342,7 @@ def _check_phase1_card(faceups, taker, seat, s, c, k, off_jack):
     or by the seat that did not take it."""
     if off_jack:
         raise ValueError(f"played: seat {s} plays {card_str(c)} second in trick {k}, a jack of another suit than "
-                         "the led one, which the second player may not (RULES.md 2.2); check the tricks")
+                         "the led one, which the second player may not (docs/rules/kanalje.md §4.3); check the tricks")
     if c in faceups:
         j = faceups.index(c)
         if j >= len(taker) or j + 1 >= k:

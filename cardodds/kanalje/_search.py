@@ -2,7 +2,7 @@
 
 :func:`endgame_score` plays the rest of a deal whose every hand is known (a sampled world)
 perfectly: each seat, at each of its cards, plays the card that maximises its own points for
-the rest of the deal, every seat reasoning the same way (*max-n*, RULES.md 2.1 scoring: +1 a
+the rest of the deal, every seat reasoning the same way (*max-n*, docs/rules/kanalje.md §3 scoring: +1 a
 trick, the jacks' penalties to their takers, a turned jack to the last trick's winner under
 ``turned_jack="last_trick"``). Max-n rather than *paranoid* (everybody else against me): in
 Kanalje each player scores for itself and a jack one opponent takes is a jack the other one

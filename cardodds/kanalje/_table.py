@@ -5,9 +5,9 @@ Everything here works on int64 scalars and arrays, no validation (the public fun
 
 The state of a deal in progress is one int64 array, the *table*, laid out by :data:`TABLE`
 (offsets ``T.name``; :mod:`cardodds.kanalje.view` shows it to user policies). Three players
-and two are one engine: the table carries the player count and, for two players (RULES.md
-2.2), the phase; phase 1 has its own card play (:func:`play_card1`), phase 2 is the
-three-player trick play with two seats. Every loop switches on those fields, so a look-ahead
+and two are one engine: the table carries the player count and, for two players
+(docs/rules/kanalje.md §4), the phase; phase 1 has its own card play (:func:`play_card1`),
+phase 2 is the three-player trick play with two seats. Every loop switches on those fields, so a look-ahead
 player can copy the table at any point of either game and play it out. The policies that
 choose the cards are in :mod:`._policies`; the chunk kernels in :mod:`._kernels` and :mod:`._play`.
 """
@@ -244,7 +244,7 @@ def score(t, seat):
     return t[T.tricks + seat] * t[T.trick_points] - t[T.penalty + seat]
 
 
-# ==== two players, phase 1 (RULES.md 2.2) ==================================================
+# ==== two players, phase 1 (docs/rules/kanalje.md §4.3) ==============================================
 # No trump, no duty to follow suit, but the second player may not play a jack of a suit other
 # than the led suit; the highest card of the led suit wins; the winner takes the face-up stock
 # card, the loser the next one face down; the next is turned. Phase 2 is the trick play above
@@ -253,7 +253,7 @@ def score(t, seat):
 def legal_cards1(t, seat):
     """Phase 1: anything, except that the second player may not play a jack of a suit other
     than the led suit. A second player holding nothing else plays one of those jacks
-    (RULES.md is silent on that case; the rule cannot be kept)."""
+    (docs/rules/kanalje.md §4.3: the rule cannot be kept)."""
     hand = t[T.hand + seat]
     if t[T.trick_len] == 0:
         return hand

@@ -10,7 +10,7 @@ and jacks already taken included), tricks, penalty, the chance that I take each 
 out, and the paired difference to the best card. The best card is named only when every
 other card's difference to it excludes zero.
 
-Two players (``rules=KanaljeRules(players=2)``, RULES.md 2.2): in phase 1 the position names
+Two players (``rules=KanaljeRules(players=2)``, docs/rules/kanalje.md §4): in phase 1 the position names
 every face-up stock card so far (``faceup``: one per trick played and the one face up now), and
 the opponent's cards other than the face-up ones it took and the stock under the face-up card
 are redealt at random (phase 1 has no duty to follow, so no voids); in phase 2 it names the dead

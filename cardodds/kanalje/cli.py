@@ -57,10 +57,10 @@ def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals
 
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: RULES.md 2.2)"),
+    p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: docs/rules/kanalje.md §1.2)"),
                    default=KanaljeRules.players,
-                   metavar="3|2", help="players at the table: 3 (RULES.md 2.1, default) or 2, the two-phase game of "
-                   "RULES.md 2.2")
+                   metavar="3|2", help="players at the table: 3 (default) or 2, the two-phase game of "
+                   "docs/rules/kanalje.md §4")
     p.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
                    help="three players: a turned jack takes no part (dead, default) or goes to the last trick's "
                    "winner (last-trick)")
@@ -70,7 +70,7 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
 
 def add_commands(sub) -> None:
     p = sub.add_parser("kanalje", help="Kanalje (three or two players): jack risk, hand value, the game to 21",
-                       description="Kanalje for three players (RULES.md 2.1) or two (2.2, --players 2).")
+                       description="Kanalje (docs/rules/kanalje.md) for three players, or two with --players 2.")
     ksub = p.add_subparsers(dest="kanalje_command", metavar="COMMAND", parser_class=type(p))
     p.set_defaults(func=cu.help_exit(p))
 

@@ -12,7 +12,7 @@
     and that suit's jack is seen; else it throws its highest side-suit card, then a trump.
     *Leading:* a jack that every unseen card of its suit outranks; else the best remaining card of
     a suit nobody has shown void in whose jack is seen; else its lowest side-suit card, lowest
-    trump, cheapest jack. *Two players, phase 1* (RULES.md 2.2): the face-up card is worth minus
+    trump, cheapest jack. *Two players, phase 1* (docs/rules/kanalje.md §4): the face-up card is worth minus
     its penalty if a jack, +1 if ten or better, else 0. Leading, it fights for a +1 card with its
     lowest unbeatable card (else its highest), else leads its lowest non-jack. Second, it sheds the
     led suit's jack under a higher lead; it wins with its lowest non-jack winner when the face-up

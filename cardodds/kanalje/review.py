@@ -3,7 +3,7 @@
 :func:`review` reads a record (what :func:`~cardodds.kanalje.trace` prints, or the same typed
 by hand: the header, ``S: deal`` lines for the seats whose hands are known, ``S: play c`` lines,
 optional ``S: win`` lines; two players also ``S: take c`` and ``S: draw c`` after each phase-1
-trick), walks it checking every move against the rules (RULES.md 2.1, 2.2), and asks
+trick), walks it checking every move against the rules (docs/rules/kanalje.md), and asks
 :func:`~cardodds.kanalje.advise` at each card of the seat reviewed, on the position as that seat
 knew it then: its hand, the turned card (two players: the face-up cards, or the trump card and
 the phase-1 cards it saw), the tricks so far; never another hand. The advisor ranks the legal
@@ -232,7 +232,7 @@ def _play(w: _Walk, m: int, seat: int, cards) -> None:
     if trick and c & 3 != led:
         if w.phase == PHASE1 and c >> 2 == _JACK:
             raise _Stop(m, seat, f"seat {seat} plays {card_str(c)} second, a jack of another suit than the led "
-                                 f"{SUIT_NAMES[led]}, which the second player may not (RULES.md 2.2)")
+                                 f"{SUIT_NAMES[led]}, which the second player may not (docs/rules/kanalje.md §4.3)")
         if w.phase != PHASE1:
             if any(x & 3 == led for x in w.hands[seat]):
                 held = card_str(min(x for x in w.hands[seat] if x & 3 == led))

@@ -1,4 +1,4 @@
-"""The rules of Kanalje as data (RULES.md 2.1 for three players, 2.2 for two).
+"""The rules of Kanalje as data (docs/rules/kanalje.md §2 and §3 for three players, §4 for two).
 
 Seats are numbered clockwise from the player left of the dealer: seat 0 leads the first
 trick of a deal and seat ``players - 1`` dealt it (with two players: seat 0 is the
@@ -41,10 +41,10 @@ R = RULES.at
 
 @dataclass(frozen=True)
 class KanaljeRules:
-    """Every option of Kanalje, with the defaults of RULES.md 2.1.
+    """Every option of Kanalje, with the defaults of docs/rules/kanalje.md.
 
     players:
-        3, or 2: the two-phase game of RULES.md 2.2 (13 cards each, a 26-card stock).
+        3, or 2: the two-phase game of docs/rules/kanalje.md §4 (13 cards each, a 26-card stock).
     turned_jack:
         ``"dead"`` [default]: a turned jack is paid by nobody; ``"last_trick"``: by the last trick's winner.
     target:
@@ -72,7 +72,8 @@ class KanaljeRules:
 
     def __post_init__(self):
         if isinstance(self.players, bool) or self.players not in (2, 3):
-            raise ValueError(f"players={self.players!r}: Kanalje is played by 3 players (RULES.md 2.1) or 2 (2.2)")
+            raise ValueError(f"players={self.players!r}: Kanalje is played by 3 players or 2 "
+                             "(docs/rules/kanalje.md §1.2)")
         if not isinstance(self.phase1_jacks_cost, (bool, np.bool_)):
             raise ValueError(f"phase1_jacks_cost={self.phase1_jacks_cost!r} must be True or False")
         for name, choices in (("phase1_leader", PHASE1_LEADER_CHOICES), ("phase2_leader", PHASE2_LEADER_CHOICES),

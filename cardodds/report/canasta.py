@@ -100,7 +100,7 @@ def _wilds_chart(data: dict):
 def _intro(data: dict, seed: int) -> list[str]:
     return ["# Polish Canasta: meld odds\n",
             f"cardodds {__version__}, seed {seed}, {data['n']:,} simulated deals per Monte Carlo figure; "
-            f"exact values by enumeration over card-kind counts. Rules (RULES.md 3): "
+            f"exact values by enumeration over card-kind counts. Rules (docs/rules/canasta.md): "
             f"{data['rules'].to_dict()}.\n",
             "Monte Carlo figures show their 95% interval; exact figures are marked exact. The draws model "
             "one player drawing one card a turn from the cards it has not seen and keeping it "

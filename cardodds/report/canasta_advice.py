@@ -122,8 +122,8 @@ def _intro(data: dict, seed: int) -> list[str]:
              "(our hand score minus theirs), P(our side ahead at the end of the hand), P(we win the game this hand) "
              "when the game score is given, and what it loses against the best (paired). The options are ranked by "
              "P(we win the game) when the game score is given, else by points; the best is named only when every "
-             "option's paired difference to it excludes zero. Rules RULES.md 3 with the defaults; 95% intervals "
-             "in brackets."), ""]
+             "option's paired difference to it excludes zero. Rules: docs/rules/canasta.md with the defaults; "
+             "95% intervals in brackets."), ""]
 
 
 def _players(data: dict) -> str:

@@ -141,7 +141,7 @@ def _house_options_chart(data: dict):
 def _intro(data: dict, seed: int) -> list[str]:
     return ["# Polish Canasta played by four", "",
             (f"cardodds {__version__}, seed {seed}. Four players in two partnerships (seats 0+2 against 1+3; in single "
-            f"hands seat 3 deals, so side 0 moves first). Rules RULES.md 3 with the defaults "
+            f"hands seat 3 deals, so side 0 moves first). Rules: docs/rules/canasta.md with the defaults "
             f"(wild_limit='naturals', min_first_meld=30, 4 Jokers, going_out='meld_or_discard'). "
             f"{data['n']:,} hands per player type; 95% intervals in brackets."), ""]
 

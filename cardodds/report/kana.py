@@ -79,7 +79,7 @@ def _intro(seed: int, scale: float) -> list[str]:
     defaults = ", ".join(f"{k}={v!r}" for k, v in KanaRules().to_dict().items() if k != "players")
     return ["# Känä: which card should I känä?", "",
             f"Built by `cardodds report` with cardodds {__version__}, seed {seed}, scale {scale:g} "
-            f"(sample counts below). Rules: RULES.md 1 with its defaults ({defaults}). "
+            f"(sample counts below). Rules: docs/rules/kana.md with its defaults ({defaults}). "
             "Every figure is a 95% interval or exact; comparisons are paired (the same deals for both choices).", ""]
 
 

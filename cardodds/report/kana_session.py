@@ -1,7 +1,7 @@
 """The Känä evening report: ``reports/kana_session.md`` and its chart.
 
 Sessions of many rounds with the real starter rule (the previous round's winner starts,
-RULES.md 1.1): what a peeking player wins over an evening against blind players, the
+docs/rules/kana.md §2.2): what a peeking player wins over an evening against blind players, the
 official rules' 1/n over sessions, and whether the starter rule changes the best table.
 Every figure is simulated from the one seed with its 95% interval; the same seed and
 scale rebuild the same files byte for byte. Each part of the page has its data, table
@@ -73,11 +73,11 @@ def _intro(seed: int, scale: float, ante: float) -> list[str]:
         (f"Built by `cardodds report` with cardodds {__version__}, seed {seed}, scale {scale:g}. "
         f"An evening is a session of {ROUNDS} rounds at a table of {PLAYERS}; every player antes 1 "
         f"({ante:.2f} by default) and the winner takes the pot of {PLAYERS}, so a won round is +{PLAYERS - 1} antes "
-        "and a lost one -1. The winner of a round starts the next (RULES.md 1.1); the first round's starter is "
-        "drawn at random. Every session is also played on the same deals with a starter that rotates one chair a "
-        "round (every player starts equally often, which is what the one-round figures of `kana.md` assume), so "
-        "the starter rule's effect is a paired difference. Intervals are 95%, with the session as the independent "
-        "unit. Reproduce any row with `cardodds kana session` (see the README)."),
+        "and a lost one -1. The winner of a round starts the next (docs/rules/kana.md §2.2); the first "
+        "round's starter is drawn at random. Every session is also played on the same deals with a starter "
+        "that rotates one chair a round (every player starts equally often, which is what the one-round "
+        "figures of `kana.md` assume), so the starter rule's effect is a paired difference. Intervals are 95%, "
+        "with the session as the independent unit. Reproduce any row with `cardodds kana session` (see the README)."),
         "",
     ]
 

@@ -182,7 +182,7 @@ def _game_chart(data: dict):
 def _three_tables(data: dict, seed: int) -> list[str]:
     rules, risks = data["rules"], data["risks"]
     L = ["# Kanalje (three players)", "",
-         f"Rules: RULES.md 2.1, `{rules!r}`. cardodds {__version__}, seed {seed}. "
+         f"Rules: docs/rules/kanalje.md, `{rules!r}`. cardodds {__version__}, seed {seed}. "
          "Seats are numbered clockwise from the player left of the dealer: seat 0 leads the first trick. "
          "Every figure carries its 95% interval.", "",
          "Players: `random` (a uniformly random legal card), `heuristic` (the documented rule-based "
@@ -293,12 +293,12 @@ def _faceup_chart(data: dict):
 
 
 def _two_tables(data: dict) -> list[str]:
-    """The two-player game (RULES.md 2.2): strength, jack risk, the face-up card, the game."""
+    """The two-player game (docs/rules/kanalje.md §4): strength, jack risk, the face-up card, the game."""
     rules, risks = data["rules"], data["risks"]
     L = ["# Kanalje (two players)", "",
-         f"Rules: RULES.md 2.2, `{rules!r}`. Seat 0 is the non-dealer and leads phase 1; the winner of the last "
-         "phase-1 trick leads phase 2, whose trump is the suit of a random phase-1 trick card. Phase-1 jacks cost "
-         "the trick's winner. Scores per deal add up to 13 - 10 = 3.", "",
+         f"Rules: docs/rules/kanalje.md §4, `{rules!r}`. Seat 0 is the non-dealer and leads phase 1; the winner of "
+         "the last phase-1 trick leads phase 2, whose trump is the suit of a random phase-1 trick card. Phase-1 "
+         "jacks cost the trick's winner. Scores per deal add up to 13 - 10 = 3.", "",
          "## Strength: paired matches on the same deals (two players)", "",
          "Each deal (hands, stock, phase-2 trump draw) is played with B in both seats and with A in seat 0 and "
          "1 in turn; the advantage is A's score minus B's in the same seat, per deal.", ""]
