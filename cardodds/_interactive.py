@@ -6,7 +6,8 @@ just before one of cardodds' functions compiles; inside a :func:`compile_notice`
 the block's line once. A public call and an engine run are such blocks (:func:`call`), with a line
 in an interactive session (a Jupyter kernel, IPython, Python's prompt) and none in a script; the
 CLI's command is one with its own line (``_cliutil.compile_notice``). The outermost block decides:
-a call made by another says nothing of its own. No listener is added to numba: a session's own
+a call made by another says nothing of its own. In IPython the line comes at most once per cell,
+also where no block is under way. No listener is added to numba: a session's own
 ``@njit`` functions compile as without cardodds. This module imports neither numba nor IPython.
 """
 
@@ -65,16 +66,33 @@ def call() -> contextlib.AbstractContextManager:
     return compile_notice(COMPILE_NOTICE if interactive() else None)
 
 
+#: The IPython cell (its execution count) that last said it compiles.
+_SAID_IN: list = [None]
+
+
 def compiling() -> None:
-    """One of cardodds' functions is about to compile: the block's line, if not said yet."""
+    """One of cardodds' functions is about to compile: the block's line, if not said yet. In
+    IPython at most one line per cell, also outside a block (a public function that neither runs
+    the engine nor takes ``backend=``, e.g. a trace, or a module compiling its callbacks when first
+    imported): :data:`COMPILE_NOTICE`. Nothing outside a block elsewhere."""
     with _LOCK:
         block = _BLOCK
-        if block is None or block.line is None or block.said:
+        if block is not None and (block.line is None or block.said):
             return
-        block.said = True
+        shell = _shell()
+        if block is None and shell is None:
+            return
+        if block is not None:
+            block.said = True
+        if shell is not None:
+            cell = getattr(shell, "execution_count", None)
+            if cell == _SAID_IN[0]:
+                return
+            _SAID_IN[0] = cell
+        line = COMPILE_NOTICE if block is None else block.line
     from tqdm import tqdm
 
-    tqdm.write(block.line, file=sys.stderr)  # above a terminal's progress bar already drawn
+    tqdm.write(line, file=sys.stderr)  # above a terminal's progress bar already drawn
 
 
 def _shell():

@@ -79,8 +79,17 @@ def test_a_first_call_in_a_notebook_says_once_that_it_compiles_a_later_or_warm_o
         print(user_mod.norm2(np.arange(6.0)), len(user_mod.norm2.signatures))
         print({k: list(v) for k, v in event._registered.items() if v} == listeners)
         """,
+        # a public function that neither runs the engine nor takes backend=: once in its cell
+        """
+        from cardodds import canasta
+        print(canasta.best_first_meld("Kh Kd Ks 9c 9d 9h Jk 3h").value)
+        print(canasta.best_first_meld("Kh Kd Ks 9c 9d 4h Jk 3h").value)
+        """,
+        'print(canasta.best_first_meld("Kh Kd Ks 9c 9d 9h 3h").value)',
     ], tmp_path, cache)
     first, second, user = nb.cells[1], nb.cells[2], nb.cells[3]
+    assert (_streams(nb.cells[4], "stderr"), _streams(nb.cells[5], "stderr")) == (COMPILE_NOTICE + "\n", "")
+    assert (_streams(nb.cells[4], "stdout"), _streams(nb.cells[5], "stdout")) == ("80\n80\n", "30\n")
     assert _streams(first, "stderr") == COMPILE_NOTICE + "\n"  # one line, however many kernels
     assert _streams(first, "stdout") == "2000\n"
     assert _streams(second) == "2000\n"  # compiled in this kernel already
