@@ -114,33 +114,39 @@ def in_notebook() -> bool:
     return shell is not None and "qt" not in name and "spyder" not in name
 
 
-def progress_bar(total: int | None, unit: str):
-    """A run's progress bar (tqdm's methods ``update``, ``refresh``, ``close`` and ``total``): tqdm's
-    on stderr, in a notebook tqdm's widget when ipywidgets is there, else :class:`HtmlBar`."""
+def progress_bar(total: int | None, unit: str, *, unit_scale: bool = True, desc: str | None = None,
+                 delay: float = 0.0, leave: bool = False):
+    """A progress bar (tqdm's methods ``update``, ``refresh``, ``close`` and ``total``; the options
+    as tqdm's): tqdm's on stderr, in a notebook tqdm's widget when
+    ipywidgets is there, else :class:`HtmlBar`."""
     if in_notebook():
         from tqdm import notebook
 
         if notebook.IProgress is None:
-            return HtmlBar(total, unit)
-        return notebook.tqdm(total=total, unit=unit, unit_scale=True, leave=False)
+            return HtmlBar(total, unit, unit_scale=unit_scale, desc=desc, delay=delay, leave=leave)
+        return notebook.tqdm(total=total, unit=unit, unit_scale=unit_scale, desc=desc, delay=delay, leave=leave)
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False, dynamic_ncols=True)
+    return tqdm(total=total, unit=unit, unit_scale=unit_scale, desc=desc, delay=delay, leave=leave,
+                file=sys.stderr, dynamic_ncols=True)
 
 
 class HtmlBar:
     """A notebook's progress bar without ipywidgets: an HTML ``<progress>`` and tqdm's figures, one
-    output updated in place (IPython's ``display_id``) at most every :attr:`EVERY` seconds, and
-    emptied on ``close`` as a terminal's bar is cleared."""
+    output updated in place (IPython's ``display_id``) at most every :attr:`EVERY` seconds, shown
+    once ``delay`` seconds have passed, and on ``close`` emptied (as a terminal's bar is cleared)
+    unless ``leave``."""
 
     EVERY = 0.2
 
-    def __init__(self, total: int | None, unit: str) -> None:
-        from IPython.display import display
-
-        self.total, self.unit, self.n = total, unit, 0
+    def __init__(self, total: int | None, unit: str, *, unit_scale: bool = True, desc: str | None = None,
+                 delay: float = 0.0, leave: bool = False) -> None:
+        self.total, self.unit, self.unit_scale, self.n = total, unit, unit_scale, 0
+        self.desc, self.delay, self.leave = desc, delay, leave
         self.start = self.shown = time.monotonic()
-        self.handle = display(self._data(), raw=True, display_id=True)
+        self.handle = None
+        if delay <= 0:
+            self.refresh()
 
     def _data(self, shown: bool = True) -> dict:
         if not shown:
@@ -150,24 +156,33 @@ class HtmlBar:
         elapsed = time.monotonic() - self.start
         if self.total:
             text = f"{100 * self.n / self.total:3.0f}% " + tqdm.format_meter(
-                self.n, self.total, elapsed, unit=self.unit, unit_scale=True,
+                self.n, self.total, elapsed, unit=self.unit, unit_scale=self.unit_scale,
                 bar_format="{n_fmt}/{total_fmt} {unit}s [{elapsed}<{remaining}, {rate_fmt}]")
             bar = f'<progress value="{self.n}" max="{self.total}" style="width: 20em"></progress>'
         else:
-            text = tqdm.format_meter(self.n, None, elapsed, unit=self.unit, unit_scale=True,
+            text = tqdm.format_meter(self.n, None, elapsed, unit=self.unit, unit_scale=self.unit_scale,
                                      bar_format="{n_fmt} {unit}s [{elapsed}, {rate_fmt}]")
             bar = '<progress style="width: 20em"></progress>'
+        if self.desc:
+            text = f"{self.desc}: {text}"
         return {"text/plain": text,
                 "text/html": f'<div>{bar} <span style="font-family: monospace">{html.escape(text)}</span></div>'}
 
     def update(self, n: int = 1) -> None:
         self.n += n
-        if time.monotonic() - self.shown >= self.EVERY:
+        now = time.monotonic()
+        if now - self.shown >= self.EVERY and now - self.start >= self.delay:
             self.refresh()
 
     def refresh(self) -> None:
-        self.handle.update(self._data(), raw=True)
+        if self.handle is None:
+            from IPython.display import display
+
+            self.handle = display(self._data(), raw=True, display_id=True)
+        else:
+            self.handle.update(self._data(), raw=True)
         self.shown = time.monotonic()
 
     def close(self) -> None:
-        self.handle.update(self._data(shown=False), raw=True)
+        if self.handle is not None:
+            self.handle.update(self._data(shown=self.leave), raw=True)

@@ -136,3 +136,61 @@ def test_a_script_says_nothing_of_its_compiling(tmp_path):
         tmp_path / "cache2")}, capture_output=True, text=True, timeout=600)
     assert prompt.returncode == 0 and prompt.stdout == "2000\n"
     assert prompt.stderr.count(COMPILE_NOTICE) == 1, prompt.stderr
+
+
+class _Display:
+    """IPython's ``display`` as a notebook would receive it: every output and update, by display id."""
+
+    def __init__(self, monkeypatch):
+        import IPython.display
+
+        self.shown: list[tuple[int, dict]] = []
+        monkeypatch.setattr(IPython.display, "display", self)
+
+    def __call__(self, data, raw=False, display_id=None):
+        assert raw and display_id is True
+        number = len({i for i, _ in self.shown})
+        self.shown.append((number, data))
+        display = self
+
+        class Handle:
+            def update(self, data, raw=False):
+                assert raw
+                display.shown.append((number, data))
+
+        return Handle()
+
+
+def test_a_notebooks_bar_waits_its_delay_and_clears_or_stays(monkeypatch):
+    from cardodds._interactive import HtmlBar
+
+    shown = _Display(monkeypatch)
+    monkeypatch.setattr(HtmlBar, "EVERY", 0.0)
+    late = HtmlBar(10, "decision", unit_scale=False, delay=3600)
+    late.update(5)
+    late.close()
+    assert shown.shown == []  # a short run: no bar at all
+    bar = HtmlBar(3, "task", unit_scale=False, desc="compiling", leave=True)
+    for _ in range(3):
+        bar.update(1)
+    bar.close()
+    texts = [data["text/plain"] for _, data in shown.shown]
+    assert [t.split(" [")[0] for t in texts] == ["compiling:   0% 0/3 tasks", "compiling:  33% 1/3 tasks",
+                                                 "compiling:  67% 2/3 tasks", "compiling: 100% 3/3 tasks",
+                                                 "compiling: 100% 3/3 tasks"]
+    assert all('<progress value="' in data["text/html"] for _, data in shown.shown)
+
+
+def test_a_reviews_progress_in_a_notebook_is_a_notebooks_bar(monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    from cardodds import _interactive, review
+
+    shown = _Display(monkeypatch)
+    monkeypatch.setattr(_interactive, "in_notebook", lambda: True)
+    monkeypatch.setattr(review, "PROGRESS_AFTER", 0.0)
+    done, partial = review.rate_in_order([lambda: SimpleNamespace(partial=False)] * 3, progress=True)
+    assert (len(done), partial) == (3, False)
+    assert "<progress" in shown.shown[0][1]["text/html"] and "decisions" in shown.shown[0][1]["text/plain"]
+    assert shown.shown[-1][1] == {"text/plain": "", "text/html": ""}
+    assert capsys.readouterr().err == ""  # no terminal bar beside it
