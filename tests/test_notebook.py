@@ -194,3 +194,24 @@ def test_a_reviews_progress_in_a_notebook_is_a_notebooks_bar(monkeypatch, capsys
     assert "<progress" in shown.shown[0][1]["text/html"] and "decisions" in shown.shown[0][1]["text/plain"]
     assert shown.shown[-1][1] == {"text/plain": "", "text/html": ""}
     assert capsys.readouterr().err == ""  # no terminal bar beside it
+
+
+def test_with_ipywidgets_a_notebooks_bar_is_tqdms_widget_and_in_a_terminal_tqdms_bar(monkeypatch, capsys):
+    import tqdm
+    import tqdm.notebook
+
+    from cardodds import _interactive
+
+    class Widget:
+        def __init__(self, **kw):
+            self.kw = kw
+
+    monkeypatch.setattr(_interactive, "in_notebook", lambda: True)
+    monkeypatch.setattr(tqdm.notebook, "IProgress", object)  # as where ipywidgets is installed
+    monkeypatch.setattr(tqdm.notebook, "tqdm", Widget)
+    bar = _interactive.progress_bar(100, "deal")
+    assert isinstance(bar, Widget) and (bar.kw["total"], bar.kw["unit"], bar.kw["leave"]) == (100, "deal", False)
+    monkeypatch.setattr(_interactive, "in_notebook", lambda: False)
+    bar = _interactive.progress_bar(100, "deal")
+    bar.close()
+    assert type(bar) is tqdm.tqdm and "0%|          | 0.00/100 [" in capsys.readouterr().err
