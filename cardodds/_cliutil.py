@@ -21,7 +21,6 @@ import os
 import re
 import secrets
 import sys
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -383,39 +382,19 @@ COMPILE_NOTICE = ("cardodds: compiling the kernels this command runs (once after
                   "they are kept on disk; `cardodds warm-up` compiles every command's ahead)")
 
 
-@contextlib.contextmanager
-def compile_notice(show: bool):
+def compile_notice(show: bool) -> contextlib.AbstractContextManager:
     """While a command runs: one line on stderr (:data:`COMPILE_NOTICE`) the first time it waits
-    for numba to compile, so that a first call of several seconds does not look hung; nothing
-    when every kernel comes from the on-disk cache, or when ``show`` is False (no progress shown).
+    for numba to compile one of cardodds' functions, so that a first call of several seconds does
+    not look hung; nothing when every kernel comes from the on-disk cache, or when ``show`` is
+    False (no progress shown). The API calls the command makes say nothing of their own
+    (:func:`cardodds._interactive.compile_notice`).
 
     >>> with compile_notice(False):
     ...     pass
     """
-    if not show:
-        yield
-        return
-    from numba.core import event
+    from ._interactive import compile_notice as block
 
-    class Notice(event.Listener):
-        def __init__(self) -> None:
-            self.lock = threading.Lock()
-            self.said = False
-
-        def on_start(self, e) -> None:
-            with self.lock:  # kernels compile in the engine's worker threads
-                if self.said:
-                    return
-                self.said = True
-            from tqdm import tqdm
-
-            tqdm.write(COMPILE_NOTICE, file=sys.stderr)  # above a progress bar already drawn
-
-        def on_end(self, e) -> None:
-            pass
-
-    with event.install_listener("numba:compile", Notice()):
-        yield
+    return block(COMPILE_NOTICE if show else None)
 
 
 def cores_available() -> int:

@@ -47,6 +47,7 @@ from numba.core.registry import CPUDispatcher
 from numba.core.types import WrapperAddressProtocol
 
 from . import _compiler
+from ._interactive import compiling as _compiling
 
 __all__ = ["BOUNDSCHECK", "CACHE_DIR", "POINTER", "PYTHON_TWIN", "Pointer", "callback", "first_use", "helper", "inline",
            "inlined", "kernel", "linked", "loop", "source_hash"]
@@ -162,13 +163,17 @@ class _CacheImpl(_numba_class("CompileResultCacheImpl")):  # type: ignore[misc]
 
 class _Cache(_numba_class("FunctionCache")):  # type: ignore[misc]
     """Numba's cache of compiled functions, in :data:`CACHE_DIR`, loading with cardodds' compiler
-    replacements in force (:func:`cardodds._compiler.scope`)."""
+    replacements in force (:func:`cardodds._compiler.scope`); a miss, which numba compiles next,
+    is told to :func:`cardodds._interactive.compiling` (a call's line that it compiles)."""
 
     _impl_class = _CacheImpl
 
     def load_overload(self, sig, target_context):
         with _compiler.scope():
-            return super().load_overload(sig, target_context)
+            found = super().load_overload(sig, target_context)
+        if found is None:
+            _compiling()  # numba compiles it next: the call under way may say so
+        return found
 
 
 #: Why cardodds caches nothing in this process (said once), if it does not.
@@ -378,6 +383,7 @@ class _LoggedCFunc(CFunc):
     def _compile_uncached(self):
         fn = getattr(self._pyfunc, "py_func", self._pyfunc)
         data = {"dispatcher": _pytypes.SimpleNamespace(py_func=fn), "args": self._sig.args}
+        _compiling()
         with _event.trigger_event("numba:compile", data=data):
             done = super()._compile_uncached()
             done.library.finalize()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _backend
+from . import _backend, _interactive
 from ._backend import SKIPPED as _SKIPPED
 from ._backend import available_cores
 from ._validate import MAX_SAMPLES, MIN_HALFWIDTH, check_run_size, check_threads
@@ -223,16 +222,18 @@ def takes_backend(func: Callable) -> Callable:
     """Give a public stochastic function the keyword ``backend=`` (``"threads"``, a
     ``dask.distributed.Client``, a scheduler address or ``"local[:N]"``): the call runs inside
     :func:`cardodds.backend`. Without it, the backend set by an enclosing ``cardodds.backend``
-    block applies (threads by default)."""
+    block applies (threads by default). In an interactive session the call says once when it
+    compiles (:func:`cardodds._interactive.call`)."""
     import functools
     import inspect
 
     @functools.wraps(func)
     def call(*args, backend=None, **kwargs):
-        if backend is None:
-            return func(*args, **kwargs)
-        with _backend.backend(backend):
-            return func(*args, **kwargs)
+        with _interactive.call():  # in a notebook, one line when the call compiles
+            if backend is None:
+                return func(*args, **kwargs)
+            with _backend.backend(backend):
+                return func(*args, **kwargs)
 
     sig = inspect.signature(func)
     params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
@@ -348,11 +349,7 @@ def run(
     total = np.zeros(n_out, dtype=np.int64)
     t0 = time.perf_counter()
 
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=samples, unit=unit, unit_scale=True, file=sys.stderr, leave=False, dynamic_ncols=True)
+    bar = _interactive.progress_bar(samples, unit) if progress else None
 
     done = 0  # samples counted
     planned = 0  # samples handed to chunks so far
@@ -361,6 +358,7 @@ def run(
     partial = False
 
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_interactive.call())  # in a notebook, one line when the kernel compiles
         target = _backend.resolve_for_run(backend, stack)
         ex: _Threads | _backend.DaskChunks
         if target is None:

@@ -234,11 +234,9 @@ def rate_in_order(steps: Sequence[Callable[[], Decision]], progress: bool = Fals
     done: list[Decision] = []
     bar = None
     if progress and steps:
-        import sys
+        from ._interactive import progress_bar
 
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(steps), unit="decision", delay=PROGRESS_AFTER, file=sys.stderr, leave=False)
+        bar = progress_bar(len(steps), "decision", unit_scale=False, delay=PROGRESS_AFTER)  # a notebook's in a notebook
     try:
         for step in steps:
             got = inorder.step(step)

@@ -292,9 +292,9 @@ def warm_up(tasks=None, *, jobs: int | None = None, progress: bool = False, forc
     jobs = max(1, min(jobs, len(todo) or 1))
     bar = None
     if progress and todo:
-        from tqdm import tqdm
+        from ._interactive import progress_bar
 
-        bar = tqdm(total=len(todo), desc="compiling", unit="task", file=sys.stderr)
+        bar = progress_bar(len(todo), "task", unit_scale=False, desc="compiling", leave=True)
     t0 = time.perf_counter()
     partial = False
     waiting = _batches(todo, jobs)
