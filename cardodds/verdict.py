@@ -1,0 +1,478 @@
+"""Deciding among options played out on the same worlds: a verdict a player can act on.
+
+Every option (a card, a discard, a take) is played out on the same sampled worlds, so two
+options' outcomes are paired and their difference is measured world by world. :func:`decide`
+plays them in rounds of fresh worlds, each a separate run seeded from the run's seed and the
+round's number (:func:`cardodds.rng.child`). After each round every option that can no longer be
+the best stops being played, and the run stops as soon as
+
+- one option beats every other (``"best"``),
+- the options left are equal within the game's practical ``margin`` (``"equal"``), or
+- the planned rounds, the ``budget_worlds`` or the ``budget_seconds`` end (``"undecided"``).
+
+**The intervals.** Every pair of options gets a Student t interval on its mean paired
+difference. They hold at once for every comparison with the best option, at every look of the
+run, with probability at least ``1 - alpha``: Hsu's multiple comparisons with the best (MCB)
+with a Bonferroni share for each of the ``k - 1`` comparisons with the (unknown) best option
+and an equal share for each of the run's planned looks (``alpha / (looks * (k - 1))`` each,
+two-sided). On that event:
+
+- the best option is never eliminated (option ``j`` goes when some ``i``'s interval of
+  ``x_i - x_j`` lies above 0, which the pair with the true best cannot do),
+- so an option left alone is the best, and its rivals' intervals against it are their losses;
+- "equal" is said only when every pair of the options left lies inside ``[-margin, margin]``:
+  the true best is among them, so no option of the group loses more than ``margin`` to it
+  (and any two of them differ by at most ``margin``).
+
+Why this method: it needs only the paired sums the kernels already keep, the same-n pairs of a
+round's play-outs, no exchangeability of the options' variances (each pair has its own), and a
+fixed number of looks, so every critical value is a function of a pair's worlds alone and an
+eliminated option's interval stays valid when its play stops. Sequential methods that spend
+less (alpha-spending functions, confidence sequences) are sharper at many looks; with the few
+doubling rounds of an advice (eight by default) the Bonferroni share per look costs little.
+
+**Rare large differences.** A t interval on few worlds can miss a difference that shows on
+one world in fifty (a jack lost). ``spread``, the largest difference two options can usually
+show on one world, floors each pair's variance at ``spread**2 / (n + 1)``: no difference seen
+in ``n`` worlds then still leaves a half-width of about ``t * spread / n``, the "rule of
+three" for a difference of ``spread`` seen on no world yet.
+
+**Reproducible.** The rounds' sizes and eliminations depend only on the counts, so the same
+seed gives the same verdict on any number of threads or workers. The time budget only decides
+whether the next round starts: a run it cuts is marked ``budget_limited`` and names the
+rounds it ran (``rounds``); ``budget_worlds`` fixing the same worlds repeats it exactly. Ctrl-C
+in a round returns what was decided so far, marked ``partial``.
+
+>>> import numpy as np
+>>> def play(active, n, rng):             # three options: 0 and 1 the same, 2 a point worse
+...     g = np.random.default_rng(rng)
+...     world = g.normal(size=(n, 1))        # a world effect every option shares
+...     means = np.array([0.0, 0.02, -1.0])[active]
+...     return Sums.of(world + means + 0.3 * g.normal(size=(n, len(active))))
+>>> v = decide(play, 3, margin=0.25, rng=1, unit="points")
+>>> v.kind, v.group, v.excluded, v.worlds
+('equal', (0, 1), (2,), (112, 112, 16))
+>>> v.words(["7d", "9d", "3d"])
+'play 7d or 9d (within 0.25 points of each other); 3d loses 0.58 to 1.38 points'
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .rng import RngLike, as_seed_sequence, child
+
+__all__ = ["KINDS", "Sums", "Verdict", "critical_value", "decide", "pair_interval"]
+
+#: What a verdict says: one option is best, the options left are equal within the margin, or
+#: the budget ended before either.
+KINDS = ("best", "equal", "undecided")
+#: The rounds a run plans unless ``budget_worlds`` sets them: round ``r`` has
+#: ``round_worlds * 2**r`` worlds.
+DEFAULT_ROUNDS = 8
+DEFAULT_ALPHA = 0.05
+
+
+class Sums(NamedTuple):
+    """A round's play-outs of ``a`` options on the same ``n`` worlds: per option the sums of its
+    outcome and of its square (``x``, shape ``(a, 2)``), per pair the sums of the difference
+    ``x_i - x_j`` and of its square (``d``, shape ``(a, a, 2)``, only ``i < j`` read).
+    ``partial``: the round was interrupted (its worlds are those counted)."""
+
+    n: int
+    x: np.ndarray
+    d: np.ndarray
+    partial: bool = False
+
+    @classmethod
+    def of(cls, outcomes, partial: bool = False) -> Sums:
+        """The sums of per-world outcomes, shape ``(n, a)`` (a world a row, an option a column)."""
+        o = np.asarray(outcomes, dtype=np.float64)
+        if o.ndim != 2:
+            raise ValueError(f"outcomes must be a 2-d array (worlds, options), not shape {o.shape}")
+        x = np.stack([o.sum(axis=0), (o * o).sum(axis=0)], axis=1)
+        diff = o[:, :, None] - o[:, None, :]
+        d = np.stack([diff.sum(axis=0), (diff * diff).sum(axis=0)], axis=2)
+        return cls(int(o.shape[0]), x, d, partial)
+
+
+# ---- the statistics ---------------------------------------------------------------------------
+def critical_value(n: int, alpha: float, looks: int, k: int) -> float:
+    """The two-sided Student t quantile (``n - 1`` degrees of freedom) of a pair's interval: a
+    Bonferroni share ``alpha / (looks * (k - 1))`` for each comparison with the best at each look."""
+    if n < 2:
+        return math.inf
+    from scipy.special import stdtrit
+
+    share = alpha / (looks * max(k - 1, 1))
+    return float(stdtrit(n - 1, 1.0 - share / 2.0))
+
+
+def pair_interval(n: int, sd: float, sdd: float, crit: float, spread: float | None = None) -> tuple[float, float]:
+    """The interval ``mean ± crit * se`` of a paired difference from its ``n`` worlds' sums of
+    ``d`` and ``d²`` (``spread``: the variance floored at ``spread**2 / (n + 1)``)."""
+    if n < 2:
+        return -math.inf, math.inf
+    m = sd / n
+    var = max(sdd - n * m * m, 0.0) / (n - 1)
+    if spread:
+        var = max(var, spread * spread / (n + 1))
+    h = crit * math.sqrt(var / n)
+    return m - h, m + h
+
+
+# ---- the result -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Verdict:
+    """What to play, from options played out on the same worlds (see :func:`decide`).
+
+    ``kind`` is ``"best"`` (``group`` holds the best option and the options equal to it by the
+    rules), ``"equal"`` (``group``: the options left, equal within ``margin``) or ``"undecided"``
+    (``group``: the options not told apart when the budget ended). ``excluded``: the options
+    shown to lose, each with ``loss[i]``, the interval of the best option's value minus its
+    (``loss`` has an entry for every option; a group member's lower end is 0). ``worlds[i]``:
+    the worlds option ``i`` was played on; ``same[i]``: the option it is equal to by the rules
+    (itself if none). ``more_worlds``: undecided, about how many more worlds would decide it.
+    """
+
+    kind: str
+    group: tuple[int, ...]
+    excluded: tuple[int, ...]
+    loss: tuple[tuple[float, float], ...]
+    means: tuple[float, ...]
+    worlds: tuple[int, ...]
+    same: tuple[int, ...]
+    margin: float
+    unit: str
+    alpha: float
+    rounds: int
+    planned_rounds: int
+    budget_limited: bool
+    partial: bool
+    seed: object
+    more_worlds: int | None = None
+    #: the simultaneous interval of ``x_i - x_j`` of every pair (``[i, j, 0]`` low, ``[i, j, 1]`` high)
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2)), repr=False, compare=False)
+    seconds: float = field(default=0.0, repr=False, compare=False)
+
+    @property
+    def top(self) -> int:
+        """The group's option with the highest mean."""
+        return max(self.group, key=lambda i: (self.means[i], -i))
+
+    def difference(self, i: int, j: int) -> tuple[float, float]:
+        """The simultaneous interval of option ``i``'s value minus option ``j``'s."""
+        ri, rj = self.same[i], self.same[j]
+        if ri == rj:
+            return 0.0, 0.0
+        return float(self.pairs[ri, rj, 0]), float(self.pairs[ri, rj, 1])
+
+    def words(self, names: Sequence[str], unit: str | None = None, noun: str = "option") -> str:
+        """The verdict as a player acts on it: ``"play 7d or 9d (within 0.25 points of each other);
+        3d 4d 5d lose 0.6 to 1.5 points"``. ``names``: the options' names; ``unit``: the margin's
+        unit (default :attr:`unit`); ``noun``: what an option is (``"card"``)."""
+        names = [str(x) for x in names]
+        if len(names) != len(self.same):
+            raise ValueError(f"names has {len(names)} entries for {len(self.same)} options; name every option")
+        unit = self.unit if unit is None else unit
+        u = f" {unit}" if unit else ""
+        if self.kind == "best" and len(self.group) == 1:
+            text = f"play {names[self.group[0]]}"
+        elif self.kind == "best":
+            text = f"play {_either(names[i] for i in self.group)} (the same by the rules)"
+        elif self.kind == "equal":
+            text = f"play {_either(names[i] for i in self.group)} (within {_num(self.margin)}{u} of each other)"
+        else:
+            top = self.top
+            others = [i for i in self.group if self.same[i] != self.same[top]]
+            lo = min(self.difference(top, i)[0] for i in others)
+            hi = max(self.difference(top, i)[1] for i in others)
+            if len(others) == 1:
+                who = f"{names[top]} and {names[others[0]]} differ by"
+            else:
+                who = f"{_and(names[i] for i in others)} differ from {names[top]} by"
+            text = f"no {noun} is better at this precision: {who} {_num(lo, True)} to {_num(hi, True)}{u}"
+            if self.more_worlds:
+                text += f"; about {_about(self.more_worlds)} more worlds would decide it"
+        if self.excluded:
+            lo = min(self.loss[i][0] for i in self.excluded)
+            hi = max(self.loss[i][1] for i in self.excluded)
+            verb = "loses" if len(self.excluded) == 1 else "lose"
+            text += f"; {' '.join(names[i] for i in self.excluded)} {verb} {_num(lo)} to {_num(hi)}{u}"
+        if self.partial:
+            text += f" (interrupted after {self.rounds} of {self.planned_rounds} rounds: partial)"
+        return text
+
+    def to_dict(self, names: Sequence[str] | None = None) -> dict:
+        """JSON: the kind, the options of the group and the excluded ones (by name, or by index
+        without ``names``), the losses, the margin and unit, the worlds each option was played on."""
+        label = (lambda i: i) if names is None else (lambda i: str(names[i]))
+        return {
+            "kind": self.kind, "group": [label(i) for i in self.group],
+            "excluded": [{"option": label(i), "loss": {"lo": _json(self.loss[i][0]), "hi": _json(self.loss[i][1])}}
+                         for i in self.excluded],
+            "margin": self.margin, "unit": self.unit, "alpha": self.alpha,
+            "worlds": [{"option": label(i), "worlds": self.worlds[i], "mean": _json(self.means[i]),
+                        "same_as": label(self.same[i])} for i in range(len(self.worlds))],
+            "rounds": self.rounds, "planned_rounds": self.planned_rounds, "budget_limited": self.budget_limited,
+            "partial": self.partial, "more_worlds": self.more_worlds, "seed": self.seed,
+            **({"words": self.words(names)} if names is not None else {}),
+        }
+
+
+def _num(x: float, sign: bool = False) -> str:
+    """Two decimals without trailing zeros: 0.6, 1.5, 0.25, +0.11."""
+    if not math.isfinite(x):
+        return ("+" if sign and x > 0 else "") + ("inf" if x > 0 else "-inf")
+    s = f"{x + 0.0:+.2f}" if sign else f"{x + 0.0:.2f}"
+    s = s.rstrip("0").rstrip(".")
+    return "0" if s in ("+0", "-0", "") else s
+
+
+def _about(n: int) -> str:
+    """A count to two significant figures: 1,234 -> 1,200."""
+    if n < 100:
+        return f"{n:,}"
+    digits = len(str(n)) - 2
+    return f"{round(n, -digits):,}"
+
+
+def _either(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _and(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _json(x: float):
+    return float(x) if math.isfinite(x) else None
+
+
+# ---- the driver -------------------------------------------------------------------------------
+def schedule(round_worlds: int, budget_worlds: int | None, rounds: int = DEFAULT_ROUNDS) -> list[int]:
+    """The rounds' sizes: ``round_worlds``, then doubling, ``rounds`` of them, or as many as
+    ``budget_worlds`` holds (the last cut to fit)."""
+    sizes: list[int] = []
+    total = 0
+    size = round_worlds
+    while True:
+        if budget_worlds is None and len(sizes) == rounds:
+            return sizes
+        if budget_worlds is not None:
+            if total >= budget_worlds:
+                return sizes
+            size = min(size, budget_worlds - total)
+        sizes.append(size)
+        total += size
+        size *= 2
+
+
+def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread) -> None:
+    if not callable(play):
+        raise ValueError(f"play={play!r} must be a function play(active, n_worlds, rng) returning Sums")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        raise ValueError(f"k={k!r} must be the number of options, a whole number >= 1")
+    for name, v in (("margin", margin), ("spread", spread)):
+        if v is None and name == "spread":
+            continue
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
+            raise ValueError(f"{name}={v!r} must be a number >= 0 in the options' unit, e.g. {name}=0.25")
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+        raise ValueError(f"alpha={alpha!r} must be between 0 and 1, e.g. alpha=0.05")
+    for name, v, least in (("budget_worlds", budget_worlds, 2), ("round_worlds", round_worlds, 2),
+                           ("rounds", rounds, 1)):
+        if v is None and name == "budget_worlds":
+            continue
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < least:
+            raise ValueError(f"{name}={v!r} must be a whole number >= {least}")
+    if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(budget_seconds, numbers.Real)
+                                       or not budget_seconds > 0):
+        raise ValueError(f"budget_seconds={budget_seconds!r} must be a number of seconds > 0, or None for no limit")
+    if same is not None:
+        s = np.asarray(same)
+        if s.shape != (k,) or not np.issubdtype(s.dtype, np.integer) or any(
+                not 0 <= s[i] <= i or s[s[i]] != s[i] for i in range(k)):
+            raise ValueError("same= must give, for each of the k options, the first option it is equal to by the "
+                             "rules (same[i] <= i, same[same[i]] == same[i]; i itself for none)")
+
+
+def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: int, *, margin: float,
+           rng: RngLike = None, alpha: float = DEFAULT_ALPHA, budget_worlds: int | None = None,
+           budget_seconds: float | None = None, round_worlds: int = 16, rounds: int = DEFAULT_ROUNDS,
+           same=None, spread: float | None = None, unit: str = "", progress: bool = False) -> Verdict:
+    """Play ``k`` options out on the same worlds in rounds until a verdict (see the module's text).
+
+    ``play(active, n_worlds, rng)`` plays the options ``active`` (an int64 array of option
+    indices, ascending) on the same ``n_worlds`` fresh worlds seeded by ``rng`` (a
+    ``SeedSequence``: round ``r``'s is ``rng.child(seed, r)``) and returns their :class:`Sums`
+    (in ``active``'s order). ``margin``: options whose values differ by at most this much are
+    equal for the game (in ``unit``). Rounds: ``round_worlds`` worlds, doubling each round,
+    ``rounds`` of them or as many as ``budget_worlds`` holds; ``budget_seconds`` starts no round
+    that the last round's pace says would end after it. ``same[i]``: the first option equal to
+    ``i`` by the rules (played once, for all of them). ``spread``: see the module's text.
+    """
+    _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread)
+    ss, seed = as_seed_sequence(rng)
+    same_t = tuple(range(k)) if same is None else tuple(int(s) for s in same)
+    reps = sorted(set(same_t))
+    sizes = schedule(int(round_worlds), None if budget_worlds is None else int(budget_worlds), int(rounds))
+    looks = len(sizes)
+    kk = len(reps)
+    t0 = time.perf_counter()
+    nx = np.zeros(k, dtype=np.int64)
+    sx = np.zeros((k, 2))
+    npair = np.zeros((k, k), dtype=np.int64)
+    sd = np.zeros((k, k, 2))
+    active = list(reps)
+    done = 0
+    partial = budget_limited = False
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=sum(sizes), unit="world", unit_scale=True, file=sys.stderr, leave=False, dynamic_ncols=True)
+    from . import engine
+
+    pace = None  # seconds a world and option, from the last round
+    try:
+        for r, size in enumerate(sizes):
+            if len(active) < 2 or _settled(active, npair, sd, margin, alpha, looks, kk, spread):
+                break
+            if engine.interrupted():
+                partial = True
+                break
+            if budget_seconds is not None and pace is not None and \
+                    time.perf_counter() - t0 + pace * size * len(active) > budget_seconds:
+                budget_limited = True
+                break
+            a = np.array(active, dtype=np.int64)
+            started = time.perf_counter()
+            try:
+                got = play(a, size, child(ss, r))
+            except KeyboardInterrupt:
+                partial = True
+                break
+            pace = (time.perf_counter() - started) / max(size * len(active), 1)
+            _add(got, a, nx, sx, npair, sd)
+            done = r + 1
+            if bar is not None:
+                bar.update(size)
+            active = _eliminate(active, npair, sd, alpha, looks, kk, spread)
+            if got.partial:
+                partial = True
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    if done == 0 and partial and kk > 1:
+        raise KeyboardInterrupt
+    if done == len(sizes) or budget_limited:
+        budget_limited = budget_limited or (len(active) > 1 and not _settled(active, npair, sd, margin, alpha, looks,
+                                                                             kk, spread))
+    return _verdict(active, reps, same_t, nx, sx, npair, sd, margin, alpha, looks, kk, spread, unit, done,
+                    budget_limited, partial, seed, time.perf_counter() - t0)
+
+
+def _add(got: Sums, a: np.ndarray, nx, sx, npair, sd) -> None:
+    m = len(a)
+    x = np.asarray(got.x, dtype=np.float64)
+    d = np.asarray(got.d, dtype=np.float64)
+    if x.shape != (m, 2) or d.shape != (m, m, 2):
+        raise ValueError(f"play returned sums of shape {x.shape} and {d.shape} for {m} options; "
+                         f"expected ({m}, 2) and ({m}, {m}, 2)")
+    n = int(got.n)
+    for p, i in enumerate(a):
+        nx[i] += n
+        sx[i] += x[p]
+        for q in range(p + 1, m):
+            j = a[q]
+            npair[i, j] += n
+            sd[i, j] += d[p, q]
+
+
+def _interval(i: int, j: int, npair, sd, alpha, looks, kk, spread) -> tuple[float, float]:
+    """The interval of ``x_i - x_j`` (any order of ``i``, ``j``)."""
+    a, b = min(i, j), max(i, j)
+    n = int(npair[a, b])
+    lo, hi = pair_interval(n, sd[a, b, 0], sd[a, b, 1], critical_value(n, alpha, looks, kk), spread)
+    return (lo, hi) if i < j else (-hi, -lo)
+
+
+def _eliminate(active, npair, sd, alpha, looks, kk, spread) -> list[int]:
+    """The options left: those no other option left is shown to beat."""
+    out = []
+    for j in active:
+        if not any(_interval(i, j, npair, sd, alpha, looks, kk, spread)[0] > 0 for i in active if i != j):
+            out.append(j)
+    return out
+
+
+def _settled(active, npair, sd, margin, alpha, looks, kk, spread) -> bool:
+    """Every pair of the options left is inside ``[-margin, margin]``."""
+    for p, i in enumerate(active):
+        for j in active[p + 1:]:
+            lo, hi = _interval(i, j, npair, sd, alpha, looks, kk, spread)
+            if not (-margin <= lo and hi <= margin):
+                return False
+    return True
+
+
+def _verdict(active, reps, same, nx, sx, npair, sd, margin, alpha, looks, kk, spread, unit, done, budget_limited,
+             partial, seed, seconds) -> Verdict:
+    k = len(same)
+    pairs = np.zeros((k, k, 2))
+    for i in reps:
+        for j in reps:
+            if i != j:
+                pairs[i, j] = _interval(i, j, npair, sd, alpha, looks, kk, spread)
+    means = tuple(float(sx[same[i], 0] / nx[same[i]]) if nx[same[i]] else math.nan for i in range(k))
+    worlds = tuple(int(nx[same[i]]) for i in range(k))
+    if len(active) == 1:
+        kind = "best"
+    elif _settled(active, npair, sd, margin, alpha, looks, kk, spread) and done > 0:
+        kind = "equal"
+    else:
+        kind = "undecided"
+    left = set(active)
+    group = tuple(i for i in range(k) if same[i] in left)
+    excluded = tuple(i for i in range(k) if same[i] not in left)
+    loss = []
+    for j in range(k):
+        rj = same[j]
+        lows = [0.0 if i == rj else pairs[i, rj, 0] for i in active]
+        highs = [0.0 if i == rj else pairs[i, rj, 1] for i in active]
+        loss.append((max(0.0, float(min(lows))), max(0.0, float(max(highs)))))
+    more = _more_worlds(active, npair, sd, margin, alpha, looks, kk, spread) if kind == "undecided" else None
+    return Verdict(kind, group, excluded, tuple(loss), means, worlds, same, float(margin), unit, float(alpha), done,
+                   looks, bool(budget_limited), bool(partial), seed, more, pairs, seconds)
+
+
+def _more_worlds(active, npair, sd, margin, alpha, looks, kk, spread) -> int | None:
+    """About how many more worlds would settle every pair left: separate it (half-width below
+    its mean difference) or show it equal (half-width within the margin left by the mean)."""
+    more = 0
+    for p, i in enumerate(active):
+        for j in active[p + 1:]:
+            n = int(npair[i, j])
+            if n < 2:
+                return None
+            lo, hi = _interval(i, j, npair, sd, alpha, looks, kk, spread)
+            if lo > 0 or hi < 0 or (-margin <= lo and hi <= margin):
+                continue
+            m, h = (lo + hi) / 2, (hi - lo) / 2
+            target = max(abs(m), margin - abs(m))
+            if target <= 0:
+                return None
+            more = max(more, math.ceil(n * (h / target) ** 2) - n)
+    return more
