@@ -58,6 +58,7 @@ in a round returns what was decided so far, marked ``partial``.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import sys
@@ -105,6 +106,7 @@ class Sums(NamedTuple):
 
 
 # ---- the statistics ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=4096)
 def critical_value(n: int, alpha: float, looks: int, k: int) -> float:
     """The two-sided Student t quantile (``n - 1`` degrees of freedom) of a pair's interval: a
     Bonferroni share ``alpha / (looks * (k - 1))`` for each comparison with the best at each look."""
