@@ -71,7 +71,7 @@ import numpy as np
 
 from .rng import RngLike, as_seed_sequence, child
 
-__all__ = ["KINDS", "Sums", "Verdict", "critical_value", "decide", "pair_interval"]
+__all__ = ["KINDS", "Sums", "Verdict", "controlled_mean", "critical_value", "decide", "pair_interval", "paired_mean"]
 
 #: What a verdict says: one option is best, the options left are equal within the margin, or
 #: the budget ended before either.
@@ -92,42 +92,81 @@ class Sums(NamedTuple):
     x: np.ndarray
     d: np.ndarray
     partial: bool = False
+    #: with a control variate: per pair ``i < j`` the sums of ``c``, ``c²`` and ``d c`` (shape ``(a, a, 3)``)
+    c: np.ndarray | None = None
 
     @classmethod
-    def of(cls, outcomes, partial: bool = False) -> Sums:
-        """The sums of per-world outcomes, shape ``(n, a)`` (a world a row, an option a column)."""
+    def of(cls, outcomes, partial: bool = False, control=None) -> Sums:
+        """The sums of per-world outcomes, shape ``(n, a)`` (a world a row, an option a column);
+        ``control``: a cheaper player's outcomes on the same worlds, the same shape."""
         o = np.asarray(outcomes, dtype=np.float64)
         if o.ndim != 2:
             raise ValueError(f"outcomes must be a 2-d array (worlds, options), not shape {o.shape}")
         x = np.stack([o.sum(axis=0), (o * o).sum(axis=0)], axis=1)
         diff = o[:, :, None] - o[:, None, :]
         d = np.stack([diff.sum(axis=0), (diff * diff).sum(axis=0)], axis=2)
-        return cls(int(o.shape[0]), x, d, partial)
+        c = None
+        if control is not None:
+            q = np.asarray(control, dtype=np.float64)
+            if q.shape != o.shape:
+                raise ValueError(f"control has shape {q.shape}; it must be the outcomes' {o.shape}")
+            cd = q[:, :, None] - q[:, None, :]
+            c = np.stack([cd.sum(axis=0), (cd * cd).sum(axis=0), (cd * diff).sum(axis=0)], axis=2)
+        return cls(int(o.shape[0]), x, d, partial, c)
 
 
 # ---- the statistics ---------------------------------------------------------------------------
 @functools.lru_cache(maxsize=4096)
-def critical_value(n: int, alpha: float, looks: int, k: int) -> float:
-    """The two-sided Student t quantile (``n - 1`` degrees of freedom) of a pair's interval: a
+def critical_value(df: int, alpha: float, looks: int, k: int) -> float:
+    """The two-sided Student t quantile (``df`` degrees of freedom) of a pair's interval: a
     Bonferroni share ``alpha / (looks * (k - 1))`` for each comparison with the best at each look."""
-    if n < 2:
+    if df < 1:
         return math.inf
     from scipy.special import stdtrit
 
     share = alpha / (looks * max(k - 1, 1))
-    return float(stdtrit(n - 1, 1.0 - share / 2.0))
+    return float(stdtrit(df, 1.0 - share / 2.0))
 
 
-def pair_interval(n: int, sd: float, sdd: float, crit: float, spread: float | None = None) -> tuple[float, float]:
-    """The interval ``mean ± crit * se`` of a paired difference from its ``n`` worlds' sums of
-    ``d`` and ``d²`` (``spread``: the variance floored at ``spread**2 / (n + 1)``)."""
+def paired_mean(n: int, sd: float, sdd: float, spread: float | None = None) -> tuple[float, float, int]:
+    """``(mean, variance of the mean, degrees of freedom)`` of a paired difference from its
+    ``n`` worlds' sums of ``d`` and ``d²`` (``spread``: the variance floored at ``spread**2 / (n + 1)``)."""
     if n < 2:
-        return -math.inf, math.inf
+        return (sd / n if n else math.nan), math.inf, 0
     m = sd / n
     var = max(sdd - n * m * m, 0.0) / (n - 1)
     if spread:
         var = max(var, spread * spread / (n + 1))
-    h = crit * math.sqrt(var / n)
+    return m, var / n, n - 1
+
+
+def controlled_mean(n: int, sd: float, sdd: float, sc: float, scc: float, sdc: float, mu: float, var_mu: float,
+                    spread: float | None = None) -> tuple[float, float, int]:
+    """:func:`paired_mean` with a control variate: ``c``, a cheaper player's difference on the
+    same worlds, whose mean ``mu`` is known to a variance ``var_mu`` (from other worlds). The
+    estimate ``mean(d) - beta * (mean(c) - mu)`` with the fitted ``beta = cov(d, c) / var(c)``;
+    its variance is the residual's over ``n`` (one degree of freedom spent on ``beta``) plus
+    ``beta² var_mu``."""
+    if n < 3:
+        return paired_mean(n, sd, sdd, spread)
+    md, mc = sd / n, sc / n
+    vdd = max(sdd - n * md * md, 0.0)
+    vcc = max(scc - n * mc * mc, 0.0)
+    vdc = sdc - n * md * mc
+    beta = vdc / vcc if vcc > 0 else 0.0
+    resid = max(vdd - beta * vdc, 0.0) / (n - 2)
+    if spread:
+        resid = max(resid, spread * spread / (n + 1))
+    return md - beta * (mc - mu), resid / n + beta * beta * var_mu, n - 2
+
+
+def pair_interval(n: int, sd: float, sdd: float, crit: float, spread: float | None = None) -> tuple[float, float]:
+    """The interval ``mean ± crit * se`` of a paired difference from its ``n`` worlds' sums of
+    ``d`` and ``d²`` (:func:`paired_mean`)."""
+    if n < 2:
+        return -math.inf, math.inf
+    m, v, _ = paired_mean(n, sd, sdd, spread)
+    h = crit * math.sqrt(v)
     return m - h, m + h
 
 
@@ -161,6 +200,8 @@ class Verdict:
     partial: bool
     seed: object
     more_worlds: int | None = None
+    #: with a control variate: the median variance ratio of a difference without it to with it
+    control_gain: float | None = None
     #: the simultaneous interval of ``x_i - x_j`` of every pair (``[i, j, 0]`` low, ``[i, j, 1]`` high)
     pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2)), repr=False, compare=False)
     seconds: float = field(default=0.0, repr=False, compare=False)
@@ -225,7 +266,8 @@ class Verdict:
             "worlds": [{"option": label(i), "worlds": self.worlds[i], "mean": _json(self.means[i]),
                         "same_as": label(self.same[i])} for i in range(len(self.worlds))],
             "rounds": self.rounds, "planned_rounds": self.planned_rounds, "budget_limited": self.budget_limited,
-            "partial": self.partial, "more_worlds": self.more_worlds, "seed": self.seed,
+            "partial": self.partial, "more_worlds": self.more_worlds, "control_gain": self.control_gain,
+            "seed": self.seed,
             **({"words": self.words(names)} if names is not None else {}),
         }
 
@@ -280,7 +322,8 @@ def schedule(round_worlds: int, budget_worlds: int | None, rounds: int = DEFAULT
         size *= 2
 
 
-def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread) -> None:
+def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread,
+           control) -> None:
     if not callable(play):
         raise ValueError(f"play={play!r} must be a function play(active, n_worlds, rng) returning Sums")
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
@@ -307,12 +350,18 @@ def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, 
                 not 0 <= s[i] <= i or s[s[i]] != s[i] for i in range(k)):
             raise ValueError("same= must give, for each of the k options, the first option it is equal to by the "
                              "rules (same[i] <= i, same[same[i]] == same[i]; i itself for none)")
+    if control is not None:
+        ok = isinstance(control, (tuple, list)) and len(control) == 2
+        if not ok or any(np.shape(c) != (k, k) for c in control) or not np.all(np.asarray(control[1]) >= 0):
+            raise ValueError("control= must be (mu, var): two (k, k) arrays, for each pair i < j the cheaper "
+                             "player's mean difference and its variance (>= 0)")
 
 
 def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: int, *, margin: float,
            rng: RngLike = None, alpha: float = DEFAULT_ALPHA, budget_worlds: int | None = None,
            budget_seconds: float | None = None, round_worlds: int = 16, rounds: int = DEFAULT_ROUNDS,
-           same=None, spread: float | None = None, unit: str = "", progress: bool = False) -> Verdict:
+           same=None, spread: float | None = None, control=None, unit: str = "",
+           progress: bool = False) -> Verdict:
     """Play ``k`` options out on the same worlds in rounds until a verdict (see the module's text).
 
     ``play(active, n_worlds, rng)`` plays the options ``active`` (an int64 array of option
@@ -323,19 +372,17 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
     ``rounds`` of them or as many as ``budget_worlds`` holds; ``budget_seconds`` starts no round
     that the last round's pace says would end after it. ``same[i]``: the first option equal to
     ``i`` by the rules (played once, for all of them). ``spread``: see the module's text.
+    ``control``: ``(mu, var)``, two ``(k, k)`` arrays: for each pair ``i < j`` the mean of a cheaper
+    player's difference ``c`` (measured on other worlds) and that mean's variance; ``play``
+    then returns ``Sums.c`` and every difference is estimated with ``c`` as a control variate.
     """
-    _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread)
+    _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread, control)
     ss, seed = as_seed_sequence(rng)
     same_t = tuple(range(k)) if same is None else tuple(int(s) for s in same)
     reps = sorted(set(same_t))
     sizes = schedule(int(round_worlds), None if budget_worlds is None else int(budget_worlds), int(rounds))
-    looks = len(sizes)
-    kk = len(reps)
+    tally = _Tally(k, len(reps), len(sizes), float(margin), float(alpha), spread, control)
     t0 = time.perf_counter()
-    nx = np.zeros(k, dtype=np.int64)
-    sx = np.zeros((k, 2))
-    npair = np.zeros((k, k), dtype=np.int64)
-    sd = np.zeros((k, k, 2))
     active = list(reps)
     done = 0
     partial = budget_limited = False
@@ -349,7 +396,7 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
     pace = None  # seconds a world and option, from the last round
     try:
         for r, size in enumerate(sizes):
-            if len(active) < 2 or _settled(active, npair, sd, margin, alpha, looks, kk, spread):
+            if len(active) < 2 or tally.settled(active):
                 break
             if engine.interrupted():
                 partial = True
@@ -366,115 +413,152 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
                 partial = True
                 break
             pace = (time.perf_counter() - started) / max(size * len(active), 1)
-            _add(got, a, nx, sx, npair, sd)
+            tally.add(got, a)
             done = r + 1
             if bar is not None:
                 bar.update(size)
-            active = _eliminate(active, npair, sd, alpha, looks, kk, spread)
+            active = tally.eliminate(active)
             if got.partial:
                 partial = True
                 break
     finally:
         if bar is not None:
             bar.close()
-    if done == 0 and partial and kk > 1:
+    if done == 0 and partial and len(reps) > 1:
         raise KeyboardInterrupt
     if done == len(sizes) or budget_limited:
-        budget_limited = budget_limited or (len(active) > 1 and not _settled(active, npair, sd, margin, alpha, looks,
-                                                                             kk, spread))
-    return _verdict(active, reps, same_t, nx, sx, npair, sd, margin, alpha, looks, kk, spread, unit, done,
-                    budget_limited, partial, seed, time.perf_counter() - t0)
+        budget_limited = budget_limited or (len(active) > 1 and not tally.settled(active))
+    return tally.verdict(active, reps, same_t, unit, done, budget_limited, partial, seed, time.perf_counter() - t0)
 
 
-def _add(got: Sums, a: np.ndarray, nx, sx, npair, sd) -> None:
-    m = len(a)
-    x = np.asarray(got.x, dtype=np.float64)
-    d = np.asarray(got.d, dtype=np.float64)
-    if x.shape != (m, 2) or d.shape != (m, m, 2):
-        raise ValueError(f"play returned sums of shape {x.shape} and {d.shape} for {m} options; "
-                         f"expected ({m}, 2) and ({m}, {m}, 2)")
-    n = int(got.n)
-    for p, i in enumerate(a):
-        nx[i] += n
-        sx[i] += x[p]
-        for q in range(p + 1, m):
-            j = a[q]
-            npair[i, j] += n
-            sd[i, j] += d[p, q]
+class _Tally:
+    """The sums of a run so far, and the decisions made from them."""
 
+    def __init__(self, k: int, kk: int, looks: int, margin: float, alpha: float, spread, control) -> None:
+        self.k, self.kk, self.looks, self.margin, self.alpha, self.spread = k, kk, looks, margin, alpha, spread
+        self.nx = np.zeros(k, dtype=np.int64)
+        self.sx = np.zeros((k, 2))
+        self.npair = np.zeros((k, k), dtype=np.int64)
+        self.sd = np.zeros((k, k, 2))
+        self.control = None if control is None else (np.asarray(control[0], dtype=np.float64),
+                                                     np.asarray(control[1], dtype=np.float64))
+        self.sc = np.zeros((k, k, 3))
 
-def _interval(i: int, j: int, npair, sd, alpha, looks, kk, spread) -> tuple[float, float]:
-    """The interval of ``x_i - x_j`` (any order of ``i``, ``j``)."""
-    a, b = min(i, j), max(i, j)
-    n = int(npair[a, b])
-    lo, hi = pair_interval(n, sd[a, b, 0], sd[a, b, 1], critical_value(n, alpha, looks, kk), spread)
-    return (lo, hi) if i < j else (-hi, -lo)
+    def add(self, got: Sums, a: np.ndarray) -> None:
+        m = len(a)
+        x = np.asarray(got.x, dtype=np.float64)
+        d = np.asarray(got.d, dtype=np.float64)
+        if x.shape != (m, 2) or d.shape != (m, m, 2):
+            raise ValueError(f"play returned sums of shape {x.shape} and {d.shape} for {m} options; "
+                             f"expected ({m}, 2) and ({m}, {m}, 2)")
+        c = None
+        if self.control is not None:
+            if got.c is None or np.shape(got.c) != (m, m, 3):
+                raise ValueError(f"with control=, play must return Sums.c of shape ({m}, {m}, 3): the sums of the "
+                                 "cheaper player's difference, its square and its product with the difference")
+            c = np.asarray(got.c, dtype=np.float64)
+        n = int(got.n)
+        for p, i in enumerate(a):
+            self.nx[i] += n
+            self.sx[i] += x[p]
+            for q in range(p + 1, m):
+                j = a[q]
+                self.npair[i, j] += n
+                self.sd[i, j] += d[p, q]
+                if c is not None:
+                    self.sc[i, j] += c[p, q]
 
+    def estimate(self, i: int, j: int, control: bool = True) -> tuple[float, float, int]:
+        """``(mean, variance of the mean, degrees of freedom)`` of ``x_i - x_j``, ``i < j``."""
+        n = int(self.npair[i, j])
+        if self.control is None or not control:
+            return paired_mean(n, self.sd[i, j, 0], self.sd[i, j, 1], self.spread)
+        return controlled_mean(n, self.sd[i, j, 0], self.sd[i, j, 1], *self.sc[i, j], self.control[0][i, j],
+                               self.control[1][i, j], self.spread)
 
-def _eliminate(active, npair, sd, alpha, looks, kk, spread) -> list[int]:
-    """The options left: those no other option left is shown to beat."""
-    out = []
-    for j in active:
-        if not any(_interval(i, j, npair, sd, alpha, looks, kk, spread)[0] > 0 for i in active if i != j):
-            out.append(j)
-    return out
+    def interval(self, i: int, j: int) -> tuple[float, float]:
+        """The simultaneous interval of ``x_i - x_j`` (any order of ``i``, ``j``)."""
+        a, b = min(i, j), max(i, j)
+        m, v, df = self.estimate(a, b)
+        if df < 1:
+            return -math.inf, math.inf
+        h = critical_value(df, self.alpha, self.looks, self.kk) * math.sqrt(v)
+        lo, hi = m - h, m + h
+        return (lo, hi) if i < j else (-hi, -lo)
 
+    def eliminate(self, active: list[int]) -> list[int]:
+        """The options left: those no other option left is shown to beat."""
+        return [j for j in active if not any(self.interval(i, j)[0] > 0 for i in active if i != j)]
 
-def _settled(active, npair, sd, margin, alpha, looks, kk, spread) -> bool:
-    """Every pair of the options left is inside ``[-margin, margin]``."""
-    for p, i in enumerate(active):
-        for j in active[p + 1:]:
-            lo, hi = _interval(i, j, npair, sd, alpha, looks, kk, spread)
-            if not (-margin <= lo and hi <= margin):
-                return False
-    return True
+    def settled(self, active: list[int]) -> bool:
+        """Every pair of the options left is inside ``[-margin, margin]``."""
+        for p, i in enumerate(active):
+            for j in active[p + 1:]:
+                lo, hi = self.interval(i, j)
+                if not (-self.margin <= lo and hi <= self.margin):
+                    return False
+        return True
 
+    def more_worlds(self, active: list[int]) -> int | None:
+        """About how many more worlds would settle every pair left: separate it (half-width
+        below its mean difference) or show it equal (half-width within the margin left by the mean)."""
+        more = 0
+        for p, i in enumerate(active):
+            for j in active[p + 1:]:
+                n = int(self.npair[i, j])
+                lo, hi = self.interval(i, j)
+                if not math.isfinite(hi - lo):
+                    return None
+                if lo > 0 or hi < 0 or (-self.margin <= lo and hi <= self.margin):
+                    continue
+                m, h = (lo + hi) / 2, (hi - lo) / 2
+                target = max(abs(m), self.margin - abs(m))
+                if target <= 0:
+                    return None
+                more = max(more, math.ceil(n * (h / target) ** 2) - n)
+        return more
 
-def _verdict(active, reps, same, nx, sx, npair, sd, margin, alpha, looks, kk, spread, unit, done, budget_limited,
-             partial, seed, seconds) -> Verdict:
-    k = len(same)
-    pairs = np.zeros((k, k, 2))
-    for i in reps:
-        for j in reps:
-            if i != j:
-                pairs[i, j] = _interval(i, j, npair, sd, alpha, looks, kk, spread)
-    means = tuple(float(sx[same[i], 0] / nx[same[i]]) if nx[same[i]] else math.nan for i in range(k))
-    worlds = tuple(int(nx[same[i]]) for i in range(k))
-    if len(active) == 1:
-        kind = "best"
-    elif _settled(active, npair, sd, margin, alpha, looks, kk, spread) and done > 0:
-        kind = "equal"
-    else:
-        kind = "undecided"
-    left = set(active)
-    group = tuple(i for i in range(k) if same[i] in left)
-    excluded = tuple(i for i in range(k) if same[i] not in left)
-    loss = []
-    for j in range(k):
-        rj = same[j]
-        lows = [0.0 if i == rj else pairs[i, rj, 0] for i in active]
-        highs = [0.0 if i == rj else pairs[i, rj, 1] for i in active]
-        loss.append((max(0.0, float(min(lows))), max(0.0, float(max(highs)))))
-    more = _more_worlds(active, npair, sd, margin, alpha, looks, kk, spread) if kind == "undecided" else None
-    return Verdict(kind, group, excluded, tuple(loss), means, worlds, same, float(margin), unit, float(alpha), done,
-                   looks, bool(budget_limited), bool(partial), seed, more, pairs, seconds)
+    def control_gain(self) -> float | None:
+        """With a control variate: the median over the pairs played of the variance of a
+        difference without it over its variance with it (above 1: the control narrowed the intervals)."""
+        if self.control is None:
+            return None
+        ratios = []
+        for i in range(self.k):
+            for j in range(i + 1, self.k):
+                if self.npair[i, j] >= 3:
+                    plain = self.estimate(i, j, control=False)[1]
+                    with_c = self.estimate(i, j)[1]
+                    if with_c > 0 and math.isfinite(plain):
+                        ratios.append(plain / with_c)
+        return float(np.median(ratios)) if ratios else None
 
-
-def _more_worlds(active, npair, sd, margin, alpha, looks, kk, spread) -> int | None:
-    """About how many more worlds would settle every pair left: separate it (half-width below
-    its mean difference) or show it equal (half-width within the margin left by the mean)."""
-    more = 0
-    for p, i in enumerate(active):
-        for j in active[p + 1:]:
-            n = int(npair[i, j])
-            if n < 2:
-                return None
-            lo, hi = _interval(i, j, npair, sd, alpha, looks, kk, spread)
-            if lo > 0 or hi < 0 or (-margin <= lo and hi <= margin):
-                continue
-            m, h = (lo + hi) / 2, (hi - lo) / 2
-            target = max(abs(m), margin - abs(m))
-            if target <= 0:
-                return None
-            more = max(more, math.ceil(n * (h / target) ** 2) - n)
-    return more
+    def verdict(self, active, reps, same, unit, done, budget_limited, partial, seed, seconds) -> Verdict:
+        k = self.k
+        pairs = np.zeros((k, k, 2))
+        for i in reps:
+            for j in reps:
+                if i != j:
+                    pairs[i, j] = self.interval(i, j)
+        means = tuple(float(self.sx[same[i], 0] / self.nx[same[i]]) if self.nx[same[i]] else math.nan
+                      for i in range(k))
+        worlds = tuple(int(self.nx[same[i]]) for i in range(k))
+        if len(active) == 1:
+            kind = "best"
+        elif done > 0 and self.settled(active):
+            kind = "equal"
+        else:
+            kind = "undecided"
+        left = set(active)
+        group = tuple(i for i in range(k) if same[i] in left)
+        excluded = tuple(i for i in range(k) if same[i] not in left)
+        loss = []
+        for j in range(k):
+            rj = same[j]
+            lows = [0.0 if i == rj else pairs[i, rj, 0] for i in active]
+            highs = [0.0 if i == rj else pairs[i, rj, 1] for i in active]
+            loss.append((max(0.0, float(min(lows))), max(0.0, float(max(highs)))))
+        more = self.more_worlds(active) if kind == "undecided" else None
+        return Verdict(kind, group, excluded, tuple(loss), means, worlds, same, self.margin, unit, self.alpha, done,
+                       self.looks, bool(budget_limited), bool(partial), seed, more, self.control_gain(), pairs,
+                       seconds)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from cardodds import engine, verdict
-from cardodds.verdict import Sums, Verdict, critical_value, decide, pair_interval, schedule
+from cardodds.verdict import Sums, Verdict, controlled_mean, critical_value, decide, pair_interval, schedule
 
 
 def normal_play(means, noise=1.0, world=2.0, calls=None):
@@ -55,8 +55,8 @@ def test_sums_of_per_world_outcomes():
 def test_critical_value_is_the_bonferroni_t_quantile():
     from scipy.stats import t
 
-    assert critical_value(20, 0.05, 4, 5) == pytest.approx(t.ppf(1 - 0.05 / (4 * 4) / 2, 19), rel=1e-12)
-    assert critical_value(1, 0.05, 4, 5) == math.inf
+    assert critical_value(19, 0.05, 4, 5) == pytest.approx(t.ppf(1 - 0.05 / (4 * 4) / 2, 19), rel=1e-12)
+    assert critical_value(0, 0.05, 4, 5) == math.inf
 
 
 def test_pair_interval_and_the_spread_floor():
@@ -182,7 +182,7 @@ def test_simultaneous_coverage(means, noise, margin):
 
 def test_coverage_would_fail_with_one_95_percent_test_per_look(monkeypatch):
     """The coverage test can fail: with 1.96 for every pair at every look, the first case errs more often than alpha."""
-    monkeypatch.setattr(verdict, "critical_value", lambda n, alpha, looks, k: 1.96 if n > 1 else math.inf)
+    monkeypatch.setattr(verdict, "critical_value", lambda df, alpha, looks, k: 1.96 if df > 0 else math.inf)
     means, noise, margin = HARD[0]
     reps = 400
     vs = [decide(normal_play(means, noise=noise, world=1.0), len(means), margin=margin, rng=r, round_worlds=8,
@@ -331,3 +331,61 @@ def test_a_play_returning_the_wrong_shape_is_refused():
         return Sums.of(np.zeros((n, 2)))
     with pytest.raises(ValueError, match=r"play returned sums of shape \(2, 2\) and \(2, 2, 2\) for 3 options"):
         decide(play, 3, margin=0.25, rng=1)
+
+
+# ---- the control variate ------------------------------------------------------------------------
+def controlled_play(means, cheap_means, noise=1.0, own=0.3):
+    """Options whose outcome is a cheap player's outcome on the same world plus a little of its
+    own: ``x = y + own * noise``, ``y = world + cheap_means + noise``."""
+    means, cheap = np.asarray(means, dtype=float), np.asarray(cheap_means, dtype=float)
+
+    def play(active, n, rng):
+        g = np.random.default_rng(rng)
+        y = g.normal(size=(n, 1)) + cheap[active] + noise * g.normal(size=(n, len(active)))
+        x = y + (means - cheap)[active] + own * g.normal(size=(n, len(active)))
+        return Sums.of(x, control=y)
+    return play
+
+
+def cheap_control(cheap_means, worlds, seed, noise=1.0):
+    """The cheap player's mean differences measured on ``worlds`` other worlds, with their variances."""
+    cheap = np.asarray(cheap_means, dtype=float)
+    g = np.random.default_rng(seed)
+    k = len(cheap)
+    y = g.normal(size=(worlds, 1)) + cheap + noise * g.normal(size=(worlds, k))
+    diff = y[:, :, None] - y[:, None, :]
+    return diff.mean(axis=0), diff.var(axis=0, ddof=1) / worlds
+
+
+def test_controlled_mean_is_exact_without_noise_of_its_own():
+    # d = c + 0.5 on every world: the control explains d up to its known mean
+    c = np.array([1.0, -1.0, 2.0, 0.0, -2.0])
+    d = c + 0.5
+    m, v, df = controlled_mean(5, d.sum(), (d * d).sum(), c.sum(), (c * c).sum(), (d * c).sum(), 0.0, 0.0)
+    assert m == pytest.approx(0.5) and v == pytest.approx(0.0) and df == 3
+
+
+def test_a_control_variate_narrows_the_intervals_and_keeps_the_verdict():
+    means, cheap = [0.0, -0.15, -1.0], [0.1, 0.0, -0.8]
+    control = cheap_control(cheap, 100_000, 99)
+    plain = decide(controlled_play(means, cheap), 3, margin=0.05, rng=3, budget_worlds=496)
+    with_c = decide(controlled_play(means, cheap), 3, margin=0.05, rng=3, budget_worlds=496, control=control)
+    assert plain.control_gain is None and with_c.control_gain > 4
+    assert with_c.kind == "best" and with_c.group == (0,)
+    assert sum(with_c.worlds) < sum(plain.worlds)
+
+
+def test_coverage_with_a_control_variate():
+    means, cheap = [0.0, -0.3], [0.0, 0.0]  # a loss above the margin the cheap player does not see
+    reps = 1000
+    control = cheap_control(cheap, 100_000, 7)
+    vs = [decide(controlled_play(means, cheap), 2, margin=0.25, rng=r, round_worlds=8, budget_worlds=8 * 31,
+                 control=control) for r in range(reps)]
+    assert _errors(vs, means, 0.25) / reps < 0.05
+
+
+def test_a_control_needs_its_sums():
+    with pytest.raises(ValueError, match="control= must be"):
+        decide(normal_play([0.0, 1.0]), 2, margin=0.25, control=(np.zeros((2, 2)),))
+    with pytest.raises(ValueError, match=r"with control=, play must return Sums.c of shape \(2, 2, 3\)"):
+        decide(normal_play([0.0, 1.0]), 2, margin=0.25, rng=1, control=(np.zeros((2, 2)), np.zeros((2, 2))))
