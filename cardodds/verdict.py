@@ -1,47 +1,27 @@
 """Deciding among options played out on the same worlds: a verdict a player can act on.
 
 Every option (a card, a discard, a take) is played out on the same sampled worlds, so two
-options' outcomes are paired and their difference is measured world by world. :func:`decide`
-plays them in rounds of fresh worlds, each a separate run seeded from the run's seed and the
-round's number (:func:`cardodds.rng.child`). After each round every option that can no longer be
-the best stops being played, and the run stops as soon as
+options' difference is measured world by world. :func:`decide` plays them in rounds of fresh
+worlds, each a run seeded by the round's number (:func:`cardodds.rng.child`); after each round an
+option that can no longer be the best stops being played, and the run stops when one option beats
+every other (``"best"``), when the options left are equal within the game's ``margin``
+(``"equal"``), or when the planned rounds or the budget end (``"undecided"``).
 
-- one option beats every other (``"best"``),
-- the options left are equal within the game's practical ``margin`` (``"equal"``), or
-- the planned rounds, the ``budget_worlds`` or the ``budget_seconds`` end (``"undecided"``).
+**The intervals** (Hsu's multiple comparisons with the best, MCB): a Student t interval on each
+pair's mean difference, with a Bonferroni share ``alpha / (looks * (k - 1))`` (two-sided) for
+each comparison with the unknown best option at each planned look, so that every comparison with
+the best holds at every look with probability at least ``1 - alpha``. Then the best option is
+never eliminated (``j`` goes when some ``i``'s interval of ``x_i - x_j`` lies above 0, which the
+pair with the best cannot do), an option left alone is the best, and "equal" (every pair left
+inside ``[-margin, margin]``) never hides a loss beyond ``margin`` to the best, which is among them.
 
-**The intervals.** Every pair of options gets a Student t interval on its mean paired
-difference. They hold at once for every comparison with the best option, at every look of the
-run, with probability at least ``1 - alpha``: Hsu's multiple comparisons with the best (MCB)
-with a Bonferroni share for each of the ``k - 1`` comparisons with the (unknown) best option
-and an equal share for each of the run's planned looks (``alpha / (looks * (k - 1))`` each,
-two-sided). On that event:
+**Rare large differences** (a jack lost on one world in fifty) can hide from a t interval on
+few worlds: ``spread`` floors each pair's variance (see :func:`paired_mean`).
 
-- the best option is never eliminated (option ``j`` goes when some ``i``'s interval of
-  ``x_i - x_j`` lies above 0, which the pair with the true best cannot do),
-- so an option left alone is the best, and its rivals' intervals against it are their losses;
-- "equal" is said only when every pair of the options left lies inside ``[-margin, margin]``:
-  the true best is among them, so no option of the group loses more than ``margin`` to it
-  (and any two of them differ by at most ``margin``).
-
-Why this method: it needs only the paired sums the kernels already keep, the same-n pairs of a
-round's play-outs, no exchangeability of the options' variances (each pair has its own), and a
-fixed number of looks, so every critical value is a function of a pair's worlds alone and an
-eliminated option's interval stays valid when its play stops. Sequential methods that spend
-less (alpha-spending functions, confidence sequences) are sharper at many looks; with the few
-doubling rounds of an advice (eight by default) the Bonferroni share per look costs little.
-
-**Rare large differences.** A t interval on few worlds can miss a difference that shows on
-one world in fifty (a jack lost). ``spread``, the largest difference two options can usually
-show on one world, floors each pair's variance at ``spread**2 / (n + 1)``: no difference seen
-in ``n`` worlds then still leaves a half-width of about ``t * spread / n``, the "rule of
-three" for a difference of ``spread`` seen on no world yet.
-
-**Reproducible.** The rounds' sizes and eliminations depend only on the counts, so the same
-seed gives the same verdict on any number of threads or workers. The time budget only decides
-whether the next round starts: a run it cuts is marked ``budget_limited`` and names the
-rounds it ran (``rounds``); ``budget_worlds`` fixing the same worlds repeats it exactly. Ctrl-C
-in a round returns what was decided so far, marked ``partial``.
+**Reproducible.** Rounds and eliminations depend only on the counts: the same seed gives the
+same verdict on any number of threads or workers. The time budget only decides whether the next
+round starts; a run it cuts is marked ``budget_limited`` with the ``rounds`` it ran, and
+``budget_rounds=rounds`` repeats it exactly. Ctrl-C returns what is decided so far (``partial``).
 
 >>> import numpy as np
 >>> def play(active, n, rng):             # three options: 0 and 1 the same, 2 a point worse
@@ -116,6 +96,17 @@ class Sums(NamedTuple):
 
 
 # ---- the statistics ---------------------------------------------------------------------------
+# Why this method: it needs only the paired sums the kernels already keep, no equal variances
+# across options (each pair has its own), and a fixed number of looks, so a critical value is a
+# function of a pair's worlds alone and an eliminated option's interval stays valid when its play
+# stops. Sequential methods that spend less per look (alpha-spending functions, confidence
+# sequences) are sharper over many looks; over the ten or so doubling rounds of an advice the
+# Bonferroni share per look costs little (each doubling of the looks widens a t interval by ~4%).
+#
+# Rare large differences: ``spread``, the largest difference two options can usually show on one
+# world, floors each pair's variance at ``spread**2 / (n + 1)``: no difference seen in ``n``
+# worlds still leaves a half-width of about ``t * spread / n``, the "rule of three" for a
+# difference of ``spread`` on no world yet.
 @functools.lru_cache(maxsize=4096)
 def critical_value(df: int, alpha: float, looks: int, k: int) -> float:
     """The two-sided Student t quantile (``df`` degrees of freedom) of a pair's interval: a
@@ -130,7 +121,8 @@ def critical_value(df: int, alpha: float, looks: int, k: int) -> float:
 
 def paired_mean(n: int, sd: float, sdd: float, spread: float | None = None) -> tuple[float, float, int]:
     """``(mean, variance of the mean, degrees of freedom)`` of a paired difference from its
-    ``n`` worlds' sums of ``d`` and ``d²`` (``spread``: the variance floored at ``spread**2 / (n + 1)``)."""
+    ``n`` worlds' sums of ``d`` and ``d²``; ``spread``: the variance is floored at
+    ``spread**2 / (n + 1)``, about the variance of a difference of ``spread`` on one world in ``n``."""
     if n < 2:
         return (sd / n if n else math.nan), math.inf, 0
     m = sd / n
@@ -249,7 +241,8 @@ class Verdict:
             lo = min(self.loss[i][0] for i in self.excluded)
             hi = max(self.loss[i][1] for i in self.excluded)
             verb = "loses" if len(self.excluded) == 1 else "lose"
-            text += f"; {' '.join(names[i] for i in self.excluded)} {verb} {_num(lo)} to {_num(hi)}{u}"
+            amount = f"{_num(lo)} to {_num(hi)}" if _num(lo) != "0" else f"up to {_num(hi)}"
+            text += f"; {' '.join(names[i] for i in self.excluded)} {verb} {amount}{u}"
         if self.partial:
             text += f" (interrupted after {self.rounds} of {self.planned_rounds} rounds: partial)"
         return text
@@ -331,18 +324,18 @@ def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, 
     for name, v in (("margin", margin), ("spread", spread)):
         if v is None and name == "spread":
             continue
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < 0:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or float(v) < 0:
             raise ValueError(f"{name}={v!r} must be a number >= 0 in the options' unit, e.g. {name}=0.25")
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < float(alpha) < 1:
         raise ValueError(f"alpha={alpha!r} must be between 0 and 1, e.g. alpha=0.05")
     for name, v, least in (("budget_worlds", budget_worlds, 2), ("round_worlds", round_worlds, 2),
                            ("rounds", rounds, 1)):
         if v is None and name == "budget_worlds":
             continue
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < least:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or int(v) < least:
             raise ValueError(f"{name}={v!r} must be a whole number >= {least}")
     if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(budget_seconds, numbers.Real)
-                                       or not budget_seconds > 0):
+                                       or not float(budget_seconds) > 0):
         raise ValueError(f"budget_seconds={budget_seconds!r} must be a number of seconds > 0, or None for no limit")
     if same is not None:
         s = np.asarray(same)
@@ -359,8 +352,8 @@ def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, 
 
 def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: int, *, margin: float,
            rng: RngLike = None, alpha: float = DEFAULT_ALPHA, budget_worlds: int | None = None,
-           budget_seconds: float | None = None, round_worlds: int = 16, rounds: int = DEFAULT_ROUNDS,
-           same=None, spread: float | None = None, control=None, unit: str = "",
+           budget_seconds: float | None = None, budget_rounds: int | None = None, round_worlds: int = 16,
+           rounds: int = DEFAULT_ROUNDS, same=None, spread: float | None = None, control=None, unit: str = "",
            progress: bool = False) -> Verdict:
     """Play ``k`` options out on the same worlds in rounds until a verdict (see the module's text).
 
@@ -369,14 +362,18 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
     ``SeedSequence``: round ``r``'s is ``rng.child(seed, r)``) and returns their :class:`Sums`
     (in ``active``'s order). ``margin``: options whose values differ by at most this much are
     equal for the game (in ``unit``). Rounds: ``round_worlds`` worlds, doubling each round,
-    ``rounds`` of them or as many as ``budget_worlds`` holds; ``budget_seconds`` starts no round
-    that the last round's pace says would end after it. ``same[i]``: the first option equal to
+    ``rounds`` of them or as many as ``budget_worlds`` holds (the plan); ``budget_seconds`` starts
+    no round that the last round's pace says would end after it, ``budget_rounds`` none past that
+    many (neither changes the plan). ``same[i]``: the first option equal to
     ``i`` by the rules (played once, for all of them). ``spread``: see the module's text.
     ``control``: ``(mu, var)``, two ``(k, k)`` arrays: for each pair ``i < j`` the mean of a cheaper
     player's difference ``c`` (measured on other worlds) and that mean's variance; ``play``
     then returns ``Sums.c`` and every difference is estimated with ``c`` as a control variate.
     """
     _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread, control)
+    if budget_rounds is not None and (isinstance(budget_rounds, bool) or not isinstance(budget_rounds, numbers.Integral)
+                                      or budget_rounds < 1):
+        raise ValueError(f"budget_rounds={budget_rounds!r} must be a whole number >= 1, or None for the plan's rounds")
     ss, seed = as_seed_sequence(rng)
     same_t = tuple(range(k)) if same is None else tuple(int(s) for s in same)
     reps = sorted(set(same_t))
@@ -401,8 +398,8 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
             if engine.interrupted():
                 partial = True
                 break
-            if budget_seconds is not None and pace is not None and \
-                    time.perf_counter() - t0 + pace * size * len(active) > budget_seconds:
+            if budget_rounds is not None and r >= budget_rounds or budget_seconds is not None and pace is not None \
+                    and time.perf_counter() - t0 + pace * size * len(active) > budget_seconds:
                 budget_limited = True
                 break
             a = np.array(active, dtype=np.int64)
@@ -473,7 +470,8 @@ class _Tally:
         n = int(self.npair[i, j])
         if self.control is None or not control:
             return paired_mean(n, self.sd[i, j, 0], self.sd[i, j, 1], self.spread)
-        return controlled_mean(n, self.sd[i, j, 0], self.sd[i, j, 1], *self.sc[i, j], self.control[0][i, j],
+        sc, scc, sdc = (float(x) for x in self.sc[i, j])
+        return controlled_mean(n, self.sd[i, j, 0], self.sd[i, j, 1], sc, scc, sdc, self.control[0][i, j],
                                self.control[1][i, j], self.spread)
 
     def interval(self, i: int, j: int) -> tuple[float, float]:

@@ -145,7 +145,8 @@ def test_words_format():
         v.words(["7d", "9d"])
     d = v.to_dict(["7d", "9d", "3d", "4d", "5d"])
     assert d["kind"] == "equal" and d["group"] == ["7d", "9d"] and d["margin"] == 0.25
-    assert [e["option"] for e in d["excluded"]] == ["3d", "4d", "5d"] and d["excluded"][0]["loss"] == {"lo": 0.6, "hi": 1.2}
+    assert [e["option"] for e in d["excluded"]] == ["3d", "4d", "5d"]
+    assert d["excluded"][0]["loss"] == {"lo": 0.6, "hi": 1.2}
     assert [w["worlds"] for w in d["worlds"]] == [64, 64, 16, 16, 16]
     assert verdict._about(12_345) == "12,000" and verdict._about(87) == "87"
 
@@ -299,9 +300,17 @@ def test_the_time_budget_starts_no_round_it_cannot_finish():
         return inner(active, n, rng)
     v = decide(slow, 3, margin=0.01, rng=1, round_worlds=16, budget_seconds=0.2)
     assert v.budget_limited and v.kind == "undecided" and v.rounds < v.planned_rounds
-    # what it ran is what a worlds budget of the same rounds gives, figure for figure
-    same = decide(inner, 3, margin=0.01, rng=1, round_worlds=16, budget_worlds=16 * (2 ** v.rounds - 1))
-    assert same.means == v.means and same.worlds == v.worlds
+    # what it ran is what a budget of the same rounds gives, figure for figure
+    again = decide(inner, 3, margin=0.01, rng=1, round_worlds=16, budget_rounds=v.rounds)
+    assert again == v and again.means == v.means and again.worlds == v.worlds
+
+
+def test_a_budget_of_rounds_keeps_the_plan():
+    play = normal_play([0.0, -0.1, -0.2, -0.3])
+    whole = decide(play, 4, margin=0.01, rng=1, round_worlds=8, rounds=6)
+    cut = decide(play, 4, margin=0.01, rng=1, round_worlds=8, rounds=6, budget_rounds=3)
+    assert cut.rounds == 3 and cut.planned_rounds == whole.planned_rounds == 6 and cut.budget_limited
+    assert max(cut.worlds) == 8 * 7
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -313,6 +322,7 @@ def test_the_time_budget_starts_no_round_it_cannot_finish():
     (dict(round_worlds=1.5), "round_worlds=1.5 must be a whole number >= 2"),
     (dict(rounds=0), "rounds=0 must be a whole number >= 1"),
     (dict(budget_seconds=0), "budget_seconds=0 must be a number of seconds > 0"),
+    (dict(budget_rounds=0), "budget_rounds=0 must be a whole number >= 1"),
     (dict(same=[0, 0]), "same= must give, for each of the k options"),
     (dict(same=[0, 2, 2]), "same= must give"),
     (dict(spread=-2), "spread=-2 must be a number >= 0"),
