@@ -173,6 +173,9 @@ def main() -> None:
     ap.add_argument("--round-worlds", type=int, default=16)
     ap.add_argument("--spread", type=float, default=4.0)
     ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="what --budget-seconds counts: wall seconds, or this process's CPU seconds (on a shared "
+                         "machine, CPU seconds / threads is about the wall time on a free one)")
     ap.add_argument("--control", type=int, default=0,
                     help="heuristic worlds measuring the control variate's mean (0: no control variate)")
     ap.add_argument("--threads", type=int, default=2)
@@ -206,14 +209,15 @@ def main() -> None:
             continue
         rec: dict = {"i": i, "deal_seed": deal_seed, "position": pos, "options": [], "verdicts": {}}
         for s in seeds:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             play, names, same, control = kanalje_play(pos, threads=args.threads, control=args.control, seed=s)
             v = decide(play, len(names), margin=args.margin, rng=s, budget_seconds=args.budget_seconds,
                        round_worlds=args.round_worlds, rounds=args.rounds, same=same, spread=args.spread,
-                       control=control, unit="points")
+                       control=control, unit="points",
+                       clock=time.process_time if args.clock == "cpu" else time.perf_counter)
             rec["options"] = names
-            dt = time.perf_counter() - t0
-            rec["verdicts"][str(s)] = {**v.to_dict(names), "time": dt}
+            dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+            rec["verdicts"][str(s)] = {**v.to_dict(names), "time": dt, "cpu": cpu}
         if not args.no_today:
             t0 = time.perf_counter()
             r = advise(**pos, rng=1, threads=args.threads)
@@ -263,12 +267,14 @@ def summary(records: list[dict], seeds: list[int]) -> str:
         vs = [r["verdicts"][str(s)] for r in records]
         decided = sum(v["kind"] != "undecided" for v in vs)
         times = [v["time"] for v in vs]
+        cpus = [v["cpu"] / 2 for v in vs]
         kinds = {k: sum(v["kind"] == k for v in vs) for k in ("best", "equal", "undecided")}
         worlds = [max(w["worlds"] for w in v["worlds"]) for v in vs]
         spent = [sum(w["worlds"] for w in v["worlds"] if w["same_as"] == w["option"]) for v in vs]
         gains = [v["control_gain"] for v in vs if v.get("control_gain") is not None]
         lines.append(f"seed {s}: verdict in {decided}/{n} ({100 * decided / n:.0f}%): {kinds}; time median "
-                     f"{statistics.median(times):.2f} s, slowest {max(times):.2f} s; worlds of the most played option "
+                     f"{statistics.median(times):.2f} s, slowest {max(times):.2f} s (CPU s / 2: median "
+                     f"{statistics.median(cpus):.2f}, slowest {max(cpus):.2f}); worlds of the most played option "
                      f"median {statistics.median(worlds):.0f} (max {max(worlds)}); option-worlds median "
                      f"{statistics.median(spent):.0f}"
                      + (f"; control variate: variance without / with, median {statistics.median(gains):.2f} "

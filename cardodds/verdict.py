@@ -354,7 +354,7 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
            rng: RngLike = None, alpha: float = DEFAULT_ALPHA, budget_worlds: int | None = None,
            budget_seconds: float | None = None, budget_rounds: int | None = None, round_worlds: int = 16,
            rounds: int = DEFAULT_ROUNDS, same=None, spread: float | None = None, control=None, unit: str = "",
-           progress: bool = False) -> Verdict:
+           progress: bool = False, clock: Callable[[], float] = time.perf_counter) -> Verdict:
     """Play ``k`` options out on the same worlds in rounds until a verdict (see the module's text).
 
     ``play(active, n_worlds, rng)`` plays the options ``active`` (an int64 array of option
@@ -363,8 +363,8 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
     (in ``active``'s order). ``margin``: options whose values differ by at most this much are
     equal for the game (in ``unit``). Rounds: ``round_worlds`` worlds, doubling each round,
     ``rounds`` of them or as many as ``budget_worlds`` holds (the plan); ``budget_seconds`` starts
-    no round that the last round's pace says would end after it, ``budget_rounds`` none past that
-    many (neither changes the plan). ``same[i]``: the first option equal to
+    no round that the last round's pace on ``clock`` says would end after it, ``budget_rounds``
+    none past that many (neither changes the plan). ``same[i]``: the first option equal to
     ``i`` by the rules (played once, for all of them). ``spread``: see the module's text.
     ``control``: ``(mu, var)``, two ``(k, k)`` arrays: for each pair ``i < j`` the mean of a cheaper
     player's difference ``c`` (measured on other worlds) and that mean's variance; ``play``
@@ -379,7 +379,7 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
     reps = sorted(set(same_t))
     sizes = schedule(int(round_worlds), None if budget_worlds is None else int(budget_worlds), int(rounds))
     tally = _Tally(k, len(reps), len(sizes), float(margin), float(alpha), spread, control)
-    t0 = time.perf_counter()
+    t0 = clock()
     active = list(reps)
     done = 0
     partial = budget_limited = False
@@ -399,17 +399,17 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
                 partial = True
                 break
             if budget_rounds is not None and r >= budget_rounds or budget_seconds is not None and pace is not None \
-                    and time.perf_counter() - t0 + pace * size * len(active) > budget_seconds:
+                    and clock() - t0 + pace * size * len(active) > budget_seconds:
                 budget_limited = True
                 break
             a = np.array(active, dtype=np.int64)
-            started = time.perf_counter()
+            started = clock()
             try:
                 got = play(a, size, child(ss, r))
             except KeyboardInterrupt:
                 partial = True
                 break
-            pace = (time.perf_counter() - started) / max(size * len(active), 1)
+            pace = (clock() - started) / max(size * len(active), 1)
             tally.add(got, a)
             done = r + 1
             if bar is not None:
@@ -425,7 +425,7 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
         raise KeyboardInterrupt
     if done == len(sizes) or budget_limited:
         budget_limited = budget_limited or (len(active) > 1 and not tally.settled(active))
-    return tally.verdict(active, reps, same_t, unit, done, budget_limited, partial, seed, time.perf_counter() - t0)
+    return tally.verdict(active, reps, same_t, unit, done, budget_limited, partial, seed, clock() - t0)
 
 
 class _Tally:

@@ -291,15 +291,16 @@ def test_an_interrupted_session_stops_between_rounds():
 
 
 def test_the_time_budget_starts_no_round_it_cannot_finish():
-    import time as _time
-
     inner = normal_play([0.0, -0.1, -0.2])
+    now = [0.0]
 
-    def slow(active, n, rng):
-        _time.sleep(0.002 * n)
+    def slow(active, n, rng):  # a world and option takes 1 ms of a fake clock
+        now[0] += 0.001 * n * len(active)
         return inner(active, n, rng)
-    v = decide(slow, 3, margin=0.01, rng=1, round_worlds=16, budget_seconds=0.2)
-    assert v.budget_limited and v.kind == "undecided" and v.rounds < v.planned_rounds
+    v = decide(slow, 3, margin=0.01, rng=1, round_worlds=16, budget_seconds=0.5, clock=lambda: now[0])
+    # rounds of 16, 32, 64 worlds on 3 options take 0.336 s; the next, 128 worlds, would end past 0.5 s
+    assert v.budget_limited and v.kind == "undecided" and v.rounds == 3 and v.planned_rounds == 8
+    assert now[0] == pytest.approx(0.001 * 3 * 112) and max(v.worlds) == 112
     # what it ran is what a budget of the same rounds gives, figure for figure
     again = decide(inner, 3, margin=0.01, rng=1, round_worlds=16, budget_rounds=v.rounds)
     assert again == v and again.means == v.means and again.worlds == v.worlds
