@@ -28,10 +28,16 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+# Run as a script, this folder comes first on the path, where dask.py would hide the dask package
+# from the Dask check.
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
 
 from cardodds.verdict import Sums, decide
 

@@ -400,3 +400,27 @@ def test_a_control_needs_its_sums():
         decide(normal_play([0.0, 1.0]), 2, margin=0.25, control=(np.zeros((2, 2)),))
     with pytest.raises(ValueError, match=r"with control=, play must return Sums.c of shape \(2, 2, 3\)"):
         decide(normal_play([0.0, 1.0]), 2, margin=0.25, rng=1, control=(np.zeros((2, 2)), np.zeros((2, 2))))
+
+
+def test_ctrl_c_in_an_engine_round_returns_the_verdict_so_far_marked_partial():
+    """Ctrl-C reaching the engine inside round 3 (a chunk raising KeyboardInterrupt, as the engine's
+    wait does on SIGINT): the engine keeps the chunks counted, the verdict is partial."""
+    chunks = [0]
+
+    def kernel(state, n, out, active):
+        chunks[0] += 1
+        if chunks[0] == 2 + 4 + 3:  # rounds of 16 and 32 worlds are 2 and 4 chunks of 8
+            raise KeyboardInterrupt
+        _kernel(state, n, out, active)
+
+    def play(active, n, rng):
+        a = len(active)
+        res = engine.run(kernel, (active,), 1 + 2 * a + 2 * a * a, samples=n, rng=rng, chunk_size=8, threads=1)
+        c = res.counts.astype(float)
+        return Sums(int(c[0]), np.stack([c[1:1 + a], c[1 + a:1 + 2 * a]], axis=1),
+                    np.stack([c[1 + 2 * a:1 + 2 * a + a * a].reshape(a, a), c[1 + 2 * a + a * a:].reshape(a, a)],
+                             axis=2), res.partial)
+    with engine.session() as s:
+        v = decide(play, 4, margin=0.01, rng=7)
+    assert v.partial and v.rounds == 3 and s.interrupted
+    assert 48 < max(v.worlds) < 48 + 64  # a part of round 3's 64 worlds counted
