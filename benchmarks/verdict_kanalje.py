@@ -80,13 +80,7 @@ def _sums(counts, a: int, partial: bool) -> Sums:
     v = KA.ADVICE.view(counts)
     score = v.score.reshape(4, KA.MAX_OPTIONS)
     pair = v.pair.reshape(4, KA.PAIRS)
-    x = np.stack([score[0, :a], score[1, :a]], axis=1).astype(np.float64)
-    d = np.zeros((a, a, 2))
-    for i in range(a):
-        for j in range(i + 1, a):
-            q = KA.pair_index(i, j)
-            d[i, j] = pair[0, q], pair[1, q]
-    return Sums(int(v.deals), x, d, partial)
+    return Sums.of_counts(int(v.deals), score[0, :a], score[1, :a], pair[0], pair[1], KA.pair_index, partial)
 
 
 def _controlled_kernel(state, n, out, look, cheap, a):

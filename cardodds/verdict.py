@@ -94,6 +94,23 @@ class Sums(NamedTuple):
             c = np.stack([cd.sum(axis=0), (cd * cd).sum(axis=0), (cd * diff).sum(axis=0)], axis=2)
         return cls(int(o.shape[0]), x, d, partial, c)
 
+    @classmethod
+    def of_counts(cls, n: int, x, xx, d, dd, pair: Callable[[int, int], int] | None = None,
+                  partial: bool = False) -> Sums:
+        """The sums as an advice kernel keeps them: per option the sums of its outcome ``x`` and of
+        its square ``xx`` (length ``a``), per pair ``i < j`` those of ``x_i - x_j`` and its square
+        (``d``, ``dd``) at ``pair(i, j)`` (default: the pairs in order, ``(0, 1), (0, 2), ..., (1, 2), ...``)."""
+        x = np.asarray(x, dtype=np.float64)
+        a = len(x)
+        out = np.zeros((a, a, 2))
+        q = 0
+        for i in range(a):
+            for j in range(i + 1, a):
+                at = q if pair is None else pair(i, j)
+                out[i, j] = d[at], dd[at]
+                q += 1
+        return cls(int(n), np.stack([x, np.asarray(xx, dtype=np.float64)], axis=1), out, partial)
+
 
 # ---- the statistics ---------------------------------------------------------------------------
 # Why this method: it needs only the paired sums the kernels already keep, no equal variances

@@ -52,6 +52,23 @@ def test_sums_of_per_world_outcomes():
     assert s.d[0, 1].tolist() == [1.0, 13.0]
 
 
+def test_sums_of_counts_read_a_kernels_layout():
+    o = np.array([[1.0, 3.0, 0.0], [2.0, -1.0, 5.0]])
+    want = Sums.of(o)
+    diff = [o[:, i] - o[:, j] for i, j in ((0, 1), (0, 2), (1, 2))]
+    d, dd = [x.sum() for x in diff], [(x * x).sum() for x in diff]
+    got = Sums.of_counts(2, o.sum(axis=0), (o * o).sum(axis=0), d, dd)
+    assert got.n == 2 and np.array_equal(got.x, want.x)
+    assert all(np.array_equal(got.d[i, j], want.d[i, j]) for i in range(3) for j in range(i + 1, 3))
+    # pairs laid out by a function of their own (Kanalje's pair_index: room for 5 options)
+    at = {(0, 1): 0, (0, 2): 1, (1, 2): 4}
+    wide_d, wide_dd = np.zeros(10), np.zeros(10)
+    for (i, j), q in at.items():
+        wide_d[q], wide_dd[q] = d[[(0, 1), (0, 2), (1, 2)].index((i, j))], dd[[(0, 1), (0, 2), (1, 2)].index((i, j))]
+    got = Sums.of_counts(2, o.sum(axis=0), (o * o).sum(axis=0), wide_d, wide_dd, lambda i, j: at[(i, j)])
+    assert all(np.array_equal(got.d[i, j], want.d[i, j]) for i in range(3) for j in range(i + 1, 3))
+
+
 def test_critical_value_is_the_bonferroni_t_quantile():
     from scipy.stats import t
 
