@@ -180,7 +180,7 @@ def pair_interval(n: int, sd: float, sdd: float, crit: float, spread: float | No
 
 
 # ---- the result -------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Verdict:
     """What to play, from options played out on the same worlds (see :func:`decide`).
 
@@ -214,6 +214,12 @@ class Verdict:
     #: the simultaneous interval of ``x_i - x_j`` of every pair (``[i, j, 0]`` low, ``[i, j, 1]`` high)
     pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2)), repr=False, compare=False)
     seconds: float = field(default=0.0, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        names = [str(i) for i in range(len(self.same))]
+        return (f"Verdict({self.kind}: {self.words(names, noun='option')}; worlds {' '.join(map(str, self.worlds))}; "
+                f"{self.rounds} of {self.planned_rounds} rounds" + (", budget-limited" if self.budget_limited else "")
+                + ")")
 
     @property
     def top(self) -> int:

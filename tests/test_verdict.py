@@ -441,3 +441,9 @@ def test_ctrl_c_in_an_engine_round_returns_the_verdict_so_far_marked_partial():
         v = decide(play, 4, margin=0.01, rng=7)
     assert v.partial and v.rounds == 3 and s.interrupted
     assert 48 < max(v.worlds) < 48 + 64  # a part of round 3's 64 worlds counted
+
+
+def test_repr_says_the_verdict():
+    v = decide(normal_play([0.0, -2.0]), 2, margin=0.25, rng=1, unit="points")
+    assert repr(v).startswith("Verdict(best: play 0; 1 loses ") and repr(v).endswith(
+        f"; worlds {v.worlds[0]} {v.worlds[1]}; {v.rounds} of 8 rounds)")
