@@ -435,9 +435,10 @@ def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: i
             pace = (clock() - started) / max(size * len(active), 1)
             tally.add(got, a)
             done = r + 1
+            active = tally.eliminate(active)
             if bar is not None:
                 bar.update(size)
-            active = tally.eliminate(active)
+                bar.set_postfix_str(f"{len(active)} left", refresh=True)
             if got.partial:
                 partial = True
                 break

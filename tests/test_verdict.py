@@ -447,3 +447,10 @@ def test_repr_says_the_verdict():
     v = decide(normal_play([0.0, -2.0]), 2, margin=0.25, rng=1, unit="points")
     assert repr(v).startswith("Verdict(best: play 0; 1 loses ") and repr(v).endswith(
         f"; worlds {v.worlds[0]} {v.worlds[1]}; {v.rounds} of 8 rounds)")
+
+
+def test_progress_counts_the_worlds_on_stderr(capsys):
+    v = decide(normal_play([0.0, -2.0]), 2, margin=0.25, rng=1, progress=True)
+    err = capsys.readouterr().err
+    # one round of 16 worlds of the 4,080 planned, one option left after it
+    assert v.kind == "best" and v.rounds == 1 and "16.0/4.08k" in err and "1 left" in err
