@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .results import Result
 from .stats import Z95, Estimate
-from .trace import Trace
+from .trace import Trace, _read
 
 __all__ = ["LABELS", "Decision", "ReviewResult", "Thresholds", "Violation", "decision", "forced", "rate",
            "rate_in_order", "read_record", "review_seats"]
@@ -196,7 +196,7 @@ def read_record(record, game: str) -> Trace:
                 raise ValueError(f"record {text!r}: no such file; give the path of a record (what 'cardodds "
                                  f"{game} trace' prints, or the same typed by hand)")
             try:
-                trace = Trace.read(path)
+                trace = _read(path, game)
             except UnicodeDecodeError:
                 raise ValueError(f"record {text!r} is not text: give a record as cardodds trace prints it") from None
     else:

@@ -151,13 +151,24 @@ class Trace(Result):
     @classmethod
     def read(cls, path: str | Path) -> Trace:
         """A trace saved as text (:meth:`save`, or ``cardodds ... trace > FILE``) or as its JSON."""
-        text = Path(path).read_text()
-        if text.lstrip().startswith("{"):
-            return cls.from_dict(json.loads(text))
-        return cls.parse(text)
+        return _read(Path(path), "GAME")
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(str(self) + "\n")
+
+
+def _read(path: Path, game: str) -> Trace:
+    """:meth:`Trace.read`; a file read as JSON (it begins with ``{``) that does not parse is a
+    ``ValueError`` naming the file, where it broke and the command that writes it again."""
+    text = path.read_text()
+    if not text.lstrip().startswith("{"):
+        return Trace.parse(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"record {str(path)!r}, read as a JSON record, breaks at line {e.lineno}, column {e.colno} "
+                         f"({e.msg}): write it again with 'cardodds {game} trace --json'") from None
+    return Trace.from_dict(data)
 
 
 def _number(v: float) -> str:
