@@ -8,7 +8,8 @@ One pattern for every command:
 - A handler builds its whole output first and hands it to :func:`emit` (JSON or a titled
   table), so an error never leaves half an answer on stdout.
 - Every error is one line, ``cardodds: error: ...``, at most :data:`MAX_ERROR` characters
-  (a longer one cut in its middle, its end kept), naming the flag as typed (:func:`error_line`, :func:`flag_words`); exit status 2.
+  (a longer one cut in its middle, its end kept), naming the flag as typed (:func:`error_line`,
+  :func:`flag_words`); exit status 2.
 """
 
 from __future__ import annotations
