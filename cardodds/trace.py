@@ -2,7 +2,8 @@
 game's ``trace`` returns, printed as plain text that reads back (:meth:`Trace.parse`).
 
 The text is a header of ``key: value`` lines, then one line a move, ``seat: action cards``,
-then ``result:`` lines::
+then ``result:`` lines; a line that begins with ``#`` is a comment, ``# words`` after a move
+its note::
 
     # cardodds trace: kanalje
     players: 3
@@ -108,10 +109,15 @@ class Trace(Result):
 
     @classmethod
     def parse(cls, text: str) -> Trace:
-        """The trace ``text`` prints (``str(trace)``), or a person typed in the same form."""
+        """The trace ``text`` prints (``str(trace)``), or a person typed in the same form: a line
+        that begins with ``#`` (the first, ``# cardodds trace: GAME``, excepted) is a comment,
+        and ``# words`` after a move are its note."""
         lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if not lines or not lines[0][1].startswith(_HEAD):
-            raise ValueError(f"line 1: expected '{_HEAD}GAME' (GAME one of {', '.join(GAMES)})")
+        head = next((i for i, (_, line) in enumerate(lines) if line.startswith(_HEAD)), None)
+        if head is None or any(not line.startswith("#") for _, line in lines[:head]):
+            where = next((n for n, line in lines if not line.startswith("#")), 1)
+            raise ValueError(f"line {where}: expected '{_HEAD}GAME' (GAME one of {', '.join(GAMES)}) first")
+        lines = lines[head:head + 1] + [(n, line) for n, line in lines[head + 1:] if not line.startswith("#")]
         game = lines[0][1][len(_HEAD):].strip()
         players, seed, info, moves, result, at = None, None, {}, [], {}, []
         for n, line in lines[1:]:

@@ -15,10 +15,10 @@ from cardodds.trace import Trace
 
 KANALJE = """# cardodds trace: kanalje
 players: 3
-turned: 8c
-0: deal Ac Kc
+turned: 2s
+0: deal Ac Kc Qc Jh Kh 9h 3d 4d 5d 6d 7d 8d 3s 4s 5s 6s 7s
 0: play Ac
-1: play 2c
+1: play 2c  # a note
 """
 
 
@@ -49,3 +49,46 @@ def _refused(record, game: str) -> ValueError:
         read_record(record, game)
     assert "\n" not in str(e.value)
     return e.value
+
+
+# ---- comments -------------------------------------------------------------------------------------
+RECORDS = {
+    "kana": "# cardodds trace: kana\nplayers: 3\nvariant: official\n0: deal 9h 2c Kd\n0: känä 2c  # my note\n",
+    "kanalje": KANALJE,
+    "canasta": "# cardodds trace: canasta\nplayers: 4\ndealer: 3\nupcard: 5\n0: deal K K Q Q Q 9 8 7 6 4 4 3b\n"
+               "0: draw J  # a note\n0: discard J\n",
+}
+
+
+def commented(text: str) -> str:
+    """``text`` with a whole-line comment before its header, after it and after every line."""
+    lines = text.splitlines()
+    out = ["# written at the table, Friday", lines[0], "#"]
+    for line in lines[1:]:
+        out += [line, "   # a comment, indented"]
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("game", sorted(RECORDS))
+def test_a_whole_line_comment_is_read_past_in_every_games_record(game, tmp_path):
+    plain = read_record(RECORDS[game], game)
+    path = tmp_path / "record.txt"
+    path.write_text(commented(RECORDS[game]))
+    got = read_record(str(path), game)
+    assert got == plain and [m.note for m in got.moves] == [m.note for m in plain.moves]
+    # each move keeps the line of the file it was read from
+    assert [got.line_of(i) for i in range(len(got.moves))] == [2 * plain.line_of(i)
+                                                               for i in range(len(plain.moves))]
+
+
+@pytest.mark.parametrize("game", sorted(RECORDS))
+def test_each_games_review_reads_a_commented_record(game):
+    """The game's review reads past the comments to the seats (seat 3 holds no cards there)."""
+    review = __import__(f"cardodds.{game}", fromlist=["review"]).review
+    with pytest.raises(ValueError, match="the record does not hold its cards"):
+        review(commented(RECORDS[game]), seat=2)
+
+
+def test_a_record_must_begin_with_its_header_comments_aside():
+    with pytest.raises(ValueError, match=r"line 2: expected '# cardodds trace: GAME'"):
+        read_record("# notes\nplayers: 3\n# cardodds trace: kanalje\n", "kanalje")
