@@ -63,10 +63,17 @@ class Trace(Result):
     result: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     #: The line of the text each move was read from (:meth:`parse`); empty when not read from text.
     lines: tuple[int, ...] = field(default=(), compare=False)
+    #: The line of the text each header key (``players``, ``seed``, an ``info`` key) was read from.
+    key_lines: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     def line_of(self, move: int) -> int:
         """The line of the text move ``move`` (0-based) was read from, 0 when unknown."""
         return self.lines[move] if move < len(self.lines) else 0
+
+    def where(self, key: str, value) -> str:
+        """Where the record says ``key: value``: its line (read from text), else its field."""
+        line = self.key_lines.get(key, 0)
+        return f"line {line} ('{key}: {value}')" if line else f"field {json.dumps(key)}: {json.dumps(value)}"
 
     def __post_init__(self):
         if self.game not in GAMES:
@@ -119,7 +126,7 @@ class Trace(Result):
             raise ValueError(f"line {where}: expected '{_HEAD}GAME' (GAME one of {', '.join(GAMES)}) first")
         lines = lines[head:head + 1] + [(n, line) for n, line in lines[head + 1:] if not line.startswith("#")]
         game = lines[0][1][len(_HEAD):].strip()
-        players, seed, info, moves, result, at = None, None, {}, [], {}, []
+        players, seed, info, moves, result, at, keys = None, None, {}, [], {}, [], {}
         for n, line in lines[1:]:
             body, _, note = line.partition("#")
             head, colon, after = body.partition(":")
@@ -147,12 +154,15 @@ class Trace(Result):
                 players = int(rest[0])
             else:
                 info[head] = " ".join(rest)
+            if not head.isdigit():
+                keys[head] = n
         if players is None:
             raise ValueError("no 'players: N' line: say how many seats the table has")
         bad = [m.seat for m in moves if m.seat >= players]
         if bad:
             raise ValueError(f"seat {bad[0]} moves at a table of {players} players (seats 0 to {players - 1})")
-        return cls(game, players, tuple(moves), info=info, result=result, lines=tuple(at), rules=None, seed=seed)
+        return cls(game, players, tuple(moves), info=info, result=result, lines=tuple(at), key_lines=keys, rules=None,
+                   seed=seed)
 
     @classmethod
     def read(cls, path: str | Path) -> Trace:

@@ -92,3 +92,24 @@ def test_each_games_review_reads_a_commented_record(game):
 def test_a_record_must_begin_with_its_header_comments_aside():
     with pytest.raises(ValueError, match=r"line 2: expected '# cardodds trace: GAME'"):
         read_record("# notes\nplayers: 3\n# cardodds trace: kanalje\n", "kanalje")
+
+
+# ---- the record's players ------------------------------------------------------------------------
+@pytest.mark.parametrize("game, players, words", [
+    ("kanalje", 5, "Kanalje is played by 3 players or 2"), ("kanalje", 4, "Kanalje is played by 3 players or 2"),
+    ("kana", 18, "Känä is played by 2 to 17 players"), ("canasta", 5, "Polish Canasta is played by 4"),
+])
+def test_a_records_players_out_of_the_game_is_blamed_on_its_line_not_a_flag(game, players, words, tmp_path):
+    text = RECORDS[game].replace("players: 4" if game == "canasta" else "players: 3", f"players: {players}")
+    (tmp_path / "deal.txt").write_text(text)
+    line = refusal(game, "review", "deal.txt", cwd=tmp_path)
+    assert "--players" not in line and "players=" not in line, line
+    assert f"record 'deal.txt', line 2 ('players: {players}'): {words}" in line, line
+    assert line.endswith("; correct that line"), line
+    data = Trace.parse(text).to_dict()
+    (tmp_path / "deal.json").write_text(json.dumps(data))
+    line = refusal(game, "review", "deal.json", cwd=tmp_path)
+    assert "--players" not in line and f'record \'deal.json\', field "players": {players}: {words}' in line, line
+    review = __import__(f"cardodds.{game}", fromlist=["review"]).review
+    with pytest.raises(ValueError, match=r"the record, line 2 \('players: "):  # the API's names the line too
+        review(text)

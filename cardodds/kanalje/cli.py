@@ -450,9 +450,9 @@ def _review(args) -> int:
     from .._split import two_processes
     from ..engine import defer_interrupts
     from ..review import read_record
-    from .review import review
+    from .review import PLAYERS, review
 
-    record = read_record(args.record, "kanalje")
+    record = read_record(args.record, "kanalje", PLAYERS)
     if args.players not in (None, record.players):
         raise cu.UsageError(f"--players {args.players}: the record is of {record.players} players; drop --players")
     rules = _given_rules(args, record.players)
