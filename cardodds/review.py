@@ -195,6 +195,9 @@ def read_record(record, game: str, players: tuple[Container[int], str] | None = 
             trace = Trace.parse(text)
         else:
             path, source = Path(record), f"record {text!r}"
+            if path.is_dir():
+                raise ValueError(f"record {text!r} is a folder; give the path of a record file (what 'cardodds "
+                                 f"{game} trace > FILE' writes, or the same typed by hand)")
             if not path.is_file():
                 raise ValueError(f"record {text!r}: no such file; give the path of a record (what 'cardodds "
                                  f"{game} trace' prints, or the same typed by hand)")

@@ -113,3 +113,13 @@ def test_a_records_players_out_of_the_game_is_blamed_on_its_line_not_a_flag(game
     review = __import__(f"cardodds.{game}", fromlist=["review"]).review
     with pytest.raises(ValueError, match=r"the record, line 2 \('players: "):  # the API's names the line too
         review(text)
+
+
+# ---- a folder -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["kana", "kanalje", "canasta"])
+def test_a_folder_given_as_a_record_is_called_a_folder(game, tmp_path):
+    (tmp_path / "records").mkdir()
+    line = refusal(game, "review", "records", cwd=tmp_path)
+    assert line.startswith("cardodds: error: record 'records' is a folder; give the path of a record file"), line
+    assert f"'cardodds {game} trace > FILE'" in line and "no such file" not in line, line
+    assert "is a folder" in str(_refused(str(tmp_path), game))
