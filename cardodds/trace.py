@@ -120,11 +120,11 @@ class Trace(Result):
         that begins with ``#`` (the first, ``# cardodds trace: GAME``, excepted) is a comment,
         and ``# words`` after a move are its note."""
         lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        head = next((i for i, (_, line) in enumerate(lines) if line.startswith(_HEAD)), None)
-        if head is None or any(not line.startswith("#") for _, line in lines[:head]):
+        top = next((i for i, (_, line) in enumerate(lines) if line.startswith(_HEAD)), None)
+        if top is None or any(not line.startswith("#") for _, line in lines[:top]):
             where = next((n for n, line in lines if not line.startswith("#")), 1)
             raise ValueError(f"line {where}: expected '{_HEAD}GAME' (GAME one of {', '.join(GAMES)}) first")
-        lines = lines[head:head + 1] + [(n, line) for n, line in lines[head + 1:] if not line.startswith("#")]
+        lines = lines[top:top + 1] + [(n, line) for n, line in lines[top + 1:] if not line.startswith("#")]
         game = lines[0][1][len(_HEAD):].strip()
         players, seed, info, moves, result, at, keys = None, None, {}, [], {}, [], {}
         for n, line in lines[1:]:
