@@ -91,6 +91,19 @@ def test_page_has_every_section_chart_and_figure_of_the_markdown(built):
             assert interval in text, (name, interval)
 
 
+def test_every_id_is_unique_and_every_in_page_link_has_its_target(built):
+    """Headings, sections, lookups and every chart's own SVG ids: one element an id, so that a
+    link (the strategy section's "Kanalje" among them) jumps where it says."""
+    text = (built / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r"""\sid\s*=\s*["']([^"']+)["']""", text)
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    assert len(ids) > 100 and repeated == [], repeated[:20]
+    links = set(re.findall(r"""href\s*=\s*["']#([^"']*)["']""", text)) | set(re.findall(r"url\(#([^)]+)\)", text))
+    assert links and sorted(links - set(ids)) == []
+    strategy = (built / "strategy.part.html").read_text(encoding="utf-8")
+    assert all(h.startswith("strategy") for h in re.findall(r'<h\d id="([^"]+)"', strategy))
+
+
 def test_page_rebuilds_byte_for_byte_and_a_section_updates_its_part(built, tmp_path):
     same, other = tmp_path / "same", tmp_path / "other"
     shutil.copytree(built, same)
