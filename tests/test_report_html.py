@@ -287,6 +287,22 @@ def test_phone_width_needs_no_horizontal_scroll(page):
     assert _not_blank(page.get_screenshot_as_png())
 
 
+def test_the_page_opened_on_a_375_px_phone_fits_its_width(browser, built):
+    """Opened at 375 px from the start (a phone), no element reaches past the screen's right edge:
+    the strategy lookup's long situation names once made the page 391 px wide."""
+    set_viewport(browser, 375, 812)
+    try:
+        browser.get((built / "index.html").as_uri())
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        wide = browser.execute_script("""return Array.from(document.querySelectorAll('body *:not(svg *)'))
+            .filter(e => e.getBoundingClientRect().right > 375.5).slice(0, 5)
+            .map(e => e.tagName + ' ' + e.textContent.slice(0, 40))""")
+        assert width <= 375 and wide == [], (width, wide)
+    finally:
+        set_viewport(browser, 1280, 900)
+        browser.get((built / "index.html").as_uri())
+
+
 def test_colour_scheme_follows_the_system_and_the_page_prints(page):
     background = "return getComputedStyle(document.body).backgroundColor"
 

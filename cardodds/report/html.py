@@ -233,9 +233,11 @@ figure.chart figcaption{font-size:.85em;padding:.2em .4em;color:#444}
 .lookup{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:.6em .9em;margin:1em 0}
 .lookup h3{margin:.1em 0 .4em}
 .lookup form{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:end}
-.lookup label{display:flex;flex-direction:column;font-size:.85em;color:var(--muted)}
-.lookup select{font:inherit;font-size:1rem;min-height:2.4em;min-width:4.5em;color:var(--fg);
+.lookup label{display:flex;flex-direction:column;font-size:.85em;color:var(--muted);min-width:0;max-width:100%}
+.lookup select{font:inherit;font-size:1rem;min-height:2.4em;min-width:4.5em;max-width:100%;color:var(--fg);
 background:var(--bg);border:1px solid var(--line);border-radius:6px}
+pre{max-width:100%;overflow-x:auto}
+main img,main svg{max-width:100%}
 .lookup .answer{margin:.6em 0 .2em;font-size:1.05em}
 .lookup .answer b{font-size:1.15em}
 .lookup .note{font-size:.85em;color:var(--muted);margin:.3em 0 0}
