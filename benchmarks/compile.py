@@ -232,8 +232,8 @@ def render(rows, job, trees, load_before, load_after, seconds, repeats=1, skip=(
         split |= two
         lines.append(_row(_cmd(command) + (" ‡" if two else ""), got, both))
     if split:
-        lines += ["", "‡ the first call compiled in two processes (`cardodds/_split.py`: a second process compiles "
-                  "part of its kernels while the command compiles the rest)."]
+        lines += ["", "‡ the first call compiled in two processes (`cardodds/_two_process_compile.py`: a second "
+                  "process compiles part of its kernels while the command compiles the rest)."]
     if job:
         lines += ["", "## The main job: `cardodds report`", ""]
         lines += [head, rule, _row("`cardodds report`", {n: [j] for n, j in job.items()}, both), ""]

@@ -7,8 +7,9 @@ One pattern for every command:
   :func:`run_size` turns them into the API's ``samples=`` / ``target_halfwidth=`` / ``exact=``.
 - A handler builds its whole output first and hands it to :func:`emit` (JSON or a titled
   table), so an error never leaves half an answer on stdout.
-- Every error is one line, ``cardodds: error: ...``, at most :data:`MAX_ERROR` characters,
-  naming the flag as typed (:func:`error_line`, :func:`flag_words`); exit status 2.
+- Every error is one line, ``cardodds: error: ...``, at most :data:`MAX_ERROR` characters
+  (a longer one cut in its middle, its end kept), naming the flag as typed (:func:`error_line`,
+  :func:`flag_words`); exit status 2.
 """
 
 from __future__ import annotations
@@ -43,21 +44,41 @@ def shorten(text: str, limit: int = MAX_TOKEN) -> str:
     """``text`` with every whitespace-free token longer than ``limit`` cut to its ends."""
     def cut(m: re.Match) -> str:
         t = m.group(0)
-        return f"{t[:limit // 2]}...({len(t):,} characters)"
+        end = re.search(r"""['"]?[,.:;)]*$""", t).group(0)  # type: ignore[union-attr]  # a closing quote stays
+        return f"{t[:limit // 2]}...({len(t) - len(end):,} characters){end}"
     return re.sub(r"\S{%d,}" % (limit + 1), cut, text)
 
 
+#: A quoted value in a message (``'Kh Kd 3x'``, ``"x.json"``); a quote inside a word (``record's``) is none.
+_QUOTED = re.compile(r"""(?<!\w)('[^'\n]*'|"[^"\n]*")(?!\w)""")
+#: The shortest a quoted value is cut to (its quotes excluded) to make a line fit.
+_MIN_QUOTED = 16
+
+
 def error_line(message: str) -> str:
-    """One line, one prefix, at most :data:`MAX_ERROR` characters."""
+    """One line, one prefix, at most :data:`MAX_ERROR` characters. A longer line loses the middle
+    of the longest quoted values of its first half (a hand, a path: what the user typed) first,
+    then its own middle: the end of a message, where the fix is named, always stays."""
     text = " ".join(str(message).split())
-    text = shorten(text)
     for old in ("cardodds: error: ", "error: "):
         if text.startswith(old):
             text = text[len(old):]
-    line = PREFIX + text
-    if len(line) > MAX_ERROR:
-        line = line[:MAX_ERROR - 3].rstrip() + "..."
-    return line
+    room = MAX_ERROR - len(PREFIX)
+    while len(text) > room:
+        # a value echoed from the input comes first; the fix, maybe quoted too, comes last
+        early = [m for m in _QUOTED.finditer(text) if m.start() < len(text) // 2]
+        quoted = max(early, key=lambda m: len(m.group(0)), default=None)
+        if quoted is None or len(quoted.group(0)) - 2 <= _MIN_QUOTED:
+            break
+        value = quoted.group(0)
+        keep = min(max(_MIN_QUOTED, len(value) - 2 - (len(text) - room)), MAX_TOKEN - 4) - 3
+        inner = value[1:1 + (keep + 1) // 2] + "..." + value[len(value) - 1 - keep // 2:-1]
+        text = text[:quoted.start()] + value[0] + inner + value[-1] + text[quoted.end():]
+    text = shorten(text)
+    if len(text) > room:
+        head = (room - 5) // 3
+        text = text[:head].rstrip() + " ... " + text[len(text) - (room - 5 - head):].lstrip()
+    return PREFIX + text
 
 
 class UsageError(ValueError):
@@ -77,7 +98,7 @@ def about(flag: str, value, check: Callable, *args, **kwargs):
         message = str(exc)
         if message.startswith(flag):
             raise
-        raise UsageError(f"{flag} {shorten(repr(value)) if isinstance(value, str) else value}: {message}") from None
+        raise UsageError(f"{flag} {repr(value) if isinstance(value, str) else value}: {message}") from None
 
 
 class Parser(argparse.ArgumentParser):

@@ -346,7 +346,7 @@ def first_use(module: str, **build):
     returning its value) on the name's first use and keeps it in the module ``module``: a
     callback compiled, or loaded from the cache, by the runs that use it, not at import, which
     every command of the game waits for (and on an empty cache before its second process starts,
-    :mod:`cardodds._split`)."""
+    :mod:`cardodds._two_process_compile`)."""
     import sys
 
     def __getattr__(name):
@@ -425,7 +425,8 @@ class Pointer(WrapperAddressProtocol):
 
     @property
     def _cache(self):
-        """Numba's cache of the compiled form (where :mod:`cardodds._split` finds whether it is cached)."""
+        """Numba's cache of the compiled form (where :mod:`cardodds._two_process_compile` finds whether it
+        is cached)."""
         return _cache_for(self._renamed())
 
     def compile(self, args=None) -> CFunc:

@@ -24,11 +24,11 @@ import html
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Container, Iterable, Sequence
 
 from .results import Result
 from .stats import Z95, Estimate
-from .trace import Trace
+from .trace import Trace, _read
 
 __all__ = ["LABELS", "Decision", "ReviewResult", "Thresholds", "Violation", "decision", "forced", "rate",
            "rate_in_order", "read_record", "review_seats"]
@@ -182,8 +182,11 @@ def _sum(costs: Iterable[Estimate]) -> Estimate:
 
 
 # ---- reading a record, choosing seats, running the decisions ------------------------------------
-def read_record(record, game: str) -> Trace:
-    """``record`` as a :class:`Trace` of ``game``: a trace, a path to one (text or JSON), or its text."""
+def read_record(record, game: str, players: tuple[Container[int], str] | None = None) -> Trace:
+    """``record`` as a :class:`Trace` of ``game``: a trace, a path to one (text or JSON), or its text.
+    ``players``: the numbers of players the game is played by and that in words (the error of
+    a record of another number names its line)."""
+    source = "the record"
     if isinstance(record, Trace):
         trace = record
     elif isinstance(record, (str, Path)):
@@ -191,18 +194,24 @@ def read_record(record, game: str) -> Trace:
         if isinstance(record, str) and ("\n" in text or text.lstrip().startswith("# cardodds trace")):
             trace = Trace.parse(text)
         else:
-            path = Path(record)
+            path, source = Path(record), f"record {text!r}"
+            if path.is_dir():
+                raise ValueError(f"record {text!r} is a folder; give the path of a record file (what 'cardodds "
+                                 f"{game} trace > FILE' writes, or the same typed by hand)")
             if not path.is_file():
                 raise ValueError(f"record {text!r}: no such file; give the path of a record (what 'cardodds "
                                  f"{game} trace' prints, or the same typed by hand)")
             try:
-                trace = Trace.read(path)
+                trace = _read(path, game)
             except UnicodeDecodeError:
                 raise ValueError(f"record {text!r} is not text: give a record as cardodds trace prints it") from None
     else:
         raise ValueError(f"record={record!r}: give a Trace, a record's path or its text")
     if trace.game != game:
         raise ValueError(f"the record is of {trace.game}, not {game}: review it with cardodds {trace.game} review")
+    if players is not None and trace.players not in players[0]:
+        where = trace.where("players", trace.players)
+        raise ValueError(f"{source}, {where}: {players[1]}; correct that {where.split()[0]}")
     return trace
 
 

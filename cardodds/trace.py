@@ -2,7 +2,8 @@
 game's ``trace`` returns, printed as plain text that reads back (:meth:`Trace.parse`).
 
 The text is a header of ``key: value`` lines, then one line a move, ``seat: action cards``,
-then ``result:`` lines::
+then ``result:`` lines; a line that begins with ``#`` is a comment, ``# words`` after a move
+its note::
 
     # cardodds trace: kanalje
     players: 3
@@ -62,10 +63,17 @@ class Trace(Result):
     result: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     #: The line of the text each move was read from (:meth:`parse`); empty when not read from text.
     lines: tuple[int, ...] = field(default=(), compare=False)
+    #: The line of the text each header key (``players``, ``seed``, an ``info`` key) was read from.
+    key_lines: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     def line_of(self, move: int) -> int:
         """The line of the text move ``move`` (0-based) was read from, 0 when unknown."""
         return self.lines[move] if move < len(self.lines) else 0
+
+    def where(self, key: str, value) -> str:
+        """Where the record says ``key: value``: its line (read from text), else its field."""
+        line = self.key_lines.get(key, 0)
+        return f"line {line} ('{key}: {value}')" if line else f"field {json.dumps(key)}: {json.dumps(value)}"
 
     def __post_init__(self):
         if self.game not in GAMES:
@@ -108,12 +116,17 @@ class Trace(Result):
 
     @classmethod
     def parse(cls, text: str) -> Trace:
-        """The trace ``text`` prints (``str(trace)``), or a person typed in the same form."""
+        """The trace ``text`` prints (``str(trace)``), or a person typed in the same form: a line
+        that begins with ``#`` (the first, ``# cardodds trace: GAME``, excepted) is a comment,
+        and ``# words`` after a move are its note."""
         lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if not lines or not lines[0][1].startswith(_HEAD):
-            raise ValueError(f"line 1: expected '{_HEAD}GAME' (GAME one of {', '.join(GAMES)})")
+        top = next((i for i, (_, line) in enumerate(lines) if line.startswith(_HEAD)), None)
+        if top is None or any(not line.startswith("#") for _, line in lines[:top]):
+            where = next((n for n, line in lines if not line.startswith("#")), 1)
+            raise ValueError(f"line {where}: expected '{_HEAD}GAME' (GAME one of {', '.join(GAMES)}) first")
+        lines = lines[top:top + 1] + [(n, line) for n, line in lines[top + 1:] if not line.startswith("#")]
         game = lines[0][1][len(_HEAD):].strip()
-        players, seed, info, moves, result, at = None, None, {}, [], {}, []
+        players, seed, info, moves, result, at, keys = None, None, {}, [], {}, [], {}
         for n, line in lines[1:]:
             body, _, note = line.partition("#")
             head, colon, after = body.partition(":")
@@ -141,23 +154,37 @@ class Trace(Result):
                 players = int(rest[0])
             else:
                 info[head] = " ".join(rest)
+            if not head.isdigit():
+                keys[head] = n
         if players is None:
             raise ValueError("no 'players: N' line: say how many seats the table has")
         bad = [m.seat for m in moves if m.seat >= players]
         if bad:
             raise ValueError(f"seat {bad[0]} moves at a table of {players} players (seats 0 to {players - 1})")
-        return cls(game, players, tuple(moves), info=info, result=result, lines=tuple(at), rules=None, seed=seed)
+        return cls(game, players, tuple(moves), info=info, result=result, lines=tuple(at), key_lines=keys, rules=None,
+                   seed=seed)
 
     @classmethod
     def read(cls, path: str | Path) -> Trace:
         """A trace saved as text (:meth:`save`, or ``cardodds ... trace > FILE``) or as its JSON."""
-        text = Path(path).read_text()
-        if text.lstrip().startswith("{"):
-            return cls.from_dict(json.loads(text))
-        return cls.parse(text)
+        return _read(Path(path), "GAME")
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(str(self) + "\n")
+
+
+def _read(path: Path, game: str) -> Trace:
+    """:meth:`Trace.read`; a file read as JSON (it begins with ``{``) that does not parse is a
+    ``ValueError`` naming the file, where it broke and the command that writes it again."""
+    text = path.read_text()
+    if not text.lstrip().startswith("{"):
+        return Trace.parse(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"record {str(path)!r}, read as a JSON record, breaks at line {e.lineno}, column {e.colno} "
+                         f"({e.msg}): write it again with 'cardodds {game} trace --json'") from None
+    return Trace.from_dict(data)
 
 
 def _number(v: float) -> str:

@@ -375,7 +375,7 @@ def test_every_compiled_form_of_a_function_is_cached_apart_and_python_calls_what
 def test_a_pointer_compiles_when_a_kernel_is_first_called_with_it_and_loads_from_the_cache_after(tmp_path):
     # Kanalje's searches reach the kernels as a _jit.Pointer: compiled at the kernel's first call
     # with it (not at import), logged as any compile, cached under a name of its own, found by
-    # the two-process first call (_split._cached), and sent to a Dask worker by name.
+    # the two-process first call (_two_process_compile._cached), and sent to a Dask worker by name.
     from numba import types
 
     from cardodds._jit import POINTER
@@ -384,7 +384,7 @@ def test_a_pointer_compiles_when_a_kernel_is_first_called_with_it_and_loads_from
         import pickle
         import numpy as np
         from numba import types
-        from cardodds import _jit, _split
+        from cardodds import _jit, _two_process_compile
         from cardodds._jit import Pointer, kernel, loop
 
         @loop
@@ -398,11 +398,11 @@ def test_a_pointer_compiles_when_a_kernel_is_first_called_with_it_and_loads_from
         SIG = types.int64(types.int64[::1], types.int64)
         P = Pointer(add_seven, SIG)
         a = np.arange(4, dtype=np.int64)
-        was_cached = _split._cached("pointer_mod.P")
+        was_cached = _two_process_compile._cached("pointer_mod.P")
         back = pickle.loads(pickle.dumps(P))
         before = len(_jit._POINTERS)
         print(was_cached, before, call_through(a, P), call_through(a, back), back.fn is P.fn,
-              _split._cached("pointer_mod.P"))
+              _two_process_compile._cached("pointer_mod.P"))
     """)
     out, compiled = probe()
     # nothing compiled before the kernel's call; 1+7 + 2+7 through the pointer, and through its pickled copy

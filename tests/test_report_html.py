@@ -91,6 +91,19 @@ def test_page_has_every_section_chart_and_figure_of_the_markdown(built):
             assert interval in text, (name, interval)
 
 
+def test_every_id_is_unique_and_every_in_page_link_has_its_target(built):
+    """Headings, sections, lookups and every chart's own SVG ids: one element an id, so that a
+    link (the strategy section's "Kanalje" among them) jumps where it says."""
+    text = (built / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r"""\sid\s*=\s*["']([^"']+)["']""", text)
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    assert len(ids) > 100 and repeated == [], repeated[:20]
+    links = set(re.findall(r"""href\s*=\s*["']#([^"']*)["']""", text)) | set(re.findall(r"url\(#([^)]+)\)", text))
+    assert links and sorted(links - set(ids)) == []
+    strategy = (built / "strategy.part.html").read_text(encoding="utf-8")
+    assert all(h.startswith("strategy") for h in re.findall(r'<h\d id="([^"]+)"', strategy))
+
+
 def test_page_rebuilds_byte_for_byte_and_a_section_updates_its_part(built, tmp_path):
     same, other = tmp_path / "same", tmp_path / "other"
     shutil.copytree(built, same)
@@ -272,6 +285,22 @@ def test_phone_width_needs_no_horizontal_scroll(page):
         .map(e => e.tagName + ' ' + e.textContent.slice(0, 40))""")
     assert inner == 375 and width <= inner, wide
     assert _not_blank(page.get_screenshot_as_png())
+
+
+def test_the_page_opened_on_a_375_px_phone_fits_its_width(browser, built):
+    """Opened at 375 px from the start (a phone), no element reaches past the screen's right edge:
+    the strategy lookup's long situation names once made the page 391 px wide."""
+    set_viewport(browser, 375, 812)
+    try:
+        browser.get((built / "index.html").as_uri())
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        wide = browser.execute_script("""return Array.from(document.querySelectorAll('body *:not(svg *)'))
+            .filter(e => e.getBoundingClientRect().right > 375.5).slice(0, 5)
+            .map(e => e.tagName + ' ' + e.textContent.slice(0, 40))""")
+        assert width <= 375 and wide == [], (width, wide)
+    finally:
+        set_viewport(browser, 1280, 900)
+        browser.get((built / "index.html").as_uri())
 
 
 def test_colour_scheme_follows_the_system_and_the_page_prints(page):

@@ -357,7 +357,7 @@ def test_a_warm_up_task_runs_the_costliest_runs_of_a_section_on_their_task_count
     assert samples(60, 1.0, 20) == 60, "a run without a task count keeps its own"
 
 
-# ---- a first call compiling in two processes (cardodds/_split.py) ----------------------------
+# ---- a first call compiling in two processes (cardodds/_two_process_compile.py) ----------------------------
 #: A command of each split as a user types it: the warm-up's tasks, and a small look-ahead lineup.
 _SPLIT_RUNS = [
     ("canasta advise", warmup.TASKS["canasta advise"]),
@@ -423,15 +423,16 @@ def test_every_split_names_functions_that_exist_with_as_many_argument_types_as_t
     # only make the command compile the function itself, which no other test would see
     import inspect
 
-    from cardodds import _split
+    from cardodds import _two_process_compile
 
-    for command, part in [*_split.SPLITS.items(), *_split.FIRST.items()]:
+    for command, part in [*_two_process_compile.SPLITS.items(), *_two_process_compile.FIRST.items()]:
         for name, types in part:
-            fn = _split._function(name)
+            fn = _two_process_compile._function(name)
             py = getattr(fn, "py_func", None) or fn.fn  # a dispatcher, or a Pointer's function
-            assert len(_split._types(types)) == len(inspect.signature(py).parameters), (command, name)
-    for command, first in _split.FIRST.items():  # the command's own: never waiting for the second process
-        assert command in _split.SPLITS and not {n for n, _ in first} & {n for n, _ in _split.SPLITS[command]}
+            assert len(_two_process_compile._types(types)) == len(inspect.signature(py).parameters), (command, name)
+    for command, first in _two_process_compile.FIRST.items():  # the command's own: never waiting for the second process
+        assert command in _two_process_compile.SPLITS
+        assert not {n for n, _ in first} & {n for n, _ in _two_process_compile.SPLITS[command]}
 
 
 def test_the_command_compiles_its_first_functions_before_its_run_while_the_second_process_compiles_its_part(
@@ -439,10 +440,10 @@ def test_the_command_compiles_its_first_functions_before_its_run_while_the_secon
     # pimc: the second process compiles the exact search, the longer part; the command, instead
     # of waiting for it, compiles the play-outs and the player at once, before its own kernels;
     # so does a look-ahead advisor without phase 1 with its worlds' deal
-    from cardodds import _split
+    from cardodds import _two_process_compile
 
     code = ("import json, sys\n"
-            "from cardodds import _split as s\n"
+            "from cardodds import _two_process_compile as s\n"
             "from cardodds._jit import _POINTERS, Pointer\n"
             "def compiled(name, types):\n"
             "    f = s._function(name)\n"
@@ -450,12 +451,13 @@ def test_the_command_compiles_its_first_functions_before_its_run_while_the_secon
             "split = sys.argv[1]\n"
             "with s.two_processes(split):\n"
             "    print(json.dumps([compiled(n, t) for n, t in s.FIRST[split]]))\n")
-    assert set(_split.FIRST) == {"kanalje risk pimc", "kanalje risk pimc, phase 1", "kanalje advise look-ahead"}
-    for split in _split.FIRST:
+    assert set(_two_process_compile.FIRST) == {"kanalje risk pimc", "kanalje risk pimc, phase 1",
+                                               "kanalje advise look-ahead"}
+    for split in _two_process_compile.FIRST:
         run = subprocess.run([sys.executable, "-c", code, split], env=_env(tmp_path / split, tmp_path / "log"),
                              capture_output=True, text=True, timeout=600)
         assert run.returncode == 0, run.stderr
-        assert json.loads(run.stdout) == [True] * len(_split.FIRST[split])
+        assert json.loads(run.stdout) == [True] * len(_two_process_compile.FIRST[split])
 
 
 #: What the pimc player alone compiles: a look-ahead lineup must compile none of it.
@@ -472,17 +474,18 @@ _PHASE1 = {"cardodds.kanalje._policies.heuristic1_choose", "cardodds.kanalje._ta
 def _logged_name(name: str) -> str:
     """The compile log's name of a function of a split: a :class:`~cardodds._jit.Pointer` is
     logged as its function's compiled form."""
-    from cardodds import _split
+    from cardodds import _two_process_compile
 
-    fn = getattr(_split._function(name), "fn", None)
+    fn = getattr(_two_process_compile._function(name), "fn", None)
     return name if fn is None else f"{fn.__module__}.{fn.__qualname__}{POINTER}"
 
 
 def _split_kernels(split: str) -> set[tuple[str, str]]:
     """``(kernel, argument types)`` of the split as the compile log writes them."""
-    from cardodds import _split
+    from cardodds import _two_process_compile
 
-    return {(_logged_name(name), str(_split._types(types))) for name, types in _split.SPLITS[split]}
+    return {(_logged_name(name), str(_two_process_compile._types(types)))
+            for name, types in _two_process_compile.SPLITS[split]}
 
 
 @pytest.mark.parametrize("split, argv", _SPLIT_RUNS, ids=[" ".join(a[:2]) + f" {i}" for i, (_, a) in
@@ -536,15 +539,15 @@ def test_a_split_holds_only_what_its_command_compiles_alone(split, argv, tmp_pat
 
 
 def test_the_second_process_as_a_fresh_interpreter_compiles_its_part_in_order(tmp_path):
-    # Off Linux the second process is ``python -m cardodds._split COMMAND`` (on Linux, a fork of
+    # Off Linux the second process is ``python -m cardodds._two_process_compile COMMAND`` (on Linux, a fork of
     # the command, which the runs above use): one line a function, into the shared cache.
-    from cardodds import _split
+    from cardodds import _two_process_compile
 
     split, log = "kanalje risk heuristic", tmp_path / "compiles.jsonl"
-    run = subprocess.run([sys.executable, "-m", "cardodds._split", split], env=_env(tmp_path / "cache", log),
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run([sys.executable, "-m", "cardodds._two_process_compile", split],
+                         env=_env(tmp_path / "cache", log), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == [name for name, _ in _split.SPLITS[split]]
+    assert run.stdout.splitlines() == [name for name, _ in _two_process_compile.SPLITS[split]]
     assert {(r["kernel"], r["args"]) for r in _compiled(log)} >= _split_kernels(split)
 
 
@@ -553,7 +556,7 @@ def test_a_command_running_a_second_thread_starts_a_fresh_interpreter_not_a_fork
     # child. So with a second thread alive the second process is a fresh interpreter.
     import threading
 
-    from cardodds import _split
+    from cardodds import _two_process_compile
 
     started = []
 
@@ -565,23 +568,23 @@ def test_a_command_running_a_second_thread_starts_a_fresh_interpreter_not_a_fork
     def no_fork():
         raise AssertionError("forked with a second thread alive")
 
-    monkeypatch.setattr(_split.subprocess, "Popen", FakePopen)
-    monkeypatch.setattr(_split.os, "fork", no_fork)
+    monkeypatch.setattr(_two_process_compile.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(_two_process_compile.os, "fork", no_fork)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        proc, _ = _split._start("canasta play")
+        proc, _ = _two_process_compile._start("canasta play")
     finally:
         stop.set()
         other.join()
     assert isinstance(proc, FakePopen)
-    assert started == [[sys.executable, "-m", "cardodds._split", "canasta play"]]
+    assert started == [[sys.executable, "-m", "cardodds._two_process_compile", "canasta play"]]
 
 
 def _wanted(cache: Path, *, compile_first: bool = False, cores: int = 0, task: str = "") -> str:
-    """What ``_split._wanted`` says of Canasta's advice in a fresh process on ``cache``."""
-    code = ("import os; from cardodds import _split as s\n"
+    """What ``_two_process_compile._wanted`` says of Canasta's advice in a fresh process on ``cache``."""
+    code = ("import os; from cardodds import _two_process_compile as s\n"
             f"if {cores}: os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:{cores}]))\n"
             f"if {compile_first}:\n"
             "    for name, types in s.SPLITS['canasta advise']: s._function(name).compile(s._types(types))\n"

@@ -1,8 +1,8 @@
 """The record of a Canasta hand, move by move: the words :func:`cardodds.canasta.play.trace`
 writes and :func:`cardodds.canasta.review.review` reads back.
 
-One line a move, ``seat: action cards`` (a ``#`` begins a comment); "our" is the moving seat's
-side, "their" the other:
+One line a move, ``seat: action cards`` (``# words`` after it a note; a line that begins with
+``#`` a comment); "our" is the moving seat's side, "their" the other:
 
 - ``deal C ...``: the 12 cards dealt (the first player's first card drawn is its first ``draw``);
 - ``draw C``: the card drawn from the stock, a turn's first line (``draw ?`` or ``draw``: a card

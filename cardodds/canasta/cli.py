@@ -512,7 +512,7 @@ def _trace(args) -> int:
 
 
 def _play(args) -> int:
-    from .._split import two_processes
+    from .._two_process_compile import two_processes
     from .play import play
 
     with two_processes("canasta play"):
@@ -566,7 +566,7 @@ def _house_options(args) -> int:
 
 
 def _review(args) -> int:
-    from .._split import two_processes
+    from .._two_process_compile import two_processes
     from ..engine import defer_interrupts
     from .review import review
 
@@ -579,7 +579,7 @@ def _review(args) -> int:
 
 
 def _advise(args) -> int:
-    from .._split import two_processes
+    from .._two_process_compile import two_processes
     from .advise import advise
 
     decision = args.decision or ("take" if (args.pile or args.top) else "discard")

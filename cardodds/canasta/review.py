@@ -40,6 +40,8 @@ __all__ = ["THRESHOLDS", "review"]
 #: Where a clear loss becomes a mistake and a blunder: in points of our side's margin this hand,
 #: and in P(we win the game) where the score is known (docs/canasta-play.md says why these).
 THRESHOLDS = Thresholds(mistake=100.0, blunder=300.0, unit="points", win_mistake=0.05, win_blunder=0.15)
+#: The numbers of players a record may name, and that in words (a record naming another is refused).
+PLAYERS = ((4,), "Polish Canasta is played by 4")
 
 
 def _players(names) -> str:
@@ -82,12 +84,10 @@ def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAUL
     """
     check_run(samples=samples, threads=threads, rng=rng)
     codes, names, _user, _hp = resolve_policies(policies, params)
-    trace = read_record(record, "canasta")
+    trace = read_record(record, "canasta", PLAYERS)
     if rules is None and isinstance(trace.rules, CanastaRules):
         rules = trace.rules
     rules = check_rules(rules)
-    if trace.players != 4:
-        raise ValueError(f"the record has {trace.players} players: Polish Canasta is played by 4")
     seats = review_seats(seat, 4, known_seats(trace))
     game = _score(score, trace, rules)
     done = walk(trace, rules, seats, game, smart_arg(codes) is not None)  # heuristic2 remembers the discards

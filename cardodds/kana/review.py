@@ -49,7 +49,7 @@ from ._policies import KIND_CUSTOM
 from .advise import advise
 from .exact import _pair_key
 from .policies import Policy, resolve_policies
-from .rules import VARIANTS, KanaRules, rules_for
+from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, KanaRules, rules_for
 from .session import HOUSE_RULES
 
 __all__ = ["THRESHOLDS", "review"]
@@ -58,6 +58,9 @@ __all__ = ["THRESHOLDS", "review"]
 #: an ante, and half of one. The equilibrium table's own choices near its indifferent ranks
 #: cost less than a tenth; keeping a peeked 7 or känäing a peeked 10 costs more.
 THRESHOLDS = Thresholds(mistake=0.1, blunder=0.5, unit="antes")
+#: The numbers of players a record may name, and that in words (a record naming another is refused).
+PLAYERS = (range(MIN_PLAYERS, MAX_PLAYERS + 1),
+           f"Känä is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (three cards each from one deck)")
 #: The words a record's moves may use (``kana`` for ``känä``, as a keyboard without ä types it).
 _ACTIONS = {"deal": "deal", "peek": "peek", "känä": "känä", "kana": "känä", "win": "win"}
 _ORDINAL = ("1st", "2nd", "3rd")
@@ -357,7 +360,7 @@ def review(record, *, seat=0, rules: KanaRules | None = None, opponents=OPPONENT
     ['good', 'good']
     """
     check_run(samples=samples, threads=threads, rng=rng)
-    trace = read_record(record, "kana")
+    trace = read_record(record, "kana", PLAYERS)
     rules = _record_rules(trace, rules)
     kanas, violation = _walk(trace, rules)
     knew = "peek" if rules.variant == "peek-one" else "deal"

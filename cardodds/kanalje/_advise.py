@@ -313,7 +313,7 @@ def play_out_options(w, t, sub, seat, cards, same, res):
     ``res``; a card that ``same`` names as repeating an earlier one copies that one's result
     (returns 0). The advice loop of heuristic players alone calls it through a pointer
     (:data:`PLAY_OUT_OPTIONS`), once a world: its compiling, the longest of that first call's,
-    then runs in a second process beside the loop's instead of before it (:mod:`cardodds._split`).
+    then runs in a second process beside the loop's instead of before it (:mod:`cardodds._two_process_compile`).
     Once a world, not once a card: a call a card is slower."""
     for i in range(cards.shape[0]):
         if same[i] != i:  # the play-out of an earlier option, mirrored

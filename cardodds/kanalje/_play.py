@@ -174,7 +174,7 @@ def play_out_searching(state, t, pol, samples, calls, scr, rs, phase1):
     play for any lineup, for the deals and advice kernels, which run it only for a lineup with a
     look-ahead, ``pimc`` or user player (one that never takes those loops). The heuristic's
     play-out is then compiled only in the searches, which a second process compiles beside the
-    deal loop (:mod:`cardodds._split`)."""
+    deal loop (:mod:`cardodds._two_process_compile`)."""
     _play_out_choosing(state, t, pol, samples, calls, scr, rs, phase1)
 
 

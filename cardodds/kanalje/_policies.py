@@ -366,7 +366,7 @@ play_heuristic_until_inlined = inlined(play_heuristic_until)
 def play_out_heuristic(state, t):
     """Every seat plays the heuristic to the end of the deal (returns 0): the all-heuristic deals
     loop calls it through a pointer (:data:`PLAY_OUT_HEURISTIC`), so that it compiles once, beside
-    the loop (in a second process, :mod:`cardodds._split`), instead of once on its own and again
+    the loop (in a second process, :mod:`cardodds._two_process_compile`), instead of once on its own and again
     inside the loop. :func:`play_heuristic_until` is inlined here with its ``depth`` and
     ``first`` constant, which LLVM folds (faster than a call)."""
     play_heuristic_until_inlined(state, t, 0, -1, True)
@@ -397,7 +397,7 @@ def _no_endgame(t, seat, scr, base):
 #: ``endgame(t, seat, scr, base) -> score``: the exact end-of-deal search
 #: (:func:`._search.endgame_score`) as the ``pimc`` player calls it, through a pointer: the
 #: search compiles once, on its own, beside the player (in a second process,
-#: :mod:`cardodds._split`), instead of once more inside the player that linked it.
+#: :mod:`cardodds._two_process_compile`), instead of once more inside the player that linked it.
 ENDGAME_SIGNATURE = types.int64(types.int64[::1], types.int64, types.int64[:, ::1], types.int64)
 ENDGAME = Pointer(endgame_score, ENDGAME_SIGNATURE)
 NO_ENDGAME = Pointer(_no_endgame, ENDGAME_SIGNATURE)
@@ -647,7 +647,7 @@ def calls(user, codes, phase1=True) -> Calls:
 
 def lookahead_calls_type():
     """Numba's type of :func:`calls` for a look-ahead lineup without a user's policy whose
-    deals are never in phase 1 (``cardodds._split`` names it in the advisor's part)."""
+    deals are never in phase 1 (``cardodds._two_process_compile`` names it in the advisor's part)."""
     from numba import typeof
 
     return typeof(calls(None, [P_LOOKAHEAD], None))

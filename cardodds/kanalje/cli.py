@@ -173,7 +173,7 @@ def _run_args(args) -> dict:
 
 
 def _risk(args) -> int:
-    from .._split import two_processes
+    from .._two_process_compile import two_processes
     from .analysis import jack_risk
 
     rules = _rules(args)
@@ -184,7 +184,7 @@ def _risk(args) -> int:
 
 
 def _split(names, phase1: bool) -> str | None:
-    """The part of a lineup's deals kernel a second process compiles (:mod:`cardodds._split`):
+    """The part of a lineup's deals kernel a second process compiles (:mod:`cardodds._two_process_compile`):
     the searches, or the heuristic's play-out, beside the deal loop; ``phase1``: the deals
     start in phase 1 (two players), whose code the searches then hold."""
     for name, split in (("pimc", "kanalje risk pimc"), ("lookahead", "kanalje risk look-ahead")):
@@ -202,7 +202,7 @@ def _trace(args) -> int:
 
 
 def _hand(args) -> int:
-    from .._split import two_processes
+    from .._two_process_compile import two_processes
     from ..cards import parse_card, parse_cards
     from .analysis import evaluate_hand
 
@@ -347,7 +347,7 @@ _POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|dead|played|rules
 
 
 def _advise(args) -> int:
-    from .._split import two_processes
+    from .._two_process_compile import two_processes
     from .advise import advise
 
     rules = _rules(args)
@@ -363,7 +363,7 @@ def _advise(args) -> int:
 
 
 def _advise_split(names, phase1: bool) -> str | None:
-    """The part of the advisor's first call a second process compiles (:mod:`cardodds._split`)
+    """The part of the advisor's first call a second process compiles (:mod:`cardodds._two_process_compile`)
     for a lineup, in phase 1 (two players) or not."""
     if not {"lookahead", "pimc"} & set(names):
         return "kanalje advise"
@@ -447,12 +447,12 @@ def _add_review(ksub) -> None:
 
 
 def _review(args) -> int:
-    from .._split import two_processes
+    from .._two_process_compile import two_processes
     from ..engine import defer_interrupts
     from ..review import read_record
-    from .review import review
+    from .review import PLAYERS, review
 
-    record = read_record(args.record, "kanalje")
+    record = read_record(args.record, "kanalje", PLAYERS)
     if args.players not in (None, record.players):
         raise cu.UsageError(f"--players {args.players}: the record is of {record.players} players; drop --players")
     rules = _given_rules(args, record.players)

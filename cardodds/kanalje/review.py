@@ -52,6 +52,8 @@ __all__ = ["THRESHOLDS", "review"]
 #: player (``docs/kanalje-advise.md``, "Reviewing a game"): none of pimc's or the look-ahead's
 #: cards reached a blunder.
 THRESHOLDS = Thresholds(mistake=1.0, blunder=2.5, unit="points a deal")
+#: The numbers of players a record may name, and that in words (a record naming another is refused).
+PLAYERS = ((3, 2), "Kanalje is played by 3 players or 2")
 _JACK = 9
 _ORDINAL = ("lead", "2nd", "3rd")
 _FAST = (POLICIES["random"], POLICIES["heuristic"])
@@ -395,7 +397,7 @@ def review(record, *, seat=0, rules: KanaljeRules | None = None, policies=ADVISE
     """
     threads = check_run(samples=samples, threads=threads, rng=rng)
     lookahead_samples = check_lookahead_samples(lookahead_samples)
-    trace = read_record(record, "kanalje")
+    trace = read_record(record, "kanalje", PLAYERS)
     rules = _rules(rules, trace)
     codes, names, user = resolve_policies(policies, rules.players)
     w, violation = _walk(trace, rules)

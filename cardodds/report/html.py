@@ -78,14 +78,19 @@ def table(lines: list[str]) -> str:
     return "\n".join(out + ["</tbody></table>"])
 
 
-def slug(text: str, taken: set[str]) -> str:
-    """An id for a heading, unique in ``taken`` (which it joins).
+def slug(text: str, taken: set[str], section: str = "") -> str:
+    """An id for a heading, unique in ``taken`` (which it joins); in a ``section``, it begins
+    with the section's name, so that no two sections' headings share an id on the page.
 
     >>> taken = set(); slug("Känä: which card?", taken), slug("Känä: which card?", taken)
     ('kana-which-card', 'kana-which-card-2')
+    >>> slug("Kanalje", set(), "strategy"), slug("Kanalje (three players)", set(), "kanalje")
+    ('strategy-kanalje', 'kanalje-three-players')
     """
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     base = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "part"
+    if section and not base.startswith(section + "-"):
+        base = f"{section}-{base}"
     name, k = base, 1
     while name in taken:
         k += 1
@@ -104,9 +109,24 @@ def chart(alt: str, svg: str | None) -> str:
     return f'<figure class="chart">{body.strip()}<figcaption>{html.escape(alt)}</figcaption></figure>'
 
 
-def markdown(text: str, charts: dict[str, str], taken: set[str]) -> tuple[str, list[tuple[int, str, str]]]:
-    """The HTML of a section's markdown and its headings ``(level, id, text)``; an image whose
-    SVG is in ``charts`` (keyed by the PNG's name) is drawn inline.
+def scoped(svg: str, prefix: str) -> str:
+    """``svg`` with every id it defines begun with ``prefix``, and its references to them
+    (``href="#x"``, ``url(#x)``) with it: matplotlib numbers each chart's ids from 1, and the
+    page holds many charts.
+
+    >>> scoped('<g id="patch_1"><use xlink:href="#m1"/></g><path id="m1" clip-path="url(#c)"/>', "k-")
+    '<g id="k-patch_1"><use xlink:href="#k-m1"/></g><path id="k-m1" clip-path="url(#c)"/>'
+    """
+    ids = set(re.findall(r'\bid="([^"]+)"', svg))
+    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
+    return re.sub(r'(href="#|url\(#)([^")]+)', lambda m: m.group(1) + (prefix * (m.group(2) in ids)) + m.group(2), svg)
+
+
+def markdown(text: str, charts: dict[str, str], taken: set[str],
+             section: str = "") -> tuple[str, list[tuple[int, str, str]]]:
+    """The HTML of a section's markdown and its headings ``(level, id, text)``, their ids begun
+    with ``section`` (:func:`slug`); an image whose SVG is in ``charts`` (keyed by the PNG's
+    name) is drawn inline.
 
     >>> body, heads = markdown("# Odds\\n\\nSee `x`.\\n\\n![chart](c.png)", {"c.png": "<svg x></svg>"}, set())
     >>> print(body)
@@ -131,7 +151,7 @@ def markdown(text: str, charts: dict[str, str], taken: set[str]) -> tuple[str, l
         first = block[0].strip()
         if m := _HEADING.match(first):
             level = len(m.group(1)) + 1  # the page's <h1> is its own title
-            hid = slug(m.group(2), taken)
+            hid = slug(m.group(2), taken, section)
             headings.append((level, hid, m.group(2)))
             out.append(f'<h{level} id="{hid}">{inline(m.group(2))}</h{level}>')
         elif m := _IMAGE.match(first):
@@ -155,8 +175,8 @@ def fragment(folder: Path, section: str, markdown_name: str) -> Path:
     svgs = {p.with_suffix(".png").name: p for p in sorted(folder.glob("*.svg"))}
     data_file = folder / f"{section}.lookup.json"
     data = json.loads(data_file.read_text(encoding="utf-8")) if data_file.exists() else None
-    body, headings = markdown((folder / markdown_name).read_text(encoding="utf-8"),
-                              {name: p.read_text(encoding="utf-8") for name, p in svgs.items()}, {section})
+    charts = {name: scoped(p.read_text(encoding="utf-8"), f"{section}-{p.stem}-") for name, p in svgs.items()}
+    body, headings = markdown((folder / markdown_name).read_text(encoding="utf-8"), charts, {section}, section)
     title = headings[0][2] if headings else NAV.get(section, section)
     toc = "".join(f'<li><a href="#{hid}">{inline(text)}</a></li>' for level, hid, text in headings[1:] if level <= 3)
     top = ""  # under the section's title: its lookup first (what a player opens the page for), then its contents
@@ -213,9 +233,11 @@ figure.chart figcaption{font-size:.85em;padding:.2em .4em;color:#444}
 .lookup{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:.6em .9em;margin:1em 0}
 .lookup h3{margin:.1em 0 .4em}
 .lookup form{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:end}
-.lookup label{display:flex;flex-direction:column;font-size:.85em;color:var(--muted)}
-.lookup select{font:inherit;font-size:1rem;min-height:2.4em;min-width:4.5em;color:var(--fg);
+.lookup label{display:flex;flex-direction:column;font-size:.85em;color:var(--muted);min-width:0;max-width:100%}
+.lookup select{font:inherit;font-size:1rem;min-height:2.4em;min-width:4.5em;max-width:100%;color:var(--fg);
 background:var(--bg);border:1px solid var(--line);border-radius:6px}
+pre{max-width:100%;overflow-x:auto}
+main img,main svg{max-width:100%}
 .lookup .answer{margin:.6em 0 .2em;font-size:1.05em}
 .lookup .answer b{font-size:1.15em}
 .lookup .note{font-size:.85em;color:var(--muted);margin:.3em 0 0}

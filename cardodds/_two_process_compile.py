@@ -215,8 +215,8 @@ def _start(command: str) -> tuple[_Forked | subprocess.Popen, IO[str]]:
             _forked(command, read, write)
         os.close(write)
         return _Forked(pid), os.fdopen(read)
-    proc = subprocess.Popen([sys.executable, "-m", "cardodds._split", command], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "cardodds._two_process_compile", command],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     return proc, cast(IO[str], proc.stdout)  # a pipe: stdout=PIPE
 
 
