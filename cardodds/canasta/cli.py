@@ -7,42 +7,16 @@ from __future__ import annotations
 from .. import _cliutil as cu
 from . import _defaults as D
 from ._defaults import MAX_TURNS
-from .rules import ADDED_CARDS, DIRECTIONS, EMPTY_STOCK, FIRST_PLAYERS, GOING_OUT, WILD_LIMITS, CanastaRules
+from .rules import MELD_FIELDS, CanastaRules
 
-#: The rules' defaults, as the API has them.
-_RULES = CanastaRules()
-#: ``--going-out`` values: the rules' ways of going out, spelt as flags.
-_GOING_OUT = tuple(g.replace("_", "-") for g in GOING_OUT)
-#: RULES.md 3's other [default]s as flags: (flag, rules field, values, help); each flag's
-#: default is the rules' default.
-_TABLE_FLAGS = (
-    ("--direction", "direction", DIRECTIONS,
-     "direction of play and of the deal: clockwise (default; seat 1 after seat 0) or counterclockwise"),
-    ("--first-player", "first_player", FIRST_PLAYERS,
-     "who moves first: after-dealer (default; left of the dealer, clockwise) or dealer"),
-    ("--empty-stock", "empty_stock", EMPTY_STOCK,
-     "a player facing an empty stock: end (default; the hand ends) or take-pile (may take the pile instead; "
-     "the hand ends when it does not)"),
-    ("--added-cards", "added_cards", ADDED_CARDS,
-     "a card added to the opponents' meld scores for: meld-owner (default; the meld and its points stay "
-     "with them) or adder (the side that added it)"),
-)
-
-#: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.
-MAX_FIRST_MELD = 400
+#: The rules every header names, at their defaults too (the others only when they differ).
+_SHOWN = ("wild_limit", "min_first_meld", "jokers")
 _EXACT_HELP = cu.EXACT_HELP
 
 
 def _rule_options(p) -> None:
-    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default=_RULES.wild_limit,
-                   metavar="naturals|three|none",
-                   help="wilds a meld may hold: naturals (default; no more wilds than naturals), "
-                        "three (at most 3), none")
-    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"),
-                   default=_RULES.min_first_meld, metavar="P",
-                   help=f"points the first meld must reach, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
-    p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
-                   help="Jokers in the pack: 4 (default) or 6")
+    """The meld odds' rules flags (the fields they read) and ``--discard``."""
+    cu.add_rules_flags(p, CanastaRules, only=MELD_FIELDS)
     p.add_argument("--discard", type=cu.choice(*D.DISCARD_RULES), default=D.DISCARD_RULES[0],
                    metavar="|".join(D.DISCARD_RULES),
                    help="over the draws: keep every card drawn (default; exact possible) or discard the "
@@ -84,9 +58,7 @@ positive_hand = cu.int_range(1, 26, " cards (four hands, the upcard and the draw
 
 
 def _rules(args) -> CanastaRules:
-    if args.jokers not in (4, 6):
-        raise cu.UsageError(f"--jokers {args.jokers} is not a pack the rules know; use 4 (108 cards) or 6 (110)")
-    return CanastaRules(jokers=args.jokers, wild_limit=args.wild_limit, min_first_meld=args.min_first_meld)
+    return cu.rules_of(args, CanastaRules)
 
 
 def _size(args) -> dict:
@@ -115,8 +87,16 @@ def _hand(args) -> int:
     return cu.emit(args, res, lambda r: hand_text(r, args.hand))
 
 
-def _rules_words(rules) -> str:
-    return f"wild limit {rules.wild_limit}, first meld >= {rules.min_first_meld}, {rules.jokers} Jokers"
+def _rules_words(rules, going_out: bool = False) -> str:
+    """The rules in a header: the wild limit, the first meld and the Jokers always (and the way of
+    going out, ``going_out``), then every other rule that differs from the default."""
+    from .._fields import rules_words
+
+    words = [f"wild limit {rules.wild_limit}", f"first meld >= {rules.min_first_meld}", f"{rules.jokers} Jokers"]
+    if going_out:
+        words.append(f"going out {rules.going_out.replace('_', '-')}")
+    more = rules_words(rules, _SHOWN + (("going_out",) if going_out else ()))
+    return ", ".join(words + ([more] if more else []))
 
 
 def melds_text(r) -> str:
@@ -158,42 +138,15 @@ def hand_text(r, hand: str) -> str:
 
 # ---- the played game: play, trace, advise ------------------------------------------------------------
 def _house_flags(p) -> None:
-    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default=_RULES.wild_limit,
-                   metavar="naturals|three|none", help="wilds a meld may hold: naturals (default), three, none")
-    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"),
-                   default=_RULES.min_first_meld, metavar="P",
-                   help=f"points of a side's first meld, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
-    p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
-                   help="Jokers in the pack: 4 (default) or 6")
-    p.add_argument("--going-out", type=cu.choice(*_GOING_OUT), default=_RULES.going_out, metavar="|".join(_GOING_OUT),
-                   help="meld-or-discard (default: the last card may be discarded) or meld-all")
-    p.add_argument("--swap-twos", action="store_true", help="a 2 may be swapped out of a meld like a Joker")
-    p.add_argument("--out-needs-canasta", action="store_true", help="going out needs a canasta on the side")
-    p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=_RULES.target, metavar="PTS",
-                   help=f"points that end the game, 1..1,000,000 (default {_RULES.target:,})")
-    for flag, field, values, text in _TABLE_FLAGS:
-        flags = tuple(v.replace("_", "-") for v in values)
-        p.add_argument(flag, type=cu.choice(*flags), default=getattr(_RULES, field),
-                       metavar="|".join(flags), help=text)
+    cu.add_rules_flags(p, CanastaRules)
 
 
 def _play_rules(args) -> CanastaRules:
-    return CanastaRules(jokers=args.jokers, wild_limit=args.wild_limit, min_first_meld=args.min_first_meld,
-                        going_out=cu.python_name(args.going_out), swap_twos=args.swap_twos,
-                        going_out_needs_canasta=args.out_needs_canasta, target=args.target,
-                        direction=args.direction, first_player=cu.python_name(args.first_player),
-                        empty_stock=cu.python_name(args.empty_stock), added_cards=cu.python_name(args.added_cards))
-
-
-def _table_words(rules) -> str:
-    """The table options that differ from the rules' defaults, as ``, direction counterclockwise``."""
-    return "".join(f", {field.replace('_', ' ')} {getattr(rules, field).replace('_', '-')}"
-                   for _, field, _, _ in _TABLE_FLAGS if getattr(rules, field) != getattr(_RULES, field))
+    return cu.rules_of(args, CanastaRules)
 
 
 _POLICIES_HELP = ("who plays: random | heuristic | heuristic2 | lookahead, one for every seat or four "
                   f"comma-separated (seat 0..3; seats 0+2 are side 0) (default {D.DEFAULT_POLICIES})")
-_CHECK_HELP = "verify the table after every move; report violations"
 
 
 def _played(csub, name: str, help: str, description: str, samples: str, unit: str, *, policies: bool = True,
@@ -204,16 +157,14 @@ def _played(csub, name: str, help: str, description: str, samples: str, unit: st
         p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
     else:
         cu.add_strength_players(p, D.STRENGTH_A, D.STRENGTH_B, "random | heuristic | heuristic2 | lookahead")
-    p.add_argument("--check", action="store_true", help=_CHECK_HELP)
+    cu.add_check(p)
     _house_flags(p)
     cu.add_run_options(p, samples, unit=unit, precision_flag=precision_flag)
     return p
 
 
 def _max_hands(p) -> None:
-    p.add_argument("--max-hands", type=cu.int_range(1, 10_000, " hands"), default=D.DEFAULT_MAX_HANDS, metavar="H",
-                   help="hands after which an open game counts as unfinished (no side wins it), 1..10,000 "
-                        f"(default {D.DEFAULT_MAX_HANDS})")
+    cu.max_deals(p, D.DEFAULT_MAX_HANDS, 10_000, "hands")
 
 
 def add_play_commands(csub) -> None:
@@ -225,7 +176,7 @@ def add_play_commands(csub) -> None:
             f"{D.DEFAULT_HANDS:,}", "hands").set_defaults(func=_play)
     g = _played(csub, "game", "who wins the game to the target, and how many hands it takes",
                 "Whole games to --target (RULES.md 3), side 0 (seats 0+2) dealing first: P(each side wins the "
-                "game), hands a game, the winning margin. A game still open after --max-hands hands is counted "
+                "game), hands a game, the winning margin. A game still open after --max-deals hands is counted "
                 "as unfinished (no side wins it). 95% intervals.", f"{D.DEFAULT_GAMES:,}", "games")
     _max_hands(g)
     g.set_defaults(func=_game)
@@ -371,7 +322,7 @@ def _table_parser(csub) -> None:
 
 
 def table_text(r) -> str:
-    return cu.tables_text(r, _rules_words(r.rules) + _table_words(r.rules))
+    return cu.tables_text(r, _rules_words(r.rules, going_out=True))
 
 
 def _table(args) -> int:
@@ -383,13 +334,7 @@ def _table(args) -> int:
 
 
 def _played_words(r) -> str:
-    return (f"policies {','.join(r.policies)}; {_rules_words(r.rules)}, going out "
-            f"{r.rules.going_out.replace('_', '-')}{_table_words(r.rules)}")
-
-
-def _violations(r) -> list[str]:
-    bad = {k: v for k, v in r.violations.items() if v}
-    return [f"RULE VIOLATIONS in checked play: {bad}"] if bad else []
+    return f"policies {','.join(r.policies)}; {_rules_words(r.rules, going_out=True)}"
 
 
 def play_text(r) -> str:
@@ -409,7 +354,7 @@ def play_text(r) -> str:
         ("ends by going out", cu.est(r.went_out)), ("ends on an empty stock", cu.est(r.stock_out)),
         ("table turns a hand", cu.est(r.end_turn, 1)),
         ("score side 0 - side 1", cu.est(r.score_difference, 1, sign=True))])
-    return cu.block(head, r, per_side, hand, *_violations(r))
+    return cu.block(head, r, per_side, hand, *cu.violations(r))
 
 
 def game_text(r) -> str:
@@ -420,7 +365,7 @@ def game_text(r) -> str:
                   if r.unfinished else f"0 (every game ended within {r.max_hands} hands)")
     facts = cu.table(None, [("hands a game", cu.est(r.mean_hands, 2)), ("winning margin", cu.est(r.margin, 1)),
                             ("unfinished games", unfinished)])
-    return cu.block(head, r, wins, facts, *_violations(r))
+    return cu.block(head, r, wins, facts, *cu.violations(r))
 
 
 def house_text(r) -> str:
@@ -441,7 +386,7 @@ def house_text(r) -> str:
 
 
 def strength_text(r) -> str:
-    return cu.strength_text(r, "sides", 1, *_violations(r))
+    return cu.strength_text(r, "sides", 1, *cu.violations(r))
 
 
 def game_strength_text(r) -> str:
@@ -454,7 +399,7 @@ def game_strength_text(r) -> str:
         (f"{r.a} minus {r.b}, points a game", cu.est(r.points, 0, sign=True)),
         ("hands a game", cu.est(r.mean_hands, 2))]
         + ([("unfinished games", f"{r.unfinished:,} (still open after {r.max_hands} hands)")] if r.unfinished else []))
-    return cu.block(head, r, facts, verdict, *_violations(r))
+    return cu.block(head, r, facts, verdict, *cu.violations(r))
 
 
 def advice_text(r, wide: bool = False) -> str:
@@ -498,7 +443,7 @@ def advice_text(r, wide: bool = False) -> str:
              + ("" if r.win_game is None else f"; P(we win the game): {win_words}" if win_first or wide
                 else f"; P(win): {win_words}")]
     verdict = textwrap.wrap(verdict_words(r), 96, subsequent_indent="  ")
-    rules = f"rules: {_rules_words(r.rules)}{_table_words(r.rules)}"
+    rules = f"rules: {_rules_words(r.rules, going_out=True)}"
     return cu.block(head, r, f"players: {who}", f"{cu.how(r, 'sampled deals')}",
                     *textwrap.wrap(rules, 96, subsequent_indent="  "), cu.table(header, rows),
                     *(textwrap.wrap(notes[0], 96, subsequent_indent="  ")), *verdict)
@@ -523,7 +468,7 @@ def _play(args) -> int:
 def _game(args) -> int:
     from .play import game
 
-    res = game(args.policies, rules=_play_rules(args), max_hands=args.max_hands, check=args.check,
+    res = game(args.policies, rules=_play_rules(args), max_hands=args.max_deals, check=args.check,
                **cu.run_size(args), **cu.run_options(args))
     return cu.emit(args, res, game_text)
 
@@ -549,7 +494,7 @@ def _game_strength(args) -> int:
     from .play import game_strength
 
     _players(args)
-    res = game_strength(args.a, args.b, rules=_play_rules(args), samples=args.samples, max_hands=args.max_hands,
+    res = game_strength(args.a, args.b, rules=_play_rules(args), samples=args.samples, max_hands=args.max_deals,
                         check=args.check, **cu.run_options(args))
     return cu.emit(args, res, game_strength_text)
 
