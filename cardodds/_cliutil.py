@@ -311,9 +311,10 @@ def _rule_type(f) -> tuple[Callable[[str], object], str]:
                                              f"{', '.join(str(v).replace('_', '-') for v in values)}")
         pick.__name__ = "choice"
         return pick, "|".join(str(v).replace("_", "-") for v in values)
-    low, high = meta.get("low", 0), meta.get("high")
+    low, high, why = meta.get("low", 0), meta.get("high"), meta.get("why")
+    why = f" ({why})" if why else ""
     if isinstance(default, tuple):
-        one = int_range(int(low), None if high is None else int(high))
+        one = int_range(int(low), None if high is None else int(high), why)
 
         def several(text: str) -> tuple:
             parts = [t for t in text.replace(",", " ").split() if t]
@@ -324,8 +325,8 @@ def _rule_type(f) -> tuple[Callable[[str], object], str]:
         several.__name__ = "whole numbers"
         return several, ",".join("N" for _ in default)
     if isinstance(default, float):
-        return positive_float(float(low), high), "X"
-    return int_range(int(low), None if high is None else int(high)), "N"
+        return positive_float(float(low), high, why), "X"
+    return int_range(int(low), None if high is None else int(high), why), "N"
 
 
 def add_rules_flags(p: argparse.ArgumentParser, rules_cls, *, only: Iterable[str] | None = None,
@@ -404,8 +405,8 @@ def violations(r) -> list[str]:
 def max_deals(p: argparse.ArgumentParser, default: int, most: int, unit: str = "deals") -> None:
     """``--max-deals``: the deals (a game's own word: ``unit``) after which an open game counts as unfinished."""
     p.add_argument("--max-deals", type=int_range(1, most, f" {unit}"), default=default, metavar="D",
-                   help=f"deals ({unit}) after which an open game counts as unfinished (no one wins it), "
-                        f"1..{most:,} (default {default})".replace("deals (deals)", "deals"))
+                   help=f"an open game counts as unfinished after this many deals{'' if unit == 'deals' else f' ({unit})'}"
+                        f" (no one wins it), 1..{most:,} (default {default})")
 
 
 def table_seed(p: argparse.ArgumentParser, seed: int) -> None:

@@ -25,10 +25,11 @@ from typing import Any
 
 
 def rule(default: Any, help: str, *, choices: tuple | None = None, low: float | None = None,
-         high: float | None = None, players: int | None = None) -> Any:
+         high: float | None = None, players: int | None = None, why: str | None = None) -> Any:
     """A rules field: its ``default``, its ``help`` (the flag's help, in the game's words),
-    its ``choices`` or its range ``low..high``, and the ``players`` count it applies to."""
-    meta = {"help": help, "choices": choices, "low": low, "high": high, "players": players}
+    its ``choices`` or its range ``low..high`` (``why``: what a value outside it is told), and
+    the ``players`` count it applies to."""
+    meta = {"help": help, "choices": choices, "low": low, "high": high, "players": players, "why": why}
     return dataclasses.field(default=default, metadata={k: v for k, v in meta.items() if v is not None})
 
 

@@ -85,7 +85,8 @@ class CanastaRules:
     jokers: int = rule(4, "Jokers in the pack: 4 (108 cards) or 6 (110)", choices=(4, 6))
     wild_limit: str = rule("naturals", "wilds a meld may hold: naturals (no more wilds than naturals), three (at "
                            "most 3) or none (any number)", choices=WILD_LIMITS)
-    min_first_meld: int = rule(30, "points a side's first meld must reach", low=0, high=MAX_FIRST_MELD)
+    min_first_meld: int = rule(30, "points a side's first meld must reach", low=0, high=MAX_FIRST_MELD,
+                               why="points; the rules use 30")
     swap_twos: bool = rule(False, "a 2 may be swapped out of a meld like a Joker")
     wild_melds: bool = rule(True, "a meld of wilds only, which grows only into a joker canasta, may be laid")
     target: int = rule(10000, "points that end the game", low=1, high=1_000_000)

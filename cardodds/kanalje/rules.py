@@ -61,7 +61,8 @@ class KanaljeRules:
         Two players: ``"trick_card"`` [default], the suit of a random dead phase-1 trick card, or ``"none"``.
     """
 
-    players: int = rule(3, "players at the table: 3, or 2 (the two-phase game)", choices=(3, 2))
+    players: int = rule(3, "players at the table: 3, or 2 (the two-phase game)", low=2, high=3,
+                        why="Kanalje is played by 3, or 2")
     turned_jack: str = rule("dead", "three players: a turned jack takes no part (dead) or goes to the last trick's "
                             "winner (last-trick)", choices=TURNED_JACK_CHOICES, players=3)
     target: int = rule(21, "points that end the game", low=1, high=1_000)
