@@ -316,9 +316,9 @@ class SessionResult(Result):
 
 @takes_backend
 def session(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
-            rounds: int = SESSION_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
-            samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-            threads: int | None = None, progress: bool = False) -> SessionResult:
+            rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
+            rng: RngLike = None, threads: int | None = None, rounds: int = SESSION_ROUNDS,
+            leave_at: int | None = None, first="random", progress: bool = False) -> SessionResult:
     """Play sessions of ``rounds`` rounds at one table; the winner of a round starts the next.
 
     ``policies`` is one policy (name or :class:`~cardodds.kana.policies.Policy`,
@@ -382,8 +382,8 @@ def _session_result(rules, seats, rounds, leave_at, first_code, layout, res) -> 
 
 
 def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
-          rounds: int = TRACE_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
-          deals=None, rng: RngLike = None) -> Trace:
+          rules: KanaRules | None = None, rng: RngLike = None, rounds: int = TRACE_ROUNDS,
+          leave_at: int | None = None, first="random", deals=None) -> Trace:
     """One evening at the table, round by round (:class:`~cardodds.trace.Trace`): each seat's
     three cards as dealt (``deal``) and, in peek-one, the one it looked at (``peek``: the first
     dealt), each seat's känä in turn from the round's starter, then the round's winner (who
@@ -564,9 +564,9 @@ def _flip(actions: np.ndarray, k: int, name: str) -> Policy:
 
 
 @takes_backend
-def session_table(players: int | None = None, *, rules: KanaRules | None = None, rounds: int = SESSION_TABLE_ROUNDS,
-                  samples: int = SESSION_TABLE_SAMPLES, rng: RngLike = SESSION_TABLE_SEED, threads: int | None = None,
-                  progress: bool = False, start: Policy | None = None, max_iterations: int = 4) -> SessionTableResult:
+def session_table(players: int | None = None, *, rules: KanaRules | None = None, samples: int = SESSION_TABLE_SAMPLES,
+                  rng: RngLike = SESSION_TABLE_SEED, threads: int | None = None, rounds: int = SESSION_TABLE_ROUNDS,
+                  start: Policy | None = None, max_iterations: int = 4, progress: bool = False) -> SessionTableResult:
     """The peek-one equilibrium table recomputed over sessions under the real starter rule.
 
     Starting from today's table (``start``, by default the shipped one-round equilibrium),
