@@ -88,6 +88,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, error_line(f"{message} (see {self.prog} --help)") + "\n")
 
 
+def command(sub, name: str, declare: Callable, help: str, **kwargs) -> argparse.ArgumentParser:
+    """Sub-command ``name`` of ``sub``; its description is the docstring of ``declare``, the
+    function that declares it (one paragraph, as ``--help`` prints it)."""
+    return sub.add_parser(name, help=help, description=" ".join((declare.__doc__ or "").split()), **kwargs)
+
+
 def help_exit(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     """Handler of a bare game command: its help on stderr, exit status 2."""
     def run(args) -> int:
@@ -404,9 +410,10 @@ def violations(r) -> list[str]:
 
 def max_deals(p: argparse.ArgumentParser, default: int, most: int, unit: str = "deals") -> None:
     """``--max-deals``: the deals (a game's own word: ``unit``) after which an open game counts as unfinished."""
+    own = "" if unit == "deals" else f" ({unit})"
     p.add_argument("--max-deals", type=int_range(1, most, f" {unit}"), default=default, metavar="D",
-                   help=f"an open game counts as unfinished after this many deals{'' if unit == 'deals' else f' ({unit})'}"
-                        f" (no one wins it), 1..{most:,} (default {default})")
+                   help=f"an open game counts as unfinished after this many deals{own} (no one wins it), "
+                        f"1..{most:,} (default {default})")
 
 
 def table_seed(p: argparse.ArgumentParser, seed: int) -> None:

@@ -24,15 +24,19 @@ def _rule_options(p) -> None:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser("canasta", help="Polish Canasta: meld odds from the deal and for a hand",
-                       description="Polish Canasta (RULES.md 3): first-meld and canasta odds with 95% intervals.")
+    """Polish Canasta (RULES.md 3): first-meld and canasta odds with 95% intervals."""
+    p = cu.command(sub, "canasta", add_commands, "Polish Canasta: meld odds from the deal and for a hand")
     csub = p.add_subparsers(dest="canasta_command", metavar="QUESTION")
     p.set_defaults(func=cu.help_exit(p))
+    _add_melds(csub)
+    _add_hand(csub)
+    add_play_commands(csub)
 
-    m = csub.add_parser("melds", help="how often a dealt hand can open, by turn; wilds and red 3s",
-                        description="Odds for a dealt hand: first meld (every wild limit), by taking the upcard, "
-                                    "by turn drawing one card a turn, 7 naturals of a rank, wilds and red 3s "
-                                    "per hand and per partnership.")
+
+def _add_melds(csub) -> None:
+    """Odds for a dealt hand: first meld (every wild limit), by taking the upcard, by turn drawing
+    one card a turn, 7 naturals of a rank, wilds and red 3s per hand and per partnership."""
+    m = cu.command(csub, "melds", _add_melds, "how often a dealt hand can open, by turn; wilds and red 3s")
     m.add_argument("--hand-size", type=positive_hand, default=D.HAND_SIZE, metavar="H",
                    help=f"cards per hand (default {D.HAND_SIZE})")
     m.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=D.MELD_TURNS, metavar="K",
@@ -41,9 +45,11 @@ def add_commands(sub) -> None:
     cu.add_run_options(m, f"{D.DEFAULT_MELD_SAMPLES:,}", exact=_EXACT_HELP)
     m.set_defaults(func=_melds)
 
-    h = csub.add_parser("hand", help="odds that a given hand opens / holds 7 of a rank by turn k",
-                        description="For a given hand: able to lay the first meld, and holding 7 naturals of "
-                                    "a rank, after k draws (entry 0 = the hand as given).")
+
+def _add_hand(csub) -> None:
+    """For a given hand: able to lay the first meld, and holding 7 naturals of a rank, after k draws
+    (entry 0 = the hand as given)."""
+    h = cu.command(csub, "hand", _add_hand, "odds that a given hand opens / holds 7 of a rank by turn k")
     h.add_argument("--hand", required=True, metavar="CARDS",
                    help="my hand: its cards, e.g. \"Ah Ad 2c Jk 7s\" (Joker: Jk or *)")
     h.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=D.HAND_TURNS, metavar="K",
@@ -51,7 +57,6 @@ def add_commands(sub) -> None:
     _rule_options(h)
     cu.add_run_options(h, f"{D.DEFAULT_HAND_SAMPLES:,}", unit="samples", exact=_EXACT_HELP)
     h.set_defaults(func=_hand)
-    add_play_commands(csub)
 
 
 positive_hand = cu.int_range(1, 26, " cards (four hands, the upcard and the draws must fit the pack)")
@@ -149,10 +154,11 @@ _POLICIES_HELP = ("who plays: random | heuristic | heuristic2 | lookahead, one f
                   f"comma-separated (seat 0..3; seats 0+2 are side 0) (default {D.DEFAULT_POLICIES})")
 
 
-def _played(csub, name: str, help: str, description: str, samples: str, unit: str, *, policies: bool = True,
+def _played(csub, name: str, declare, help: str, samples: str, unit: str, *, policies: bool = True,
             precision_flag: bool = True):
-    """A command of the game played by four: its question's flags come after these (rules, run size)."""
-    p = csub.add_parser(name, help=help, description=description)
+    """A command of the game played by four (its description ``declare``'s docstring): its
+    question's flags come after these (rules, run size)."""
+    p = cu.command(csub, name, declare, help)
     if policies:
         p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
     else:
@@ -163,48 +169,67 @@ def _played(csub, name: str, help: str, description: str, samples: str, unit: st
     return p
 
 
-def _max_hands(p) -> None:
-    cu.max_deals(p, D.DEFAULT_MAX_HANDS, 10_000, "hands")
-
-
 def add_play_commands(csub) -> None:
     """The game played by four: ``play``, ``game``, ``strength``, ``game-strength``,
-    ``house-options``, ``trace`` and ``advise``."""
-    _played(csub, "play", "single hands by four players: opening, canastas, pile, scores",
-            "Polish Canasta hands played by four players in two partnerships (RULES.md 3): how soon each side "
-            "opens and makes a canasta, canastas by kind, pile takes, how hands end, scores. 95% intervals.",
+    ``house-options``, ``trace``, ``advise``, ``review`` and ``table``."""
+    for add in (_add_play, _add_game, _add_strength, _add_game_strength, _add_house_options, _add_trace, _add_advise,
+                _review_parser, _table_parser):
+        add(csub)
+
+
+def _add_play(csub) -> None:
+    """Polish Canasta hands played by four players in two partnerships (RULES.md 3): how soon each
+    side opens and makes a canasta, canastas by kind, pile takes, how hands end, scores. 95%
+    intervals."""
+    _played(csub, "play", _add_play, "single hands by four players: opening, canastas, pile, scores",
             f"{D.DEFAULT_HANDS:,}", "hands").set_defaults(func=_play)
-    g = _played(csub, "game", "who wins the game to the target, and how many hands it takes",
-                "Whole games to --target (RULES.md 3), side 0 (seats 0+2) dealing first: P(each side wins the "
-                "game), hands a game, the winning margin. A game still open after --max-deals hands is counted "
-                "as unfinished (no side wins it). 95% intervals.", f"{D.DEFAULT_GAMES:,}", "games")
-    _max_hands(g)
+
+
+def _add_game(csub) -> None:
+    """Whole games to --target (RULES.md 3), side 0 (seats 0+2) dealing first: P(each side wins the
+    game), hands a game, the winning margin. A game still open after --max-deals hands is counted
+    as unfinished (no side wins it). 95% intervals."""
+    g = _played(csub, "game", _add_game, "who wins the game to the target, and how many hands it takes",
+                f"{D.DEFAULT_GAMES:,}", "games")
+    cu.max_deals(g, D.DEFAULT_MAX_HANDS, 10_000, "hands")
     g.set_defaults(func=_game)
-    _played(csub, "strength", "player A against player B on the same deals, sides swapped: points a hand",
-            "A's partnership against B's: each deal played twice from the same random stream, A at seats 0+2 "
-            "then at seats 1+3; A's edge in points a hand and P(A's side did better over the pair), 95% "
-            "intervals.", f"{D.DEFAULT_STRENGTH_PAIRS:,}", "deal pairs", policies=False,
+
+
+def _add_strength(csub) -> None:
+    """A's partnership against B's: each deal played twice from the same random stream, A at seats
+    0+2 then at seats 1+3; A's edge in points a hand and P(A's side did better over the pair), 95%
+    intervals."""
+    _played(csub, "strength", _add_strength, "player A against player B on the same deals, sides swapped: points a "
+            "hand", f"{D.DEFAULT_STRENGTH_PAIRS:,}", "deal pairs", policies=False,
             precision_flag=False).set_defaults(func=_strength)
-    gs = _played(csub, "game-strength", "player A against player B in whole games, sides swapped",
-                 "A's partnership against B's in whole games to --target: each pair is two games from the same "
-                 "random stream and pack order, A's side dealing first in one and B's in the other: P(A's side "
-                 "wins a game), A's margin a game, hands a game, 95% intervals.", f"{D.DEFAULT_STRENGTH_PAIRS:,}",
-                 "game pairs", policies=False, precision_flag=False)
-    _max_hands(gs)
+
+
+def _add_game_strength(csub) -> None:
+    """A's partnership against B's in whole games to --target: each pair is two games from the same
+    random stream and pack order, A's side dealing first in one and B's in the other: P(A's side
+    wins a game), A's margin a game, hands a game, 95% intervals."""
+    gs = _played(csub, "game-strength", _add_game_strength, "player A against player B in whole games, sides "
+                 "swapped", f"{D.DEFAULT_STRENGTH_PAIRS:,}", "game pairs", policies=False, precision_flag=False)
+    cu.max_deals(gs, D.DEFAULT_MAX_HANDS, 10_000, "hands")
     gs.set_defaults(func=_game_strength)
-    h = _played(csub, "house-options", "each house option against the rules given, on the same deals",
-                "The figures of `canasta play` under each house option, each paired with the rules given on the "
-                "same deals: side 0's opening, canastas, going out and the paired change of its score.",
-                f"{D.DEFAULT_HOUSE_HANDS:,} hands a rules set", "hands", precision_flag=False)
+
+
+def _add_house_options(csub) -> None:
+    """The figures of `canasta play` under each house option, each paired with the rules given on
+    the same deals: side 0's opening, canastas, going out and the paired change of its score."""
+    h = _played(csub, "house-options", _add_house_options, "each house option against the rules given, on the "
+                "same deals", f"{D.DEFAULT_HOUSE_HANDS:,} hands a rules set", "hands", precision_flag=False)
     h.add_argument("--games", type=cu.int_range(0, 100_000, " games"), default=0, metavar="N",
                    help="also play N whole games under each rules set, from the same seed: P(the side dealing "
                         f"first wins), hands a game (default 0; e.g. {D.DEFAULT_HOUSE_GAMES})")
     h.set_defaults(func=_house_options)
 
-    t = csub.add_parser("trace", help="every move of one hand, as a record that reads back",
-                        description="One hand played by four players (seed --seed): each seat's 12 cards, then "
-                                    "every card drawn and every move, one line a move ('seat: action cards  # "
-                                    "note'), the scores last. The text reads back (cardodds.trace.Trace.parse).")
+
+def _add_trace(csub) -> None:
+    """One hand played by four players (seed --seed): each seat's 12 cards, then every card drawn
+    and every move, one line a move ('seat: action cards  # note'), the scores last. The text reads
+    back (cardodds.trace.Trace.parse)."""
+    t = cu.command(csub, "trace", _add_trace, "every move of one hand, as a record that reads back")
     t.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
     t.add_argument("--score", default=None, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400: a hand of a "
@@ -213,6 +238,8 @@ def add_play_commands(csub) -> None:
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
 
+
+def _add_advise(csub) -> None:
     a = csub.add_parser("advise", help="take the pile or not, which card to discard, go out or not, meld or hold "
                                        "(paired intervals)",
                         description="For my hand (seat 0) and the table as I know it: each option of the decision "
@@ -268,21 +295,17 @@ def add_play_commands(csub) -> None:
                        precision_in="simulate until the paired margin difference between the best two options by "
                                     "points is known to ±H points (95%%; H >= 1)")
     a.set_defaults(func=_advise)
-    _review_parser(csub)
-    _table_parser(csub)
-
-
-#: ``review``'s description.
-_REVIEW = ("Replays a hand from its record (what 'cardodds canasta trace' prints, or the same typed by hand) and rates "
-           "each decision of --seat (take the pile or leave it, each new meld or hold, go out or stay in, the discard) "
-           "against the advisor's options, played out on the position as that seat knew it then: the cost of the move "
-           "made against the best in points (and in P(we win the game) with the game score), with its interval, and a "
-           "rating (good, inaccuracy, mistake, blunder). A move the rules forbid is reported at its line.")
 
 
 def _review_parser(csub) -> None:
-    r = csub.add_parser("review", help="every decision of a seat in a played hand, rated against the advisor's options",
-                        description=_REVIEW)
+    """Replays a hand from its record (what 'cardodds canasta trace' prints, or the same typed by
+    hand) and rates each decision of --seat (take the pile or leave it, each new meld or hold, go out
+    or stay in, the discard) against the advisor's options, played out on the position as that seat
+    knew it then: the cost of the move made against the best in points (and in P(we win the game)
+    with the game score), with its interval, and a rating (good, inaccuracy, mistake, blunder). A
+    move the rules forbid is reported at its line."""
+    r = cu.command(csub, "review", _review_parser,
+                   "every decision of a seat in a played hand, rated against the advisor's options")
     cu.add_review_options(r, "canasta", f"{D.DEFAULT_ADVICE_SAMPLES:,}", "sampled deals a decision")
     r.add_argument("--score", default=None, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400 (default: "
@@ -297,17 +320,17 @@ def _review_parser(csub) -> None:
 
 
 def _table_parser(csub) -> None:
-    t = csub.add_parser(
-        "table", help="strategy tables: take the pile, go out, what to discard, the best action in each situation",
-        description="Strategy tables, as blackjack's basic strategy chart: each cell a situation, the best action in "
-                    "it and its paired margin over the next best (95% interval), from positions drawn from hands "
-                    "played by heuristic2 and every action played out on the same deal. take: leave the pile or take "
-                    "it, by the pile's size, a wild or a black 3 in it, how the top card fits, whether our side has "
-                    "opened. out: stay in or go out, by both sides' canastas and the cards the opponents hold. out-"
-                    "game: the same with both game totals near the target, valued by P(we win the game with this "
-                    "hand). discard: which kind of card to throw the next player, by the pile, the next player's "
-                    "cards and whether we hold a black 3. Without --build: the shipped tables (the default rules); "
-                    "--build computes them (minutes at the shipped precision).")
+    """Strategy tables, as blackjack's basic strategy chart: each cell a situation, the best action
+    in it and its paired margin over the next best (95% interval), from positions drawn from hands
+    played by heuristic2 and every action played out on the same deal. take: leave the pile or take
+    it, by the pile's size, a wild or a black 3 in it, how the top card fits, whether our side has
+    opened. out: stay in or go out, by both sides' canastas and the cards the opponents hold.
+    out-game: the same with both game totals near the target, valued by P(we win the game with this
+    hand). discard: which kind of card to throw the next player, by the pile, the next player's
+    cards and whether we hold a black 3. Without --build: the shipped tables (the default rules);
+    --build computes them (minutes at the shipped precision)."""
+    t = cu.command(csub, "table", _table_parser,
+                   "strategy tables: take the pile, go out, what to discard, the best action in each situation")
     t.add_argument("names", nargs="*", metavar="NAME", help="tables to show: " + ", ".join(D.STRATEGY_TABLES)
                    + " (default: all)")
     t.add_argument("--build", action="store_true",

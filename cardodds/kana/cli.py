@@ -43,71 +43,69 @@ def _examples(*lines: str) -> dict:
 
 
 def add_commands(sub) -> None:
-    kana = sub.add_parser(
-        "kana",
-        help="Känä: win odds, exact figures, live odds mid-round",
-        description="Känä (RULES.md 1): three blind cards, känä one, the two kept cards are summed; two 2s "
-        "(Superkänä) beat all.",
-    )
+    """Känä (RULES.md 1): three blind cards, känä one, the two kept cards are summed; two 2s
+    (Superkänä) beat all."""
+    kana = cu.command(sub, "kana", add_commands, "Känä: win odds, exact figures, live odds mid-round")
     ksub = kana.add_subparsers(dest="command", metavar="COMMAND")
     kana.set_defaults(func=cu.help_exit(kana))
+    for add in (_add_odds, _add_advise, _add_table, add_session_command, add_trace_command, add_review_command):
+        add(ksub)
 
-    odds = ksub.add_parser(
-        "odds",
-        help="each seat's win probability with its interval (Monte Carlo, --exact, or live with --shown)",
-        description="Each seat's probability of winning a Känä round under the official rules, with 95% intervals. "
-        "Seats count clockwise from the round's starter (seat 0). With --shown, the odds at that moment of the "
-        "round (live odds), counting the extra rounds; they are exact when the unknown cards are few, else "
-        "simulated, and the output says which.",
-        **_examples("odds --players 4", "odds --players 3 --exact",
-                    "odds --players 3 --shown '0:5h Ks' --shown '1:2c Qs' --shown '2:9d'",
-                    "odds --precision 0.001 --seed 1 --json"),
-    )
+
+def _add_odds(ksub) -> None:
+    """Each seat's probability of winning a Känä round under the official rules, with 95% intervals.
+    Seats count clockwise from the round's starter (seat 0). With --shown, the odds at that moment
+    of the round (live odds), counting the extra rounds; they are exact when the unknown cards are
+    few, else simulated, and the output says which."""
+    odds = cu.command(ksub, "odds", _add_odds,
+                      "each seat's win probability with its interval (Monte Carlo, --exact, or live with --shown)",
+                      **_examples("odds --players 4", "odds --players 3 --exact",
+                                  "odds --players 3 --shown '0:5h Ks' --shown '1:2c Qs' --shown '2:9d'",
+                                  "odds --precision 0.001 --seed 1 --json"))
     add_rule_options(odds)
     odds.add_argument("--shown", action="append", default=None, metavar="SEAT:CARDS",
                       help="cards a seat has shown, in order: känäd card, first turned, second turned "
                       "(e.g. '1:5h Ks'); repeat for each seat")
-    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds",
-                       exact=cu.EXACT_HELP)
+    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds", exact=cu.EXACT_HELP)
     odds.set_defaults(func=_odds)
 
-    adv = ksub.add_parser(
-        "advise",
-        help="which card should I känä? each option's win probability, the best, and its edge",
-        description="Each känä I can make with its win probability (95% interval), played on the same deals, "
-        "and the best one, named only when its paired difference to the next best excludes zero. Deals are "
-        "sampled consistent with what I know, including what each earlier känä says about that player's "
-        "kept cards under the opponents' strategy.",
-        **_examples("advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?'",
-                    "advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?' --kanad '5c Kd'",
-                    "advise --players 3 --variant peek-all --seat 1 --hand '2c 2d Ah' --policies blind"),
-    )
+
+def _add_advise(ksub) -> None:
+    """Each känä I can make with its win probability (95% interval), played on the same deals, and
+    the best one, named only when its paired difference to the next best excludes zero. Deals are
+    sampled consistent with what I know, including what each earlier känä says about that player's
+    kept cards under the opponents' strategy."""
+    adv = cu.command(ksub, "advise", _add_advise,
+                     "which card should I känä? each option's win probability, the best, and its edge",
+                     **_examples("advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?'",
+                                 "advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?' --kanad '5c Kd'",
+                                 "advise --players 3 --variant peek-all --seat 1 --hand '2c 2d Ah' --policies blind"))
     add_rule_options(adv)
     _variant_option(adv, VARIANTS, ADVISE_VARIANT, f"official (nobody looks), peek-one or peek-all (default "
                     f"{ADVISE_VARIANT})")
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
                      help="my seat: my place in the känä order, 0 = the starter")
     adv.add_argument("--hand", default=None, metavar="CARDS",
-                     help="my hand: what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
-                     "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
+                     help="my hand: what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked "
+                     "card first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
     adv.add_argument("--kanad", default=None, metavar="CARDS",
                      help="cards känäd before me that I know, seat 0 first ('5c Kd'; '? Kd' if I missed one)")
     adv.add_argument("--policies", default=OPPONENTS, metavar="WHO",
-                     help="who plays the other seats: table (the equilibrium table, default), blind, or a policy name "
-                     "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
+                     help="who plays the other seats: table (the equilibrium table, default), blind, or a policy "
+                     "name (threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
     cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
     adv.set_defaults(func=_advise)
 
-    tab = ksub.add_parser(
-        "table",
-        help="strategy tables: the best känä for each peeked rank or hand, at equilibrium or vs blind",
-        description="For peek-one, the best action for each peeked rank; for peek-all, the best känä for every "
-        "three-card rank combination. With --policies table (default) best responses are iterated until the "
-        "table stops changing (an action changes only on a significant paired difference); with blind it is "
-        "the best response to players who känä without looking. Each row shows the win probability given the "
-        "key against blind opponents and against the table.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+def _add_table(ksub) -> None:
+    """For peek-one, the best action for each peeked rank; for peek-all, the best känä for every
+    three-card rank combination. With --policies table (default) best responses are iterated until
+    the table stops changing (an action changes only on a significant paired difference); with blind
+    it is the best response to players who känä without looking. Each row shows the win probability
+    given the key against blind opponents and against the table."""
+    tab = cu.command(ksub, "table", _add_table,
+                     "strategy tables: the best känä for each peeked rank or hand, at equilibrium or vs blind",
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     _variant_option(tab, VARIANTS[1:], TABLE_VARIANT, f"peek-one or peek-all (default {TABLE_VARIANT})")
     tab.add_argument("--players", type=_player_range, default=[TABLE_PLAYERS_DEFAULT], metavar="N|A-B",
                      help=f"players at the table, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; "
@@ -117,9 +115,6 @@ def add_commands(sub) -> None:
     cu.add_run_options(tab, f"{TABLE_SAMPLES:,} a step", unit="rounds")
     tab.add_argument("--csv", action="store_true", help="print the rows as CSV (the JSON rows' names)")
     tab.set_defaults(func=_table)
-    add_session_command(ksub)
-    add_trace_command(ksub)
-    add_review_command(ksub)
 
 
 def _player_range(text: str) -> list[int]:
@@ -303,7 +298,8 @@ def table_csv(ts) -> str:
 def table_text(t) -> str:
     r = t.rules
     its = f"{t.iterations} best-response iteration{'' if t.iterations == 1 else 's'}"
-    head = (f"Känä {r.variant} strategy table, {r.players} players{_rules_words(r)} (Monte Carlo, {t.samples:,} rounds a step, "
+    head = (f"Känä {r.variant} strategy table, {r.players} players{_rules_words(r)} (Monte Carlo, "
+            f"{t.samples:,} rounds a step, "
             f"seed {t.seed}; {its}{'' if t.converged else ', NOT converged'})")
     rows = []
     for row in t.to_dict()["rows"]:
@@ -323,20 +319,15 @@ def table_text(t) -> str:
 
 
 def add_session_command(ksub) -> None:
-    """``cardodds kana session``: whole evenings at one table, the winner starting the next round."""
-    p = ksub.add_parser(
-        "session",
-        help="sessions of many rounds: winnings per round, starts, net after the evening, losing runs",
-        description="Play sessions of --rounds rounds at one table; the winner of a round starts the next "
-        "(RULES.md 1.1). Per player: share of rounds won, antes won per round (95% intervals, the session as the "
-        "unit), the same on the same deals with a rotating starter and the paired difference, how often it "
-        "started, its mean net after the session and P(ahead). --samples counts sessions (default 20,000); "
-        "--precision H runs until player 0's antes a round are known to ±H.",
-        epilog="examples:\n  cardodds kana session --players 4 --variant peek-one "
-        "--policies 'threshold:8,blind,blind,blind' --rounds 100\n"
-        "  cardodds kana session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    """Play sessions of --rounds rounds at one table; the winner of a round starts the next (RULES.md
+    1.1). Per player: share of rounds won, antes won per round (95% intervals, the session as the
+    unit), the same on the same deals with a rotating starter and the paired difference, how often
+    it started, its mean net after the session and P(ahead). --samples counts sessions (default
+    20,000); --precision H runs until player 0's antes a round are known to ±H."""
+    p = cu.command(ksub, "session", add_session_command,
+                   "sessions of many rounds: winnings per round, starts, net after the evening, losing runs",
+                   **_examples("session --players 4 --variant peek-one --policies 'threshold:8,blind,blind,blind' "
+                               "--rounds 100", "session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json"))
     _evening_options(p, SESSION_ROUNDS)
     cu.add_run_options(p, f"{SESSION_SAMPLES:,}", unit="sessions")
     p.set_defaults(func=_session)
@@ -360,13 +351,11 @@ def _evening_options(p: argparse.ArgumentParser, rounds: int) -> None:
 
 
 def add_trace_command(ksub) -> None:
-    """``cardodds kana trace``: one evening, round by round, as a record that reads back."""
-    p = ksub.add_parser(
-        "trace", help="every round of one evening, as a record that reads back",
-        description="One evening of --rounds rounds at one table (seed --seed): each seat's three cards as dealt "
-        "(and in peek-one the one it peeked), each seat's känä in turn from the round's starter, then the round's "
-        "winner, who starts the next; the net antes last. The text reads back (cardodds.trace.Trace.parse) and is "
-        "the record 'cardodds kana review' rates.")
+    """One evening of --rounds rounds at one table (seed --seed): each seat's three cards as dealt
+    (and in peek-one the one it peeked), each seat's känä in turn from the round's starter, then
+    the round's winner, who starts the next; the net antes last. The text reads back
+    (cardodds.trace.Trace.parse) and is the record 'cardodds kana review' rates."""
+    p = cu.command(ksub, "trace", add_trace_command, "every round of one evening, as a record that reads back")
     _evening_options(p, TRACE_ROUNDS)
     cu.add_trace_options(p)
     p.set_defaults(func=_trace)
@@ -422,25 +411,23 @@ def _session_text(r) -> str:
 
 
 def add_review_command(ksub) -> None:
-    """``cardodds kana review``: every känä of a played evening, rated against the advisor."""
-    p = ksub.add_parser(
-        "review", help="rate every känä of a played evening against the advisor: its cost in antes",
-        description="Read the record of an evening (what 'cardodds kana trace' prints, or the same typed by hand: "
-        "'players:' and 'variant:' lines, then each round's 'S: deal C C C', in peek-one 'S: peek C', the "
-        "'S: känä C' lines from the starter and 'S: win'). For each känä of --seat, the position as that seat "
-        "knew it (its place in the känä order, the cards it had seen, the cards känäd before it) goes to the "
-        "advisor; every option is played on the same deals to rank them, and the känä taken is priced against "
-        "the one ranked first on as many fresh deals, in antes (players x the loss in P(win the round)) with its "
-        "95% interval, and rated good, inaccuracy, "
-        "mistake or blunder. Under the official rules every känä is exactly as good as another. A move the "
-        "rules forbid is reported at its line; the känäs before it are still rated.",
-        **_examples("review evening.txt --seat 0", "review evening.txt --seat all --policies blind --seed 1",
-                    "review evening.txt --seat 2 --html review.html --json"),
-    )
+    """Read the record of an evening (what 'cardodds kana trace' prints, or the same typed by hand:
+    'players:' and 'variant:' lines, then each round's 'S: deal C C C', in peek-one 'S: peek C', the
+    'S: känä C' lines from the starter and 'S: win'). For each känä of --seat, the position as that
+    seat knew it (its place in the känä order, the cards it had seen, the cards känäd before it)
+    goes to the advisor; every option is played on the same deals to rank them, and the känä taken
+    is priced against the one ranked first on as many fresh deals, in antes (players x the loss in
+    P(win the round)) with its 95% interval, and rated good, inaccuracy, mistake or blunder. Under
+    the official rules every känä is exactly as good as another. A move the rules forbid is
+    reported at its line; the känäs before it are still rated."""
+    p = cu.command(ksub, "review", add_review_command,
+                   "rate every känä of a played evening against the advisor: its cost in antes",
+                   **_examples("review evening.txt --seat 0", "review evening.txt --seat all --policies blind --seed 1",
+                               "review evening.txt --seat 2 --html review.html --json"))
     cu.add_review_options(p, "kana", f"{REVIEW_SAMPLES:,}", "deals a känä")
     p.add_argument("--policies", default=OPPONENTS, metavar="WHO",
-                   help="who plays the others' seats in the play-outs: table (the equilibrium table, default), blind, or a "
-                   "policy name, or one per seat of the record, comma-separated")
+                   help="who plays the others' seats in the play-outs: table (the equilibrium table, default), "
+                   "blind, or a policy name, or one per seat of the record, comma-separated")
     p.set_defaults(func=_review)
 
 

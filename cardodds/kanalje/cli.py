@@ -61,21 +61,28 @@ def _rules_options(p: argparse.ArgumentParser, game: bool = False) -> None:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser("kanalje", help="Kanalje (three or two players): jack risk, hand value, the game to 21",
-                       description="Kanalje for three players (RULES.md 2.1) or two (2.2, --players 2).")
+    """Kanalje for three players (RULES.md 2.1) or two (2.2, --players 2)."""
+    p = cu.command(sub, "kanalje", add_commands,
+                   "Kanalje (three or two players): jack risk, hand value, the game to 21")
     ksub = p.add_subparsers(dest="kanalje_command", metavar="COMMAND", parser_class=type(p))
     p.set_defaults(func=cu.help_exit(p))
+    for add in (_add_risk, _add_hand, _add_game, _add_strength, _add_trace, _add_advise, _add_review, _add_table):
+        add(ksub)
 
-    r = ksub.add_parser("risk", help="who takes each jack, and each seat's expected score",
-                        description="Probability each seat takes each jack, the holder takes their own jack, "
-                        "and each seat's expected score and penalty, with 95% intervals.")
+
+def _add_risk(ksub) -> None:
+    """Probability each seat takes each jack, the holder takes their own jack, and each seat's
+    expected score and penalty, with 95% intervals."""
+    r = cu.command(ksub, "risk", _add_risk, "who takes each jack, and each seat's expected score")
     _common(r, _sizes(RISK_SAMPLES))
     r.set_defaults(func=_risk)
 
-    h = ksub.add_parser("hand", help="what my 17 (13) cards are worth",
-                        description="Expected tricks, penalty and score of a 17-card hand, and the chance of "
-                        "taking each jack, with the other 34 cards dealt at random. With --players 2: 13 cards "
-                        "and --faceup (phase 1, the whole deal) or --trump (phase 2 alone).")
+
+def _add_hand(ksub) -> None:
+    """Expected tricks, penalty and score of a 17-card hand, and the chance of taking each jack,
+    with the other 34 cards dealt at random. With --players 2: 13 cards and --faceup (phase 1, the
+    whole deal) or --trump (phase 2 alone)."""
+    h = cu.command(ksub, "hand", _add_hand, "what my 17 (13) cards are worth")
     h.add_argument("--hand", required=True, metavar="CARDS", help='my hand: my 17 cards (13 with two players), e.g. '
                    '"Ah Kh 2c ..."')
     h.add_argument("--turned", metavar="CARD", help="three players: the turned card; its suit is trump")
@@ -86,18 +93,23 @@ def add_commands(sub) -> None:
     _common(h, _sizes(HAND_SAMPLES))
     h.set_defaults(func=_hand)
 
-    g = ksub.add_parser("game", help="who wins the game to 21",
-                        description="Probability each seat wins the game to 21 (highest total once somebody "
-                        "reaches it; a tie at the top plays on) and the number of deals it takes. A game still "
-                        "open after --max-deals deals is counted as unfinished, and the output says how many.")
+
+def _add_game(ksub) -> None:
+    """Probability each seat wins the game to 21 (highest total once somebody reaches it; a tie at
+    the top plays on) and the number of deals it takes. A game still open after --max-deals deals is
+    counted as unfinished, and the output says how many."""
+    g = cu.command(ksub, "game", _add_game, "who wins the game to 21")
     cu.max_deals(g, DEFAULT_MAX_DEALS, MAX_DEALS)
     _common(g, _sizes(GAME_SAMPLES), unit="games", game=True)
     g.set_defaults(func=_game)
 
-    m = ksub.add_parser("strength", help="player A against player B on the same deals, seats swapped: points a deal",
-                        description="Each deal played with B in every seat, then with A in each seat in turn and B "
-                        "elsewhere (two players: A in seat 0, then 1): A's edge in points a deal, B's score in the "
-                        "same seat subtracted, and P(A did better over the deal's playings), 95% intervals.")
+
+def _add_strength(ksub) -> None:
+    """Each deal played with B in every seat, then with A in each seat in turn and B elsewhere (two
+    players: A in seat 0, then 1): A's edge in points a deal, B's score in the same seat
+    subtracted, and P(A did better over the deal's playings), 95% intervals."""
+    m = cu.command(ksub, "strength", _add_strength,
+                   "player A against player B on the same deals, seats swapped: points a deal")
     cu.add_strength_players(m, STRENGTH_A, STRENGTH_B, ", ".join(POLICY_NAMES))
     _lookahead_option(m)
     _rules_options(m)
@@ -105,11 +117,13 @@ def add_commands(sub) -> None:
     cu.add_run_options(m, _sizes(STRENGTH_SAMPLES), unit="deals", precision_flag=False)
     m.set_defaults(func=_strength)
 
-    t = ksub.add_parser("trace", help="every card of one deal, as a record that reads back",
-                        description="One deal played by --policies, dealt from --seed or given (--hands, with "
-                        "--turned, or --stock with two players): each seat's cards, then every card played and "
-                        "each trick's winner, one line a move ('seat: action cards'), the scores last. The "
-                        "text reads back (cardodds.trace.Trace.parse).")
+
+def _add_trace(ksub) -> None:
+    """One deal played by --policies, dealt from --seed or given (--hands, with --turned, or --stock
+    with two players): each seat's cards, then every card played and each trick's winner, one line
+    a move ('seat: action cards'), the scores last. The text reads back
+    (cardodds.trace.Trace.parse)."""
+    t = cu.command(ksub, "trace", _add_trace, "every card of one deal, as a record that reads back")
     t.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]", help=_POL_HELP)
     t.add_argument("--hands", metavar="H0;H1[;H2]", help='every seat\'s cards, ";" between seats, e.g. '
                    '"Ac Kc ...; 2d 5d ...; Qd 3h ..." (default: dealt from --seed)')
@@ -121,9 +135,6 @@ def add_commands(sub) -> None:
     _rules_options(t)
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
-    _add_advise(ksub)
-    _add_review(ksub)
-    _add_table(ksub)
 
 
 def _rules(args) -> KanaljeRules:
@@ -140,7 +151,8 @@ def _given_rules(args, players: int | None = None) -> KanaljeRules | None:
     if not given:
         return None
     if "players" not in given:
-        counts = [f.metadata["players"] for f in rule_fields(KanaljeRules) if f.name in given and "players" in f.metadata]
+        counts = [f.metadata["players"] for f in rule_fields(KanaljeRules)
+                  if f.name in given and "players" in f.metadata]
         given_players = players if players is not None else (counts[0] if counts else KanaljeRules.players)
         return cu.rules_of(args, KanaljeRules, players=given_players)
     return cu.rules_of(args, KanaljeRules)
@@ -413,20 +425,18 @@ def advise_text(r, wide: bool = False) -> str:
 
 
 # ---- review -----------------------------------------------------------------------------------
-_REVIEW_ABOUT = (
-    "Every card the seat played in a recorded deal, rated: the position as that seat knew it (its hand, the turned "
-    "card, the tricks so far; never another hand) goes to the advisor (cardodds kanalje advise), which ranks every "
-    "legal card on sampled worlds; the card ranked first is then measured against the card played on as many fresh "
-    "worlds, so its cost in points a deal is not inflated by the noise it was chosen on. Each card is rated good, "
-    "inaccuracy, mistake or blunder by its cost (no difference at this precision is good); a single legal card is "
-    "forced. The record is what 'cardodds kanalje trace' prints, or the same typed by hand (docs/kanalje-advise.md); "
-    "a move the rules forbid (a revoke, a card not in the hand, a play out of turn, a wrong win line) is reported at "
-    "its line, and the cards before it are still rated.")
-
-
 def _add_review(ksub) -> None:
-    r = ksub.add_parser("review", help="every card a seat played in a recorded deal, rated against the advisor's",
-                        description=_REVIEW_ABOUT)
+    """Every card the seat played in a recorded deal, rated: the position as that seat knew it (its
+    hand, the turned card, the tricks so far; never another hand) goes to the advisor (cardodds
+    kanalje advise), which ranks every legal card on sampled worlds; the card ranked first is then
+    measured against the card played on as many fresh worlds, so its cost in points a deal is not
+    inflated by the noise it was chosen on. Each card is rated good, inaccuracy, mistake or blunder
+    by its cost (no difference at this precision is good); a single legal card is forced. The record
+    is what 'cardodds kanalje trace' prints, or the same typed by hand (docs/kanalje-advise.md); a
+    move the rules forbid (a revoke, a card not in the hand, a play out of turn, a wrong win line) is
+    reported at its line, and the cards before it are still rated."""
+    r = cu.command(ksub, "review", _add_review,
+                   "every card a seat played in a recorded deal, rated against the advisor's")
     r.add_argument("--policies", default=ADVISE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the advisor's worlds out, seats as the record numbers them: one name for all or a "
                    f"comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, as kanalje advise)")
