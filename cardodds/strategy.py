@@ -326,8 +326,8 @@ class StrategyTablesResult(Result):
                 f"every action played out by {self.policies}, {self.samples:,} {self.unit}s a table")
 
     def house_rules(self) -> str:
-        """The rules that differ from the game's defaults, in words (``''``: the defaults)."""
-        return rules_words(self.rules)
+        """The rules that differ from the game's defaults, in words (``''``: the defaults, or no rules)."""
+        return "" if self.rules is None else rules_words(self.rules)
 
     def __repr__(self) -> str:
         title, made = self.heading()
