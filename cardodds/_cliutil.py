@@ -404,7 +404,8 @@ def add_check(p: argparse.ArgumentParser) -> None:
 
 def violations(r) -> list[str]:
     """The line a checked run prints when its table broke a rule (none when it kept every one)."""
-    bad = {k: v for k, v in (getattr(r, "violations", None) or {}).items() if v}
+    found = getattr(r, "violations", None) or {}
+    bad = {k: v for k, v in (found if isinstance(found, dict) else {"invariants": found}).items() if v}
     return [f"RULE VIOLATIONS in checked play: {bad}"] if bad else []
 
 

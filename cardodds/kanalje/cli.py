@@ -275,7 +275,7 @@ def risk_text(r) -> str:
     jack_rows = [[card, f"-{r.rules.jack_penalty(suit)}"] + [cu.est(e) for e in r.taken_by_seat(suit)]
                  + [cu.est(r.holder_takes(suit))] for suit, card in _JACKS]
     return cu.block(head, r, cu.table(seat_head, seat_rows), cu.table(jack_head, jack_rows),
-                    f"mean deal total {cu.est(r.mean_total, 3, sign=True)} points")
+                    f"mean deal total {cu.est(r.mean_total, 3, sign=True)} points", *cu.violations(r))
 
 
 def hand_text(h) -> str:
@@ -287,7 +287,7 @@ def hand_text(h) -> str:
         ("hand", format_cards(sorted(h.hand))), ("tricks", cu.est(h.tricks, 3)),
         ("penalty", cu.est(h.penalty, 3)), ("score", cu.est(h.score, 3, sign=True))])
     jacks = cu.table(("jack", "P(I take it)"), [(card, cu.est(h.jacks[suit])) for suit, card in _JACKS])
-    return cu.block(head, h, figures, jacks)
+    return cu.block(head, h, figures, jacks, *cu.violations(h))
 
 
 def game_text(g) -> str:
@@ -297,7 +297,7 @@ def game_text(g) -> str:
     unfinished = (f"{g.unfinished:,} of {g.samples:,} (still open after {g.max_deals} deals; no seat wins them)"
                   if g.unfinished else f"0 (every game ended within {g.max_deals} deals)")
     deals = cu.table(None, [("deals a game", cu.est(g.mean_deals, 2)), ("unfinished games", unfinished)])
-    return cu.block(head, g, wins, deals)
+    return cu.block(head, g, wins, deals, *cu.violations(g))
 
 
 # ---- advise ---------------------------------------------------------------------------------
