@@ -28,6 +28,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
+from .._fields import non_default, rule_fields
 from .._validate import check_run
 from ..cards import RANKS
 from ..engine import DEFAULT_CHUNK, InOrder, run, takes_backend
@@ -424,15 +425,15 @@ def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | 
     return Trace("kana", n, tuple(moves), info=info, result=result, rules=res.rules, seed=res.seed)
 
 
-#: The rules fields a record names in its ``house rules:`` line when they are not the defaults.
-HOUSE_RULES = ("ante", "tiebreak_deck", "extra_round", "last_round_tie")
+#: The rules fields a record names in its ``house rules:`` line when they are not the defaults:
+#: every field but the players and the variant (the record's own lines).
+HOUSE_RULES = tuple(f.name for f in rule_fields(KanaRules) if f.name not in ("players", "variant"))
 
 
 def house_rules(rules: KanaRules) -> str:
     """The rules beyond players and variant that differ from the defaults, as a record's
     ``house rules:`` line writes them (``"ante=0.5, tiebreak_deck=fresh"``; empty if none)."""
-    default = KanaRules()
-    return ", ".join(f"{f}={getattr(rules, f)}" for f in HOUSE_RULES if getattr(rules, f) != getattr(default, f))
+    return ", ".join(f"{k}={v}" for k, v in non_default(rules).items() if k in HOUSE_RULES)
 
 
 def _session_rounds(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
