@@ -696,7 +696,8 @@ def strength_text(r, swapped: str, digits: int, *notes: str) -> str:
     if r.mean_a is not None:
         rows += [(f"{r.a}'s mean score a {r.unit}", f"{r.mean_a:.{digits}f}"),
                  (f"{r.b}'s mean score in the same seat", f"{r.mean_b:.{digits}f}")]
-    return block(head, r, table(("figure", "estimate"), rows), verdict, *notes)
+    house = rules_line(r.rules) if getattr(r, "rules", None) is not None else ""
+    return block(head, r, *([house] if house else []), table(("figure", "estimate"), rows), verdict, *notes)
 
 
 def block(head: str, result, *parts: Sequence[str] | str) -> str:

@@ -422,7 +422,8 @@ def game_strength_text(r) -> str:
         (f"{r.a} minus {r.b}, points a game", cu.est(r.points, 0, sign=True)),
         ("hands a game", cu.est(r.mean_hands, 2))]
         + ([("unfinished games", f"{r.unfinished:,} (still open after {r.max_hands} hands)")] if r.unfinished else []))
-    return cu.block(head, r, facts, verdict, *cu.violations(r))
+    house = cu.rules_line(r.rules, ("target",))
+    return cu.block(head, r, *([house] if house else []), facts, verdict, *cu.violations(r))
 
 
 def advice_text(r, wide: bool = False) -> str:
