@@ -108,6 +108,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, error_line(f"{message} (see {self.prog} --help)") + "\n")
 
 
+def command(sub, name: str, declare: Callable, help: str, **kwargs) -> argparse.ArgumentParser:
+    """Sub-command ``name`` of ``sub``; its description is the docstring of ``declare``, the
+    function that declares it (one paragraph, as ``--help`` prints it)."""
+    return sub.add_parser(name, help=help, description=" ".join((declare.__doc__ or "").split()), **kwargs)
+
+
 def help_exit(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     """Handler of a bare game command: its help on stderr, exit status 2."""
     def run(args) -> int:
@@ -313,6 +319,122 @@ def add_run_options(p: argparse.ArgumentParser, default_samples: str, *, exact: 
                    help="worker threads (default: all cores; more than the cores available are capped)")
     add_progress_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def _rule_type(f) -> tuple[Callable[[str], object], str]:
+    """A rules field's flag type and metavar, from the field's default and metadata."""
+    meta, default = f.metadata, f.default
+    if "choices" in meta:
+        values = meta["choices"]
+        words = {str(v).replace("_", "-"): v for v in values}
+        words.update({str(v): v for v in values})
+
+        def pick(text: str):
+            key = text.strip().replace("_", "-")
+            if key in words:
+                return words[key]
+            raise argparse.ArgumentTypeError(f"{shorten(repr(text))} is not one of "
+                                             f"{', '.join(str(v).replace('_', '-') for v in values)}")
+        pick.__name__ = "choice"
+        return pick, "|".join(str(v).replace("_", "-") for v in values)
+    low, high, why = meta.get("low", 0), meta.get("high"), meta.get("why")
+    why = f" ({why})" if why else ""
+    if isinstance(default, tuple):
+        one = int_range(int(low), None if high is None else int(high), why)
+
+        def several(text: str) -> tuple:
+            parts = [t for t in text.replace(",", " ").split() if t]
+            if len(parts) != len(default):
+                raise argparse.ArgumentTypeError(f"{shorten(repr(text))}: give {len(default)} whole numbers, "
+                                                 f"comma-separated, e.g. {','.join(map(str, default))}")
+            return tuple(one(t) for t in parts)
+        several.__name__ = "whole numbers"
+        return several, ",".join("N" for _ in default)
+    if isinstance(default, float):
+        return positive_float(float(low), high, why), "X"
+    return int_range(int(low), None if high is None else int(high), why), "N"
+
+
+def add_rules_flags(p: argparse.ArgumentParser, rules_cls, *, only: Iterable[str] | None = None,
+                    skip: Iterable[str] = (), title: str | None = None) -> None:
+    """One flag a field of ``rules_cls`` (the game's rules dataclass), made from the field:
+    ``--wild-limit`` for ``wild_limit``, its help from the field's ``rule(...)`` with the default,
+    its values or range from the field; a yes/no field is ``--swap-twos`` when off by default,
+    ``--no-phase1-jacks-cost`` when on. ``only``: these fields alone; ``skip``: not these. A flag
+    not given is None (:func:`rules_of` then keeps the default)."""
+    from ._fields import rule_fields, value_words
+
+    fields = [f for f in rule_fields(rules_cls) if f.name not in set(skip) and (only is None or f.name in only)]
+    g = p.add_argument_group(title) if title else p
+    for f in fields:
+        flag = "--" + f.name.replace("_", "-")
+        text = f.metadata.get("help", f.name.replace("_", " "))
+        if isinstance(f.default, bool):
+            if f.default:
+                g.add_argument("--no-" + flag[2:], dest=f.name, action="store_false", default=None,
+                               help=f"{text}: on by default, off with this flag")
+            else:
+                g.add_argument(flag, dest=f.name, action="store_true", default=None, help=text)
+            continue
+        kind, metavar = _rule_type(f)
+        low, high = f.metadata.get("low"), f.metadata.get("high")
+        span = "" if "choices" in f.metadata or high is None else f", {value_words(low)}..{high:,}"
+        g.add_argument(flag, dest=f.name, type=kind, default=None, metavar=metavar,
+                       help=f"{text}{span} (default {value_words(f.default)})".replace("%", "%%"))
+
+
+def given_rules(args, rules_cls) -> dict:
+    """The rules fields whose flag was given (:func:`add_rules_flags`), by field name."""
+    from ._fields import rule_fields
+
+    return {f.name: getattr(args, f.name) for f in rule_fields(rules_cls) if getattr(args, f.name, None) is not None}
+
+
+def rules_of(args, rules_cls, **fixed):
+    """``rules_cls`` with every rules flag given and ``fixed`` (a command's own, e.g. ``variant``);
+    a flag for another player count than the rules' is a usage error naming it."""
+    from ._fields import rule_fields
+
+    given = given_rules(args, rules_cls)
+    rules = rules_cls(**{**given, **fixed})
+    for f in rule_fields(rules_cls):
+        n = f.metadata.get("players")
+        if f.name in given and n is not None and getattr(rules, "players", n) != n:
+            flag = ("--no-" if given[f.name] is False and f.default is True else "--") + f.name.replace("_", "-")
+            raise UsageError(f"{flag} applies to {n} players, not {rules.players} (drop it, or use --players {n})")
+    return rules
+
+
+def rules_line(rules, shown: tuple[str, ...] = ()) -> str:
+    """The header's words for the house rules: every rule that differs from the default, or ''."""
+    from ._fields import rules_words
+
+    words = rules_words(rules, shown)
+    return f"house rules: {words}" if words else ""
+
+
+#: ``--check``'s help wherever a command can check the table.
+CHECK_HELP = "verify the table after every move; report violations"
+
+
+def add_check(p: argparse.ArgumentParser) -> None:
+    """``--check``: the API's ``check=True`` (a command whose question can check its invariants)."""
+    p.add_argument("--check", action="store_true", help=CHECK_HELP)
+
+
+def violations(r) -> list[str]:
+    """The line a checked run prints when its table broke a rule (none when it kept every one)."""
+    found = getattr(r, "violations", None) or {}
+    bad = {k: v for k, v in (found if isinstance(found, dict) else {"invariants": found}).items() if v}
+    return [f"RULE VIOLATIONS in checked play: {bad}"] if bad else []
+
+
+def max_deals(p: argparse.ArgumentParser, default: int, most: int, unit: str = "deals") -> None:
+    """``--max-deals``: the deals (a game's own word: ``unit``) after which an open game counts as unfinished."""
+    own = "" if unit == "deals" else f" ({unit})"
+    p.add_argument("--max-deals", type=int_range(1, most, f" {unit}"), default=default, metavar="D",
+                   help=f"an open game counts as unfinished after this many deals{own} (no one wins it), "
+                        f"1..{most:,} (default {default})")
 
 
 def table_seed(p: argparse.ArgumentParser, seed: int) -> None:
@@ -574,7 +696,8 @@ def strength_text(r, swapped: str, digits: int, *notes: str) -> str:
     if r.mean_a is not None:
         rows += [(f"{r.a}'s mean score a {r.unit}", f"{r.mean_a:.{digits}f}"),
                  (f"{r.b}'s mean score in the same seat", f"{r.mean_b:.{digits}f}")]
-    return block(head, r, table(("figure", "estimate"), rows), verdict, *notes)
+    house = rules_line(r.rules) if getattr(r, "rules", None) is not None else ""
+    return block(head, r, *([house] if house else []), table(("figure", "estimate"), rows), verdict, *notes)
 
 
 def block(head: str, result, *parts: Sequence[str] | str) -> str:

@@ -223,9 +223,16 @@ def takes_backend(func: Callable) -> Callable:
     ``dask.distributed.Client``, a scheduler address or ``"local[:N]"``): the call runs inside
     :func:`cardodds.backend`. Without it, the backend set by an enclosing ``cardodds.backend``
     block applies (threads by default). In an interactive session the call says once when it
-    compiles (:func:`cardodds._interactive.call`)."""
+    compiles (:func:`cardodds._interactive.call`). The call's signature (``inspect.signature``,
+    ``help``) has ``backend=`` where ARCHITECTURE.md orders it: keyword-only, right after ``threads=``."""
     import functools
     import inspect
+
+    sig = inspect.signature(func)
+    names = list(sig.parameters)
+    if "backend" in names or "threads" not in names:
+        raise TypeError(f"{func.__qualname__}: takes_backend adds backend= after threads=; the function must "
+                        "take threads= and not declare backend=")
 
     @functools.wraps(func)
     def call(*args, backend=None, **kwargs):
@@ -235,10 +242,9 @@ def takes_backend(func: Callable) -> Callable:
             with _backend.backend(backend):
                 return func(*args, **kwargs)
 
-    sig = inspect.signature(func)
-    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    params.append(inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default=None))
-    params += [p for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD]
+    params = list(sig.parameters.values())
+    at = names.index("threads") + 1
+    params.insert(at, inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default=None))
     call.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
     return call
 

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._fields import rules_words
 from ._html import result_html
 from .results import Result, counts_field
 from .stats import Estimate
@@ -302,7 +303,7 @@ class StrategyTablesResult(Result):
     def to_dict(self) -> dict[str, Any]:
         d = self.meta()
         d.update({"game": self.game, "question": "table", "policies": self.policies, "unit": self.unit,
-                  "shipped": self.shipped,
+                  "shipped": self.shipped, "house_rules": self.house_rules(),
                   "tables": [t.to_dict() for t in self.tables]})
         return d
 
@@ -324,9 +325,14 @@ class StrategyTablesResult(Result):
         return (f"{self.game.capitalize()} strategy tables ({how})",
                 f"every action played out by {self.policies}, {self.samples:,} {self.unit}s a table")
 
+    def house_rules(self) -> str:
+        """The rules that differ from the game's defaults, in words (``''``: the defaults, or no rules)."""
+        return "" if self.rules is None else rules_words(self.rules)
+
     def __repr__(self) -> str:
         title, made = self.heading()
-        return "\n".join([title, "  " + made] + self.lines())
+        house = self.house_rules()
+        return "\n".join([title, "  " + made] + ([f"  house rules: {house}"] if house else []) + self.lines())
 
     def _repr_html_(self) -> str:
         return result_html("", self.to_frame(), pre=repr(self))

@@ -8,14 +8,15 @@ from . import _cliutil as cu
 
 
 def add_commands(sub) -> None:
+    """Compile the kernels of every command and report section into numba's on-disk cache, one
+    process per core. Each command's first call on a fresh install otherwise waits for the kernels
+    it runs to compile; afterwards every call loads them. Tasks already run on this installed
+    version are skipped (--force runs them again). cardodds report warms its own sections first by
+    itself."""
     from .warmup import TASKS
 
-    p = sub.add_parser(
-        "warm-up", help="compile every kernel now, on every core, so each first answer comes at once",
-        description="Compile the kernels of every command and report section into numba's on-disk cache, one "
-        "process per core. Each command's first call on a fresh install otherwise waits for the kernels it "
-        "runs to compile; afterwards every call loads them. Tasks already run on this installed version are "
-        "skipped (--force runs them again). cardodds report warms its own sections first by itself.")
+    p = cu.command(sub, "warm-up", add_commands,
+                   "compile every kernel now, on every core, so each first answer comes at once")
     p.add_argument("--jobs", type=cu.int_range(1, 256, " processes"), default=None, metavar="N",
                    help="processes compiling at once (default: one per core)")
     p.add_argument("--task", action="append", type=cu.choice(*TASKS), default=None, metavar="NAME",

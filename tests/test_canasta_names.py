@@ -85,6 +85,7 @@ def test_the_commands_defaults_are_the_functions():
     import argparse
     import inspect
 
+    from cardodds import _cliutil as cu
     from cardodds.canasta import cli
 
     sub = argparse.ArgumentParser().add_subparsers()
@@ -98,15 +99,16 @@ def test_the_commands_defaults_are_the_functions():
         return inspect.signature(f).parameters[name].default
 
     rules = CanastaRules()
-    for command in ("melds", "hand", "play", "advise"):
-        assert default(command, "wild_limit") == rules.wild_limit
-        assert default(command, "min_first_meld") == rules.min_first_meld and default(command, "jokers") == rules.jokers
+    required = {"hand": ["--hand", "Ah"], "advise": ["--hand", "Ah"]}
+    for command in ("melds", "hand", "play", "advise"):  # a rules flag not given: the rules' default
+        args = commands[command].parse_args(required.get(command, []))
+        assert cu.rules_of(args, CanastaRules) == rules
+        assert default(command, "wild_limit") is None and default(command, "jokers") is None
     assert default("melds", "hand_size") == param(canasta.melds, "hand_size")
     assert default("melds", "turns") == param(canasta.melds, "turns")
     assert default("melds", "discard") == param(canasta.melds, "discard") == param(canasta.hand_odds, "discard")
     assert default("hand", "turns") == param(canasta.hand_odds, "turns")
     assert default("play", "policies") == param(canasta.play, "policies") == param(canasta.game, "policies")
-    assert default("play", "target") == rules.target and default("play", "going_out") == rules.going_out
     assert default("advise", "turn") == param(canasta.advise, "turn")
     # --counts and --red3 not given: the function's defaults apply (the command passes nothing)
     assert default("advise", "counts") is None and default("advise", "red3") is None

@@ -175,7 +175,7 @@ def test_main_called_with_arguments_leaves_the_collector_and_the_process_alone(c
         (["canasta", "melds", "--exact", "--discard", "weakest"], "--discard"),
         (["canasta", "hand", "--hand", "Ah Ah Ah"], "--hand"),
         (["kana", "advise", "--seat", "5"], "--seat"),
-        (["kana", "advise", "--cards", "Zz ? ?"], "--cards"),
+        (["kana", "advise", "--hand", "Zz ? ?"], "--hand"),
         (["kanalje", "risk", "--policies", "foo"], "--policies"),
         (["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--faceup", "7h"],
          "--faceup"),
@@ -231,9 +231,9 @@ ALL_JSON = [
     ["kana", "odds", "--samples", "500", "--seed", "1"],
     ["kana", "odds", "--exact", "--players", "2"],
     ["kana", "odds", "--players", "2", "--shown", "0:5h Ks Qd", "--shown", "1:2c Ah"],
-    ["kana", "advise", "--samples", "500", "--seed", "1", "--opponents", "blind", "--cards", "9h ? ?"],
-    ["kana", "table", "--samples", "500", "--seed", "1", "--opponents", "blind"],
-    ["kana", "table", "--samples", "500", "--seed", "1", "--opponents", "blind", "--players", "2-3"],
+    ["kana", "advise", "--samples", "500", "--seed", "1", "--policies", "blind", "--hand", "9h ? ?"],
+    ["kana", "table", "--samples", "500", "--seed", "1", "--policies", "blind"],
+    ["kana", "table", "--samples", "500", "--seed", "1", "--policies", "blind", "--players", "2-3"],
     ["kanalje", "risk", "--samples", "200", "--seed", "1"],
     ["kanalje", "hand", "--hand", "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", "--turned", "7h",
      "--samples", "200", "--seed", "1"],
@@ -260,7 +260,7 @@ def test_every_json_object_carries_the_run_metadata_and_every_table_one_style(ca
 
 
 def test_kana_table_csv_and_json_use_the_same_names(capsys):
-    argv = ["kana", "table", "--samples", "500", "--seed", "1", "--opponents", "blind"]
+    argv = ["kana", "table", "--samples", "500", "--seed", "1", "--policies", "blind"]
     _, out, _ = run_cli(capsys, *argv, "--json")
     row = json.loads(out)["rows"][0]
     _, csv_text, _ = run_cli(capsys, *argv, "--csv")

@@ -26,7 +26,12 @@ MEANING = {
     "--progress": "show progress", "--no-progress": "no progress", "--json": "print one JSON object",
     "--dask": "run the simulation on a Dask cluster", "--wide": "every figure of each",
     "--build": "compute the tables", "--html": "also write the review as one self-contained web page",
+    "--check": "verify the table after every move", "--max-deals": "an open game counts as unfinished after",
+    "--first-player": "who moves first",
 }
+#: Flags a meaning once had under another name in one game: none may come back.
+RENAMED = {"--cards": "--hand", "--opponents": "--policies", "--max-hands": "--max-deals", "--first": "--first-player",
+           "--out-needs-canasta": "--going-out-needs-canasta"}
 #: (command, flag) taking another type than the same flag elsewhere, on purpose.
 OTHER_TYPE = {
     ("kana table", "--players"): "a range of table sizes, one table each",
@@ -143,6 +148,40 @@ def test_a_command_two_games_share_has_the_same_run_flags_and_arguments(name):
     assert len({tuple(r) for r in run.values()}) == 1, run
     positional = {g: _positionals(p) for g, p in have.items()}
     assert len({tuple(r) for r in positional.values()}) == 1, positional
+
+
+def _every_action():
+    for game, commands in PARSERS.items():
+        for name, p in commands.items():
+            for flag, action in _options(p).items():
+                yield f"{game} {name}", flag, action
+
+
+def test_a_meaning_has_one_flag():
+    """A flag whose help starts with a meaning :data:`MEANING` declares is that meaning's flag,
+    in every command of every game, and no flag of :data:`RENAMED` is left."""
+    wrong = []
+    for command, flag, action in _every_action():
+        if flag in RENAMED:
+            wrong.append(f"{command} {flag}: the flag is {RENAMED[flag]}")
+        for other, words in MEANING.items():
+            if other != flag and (action.help or "").startswith(words) \
+                    and not (action.help or "").startswith(MEANING.get(flag, "\0")):
+                wrong.append(f"{command} {flag}: means {words!r}, which is {other}")
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_a_meaning_check_can_fail():
+    p = argparse.ArgumentParser()
+    p.add_argument("--opponents", help="who plays the other seats")
+    p.add_argument("--workers", type=int, help="worker threads")
+    saved = PARSERS["kana"]["odds"]
+    PARSERS["kana"]["odds"] = p
+    try:
+        with pytest.raises(AssertionError, match="(?s)--opponents.*--workers: means 'worker threads'"):
+            test_a_meaning_has_one_flag()
+    finally:
+        PARSERS["kana"]["odds"] = saved
 
 
 def test_the_check_can_fail():

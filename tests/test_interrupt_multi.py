@@ -400,7 +400,7 @@ def test_sigint_in_the_report_leaves_no_half_written_file(tmp_path):
 def test_sigint_while_a_long_answer_is_written_to_a_full_pipe_loses_none_of_it():
     # Python's buffered write to a full pipe, cut by a signal whose handler returns, drops the
     # rest silently; the answer of peek-all (455 rows, about 250 kB of JSON) must arrive whole.
-    cmd = _cardodds() + ["kana", "table", "--variant", "peek-all", "--players", "3", "--opponents", "blind",
+    cmd = _cardodds() + ["kana", "table", "--variant", "peek-all", "--players", "3", "--policies", "blind",
                          "--samples", "20000", "--seed", "7", "--threads", "2", "--json", "--no-progress"]
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -427,9 +427,9 @@ EVERY_COMMAND = [
     ["kana", "odds", "--players", "4", "--samples", "2000"],
     ["kana", "odds", "--players", "3", "--shown", "0:5h Ks", "--shown", "1:2c Qs", "--shown", "2:9d",
      "--samples", "2000"],
-    ["kana", "advise", "--players", "4", "--variant", "peek-one", "--seat", "2", "--cards", "9h ? ?",
-     "--opponents", "blind", "--samples", "2000"],
-    ["kana", "table", "--players", "2-3", "--opponents", "blind", "--samples", "2000"],
+    ["kana", "advise", "--players", "4", "--variant", "peek-one", "--seat", "2", "--hand", "9h ? ?",
+     "--policies", "blind", "--samples", "2000"],
+    ["kana", "table", "--players", "2-3", "--policies", "blind", "--samples", "2000"],
     ["kana", "table", "--players", "2", "--samples", "2000"],
     ["kana", "session", "--players", "3", "--rounds", "5", "--samples", "50"],
     ["kanalje", "risk", "--samples", "500"],

@@ -90,7 +90,7 @@ def test_json_that_is_not_a_trace_says_so():
     (["kanalje", "trace", "--hands", "Ac Kc; Qc 2d; 3c 4d", "--turned", "2h", "--seed", "1"],
      lambda: kanalje.trace(hands=["Ac Kc", "Qc 2d", "3c 4d"], turned="2h", rng=1)),
     (["canasta", "trace", "--policies", "random", "--seed", "6"], lambda: canasta.trace("random", rng=6)),
-    (["kana", "trace", "--players", "3", "--rounds", "5", "--first", "0", "--seed", "6"],
+    (["kana", "trace", "--players", "3", "--rounds", "5", "--first-player", "0", "--seed", "6"],
      lambda: kana.trace(players=3, rounds=5, first=0, rng=6)),
 ])
 def test_every_games_trace_command_prints_the_trace_and_its_json(argv, call, capsys):

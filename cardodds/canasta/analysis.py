@@ -207,10 +207,10 @@ def _check_hand_size(hand_size, turns, rules):
 
 
 @takes_backend
-def melds(hand_size: int = HAND_SIZE, *, rules: CanastaRules | None = None, turns: int = MELD_TURNS,
-          discard: str = DISCARD_RULES[0], exact: bool = False, samples: int | None = None,
+def melds(hand_size: int = HAND_SIZE, *, rules: CanastaRules | None = None, samples: int | None = None,
           target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None,
-          progress: bool = False, chunk_size: int = engine.DEFAULT_CHUNK) -> MeldOddsResult:
+          turns: int = MELD_TURNS, discard: str = DISCARD_RULES[0], exact: bool = False,
+          chunk_size: int = engine.DEFAULT_CHUNK, progress: bool = False) -> MeldOddsResult:
     """Meld odds of a dealt hand: the first meld (for every wild limit), by taking the upcard,
     by turn k = 0..``turns`` drawing one card a turn (kept, no pile), 7 naturals of a rank by
     turn, the best first-meld value, wilds and red 3s per hand and per partnership, pairs.
@@ -355,11 +355,10 @@ class HandOddsResult(Result):
 
 
 @takes_backend
-def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = None, discard: str = DISCARD_RULES[0],
-              exact: bool = False,
-              samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-              threads: int | None = None, progress: bool = False,
-              chunk_size: int = engine.DEFAULT_CHUNK) -> HandOddsResult:
+def hand_odds(hand, turns: int = HAND_TURNS, *, rules: CanastaRules | None = None, samples: int | None = None,
+              target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None,
+              discard: str = DISCARD_RULES[0], exact: bool = False, chunk_size: int = engine.DEFAULT_CHUNK,
+              progress: bool = False) -> HandOddsResult:
     """Odds that ``hand`` can lay its first meld, and holds 7 naturals of a rank, after k draws.
 
     Entry 0 is the hand as given. Each turn draws one card from the cards the hand has not

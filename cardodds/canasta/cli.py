@@ -7,42 +7,16 @@ from __future__ import annotations
 from .. import _cliutil as cu
 from . import _defaults as D
 from ._defaults import MAX_TURNS
-from .rules import ADDED_CARDS, DIRECTIONS, EMPTY_STOCK, FIRST_PLAYERS, GOING_OUT, WILD_LIMITS, CanastaRules
+from .rules import MELD_FIELDS, CanastaRules
 
-#: The rules' defaults, as the API has them.
-_RULES = CanastaRules()
-#: ``--going-out`` values: the rules' ways of going out, spelt as flags.
-_GOING_OUT = tuple(g.replace("_", "-") for g in GOING_OUT)
-#: The other defaults of docs/rules/canasta.md as flags: (flag, rules field, values, help); each flag's
-#: default is the rules' default.
-_TABLE_FLAGS = (
-    ("--direction", "direction", DIRECTIONS,
-     "direction of play and of the deal: clockwise (default; seat 1 after seat 0) or counterclockwise"),
-    ("--first-player", "first_player", FIRST_PLAYERS,
-     "who moves first: after-dealer (default; left of the dealer, clockwise) or dealer"),
-    ("--empty-stock", "empty_stock", EMPTY_STOCK,
-     "a player facing an empty stock: end (default; the hand ends) or take-pile (may take the pile instead; "
-     "the hand ends when it does not)"),
-    ("--added-cards", "added_cards", ADDED_CARDS,
-     "a card added to the opponents' meld scores for: meld-owner (default; the meld and its points stay "
-     "with them) or adder (the side that added it)"),
-)
-
-#: Highest ``--min-first-meld``: the kernels count meld values up to 400 points.
-MAX_FIRST_MELD = 400
+#: The rules every header names, at their defaults too (the others only when they differ).
+_SHOWN = ("wild_limit", "min_first_meld", "jokers")
 _EXACT_HELP = cu.EXACT_HELP
 
 
 def _rule_options(p) -> None:
-    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default=_RULES.wild_limit,
-                   metavar="naturals|three|none",
-                   help="wilds a meld may hold: naturals (default; no more wilds than naturals), "
-                        "three (at most 3), none")
-    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"),
-                   default=_RULES.min_first_meld, metavar="P",
-                   help=f"points the first meld must reach, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
-    p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
-                   help="Jokers in the pack: 4 (default) or 6")
+    """The meld odds' rules flags (the fields they read) and ``--discard``."""
+    cu.add_rules_flags(p, CanastaRules, only=MELD_FIELDS)
     p.add_argument("--discard", type=cu.choice(*D.DISCARD_RULES), default=D.DISCARD_RULES[0],
                    metavar="|".join(D.DISCARD_RULES),
                    help="over the draws: keep every card drawn (default; exact possible) or discard the "
@@ -50,16 +24,19 @@ def _rule_options(p) -> None:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser("canasta", help="Polish Canasta: meld odds from the deal and for a hand",
-                       description="Polish Canasta (docs/rules/canasta.md): first-meld and canasta odds with 95% "
-                                   "intervals.")
+    """Polish Canasta (docs/rules/canasta.md): first-meld and canasta odds with 95% intervals."""
+    p = cu.command(sub, "canasta", add_commands, "Polish Canasta: meld odds from the deal and for a hand")
     csub = p.add_subparsers(dest="canasta_command", metavar="QUESTION")
     p.set_defaults(func=cu.help_exit(p))
+    _add_melds(csub)
+    _add_hand(csub)
+    add_play_commands(csub)
 
-    m = csub.add_parser("melds", help="how often a dealt hand can open, by turn; wilds and red 3s",
-                        description="Odds for a dealt hand: first meld (every wild limit), by taking the upcard, "
-                                    "by turn drawing one card a turn, 7 naturals of a rank, wilds and red 3s "
-                                    "per hand and per partnership.")
+
+def _add_melds(csub) -> None:
+    """Odds for a dealt hand: first meld (every wild limit), by taking the upcard, by turn drawing
+    one card a turn, 7 naturals of a rank, wilds and red 3s per hand and per partnership."""
+    m = cu.command(csub, "melds", _add_melds, "how often a dealt hand can open, by turn; wilds and red 3s")
     m.add_argument("--hand-size", type=positive_hand, default=D.HAND_SIZE, metavar="H",
                    help=f"cards per hand (default {D.HAND_SIZE})")
     m.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=D.MELD_TURNS, metavar="K",
@@ -68,9 +45,11 @@ def add_commands(sub) -> None:
     cu.add_run_options(m, f"{D.DEFAULT_MELD_SAMPLES:,}", exact=_EXACT_HELP)
     m.set_defaults(func=_melds)
 
-    h = csub.add_parser("hand", help="odds that a given hand opens / holds 7 of a rank by turn k",
-                        description="For a given hand: able to lay the first meld, and holding 7 naturals of "
-                                    "a rank, after k draws (entry 0 = the hand as given).")
+
+def _add_hand(csub) -> None:
+    """For a given hand: able to lay the first meld, and holding 7 naturals of a rank, after k draws
+    (entry 0 = the hand as given)."""
+    h = cu.command(csub, "hand", _add_hand, "odds that a given hand opens / holds 7 of a rank by turn k")
     h.add_argument("--hand", required=True, metavar="CARDS",
                    help="my hand: its cards, e.g. \"Ah Ad 2c Jk 7s\" (Joker: Jk or *)")
     h.add_argument("--turns", type=cu.int_range(0, MAX_TURNS), default=D.HAND_TURNS, metavar="K",
@@ -78,16 +57,13 @@ def add_commands(sub) -> None:
     _rule_options(h)
     cu.add_run_options(h, f"{D.DEFAULT_HAND_SAMPLES:,}", unit="samples", exact=_EXACT_HELP)
     h.set_defaults(func=_hand)
-    add_play_commands(csub)
 
 
 positive_hand = cu.int_range(1, 26, " cards (four hands, the upcard and the draws must fit the pack)")
 
 
 def _rules(args) -> CanastaRules:
-    if args.jokers not in (4, 6):
-        raise cu.UsageError(f"--jokers {args.jokers} is not a pack the rules know; use 4 (108 cards) or 6 (110)")
-    return CanastaRules(jokers=args.jokers, wild_limit=args.wild_limit, min_first_meld=args.min_first_meld)
+    return cu.rules_of(args, CanastaRules)
 
 
 def _size(args) -> dict:
@@ -116,8 +92,16 @@ def _hand(args) -> int:
     return cu.emit(args, res, lambda r: hand_text(r, args.hand))
 
 
-def _rules_words(rules) -> str:
-    return f"wild limit {rules.wild_limit}, first meld >= {rules.min_first_meld}, {rules.jokers} Jokers"
+def _rules_words(rules, going_out: bool = False) -> str:
+    """The rules in a header: the wild limit, the first meld and the Jokers always (and the way of
+    going out, ``going_out``), then every other rule that differs from the default."""
+    from .._fields import rules_words
+
+    words = [f"wild limit {rules.wild_limit}", f"first meld >= {rules.min_first_meld}", f"{rules.jokers} Jokers"]
+    if going_out:
+        words.append(f"going out {rules.going_out.replace('_', '-')}")
+    more = rules_words(rules, _SHOWN + (("going_out",) if going_out else ()))
+    return ", ".join(words + ([more] if more else []))
 
 
 def melds_text(r) -> str:
@@ -159,102 +143,93 @@ def hand_text(r, hand: str) -> str:
 
 # ---- the played game: play, trace, advise ------------------------------------------------------------
 def _house_flags(p) -> None:
-    p.add_argument("--wild-limit", type=cu.choice(*WILD_LIMITS), default=_RULES.wild_limit,
-                   metavar="naturals|three|none", help="wilds a meld may hold: naturals (default), three, none")
-    p.add_argument("--min-first-meld", type=cu.int_range(0, MAX_FIRST_MELD, " points (the rules use 30)"),
-                   default=_RULES.min_first_meld, metavar="P",
-                   help=f"points of a side's first meld, 0..{MAX_FIRST_MELD} (default {_RULES.min_first_meld})")
-    p.add_argument("--jokers", type=cu.int_range(4, 6), default=_RULES.jokers, metavar="4|6",
-                   help="Jokers in the pack: 4 (default) or 6")
-    p.add_argument("--going-out", type=cu.choice(*_GOING_OUT), default=_RULES.going_out, metavar="|".join(_GOING_OUT),
-                   help="meld-or-discard (default: the last card may be discarded) or meld-all")
-    p.add_argument("--swap-twos", action="store_true", help="a 2 may be swapped out of a meld like a Joker")
-    p.add_argument("--out-needs-canasta", action="store_true", help="going out needs a canasta on the side")
-    p.add_argument("--target", type=cu.int_range(1, 1_000_000, " points"), default=_RULES.target, metavar="PTS",
-                   help=f"points that end the game, 1..1,000,000 (default {_RULES.target:,})")
-    for flag, field, values, text in _TABLE_FLAGS:
-        flags = tuple(v.replace("_", "-") for v in values)
-        p.add_argument(flag, type=cu.choice(*flags), default=getattr(_RULES, field),
-                       metavar="|".join(flags), help=text)
+    cu.add_rules_flags(p, CanastaRules)
 
 
 def _play_rules(args) -> CanastaRules:
-    return CanastaRules(jokers=args.jokers, wild_limit=args.wild_limit, min_first_meld=args.min_first_meld,
-                        going_out=cu.python_name(args.going_out), swap_twos=args.swap_twos,
-                        going_out_needs_canasta=args.out_needs_canasta, target=args.target,
-                        direction=args.direction, first_player=cu.python_name(args.first_player),
-                        empty_stock=cu.python_name(args.empty_stock), added_cards=cu.python_name(args.added_cards))
-
-
-def _table_words(rules) -> str:
-    """The table options that differ from the rules' defaults, as ``, direction counterclockwise``."""
-    return "".join(f", {field.replace('_', ' ')} {getattr(rules, field).replace('_', '-')}"
-                   for _, field, _, _ in _TABLE_FLAGS if getattr(rules, field) != getattr(_RULES, field))
+    return cu.rules_of(args, CanastaRules)
 
 
 _POLICIES_HELP = ("who plays: random | heuristic | heuristic2 | lookahead, one for every seat or four "
                   f"comma-separated (seat 0..3; seats 0+2 are side 0) (default {D.DEFAULT_POLICIES})")
-_CHECK_HELP = "verify the table after every move; report violations"
 
 
-def _played(csub, name: str, help: str, description: str, samples: str, unit: str, *, policies: bool = True,
+def _played(csub, name: str, declare, help: str, samples: str, unit: str, *, policies: bool = True,
             precision_flag: bool = True):
-    """A command of the game played by four: its question's flags come after these (rules, run size)."""
-    p = csub.add_parser(name, help=help, description=description)
+    """A command of the game played by four (its description ``declare``'s docstring): its
+    question's flags come after these (rules, run size)."""
+    p = cu.command(csub, name, declare, help)
     if policies:
         p.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
     else:
         cu.add_strength_players(p, D.STRENGTH_A, D.STRENGTH_B, "random | heuristic | heuristic2 | lookahead")
-    p.add_argument("--check", action="store_true", help=_CHECK_HELP)
+    cu.add_check(p)
     _house_flags(p)
     cu.add_run_options(p, samples, unit=unit, precision_flag=precision_flag)
     return p
 
 
-def _max_hands(p) -> None:
-    p.add_argument("--max-hands", type=cu.int_range(1, 10_000, " hands"), default=D.DEFAULT_MAX_HANDS, metavar="H",
-                   help="hands after which an open game counts as unfinished (no side wins it), 1..10,000 "
-                        f"(default {D.DEFAULT_MAX_HANDS})")
-
-
 def add_play_commands(csub) -> None:
     """The game played by four: ``play``, ``game``, ``strength``, ``game-strength``,
-    ``house-options``, ``trace`` and ``advise``."""
-    _played(csub, "play", "single hands by four players: opening, canastas, pile, scores",
-            "Polish Canasta hands played by four players in two partnerships (docs/rules/canasta.md): how soon "
-            "each side opens and makes a canasta, canastas by kind, pile takes, how hands end, scores. 95% intervals.",
+    ``house-options``, ``trace``, ``advise``, ``review`` and ``table``."""
+    for add in (_add_play, _add_game, _add_strength, _add_game_strength, _add_house_options, _add_trace, _add_advise,
+                _review_parser, _table_parser):
+        add(csub)
+
+
+def _add_play(csub) -> None:
+    """Polish Canasta hands played by four players in two partnerships (docs/rules/canasta.md): how soon each
+    side opens and makes a canasta, canastas by kind, pile takes, how hands end, scores. 95%
+    intervals."""
+    _played(csub, "play", _add_play, "single hands by four players: opening, canastas, pile, scores",
             f"{D.DEFAULT_HANDS:,}", "hands").set_defaults(func=_play)
-    g = _played(csub, "game", "who wins the game to the target, and how many hands it takes",
-                "Whole games to --target (docs/rules/canasta.md §5.2), side 0 (seats 0+2) dealing first: "
-                "P(each side wins the game), hands a game, the winning margin. A game still open after --max-hands "
-                "hands is counted as unfinished (no side wins it). 95% intervals.", f"{D.DEFAULT_GAMES:,}", "games")
-    _max_hands(g)
+
+
+def _add_game(csub) -> None:
+    """Whole games to --target (docs/rules/canasta.md §5.2), side 0 (seats 0+2) dealing first: P(each side wins the
+    game), hands a game, the winning margin. A game still open after --max-deals hands is counted
+    as unfinished (no side wins it). 95% intervals."""
+    g = _played(csub, "game", _add_game, "who wins the game to the target, and how many hands it takes",
+                f"{D.DEFAULT_GAMES:,}", "games")
+    cu.max_deals(g, D.DEFAULT_MAX_HANDS, 10_000, "hands")
     g.set_defaults(func=_game)
-    _played(csub, "strength", "player A against player B on the same deals, sides swapped: points a hand",
-            "A's partnership against B's: each deal played twice from the same random stream, A at seats 0+2 "
-            "then at seats 1+3; A's edge in points a hand and P(A's side did better over the pair), 95% "
-            "intervals.", f"{D.DEFAULT_STRENGTH_PAIRS:,}", "deal pairs", policies=False,
+
+
+def _add_strength(csub) -> None:
+    """A's partnership against B's: each deal played twice from the same random stream, A at seats
+    0+2 then at seats 1+3; A's edge in points a hand and P(A's side did better over the pair), 95%
+    intervals."""
+    _played(csub, "strength", _add_strength, "player A against player B on the same deals, sides swapped: points a "
+            "hand", f"{D.DEFAULT_STRENGTH_PAIRS:,}", "deal pairs", policies=False,
             precision_flag=False).set_defaults(func=_strength)
-    gs = _played(csub, "game-strength", "player A against player B in whole games, sides swapped",
-                 "A's partnership against B's in whole games to --target: each pair is two games from the same "
-                 "random stream and pack order, A's side dealing first in one and B's in the other: P(A's side "
-                 "wins a game), A's margin a game, hands a game, 95% intervals.", f"{D.DEFAULT_STRENGTH_PAIRS:,}",
-                 "game pairs", policies=False, precision_flag=False)
-    _max_hands(gs)
+
+
+def _add_game_strength(csub) -> None:
+    """A's partnership against B's in whole games to --target: each pair is two games from the same
+    random stream and pack order, A's side dealing first in one and B's in the other: P(A's side
+    wins a game), A's margin a game, hands a game, 95% intervals."""
+    gs = _played(csub, "game-strength", _add_game_strength, "player A against player B in whole games, sides "
+                 "swapped", f"{D.DEFAULT_STRENGTH_PAIRS:,}", "game pairs", policies=False, precision_flag=False)
+    cu.max_deals(gs, D.DEFAULT_MAX_HANDS, 10_000, "hands")
     gs.set_defaults(func=_game_strength)
-    h = _played(csub, "house-options", "each house option against the rules given, on the same deals",
-                "The figures of `canasta play` under each house option, each paired with the rules given on the "
-                "same deals: side 0's opening, canastas, going out and the paired change of its score.",
-                f"{D.DEFAULT_HOUSE_HANDS:,} hands a rules set", "hands", precision_flag=False)
+
+
+def _add_house_options(csub) -> None:
+    """The figures of `canasta play` under each house option, each paired with the rules given on
+    the same deals: side 0's opening, canastas, going out and the paired change of its score."""
+    h = _played(csub, "house-options", _add_house_options, "each house option against the rules given, on the "
+                "same deals", f"{D.DEFAULT_HOUSE_HANDS:,} hands a rules set", "hands", precision_flag=False)
     h.add_argument("--games", type=cu.int_range(0, 100_000, " games"), default=0, metavar="N",
                    help="also play N whole games under each rules set, from the same seed: P(the side dealing "
                         f"first wins), hands a game (default 0; e.g. {D.DEFAULT_HOUSE_GAMES})")
     h.set_defaults(func=_house_options)
 
-    t = csub.add_parser("trace", help="every move of one hand, as a record that reads back",
-                        description="One hand played by four players (seed --seed): each seat's 12 cards, then "
-                                    "every card drawn and every move, one line a move ('seat: action cards  # "
-                                    "note'), the scores last. The text reads back (cardodds.trace.Trace.parse).")
+
+def _add_trace(csub) -> None:
+    """One hand played by four players (seed --seed): each seat's 12 cards, then every card drawn
+    and every move, one line a move ('seat: action cards  # note'), the scores last. The text reads
+    back (cardodds.trace.Trace.parse)."""
+    t = cu.command(csub, "trace", _add_trace, "every move of one hand, as a record that reads back")
     t.add_argument("--policies", default=D.DEFAULT_POLICIES, metavar="P[,P...]", help=_POLICIES_HELP)
     t.add_argument("--score", default=None, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400: a hand of a "
@@ -263,6 +238,8 @@ def add_play_commands(csub) -> None:
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
 
+
+def _add_advise(csub) -> None:
     a = csub.add_parser("advise", help="take the pile or not, which card to discard, go out or not, meld or hold "
                                        "(paired intervals)",
                         description="For my hand (seat 0) and the table as I know it: each option of the decision "
@@ -318,21 +295,17 @@ def add_play_commands(csub) -> None:
                        precision_in="simulate until the paired margin difference between the best two options by "
                                     "points is known to ±H points (95%%; H >= 1)")
     a.set_defaults(func=_advise)
-    _review_parser(csub)
-    _table_parser(csub)
-
-
-#: ``review``'s description.
-_REVIEW = ("Replays a hand from its record (what 'cardodds canasta trace' prints, or the same typed by hand) and rates "
-           "each decision of --seat (take the pile or leave it, each new meld or hold, go out or stay in, the discard) "
-           "against the advisor's options, played out on the position as that seat knew it then: the cost of the move "
-           "made against the best in points (and in P(we win the game) with the game score), with its interval, and a "
-           "rating (good, inaccuracy, mistake, blunder). A move the rules forbid is reported at its line.")
 
 
 def _review_parser(csub) -> None:
-    r = csub.add_parser("review", help="every decision of a seat in a played hand, rated against the advisor's options",
-                        description=_REVIEW)
+    """Replays a hand from its record (what 'cardodds canasta trace' prints, or the same typed by
+    hand) and rates each decision of --seat (take the pile or leave it, each new meld or hold, go out
+    or stay in, the discard) against the advisor's options, played out on the position as that seat
+    knew it then: the cost of the move made against the best in points (and in P(we win the game)
+    with the game score), with its interval, and a rating (good, inaccuracy, mistake, blunder). A
+    move the rules forbid is reported at its line."""
+    r = cu.command(csub, "review", _review_parser,
+                   "every decision of a seat in a played hand, rated against the advisor's options")
     cu.add_review_options(r, "canasta", f"{D.DEFAULT_ADVICE_SAMPLES:,}", "sampled deals a decision")
     r.add_argument("--score", default=None, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400 (default: "
@@ -347,17 +320,17 @@ def _review_parser(csub) -> None:
 
 
 def _table_parser(csub) -> None:
-    t = csub.add_parser(
-        "table", help="strategy tables: take the pile, go out, what to discard, the best action in each situation",
-        description="Strategy tables, as blackjack's basic strategy chart: each cell a situation, the best action in "
-                    "it and its paired margin over the next best (95% interval), from positions drawn from hands "
-                    "played by heuristic2 and every action played out on the same deal. take: leave the pile or take "
-                    "it, by the pile's size, a wild or a black 3 in it, how the top card fits, whether our side has "
-                    "opened. out: stay in or go out, by both sides' canastas and the cards the opponents hold. out-"
-                    "game: the same with both game totals near the target, valued by P(we win the game with this "
-                    "hand). discard: which kind of card to throw the next player, by the pile, the next player's "
-                    "cards and whether we hold a black 3. Without --build: the shipped tables (the default rules); "
-                    "--build computes them (minutes at the shipped precision).")
+    """Strategy tables, as blackjack's basic strategy chart: each cell a situation, the best action
+    in it and its paired margin over the next best (95% interval), from positions drawn from hands
+    played by heuristic2 and every action played out on the same deal. take: leave the pile or take
+    it, by the pile's size, a wild or a black 3 in it, how the top card fits, whether our side has
+    opened. out: stay in or go out, by both sides' canastas and the cards the opponents hold.
+    out-game: the same with both game totals near the target, valued by P(we win the game with this
+    hand). discard: which kind of card to throw the next player, by the pile, the next player's
+    cards and whether we hold a black 3. Without --build: the shipped tables (the default rules);
+    --build computes them (minutes at the shipped precision)."""
+    t = cu.command(csub, "table", _table_parser,
+                   "strategy tables: take the pile, go out, what to discard, the best action in each situation")
     t.add_argument("names", nargs="*", metavar="NAME", help="tables to show: " + ", ".join(D.STRATEGY_TABLES)
                    + " (default: all)")
     t.add_argument("--build", action="store_true",
@@ -372,7 +345,7 @@ def _table_parser(csub) -> None:
 
 
 def table_text(r) -> str:
-    return cu.tables_text(r, _rules_words(r.rules) + _table_words(r.rules))
+    return cu.tables_text(r, _rules_words(r.rules, going_out=True))
 
 
 def _table(args) -> int:
@@ -384,13 +357,7 @@ def _table(args) -> int:
 
 
 def _played_words(r) -> str:
-    return (f"policies {','.join(r.policies)}; {_rules_words(r.rules)}, going out "
-            f"{r.rules.going_out.replace('_', '-')}{_table_words(r.rules)}")
-
-
-def _violations(r) -> list[str]:
-    bad = {k: v for k, v in r.violations.items() if v}
-    return [f"RULE VIOLATIONS in checked play: {bad}"] if bad else []
+    return f"policies {','.join(r.policies)}; {_rules_words(r.rules, going_out=True)}"
 
 
 def play_text(r) -> str:
@@ -410,7 +377,7 @@ def play_text(r) -> str:
         ("ends by going out", cu.est(r.went_out)), ("ends on an empty stock", cu.est(r.stock_out)),
         ("table turns a hand", cu.est(r.end_turn, 1)),
         ("score side 0 - side 1", cu.est(r.score_difference, 1, sign=True))])
-    return cu.block(head, r, per_side, hand, *_violations(r))
+    return cu.block(head, r, per_side, hand, *cu.violations(r))
 
 
 def game_text(r) -> str:
@@ -421,7 +388,7 @@ def game_text(r) -> str:
                   if r.unfinished else f"0 (every game ended within {r.max_hands} hands)")
     facts = cu.table(None, [("hands a game", cu.est(r.mean_hands, 2)), ("winning margin", cu.est(r.margin, 1)),
                             ("unfinished games", unfinished)])
-    return cu.block(head, r, wins, facts, *_violations(r))
+    return cu.block(head, r, wins, facts, *cu.violations(r))
 
 
 def house_text(r) -> str:
@@ -442,7 +409,7 @@ def house_text(r) -> str:
 
 
 def strength_text(r) -> str:
-    return cu.strength_text(r, "sides", 1, *_violations(r))
+    return cu.strength_text(r, "sides", 1, *cu.violations(r))
 
 
 def game_strength_text(r) -> str:
@@ -455,7 +422,8 @@ def game_strength_text(r) -> str:
         (f"{r.a} minus {r.b}, points a game", cu.est(r.points, 0, sign=True)),
         ("hands a game", cu.est(r.mean_hands, 2))]
         + ([("unfinished games", f"{r.unfinished:,} (still open after {r.max_hands} hands)")] if r.unfinished else []))
-    return cu.block(head, r, facts, verdict, *_violations(r))
+    house = cu.rules_line(r.rules, ("target",))
+    return cu.block(head, r, *([house] if house else []), facts, verdict, *cu.violations(r))
 
 
 def advice_text(r, wide: bool = False) -> str:
@@ -499,7 +467,7 @@ def advice_text(r, wide: bool = False) -> str:
              + ("" if r.win_game is None else f"; P(we win the game): {win_words}" if win_first or wide
                 else f"; P(win): {win_words}")]
     verdict = textwrap.wrap(verdict_words(r), 96, subsequent_indent="  ")
-    rules = f"rules: {_rules_words(r.rules)}{_table_words(r.rules)}"
+    rules = f"rules: {_rules_words(r.rules, going_out=True)}"
     return cu.block(head, r, f"players: {who}", f"{cu.how(r, 'sampled deals')}",
                     *textwrap.wrap(rules, 96, subsequent_indent="  "), cu.table(header, rows),
                     *(textwrap.wrap(notes[0], 96, subsequent_indent="  ")), *verdict)
@@ -524,7 +492,7 @@ def _play(args) -> int:
 def _game(args) -> int:
     from .play import game
 
-    res = game(args.policies, rules=_play_rules(args), max_hands=args.max_hands, check=args.check,
+    res = game(args.policies, rules=_play_rules(args), max_hands=args.max_deals, check=args.check,
                **cu.run_size(args), **cu.run_options(args))
     return cu.emit(args, res, game_text)
 
@@ -550,7 +518,7 @@ def _game_strength(args) -> int:
     from .play import game_strength
 
     _players(args)
-    res = game_strength(args.a, args.b, rules=_play_rules(args), samples=args.samples, max_hands=args.max_hands,
+    res = game_strength(args.a, args.b, rules=_play_rules(args), samples=args.samples, max_hands=args.max_deals,
                         check=args.check, **cu.run_options(args))
     return cu.emit(args, res, game_strength_text)
 

@@ -444,10 +444,9 @@ class HouseOptionsResult(Result):
 
 
 @takes_backend
-def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, options=None,
-                  samples: int | None = None, rng=None, threads: int | None = None, check: bool = False,
-                  params: HeuristicParams | None = None, games: int = 0,
-                  progress: bool = False) -> HouseOptionsResult:
+def house_options(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
+                  rng=None, threads: int | None = None, options=None, params: HeuristicParams | None = None,
+                  games: int = 0, check: bool = False, progress: bool = False) -> HouseOptionsResult:
     """The figures of :func:`play` under each house option, each paired with the base ``rules``
     on the same deals (the same random stream from the shuffle on; with ``jokers=6`` the pack
     differs, so only the stream is shared). ``options``: names of :data:`HOUSE_OPTIONS`
@@ -669,8 +668,8 @@ TUNE_GRID = {
 
 
 @takes_backend
-def tune(*, rules: CanastaRules | None = None, samples: int = DEFAULT_TUNE_SAMPLES, rounds: int = 1,
-         grid: dict | None = None, rng=None, threads: int | None = None,
+def tune(*, rules: CanastaRules | None = None, samples: int = DEFAULT_TUNE_SAMPLES, rng=None,
+         threads: int | None = None, rounds: int = 1, grid: dict | None = None,
          confirm_samples: int | None = None) -> TuneResult:
     """Search the heuristic's parameters by paired matches (the same deals, sides swapped).
 

@@ -19,11 +19,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .._fields import rule
 from ..layout import Layout
 from .cards import ACE, BLACK3, FOUR, JOKER, JOKER_POINTS, KING, N_KINDS, RED3, TWO, TWO_POINTS
 
 __all__ = ["ADDED_CARDS", "DIRECTIONS", "EMPTY_STOCK", "FIRST_PLAYERS", "GOING_OUT", "RULES", "WILD_LIMITS",
-           "CanastaRules", "check_rules"]
+           "MAX_FIRST_MELD", "MELD_FIELDS", "CanastaRules", "check_rules"]
 
 #: Wild-limit options in kernel-code order.
 WILD_LIMITS = ("naturals", "three", "none")
@@ -35,6 +36,8 @@ DIRECTIONS = ("clockwise", "counterclockwise")
 FIRST_PLAYERS = ("after_dealer", "dealer")
 EMPTY_STOCK = ("end", "take_pile")
 ADDED_CARDS = ("meld_owner", "adder")
+#: Highest ``min_first_meld``: the kernels count meld values up to 400 points.
+MAX_FIRST_MELD = 400
 
 #: The packed rules every kernel reads (:meth:`CanastaRules.pack`: meld odds and played
 #: hands alike); kernels name a field as ``RULES.at.wild_code``, wrappers as
@@ -79,22 +82,29 @@ class CanastaRules:
       or for the ``"adder"`` (positive with a canasta on its side, else negative).
     """
 
-    jokers: int = 4
-    wild_limit: str = "naturals"
-    min_first_meld: int = 30
-    swap_twos: bool = False
-    wild_melds: bool = True
-    target: int = 10000
-    ace_points: int = 20
-    high_points: int = 10
-    low_points: int = 5
-    going_out_bonus: int = 100
-    going_out_needs_canasta: bool = False
-    going_out: str = "meld_or_discard"
-    direction: str = "clockwise"
-    first_player: str = "after_dealer"
-    empty_stock: str = "end"
-    added_cards: str = "meld_owner"
+    jokers: int = rule(4, "Jokers in the pack: 4 (108 cards) or 6 (110)", choices=(4, 6))
+    wild_limit: str = rule("naturals", "wilds a meld may hold: naturals (no more wilds than naturals), three (at "
+                           "most 3) or none (any number)", choices=WILD_LIMITS)
+    min_first_meld: int = rule(30, "points a side's first meld must reach", low=0, high=MAX_FIRST_MELD,
+                               why="points; the rules use 30")
+    swap_twos: bool = rule(False, "a 2 may be swapped out of a meld like a Joker")
+    wild_melds: bool = rule(True, "a meld of wilds only, which grows only into a joker canasta, may be laid")
+    target: int = rule(10000, "points that end the game", low=1, high=1_000_000)
+    ace_points: int = rule(20, "points of an ace", low=0, high=1_000)
+    high_points: int = rule(10, "points of an 8, 9, 10, J or Q", low=0, high=1_000)
+    low_points: int = rule(5, "points of a 4, 5, 6 or 7", low=0, high=1_000)
+    going_out_bonus: int = rule(100, "points a side scores for going out", low=0, high=10_000)
+    going_out_needs_canasta: bool = rule(False, "going out needs a canasta on the side")
+    going_out: str = rule("meld_or_discard", "how a hand goes out: meld-or-discard (the last card may be "
+                          "discarded) or meld-all", choices=GOING_OUT)
+    direction: str = rule("clockwise", "direction of play and of the deal: clockwise (seat 1 after seat 0) or "
+                          "counterclockwise", choices=DIRECTIONS)
+    first_player: str = rule("after_dealer", "who moves first: after-dealer (left of the dealer, clockwise) or "
+                             "dealer", choices=FIRST_PLAYERS)
+    empty_stock: str = rule("end", "a player facing an empty stock: end (the hand ends) or take-pile (may take the "
+                            "pile instead; the hand ends when it does not)", choices=EMPTY_STOCK)
+    added_cards: str = rule("meld_owner", "a card added to the opponents' meld scores for: meld-owner (the meld and "
+                            "its points stay with them) or adder (the side that added it)", choices=ADDED_CARDS)
 
     def __post_init__(self):
         if isinstance(self.jokers, bool) or self.jokers not in (4, 6):
@@ -161,6 +171,10 @@ def check_rules(rules) -> CanastaRules:
     if not isinstance(rules, CanastaRules):
         raise ValueError("rules must be a CanastaRules object, e.g. CanastaRules(wild_limit='three')")
     return rules
+
+
+#: The fields meld odds read (:func:`meld_rules` and the pack's size): the flags of ``melds`` and ``hand``.
+MELD_FIELDS = ("jokers", "wild_limit", "min_first_meld", "wild_melds", "ace_points", "high_points", "low_points")
 
 
 def meld_rules(rules: CanastaRules) -> tuple:

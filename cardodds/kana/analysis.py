@@ -396,9 +396,9 @@ def _extra_per_round(per_round: np.ndarray) -> Estimate:
 
 @takes_backend
 def odds(
-    players: int | None = None, *, rules: KanaRules | None = None, kana="first", policies=None,
-    samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-    threads: int | None = None, progress: bool = False,
+    players: int | None = None, *, rules: KanaRules | None = None, samples: int | None = None,
+    target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None, kana="first",
+    policies=None, progress: bool = False,
 ) -> OddsResult:
     """Simulate official Känä rounds: each seat's win probability and the round's figures.
 
@@ -504,9 +504,9 @@ def _live_size(shown, n: int) -> int:
 
 @takes_backend
 def live_odds(
-    shown, players: int | None = None, *, rules: KanaRules | None = None, method: str = "auto",
-    samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-    threads: int | None = None, progress: bool = False,
+    shown, players: int | None = None, *, rules: KanaRules | None = None, samples: int | None = None,
+    target_halfwidth: float | None = None, rng: RngLike = None, threads: int | None = None, method: str = "auto",
+    progress: bool = False,
 ) -> OddsResult:
     """Each seat's probability of winning, given every card shown so far in the round.
 

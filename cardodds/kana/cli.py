@@ -13,37 +13,28 @@ from ._defaults import ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
 from ._defaults import REVIEW_SAMPLES, SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES
 from ._defaults import TABLE_VARIANT
-from .rules import MAX_PLAYERS, MIN_PLAYERS, KanaRules
-
-#: Highest ante the CLI takes: the pot (players x ante) must stay an ordinary number.
-MAX_ANTE = 1_000_000.0
-#: The rules' defaults, as the house-rule options show and take them.
-_DEFAULT_RULES = KanaRules()
-
-_players = cu.int_range(MIN_PLAYERS, MAX_PLAYERS, f" (Känä is played by {MIN_PLAYERS} to {MAX_PLAYERS})")
-_ante = cu.positive_float(0.0, MAX_ANTE, " (each player's stake, e.g. 0.40)")
-
+from .rules import MAX_PLAYERS, VARIANTS, KanaRules
 
 def add_rule_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("house rules (docs/rules/kana.md; the defaults are those of the official rules)")
-    d = _DEFAULT_RULES
-    g.add_argument("--players", type=_players, default=d.players, metavar="N",
-                   help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} (default {d.players})")
-    g.add_argument("--ante", type=_ante, default=d.ante, metavar="A",
-                   help=f"each player's stake, above 0 and at most {MAX_ANTE:,.0f} (default {d.ante:.2f})")
-    g.add_argument("--tiebreak-deck", type=cu.choice("remaining", "fresh"), default=d.tiebreak_deck,
-                   metavar="remaining|fresh", help="extra-round cards from the undealt stock (default) or a fresh deck")
-    g.add_argument("--extra-round", type=cu.choice("tied", "all"), default=d.extra_round, metavar="tied|all",
-                   help="who plays an extra round after a tie: the tied players (default) or all (from the "
-                        "remaining stock: at most 13 players)")
-    g.add_argument("--last-round-tie", type=cu.choice("earliest", "latest"), default=d.last_round_tie,
-                   metavar="earliest|latest",
-                   help="who starts the last turn round when first-turned cards tie lowest")
+    """A flag a field of :class:`KanaRules` but ``variant``, which each command declares (:func:`_variant_option`)."""
+    cu.add_rules_flags(p, KanaRules, skip=("variant",),
+                       title="house rules (docs/rules/kana.md; defaults are the official rules' settled defaults)")
+
+
+def _variant_option(p: argparse.ArgumentParser, choices: tuple[str, ...], default: str | None, help: str) -> None:
+    p.add_argument("--variant", type=cu.choice(*choices), default=default, metavar="|".join(choices), help=help)
 
 
 def rules_from(args, variant: str = "official") -> KanaRules:
-    return KanaRules(players=args.players, variant=variant, ante=args.ante, tiebreak_deck=args.tiebreak_deck,
-                     extra_round=args.extra_round, last_round_tie=args.last_round_tie)
+    return cu.rules_of(args, KanaRules, variant=variant)
+
+
+def _rules_words(rules) -> str:
+    """The rules a header names beside the players and the variant: those that differ from the default."""
+    from .._fields import rules_words
+
+    words = rules_words(rules, ("players", "variant"))
+    return f", {words}" if words else ""
 
 
 def _examples(*lines: str) -> dict:
@@ -52,84 +43,78 @@ def _examples(*lines: str) -> dict:
 
 
 def add_commands(sub) -> None:
-    kana = sub.add_parser(
-        "kana",
-        help="Känä: win odds, exact figures, live odds mid-round",
-        description="Känä (docs/rules/kana.md): three blind cards, känä one, the two kept cards are summed; two 2s "
-        "(Superkänä) beat all.",
-    )
+    """Känä (docs/rules/kana.md): three blind cards, känä one, the two kept cards are summed; two 2s
+    (Superkänä) beat all."""
+    kana = cu.command(sub, "kana", add_commands, "Känä: win odds, exact figures, live odds mid-round")
     ksub = kana.add_subparsers(dest="command", metavar="COMMAND")
     kana.set_defaults(func=cu.help_exit(kana))
+    for add in (_add_odds, _add_advise, _add_table, add_session_command, add_trace_command, add_review_command):
+        add(ksub)
 
-    odds = ksub.add_parser(
-        "odds",
-        help="each seat's win probability with its interval (Monte Carlo, --exact, or live with --shown)",
-        description="Each seat's probability of winning a Känä round under the official rules, with 95% intervals. "
-        "Seats count clockwise from the round's starter (seat 0). With --shown, the odds at that moment of the "
-        "round (live odds), counting the extra rounds; they are exact when the unknown cards are few, else "
-        "simulated, and the output says which.",
-        **_examples("odds --players 4", "odds --players 3 --exact",
-                    "odds --players 3 --shown '0:5h Ks' --shown '1:2c Qs' --shown '2:9d'",
-                    "odds --precision 0.001 --seed 1 --json"),
-    )
+
+def _add_odds(ksub) -> None:
+    """Each seat's probability of winning a Känä round under the official rules, with 95% intervals.
+    Seats count clockwise from the round's starter (seat 0). With --shown, the odds at that moment
+    of the round (live odds), counting the extra rounds; they are exact when the unknown cards are
+    few, else simulated, and the output says which."""
+    odds = cu.command(ksub, "odds", _add_odds,
+                      "each seat's win probability with its interval (Monte Carlo, --exact, or live with --shown)",
+                      **_examples("odds --players 4", "odds --players 3 --exact",
+                                  "odds --players 3 --shown '0:5h Ks' --shown '1:2c Qs' --shown '2:9d'",
+                                  "odds --precision 0.001 --seed 1 --json"))
     add_rule_options(odds)
     odds.add_argument("--shown", action="append", default=None, metavar="SEAT:CARDS",
                       help="cards a seat has shown, in order: känäd card, first turned, second turned "
                       "(e.g. '1:5h Ks'); repeat for each seat")
-    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds",
-                       exact=cu.EXACT_HELP)
+    cu.add_run_options(odds, f"{ODDS_SAMPLES:,}", unit="rounds", exact=cu.EXACT_HELP)
     odds.set_defaults(func=_odds)
 
-    adv = ksub.add_parser(
-        "advise",
-        help="which card should I känä? each option's win probability, the best, and its edge",
-        description="Each känä I can make with its win probability (95% interval), played on the same deals, "
-        "and the best one, named only when its paired difference to the next best excludes zero. Deals are "
-        "sampled consistent with what I know, including what each earlier känä says about that player's "
-        "kept cards under the opponents' strategy.",
-        **_examples("advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?'",
-                    "advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?' --kanad '5c Kd'",
-                    "advise --players 3 --variant peek-all --seat 1 --cards '2c 2d Ah' --opponents blind"),
-    )
+
+def _add_advise(ksub) -> None:
+    """Each känä I can make with its win probability (95% interval), played on the same deals, and
+    the best one, named only when its paired difference to the next best excludes zero. Deals are
+    sampled consistent with what I know, including what each earlier känä says about that player's
+    kept cards under the opponents' strategy."""
+    adv = cu.command(ksub, "advise", _add_advise,
+                     "which card should I känä? each option's win probability, the best, and its edge",
+                     **_examples("advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?'",
+                                 "advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?' --kanad '5c Kd'",
+                                 "advise --players 3 --variant peek-all --seat 1 --hand '2c 2d Ah' --policies blind"))
     add_rule_options(adv)
-    adv.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=ADVISE_VARIANT,
-                     metavar="official|peek-one|peek-all", help="official (nobody looks), peek-one or peek-all "
-                     f"(default {ADVISE_VARIANT})")
+    _variant_option(adv, VARIANTS, ADVISE_VARIANT, f"official (nobody looks), peek-one or peek-all (default "
+                    f"{ADVISE_VARIANT})")
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
                      help="my seat: my place in the känä order, 0 = the starter")
-    adv.add_argument("--cards", default=None, metavar="CARDS",
-                     help="what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
-                     "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
+    adv.add_argument("--hand", default=None, metavar="CARDS",
+                     help="my hand: what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked "
+                     "card first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
     adv.add_argument("--kanad", default=None, metavar="CARDS",
                      help="cards känäd before me that I know, seat 0 first ('5c Kd'; '? Kd' if I missed one)")
-    adv.add_argument("--opponents", default=OPPONENTS, metavar="WHO",
-                     help="how the others play: table (the equilibrium table, default), blind, or a policy name "
-                     "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
+    adv.add_argument("--policies", default=OPPONENTS, metavar="WHO",
+                     help="who plays the other seats: table (the equilibrium table, default), blind, or a policy "
+                     "name (threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
     cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
     adv.set_defaults(func=_advise)
 
-    tab = ksub.add_parser(
-        "table",
-        help="strategy tables: the best känä for each peeked rank or hand, at equilibrium or vs blind",
-        description="For peek-one, the best action for each peeked rank; for peek-all, the best känä for every "
-        "three-card rank combination. With --opponents table (default) best responses are iterated until the "
-        "table stops changing (an action changes only on a significant paired difference); with blind it is "
-        "the best response to players who känä without looking. Each row shows the win probability given the "
-        "key against blind opponents and against the table.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    tab.add_argument("--variant", type=cu.choice("peek-one", "peek-all"), default=TABLE_VARIANT,
-                     metavar="peek-one|peek-all")
+
+def _add_table(ksub) -> None:
+    """For peek-one, the best action for each peeked rank; for peek-all, the best känä for every
+    three-card rank combination. With --policies table (default) best responses are iterated until
+    the table stops changing (an action changes only on a significant paired difference); with blind
+    it is the best response to players who känä without looking. Each row shows the win probability
+    given the key against blind opponents and against the table."""
+    tab = cu.command(ksub, "table", _add_table,
+                     "strategy tables: the best känä for each peeked rank or hand, at equilibrium or vs blind",
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    _variant_option(tab, VARIANTS[1:], TABLE_VARIANT, f"peek-one or peek-all (default {TABLE_VARIANT})")
     tab.add_argument("--players", type=_player_range, default=[TABLE_PLAYERS_DEFAULT], metavar="N|A-B",
                      help=f"players at the table, or a range such as 2-8 ({TABLE_PLAYERS[0]}..{TABLE_PLAYERS[1]}; "
                      f"default {TABLE_PLAYERS_DEFAULT})")
-    tab.add_argument("--opponents", type=cu.choice("table", "blind"), default=OPPONENTS, metavar="table|blind")
+    tab.add_argument("--policies", type=cu.choice("table", "blind"), default=OPPONENTS, metavar="table|blind",
+                     help="who plays the other seats: the table itself (default), iterated to equilibrium, or blind")
     cu.add_run_options(tab, f"{TABLE_SAMPLES:,} a step", unit="rounds")
     tab.add_argument("--csv", action="store_true", help="print the rows as CSV (the JSON rows' names)")
     tab.set_defaults(func=_table)
-    add_session_command(ksub)
-    add_trace_command(ksub)
-    add_review_command(ksub)
 
 
 def _player_range(text: str) -> list[int]:
@@ -176,7 +161,7 @@ def _odds(args) -> int:
 def odds_text(r) -> str:
     from .analysis import ROLES
 
-    head = f"Känä, {r.players} players, {r.rules.variant} rules ({cu.how(r, 'rounds')})"
+    head = f"Känä, {r.players} players, {r.rules.variant} rules{_rules_words(r.rules)} ({cu.how(r, 'rounds')})"
     lines: list[str] = []
     if r.strategies:
         lines.append("strategies: " + ", ".join(r.strategies))
@@ -198,18 +183,18 @@ def _advise(args) -> int:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
     from ..cards import parse_cards
 
-    if args.cards is None and args.variant != "official":
+    if args.hand is None and args.variant != "official":
         example = "'9h ? ?' (the peeked card first)" if args.variant == "peek-one" else "'9h Kd 2c'"
-        raise cu.UsageError(f"--cards is needed with --variant {args.variant}: what I know of my cards, e.g. {example}")
-    for flag, text in (("--cards", args.cards), ("--kanad", args.kanad)):
+        raise cu.UsageError(f"--hand is needed with --variant {args.variant}: what I know of my cards, e.g. {example}")
+    for flag, text in (("--hand", args.hand), ("--kanad", args.kanad)):
         if text is not None:
             cu.about(flag, text, parse_cards, text, allow_unknown=True)
-    opponents = args.opponents
+    opponents = args.policies
     if opponents not in ("table", "blind"):
         from .policies import parse_policy
 
-        opponents = cu.about("--opponents", opponents, parse_policy, opponents, args.variant)
-    result = advise(rules=rules, seat=args.seat, cards=args.cards or "? ? ?", kanad=args.kanad,
+        opponents = cu.about("--policies", opponents, parse_policy, opponents, args.variant)
+    result = advise(rules=rules, seat=args.seat, cards=args.hand or "? ? ?", kanad=args.kanad,
                     opponents=opponents, **cu.run_size(args), **cu.run_options(args))
     return cu.emit(args, result, advice_text)
 
@@ -217,7 +202,7 @@ def _advise(args) -> int:
 def advice_text(a) -> str:
     r = a.rules
     seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in a.kanad.items()) or "none known"
-    head = f"Känä {r.variant}, {r.players} players: seat {a.seat}'s känä ({cu.how(a)})"
+    head = f"Känä {r.variant}, {r.players} players{_rules_words(r)}: seat {a.seat}'s känä ({cu.how(a)})"
     facts = cu.table(None, [("my cards", format_cards(a.cards)), ("känäd before me", seen),
                                 ("opponents", a.opponents)])
     options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in a.options])
@@ -240,7 +225,7 @@ def _tables(args) -> int:
     steps = InOrder()
     results = []
     for n in args.players:
-        t = steps.step(strategy_table, args.variant, n, opponents=args.opponents, **cu.run_size(args),
+        t = steps.step(strategy_table, args.variant, n, opponents=args.policies, **cu.run_size(args),
                        **cu.run_options(args))
         if t is None:
             break
@@ -313,7 +298,8 @@ def table_csv(ts) -> str:
 def table_text(t) -> str:
     r = t.rules
     its = f"{t.iterations} best-response iteration{'' if t.iterations == 1 else 's'}"
-    head = (f"Känä {r.variant} strategy table, {r.players} players (Monte Carlo, {t.samples:,} rounds a step, "
+    head = (f"Känä {r.variant} strategy table, {r.players} players{_rules_words(r)} (Monte Carlo, "
+            f"{t.samples:,} rounds a step, "
             f"seed {t.seed}; {its}{'' if t.converged else ', NOT converged'})")
     rows = []
     for row in t.to_dict()["rows"]:
@@ -333,20 +319,16 @@ def table_text(t) -> str:
 
 
 def add_session_command(ksub) -> None:
-    """``cardodds kana session``: whole evenings at one table, the winner starting the next round."""
-    p = ksub.add_parser(
-        "session",
-        help="sessions of many rounds: winnings per round, starts, net after the evening, losing runs",
-        description="Play sessions of --rounds rounds at one table; the winner of a round starts the next "
-        "(docs/rules/kana.md §2.2). Per player: share of rounds won, antes won per round (95% intervals, the "
-        "session as the unit), the same on the same deals with a rotating starter and the paired difference, "
-        "how often it started, its mean net after the session and P(ahead). --samples counts sessions "
-        "(default 20,000); --precision H runs until player 0's antes a round are known to ±H.",
-        epilog="examples:\n  cardodds kana session --players 4 --variant peek-one "
-        "--policies 'threshold:8,blind,blind,blind' --rounds 100\n"
-        "  cardodds kana session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    """Play sessions of --rounds rounds at one table; the winner of a round starts the next
+    (docs/rules/kana.md §2.2). Per player: share of rounds won, antes won per round (95%
+    intervals, the session as the unit), the same on the same deals with a rotating starter and
+    the paired difference, how often it started, its mean net after the session and P(ahead).
+    --samples counts sessions (default 20,000); --precision H runs until player 0's antes a round
+    are known to ±H."""
+    p = cu.command(ksub, "session", add_session_command,
+                   "sessions of many rounds: winnings per round, starts, net after the evening, losing runs",
+                   **_examples("session --players 4 --variant peek-one --policies 'threshold:8,blind,blind,blind' "
+                               "--rounds 100", "session --players 3 --rounds 50 --leave-at 20 --samples 10000 --json"))
     _evening_options(p, SESSION_ROUNDS)
     cu.add_run_options(p, f"{SESSION_SAMPLES:,}", unit="sessions")
     p.set_defaults(func=_session)
@@ -355,9 +337,8 @@ def add_session_command(ksub) -> None:
 def _evening_options(p: argparse.ArgumentParser, rounds: int) -> None:
     """The table of a ``session`` or ``trace`` command: rules, variant, policies, rounds, leaving, first starter."""
     add_rule_options(p)
-    p.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=None,
-                   metavar="official|peek-one|peek-all",
-                   help="official, peek-one or peek-all (default: from the policies; official for blind ones)")
+    _variant_option(p, VARIANTS, None, "official, peek-one or peek-all (default: from the policies; official for "
+                    "blind ones)")
     p.add_argument("--policies", default=SESSION_POLICIES, metavar="P[,P...]",
                    help="who plays: one policy for every seat or one a seat, comma-separated: blind, blind-first.., "
                    "threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random "
@@ -366,18 +347,16 @@ def _evening_options(p: argparse.ArgumentParser, rounds: int) -> None:
                    help=f"rounds a session (default {rounds})")
     p.add_argument("--leave-at", type=cu.positive_int, default=None, metavar="ANTES",
                    help="end a session when a player has lost this many antes")
-    p.add_argument("--first", default="random", metavar="P",
-                   help="player who starts the first round, 0..N-1, or random (default)")
+    p.add_argument("--first-player", default="random", metavar="P",
+                   help="who moves first: the player who starts the first round, 0..N-1, or random (default)")
 
 
 def add_trace_command(ksub) -> None:
-    """``cardodds kana trace``: one evening, round by round, as a record that reads back."""
-    p = ksub.add_parser(
-        "trace", help="every round of one evening, as a record that reads back",
-        description="One evening of --rounds rounds at one table (seed --seed): each seat's three cards as dealt "
-        "(and in peek-one the one it peeked), each seat's känä in turn from the round's starter, then the round's "
-        "winner, who starts the next; the net antes last. The text reads back (cardodds.trace.Trace.parse) and is "
-        "the record 'cardodds kana review' rates.")
+    """One evening of --rounds rounds at one table (seed --seed): each seat's three cards as dealt
+    (and in peek-one the one it peeked), each seat's känä in turn from the round's starter, then
+    the round's winner, who starts the next; the net antes last. The text reads back
+    (cardodds.trace.Trace.parse) and is the record 'cardodds kana review' rates."""
+    p = cu.command(ksub, "trace", add_trace_command, "every round of one evening, as a record that reads back")
     _evening_options(p, TRACE_ROUNDS)
     cu.add_trace_options(p)
     p.set_defaults(func=_trace)
@@ -395,18 +374,19 @@ def _trace(args) -> int:
 def _evening(args, lineup: str) -> tuple[list[str], int | str, KanaRules]:
     """The policies, the first starter and the rules of a ``session`` or ``trace`` command."""
     specs = [s.strip() for s in lineup.split(",")]
-    if len(specs) not in (1, args.players):
-        raise cu.UsageError(f"--policies lists {len(specs)} policies for {args.players} players; "
+    if len(specs) not in (1, rules_from(args).players):
+        raise cu.UsageError(f"--policies lists {len(specs)} policies for {rules_from(args).players} players; "
                             "give one for everybody or one per player")
-    first: int | str
-    if args.first == "random":
-        first = "random"
-    else:
+    first: int | str = "random"
+    players = rules_from(args).players
+    if args.first_player != "random":
         try:
-            first = int(args.first)
+            first = int(args.first_player)
         except ValueError:
-            raise cu.UsageError(f"--first {cu.shorten(repr(args.first))}: give a player number "
-                                f"0..{args.players - 1} or random") from None
+            first = -1
+        if not 0 <= first < players:
+            raise cu.UsageError(f"--first-player {cu.shorten(repr(args.first_player))}: give a player number "
+                                f"0..{players - 1} or random")
     variant = args.variant
     if variant is None:
         from .policies import guess_variant
@@ -427,29 +407,28 @@ def _session(args) -> int:
 def _session_text(r) -> str:
     """The session's table, its title marked as every command marks a partial answer."""
     head, _, rest = str(r).partition("\n")
-    return cu.title(head, r) + ("\n" + rest if rest else "")
+    house = cu.rules_line(r.rules, ("players", "variant"))
+    return cu.title(head, r) + (f"\n  {house}" if house else "") + ("\n" + rest if rest else "")
 
 
 def add_review_command(ksub) -> None:
-    """``cardodds kana review``: every känä of a played evening, rated against the advisor."""
-    p = ksub.add_parser(
-        "review", help="rate every känä of a played evening against the advisor: its cost in antes",
-        description="Read the record of an evening (what 'cardodds kana trace' prints, or the same typed by hand: "
-        "'players:' and 'variant:' lines, then each round's 'S: deal C C C', in peek-one 'S: peek C', the "
-        "'S: känä C' lines from the starter and 'S: win'). For each känä of --seat, the position as that seat "
-        "knew it (its place in the känä order, the cards it had seen, the cards känäd before it) goes to the "
-        "advisor; every option is played on the same deals to rank them, and the känä taken is priced against "
-        "the one ranked first on as many fresh deals, in antes (players x the loss in P(win the round)) with its "
-        "95% interval, and rated good, inaccuracy, "
-        "mistake or blunder. Under the official rules every känä is exactly as good as another. A move the "
-        "rules forbid is reported at its line; the känäs before it are still rated.",
-        **_examples("review evening.txt --seat 0", "review evening.txt --seat all --opponents blind --seed 1",
-                    "review evening.txt --seat 2 --html review.html --json"),
-    )
+    """Read the record of an evening (what 'cardodds kana trace' prints, or the same typed by hand:
+    'players:' and 'variant:' lines, then each round's 'S: deal C C C', in peek-one 'S: peek C', the
+    'S: känä C' lines from the starter and 'S: win'). For each känä of --seat, the position as that
+    seat knew it (its place in the känä order, the cards it had seen, the cards känäd before it)
+    goes to the advisor; every option is played on the same deals to rank them, and the känä taken
+    is priced against the one ranked first on as many fresh deals, in antes (players x the loss in
+    P(win the round)) with its 95% interval, and rated good, inaccuracy, mistake or blunder. Under
+    the official rules every känä is exactly as good as another. A move the rules forbid is
+    reported at its line; the känäs before it are still rated."""
+    p = cu.command(ksub, "review", add_review_command,
+                   "rate every känä of a played evening against the advisor: its cost in antes",
+                   **_examples("review evening.txt --seat 0", "review evening.txt --seat all --policies blind --seed 1",
+                               "review evening.txt --seat 2 --html review.html --json"))
     cu.add_review_options(p, "kana", f"{REVIEW_SAMPLES:,}", "deals a känä")
-    p.add_argument("--opponents", default=OPPONENTS, metavar="WHO",
-                   help="how the others play in the play-outs: table (the equilibrium table, default), blind, or a "
-                   "policy name, or one per seat of the record, comma-separated")
+    p.add_argument("--policies", default=OPPONENTS, metavar="WHO",
+                   help="who plays the others' seats in the play-outs: table (the equilibrium table, default), "
+                   "blind, or a policy name, or one per seat of the record, comma-separated")
     p.set_defaults(func=_review)
 
 
@@ -458,6 +437,6 @@ def _review(args) -> int:
 
     with defer_interrupts():  # Ctrl-C stops the känä under way; those rated are printed, marked partial
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
-        result = review(args.record, seat=seat, opponents=args.opponents, samples=args.samples,
+        result = review(args.record, seat=seat, opponents=args.policies, samples=args.samples,
                         **cu.run_options(args))
         return cu.review_output(args, result)

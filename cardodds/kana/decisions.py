@@ -130,9 +130,9 @@ def _plot_estimates(ax, rows, ylabel, diff=None):
 
 
 @takes_backend
-def compare(a, b, *, seat: int = 0, table="blind", players: int | None = None, variant: str | None = None,
-            rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
-            rng: RngLike = None, threads: int | None = None, progress: bool = False) -> ComparisonResult:
+def compare(a, b, *, players: int | None = None, variant: str | None = None, rules: KanaRules | None = None,
+            samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
+            threads: int | None = None, seat: int = 0, table="blind", progress: bool = False) -> ComparisonResult:
     """Win rate of policy ``a`` and of ``b`` in ``seat`` against the others' ``table``
     (one policy for all or one per seat), and their paired difference on the same deals.
 
@@ -266,8 +266,9 @@ def _est(row, col) -> dict:
 
 @takes_backend
 def strategy_table(variant: str | None = None, players: int | None = None, *, rules: KanaRules | None = None,
-                   opponents: str = OPPONENTS, samples: int | None = None, target_halfwidth: float | None = None,
-                   rng: RngLike = None, threads: int | None = None, progress: bool = False) -> StrategyTableResult:
+                   samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
+                   threads: int | None = None, opponents: str = OPPONENTS,
+                   progress: bool = False) -> StrategyTableResult:
     """The strategy table for ``variant`` at ``players``: per key the action of the table
     (the equilibrium with ``opponents="table"``, the best response to blind opponents with
     ``"blind"``) and its win probability against blind opponents and against the table.
@@ -345,7 +346,7 @@ def strategy_table(variant: str | None = None, players: int | None = None, *, ru
 
 @takes_backend
 def expected_value(strategy, players: int | None = None, variant: str | None = None, *, rules: KanaRules | None = None,
-                   opponents=OPPONENTS, samples: int | None = None, rng: RngLike = None, threads: int | None = None,
+                   samples: int | None = None, rng: RngLike = None, threads: int | None = None, opponents=OPPONENTS,
                    progress: bool = False) -> Estimate:
     """Expected gain per round, in antes, of one player using the policy ``strategy`` against
     ``opponents`` (``"table"``, ``"blind"`` or a policy for all of them): n P(win) - 1,

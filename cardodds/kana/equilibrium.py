@@ -218,8 +218,8 @@ def table_rules(variant, players, rules) -> KanaRules:
 @takes_backend
 def equilibrium(variant: str | None = None, players: int | None = None, *, rules: KanaRules | None = None,
                 samples: int = TABLE_SAMPLES, rng: RngLike = TABLE_SEED, threads: int | None = None,
-                progress: bool = False, start: Policy | None = None,
-                max_iterations: int = MAX_ITERATIONS) -> tuple[Policy, int, bool]:
+                start: Policy | None = None, max_iterations: int = MAX_ITERATIONS,
+                progress: bool = False) -> tuple[Policy, int, bool]:
     """Iterate best responses from ``start`` until the table stops changing.
 
     Returns ``(policy, iterations, converged)``. Every player uses the same table; an

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .._fields import rule
 from ..layout import Layout
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "RULES", "VARIANTS", "KanaRules", "check_players"]
@@ -77,12 +78,16 @@ class KanaRules:
         rank: ``"earliest"`` clockwise from the starter (default) or ``"latest"``.
     """
 
-    players: int = 4
-    variant: str = "official"
-    ante: float = 0.40
-    tiebreak_deck: str = "remaining"
-    extra_round: str = "tied"
-    last_round_tie: str = "earliest"
+    players: int = rule(4, "players at the table", low=MIN_PLAYERS, high=MAX_PLAYERS,
+                        why=f"Känä is played by {MIN_PLAYERS} to {MAX_PLAYERS}")
+    variant: str = rule("official", "official (nobody looks), peek-one or peek-all", choices=VARIANTS)
+    ante: float = rule(0.40, "each player's stake", low=0.0, high=1_000_000.0, why="each player's stake, e.g. 0.40")
+    tiebreak_deck: str = rule("remaining", "extra-round cards from the undealt stock (remaining) or a fresh deck",
+                              choices=TIEBREAK_DECKS)
+    extra_round: str = rule("tied", "the players of an extra round after a tie: the tied ones or all (from the "
+                            "remaining stock: at most 13 players)", choices=EXTRA_ROUNDS)
+    last_round_tie: str = rule("earliest", "who starts the last turn round when first-turned cards tie lowest: the "
+                               "earliest clockwise from the starter or the latest", choices=LAST_ROUND_TIES)
 
     def __post_init__(self):
         check_players(self.players)

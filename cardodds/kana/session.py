@@ -28,6 +28,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
+from .._fields import non_default, rule_fields
 from .._validate import check_run
 from ..cards import RANKS
 from ..engine import DEFAULT_CHUNK, InOrder, run, takes_backend
@@ -316,9 +317,9 @@ class SessionResult(Result):
 
 @takes_backend
 def session(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
-            rounds: int = SESSION_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
-            samples: int | None = None, target_halfwidth: float | None = None, rng: RngLike = None,
-            threads: int | None = None, progress: bool = False) -> SessionResult:
+            rules: KanaRules | None = None, samples: int | None = None, target_halfwidth: float | None = None,
+            rng: RngLike = None, threads: int | None = None, rounds: int = SESSION_ROUNDS,
+            leave_at: int | None = None, first="random", progress: bool = False) -> SessionResult:
     """Play sessions of ``rounds`` rounds at one table; the winner of a round starts the next.
 
     ``policies`` is one policy (name or :class:`~cardodds.kana.policies.Policy`,
@@ -382,8 +383,8 @@ def _session_result(rules, seats, rounds, leave_at, first_code, layout, res) -> 
 
 
 def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
-          rounds: int = TRACE_ROUNDS, leave_at: int | None = None, first="random", rules: KanaRules | None = None,
-          deals=None, rng: RngLike = None) -> Trace:
+          rules: KanaRules | None = None, rng: RngLike = None, rounds: int = TRACE_ROUNDS,
+          leave_at: int | None = None, first="random", deals=None) -> Trace:
     """One evening at the table, round by round (:class:`~cardodds.trace.Trace`): each seat's
     three cards as dealt (``deal``) and, in peek-one, the one it looked at (``peek``: the first
     dealt), each seat's känä in turn from the round's starter, then the round's winner (who
@@ -424,15 +425,15 @@ def trace(policies=SESSION_POLICIES, players: int | None = None, variant: str | 
     return Trace("kana", n, tuple(moves), info=info, result=result, rules=res.rules, seed=res.seed)
 
 
-#: The rules fields a record names in its ``house rules:`` line when they are not the defaults.
-HOUSE_RULES = ("ante", "tiebreak_deck", "extra_round", "last_round_tie")
+#: The rules fields a record names in its ``house rules:`` line when they are not the defaults:
+#: every field but the players and the variant (the record's own lines).
+HOUSE_RULES = tuple(f.name for f in rule_fields(KanaRules) if f.name not in ("players", "variant"))
 
 
 def house_rules(rules: KanaRules) -> str:
     """The rules beyond players and variant that differ from the defaults, as a record's
     ``house rules:`` line writes them (``"ante=0.5, tiebreak_deck=fresh"``; empty if none)."""
-    default = KanaRules()
-    return ", ".join(f"{f}={getattr(rules, f)}" for f in HOUSE_RULES if getattr(rules, f) != getattr(default, f))
+    return ", ".join(f"{k}={v}" for k, v in non_default(rules).items() if k in HOUSE_RULES)
 
 
 def _session_rounds(policies=SESSION_POLICIES, players: int | None = None, variant: str | None = None, *,
@@ -564,9 +565,9 @@ def _flip(actions: np.ndarray, k: int, name: str) -> Policy:
 
 
 @takes_backend
-def session_table(players: int | None = None, *, rules: KanaRules | None = None, rounds: int = SESSION_TABLE_ROUNDS,
-                  samples: int = SESSION_TABLE_SAMPLES, rng: RngLike = SESSION_TABLE_SEED, threads: int | None = None,
-                  progress: bool = False, start: Policy | None = None, max_iterations: int = 4) -> SessionTableResult:
+def session_table(players: int | None = None, *, rules: KanaRules | None = None, samples: int = SESSION_TABLE_SAMPLES,
+                  rng: RngLike = SESSION_TABLE_SEED, threads: int | None = None, rounds: int = SESSION_TABLE_ROUNDS,
+                  start: Policy | None = None, max_iterations: int = 4, progress: bool = False) -> SessionTableResult:
     """The peek-one equilibrium table recomputed over sessions under the real starter rule.
 
     Starting from today's table (``start``, by default the shipped one-round equilibrium),

@@ -300,8 +300,9 @@ class JackRiskResult(KanaljeResult):
 
 @takes_backend
 def jack_risk(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, samples: int | None = None,
-              target_halfwidth: float | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
-              rng=None, threads: int | None = None, progress: bool = False, check: bool = False) -> JackRiskResult:
+              target_halfwidth: float | None = None, rng=None, threads: int | None = None,
+              lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, check: bool = False,
+              progress: bool = False) -> JackRiskResult:
     """Who ends up with each jack, and what each seat scores, for a lineup of players.
 
     ``policies``: one name for all seats, a comma list (``"random,heuristic,lookahead"``) or
@@ -452,10 +453,10 @@ def _check_hand(hand, turned, seat, rules, faceup=None, trump=None):
 
 @takes_backend
 def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, policies=DEFAULT_POLICIES,
-                  rules: KanaljeRules | None = None,
-                  samples: int | None = None, target_halfwidth: float | None = None,
-                  lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, rng=None, threads: int | None = None,
-                  progress: bool = False, check: bool = False) -> HandResult:
+                  rules: KanaljeRules | None = None, samples: int | None = None,
+                  target_halfwidth: float | None = None, rng=None, threads: int | None = None,
+                  lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, check: bool = False,
+                  progress: bool = False) -> HandResult:
     """Expected tricks, penalty and score of my 17 cards in ``seat`` with ``turned`` turned
     (its suit is trump), the other 34 cards dealt at random and played out by ``policies``.
 

@@ -26,12 +26,9 @@ from ._defaults import (
     TABLE_POLICIES,
     TABLE_SEED,
 )
-from .rules import TURNED_JACK_CHOICES, KanaljeRules
+from .rules import KanaljeRules
 
-#: Highest ``--target`` (a game of 17-trick deals reaches it within a few hundred deals).
-MAX_TARGET = 1_000
 _JACKS = (("spades", "Js"), ("clubs", "Jc"), ("diamonds", "Jd"), ("hearts", "Jh"))
-_TURNED_JACK = cu.choice(*(c.replace("_", "-") for c in TURNED_JACK_CHOICES))
 
 _POL_HELP = (f"who plays: one policy for every seat or one a seat, comma-separated (seats 0,1,2; 0,1 with "
              f"--players 2): {', '.join(POLICY_NAMES)} (default {DEFAULT_POLICIES}); seat 0 leads the first trick")
@@ -49,41 +46,43 @@ def _lookahead_option(p: argparse.ArgumentParser) -> None:
                    f"(default {DEFAULT_LOOKAHEAD_SAMPLES})")
 
 
-def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals") -> None:
+def _common(p: argparse.ArgumentParser, default_samples: str, unit: str = "deals", game: bool = False) -> None:
+    """A question of many deals: ``--policies``, the rules flags, ``--check`` and the run options."""
     p.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]", help=_POL_HELP)
     _lookahead_option(p)
-    _rules_options(p)
+    _rules_options(p, game)
+    cu.add_check(p)
     cu.add_run_options(p, default_samples, unit=unit)
 
 
-def _rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=cu.int_range(2, 3, " (Kanalje is played by 3, or 2: docs/rules/kanalje.md §1.2)"),
-                   default=KanaljeRules.players,
-                   metavar="3|2", help="players at the table: 3 (default) or 2, the two-phase game of "
-                   "docs/rules/kanalje.md §4")
-    p.add_argument("--turned-jack", type=_TURNED_JACK, default=None, metavar="dead|last-trick",
-                   help="three players: a turned jack takes no part (dead, default) or goes to the last trick's "
-                   "winner (last-trick)")
-    p.add_argument("--no-phase1-jacks-cost", action="store_true",
-                   help="two players: jacks in phase-1 tricks fall dead instead of costing the trick's winner")
+def _rules_options(p: argparse.ArgumentParser, game: bool = False) -> None:
+    """A flag a rules field; ``--target`` only where whole games are played (``game``)."""
+    cu.add_rules_flags(p, KanaljeRules, skip=() if game else ("target",))
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser("kanalje", help="Kanalje (three or two players): jack risk, hand value, the game to 21",
-                       description="Kanalje (docs/rules/kanalje.md) for three players, or two with --players 2.")
+    """Kanalje (docs/rules/kanalje.md) for three players, or two with --players 2 (§4)."""
+    p = cu.command(sub, "kanalje", add_commands,
+                   "Kanalje (three or two players): jack risk, hand value, the game to 21")
     ksub = p.add_subparsers(dest="kanalje_command", metavar="COMMAND", parser_class=type(p))
     p.set_defaults(func=cu.help_exit(p))
+    for add in (_add_risk, _add_hand, _add_game, _add_strength, _add_trace, _add_advise, _add_review, _add_table):
+        add(ksub)
 
-    r = ksub.add_parser("risk", help="who takes each jack, and each seat's expected score",
-                        description="Probability each seat takes each jack, the holder takes their own jack, "
-                        "and each seat's expected score and penalty, with 95% intervals.")
+
+def _add_risk(ksub) -> None:
+    """Probability each seat takes each jack, the holder takes their own jack, and each seat's
+    expected score and penalty, with 95% intervals."""
+    r = cu.command(ksub, "risk", _add_risk, "who takes each jack, and each seat's expected score")
     _common(r, _sizes(RISK_SAMPLES))
     r.set_defaults(func=_risk)
 
-    h = ksub.add_parser("hand", help="what my 17 (13) cards are worth",
-                        description="Expected tricks, penalty and score of a 17-card hand, and the chance of "
-                        "taking each jack, with the other 34 cards dealt at random. With --players 2: 13 cards "
-                        "and --faceup (phase 1, the whole deal) or --trump (phase 2 alone).")
+
+def _add_hand(ksub) -> None:
+    """Expected tricks, penalty and score of a 17-card hand, and the chance of taking each jack,
+    with the other 34 cards dealt at random. With --players 2: 13 cards and --faceup (phase 1, the
+    whole deal) or --trump (phase 2 alone)."""
+    h = cu.command(ksub, "hand", _add_hand, "what my 17 (13) cards are worth")
     h.add_argument("--hand", required=True, metavar="CARDS", help='my hand: my 17 cards (13 with two players), e.g. '
                    '"Ah Kh 2c ..."')
     h.add_argument("--turned", metavar="CARD", help="three players: the turned card; its suit is trump")
@@ -94,33 +93,37 @@ def add_commands(sub) -> None:
     _common(h, _sizes(HAND_SAMPLES))
     h.set_defaults(func=_hand)
 
-    g = ksub.add_parser("game", help="who wins the game to 21",
-                        description="Probability each seat wins the game to 21 (highest total once somebody "
-                        "reaches it; a tie at the top plays on) and the number of deals it takes. A game still "
-                        "open after --max-deals deals is counted as unfinished, and the output says how many.")
-    g.add_argument("--target", type=cu.int_range(1, MAX_TARGET), default=KanaljeRules.target, metavar="PTS",
-                   help=f"points that end the game, 1..{MAX_TARGET:,} (default {KanaljeRules.target})")
-    g.add_argument("--max-deals", type=cu.int_range(1, MAX_DEALS, " deals"), default=DEFAULT_MAX_DEALS,
-                   metavar="D", help=f"deals after which an open game counts as unfinished, 1..{MAX_DEALS:,} "
-                   f"(default {DEFAULT_MAX_DEALS})")
-    _common(g, _sizes(GAME_SAMPLES), unit="games")
+
+def _add_game(ksub) -> None:
+    """Probability each seat wins the game to 21 (highest total once somebody reaches it; a tie at
+    the top plays on) and the number of deals it takes. A game still open after --max-deals deals is
+    counted as unfinished, and the output says how many."""
+    g = cu.command(ksub, "game", _add_game, "who wins the game to 21")
+    cu.max_deals(g, DEFAULT_MAX_DEALS, MAX_DEALS)
+    _common(g, _sizes(GAME_SAMPLES), unit="games", game=True)
     g.set_defaults(func=_game)
 
-    m = ksub.add_parser("strength", help="player A against player B on the same deals, seats swapped: points a deal",
-                        description="Each deal played with B in every seat, then with A in each seat in turn and B "
-                        "elsewhere (two players: A in seat 0, then 1): A's edge in points a deal, B's score in the "
-                        "same seat subtracted, and P(A did better over the deal's playings), 95% intervals.")
+
+def _add_strength(ksub) -> None:
+    """Each deal played with B in every seat, then with A in each seat in turn and B elsewhere (two
+    players: A in seat 0, then 1): A's edge in points a deal, B's score in the same seat
+    subtracted, and P(A did better over the deal's playings), 95% intervals."""
+    m = cu.command(ksub, "strength", _add_strength,
+                   "player A against player B on the same deals, seats swapped: points a deal")
     cu.add_strength_players(m, STRENGTH_A, STRENGTH_B, ", ".join(POLICY_NAMES))
     _lookahead_option(m)
     _rules_options(m)
+    cu.add_check(m)
     cu.add_run_options(m, _sizes(STRENGTH_SAMPLES), unit="deals", precision_flag=False)
     m.set_defaults(func=_strength)
 
-    t = ksub.add_parser("trace", help="every card of one deal, as a record that reads back",
-                        description="One deal played by --policies, dealt from --seed or given (--hands, with "
-                        "--turned, or --stock with two players): each seat's cards, then every card played and "
-                        "each trick's winner, one line a move ('seat: action cards'), the scores last. The "
-                        "text reads back (cardodds.trace.Trace.parse).")
+
+def _add_trace(ksub) -> None:
+    """One deal played by --policies, dealt from --seed or given (--hands, with --turned, or --stock
+    with two players): each seat's cards, then every card played and each trick's winner, one line
+    a move ('seat: action cards'), the scores last. The text reads back
+    (cardodds.trace.Trace.parse)."""
+    t = cu.command(ksub, "trace", _add_trace, "every card of one deal, as a record that reads back")
     t.add_argument("--policies", default=DEFAULT_POLICIES, metavar="P[,P...]", help=_POL_HELP)
     t.add_argument("--hands", metavar="H0;H1[;H2]", help='every seat\'s cards, ";" between seats, e.g. '
                    '"Ac Kc ...; 2d 5d ...; Qd 3h ..." (default: dealt from --seed)')
@@ -132,32 +135,27 @@ def add_commands(sub) -> None:
     _rules_options(t)
     cu.add_trace_options(t)
     t.set_defaults(func=_trace)
-    _add_advise(ksub)
-    _add_review(ksub)
-    _add_table(ksub)
 
 
 def _rules(args) -> KanaljeRules:
-    if args.players == 2 and args.turned_jack is not None:
-        raise cu.UsageError(f"--turned-jack {args.turned_jack} applies to three players; two players turn no "
-                            "card (drop it, or use --players 3)")
-    if args.players == 3 and args.no_phase1_jacks_cost:
-        raise cu.UsageError("--no-phase1-jacks-cost applies to the two-player game; three players have no phase 1 "
-                            "(drop it, or use --players 2)")
-    turned_jack = cu.python_name(args.turned_jack or KanaljeRules.turned_jack)
-    return KanaljeRules(players=args.players, turned_jack=turned_jack,
-                        target=getattr(args, "target", KanaljeRules.target),
-                        phase1_jacks_cost=not args.no_phase1_jacks_cost)
+    return cu.rules_of(args, KanaljeRules)
 
 
-def _given_rules(args, players: int) -> KanaljeRules | None:
-    """The rules flags' rules (``players`` unless --players is given), None when no rules flag
-    is given (the command's own default rules)."""
-    if args.players is None and args.turned_jack is None and not args.no_phase1_jacks_cost:
+def _given_rules(args, players: int | None = None) -> KanaljeRules | None:
+    """The rules flags' rules, None when no rules flag is given (the command's own default rules);
+    their player count ``players`` unless --players is given, else that of the rules flags given
+    (2 for a two-player rule), else 3."""
+    from .._fields import rule_fields
+
+    given = cu.given_rules(args, KanaljeRules)
+    if not given:
         return None
-    if args.players is None:
-        args.players = players
-    return _rules(args)
+    if "players" not in given:
+        counts = [f.metadata["players"] for f in rule_fields(KanaljeRules)
+                  if f.name in given and "players" in f.metadata]
+        given_players = players if players is not None else (counts[0] if counts else KanaljeRules.players)
+        return cu.rules_of(args, KanaljeRules, players=given_players)
+    return cu.rules_of(args, KanaljeRules)
 
 
 def _check_policies(args, rules) -> list[str]:
@@ -179,7 +177,7 @@ def _risk(args) -> int:
     rules = _rules(args)
     names = _check_policies(args, rules)
     with two_processes(_split(names, rules.players == 2)):
-        res = jack_risk(args.policies, rules=rules, **_run_args(args))
+        res = jack_risk(args.policies, rules=rules, check=args.check, **_run_args(args))
     return cu.emit(args, res, risk_text)
 
 
@@ -216,7 +214,7 @@ def _hand(args) -> int:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
     with two_processes(_split(names, rules.players == 2 and args.faceup is not None)):
         res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
-                            policies=args.policies, rules=rules, **_run_args(args))
+                            policies=args.policies, rules=rules, check=args.check, **_run_args(args))
     return cu.emit(args, res, hand_text)
 
 
@@ -225,7 +223,7 @@ def _game(args) -> int:
 
     rules = _rules(args)
     _check_policies(args, rules)
-    res = game(args.policies, rules=rules, max_deals=args.max_deals, **_run_args(args))
+    res = game(args.policies, rules=rules, max_deals=args.max_deals, check=args.check, **_run_args(args))
     return cu.emit(args, res, game_text)
 
 
@@ -237,22 +235,28 @@ def _strength(args) -> int:
     for flag, name in (("A", args.a), ("B", args.b)):
         cu.about(f"policy {flag}", name, resolve_policies, name, 1)
     res = strength(args.a, args.b, rules=rules, samples=args.samples, lookahead_samples=args.lookahead_samples,
-                   **cu.run_options(args))
+                   check=args.check, **cu.run_options(args))
     return cu.emit(args, res, strength_text)
 
 
 def strength_text(r) -> str:
-    return cu.strength_text(r, "seats", 3)
+    return cu.strength_text(r, "seats", 3, *cu.violations(r))
 
 
 def _lineup(r) -> str:
     return "/".join(r.policies)
 
 
-def _variant(rules) -> str:
+def _variant(rules, shown: tuple[str, ...] = ()) -> str:
+    """The players and the rules in a header: every rule that differs from the default is named."""
+    from .._fields import rules_words
+
     if rules.players == 2:
-        return "2 players" + ("" if rules.phase1_jacks_cost else ", phase-1 jacks fall dead")
-    return f"3 players, turned jack {rules.turned_jack.replace('_', '-')}"
+        base = "2 players" + ("" if rules.phase1_jacks_cost else ", phase-1 jacks fall dead")
+    else:
+        base = f"3 players, turned jack {rules.turned_jack.replace('_', '-')}"
+    more = rules_words(rules, ("players", "turned_jack", "phase1_jacks_cost") + shown)
+    return base + (f", {more}" if more else "")
 
 
 def risk_text(r) -> str:
@@ -271,7 +275,7 @@ def risk_text(r) -> str:
     jack_rows = [[card, f"-{r.rules.jack_penalty(suit)}"] + [cu.est(e) for e in r.taken_by_seat(suit)]
                  + [cu.est(r.holder_takes(suit))] for suit, card in _JACKS]
     return cu.block(head, r, cu.table(seat_head, seat_rows), cu.table(jack_head, jack_rows),
-                    f"mean deal total {cu.est(r.mean_total, 3, sign=True)} points")
+                    f"mean deal total {cu.est(r.mean_total, 3, sign=True)} points", *cu.violations(r))
 
 
 def hand_text(h) -> str:
@@ -283,17 +287,17 @@ def hand_text(h) -> str:
         ("hand", format_cards(sorted(h.hand))), ("tricks", cu.est(h.tricks, 3)),
         ("penalty", cu.est(h.penalty, 3)), ("score", cu.est(h.score, 3, sign=True))])
     jacks = cu.table(("jack", "P(I take it)"), [(card, cu.est(h.jacks[suit])) for suit, card in _JACKS])
-    return cu.block(head, h, figures, jacks)
+    return cu.block(head, h, figures, jacks, *cu.violations(h))
 
 
 def game_text(g) -> str:
-    head = f"Kanalje game to {g.rules.target}, {_variant(g.rules)}, {_lineup(g)} ({cu.how(g, 'games')})"
+    head = f"Kanalje game to {g.rules.target}, {_variant(g.rules, ('target',))}, {_lineup(g)} ({cu.how(g, 'games')})"
     wins = cu.table(("seat", "player", "wins the game"),
                     [(s, g.policies[s], cu.est(e)) for s, e in enumerate(g.win)])
     unfinished = (f"{g.unfinished:,} of {g.samples:,} (still open after {g.max_deals} deals; no seat wins them)"
                   if g.unfinished else f"0 (every game ended within {g.max_deals} deals)")
     deals = cu.table(None, [("deals a game", cu.est(g.mean_deals, 2)), ("unfinished games", unfinished)])
-    return cu.block(head, g, wins, deals)
+    return cu.block(head, g, wins, deals, *cu.violations(g))
 
 
 # ---- advise ---------------------------------------------------------------------------------
@@ -421,26 +425,23 @@ def advise_text(r, wide: bool = False) -> str:
 
 
 # ---- review -----------------------------------------------------------------------------------
-_REVIEW_ABOUT = (
-    "Every card the seat played in a recorded deal, rated: the position as that seat knew it (its hand, the turned "
-    "card, the tricks so far; never another hand) goes to the advisor (cardodds kanalje advise), which ranks every "
-    "legal card on sampled worlds; the card ranked first is then measured against the card played on as many fresh "
-    "worlds, so its cost in points a deal is not inflated by the noise it was chosen on. Each card is rated good, "
-    "inaccuracy, mistake or blunder by its cost (no difference at this precision is good); a single legal card is "
-    "forced. The record is what 'cardodds kanalje trace' prints, or the same typed by hand (docs/kanalje-advise.md); "
-    "a move the rules forbid (a revoke, a card not in the hand, a play out of turn, a wrong win line) is reported at "
-    "its line, and the cards before it are still rated.")
-
-
 def _add_review(ksub) -> None:
-    r = ksub.add_parser("review", help="every card a seat played in a recorded deal, rated against the advisor's",
-                        description=_REVIEW_ABOUT)
+    """Every card the seat played in a recorded deal, rated: the position as that seat knew it (its
+    hand, the turned card, the tricks so far; never another hand) goes to the advisor (cardodds
+    kanalje advise), which ranks every legal card on sampled worlds; the card ranked first is then
+    measured against the card played on as many fresh worlds, so its cost in points a deal is not
+    inflated by the noise it was chosen on. Each card is rated good, inaccuracy, mistake or blunder
+    by its cost (no difference at this precision is good); a single legal card is forced. The record
+    is what 'cardodds kanalje trace' prints, or the same typed by hand (docs/kanalje-advise.md); a
+    move the rules forbid (a revoke, a card not in the hand, a play out of turn, a wrong win line) is
+    reported at its line, and the cards before it are still rated."""
+    r = cu.command(ksub, "review", _add_review,
+                   "every card a seat played in a recorded deal, rated against the advisor's")
     r.add_argument("--policies", default=ADVISE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the advisor's worlds out, seats as the record numbers them: one name for all or a "
                    f"comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, as kanalje advise)")
     _lookahead_option(r)
     _rules_options(r)
-    r.set_defaults(players=None)
     cu.add_review_options(r, "kanalje", f"{ADVISE_SAMPLES[1]:,}; {ADVISE_SAMPLES[0]:,} with heuristic or random "
                           "players alone: twice, to rank the cards and to measure the cost", unit="worlds a decision")
     r.set_defaults(func=_review)
@@ -492,7 +493,6 @@ def _add_table(ksub) -> None:
                    help=f"who plays the deals and every action out (with --build), one name for every seat or one a "
                    f"seat: {', '.join(POLICY_NAMES)} (default {TABLE_POLICIES})")
     _rules_options(p)
-    p.set_defaults(players=None)
     cu.add_run_options(p, f"{TABLE_DEALS:,} a table, with --build", unit="deals a table", precision_flag=False)
     p.set_defaults(func=_table)
     cu.table_seed(p, TABLE_SEED)
@@ -501,7 +501,7 @@ def _add_table(ksub) -> None:
 def _table(args) -> int:
     from .strategy import strategy_table
 
-    rules = _given_rules(args, 2 if args.no_phase1_jacks_cost else 3)
+    rules = _given_rules(args)
     if not args.build:
         given = [f for f, v in (("--samples", args.samples), ("--seed", None if args.seed == TABLE_SEED else args.seed),
                                 ("--threads", args.threads), ("--policies", args.policies)) if v is not None]

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..cards import SUIT_NAMES, card_rank, card_suit, parse_card
+from .._fields import rule
 from ..layout import Layout
 
 __all__ = ["RULES", "KanaljeRules", "TURNED_JACK_CHOICES", "check_rules"]
@@ -60,15 +61,22 @@ class KanaljeRules:
         Two players: ``"trick_card"`` [default], the suit of a random dead phase-1 trick card, or ``"none"``.
     """
 
-    players: int = 3
-    turned_jack: str = "dead"
-    target: int = 21
-    trick_points: int = 1
-    jack_penalties: tuple[int, int, int, int] = (2, 3, 4, 1)
-    phase1_jacks_cost: bool = True
-    phase1_leader: str = "non_dealer"
-    phase2_leader: str = "last_trick"
-    phase2_trump: str = "trick_card"
+    players: int = rule(3, "players at the table: 3, or 2 (the two-phase game)", low=2, high=3,
+                        why="Kanalje is played by 3, or 2")
+    turned_jack: str = rule("dead", "three players: a turned jack takes no part (dead) or goes to the last trick's "
+                            "winner (last-trick)", choices=TURNED_JACK_CHOICES, players=3)
+    target: int = rule(21, "points that end the game", low=1, high=1_000)
+    trick_points: int = rule(1, "points a trick", low=0, high=100)
+    jack_penalties: tuple[int, int, int, int] = rule((2, 3, 4, 1), "penalties of the jacks of clubs, diamonds, "
+                                                     "hearts, spades", low=0, high=100)
+    phase1_jacks_cost: bool = rule(True, "two players: a jack in a phase-1 trick costs the trick's winner its "
+                                   "penalty (else it falls dead)", players=2)
+    phase1_leader: str = rule("non_dealer", "two players: who leads phase 1", choices=PHASE1_LEADER_CHOICES,
+                              players=2)
+    phase2_leader: str = rule("last_trick", "two players: who leads phase 2, the last phase-1 trick's winner "
+                              "(last-trick) or the non-dealer", choices=PHASE2_LEADER_CHOICES, players=2)
+    phase2_trump: str = rule("trick_card", "two players: phase 2's trump, the suit of a random dead phase-1 trick "
+                             "card (trick-card) or none", choices=PHASE2_TRUMP_CHOICES, players=2)
 
     def __post_init__(self):
         if isinstance(self.players, bool) or self.players not in (2, 3):

@@ -16,14 +16,12 @@ _scale = cu.positive_float(0.0, 100.0, " (multiplies every sample count; 0.01 fo
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser(
-        "report",
-        help="rebuild the reports with charts into reports/ (byte-identical for the same seed)",
-        description="Write reports/<game>.md and its PNG charts for every game, and reports/index.html: every "
-        "section as one self-contained web page with lookups. The same seed and "
-        "scale rebuild the same files byte for byte. Each stage of every section is named on stderr; "
-        "progress bars show when stderr is a terminal (--progress to force).",
-    )
+    """Write reports/<game>.md and its PNG charts for every game, and reports/index.html: every
+    section as one self-contained web page with lookups. The same seed and scale rebuild the same
+    files byte for byte. Each stage of every section is named on stderr; progress bars show when
+    stderr is a terminal (--progress to force)."""
+    p = cu.command(sub, "report", add_commands,
+                   "rebuild the reports with charts into reports/ (byte-identical for the same seed)")
     p.add_argument("--out", default="reports", metavar="DIR", help="output folder (default reports/)")
     p.add_argument("--seed", type=cu.seed, default=SEED, metavar="S", help=f"seed (default {SEED})")
     p.add_argument("--scale", type=_scale, default=1.0, metavar="F",
