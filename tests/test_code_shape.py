@@ -22,6 +22,8 @@ OVER = {
     "cardodds/review.py:decision": "16: the place in the record (seat, line, move, what, known) wants a bundle, "
                                    "with the reviews being rewritten for the Position API",
     "cardodds/kanalje/analysis.py:evaluate_hand": "14: the hand, the card beside it and the seat are a position",
+    "cardodds/verdict.py:decide": "16: the plan and the budget (round_worlds, rounds, budget_worlds, budget_seconds, "
+                                  "budget_rounds, clock) want a bundle when the advisors pass one",
 }
 
 
