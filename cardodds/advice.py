@@ -59,7 +59,7 @@ from .stats import Estimate
 if TYPE_CHECKING:  # pandas is imported where a frame is built
     import pandas as pd
 
-__all__ = ["AdviceResult", "Decision", "Position", "decide", "pair_index"]
+__all__ = ["AdviceResult", "Ranking", "Turn", "Position", "decide", "pair_index"]
 
 
 class Position:
@@ -102,6 +102,22 @@ def _quote(v: str) -> str:
     return f'"{v}"' if q != v and '"' not in v and "$" not in v and "\\" not in v and "`" not in v else q
 
 
+@dataclass(frozen=True)
+class Turn:
+    """Where in a record a seat decided (see each game's ``positions``): the record's ``line``
+    (0 when not read from text) and ``move`` (0-based), the ``seat`` as the record numbers it,
+    the decision in words (``what``: ``"trick 3, 2nd"``), the option it took (``taken``, as the
+    advice names it) and ``key``, the moves before it that count for its seed (``child(seed, key,
+    ...)`` in a review)."""
+
+    line: int
+    move: int
+    seat: int
+    what: str
+    taken: str
+    key: int
+
+
 def pair_index(i: int, j: int, k: int) -> int:
     """Where the pair ``i < j`` of ``k`` options sits in :attr:`AdviceResult.pairs`."""
     return i * k - i * (i + 1) // 2 + (j - i - 1)
@@ -113,7 +129,7 @@ def _zero(e: Estimate) -> bool:
 
 
 @dataclass(frozen=True)
-class Decision:
+class Ranking:
     """What :func:`decide` concludes: the option ``first`` ranked first, ``best`` (``first``, or
     None when some rival does not clearly lose), the options ``same`` as ``first`` on every deal
     and those that clearly lose (``worse``); ``counted`` is False when no figure is defined."""
@@ -125,7 +141,7 @@ class Decision:
     counted: bool
 
 
-def decide(means: tuple[tuple[float, ...], ...], versus) -> Decision:
+def decide(means: tuple[tuple[float, ...], ...], versus) -> Ranking:
     """The decision rule of every advice (see the module's docstring).
 
     ``means``: per compared figure (ranked figure first), each option's mean. ``versus(j)``:
@@ -140,7 +156,7 @@ def decide(means: tuple[tuple[float, ...], ...], versus) -> Decision:
 
     first = max(range(k), key=key)  # max keeps the first of equals
     if not counted:
-        return Decision(first, None, (), (), False)
+        return Ranking(first, None, (), (), False)
     same, worse, rivals = [], [], 0
     for j in range(k):
         if j == first:
@@ -154,7 +170,7 @@ def decide(means: tuple[tuple[float, ...], ...], versus) -> Decision:
         if open_.lo > 0:
             worse.append(j)
     clear = k == 1 or (rivals > 0 and len(worse) == rivals)
-    return Decision(first, first if clear else None, tuple(same), tuple(worse), True)
+    return Ranking(first, first if clear else None, tuple(same), tuple(worse), True)
 
 
 @dataclass(frozen=True, repr=False, kw_only=True)
@@ -207,7 +223,7 @@ class AdviceResult(Result):
         return e if i < j else e.scaled(-1)
 
     @cached_property
-    def decision(self) -> Decision:
+    def ranking(self) -> Ranking:
         """:func:`decide` on the compared figures."""
         means = tuple(tuple(e.value for e in self.figures[name]) for name in self.compared)
         return decide(means, lambda j, first: tuple(self.difference(first, j, name) for name in self.compared))
@@ -215,7 +231,7 @@ class AdviceResult(Result):
     @property
     def best_index(self) -> int:
         """The option ranked first (named as :attr:`best` or not)."""
-        return self.decision.first
+        return self.ranking.first
 
     @property
     def versus_best(self) -> tuple[Estimate, ...]:
@@ -226,17 +242,17 @@ class AdviceResult(Result):
     @property
     def best(self) -> str | None:
         """The best option's name; None when no option is better at this precision."""
-        i = self.decision.best
+        i = self.ranking.best
         return None if i is None else self.options[i]
 
     @property
     def clearly_worse(self) -> list[str]:
         """The options that clearly lose against the option ranked first."""
-        return [self.options[j] for j in self.decision.worse]
+        return [self.options[j] for j in self.ranking.worse]
 
     def same_as_best(self, i: int) -> bool:
         """Option ``i`` played exactly like the option ranked first on every deal: the same choice."""
-        return i in self.decision.same
+        return i in self.ranking.same
 
     @property
     def verdict(self) -> str:
@@ -319,7 +335,7 @@ def _fmt(e: Estimate | None) -> str:
 def verdict_words(r: AdviceResult) -> str:
     """The verdict of an advice, in words: ``"play Ah"``, ``"play Ah (the only card)"``, or that no
     option is better at this precision (the one ranked first, and those that clearly lose)."""
-    d = r.decision
+    d = r.ranking
     if not d.counted:
         return f"nothing to compare: no {r.sampled} counted"
     if d.best is not None:
