@@ -185,6 +185,7 @@ class AdviceResult(Result):
     word for choosing (``"play"``, ``"känä"``), ``noun``: what an option is (``"card"``),
     ``sampled``: what a sample is (``"world"``, ``"deal"``). ``effective_samples``: the deals
     the figures rest on (less than ``samples`` when they are weighted), None for ``samples``.
+    ``violations``: broken rules counted in a checked run (0 unless something is broken).
     """
 
     game: str
@@ -199,6 +200,7 @@ class AdviceResult(Result):
     noun: str = "option"
     sampled: str = "deal"
     effective_samples: float | None = None
+    violations: int = 0
     counts: np.ndarray | None = counts_field(default=None)
 
     # ---- the figures ------------------------------------------------------------------
@@ -287,7 +289,7 @@ class AdviceResult(Result):
                   "ranked_by": self.ranked_by, "best": self.best, "clearly_worse": self.clearly_worse,
                   "verdict": self.verdict})
         if self.effective_samples is not None:
-            d["effective_samples"] = float(self.effective_samples)
+            d["effective_samples"] = self.effective_samples
         cols = self._columns()
         d["options"] = [{"option": o, **{n: _est(self.figures[n][i]) for n in cols},
                          "versus_best": self.versus_best[i].to_dict(), "same_as_best": self.same_as_best(i)}
@@ -295,7 +297,7 @@ class AdviceResult(Result):
         return d
 
     def __repr__(self) -> str:
-        ess = ("" if self.effective_samples is None else
+        ess = ("" if self.effective_samples is None or self.effective_samples == self.samples else
                f", effective sample size {self.effective_samples:,.0f}")
         lines = [f"{self.game.capitalize()} advice: {self.position}",
                  f"  {', '.join(self.policies)}; {self.samples:,} {self.sampled}s{ess}, seed {self.seed}; "
@@ -333,15 +335,17 @@ def _fmt(e: Estimate | None) -> str:
 
 
 def verdict_words(r: AdviceResult) -> str:
-    """The verdict of an advice, in words: ``"play Ah"``, ``"play Ah (the only card)"``, or that no
-    option is better at this precision (the one ranked first, and those that clearly lose)."""
+    """The verdict of an advice, in words: ``"play Ah"``, ``"play Ah (the only legal card)"``, or
+    that no option is better at this precision (the one ranked first, and those that clearly
+    lose: names of one word apart by spaces, others by ``"; "``)."""
     d = r.ranking
     if not d.counted:
-        return f"nothing to compare: no {r.sampled} counted"
+        return f"nothing to compare: no {r.sampled} dealt agrees with the position"
     if d.best is not None:
         return f"{r.verb} {r.options[d.best]}" + (f" (the only {r.noun})" if len(r.options) == 1 else "")
     if len(d.same) == len(r.options) - 1:
         return f"every {r.noun} scores the same on these {r.sampled}s"
     worse = r.clearly_worse
+    sep = "; " if any(" " in o for o in r.options) else " "  # names of one word, as cards: "4c Kc"
     return (f"no {r.noun} is better at this precision (ranked first: {r.options[d.first]})"
-            + (f"; clearly worse: {', '.join(worse)}" if worse else ""))
+            + (f"; clearly worse: {sep.join(worse)}" if worse else ""))

@@ -116,8 +116,9 @@ def _result(pos: Position, counts, names, rules, res) -> AdviceResult:
             figures[f"takes J of {name}"] = tuple(p(i, s) for i in range(k))
     pairs = _figures(v, "pair", PAIRS, [pair_index(a, b) for a in range(k) for b in range(a + 1, k)], infer)
     return AdviceResult(game="kanalje", position=pos, options=pos.options, unit=UNIT, ranked_by="score",
-                        figures=figures, pairs={"score": pairs}, policies=tuple(names), verb="play", noun="card",
-                        sampled="world", effective_samples=_effective(v, infer) if infer else None, counts=counts,
+                        figures=figures, pairs={"score": pairs}, policies=tuple(names), verb="play", noun="legal card",
+                        sampled="world", effective_samples=_effective(v, infer), violations=int(v.violations),
+                        counts=counts,
                         rules=rules, samples=res.samples, seed=res.seed, partial=res.partial)
 
 
