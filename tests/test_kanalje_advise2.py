@@ -111,7 +111,7 @@ def test_phase2_random_play_matches_exact_enumeration(seed, left, in_trick):
     st = replay(trump, played, n=2, leader=leader)
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
                samples=20_000, rng=seed)
-    assert r.samples == 20_000 and r.phase == 2
+    assert r.samples == 20_000 and r.position.phase == 2
     for card, e in zip(cards(r), r.value):
         exact = random_value(st, seat, mine, card)
         assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
@@ -141,7 +141,7 @@ def test_phase2_dead_cards_i_remember(seed, remembered):
     st.played |= set(dead)
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), dead=format_cards(dead),
                policies="random", rules=TWO, samples=20_000, rng=seed)
-    assert r.position.dead == tuple(dead) and r.to_dict()["dead"] == format_cards(dead)
+    assert r.position.dead == tuple(dead) and r.to_dict()["position"]["dead"] == format_cards(dead)
     assert len(consistent_deals(st, seat, mine)) < len(deals)
     for card, e in zip(cards(r), r.value):
         exact = random_value(st, seat, mine, card)
@@ -169,7 +169,7 @@ def test_phase2_top_trump_and_jacks():
     """Hearts are trump (7♥ dead); I lead with the A♥: it takes whatever the opponent plays."""
     hand = "Ah 2c 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac"
     r = advise(seat=0, hand=hand, trump="7h", rules=TWO, samples=3_000, rng=1)
-    assert r.phase == 2 and sorted(r.options) == sorted(hand.split())
+    assert r.position.phase == 2 and sorted(r.options) == sorted(hand.split())
     i = r.options.index("Ah")
     assert r.figures["tricks"][i].lo >= 1 and set(jacks(r)[i]) == {"spades", "clubs", "diamonds", "hearts"}
     # the jack of trump as the trump card is dead, not out
@@ -415,7 +415,7 @@ def test_phase1_follower_keeps_its_jacks_and_options():
     r = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO, samples=500, rng=1)
     led = played[-1][1][0]
     assert set(cards(r)) == {c for c in mine if c // 4 != JACK or suit(c) == suit(led)}
-    assert r.to_dict()["faceup"] == format_cards(faceups) and r.to_dict()["phase"] == 1
+    assert r.to_dict()["position"]["faceup"] == format_cards(faceups) and r.to_dict()["position"]["phase"] == 1
 
 
 # ---- the same figures everywhere, the result ---------------------------------------------------------
@@ -436,8 +436,9 @@ def test_two_player_result_and_lookahead():
                policies="lookahead", lookahead_samples=2, samples=20, rng=1)
     assert r.policies == ("lookahead", "lookahead") and r.violations == 0
     d = json.loads(json.dumps(r.to_dict()))
-    assert d["trump"] == card_str(trump) and d["phase"] == 2 and "turned" not in d
-    assert set(d["options"][0]) == {"card", "score", "tricks", "penalty", "jacks", "versus_best"}
+    p = d["position"]
+    assert p["trump"] == card_str(trump) and p["phase"] == 2 and "turned" not in p
+    assert {"option", "score", "tricks", "penalty", "versus_best"} <= set(d["options"][0])
     assert "trump" in repr(r)
     seat, mine, faceups, played, _, _ = phase1_position(3, 4, 0)
     r1 = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO,
@@ -492,7 +493,7 @@ def test_two_player_cli_table(capsys):
     assert out.startswith("Kanalje advice, 2 players, seat 0, faceup 8h") and "verdict:" in out
     assert main(argv + ["--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["faceup"] == "8h" and d["phase"] == 1 and d["samples"] == 300
+    assert d["position"]["faceup"] == "8h" and d["position"]["phase"] == 1 and d["samples"] == 300
 
 
 def test_leader_options_of_the_rules():
