@@ -49,7 +49,7 @@ import math
 import shlex
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -72,7 +72,7 @@ class Position:
 
     seat: int
     #: The game's name as the command line spells it (``cardodds GAME advise``).
-    game: str = ""
+    game: ClassVar[str] = ""
 
     def words(self) -> dict[str, str | None]:
         """The command line's flags (without ``--``, ``_`` for ``-``) and their words."""

@@ -61,13 +61,14 @@ class Position(advice.Position):
     tricks as ``((leader, (card, ...)), ...)``.
     """
 
+    # Read as given (text, names or codes), kept as codes: the types are the kept ones.
     seat: int
-    hand: tuple[int, ...]
-    turned: int | None = None
-    played: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    faceup: tuple[int, ...] | None = None
-    trump: int | None = None
-    dead: tuple[int, ...] | None = None
+    hand: tuple[int, ...] | Any
+    turned: int | Any = None
+    played: tuple[tuple[int, tuple[int, ...]], ...] | Any = ()
+    faceup: tuple[int, ...] | Any = None
+    trump: int | Any = None
+    dead: tuple[int, ...] | Any = None
     rules: KanaljeRules = None  # type: ignore[assignment]  # None reads as KanaljeRules()
     infer: bool = False
     lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES
