@@ -355,10 +355,10 @@ def _advise(args) -> int:
     names = _check_policies(args, rules)
     run = _run_args(args)
     try:
-        position = Position(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
-                            dead=args.dead, played=args.played, rules=rules, infer=args.infer,
-                            lookahead_samples=run.pop("lookahead_samples"))
-        with two_processes(_advise_split(names, args.faceup is not None)):
+        with two_processes(_advise_split(names, args.faceup is not None)):  # reading the position compiles too
+            position = Position(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump,
+                                faceup=args.faceup, dead=args.dead, played=args.played, rules=rules, infer=args.infer,
+                                lookahead_samples=run.pop("lookahead_samples"))
             res = advise(position, policies=args.policies, **run)
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
