@@ -71,10 +71,10 @@ def kanalje_position(deal_seed: int, g: np.random.Generator):
 
 
 def kanalje_values(pos: dict, policies: str, samples: int | None, rng: int) -> dict:
-    from cardodds.kanalje import advise
+    from cardodds.kanalje import Position, advise
 
-    r = advise(**pos, policies=policies, samples=samples, rng=rng, threads=2, progress=False)
-    return {"options": r.options, "values": [e.value for e in r.score], "se": [e.se for e in r.score],
+    r = advise(Position(**pos), policies=policies, samples=samples, rng=rng, threads=2, progress=False)
+    return {"options": list(r.options), "values": [e.value for e in r.value], "se": [e.se for e in r.value],
             "named": r.best if r.best is not None else r.options[r.best_index]}
 
 

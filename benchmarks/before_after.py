@@ -11,7 +11,9 @@ same load. Prints a markdown table: each call's median rates, the median of its 
 after / before, and a 95% interval for that median (order statistics of the ratios, which
 needs 6 repeats or more); the last line gives the median ratio over the calls. Fresh
 interpreters of one tree differ by a few per cent on this machine, so a ratio is ruled out
-only by an interval that excludes it. The calls use names both trees know. Its tables are
+only by an interval that excludes it. The calls use names both trees know: a call whose game
+reads a ``Position`` (``advise(position, ...)``) gets one built from the position's keywords in
+a tree that has it, and the keywords themselves in a tree before it. Its tables are
 recorded by hand in ``RESULTS_speed.md`` (``compile.py`` writes the whole of
 ``RESULTS_compile.md``).
 """
@@ -29,7 +31,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _timing import median_interval  # noqa: E402
 
-#: name -> (module, function, keyword arguments, deals a timed call plays)
+#: name -> (module, function, keyword arguments, deals a timed call plays[, the keywords a tree with
+#: the game's ``Position`` gives to it])
+_KANALJE_POSITION = ("seat", "hand", "turned", "faceup", "played", "rules")
 CALLS = {
     "kana.odds, 4 players": ("cardodds.kana", "odds", "dict(players=4)", 4_000_000),
     "kana.advise peek-one, seat 2, 9h, känäd 5c Kd": (
@@ -54,15 +58,16 @@ CALLS = {
     "kanalje.advise seat 0, 17 cards, 7h turned": (
         "cardodds.kanalje", "advise",
         "dict(seat=0, hand='Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s', turned='7h', policies='heuristic')",
-        100_000),
+        100_000, _KANALJE_POSITION),
     "kanalje.advise look-ahead players (the default), seat 0": (
         "cardodds.kanalje", "advise",
         "dict(seat=0, hand='Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s', turned='7h', policies='lookahead')",
-        120),
+        120, _KANALJE_POSITION),
     "kanalje.advise two players, phase 1": (
         "cardodds.kanalje", "advise",
         "dict(rules=__import__('cardodds.kanalje', fromlist=['x']).KanaljeRules(players=2), seat=1, "
-        "hand='As Ks 3s 4c 8c Tc 2d 6d 9d Qd 5h 8h Ah', faceup='Jh', played='0: Qs', policies='heuristic')", 100_000),
+        "hand='As Ks 3s 4c 8c Tc 2d 6d 9d Qd 5h 8h Ah', faceup='Jh', played='0: Qs', policies='heuristic')", 100_000,
+        _KANALJE_POSITION),
     "canasta.melds, 12 cards": ("cardodds.canasta", "melds", "dict(hand_size=12)", 2_000_000),
     "canasta.hand_odds": ("cardodds.canasta", "hand_odds", "dict(hand='Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h')",
                           1_000_000),
@@ -70,24 +75,29 @@ CALLS = {
 }
 
 CODE = """
-import statistics, time, warnings
+import importlib, statistics, time, warnings
 warnings.simplefilter("ignore", DeprecationWarning)
 from {module} import {function} as call
 kw = {kw}
-call(**kw, samples=max(1, {samples} // 100), rng=1, threads=1)
+args = ()
+game = importlib.import_module("{module}")
+if {position} and hasattr(game, "Position"):  # this tree's advise reads a Position
+    args = (game.Position(**{{k: kw.pop(k) for k in {position} if k in kw}}),)
+call(*args, **kw, samples=max(1, {samples} // 100), rng=1, threads=1)
 rates = []
 for _ in range(3):
     t = time.process_time()
-    call(**kw, samples={samples}, rng=1, threads=1)
+    call(*args, **kw, samples={samples}, rng=1, threads=1)
     rates.append({samples} / (time.process_time() - t))
 print(statistics.median(rates))
 """
 
 
 def one(tree: str, call: tuple, samples: int) -> float:
-    module, function, kw, _ = call
+    module, function, kw = call[:3]
+    position = call[4] if len(call) > 4 else ()
     env = dict(os.environ, PYTHONPATH=tree)
-    code = CODE.format(module=module, function=function, kw=kw, samples=samples)
+    code = CODE.format(module=module, function=function, kw=kw, samples=samples, position=position)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd="/")
     return float(out.stdout.strip().splitlines()[-1])
 

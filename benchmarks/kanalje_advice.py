@@ -16,7 +16,7 @@ import os
 import statistics
 import time
 
-from cardodds.kanalje import KanaljeRules, advise
+from cardodds.kanalje import KanaljeRules, Position, advise
 
 TWO = KanaljeRules(players=2)
 POSITIONS = {
@@ -41,11 +41,11 @@ def main() -> None:
     print(f"load average at the start: {os.getloadavg()[0]:.2f}")
     for policies in args.policies.split(","):
         for name, pos in POSITIONS.items():
-            advise(**pos, policies=policies, samples=4, rng=1, threads=args.threads)  # compile
+            advise(Position(**pos), policies=policies, samples=4, rng=1, threads=args.threads)  # compile
             runs = []
             for _ in range(args.repeats):
                 t0 = time.perf_counter()
-                r = advise(**pos, policies=policies, rng=1, threads=args.threads)
+                r = advise(Position(**pos), policies=policies, rng=1, threads=args.threads)
                 runs.append(time.perf_counter() - t0)
             print(f"{policies:9s} | {name} | {r.samples:,} worlds | median {statistics.median(runs):.2f} s "
                   f"({', '.join(f'{t:.2f}' for t in runs)}) | {r.verdict}", flush=True)

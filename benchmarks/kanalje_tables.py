@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from cardodds.cards import card_str, format_cards
-from cardodds.kanalje import KanaljeRules, advise
+from cardodds.kanalje import KanaljeRules, Position, advise
 from cardodds.kanalje import _strategy as KS
 from cardodds.kanalje._bits import JACKS
 from cardodds.kanalje._defaults import DEFAULT_LOOKAHEAD_SAMPLES, TABLE_POLICIES
@@ -95,16 +95,18 @@ def ask(name: str, row, threads, seed):
     seat, plays = int(row[KS.P.seat]), [int(p) for p in row[KS.P.log:KS.P.log + row[KS.P.plays]]]
     hand = format_cards(_cards(row[KS.P.hand]))
     card = int(row[KS.P.card])
-    kw = dict(seat=seat, hand=hand, rules=rules, rng=seed, threads=threads)
+    kw = dict(seat=seat, hand=hand, rules=rules)
     if players == 3:
-        return advise(turned=card_str(card), played=_tricks(plays, 3), **kw)
-    if name == "faceup":
+        pos = Position(turned=card_str(card), played=_tricks(plays, 3), **kw)
+    elif name == "faceup":
         done = len(plays) // 2
         faceups = format_cards([int(row[KS.P.faceups + k]) for k in range(done + 1)])
-        return advise(faceup=faceups, played=_tricks(plays, 2), **kw)
-    phase1 = [p % 64 for p in plays[:26]]
-    dead = format_cards([c for c in phase1 if c != card])
-    return advise(trump=card_str(card), dead=dead, played=_tricks(plays[26:], 2), **kw)
+        pos = Position(faceup=faceups, played=_tricks(plays, 2), **kw)
+    else:
+        phase1 = [p % 64 for p in plays[:26]]
+        dead = format_cards([c for c in phase1 if c != card])
+        pos = Position(trump=card_str(card), dead=dead, played=_tricks(plays[26:], 2), **kw)
+    return advise(pos, rng=seed, threads=threads)
 
 
 def action_of(name: str, row, best: int) -> int | None:

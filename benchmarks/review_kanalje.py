@@ -31,7 +31,7 @@ from collections import defaultdict
 import numpy as np
 
 from cardodds.cards import parse_card
-from cardodds.kanalje import advise, review, trace
+from cardodds.kanalje import Position, advise, review, trace
 from cardodds.kanalje.review import THRESHOLDS
 from cardodds.rng import child
 
@@ -49,10 +49,10 @@ def timing(deals: int, repeats: int) -> None:
     review(records[0], seat=0, samples=4, rng=1)  # compile
     calls: dict[int, list[float]] = defaultdict(list)  # advice seconds by cards in the hand
 
-    def timed(**kw):
+    def timed(position, **kw):
         t0 = time.perf_counter()
-        r = advise(**kw)
-        calls[len(kw["hand"].split())].append(time.perf_counter() - t0)
+        r = advise(position, **kw)
+        calls[len(position.hand)].append(time.perf_counter() - t0)
         return r
 
     print(f"load average at the start: {_load()}")
@@ -112,7 +112,8 @@ def _same_worlds_cost(d, seed: int) -> float:
     hand, turned = head[len("hand "):].split("; turned ")
     played = None if played == "nothing yet" else played
     i = 0 if played is None else sum(len(g.split(":")[1].split()) for g in played.split(";"))
-    r = advise(seat=d.seat, hand=hand, turned=turned, played=played, rng=child(np.random.SeedSequence(seed), i, 0))
+    r = advise(Position(seat=d.seat, hand=hand, turned=turned, played=played),
+               rng=child(np.random.SeedSequence(seed), i, 0))
     assert r.options[r.best_index] == d.best
     return r.versus_best[r.options.index(d.taken)].value
 

@@ -78,7 +78,10 @@ def _advise_chunk(kanalje):
     """The advice kernel of three heuristic players on :data:`ADVISE_POSITION`, as ``advise`` calls it."""
     ka = kanalje._advise
     rules = importlib.import_module(f"{kanalje.__name__}.rules").KanaljeRules()
-    pos = importlib.import_module(f"{kanalje.__name__}.advise")._check_position(rules=rules, **ADVISE_POSITION)
+    advise = importlib.import_module(f"{kanalje.__name__}.advise")
+    check = getattr(advise, "_check_position", None) or importlib.import_module(  # moved with kanalje.Position
+        f"{kanalje.__name__}._position").check_position
+    pos = check(rules=rules, **ADVISE_POSITION)
     cards = np.array(pos.options, dtype=np.int64)
     same = ka.interchangeable(pos.table, pos.seat, cards)
     out = np.zeros(ka.ADVICE.size, dtype=np.int64)

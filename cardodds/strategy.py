@@ -33,7 +33,7 @@ from ._html import result_html
 from .results import Result, counts_field
 from .stats import Estimate
 
-__all__ = ["CELL", "Cell", "StrategyTable", "StrategyTablesResult", "TableSpec", "read_tables", "select",
+__all__ = ["CELL", "Cell", "Lookup", "StrategyTable", "StrategyTablesResult", "TableSpec", "read_tables", "select",
            "summarise", "write_tables"]
 
 
@@ -264,6 +264,31 @@ def summarise(spec: TableSpec, counts: np.ndarray) -> StrategyTable:
     return StrategyTable(spec, cells, counts.copy())
 
 
+@dataclass(frozen=True)
+class Lookup:
+    """Where a position (the game's ``Position``, as its ``advise`` takes it) falls in a strategy
+    table: the ``table``'s name, its ``cell`` (the verdict among the actions the position allows)
+    and the option each of those actions plays there (``options``: action -> the option as the
+    game's advice names it, e.g. a card)."""
+
+    table: str
+    cell: Cell
+    options: dict[str, str]
+
+    @property
+    def best(self) -> str | None:
+        """The option the cell's best action plays (None: no position of the cell was drawn)."""
+        return None if self.cell.best is None else self.options[self.cell.best]
+
+    @property
+    def verdict(self) -> str:
+        """In words: the table, the cell, its verdict and the option its best action plays."""
+        where = f"{self.table}: {', '.join(self.cell.key)}"
+        if self.cell.best is None:
+            return f"{where}: no positions"
+        return f"{where}: {self.cell.verdict} (plays {self.best})"
+
+
 @dataclass(frozen=True, repr=False, kw_only=True)
 class StrategyTablesResult(Result):
     """A game's strategy tables (``result["lead"]``), computed by playing every action out with
@@ -285,6 +310,23 @@ class StrategyTablesResult(Result):
             if t.name == name:
                 return t
         raise ValueError(f"no strategy table {name!r} here: the tables are {', '.join(t.name for t in self.tables)}")
+
+    def lookup(self, position) -> Lookup | None:
+        """The cell of these tables ``position`` (the game's ``Position``) falls in, its best action
+        among those the position allows and the option each plays; None when it falls in none
+        (the game's ``strategy.cell_of`` classifies it as the tables' kernel does)."""
+        from importlib import import_module
+
+        cell_of = getattr(import_module(f"cardodds.{self.game}.strategy"), "cell_of", None)
+        if cell_of is None:
+            raise ValueError(f"{self.game}'s strategy tables do not read a position")
+        found = cell_of([t.name for t in self.tables], position)
+        if found is None:
+            return None
+        name, index, options = found
+        t = self.table(name)
+        among = list(options) if len(options) < len(t.spec.actions) else None
+        return Lookup(name, t.cell(*t.cells[index].key, among=among), options)
 
     def to_frame(self):
         """One row a cell of every table: ``table``, ``situation`` (the labels joined), then as

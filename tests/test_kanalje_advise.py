@@ -13,21 +13,35 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from cardodds.cards import card_str, format_cards
-from cardodds.kanalje import AdviceResult, KanaljeRules
+from cardodds.cards import card_str, format_cards, parse_card
+from cardodds.advice import AdviceResult
+from cardodds.kanalje import KanaljeRules, Position
 from cardodds.kanalje import advise as _advise
 from cardodds.kanalje import _advise as KA
-from cardodds.kanalje.advise import _check_position
+from cardodds.kanalje._defaults import ADVISE_POLICIES
+from cardodds.kanalje._position import check_position as _check_position
+from cardodds.kanalje.advise import cost_words, jacks
 from cardodds.rng import as_seed_sequence, chunk_state
 
 from .naive_kanalje_advise import (State, consistent_deals, likelihood, play_random, posterior, random_value,
                                    random_value_inferred, rejection_deal, replay, suit)
 
 
+#: What a :class:`~cardodds.kanalje.Position` reads; the rest goes to ``advise``.
+POSITION = ("seat", "hand", "turned", "played", "trump", "faceup", "dead", "rules", "infer", "lookahead_samples")
+
+
 def advise(**kw):
-    """``advise`` with heuristic players unless told otherwise: these tests pin the heuristic
-    play-out (exact twins, interchangeable cards); the default lineup is tested on its own."""
-    return _advise(**{"policies": "heuristic", **kw})
+    """``advise`` of the position in ``kw`` with heuristic players unless told otherwise: these
+    tests pin the heuristic play-out (exact twins, interchangeable cards); the default lineup is
+    tested on its own."""
+    pos = Position(**{k: v for k, v in kw.items() if k in POSITION})
+    return _advise(pos, **{"policies": "heuristic", **{k: v for k, v in kw.items() if k not in POSITION}})
+
+
+def cards(r):
+    """An advice's options as card codes."""
+    return [parse_card(o) for o in r.options]
 
 
 def random_position(seed: int, left: int, in_trick: int):
@@ -98,7 +112,7 @@ def test_random_play_matches_exact_enumeration(seed, left, in_trick):
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random",
                samples=20_000, rng=seed)
     assert r.samples == 20_000 and len(r.options) >= 1
-    for card, e in zip(r.cards, r.score):
+    for card, e in zip(cards(r), r.value):
         exact = random_value(st, seat, mine, card)
         assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
 
@@ -110,7 +124,7 @@ def test_voids_shown_reach_the_figures():
     st = replay(turned, played)
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random",
                samples=20_000, rng=5)
-    for card, e in zip(r.cards, r.score):
+    for card, e in zip(cards(r), r.value):
         assert abs(e.value - random_value(st, seat, mine, card)) <= max(4 * e.se, 1e-12)
 
 
@@ -124,7 +138,7 @@ LATE = dict(seat=1, hand="Kc 7c 4s", turned="Qc",
 def test_the_top_trump_takes_the_trick(policies):
     # 8c led, clubs trump, Ac played and Qc turned: my Kc takes the trick for sure, the 7c cannot.
     r = advise(**LATE, policies=policies, samples=4_000, rng=3)
-    assert r.options == ["7c", "Kc"] and r.best == "Kc"
+    assert r.options == ("7c", "Kc") and r.best == "Kc"
     assert r.versus_best[0].lo > 0 and r.versus_best[1].value == 0
 
 
@@ -134,7 +148,7 @@ def test_the_last_card():
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), samples=500, rng=1)
     assert r.best == card_str(mine[0]) and r.verdict.endswith("(the only legal card)")
     exact = random_value(replay(turned, played), seat, mine, mine[0])
-    assert abs(r.score[0].value - exact) <= max(4 * r.score[0].se, 1e-12)
+    assert abs(r.value[0].value - exact) <= max(4 * r.value[0].se, 1e-12)
 
 
 def test_first_lead_every_card_and_jacks_out():
@@ -142,11 +156,11 @@ def test_first_lead_every_card_and_jacks_out():
     r = advise(seat=0, hand=hand, turned="Jc", samples=2_000, rng=1)
     assert sorted(r.options) == sorted(hand.split())
     # the turned J♣ is dead: the other three jacks are still out, J♥ and J♠ in my hand
-    assert set(r.jacks[0]) == {"spades", "diamonds", "hearts"}
+    assert set(jacks(r)[0]) == {"spades", "diamonds", "hearts"}
     i = r.options.index("Jh")
-    assert r.jacks[i]["hearts"].value > 0.5 and r.score[i].value == min(e.value for e in r.score)
+    assert jacks(r)[i]["hearts"].value > 0.5 and r.value[i].value == min(e.value for e in r.value)
     last = advise(seat=0, hand=hand, turned="Jc", rules=KanaljeRules(turned_jack="last_trick"), samples=200, rng=1)
-    assert "clubs" in last.jacks[0]
+    assert "clubs" in jacks(last)[0]
 
 
 # ---- the result ------------------------------------------------------------------------------------
@@ -154,13 +168,16 @@ def test_result_dict_frame_and_repr():
     r = advise(**LATE, samples=1_000, rng=7)
     assert isinstance(r, AdviceResult)
     d = json.loads(json.dumps(r.to_dict()))
-    for key in ("rules", "samples", "seed", "partial", "version", "policies", "seat", "hand", "turned", "played",
-                "best", "options"):
+    for key in ("rules", "samples", "seed", "partial", "version", "policies", "position", "command", "unit",
+                "ranked_by", "best", "verdict", "options"):
         assert key in d
-    assert d["seat"] == 1 and d["turned"] == "Qc" and d["played"].endswith("0: 8c") and d["best"] == "Kc"
+    p = d["position"]
+    assert p["seat"] == 1 and p["turned"] == "Qc" and p["played"].endswith("0: 8c") and d["best"] == "Kc"
+    assert d["command"] == str(r.position) and d["unit"] == "points a deal" and d["ranked_by"] == "score"
     assert d["policies"] == ["heuristic"] * 3 and d["samples"] == 1_000 and d["seed"] == 7
     o = d["options"][1]
-    assert o["card"] == "Kc" and set(o) == {"card", "score", "tricks", "penalty", "jacks", "versus_best"}
+    assert o["option"] == "Kc" and {"score", "tricks", "penalty", "versus_best"} <= set(o)
+    assert {k for k in o if k.startswith("takes J of")} == {f"takes J of {s}" for s in jacks(r)[1]}
     for e in (o["score"], o["tricks"], o["penalty"], o["versus_best"]):
         assert set(e) == {"value", "se", "lo", "hi"}
     f = r.to_frame()
@@ -180,14 +197,14 @@ def test_same_seed_same_figures_on_threads_and_dask():
 
 def test_the_default_players_same_figures_on_threads_and_dask():
     # the advisor's default plays out with look-ahead players: a search at every seat
-    same_everywhere(call=_advise, **LATE, samples=12, rng=4)
-    same_everywhere(call=_advise, seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", turned="7h",
-                    samples=4, rng=5)
+    same_everywhere(policies=ADVISE_POLICIES, **LATE, samples=12, rng=4)
+    same_everywhere(policies=ADVISE_POLICIES, seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s",
+                    turned="7h", samples=4, rng=5)
 
 
 def test_a_pimc_lineup_same_figures_on_threads_and_dask():
     # pimc calls its exact search through a pointer in the lineup's calls: a Dask worker gets it too
-    same_everywhere(call=_advise, seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", turned="7h",
+    same_everywhere(seat=0, hand="Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s", turned="7h",
                     policies="pimc", samples=2, lookahead_samples=2, rng=5)
 
 
@@ -212,7 +229,7 @@ def test_user_and_lookahead_policies():
 
     r = advise(**LATE, policies=[lowest_card, "heuristic", "lookahead"], lookahead_samples=2, samples=40, rng=1)
     assert r.policies == ("user", "heuristic", "lookahead") and r.violations == 0 and r.samples == 40
-    assert r.score[1].value >= r.score[0].value  # the top trump takes the trick
+    assert r.value[1].value >= r.value[0].value  # the top trump takes the trick
 
 
 # ---- inference ------------------------------------------------------------------------------------
@@ -264,8 +281,8 @@ def test_inferred_random_play_matches_exact_posterior(seed, left, in_trick):
     seat, mine, turned, played = random_position(seed, left, in_trick)
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,
                samples=30_000, rng=seed)
-    assert r.infer and 0 < r.effective_samples <= r.dealt == r.samples == 30_000
-    for card, e in zip(r.cards, r.score):
+    assert r.position.infer and 0 < r.effective_samples <= r.samples == r.samples == 30_000
+    for card, e in zip(cards(r), r.value):
         exact = random_value_inferred(turned, played, seat, mine, card)
         assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
 
@@ -280,10 +297,10 @@ def test_inference_changes_the_verdict():
     inferred = advise(**LATE, samples=4_000, rng=1, infer=True)
     assert plain.best == "Kc" and plain.versus_best[0].lo > 0
     assert inferred.best is None and inferred.verdict == "every legal card scores the same on these worlds"
-    assert 0 < inferred.effective_samples < inferred.dealt
-    assert inferred.score[0].value == inferred.score[1].value == 3
+    assert 0 < inferred.effective_samples < inferred.samples
+    assert inferred.value[0].value == inferred.value[1].value == 3
     d = inferred.to_dict()
-    assert d["infer"] is True and d["effective_samples"] == inferred.effective_samples
+    assert d["position"]["infer"] is True and d["effective_samples"] == inferred.effective_samples
     # the one world the heuristic's plays leave
     from cardodds.kanalje.advise import _observations
 
@@ -318,7 +335,7 @@ def test_inference_changes_the_best_card():
     plain = advise(**SPADES, samples=20_000, rng=1)
     inferred = advise(**SPADES, samples=20_000, rng=1, infer=True)
     assert plain.best == "6s" and inferred.best == "2s"
-    assert plain.jacks[0]["hearts"].value < 0.9 and inferred.jacks[0]["hearts"].value == 1.0
+    assert jacks(plain)[0]["hearts"].value < 0.9 and jacks(inferred)[0]["hearts"].value == 1.0
     pos = _check_position(1, SPADES["hand"], "Ks", SPADES["played"], KanaljeRules())
     hands = np.zeros((5_000, 3), dtype=np.int64)
     KA.sample_hands(chunk_state(as_seed_sequence(1)[0], 0), 5_000, pos.table, pos.deal, hands,
@@ -333,12 +350,13 @@ def test_no_world_agrees_with_the_plays(capsys):
 
     seat, mine, turned, played = random_position(0, 10, 0)
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), infer=True, samples=300, rng=1)
-    assert r.effective_samples == 0 and r.best is None and r.verdict.startswith("no world dealt agrees")
+    assert r.effective_samples == 0 and r.best is None
+    assert r.verdict.startswith("nothing to compare: no world dealt agrees")
     assert json.loads(json.dumps(r.to_dict()))["options"][0]["score"]["value"] is None
     argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", str(seat), "--hand", format_cards(mine),
             "--turned", card_str(turned), "--played", text(played), "--infer", "--samples", "300", "--seed", "1"]
     assert main(argv) == 0
-    assert "verdict: no world dealt agrees" in capsys.readouterr().out
+    assert "verdict: nothing to compare: no world dealt agrees" in capsys.readouterr().out
 
 
 def test_inferred_precision():
@@ -346,8 +364,8 @@ def test_inferred_precision():
     r = advise(seat=seat, hand=mine, turned=card_str(turned), played=text(played), policies="random", infer=True,
                target_halfwidth=0.05, rng=4)
     b = r.best_index
-    second = max((j for j in range(len(r.cards)) if j != b), key=lambda j: r.score[j].value)
-    assert r.difference(b, second).halfwidth <= 0.05 and r.effective_samples < r.dealt
+    second = max((j for j in range(len(cards(r))) if j != b), key=lambda j: r.value[j].value)
+    assert r.difference(b, second).halfwidth <= 0.05 and r.effective_samples < r.samples
 
 
 def test_inference_needs_likelihoods():
@@ -357,7 +375,7 @@ def test_inference_needs_likelihoods():
         advise(**LATE, infer="yes", samples=10)
     # my own policy may be anything: my plays weigh every world alike
     r = advise(**LATE, policies="heuristic,lookahead,heuristic", lookahead_samples=2, infer=True, samples=20, rng=1)
-    assert r.dealt == 20
+    assert r.samples == 20
 
 
 def test_inference_on_the_command_line(capsys):
@@ -477,9 +495,9 @@ FOLLOW = dict(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d",
 
 def test_the_default_players_are_the_lookahead_and_the_output_names_them(capsys):
     from cardodds.cli import main
-    from cardodds.kanalje._defaults import ADVISE_POLICIES, ADVISE_SAMPLES
+    from cardodds.kanalje._defaults import ADVISE_SAMPLES
 
-    r = _advise(**FOLLOW, rng=1)
+    r = _advise(Position(**FOLLOW), rng=1)
     assert ADVISE_POLICIES == "lookahead" and r.policies == ("lookahead",) * 3 and r.samples == ADVISE_SAMPLES[1]
     argv = ["kanalje", "advise", "--seat", "2", "--hand", FOLLOW["hand"], "--turned", "Td", "--played", "0: Kh 3h",
             "--samples", "8", "--lookahead-samples", "4", "--seed", "1"]
@@ -516,12 +534,12 @@ def test_no_best_card_names_the_clearly_worse_ones(capsys):
     assert r.best is None and worse and r.clearly_worse == worse
     assert r.verdict.endswith("; clearly worse: " + " ".join(worse)) and r.to_dict()["clearly_worse"] == worse
     keep = [i for i, v in enumerate(r.versus_best) if v.contains_zero() and i != r.best_index]
-    assert keep and r.cost(keep[0]).startswith("no difference at this precision (loses ")
+    assert keep and cost_words(r, keep[0]).startswith("no difference at this precision (loses ")
     argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", "0", "--hand", FULL_HAND["hand"], "--turned",
             "7h", "--samples", "300", "--seed", "4"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert max(len(line) for line in out.splitlines()) <= 100 and "highest mean" in out and "clearly worse:" in out
+    assert max(len(line) for line in out.splitlines()) <= 100 and "ranked first" in out and "clearly worse:" in out
 
 
 @pytest.mark.parametrize("flags,words", [
@@ -536,4 +554,4 @@ def test_a_precision_no_run_reaches_is_refused(flags, words):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and not lines[0].endswith("..."), r.stderr
     with pytest.raises(ValueError, match="ask for 0.0062 or more"):
-        _advise(**FOLLOW, target_halfwidth=0.001)
+        _advise(Position(**FOLLOW), target_halfwidth=0.001)

@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from cardodds.cards import card_str, format_cards
-from cardodds.kanalje import KanaljeRules
+from cardodds.cards import card_str, format_cards, parse_card
+from cardodds.kanalje import KanaljeRules, Position
 from cardodds.kanalje import advise as _advise
 from cardodds.kanalje import _advise as KA
-from cardodds.kanalje.advise import _check_position
+from cardodds.kanalje._position import check_position as _check_position
+from cardodds.kanalje.advise import jacks
 from cardodds.rng import as_seed_sequence, chunk_state
 
 from .naive_kanalje_advise import (JACK, PENALTY, consistent_deals, legal, play_random, posterior, random_value,
@@ -25,10 +26,21 @@ from .naive_kanalje_advise import (JACK, PENALTY, consistent_deals, legal, play_
 from .test_kanalje_advise import refused, same_everywhere
 
 
+#: What a :class:`~cardodds.kanalje.Position` reads; the rest goes to ``advise``.
+POSITION = ("seat", "hand", "turned", "played", "trump", "faceup", "dead", "rules", "infer", "lookahead_samples")
+
+
 def advise(**kw):
-    """``advise`` with heuristic players unless told otherwise: these tests pin the heuristic
-    play-out (exact twins, interchangeable cards); the default lineup is tested on its own."""
-    return _advise(**{"policies": "heuristic", **kw})
+    """``advise`` of the position in ``kw`` with heuristic players unless told otherwise: these
+    tests pin the heuristic play-out (exact twins, interchangeable cards); the default lineup is
+    tested on its own."""
+    pos = Position(**{k: v for k, v in kw.items() if k in POSITION})
+    return _advise(pos, **{"policies": "heuristic", **{k: v for k, v in kw.items() if k not in POSITION}})
+
+
+def cards(r):
+    """An advice's options as card codes."""
+    return [parse_card(o) for o in r.options]
 
 TWO = KanaljeRules(players=2)
 
@@ -99,8 +111,8 @@ def test_phase2_random_play_matches_exact_enumeration(seed, left, in_trick):
     st = replay(trump, played, n=2, leader=leader)
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
                samples=20_000, rng=seed)
-    assert r.samples == 20_000 and r.phase == 2
-    for card, e in zip(r.cards, r.score):
+    assert r.samples == 20_000 and r.position.phase == 2
+    for card, e in zip(cards(r), r.value):
         exact = random_value(st, seat, mine, card)
         assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
 
@@ -110,7 +122,7 @@ def test_phase2_voids_reach_the_figures():
     st = replay(trump, played, n=2, leader=leader)
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
                samples=20_000, rng=5)
-    for card, e in zip(r.cards, r.score):
+    for card, e in zip(cards(r), r.value):
         assert abs(e.value - random_value(st, seat, mine, card)) <= max(4 * e.se, 1e-12)
 
 
@@ -129,9 +141,9 @@ def test_phase2_dead_cards_i_remember(seed, remembered):
     st.played |= set(dead)
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), dead=format_cards(dead),
                policies="random", rules=TWO, samples=20_000, rng=seed)
-    assert r.dead == tuple(dead) and r.to_dict()["dead"] == format_cards(dead)
+    assert r.position.dead == tuple(dead) and r.to_dict()["position"]["dead"] == format_cards(dead)
     assert len(consistent_deals(st, seat, mine)) < len(deals)
-    for card, e in zip(r.cards, r.score):
+    for card, e in zip(cards(r), r.value):
         exact = random_value(st, seat, mine, card)
         assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
     assert opp == len(true_opp)
@@ -150,19 +162,19 @@ def test_phase2_every_dead_card_remembered_leaves_one_world():
     assert {mask_set(m) for m in hands[:, KA.HAND_A]} == {opp} and (hands[:, KA.HAND_B] == 0).all()
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), dead=format_cards(dead),
                rules=TWO, samples=300, rng=int(rng.integers(100)))
-    assert all(e.se == 0 for e in r.score)  # heuristic players on the one world: no spread
+    assert all(e.se == 0 for e in r.value)  # heuristic players on the one world: no spread
 
 
 def test_phase2_top_trump_and_jacks():
     """Hearts are trump (7♥ dead); I lead with the A♥: it takes whatever the opponent plays."""
     hand = "Ah 2c 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac"
     r = advise(seat=0, hand=hand, trump="7h", rules=TWO, samples=3_000, rng=1)
-    assert r.phase == 2 and sorted(r.options) == sorted(hand.split())
+    assert r.position.phase == 2 and sorted(r.options) == sorted(hand.split())
     i = r.options.index("Ah")
-    assert r.tricks[i].lo >= 1 and set(r.jacks[i]) == {"spades", "clubs", "diamonds", "hearts"}
+    assert r.figures["tricks"][i].lo >= 1 and set(jacks(r)[i]) == {"spades", "clubs", "diamonds", "hearts"}
     # the jack of trump as the trump card is dead, not out
     r = advise(seat=0, hand=hand, trump="Jh", rules=TWO, samples=200, rng=1)
-    assert "hearts" not in r.jacks[0]
+    assert "hearts" not in jacks(r)[0]
 
 
 @pytest.mark.parametrize("seed,left,in_trick", [(0, 2, 1), (7, 2, 0), (3, 3, 1)])
@@ -188,8 +200,8 @@ def test_phase2_inferred_worlds_and_random_play_match_the_exact_posterior(seed, 
     assert sps.chi2.sf((((kernel - probs) / np.maximum(se, 1e-12)) ** 2).sum(), len(post) - 1) > 1e-3
     r = advise(seat=seat, hand=mine, trump=card_str(trump), played=text(played), policies="random", rules=TWO,
                infer=True, samples=20_000, rng=seed)
-    assert r.infer and 0 < r.effective_samples < r.dealt
-    for card, e in zip(r.cards, r.score):
+    assert r.position.infer and 0 < r.effective_samples < r.samples
+    for card, e in zip(cards(r), r.value):
         exact = random_value_inferred(trump, played, seat, mine, card, 2, leader)
         assert abs(e.value - exact) <= max(4 * e.se, 1e-12), (card_str(card), e, exact)
 
@@ -393,7 +405,7 @@ def test_phase1_random_play_matches_python_twin(seed, in_trick):
     r = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), policies="random",
                rules=TWO, samples=20_000, rng=seed)
     rng = np.random.default_rng(seed)
-    for card, e in list(zip(r.cards, r.score))[:4]:
+    for card, e in list(zip(cards(r), r.value))[:4]:
         m, se = phase1_last_trick_twin(rng, seat, mine, faceups, played, card, 3_000)
         assert abs(e.value - m) <= 4 * np.hypot(e.se, se), (card_str(card), e, m, se)
 
@@ -402,8 +414,8 @@ def test_phase1_follower_keeps_its_jacks_and_options():
     seat, mine, faceups, played, _, _ = phase1_position(8, 3, 1)
     r = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO, samples=500, rng=1)
     led = played[-1][1][0]
-    assert set(r.cards) == {c for c in mine if c // 4 != JACK or suit(c) == suit(led)}
-    assert r.to_dict()["faceup"] == format_cards(faceups) and r.to_dict()["phase"] == 1
+    assert set(cards(r)) == {c for c in mine if c // 4 != JACK or suit(c) == suit(led)}
+    assert r.to_dict()["position"]["faceup"] == format_cards(faceups) and r.to_dict()["position"]["phase"] == 1
 
 
 # ---- the same figures everywhere, the result ---------------------------------------------------------
@@ -424,8 +436,9 @@ def test_two_player_result_and_lookahead():
                policies="lookahead", lookahead_samples=2, samples=20, rng=1)
     assert r.policies == ("lookahead", "lookahead") and r.violations == 0
     d = json.loads(json.dumps(r.to_dict()))
-    assert d["trump"] == card_str(trump) and d["phase"] == 2 and "turned" not in d
-    assert set(d["options"][0]) == {"card", "score", "tricks", "penalty", "jacks", "versus_best"}
+    p = d["position"]
+    assert p["trump"] == card_str(trump) and p["phase"] == 2 and "turned" not in p
+    assert {"option", "score", "tricks", "penalty", "versus_best"} <= set(d["options"][0])
     assert "trump" in repr(r)
     seat, mine, faceups, played, _, _ = phase1_position(3, 4, 0)
     r1 = advise(seat=seat, hand=mine, faceup=format_cards(faceups), played=text(played), rules=TWO,
@@ -480,7 +493,7 @@ def test_two_player_cli_table(capsys):
     assert out.startswith("Kanalje advice, 2 players, seat 0, faceup 8h") and "verdict:" in out
     assert main(argv + ["--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["faceup"] == "8h" and d["phase"] == 1 and d["samples"] == 300
+    assert d["position"]["faceup"] == "8h" and d["position"]["phase"] == 1 and d["samples"] == 300
 
 
 def test_leader_options_of_the_rules():

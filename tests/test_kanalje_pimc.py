@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from cardodds.kanalje import KanaljeRules, advise, evaluate_hand, game, jack_risk, strength, trace
+from cardodds.kanalje import KanaljeRules, Position, advise, evaluate_hand, game, jack_risk, strength, trace
 from cardodds.kanalje import _policies as P, _search as S, _table as TB
 from cardodds.kanalje._counts import DEALS
 from cardodds.kanalje.policies import POLICIES, resolve_policies
@@ -267,10 +267,11 @@ def test_every_public_question_takes_it():
     assert game("pimc,heuristic,heuristic", samples=2, rng=1, lookahead_samples=2).samples == 2
     d = deal_record(trace(hands=["Ac 2d", "Jc 5c", "Kd 6c"], turned="2h", policies="pimc", lookahead_samples=4))
     assert sum(d["taken"]) == 2
-    r = advise(seat=1, hand="Kc 7c 4s", turned="Qc", policies="pimc", lookahead_samples=2, samples=20, rng=1,
-               played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; "
-                      "1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; "
-                      "0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
+    late = Position(seat=1, hand="Kc 7c 4s", turned="Qc", lookahead_samples=2,
+                    played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; "
+                           "1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; 1: 3s 7d 5c; 0: 6h 7s 4h; "
+                           "0: 3h 6s 2c; 2: 3d Ac Jc; 0: 8c")
+    r = advise(late, policies="pimc", samples=20, rng=1)
     assert r.policies == ("pimc",) * 3 and r.violations == 0
 
 

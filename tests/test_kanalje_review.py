@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from cardodds.cards import card_str, parse_card
-from cardodds.kanalje import KanaljeRules, advise, review, trace
+from cardodds.kanalje import KanaljeRules, Position, advise, positions, review, trace
 from cardodds.kanalje.review import THRESHOLDS
 from cardodds.rng import child
 from cardodds.trace import Move, Trace
@@ -76,9 +76,9 @@ def test_a_known_position_gets_the_advisors_figures_on_exactly_what_the_seat_kne
     assert 0.25 < last.cost.value < 0.35 and last.cost.lo > 0 and last.label == "inaccuracy"
     # the figures are the advisor's on the position as seat 1 knew it (its hand now, the turned card,
     # the tricks), measured on the worlds of child(seed, 43, 1): the 44th card of the deal
-    direct = advise(seat=1, hand="Kc 7c 4s", turned="Qc", played=LATE, policies="random",
+    direct = advise(Position(seat=1, hand="Kc 7c 4s", turned="Qc", played=LATE), policies="random",
                     rng=child(np.random.SeedSequence(11), 43, 1))
-    assert last.values == direct.score
+    assert last.values == direct.value
     assert last.versus_best == (direct.difference(1, 0), direct.difference(1, 1))
     assert last.known == f"hand 4s 7c Kc; turned Qc; played {LATE}"
     # the best card played costs nothing
@@ -275,9 +275,28 @@ def test_a_deal_led_by_another_seat_asks_the_advisor_with_the_seats_turned():
     hand = [c for c in moves[1].cards if Move(1, "play", (c,)) not in done]
     groups = [done[k:k + 3] for k in range(0, len(done), 3)]
     played = "; ".join(f"{(g[0].seat + 1) % 3}: {' '.join(m.cards[0] for m in g)}" for g in groups)
-    direct = advise(seat=2, hand=" ".join(hand), turned=t.info["turned"], played=played, rng=child(
+    direct = advise(Position(seat=2, hand=" ".join(hand), turned=t.info["turned"], played=played), rng=child(
         np.random.SeedSequence(8), len(done), 1), **FAST)
-    assert d.values == direct.score
+    assert d.values == direct.value
+
+
+def test_positions_are_what_the_review_rates():
+    # each card the seat played: where it is in the record and the position as it knew it, in the
+    # advisor's seats (the record's first leader is seat 0), which advise takes
+    t = trace("heuristic", rng=6, leader=2)
+    found = positions(t, seat=1)
+    assert found == t.positions(1) and len(found) == 17
+    turn, pos = found[3]
+    assert (turn.seat, pos.seat) == (1, 2) and turn.what.startswith("trick 4, ")
+    assert turn.taken in pos.options and len(pos.hand) == 14 and pos.card_text == t.info["turned"]
+    assert Position(**{k: getattr(pos, k) for k in ("seat", "hand", "turned", "played")}) == pos
+    r = review(t, seat=1, **FAST, rng=8)
+    assert [(d.line, d.move, d.what, d.taken) for d in r.decisions] == [(w.line, w.move, w.what, w.taken)
+                                                                         for w, _ in found]
+    record = "\n".join(["# cardodds trace: kanalje", "players: 3", "turned: 2s",
+                        "0: deal Ac Kc Qc Jh Kh 9h 3d 4d 5d 6d 7d 8d 3s 4s 5s 6s 7s", "0: play Ac", "2: play 3c"])
+    with pytest.raises(ValueError, match="^line 6: seat 2 plays 3c out of turn"):
+        positions(record, seat=0)
 
 
 # ---- two players -------------------------------------------------------------------------------
@@ -293,9 +312,9 @@ def test_two_players_are_reviewed_through_both_phases():
     # phase 1: the face-up cards so far go to the advisor, the opponent's draws never
     faceups = [m.cards[0] for m in t.moves if m.action == "take"]
     assert first.known.endswith("; face up " + " ".join(faceups[:2]) + "; played 0: 4d 2c")
-    direct = advise(seat=0, hand=first.known.split(";")[0][5:], faceup=" ".join(faceups[:2]), played="0: 4d 2c",
-                    rules=TWO, rng=child(np.random.SeedSequence(2), 2, 1), **FAST)
-    assert first.values == direct.score
+    direct = advise(Position(seat=0, hand=first.known.split(";")[0][5:], faceup=" ".join(faceups[:2]),
+                             played="0: 4d 2c", rules=TWO), rng=child(np.random.SeedSequence(2), 2, 1), **FAST)
+    assert first.values == direct.value
     # phase 2: the trump card and the 25 other phase-1 cards seen
     assert f"trump {t.info['trump']}, the 25 other phase-1 cards seen" in late.known
 

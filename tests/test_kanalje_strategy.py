@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cardodds.cards import parse_card, parse_cards
-from cardodds.kanalje import KanaljeRules
+from cardodds.kanalje import KanaljeRules, Position
 from cardodds.kanalje import _strategy as KS
 from cardodds.kanalje._position import check_position
 from cardodds.kanalje._table import TABLE_SIZE, T, new_table
@@ -84,6 +84,29 @@ def test_the_face_up_card_is_classified_by_role_rank_and_points():
     pos = check_position(1, "Ac Kd Qh Ts 2c 3d 4h 6s 7c 7d 8h 9s Jc", None, "0: 5s", two, faceup="Jd")
     cell, acts = _classify(pos.table, 1, KS.FACEUP)
     assert _key("faceup", cell) == ("second", "J", "10-12") and acts == {0: "6s", 1: "2c"}
+
+
+def test_a_position_is_looked_up_in_the_tables_the_advisor_reads_it_in():
+    tables = strategy_table()
+    # the opening lead of the first test: the lead table's cell, each action's card
+    found = tables.lookup(Position(seat=0, hand=HAND17, turned="7h"))
+    assert found.table == "lead" and found.cell.key == ("7+", "3-4", "1")
+    assert found.options == {"long low": "2s", "long high": "Qs", "short": "4c", "trump": "3h", "jack": "Js"}
+    assert found.cell == tables["lead"].cell("7+", "3-4", "1") and found.best == found.options[found.cell.best]
+    # third to a trick holding the J♥, only duck and win possible: the cell's verdict among those two
+    p = Position(seat=2, hand="Kh 2h Ac Kc Qc Tc 9c 8c 7c 6c 5c 4c 3c 2c 2d 3d 4d", turned="Td", played="0: Jh Qh")
+    found = tables.lookup(p)
+    assert found.table == "jack" and found.options == {"duck": "2h", "win": "Kh"}
+    assert found.cell == tables["jack"].cell("3rd", "4+", "both", among=["duck", "win"])
+    assert set(found.options.values()) <= set(p.options) and found.verdict.startswith("jack: 3rd, 4+, both: ")
+    # two players, phase 1: the face-up table; a position in no table: None
+    two = KanaljeRules(players=2)
+    found = tables.lookup(Position(seat=0, hand="Ac Kd Qh Ts 2c 3d 4h 5s 6c 7d 8h 9s Jc", faceup="Qd", rules=two))
+    assert found.table == "faceup" and found.cell.key == ("lead", "Q", "10-12")
+    assert tables.lookup(Position(seat=1, hand=HAND17.replace("2s", "2h"), turned="7h", played="0: 2s")) is None
+    assert strategy_table("lead").lookup(p) is None  # the jack table is not among these
+    with pytest.raises(ValueError, match="must be a kanalje.Position"):
+        tables.lookup({"seat": 0})
 
 
 def test_a_hand_built_positions_action_values_are_played_out_and_counted():

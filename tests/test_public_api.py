@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from cardodds import engine
+from cardodds.kanalje import Position as _KanaljePosition
 
 #: Where the public functions are: the game packages and the core modules users call.
 PUBLIC = ("cardodds.kana", "cardodds.kanalje", "cardodds.canasta", "cardodds.sweep", "cardodds.backend")
@@ -46,8 +47,8 @@ VALID: dict[str, tuple[tuple, dict]] = {
                               "0: peek 9h\n0: känä 2c",), {}),
     "cardodds.kanalje:evaluate_hand": (("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"), {}),
     "cardodds.kanalje:trace": (("random",), {"hands": _KANALJE_DEAL[0], "turned": _KANALJE_DEAL[1]}),
-    "cardodds.kanalje:advise": ((), {"seat": 0, "hand": "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",
-                                     "turned": "2c"}),
+    "cardodds.kanalje:advise": ((_KanaljePosition(seat=0, hand="Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",
+                                                  turned="2c"),), {}),
     "cardodds.kanalje:strength": (_KANALJE_STRENGTH, {}),
     "cardodds.kanalje:review": (("# cardodds trace: kanalje\nplayers: 3\nturned: 2s\n0: deal Ac Kc Qc Jh Kh 9h 3d 4d "
                                  "5d 6d 7d 8d 3s 4s 5s 6s 7s\n0: play Ac",), {}),

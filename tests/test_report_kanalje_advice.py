@@ -7,15 +7,14 @@ import pytest
 
 from cardodds.kanalje import advise
 from cardodds.report import kanalje as section
-from cardodds.report.kanalje_advice import POSITIONS, Position
+from cardodds.report.kanalje_advice import POSITIONS, Example
 
 
-def _verdict(p: Position, samples: int) -> str | None:
-    return advise(seat=p.seat, hand=p.hand, turned=p.turned, played=p.played, policies=p.policies,
-                  samples=samples, rng=5).best
+def _verdict(p: Example, samples: int) -> str | None:
+    return advise(p.position, policies=p.policies, samples=samples, rng=5).best
 
 
-def _position(title: str) -> Position:
+def _position(title: str) -> Example:
     return next(p for p in POSITIONS if p.title == title)
 
 

@@ -47,7 +47,7 @@ def _one_of_each(tmp_path) -> dict:
         kanalje.evaluate_hand(HAND, "7h", samples=200, rng=1),
         kanalje.strength("heuristic", "random", samples=200, rng=1),
         kanalje.game("heuristic", samples=20, rng=1),
-        kanalje.advise(seat=0, hand=HAND, turned="7c", samples=200, rng=1),
+        kanalje.advise(kanalje.Position(seat=0, hand=HAND, turned="7c"), samples=200, rng=1),
         canasta.melds(12, exact=True, turns=2),
         canasta.hand_odds("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h", 2, exact=True),
         canasta_advise("K K Q 9 5 7 3b", melds="us: A A A", pile="K", pile_size=5, samples=60, rng=2),

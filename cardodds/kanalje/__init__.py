@@ -18,17 +18,19 @@ from .._lazy import lazy_package
 _ANALYSES = ["HandResult", "JackRiskResult", "evaluate_hand", "jack_risk"]
 _PLAY = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
-__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "AdviceResult", "advise", "review", "strategy_table"]
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "Position", "advise", "positions", "review",
+           "strategy_table"]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
-    from .advise import AdviceResult, advise
+    from .advise import advise
     from .analysis import *  # noqa: F403
     from .play import *  # noqa: F403
     from .policies import POLICIES
-    from .review import review
+    from .position import Position
+    from .review import positions, review
     from .rules import KanaljeRules
     from .strategy import strategy_table
 
-lazy_package(__name__, {".advise": ["AdviceResult", "advise"], ".analysis": _ANALYSES, ".play": _PLAY,
-                        ".policies": ["POLICIES"], ".review": ["review"],
+lazy_package(__name__, {".advise": ["advise"], ".analysis": _ANALYSES, ".play": _PLAY,
+                        ".policies": ["POLICIES"], ".position": ["Position"], ".review": ["positions", "review"],
                         ".rules": ["KanaljeRules"], ".strategy": ["strategy_table"]})

@@ -182,7 +182,7 @@ def sample_hands(state, n, t0, deal, hands, infer):
         hands[i, HAND_A] = w[T.hand + deal[DL.a]]
 
 
-#: The advised position as the kernel reads it (:class:`._position.Position`'s arrays): its
+#: The advised position as the kernel reads it (:class:`._position.Known`'s arrays): its
 #: table ``t0``, hidden-card layout ``deal``, the seat, its legal ``cards`` and ``same``
 #: (:func:`interchangeable`).
 PositionArrays = namedtuple("PositionArrays", ["t0", "deal", "seat", "cards", "same"])

@@ -110,7 +110,9 @@ def _suit(s: int) -> str:
 
 
 @dataclass(frozen=True)
-class Position:
+class Known:
+    """A position as the advice kernel reads it: what :func:`check_position` makes of the words."""
+
     seat: int
     hand: tuple[int, ...]
     turned: int         # the turned card (three players), the face-up card now (phase 1), the trump card (phase 2)
@@ -162,7 +164,7 @@ def _position_card(turned, trump, faceup, rules: KanaljeRules) -> tuple[list[int
 
 
 def check_position(seat, hand, turned, played, rules: KanaljeRules, trump=None, faceup=None,
-                   dead=None) -> Position:
+                   dead=None) -> Known:
     """Validate a position; every refusal is one line naming the argument and the fix."""
     n = rules.players
     size = _HAND[n]
@@ -258,7 +260,7 @@ def check_position(seat, hand, turned, played, rules: KanaljeRules, trump=None, 
     options = tuple(sorted(follow or mine, key=lambda c: (c & 3, c)))
     out = [s for s in range(4) if t[T.jack_taker + s] == -1 or (JACK_RANK * 4 + s == tc and
                                                                 n == 3 and rules.turned_jack == "last_trick")]
-    return Position(seat, tuple(mine), tc, tuple((lead, tuple(cs)) for lead, cs in tricks), t, deal, options,
+    return Known(seat, tuple(mine), tc, tuple((lead, tuple(cs)) for lead, cs in tricks), t, deal, options,
                     tuple(out), start, tuple(zip(seats, cards)), phase, tuple(named) if phase == PHASE1 else (),
                     tuple(known))
 
@@ -401,7 +403,7 @@ def _phase1(seat, mine, faceups, taker, seats, cards, rules):
     return t, deal, t
 
 
-def observations(pos: Position, codes) -> np.ndarray:
+def observations(pos: Known, codes) -> np.ndarray:
     """The :data:`~._advise.OBS` rows of the plays so far (three players, or phase 2): each other seat's play with its
     policy code and the fewest legal cards it can have had (a lead or a play off the led suit:
     its whole hand, the same in every world; a card following suit: the cards of that suit it

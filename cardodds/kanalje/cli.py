@@ -353,14 +353,17 @@ _POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|dead|played|rules
 def _advise(args) -> int:
     from .._two_process_compile import two_processes
     from .advise import advise
+    from .position import Position
 
     rules = _rules(args)
     names = _check_policies(args, rules)
+    run = _run_args(args)
     try:
-        with two_processes(_advise_split(names, args.faceup is not None)):
-            res = advise(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump, faceup=args.faceup,
-                         dead=args.dead, played=args.played, policies=args.policies, rules=rules, infer=args.infer,
-                         **_run_args(args))
+        with two_processes(_advise_split(names, args.faceup is not None)):  # reading the position compiles too
+            position = Position(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump,
+                                faceup=args.faceup, dead=args.dead, played=args.played, rules=rules, infer=args.infer,
+                                lookahead_samples=run.pop("lookahead_samples"))
+            res = advise(position, policies=args.policies, **run)
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
     return cu.emit(args, res, lambda r: advise_text(r, args.wide))
@@ -395,31 +398,36 @@ def _players(r) -> str:
     """Who plays the worlds out, named, with the searchers' worlds a decision."""
     from .advise import players_words
 
-    return players_words(r.policies, r.lookahead_samples) + " (mine too, after this card)"
+    return players_words(r.policies, r.position.lookahead_samples) + " (mine too, after this card)"
 
 
 def advise_text(r, wide: bool = False) -> str:
     from ..cards import card_str, format_cards
+    from .advise import cost_words, jacks
 
-    head = f"Kanalje advice, {_variant(r.rules)}, seat {r.seat}, {r.card_name} {card_str(r.turned)}"
+    p = r.position
+    head = f"Kanalje advice, {_variant(r.rules)}, seat {p.seat}, {p.card_name} {card_str(p.card)}"
     width = None if wide else _WIDTH - 11  # the label column and its indent
-    played = r.played_text or "(nothing yet)"
+    played = p.played_text or "(nothing yet)"
     played_rows = [played] if width is None else _wrapped(played, width, "; ")
     rows = ([("players", _players(r)), ("worlds", cu.how(r, "worlds").replace("Monte Carlo, ", "")
                                         + " (Monte Carlo, the same worlds for every card)"),
-             ("hand", format_cards(r.hand))] + ([("face up", r.card_text)] if r.faceups else [])
-            + ([("dead", format_cards(r.dead))] if r.dead else [])
+             ("hand", format_cards(p.hand))] + ([("face up", p.card_text)] if p.faceup is not None else [])
+            + ([("dead", format_cards(p.dead))] if p.dead else [])
             + [("played" if k == 0 else "", line) for k, line in enumerate(played_rows)]
-            + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.dealt:,} worlds "
-                             "(weighted by the others' plays)")] if r.infer else []))
+            + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.samples:,} worlds "
+                             "(weighted by the others' plays)")] if p.infer else []))
     where = cu.table(None, rows)
-    order = sorted(range(len(r.options)), key=lambda i: -r.score[i].value)
-    jacks = [(s, card) for s, card in _JACKS if s in r.jacks[0]] if wide else []
-    extra = ["tricks", "penalty"] + [f"takes {card}" for _, card in jacks] if wide else []
+    score = r.value
+    order = sorted(range(len(r.options)), key=lambda i: -score[i].value)
+    jack = jacks(r)
+    shown = [(s, card) for s, card in _JACKS if s in jack[0]] if wide else []
+    extra = ["tricks", "penalty"] + [f"takes {card}" for _, card in shown] if wide else []
     table = cu.table(["card", "my points a deal", "against the best"] + extra, [
-        [r.options[i], cu.est(r.score[i], 3, sign=True), r.cost(i)]
-        + ([cu.est(r.tricks[i], 2), cu.est(r.penalty[i], 2)] + [cu.est(r.jacks[i][s], 3) for s, _ in jacks]
-           if wide else []) for i in order]) if r.effective_samples else []
+        [r.options[i], cu.est(score[i], 3, sign=True), cost_words(r, i)]
+        + ([cu.est(r.figures["tricks"][i], 2), cu.est(r.figures["penalty"][i], 2)]
+           + [cu.est(jack[i][s], 3) for s, _ in shown] if wide else []) for i in order]) \
+        if r.ranking.counted else []
     verdict = f"verdict: {r.verdict}"
     return cu.block(head, r, where, table, *(_wrapped(verdict, _WIDTH - 2) if not wide else [verdict]))
 

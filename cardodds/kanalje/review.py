@@ -35,16 +35,18 @@ from ..cards import SUIT_NAMES, card_str, format_cards, parse_card
 from ..engine import takes_backend
 from ..review import ReviewResult, Thresholds, Violation, decision, forced, rate_in_order, read_record, review_seats
 from ..rng import as_seed_sequence, child
+from ..advice import Turn
 from ..trace import Trace
 from ._common import check_lookahead_samples
 from ._defaults import ADVISE_POLICIES, ADVISE_SAMPLES
 from .advise import advise, players_words
-from ._position import PHASE1, PHASE2, THREE, check_position
+from .position import Position
+from ._position import PHASE1, PHASE2, THREE
 from ._position import _winner as trick_winner
 from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
 from .rules import KanaljeRules, check_rules
 
-__all__ = ["THRESHOLDS", "review"]
+__all__ = ["THRESHOLDS", "positions", "review"]
 
 #: Where a card's cost (an interval above 0) becomes a mistake and a blunder, in points a deal;
 #: below ``mistake`` an inaccuracy. A mistake costs a trick's worth or more; a blunder what
@@ -356,19 +358,67 @@ def _rules(rules, trace: Trace) -> KanaljeRules:
     return rules
 
 
-def _advice_args(w: _Walk, p: _Point) -> dict:
+def _position(w: _Walk, p: _Point, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> Position:
     """The position of ``p`` as :func:`~cardodds.kanalje.advise` reads it: what the seat knew,
     the seats turned so that the record's first leader (two players: the non-dealer) is seat 0."""
     n = w.n
-    played = "; ".join(f"{(lead - w.leader) % n}: {format_cards(cs)}" for lead, cs in p.played)
-    args: dict = {"seat": (p.seat - w.leader) % n, "hand": format_cards(p.hand), "played": played, "turned": None}
+    played = tuple(((lead - w.leader) % n, tuple(cs)) for lead, cs in p.played)
+    args: dict = {"seat": (p.seat - w.leader) % n, "hand": p.hand, "played": played}
     if p.phase == THREE:
-        args["turned"] = card_str(w.card)
+        args["turned"] = w.card
     elif p.phase == PHASE1:
-        args["faceup"] = format_cards(p.faceups)
+        args["faceup"] = p.faceups
     else:
-        args.update(trump=card_str(w.card), dead=format_cards(p.dead))
-    return args
+        args.update(trump=w.card, dead=p.dead)
+    return Position(rules=w.rules, lookahead_samples=lookahead_samples, **args)
+
+
+def _turn(w: _Walk, p: _Point) -> Turn:
+    return Turn(line=w.trace.line_of(p.move), move=p.move, seat=p.seat, what=p.what, taken=card_str(p.card),
+                key=p.index)
+
+
+def _positions(w: _Walk, points, violation: Violation | None,
+               lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> tuple[list, Violation | None]:
+    """``(point, Turn, Position)`` of each point before ``violation``, and the violation: a
+    position no deal gives (unseen hands' plays) is one, at its move."""
+    out = []
+    for p in points:
+        if violation is not None and p.move >= violation.move:
+            break
+        try:
+            out.append((p, _turn(w, p), _position(w, p, lookahead_samples)))
+        except ValueError as e:
+            violation = Violation(w.trace.line_of(p.move), p.move, p.seat, f"seat {p.seat}'s position here "
+                                  f"cannot happen: {e}")
+            break
+    return out, violation
+
+
+def positions(record, *, seat=0, rules: KanaljeRules | None = None) -> list[tuple[Turn, Position]]:
+    """Each card ``seat`` played in a Kanalje record, as ``(Turn, Position)``: where in the
+    record (:class:`~cardodds.advice.Turn`, the record's seats) and the position as the seat knew
+    it then, which :func:`~cardodds.kanalje.advise` takes (the seats turned so that the record's
+    first leader, two players the non-dealer, is seat 0).
+
+    ``record``: as :func:`review` reads it; ``seat``: a seat, or ``"all"``. A move the rules
+    forbid, or a position no deal gives: ``ValueError`` naming its line.
+
+    >>> record = "\\n".join(["# cardodds trace: kanalje", "players: 3", "turned: 2s",
+    ...                      "0: deal Ac Kc Qc Jh Kh 9h 3d 4d 5d 6d 7d 8d 3s 4s 5s 6s 7s",
+    ...                      "0: play Ac", "1: play 2c", "2: play 3c", "0: play Jh"])
+    >>> [(t.what, t.taken, len(p.hand), p.played_text) for t, p in positions(record)]
+    [('trick 1, lead', 'Ac', 17, ''), ('trick 2, lead', 'Jh', 16, '0: Ac 2c 3c')]
+    """
+    trace = read_record(record, "kanalje")
+    rules = _rules(rules, trace)
+    w, violation = _walk(trace, rules)
+    seats = review_seats(seat, rules.players, sorted(w.dealt))
+    found, violation = _positions(w, [p for p in w.points if p.seat in seats], violation)
+    if violation is not None:
+        raise ValueError(f"line {violation.line}: {violation.message}" if violation.line else
+                         f"move {violation.move + 1}: {violation.message}")
+    return [(t, pos) for _, t, pos in found]
 
 
 def _known(w: _Walk, p: _Point) -> str:
@@ -408,37 +458,27 @@ def review(record, *, seat=0, rules: KanaljeRules | None = None, policies=ADVISE
     lineup = [items[(s + w.leader) % n] for s in range(n)]
     if samples is None:
         samples = ADVISE_SAMPLES[0] if all(c in _FAST for c in codes) else ADVISE_SAMPLES[1]
-    points = [p for p in w.points if p.seat in seats and (violation is None or p.move < violation.move)]
-    for k, p in enumerate(points):  # a position no deal gives (unseen hands' plays): a violation there
-        try:
-            check_position(rules=rules, **_advice_args(w, p))
-        except ValueError as e:
-            violation = Violation(trace.line_of(p.move), p.move, p.seat, f"seat {p.seat}'s position here cannot "
-                                  f"happen: {e}")
-            points = points[:k]
-            break
+    found, violation = _positions(w, [p for p in w.points if p.seat in seats], violation, lookahead_samples)
 
-    def step(p: _Point):
-        where: dict[str, Any] = dict(seat=p.seat, line=trace.line_of(p.move), move=p.move, what=p.what,
+    def step(p: _Point, turn: Turn, pos: Position):
+        where: dict[str, Any] = dict(seat=turn.seat, line=turn.line, move=turn.move, what=turn.what,
                                      known=_known(w, p))
-        if len(p.options) == 1:
-            return lambda: forced(taken=card_str(p.card), **where)
+        if len(pos.options) == 1:
+            return lambda: forced(taken=turn.taken, **where)
 
         def rate():
-            ranked = advise(**_advice_args(w, p), policies=lineup, rules=rules, samples=samples,
-                            lookahead_samples=lookahead_samples, rng=child(ss, p.index, 0), threads=threads)
+            ranked = advise(pos, policies=lineup, samples=samples, rng=child(ss, turn.key, 0), threads=threads)
             b = ranked.best_index
-            measured = ranked if ranked.partial else advise(
-                **_advice_args(w, p), policies=lineup, rules=rules, samples=samples,
-                lookahead_samples=lookahead_samples, rng=child(ss, p.index, 1), threads=threads)
-            return decision(options=ranked.options, taken=card_str(p.card), best=ranked.options[b],
-                            values=measured.score,
+            measured = ranked if ranked.partial else advise(pos, policies=lineup, samples=samples,
+                                                            rng=child(ss, turn.key, 1), threads=threads)
+            return decision(options=ranked.options, taken=turn.taken, best=ranked.options[b],
+                            values=measured.value,
                             versus_best=[measured.difference(b, j) for j in range(len(ranked.options))],
                             thresholds=THRESHOLDS, samples=measured.samples, note=ranked.verdict,
                             partial=measured.partial, **where)
         return rate
 
-    decisions, partial = rate_in_order([step(p) for p in points], progress)
+    decisions, partial = rate_in_order([step(*f) for f in found], progress)
     return ReviewResult(game="kanalje", seats=seats, decisions=decisions, thresholds=THRESHOLDS,
                         policies=players_words(names, lookahead_samples), record=trace, violation=violation,
                         title="Kanalje review", rules=rules, samples=samples, seed=seed, partial=partial)

@@ -30,7 +30,7 @@ from ..strategy import StrategyTablesResult, TableSpec, read_tables, select, wri
 from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, TABLE_DEALS, TABLE_POLICIES, TABLE_SEED
 from .rules import KanaljeRules, check_rules
 
-__all__ = ["TABLES", "ship", "strategy_table"]
+__all__ = ["TABLES", "cell_of", "ship", "strategy_table"]
 
 #: The shipped tables (for the default rules), written by :func:`ship`.
 SHIPPED = Path(__file__).with_name("strategy.json")
@@ -143,6 +143,41 @@ def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyT
     who = policies if isinstance(policies, str) else "/".join(names or ())
     return StrategyTablesResult(game="kanalje", policies=who, tables=tuple(tables), shipped=False,
                                 rules=rules or KanaljeRules(), samples=samples, seed=seed, partial=steps.partial)
+
+
+def cell_of(names, position) -> tuple[str, int, dict[str, str]] | None:
+    """The first table of ``names`` (of the position's player count) ``position`` (a
+    :class:`~cardodds.kanalje.Position`) falls in, as the tables' kernel classifies a decision:
+    ``(table, cell index, {action: the card it plays})`` for the actions the position allows, or
+    None. :meth:`~cardodds.strategy.StrategyTablesResult.lookup` reads it.
+
+    >>> from cardodds.kanalje import Position
+    >>> p = Position(seat=2, hand="Ah 2h Ac Kc Qc 9c 8c 3c As Ks 7s 6s 2s Ad 3d 4d 5d", turned="Td",
+    ...              played="0: Qh Jh")
+    >>> found = strategy_table("jack").lookup(p)          # third to a trick holding the J♥
+    >>> found.cell.key, found.options, found.best
+    (('3rd', '4+', 'both'), {'duck': '2h', 'win': 'Ah'}, '2h')
+    """
+    import numpy as np
+
+    from ..cards import card_str
+    from . import _strategy as KS
+    from .position import Position
+
+    if not isinstance(position, Position):
+        raise ValueError(f"position={position!r} must be a kanalje.Position, e.g. Position(seat=0, hand=\"Ah 7c "
+                         "...\", turned=\"7h\")")
+    known = position._known
+    for spec in select(TABLES, list(names)):
+        if _players(spec) != position.rules.players:
+            continue
+        cards = np.zeros(KS.MAX_ACTIONS, np.int64)
+        possible = np.zeros(KS.MAX_ACTIONS, np.int64)
+        cell = int(KS.classify(known.table.copy(), np.int64(known.seat), np.int64(getattr(KS, _BUILD[spec.name][0])),
+                               cards, possible))
+        if cell >= 0:
+            return spec.name, cell, {a: card_str(int(cards[i])) for i, a in enumerate(spec.actions) if possible[i]}
+    return None
 
 
 def ship(progress: bool = True) -> Path:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kanalje import advise
+from ..kanalje import Position, advise
 from ..rng import child
 from ._common import est, md_table, samples, signed
 
@@ -26,7 +26,7 @@ LATE = ("0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; 2: Td Jh 8d; 2: 2d Js 5d; 1: Ah 
 
 
 @dataclass(frozen=True)
-class Position:
+class Example:
     """A hand-built position, the verdict an experienced player gives and why."""
 
     title: str
@@ -38,26 +38,31 @@ class Position:
     why: str
     policies: str = "heuristic"
 
+    @property
+    def position(self) -> Position:
+        """The position :func:`~cardodds.kanalje.advise` takes."""
+        return Position(seat=self.seat, hand=self.hand, turned=self.turned, played=self.played)
+
 
 POSITIONS = (
-    Position("Duck under a trick that holds a jack", 2, "Ah 2h Ac Kc Qc 9c 8c 3c As Ks 7s 6s 2s Ad 3d 4d 5d",
+    Example("Duck under a trick that holds a jack", 2, "Ah 2h Ac Kc Qc 9c 8c 3c As Ks 7s 6s 2s Ad 3d 4d 5d",
              "Td", "0: Qh Jh", "2h",
              "seat 1 dropped the J♥ (-4) on seat 0's Q♥; my A♥ would take it for one trick, my 2♥ leaves it "
              "to seat 0."),
-    Position("Throw the dangerous jack when void", 2, "Jh As Ks Qs 9s 8s 5s 3s 2s Ad Kd Qd 9d 8d 6d 4d 2d",
+    Example("Throw the dangerous jack when void", 2, "Jh As Ks Qs 9s 8s 5s 3s 2s Ad Kd Qd 9d 8d 6d 4d 2d",
              "Tc", "0: Ac 5c", "Jh",
              "seat 0 leads the A♣, the top trump, and I hold no club: my singleton J♥ must fall on the first "
              "heart led, so I throw it on a trick I cannot win and seat 0 pays for it."),
-    Position("The last tricks: take one with the top trump", 1, "Kc 7c 4s", "Qc", LATE, "Kc",
+    Example("The last tricks: take one with the top trump", 1, "Kc 7c 4s", "Qc", LATE, "Kc",
              "clubs are trump, the A♣ is played and the Q♣ turned, so my K♣ is the top trump: it takes the "
              "8♣ trick for sure, the 7♣ cannot."),
-    Position("The last tricks, pimc players", 1, "Kc 7c 4s", "Qc", LATE, "Kc",
+    Example("The last tricks, pimc players", 1, "Kc 7c 4s", "Qc", LATE, "Kc",
              "the same position played out by `pimc` at every seat (the rest of the deal solved exactly).",
              policies="pimc"),
 )
 
 
-def worlds(position: Position, scale: float) -> int:
+def worlds(position: Example, scale: float) -> int:
     """Sampled worlds of a position: 10,000 with heuristic play-outs, 1,000 with pimc (scaled)."""
     return samples(1_000, scale, 200) if position.policies == "pimc" else samples(10_000, scale, 200)
 
@@ -65,8 +70,8 @@ def worlds(position: Position, scale: float) -> int:
 def advice_data(seed: int, scale: float, progress: bool) -> list:
     """Each position of :data:`POSITIONS` advised with its own fixed seed."""
     ss = np.random.SeedSequence(seed)
-    return [advise(seat=p.seat, hand=p.hand, turned=p.turned, played=p.played, policies=p.policies,
-                   samples=worlds(p, scale), rng=child(ss, ADVICE_KEY, i), progress=progress)
+    return [advise(p.position, policies=p.policies, samples=worlds(p, scale), rng=child(ss, ADVICE_KEY, i),
+                   progress=progress)
             for i, p in enumerate(POSITIONS)]
 
 
@@ -84,7 +89,7 @@ def advice_tables(results: list) -> list[str]:
               f"Why: {p.why}", ""]
         order = sorted(range(len(r.options)), key=lambda i: (r.versus_best[i].value, r.options[i]))
         L += md_table(("card", "expected points (deal)", "tricks", "penalty", "best - this"),
-                      [(r.options[i], signed(r.score[i], 3), est(r.tricks[i], 2), est(r.penalty[i], 2),
-                        signed(r.versus_best[i], 3)) for i in order], align="lllll")
+                      [(r.options[i], signed(r.value[i], 3), est(r.figures["tricks"][i], 2),
+                        est(r.figures["penalty"][i], 2), signed(r.versus_best[i], 3)) for i in order], align="lllll")
         L += ["", f"Verdict: {r.verdict}.", ""]
     return L
