@@ -40,7 +40,7 @@ def _one_of_each(tmp_path) -> dict:
         kana.odds(3, samples=2_000, rng=1),
         kana.compare("blind-first", "blind-third", players=3, samples=2_000, rng=1),
         kana.strategy_table("peek-one", 2, samples=2_000, rng=1),
-        kana.advise(3, "peek-one", cards="9h ? ?", samples=2_000, rng=1),
+        kana.advise(kana.Position("9h ? ?"), rules=kana.KanaRules(3, "peek-one"), samples=2_000, rng=1),
         kana.session("blind", players=3, rounds=5, samples=200, rng=1),
         session_table(3, rounds=3, samples=100, rng=1, max_iterations=1),
         kanalje.jack_risk("heuristic", samples=2_000, rng=1),

@@ -87,9 +87,9 @@ def add_commands(sub) -> None:
         "and the best one, named only when its paired difference to the next best excludes zero. Deals are "
         "sampled consistent with what I know, including what each earlier känä says about that player's "
         "kept cards under the opponents' strategy.",
-        **_examples("advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?'",
-                    "advise --players 4 --variant peek-one --seat 2 --cards '9h ? ?' --kanad '5c Kd'",
-                    "advise --players 3 --variant peek-all --seat 1 --cards '2c 2d Ah' --opponents blind"),
+        **_examples("advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?'",
+                    "advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?' --kanad '5c Kd'",
+                    "advise --players 3 --variant peek-all --seat 1 --hand '2c 2d Ah' --policies blind"),
     )
     add_rule_options(adv)
     adv.add_argument("--variant", type=cu.choice("official", "peek-one", "peek-all"), default=ADVISE_VARIANT,
@@ -97,12 +97,12 @@ def add_commands(sub) -> None:
                      f"(default {ADVISE_VARIANT})")
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
                      help="my seat: my place in the känä order, 0 = the starter")
-    adv.add_argument("--cards", default=None, metavar="CARDS",
+    adv.add_argument("--hand", default=None, metavar="CARDS",
                      help="what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
                      "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
     adv.add_argument("--kanad", default=None, metavar="CARDS",
                      help="cards känäd before me that I know, seat 0 first ('5c Kd'; '? Kd' if I missed one)")
-    adv.add_argument("--opponents", default=OPPONENTS, metavar="WHO",
+    adv.add_argument("--policies", default=OPPONENTS, metavar="WHO",
                      help="how the others play: table (the equilibrium table, default), blind, or a policy name "
                      "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
     cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
@@ -191,35 +191,36 @@ def odds_text(r) -> str:
 
 
 def _advise(args) -> int:
-    from .advise import advise
+    from .advise import Position, advise
 
     rules = rules_from(args, variant=args.variant)
     if args.seat >= rules.players:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
     from ..cards import parse_cards
 
-    if args.cards is None and args.variant != "official":
+    if args.hand is None and args.variant != "official":
         example = "'9h ? ?' (the peeked card first)" if args.variant == "peek-one" else "'9h Kd 2c'"
-        raise cu.UsageError(f"--cards is needed with --variant {args.variant}: what I know of my cards, e.g. {example}")
-    for flag, text in (("--cards", args.cards), ("--kanad", args.kanad)):
+        raise cu.UsageError(f"--hand is needed with --variant {args.variant}: what I know of my cards, e.g. {example}")
+    for flag, text in (("--hand", args.hand), ("--kanad", args.kanad)):
         if text is not None:
             cu.about(flag, text, parse_cards, text, allow_unknown=True)
-    opponents = args.opponents
-    if opponents not in ("table", "blind"):
+    policies = args.policies
+    if policies not in ("table", "blind"):
         from .policies import parse_policy
 
-        opponents = cu.about("--opponents", opponents, parse_policy, opponents, args.variant)
-    result = advise(rules=rules, seat=args.seat, cards=args.cards or "? ? ?", kanad=args.kanad,
-                    opponents=opponents, **cu.run_size(args), **cu.run_options(args))
+        policies = cu.about("--policies", policies, parse_policy, policies, args.variant)
+    position = Position(args.hand or "? ? ?", seat=args.seat, kanad=args.kanad)
+    result = advise(position, policies=policies, rules=rules, **cu.run_size(args), **cu.run_options(args))
     return cu.emit(args, result, advice_text)
 
 
 def advice_text(a) -> str:
     r = a.rules
-    seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in a.kanad.items()) or "none known"
-    head = f"Känä {r.variant}, {r.players} players: seat {a.seat}'s känä ({cu.how(a)})"
-    facts = cu.table(None, [("my cards", format_cards(a.cards)), ("känäd before me", seen),
-                                ("opponents", a.opponents)])
+    p = a.position
+    seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in p.kanad_by_seat.items()) or "none known"
+    head = f"Känä {r.variant}, {r.players} players: seat {p.seat}'s känä ({cu.how(a)})"
+    facts = cu.table(None, [("my cards", format_cards(p.hand)), ("känäd before me", seen),
+                                ("policies", a.policies)])
     options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in a.options])
     verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference, sign=True)),
                                   ("verdict", a.verdict)])
@@ -443,11 +444,11 @@ def add_review_command(ksub) -> None:
         "95% interval, and rated good, inaccuracy, "
         "mistake or blunder. Under the official rules every känä is exactly as good as another. A move the "
         "rules forbid is reported at its line; the känäs before it are still rated.",
-        **_examples("review evening.txt --seat 0", "review evening.txt --seat all --opponents blind --seed 1",
+        **_examples("review evening.txt --seat 0", "review evening.txt --seat all --policies blind --seed 1",
                     "review evening.txt --seat 2 --html review.html --json"),
     )
     cu.add_review_options(p, "kana", f"{REVIEW_SAMPLES:,}", "deals a känä")
-    p.add_argument("--opponents", default=OPPONENTS, metavar="WHO",
+    p.add_argument("--policies", default=OPPONENTS, metavar="WHO",
                    help="how the others play in the play-outs: table (the equilibrium table, default), blind, or a "
                    "policy name, or one per seat of the record, comma-separated")
     p.set_defaults(func=_review)
@@ -458,6 +459,6 @@ def _review(args) -> int:
 
     with defer_interrupts():  # Ctrl-C stops the känä under way; those rated are printed, marked partial
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
-        result = review(args.record, seat=seat, opponents=args.opponents, samples=args.samples,
+        result = review(args.record, seat=seat, policies=args.policies, samples=args.samples,
                         **cu.run_options(args))
         return cu.review_output(args, result)
