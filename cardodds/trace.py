@@ -80,6 +80,14 @@ class Trace(Result):
 
     __repr__ = __str__
 
+    def positions(self, seat=0, rules=None):
+        """Each decision ``seat`` made in the record, as ``(Turn, Position)``: where it is
+        (:class:`~cardodds.advice.Turn`) and what the seat knew then (the game's ``Position``,
+        which its ``advise`` takes). See the game's ``positions``."""
+        from importlib import import_module
+
+        return import_module(f"cardodds.{self.game}").positions(self, seat=seat, rules=rules)
+
     def to_frame(self):
         """One row a move: its number, the seat, the action, the cards (space-separated) and the note."""
         import pandas as pd
