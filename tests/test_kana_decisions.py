@@ -216,7 +216,7 @@ def test_conditioning_changes_the_answer():
     base = dict(policies=[st.threshold(8)] * 4, rules=KanaRules(4, "peek-one"), samples=200_000, rng=5)
     low = advise(Position("9h ? ?", seat=1, kanad="5c"), **base)
     high = advise(Position("9h ? ?", seat=1, kanad="Kc"), **base)
-    assert high.options[1][1].hi < low.options[1][1].lo
+    assert high.value[1].hi < low.value[1].lo
 
 
 def test_advice_on_a_hand_built_deal():
@@ -224,22 +224,24 @@ def test_advice_on_a_hand_built_deal():
     # so my 2 + A = 16 can never win; keeping my two 2s (a Superkänä) nearly always does.
     a = advise(Position("2c 2d Ah", seat=1, kanad="Kd"), policies=[st.best_pair()] * 3,
                rules=KanaRules(3, "peek-all"), samples=50_000, rng=1)
-    wins = dict(a.options)
+    wins = dict(zip(a.options, a.value))
     assert wins["2c"].value == 0.0 and wins["2d"].value == 0.0
-    assert a.best == "Ah" and a.difference.lo > 0.9
+    assert a.best == "Ah" and a.difference(a.best_index, 0).lo > 0.9 and a.difference(2, 1).lo > 0.9
 
 
 def test_official_advice_names_no_winner():
     a = advise(Position("? ? ?", seat=2), rules=OFFICIAL, samples=200_000, rng=1)
-    assert a.best is None and a.difference.contains_zero() and len(a.options) == 3
+    assert a.best is None and a.options == ("1st card", "2nd card", "3rd card")
+    assert any(a.difference(a.best_index, j).contains_zero() for j in range(3) if j != a.best_index)
 
 
 def test_official_advice_with_default_size_is_exact_and_agrees_with_monte_carlo():
     exact = advise(Position(seat=2, kanad="5c Kd"), rules=OFFICIAL)
-    assert exact.samples == 0 and exact.best is None and exact.difference.value == 0
-    assert [e.value for _, e in exact.options] == [0.25] * 3
+    assert exact.samples == 0 and exact.best is None and exact.difference(0, 1).value == 0
+    assert exact.difference(1, 2).exact and exact.verdict == "every card scores the same on these deals"
+    assert [e.value for e in exact.value] == [0.25] * 3
     mc = advise(Position(seat=2, kanad="5c Kd"), rules=OFFICIAL, samples=200_000, rng=3)
-    for (_, e), (_, m) in zip(exact.options, mc.options):
+    for e, m in zip(exact.value, mc.value):
         assert_within_4se(m, e.value)
     # an explicit run size still samples
     assert advise(Position(seat=1), policies="blind", rules=OFFICIAL, samples=1000, rng=1).samples == 1000
@@ -247,11 +249,12 @@ def test_official_advice_with_default_size_is_exact_and_agrees_with_monte_carlo(
 
 def test_advice_at_precision_and_json():
     a = advise(Position("8h ? ?"), policies="blind", rules=KanaRules(4, "peek-one"), target_halfwidth=0.003, rng=2)
-    assert a.difference.halfwidth <= 0.003
+    assert a.difference(0, 1).halfwidth <= 0.003
     d = a.to_dict()
-    assert d["position"] == {"seat": 0, "hand": "8h ? ?", "kanad": ""}
-    assert [o["kana"] for o in d["options"]] == ["8h", "?"]
-    assert set(d["difference"]) == {"value", "se", "lo", "hi"}
+    assert d["position"] == {"seat": 0, "hand": "8h ? ?"}
+    assert [o["option"] for o in d["options"]] == ["8h", "?"] and d["unit"] == "P(win)"
+    assert set(d["options"][1]["versus_best"]) == {"value", "se", "lo", "hi"}
+    assert d["command"] == '--seat 0 --hand "8h ? ?"'
     assert d["best"] in (None, "8h", "?")
 
 
@@ -421,10 +424,10 @@ def test_kanad_cards_in_every_form_mean_the_same():
 
 def test_a_position_is_printed_back_in_the_command_lines_words():
     p = Position("9h ? ?", seat=2, kanad={1: "Kd"})
-    assert str(p) == "--seat 2 --hand '9h ? ?' --kanad '? Kd'"
+    assert str(p) == '--seat 2 --hand "9h ? ?" --kanad "? Kd"'
     assert repr(p) == "Position('9h ? ?', seat=2, kanad='? Kd')"
     assert Position(**p.to_dict()) == p and eval(repr(p)) == p
-    assert str(Position()) == "--seat 0 --hand '? ? ?'"
+    assert str(Position()) == '--seat 0 --hand "? ? ?"'
 
 
 @pytest.mark.parametrize("threads", [-5, "x"])

@@ -220,9 +220,11 @@ def advice_text(a) -> str:
     seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in p.kanad_by_seat.items()) or "none known"
     head = f"Känä {r.variant}, {r.players} players: seat {p.seat}'s känä ({cu.how(a)})"
     facts = cu.table(None, [("my cards", format_cards(p.hand)), ("känäd before me", seen),
-                                ("policies", a.policies)])
-    options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in a.options])
-    verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference, sign=True)),
+                                ("policies", ",".join(a.policies))])
+    options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in zip(a.options, a.value)])
+    first = a.best_index
+    runner = max((j for j in range(len(a.options)) if j != first), key=lambda j: a.value[j].value)
+    verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference(first, runner), sign=True)),
                                   ("verdict", a.verdict)])
     return cu.block(head, a, facts, options, verdict)
 

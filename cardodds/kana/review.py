@@ -39,14 +39,17 @@ from functools import partial
 from typing import Sequence
 
 from .._validate import check_run
+from ..advice import AdviceResult, Turn
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import takes_backend
 from ..review import Decision, ReviewResult, Thresholds, Violation, decision, rate_in_order, read_record, review_seats
 from ..rng import RngLike, as_seed_sequence, child
+from ..stats import Estimate
 from ..trace import Trace
 from ._defaults import OPPONENTS, REVIEW_SAMPLES
 from ._policies import KIND_CUSTOM
-from .advise import Position, advise
+from .advise import _options, advise
+from .position import Position
 from .exact import _pair_key
 from .policies import Policy, resolve_policies
 from .rules import VARIANTS, KanaRules, rules_for
@@ -315,12 +318,12 @@ def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Dec
     exact = variant == "official"
     ask = dict(rules=rules, policies=policies, samples=None if exact else samples, threads=threads)
     ranked = advise(pos, rng=child(rng, 0), **ask)
-    wins = [e for _, e in ranked.options]
+    wins = list(ranked.value)
     b = t if exact else max(range(len(wins)), key=lambda j: wins[j].value)
     # the option ranked first is measured against the others on fresh deals: measured on the deals
     # that chose it, its lead would carry their noise (every cost too high)
     advice = ranked if exact or ranked.partial else advise(pos, rng=child(rng, 1), **ask)
-    wins = [e for _, e in advice.options]
+    wins = list(advice.value)
     before = format_cards(pos.kanad) or "none"
     known = (f"{_nth(pos.seat)} to känä of {n} (seat {k.starter} started); my cards {format_cards(pos.hand)}; "
              f"känäd before me: {before}")
@@ -328,30 +331,44 @@ def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Dec
             "P(win the round): " + ", ".join(f"{o} {w.format(3, percent=True)}" for o, w in zip(names, wins)))
     return decision(seat=k.seat, line=k.line, move=k.move, what=f"round {k.round} känä", known=known, options=names,
                     taken=names[t], best=names[b], values=[w.scaled(n, -1) for w in wins],
-                    versus_best=[advice.versus(b, j).scaled(n) for j in range(len(wins))], thresholds=THRESHOLDS,
+                    versus_best=[_versus(advice, b, j).scaled(n) for j in range(len(wins))], thresholds=THRESHOLDS,
                     samples=advice.samples, note=note, partial=advice.partial)
+
+
+def _versus(advice: AdviceResult, i: int, j: int) -> Estimate:
+    """Option ``i``'s P(win) minus option ``j``'s, paired (exactly 0 for an option against itself)."""
+    return Estimate.exact_value(0.0) if i == j else advice.difference(i, j)
 
 
 def _nth(place: int) -> str:
     return _ORDINAL[place] if place < 3 else f"{place + 1}th"
 
 
-def positions(record, *, seat: int = 0, rules: KanaRules | None = None) -> tuple[Position, ...]:
-    """The position of each känä of ``seat`` in ``record`` (a :class:`~cardodds.trace.Trace`, a
-    path to one, or its text) as that seat knew it, in the record's order: the rounds whose
-    record holds what it knew (its ``peek`` in peek-one, its ``deal`` otherwise), up to the first
-    move the rules forbid. What :func:`review` puts to :func:`~cardodds.kana.advise`.
+def positions(record, *, seat: int = 0, rules: KanaRules | None = None) -> list[tuple[Turn, Position]]:
+    """Each känä of ``seat`` in ``record`` (a :class:`~cardodds.trace.Trace`, a path to one, or
+    its text), in the record's order, as ``(turn, position)``: where it is
+    (:class:`~cardodds.advice.Turn`: ``key`` the round, ``taken`` the option as
+    :func:`~cardodds.kana.advise` names it) and what the seat knew then (:class:`Position`:
+    its place in the känä order, its cards, the cards känäd before it). The rounds whose record
+    holds what it knew (its ``peek`` in peek-one, its ``deal`` otherwise), up to the first move
+    the rules forbid: what :func:`review` puts to the advisor.
 
     >>> text = "players: 3\\nvariant: peek-one\\n0: deal 9h 2c Kd\\n0: peek 9h\\n2: känä 5s\\n0: känä 2c"
-    >>> positions(text, seat=0)
-    (Position('9h ? ?', seat=1, kanad='5s'),)
+    >>> [(turn.what, turn.taken, position) for turn, position in positions(text, seat=0)]
+    [('round 1 känä', '?', Position('9h ? ?', seat=1, kanad='5s'))]
     """
     trace = read_record(record, "kana")
     rules = _record_rules(trace, rules)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
         raise ValueError(f"seat={seat!r}: give a seat of the record, 0..{rules.players - 1}")
     kanas, _violation = _walk(trace, rules)
-    return tuple(k.position for k in kanas if k.seat == seat and k.position is not None)
+    out = []
+    for k in kanas:
+        if k.seat != seat or k.position is None:
+            continue
+        taken = _options(rules, list(k.position.hand))[_taken(rules.variant, k)][0]
+        out.append((Turn(k.line, k.move, k.seat, f"round {k.round} känä", taken, k.round), k.position))
+    return out
 
 
 @takes_backend
