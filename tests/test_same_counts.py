@@ -67,8 +67,8 @@ CALLS = {
     "canasta.game": lambda: canasta.game("heuristic", samples=10, rng=21),
     "canasta.strength": lambda: canasta.strength("heuristic", "random", samples=100, rng=22),
     "canasta.house_options": lambda: canasta.house_options(options=["swap_twos=True"], samples=100, rng=23),
-    "canasta.advise": lambda: canasta.advise("K K 9 9 5 7 Q Jk 3b", melds="us: A A A; them: 8 8 8", top="K",
-                                             pile_size=4, samples=100, rng=24),
+    "canasta.advise": lambda: canasta.advise(canasta.Position("K K 9 9 5 7 Q Jk 3b", melds="us: A A A; them: 8 8 8",
+                                                              top="K", pile_size=4), samples=100, rng=24),
     "canasta.trace": lambda: canasta.trace("heuristic", rng=25),
 }
 
