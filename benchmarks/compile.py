@@ -45,7 +45,7 @@ _PHASE2 = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc;
 #: (game, arguments after ``cardodds``): the commands that answer one question, as the docs type them.
 COMMANDS = [
     ("kana", ["kana", "odds", "--players", "4", "--samples", "200000", "--seed", "1"]),
-    ("kana", ["kana", "advise", "--players", "4", "--seat", "2", "--cards", "9h,?,?", "--kanad", "5c,Kd", "--seed",
+    ("kana", ["kana", "advise", "--players", "4", "--seat", "2", "--hand", "9h,?,?", "--kanad", "5c,Kd", "--seed",
               "1"]),
     ("kanalje", ["kanalje", "risk", "--policies", "random", "--seed", "1"]),
     ("kanalje", ["kanalje", "risk", "--policies", "heuristic", "--seed", "1"]),

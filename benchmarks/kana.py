@@ -48,7 +48,7 @@ KEEP_FROM = "\n## Advisor kernel before and after"
 #: The commands whose first run (empty numba cache) is measured, as a user types them.
 COMMANDS = {
     "kana odds": ["kana", "odds"],
-    "kana advise": ["kana", "advise", "--seat", "2", "--cards", "9h ? ?", "--kanad", "5c Kd"],
+    "kana advise": ["kana", "advise", "--seat", "2", "--hand", "9h ? ?", "--kanad", "5c Kd"],
     "kana table": ["kana", "table", "--samples", "20000"],
 }
 

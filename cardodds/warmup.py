@@ -74,7 +74,7 @@ TASKS: dict[str, tuple[str, ...]] = {
     "canasta play": ("canasta", "play", "--samples", "4", "--seed", "1"),
     "canasta table": ("canasta", "table", "--build", "--samples", "4", "--seed", "1", "--no-progress"),
     "kana odds": ("kana", "odds", "--samples", "200", "--seed", "1"),
-    "kana advise": ("kana", "advise", "--players", "4", "--seat", "2", "--cards", "9h,?,?", "--kanad", "5c,Kd",
+    "kana advise": ("kana", "advise", "--players", "4", "--seat", "2", "--hand", "9h,?,?", "--kanad", "5c,Kd",
                     "--samples", "200", "--seed", "1"),
 }
 
