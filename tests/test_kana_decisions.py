@@ -453,3 +453,14 @@ def test_decision_results_share_the_protocol():
 
     matplotlib.use("Agg")
     assert c.plot() is not None and a.plot() is not None
+
+
+def test_a_position_is_looked_up_in_the_strategy_table():
+    one = strategy_table("peek-one", 3, opponents="blind", samples=20_000, rng=1)
+    assert one.lookup(Position("2h ? ?", seat=1)) == ("2", "känä", "2h")  # a peeked 2: känä it
+    assert one.lookup(Position("Ah ? ?", seat=1)) == ("A", "keep", "?")  # a peeked ace: keep it
+    assert one.lookup(Position("Ah ? ?"))[1] == one.rows.loc["A", "action"]
+    every = strategy_table("peek-all", 3, opponents="blind", samples=20_000, rng=1)
+    assert every.lookup(Position("Ah 2c 2d", seat=1)) == ("22A", "high", "Ah")  # keep the Superkänä
+    with pytest.raises(ValueError, match="in peek-one I know one card"):
+        one.lookup(Position("Ah Kd 2c"))

@@ -353,7 +353,8 @@ def positions(record, *, seat: int = 0, rules: KanaRules | None = None) -> list[
     holds what it knew (its ``peek`` in peek-one, its ``deal`` otherwise), up to the first move
     the rules forbid: what :func:`review` puts to the advisor.
 
-    >>> text = "players: 3\\nvariant: peek-one\\n0: deal 9h 2c Kd\\n0: peek 9h\\n2: känä 5s\\n0: känä 2c"
+    >>> text = ("# cardodds trace: kana\\nplayers: 3\\nvariant: peek-one\\n"
+    ...         "0: deal 9h 2c Kd\\n0: peek 9h\\n2: känä 5s\\n0: känä 2c")
     >>> [(turn.what, turn.taken, position) for turn, position in positions(text, seat=0)]
     [('round 1 känä', '?', Position('9h ? ?', seat=1, kanad='5s'))]
     """
