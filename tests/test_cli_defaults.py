@@ -27,7 +27,7 @@ from cardodds.cli import build_parser, main
 #: command -> (the words running it with its required inputs only, "module:function" it calls).
 COMMANDS: dict[str, tuple[list[str], str]] = {
     "kana odds": (["kana", "odds"], "cardodds.kana:odds"),
-    "kana advise": (["kana", "advise", "--cards", "9h ? ?"], "cardodds.kana:advise"),
+    "kana advise": (["kana", "advise", "--hand", "9h ? ?"], "cardodds.kana:advise"),
     "kana table": (["kana", "table"], "cardodds.kana:strategy_table"),
     "kana session": (["kana", "session"], "cardodds.kana:session"),
     "kanalje risk": (["kanalje", "risk"], "cardodds.kanalje:jack_risk"),

@@ -98,12 +98,12 @@ def add_commands(sub) -> None:
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
                      help="my seat: my place in the känä order, 0 = the starter")
     adv.add_argument("--hand", default=None, metavar="CARDS",
-                     help="what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
+                     help="my hand as I know it, three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
                      "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
     adv.add_argument("--kanad", default=None, metavar="CARDS",
                      help="cards känäd before me that I know, seat 0 first ('5c Kd'; '? Kd' if I missed one)")
     adv.add_argument("--policies", default=OPPONENTS, metavar="WHO",
-                     help="how the others play: table (the equilibrium table, default), blind, or a policy name "
+                     help="who plays the other seats: table (the equilibrium table, default), blind, or a policy name "
                      "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
     cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
     adv.set_defaults(func=_advise)
@@ -451,7 +451,7 @@ def add_review_command(ksub) -> None:
     )
     cu.add_review_options(p, "kana", f"{REVIEW_SAMPLES:,}", "deals a känä")
     p.add_argument("--policies", default=OPPONENTS, metavar="WHO",
-                   help="how the others play in the play-outs: table (the equilibrium table, default), blind, or a "
+                   help="who plays the other seats in the play-outs: table (the equilibrium table, default), blind, or a "
                    "policy name, or one per seat of the record, comma-separated")
     p.set_defaults(func=_review)
 
