@@ -451,8 +451,8 @@ def add_review_command(ksub) -> None:
     )
     cu.add_review_options(p, "kana", f"{REVIEW_SAMPLES:,}", "deals a känä")
     p.add_argument("--policies", default=OPPONENTS, metavar="WHO",
-                   help="who plays the other seats in the play-outs: table (the equilibrium table, default), blind, or a "
-                   "policy name, or one per seat of the record, comma-separated")
+                   help="who plays the other seats in the play-outs: table (the equilibrium table, default), blind, "
+                   "or a policy name, or one per seat of the record, comma-separated")
     p.set_defaults(func=_review)
 
 
