@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -119,7 +119,7 @@ class Position(advice.Position):
     _packed: P.Position = field(init=False, repr=False, compare=False, hash=False)
     _opts: tuple = field(init=False, repr=False, compare=False, hash=False)
 
-    game: ClassVar[str] = "canasta"
+    game = "canasta"
 
     def __post_init__(self) -> None:
         put = object.__setattr__

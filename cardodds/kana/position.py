@@ -10,7 +10,6 @@ gives each position a record shows a seat.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .. import advice
 from ..cards import card_str, format_cards, parse_cards
@@ -112,7 +111,7 @@ class Position(advice.Position):
     hand: tuple[int, int, int]
     kanad: tuple[int, ...]
 
-    game: ClassVar[str] = "kana"
+    game = "kana"
 
     def __init__(self, hand=None, *, seat: int = 0, kanad=None):
         seat = _check_seat(seat)
