@@ -141,12 +141,13 @@ def canasta_position(deal_seed: int, g: np.random.Generator):
 
 
 def canasta_values(pos: dict, policies: str, samples: int | None, rng: int) -> dict:
-    from cardodds.canasta import advise
+    from cardodds.canasta import Position, advise
 
     given = dict(pos) if policies != "heuristic" else {**pos, "thrown": None}  # heuristic remembers no discard
-    r = advise(**given, policies=policies, samples=samples, rng=rng, threads=2, progress=False)
-    return {"options": list(r.options), "values": [e.value for e in r.margin], "se": [e.se for e in r.margin],
-            "named": r.best if r.best is not None else r.best_option}
+    r = advise(Position(**given), policies=policies, samples=samples, rng=rng, threads=2, progress=False)
+    margin = r.figures["margin"]
+    return {"options": list(r.options), "values": [e.value for e in margin], "se": [e.se for e in margin],
+            "named": r.best if r.best is not None else r.options[r.best_index]}
 
 
 GAMES = {"kanalje": (kanalje_position, kanalje_values, "my points for the deal", "worlds"),

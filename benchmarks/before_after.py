@@ -11,9 +11,8 @@ same load. Prints a markdown table: each call's median rates, the median of its 
 after / before, and a 95% interval for that median (order statistics of the ratios, which
 needs 6 repeats or more); the last line gives the median ratio over the calls. Fresh
 interpreters of one tree differ by a few per cent on this machine, so a ratio is ruled out
-only by an interval that excludes it. The calls use names both trees know: a call whose game
-reads a ``Position`` (``advise(position, ...)``) gets one built from the position's keywords in
-a tree that has it, and the keywords themselves in a tree before it. Its tables are
+only by an interval that excludes it. The calls use names both trees know (an advisor's call
+reads its position as its tree's ``advise`` takes it: a ``Position``, or before it the keywords). Its tables are
 recorded by hand in ``RESULTS_speed.md`` (``compile.py`` writes the whole of
 ``RESULTS_compile.md``).
 """
@@ -38,9 +37,13 @@ CALLS = {
     "kana.odds, 4 players": ("cardodds.kana", "odds", "dict(players=4)", 4_000_000),
     "kana.advise peek-one, seat 2, 9h, känäd 5c Kd": (
         "cardodds.kana", "advise",
+        "dict(position=game.Position('9h ? ?', seat=2, kanad='5c Kd'), rules=game.KanaRules(4, 'peek-one'), "
+        "policies='table') if POSITION else "
         "dict(players=4, variant='peek-one', seat=2, cards='9h ? ?', kanad='5c Kd', opponents='table')", 300_000),
     "kana.advise peek-all, seat 1, 9h Kd 2c": (
         "cardodds.kana", "advise",
+        "dict(position=game.Position('9h Kd 2c', seat=1, kanad='5c'), rules=game.KanaRules(4, 'peek-all'), "
+        "policies='table') if POSITION else "
         "dict(players=4, variant='peek-all', seat=1, cards='9h Kd 2c', kanad='5c', opponents='table')", 300_000),
     "kana.compare threshold:8 vs blind": (
         "cardodds.kana", "compare", "dict(a='threshold:8', b='blind', players=4, variant='peek-one')", 1_000_000),
@@ -72,12 +75,19 @@ CALLS = {
     "canasta.hand_odds": ("cardodds.canasta", "hand_odds", "dict(hand='Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h')",
                           1_000_000),
     "canasta.play heuristic": ("cardodds.canasta", "play", "dict(policies='heuristic')", 5_000),
+    "canasta.advise take, the docs' worst position": (
+        "cardodds.canasta", "advise",
+        "(lambda **w: dict(position=game.Position(**w)) if POSITION else w)(hand='K K 9 9 5 7 Q Jk 3b 4', "
+        "melds='us: A A A; them: 8 8 8', pile='Jk 2 2 A A ? ? 9 K', counts=(10, 9, 11), known={1: 'Q Q'}, "
+        "score=(9200, 8800), decision='take')", 2_000),
 }
 
 CODE = """
 import importlib, statistics, time, warnings
 warnings.simplefilter("ignore", DeprecationWarning)
 from {module} import {function} as call
+game = importlib.import_module("{module}")
+POSITION = hasattr(game, "Position")  # the game's advise takes a Position (before: the position's keywords)
 kw = {kw}
 args = ()
 game = importlib.import_module("{module}")

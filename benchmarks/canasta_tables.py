@@ -34,7 +34,7 @@ import numpy as np
 
 from cardodds.canasta import _strategy as K
 from cardodds.canasta import _table as T
-from cardodds.canasta import advise, strategy as S
+from cardodds.canasta import Position, advise, strategy as S
 from cardodds.canasta._position import _meld_words
 from cardodds.canasta.cards import KIND_NAMES, N_KINDS
 from cardodds.canasta.rules import CanastaRules
@@ -54,7 +54,7 @@ def _cards(t, seat, field) -> list[int]:
 
 
 def advice_words(t: np.ndarray, name: str) -> dict:
-    """The keyword arguments of ``advise`` for the seat to act at table ``t``."""
+    """The keyword arguments of the :class:`~cardodds.canasta.Position` of the seat to act at table ``t``."""
     me = int(t[T.SA.seat])
     seats = [(me + s) % T.SEATS for s in range(T.SEATS)]  # clockwise: 1 my left opponent
     melds = []
@@ -106,8 +106,8 @@ def option_action(name: str, t: np.ndarray, label: str) -> str:
 def advisor_verdict(name: str, t: np.ndarray, r) -> tuple[str, bool]:
     """The advisor's best action and whether it is decisive about it."""
     acts = [option_action(name, t, o) for o in r.options]
-    best = acts[r.options.index(r.best_option)]
-    return best, all(r.loses(i) for i, a in enumerate(acts) if a != best)
+    best = acts[r.best_index]
+    return best, all(i in r.ranking.worse for i, a in enumerate(acts) if a != best)
 
 
 def agreement(positions: int, hands: int) -> dict:
@@ -126,14 +126,15 @@ def agreement(positions: int, hands: int) -> dict:
             t = rows[j, K.KEPT.slice("table")]
             cell = table.cells[int(rows[j, K.KEPT.at.cell])]
             try:
-                r = advise(rng=int(j), **advice_words(t, name))
+                r = advise(Position(**advice_words(t, name)), rng=int(j))
             except ValueError as exc:
                 refused += 1
                 seen.append({"refused": str(exc)})
                 continue
             best, decisive = advisor_verdict(name, t, r)
             row = {"cell": list(cell.key), "table": cell.best, "table_decisive": cell.decisive, "advisor": best,
-                   "advisor_decisive": decisive, "advisor_best_option": r.best_option, "position": r.position}
+                   "advisor_decisive": decisive, "advisor_best_option": r.options[r.best_index],
+                   "position": r.position.to_dict()}
             if decisive and cell.decisive:
                 both += 1
                 agree += best == cell.best

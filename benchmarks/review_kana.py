@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE))
 from _timing import cold_command  # noqa: E402
 
 from cardodds import __version__  # noqa: E402
-from cardodds.kana import advise, review, trace  # noqa: E402
+from cardodds.kana import KanaRules, Position, advise, review, trace  # noqa: E402
 from cardodds.kana._defaults import REVIEW_SAMPLES  # noqa: E402
 from cardodds.kana.equilibrium import table_strategy  # noqa: E402
 
@@ -72,8 +72,8 @@ def main() -> None:
     for samples in (100_000, 500_000, 1_000_000):  # 1,000,000: the advisor's own default
         s = _median_seconds(lambda: review(record, seat=0, samples=samples, rng=1, threads=2), repeats)
         rows.append((f"seat 0: 30 känäs, {samples:,} deals a känä", 2, s))
-    fixed, _ = _median_seconds(lambda: advise(PLAYERS, VARIANT, seat=2, cards="9h ? ?", kanad="5c Kd", samples=1_000,
-                                           rng=1, threads=2), 20)
+    fixed, _ = _median_seconds(lambda: advise(Position("9h ? ?", seat=2, kanad="5c Kd"),
+                                              rules=KanaRules(PLAYERS, VARIANT), samples=1_000, rng=1, threads=2), 20)
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "evening.txt"
         record.save(path)

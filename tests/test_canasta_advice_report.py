@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardodds.canasta import advise
+from cardodds.canasta import Position, advise
 from cardodds.report import SECTIONS
 from cardodds.report import canasta_advice as rep
 
@@ -13,7 +13,7 @@ CASES = {c.key: c for c in rep.CASES}
 
 
 def _advice(key: str, seed: int = 5, samples: int = 400):
-    return advise(samples=samples, rng=seed, **CASES[key].position)
+    return advise(Position(**CASES[key].position), samples=samples, rng=seed)
 
 
 def test_rich_pile_is_taken():
@@ -36,14 +36,14 @@ def test_stay_in_when_behind_without_a_canasta():
     a = _advice("out_behind")
     assert a.best == "stay in (do not go out this turn)"
     out = a.options.index("go out: meld Q Q Jk")
-    assert a.margin[out].hi < 0 and a.ahead[out].value < 0.02
+    assert a.figures["margin"][out].hi < 0 and a.figures["ahead"][out].value < 0.02
 
 
 def test_go_out_to_win_the_game():
     """At 9,500 to 9,600 with a clean canasta down, going out takes us past 10,000 ahead: go out."""
     a = _advice("out_to_win")
     assert a.best == "go out: meld K K K"
-    stay, out = a.win_game
+    stay, out = a.figures["win_game"]
     assert out.lo > stay.hi and out.value > 0.8
 
 

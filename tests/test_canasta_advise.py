@@ -14,7 +14,7 @@ import pytest
 from numba import njit
 
 from cardodds import engine
-from cardodds.canasta import advise
+from cardodds.canasta import Position, advise
 from cardodds.canasta import _advise as A
 from cardodds.canasta import _table as T
 from cardodds.canasta import _worlds as W
@@ -26,6 +26,15 @@ CANASTAS = "Q Q Q Q Q Q Q, J J J J J J J"
 HAND = "K K 9 9 5 7 Q Jk 3b"
 
 
+RUN = ("samples", "target_halfwidth", "rng", "threads", "policies", "params", "progress", "backend")
+
+
+def ask(hand, **kw):
+    """``advise`` on the position of ``hand`` and the other keywords (the run's keywords aside)."""
+    run = {k: kw.pop(k) for k in RUN if k in kw}
+    return advise(Position(hand, **kw), **run)
+
+
 def _lay(res):
     return A.advice_layout(len(res.options)).view(res.counts)
 
@@ -33,12 +42,12 @@ def _lay(res):
 # ---- the melds belong to the side named ------------------------------------------------------------
 def test_our_melds_are_ours_and_theirs_are_theirs():
     """Regression: every meld went to the side left over from an earlier loop ("them")."""
-    us = advise(HAND, melds=f"us: {CANASTAS}", pile="K", pile_size=4, samples=200, rng=1)
-    them = advise(HAND, melds=f"them: {CANASTAS}", pile="K", pile_size=4, samples=200, rng=1)
-    assert [m.value for m in us.margin] != [m.value for m in them.margin]
+    us = ask(HAND, melds=f"us: {CANASTAS}", pile="K", pile_size=4, samples=200, rng=1)
+    them = ask(HAND, melds=f"them: {CANASTAS}", pile="K", pile_size=4, samples=200, rng=1)
+    assert [m.value for m in us.figures["margin"]] != [m.value for m in them.figures["margin"]]
     # a side holding two canastas is ahead most of the time
-    assert min(a.value for a in us.ahead) > 0.75
-    assert max(a.value for a in them.ahead) < 0.25
+    assert min(a.value for a in us.figures["ahead"]) > 0.75
+    assert max(a.value for a in them.figures["ahead"]) < 0.25
     t = position(HAND, melds="us: A A A; them: 8 8 8").base
     eight = parse_kind("8")
     assert t[T.meld_at(0, T.slot_of(ACE)) + 1] == 3 and t[T.meld_at(1, T.slot_of(ACE)) + 1] == 0
@@ -55,7 +64,7 @@ def test_our_melds_are_ours_and_theirs_are_theirs():
 ])
 def test_every_listed_pile_card_is_in_every_sampled_deal(pile, size, listed):
     n = 300
-    a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile=pile, pile_size=size,
+    a = ask("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile=pile, pile_size=size,
                counts=(10, 9, 11), decision="take", samples=n, rng=4)
     v = _lay(a)
     cards = size or len(pile.split())
@@ -64,12 +73,12 @@ def test_every_listed_pile_card_is_in_every_sampled_deal(pile, size, listed):
 
 
 def test_a_rich_pile_listed_card_by_card_is_worth_taking():
-    rich = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
+    rich = ask("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
                   counts=(10, 9, 11), decision="take", samples=300, rng=1)
     leave = rich.options.index("leave the pile")
     assert all(v.lo > 0 for v in [rich.versus_best[leave]])
-    assert rich.best_option.startswith("take the pile: meld K K")
-    two = advise("K K 9 9 5 7 Q Jk 3b 4", pile="Jk 2 2 A A Q Q 9 K", counts=(10, 9, 11), decision="take",
+    assert rich.options[rich.best_index].startswith("take the pile: meld K K")
+    two = ask("K K 9 9 5 7 Q Jk 3b 4", pile="Jk 2 2 A A Q Q 9 K", counts=(10, 9, 11), decision="take",
                  options="leave, K K K", samples=20, rng=1)
     assert two.options == ("leave the pile", "take the pile: meld K K K")
 
@@ -171,64 +180,67 @@ def test_sampled_deals_match_the_rejection_twin(hand, extra):
 def test_win_game_json_and_options():
     kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K", counts=(10, 9, 11), decision="take",
               samples=60, rng=3)
-    a = advise("K K 9 9 5 7 Q Jk 3b 4", score=(9500, 9000), **kw)
-    assert all(g is not None for g in a.win_game) and max(g.value for g in a.win_game) > 0.2
-    assert advise("K K 9 9 5 7 Q Jk 3b 4", **kw).win_game is None
+    a = ask("K K 9 9 5 7 Q Jk 3b 4", score=(9500, 9000), **kw)
+    games = a.figures["win_game"]
+    assert all(g is not None for g in games) and max(g.value for g in games) > 0.2
+    assert "win_game" not in ask("K K 9 9 5 7 Q Jk 3b 4", **kw).figures
     d = json.loads(json.dumps(a.to_dict()))
     for key in ("rules", "samples", "seed", "partial", "version"):
         assert key in d
     assert d["position"]["pile"] == "Jk 2 2 A A Q Q 9 K" and d["position"]["score"] == [9500, 9000]
     o = d["options"][0]
-    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best", "margin_versus_best", "same_as_best"}
-    assert d["ranked_by"] == "win_game" and "clearly_worse" in d
+    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best", "same_as_best"}
+    assert d["ranked_by"] == "win_game" and "clearly_worse" in d and d["verdict"] == a.verdict
+    assert d["unit"] == "P(we win the game with this hand)" and d["command"] == str(a.position)
+    assert Position(**d["position"]) == a.position
     assert set(o["margin"]) == {"value", "se", "lo", "hi"}
-    two = advise(HAND, options="K, 9", samples=20, rng=1)
+    two = ask(HAND, options="K, 9", samples=20, rng=1)
     assert two.options == ("discard 9", "discard K")
     with pytest.raises(ValueError, match="does not apply to the discard decision"):
-        advise(HAND, options="A", samples=20, rng=1)
+        ask(HAND, options="A", samples=20, rng=1)
 
 
 def test_precision_is_reached_for_the_best_two():
-    a = advise(HAND, melds="us: A A A; them: 8 8 8", options="K,3b", target_halfwidth=60.0, rng=2)
-    i = a.options.index(a.best_option)
+    a = ask(HAND, melds="us: A A A; them: 8 8 8", options="K,3b", target_halfwidth=60.0, rng=2)
+    i = a.best_index
     j = 1 - i
     assert a.versus_best[j].halfwidth <= 60.0 and a.samples >= 16
     # two options that play alike on every deal (the Joker goes down now or later) are one:
     # the precision is reached against the other one
-    b = advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, decision="take",
+    b = ask(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, decision="take",
                options="K K Jk, K K K Jk, K K K", target_halfwidth=50.0, rng=2)
-    rivals = [v for i, v in enumerate(b.versus_best) if b.options[i] != b.best_option and not b.same_as_best(i)]
+    rivals = [v for i, v in enumerate(b.versus_best) if i != b.best_index and not b.same_as_best(i)]
     assert len(rivals) >= 1 and all(v.halfwidth <= 50.0 for v in rivals) and b.samples > 100
 
 
 def test_same_figures_on_one_and_two_threads():
     kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, samples=150, rng=9)
-    one = advise(HAND, threads=1, **kw)
-    two = advise(HAND, threads=2, **kw)
+    one = ask(HAND, threads=1, **kw)
+    two = ask(HAND, threads=2, **kw)
     assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
 
 
 def test_same_figures_on_one_and_two_threads_to_a_precision():
     kw = dict(melds="us: A A A; them: 8 8 8", options="K,3b", target_halfwidth=80.0, rng=4)
-    one = advise(HAND, threads=1, **kw)
-    two = advise(HAND, threads=2, **kw)
+    one = ask(HAND, threads=1, **kw)
+    two = ask(HAND, threads=2, **kw)
     assert one.samples == two.samples and (one.counts == two.counts).all()
 
 
 def test_same_figures_on_dask():
     pytest.importorskip("distributed")
     kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, samples=150, rng=9)
-    here = advise(HAND, threads=1, **kw)
-    there = advise(HAND, backend="local:2", **kw)
+    here = ask(HAND, threads=1, **kw)
+    there = ask(HAND, backend="local:2", **kw)
     assert (here.counts == there.counts).all()
 
 
 def test_turn_checks_the_cards_out():
     # 48 dealt + upcard + 9 draws (turn 8 and mine) = 58 out: 9 + 6 + 4 + 39
-    advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(13, 13, 13), turn=8, samples=5,
+    ask(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(13, 13, 13), turn=8, samples=5,
            rng=1)
     with pytest.raises(ValueError, match="cards out, but turn=8 gives 58"):
-        advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(12, 12, 12), turn=8)
+        ask(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, counts=(12, 12, 12), turn=8)
 
 
 # ---- bad input on a real process ---------------------------------------------------------------------
@@ -258,20 +270,20 @@ def test_bad_input_is_one_line_exit_2(extra, words):
 def test_go_out_with_a_canasta_when_ahead():
     # Our side holds a clean canasta; my three kings meld and go out: +100 and their hands count
     # against them, where staying in gives them turns to catch up.
-    a = advise("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=300, rng=1)
+    a = ask("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=300, rng=1)
     assert a.options == ("stay in (do not go out this turn)", "go out: meld K K K")
-    assert a.best == "go out: meld K K K" and a.ahead[1].value > 0.95
-    one = advise("K", melds="us: A A A A A A A, K K K; them: 8 8 8", decision="out", samples=50, rng=1)
+    assert a.best == "go out: meld K K K" and a.figures["ahead"][1].value > 0.95
+    one = ask("K", melds="us: A A A A A A A, K K K; them: 8 8 8", decision="out", samples=50, rng=1)
     assert all(o.startswith("go out") for o in one.options)  # every move goes out: no staying in
     with pytest.raises(ValueError, match="no one move empties this hand"):
-        advise("K K K 9", melds="us: A A A A A A A", decision="out", samples=10)
+        ask("K K K 9", melds="us: A A A A A A A", decision="out", samples=10)
 
 
 def test_meld_or_hold_and_the_moves_each_allows():
-    a = advise("K K K 9 9 9 5 7 Jk 3b", melds="us: A A A; them: 8 8 8", decision="meld", samples=100, rng=1)
+    a = ask("K K K 9 9 9 5 7 Jk 3b", melds="us: A A A; them: 8 8 8", decision="meld", samples=100, rng=1)
     assert a.options[0] == "hold (no new meld this turn)" and "meld K K K" in a.options
     with pytest.raises(ValueError, match="can lay no new meld"):
-        advise("K Q 9 5", melds="us: A A A", decision="meld", samples=10)
+        ask("K Q 9 5", melds="us: A A A", decision="meld", samples=10)
     t = position("K K K 9 9 9 5 Jk", melds="us: A A A A A A A").base
     rl = CanastaRules().pack()
     mv = np.zeros((T.MAX_MOVES, T.MW), dtype=np.int64)
@@ -289,7 +301,7 @@ def test_meld_or_hold_and_the_moves_each_allows():
 def test_a_black_3_is_the_safe_discard_and_a_joker_the_worst():
     # A black 3 blocks the pile for the next player and counts -100 if kept; a Joker thrown
     # feeds the opponents a wild card.
-    a = advise(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, options="3b, Jk", samples=600, rng=6)
+    a = ask(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, options="3b, Jk", samples=600, rng=6)
     assert a.best == "discard 3b"
 
 
@@ -347,7 +359,7 @@ def test_thrown_cards_feed_heuristic2s_memory():
     assert t[T.SA.discarded + parse_kind("5")] == 1
     kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, samples=200, rng=3)
     # my left opponent threw a 9: heuristic2 throws 9s to it sooner, and the play-outs differ
-    a, b = advise(HAND, **kw), advise(HAND, thrown="1: 9 9", **kw)
+    a, b = ask(HAND, **kw), ask(HAND, thrown="1: 9 9", **kw)
     assert (a.counts != b.counts).any()
 
 
@@ -362,26 +374,27 @@ def test_a_card_thrown_twice_is_remembered_twice():
 def test_with_the_score_the_options_are_ranked_by_winning_the_game():
     kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K", counts=(10, 9, 11), known={1: "Q Q"},
               decision="take", options="K K Jk, K K K, leave", samples=300, rng=1)
-    a = advise("K K 9 9 5 7 Q Jk 3b 4", score=(9200, 8800), **kw)
+    a = ask("K K 9 9 5 7 Q Jk 3b 4", score=(9200, 8800), **kw)
     assert a.ranked_by == "win_game" and a.policies == ("heuristic2",) * 4
-    b = a.options.index(a.best_option)
-    assert a.win_game[b].value == max(g.value for g in a.win_game)
+    b = a.best_index
+    games, margin = a.figures["win_game"], a.figures["margin"]
+    assert games[b].value == max(g.value for g in games)
     for j in range(len(a.options)):  # the paired differences are the differences of the figures, exactly
-        assert a.versus_best[j].value == pytest.approx(a.win_game[b].value - a.win_game[j].value, abs=1e-12)
-        assert a.margin_versus_best[j].value == pytest.approx(a.margin[b].value - a.margin[j].value, abs=1e-9)
-    assert "leave the pile" in a.clearly_worse()
-    points = advise("K K 9 9 5 7 Q Jk 3b 4", **kw)
-    assert points.ranked_by == "margin" and points.best_option == max(
-        points.options, key=lambda o: points.margin[points.options.index(o)].value)
+        assert a.versus_best[j].value == pytest.approx(games[b].value - games[j].value, abs=1e-12)
+        assert a.difference(b, j, "margin").value == pytest.approx(margin[b].value - margin[j].value, abs=1e-9)
+    assert "leave the pile" in a.clearly_worse
+    points = ask("K K 9 9 5 7 Q Jk 3b 4", **kw)
+    assert points.ranked_by == "margin" and points.options[points.best_index] == max(
+        points.options, key=lambda o: points.figures["margin"][points.options.index(o)].value)
     # far from the target no option wins the game this hand: points decide
-    far = advise("K K 9 9 5 7 Q Jk 3b 4", score=(2000, 2500), **kw)
-    assert far.ranked_by == "margin" and all(g.value == 0 for g in far.win_game)
+    far = ask("K K 9 9 5 7 Q Jk 3b 4", score=(2000, 2500), **kw)
+    assert far.ranked_by == "margin" and all(g.value == 0 for g in far.figures.get("win_game"))
 
 
 def test_lookahead_plays_the_options_out_on_one_and_two_threads():
     kw = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=4, options="K,3b",
               policies="lookahead,heuristic2,heuristic2,heuristic2", samples=6, rng=2)
-    one, two = advise(HAND, threads=1, **kw), advise(HAND, threads=2, **kw)
+    one, two = ask(HAND, threads=1, **kw), ask(HAND, threads=2, **kw)
     assert (one.counts == two.counts).all() and one.policies[0] == "lookahead"
 
 
@@ -389,12 +402,12 @@ def test_the_text_fits_100_columns_and_wide_holds_the_rest():
     from cardodds.canasta.cli import advice_text
 
     for kw in (dict(score=(9200, 8800)), {}):
-        a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K",
+        a = ask("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K",
                    counts=(10, 9, 11), decision="take", samples=200, rng=1, **kw)
         text = advice_text(a)
         assert max(len(line) for line in text.splitlines()) <= 100, text
         assert "players: heuristic2 at every seat" in text and "points" in text
         wide = advice_text(a, wide=True)
         assert "P(our side ahead)" in wide and "points against the best" in wide
-    b = advise("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=200, rng=3)
+    b = ask("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=200, rng=3)
     assert "loses" in advice_text(b) and "against the best" in advice_text(b)

@@ -60,7 +60,7 @@ RUNS = {
     "game": lambda **kw: canasta.game("random", **{"samples": 2, **kw}),
     "house_options": lambda **kw: canasta.house_options("random", options=["jokers=6"], **{"samples": 10, **kw}),
     "strength": lambda **kw: canasta.strength(**{"samples": 10, **kw}),
-    "advise": lambda **kw: canasta.advise("K K 9 9 5 7 Q Jk 3b", **{"samples": 10, **kw}),
+    "advise": lambda **kw: canasta.advise(canasta.Position("K K 9 9 5 7 Q Jk 3b"), **{"samples": 10, **kw}),
     "tune": lambda **kw: canasta.tune(grid={"take_min_pile": (8,)}, **{"samples": 10, **kw}),
 }
 
@@ -109,7 +109,7 @@ def test_the_commands_defaults_are_the_functions():
     assert default("melds", "discard") == param(canasta.melds, "discard") == param(canasta.hand_odds, "discard")
     assert default("hand", "turns") == param(canasta.hand_odds, "turns")
     assert default("play", "policies") == param(canasta.play, "policies") == param(canasta.game, "policies")
-    assert default("advise", "turn") == param(canasta.advise, "turn")
+    assert default("advise", "turn") == param(canasta.Position, "turn")
     # --counts and --red3 not given: the function's defaults apply (the command passes nothing)
     assert default("advise", "counts") is None and default("advise", "red3") is None
     assert default("advise", "policies") == param(canasta.advise, "policies")

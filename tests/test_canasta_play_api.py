@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cardodds.canasta import (CanastaRules, HeuristicParams, advise, game, game_strength, house_options, play,
-                              strength, trace, tune)
+from cardodds.canasta import (CanastaRules, HeuristicParams, Position, advise, game, game_strength, house_options,
+                              play, strength, trace, tune)
 from cardodds.canasta.view import AT, MV_DISCARD
 from cardodds.cli import main as cli_main
 from cardodds.trace import Trace
@@ -205,22 +205,23 @@ def test_trace_shows_the_deal_every_card_drawn_and_every_pile_taken():
 
 
 def test_advisor_prefers_taking_a_big_pile_it_can_meld():
-    a = advise("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
-               counts=(10, 9, 11), decision="take", samples=300, rng=1)
+    a = advise(Position("K K 9 9 5 7 Q Jk 3b 4", melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A Q Q 9 K",
+                        counts=(10, 9, 11), decision="take"), samples=300, rng=1)
     assert a.options[0] == "leave the pile" and len(a.options) >= 2
     # taking beats leaving on the same deals (the ways of melding the K may tie among themselves)
-    assert a.best_option != "leave the pile" and a.versus_best[0].lo > 0
-    assert a.best is None or a.best == a.best_option
+    assert a.options[a.best_index] != "leave the pile" and a.versus_best[0].lo > 0
+    assert a.best is None or a.best == a.options[a.best_index]
     d = a.to_dict()
-    assert d["decision"] == "take" and len(d["options"]) == len(a.options)
+    assert d["position"]["decision"] == "take" and len(d["options"]) == len(a.options)
 
 
 def test_advisor_names_no_best_when_options_are_the_same():
     # two copies of the same worthless card: discarding either is the same option, so no
     # best is named unless every difference excludes zero
-    a = advise("K K Q 9 5 7 3b", melds="us: A A A", pile="K", pile_size=5, decision="discard", samples=60, rng=2)
+    a = advise(Position("K K Q 9 5 7 3b", melds="us: A A A", pile="K", pile_size=5, decision="discard"), samples=60,
+               rng=2)
     assert all(o.startswith("discard") for o in a.options)
-    assert a.versus_best[int(np.argmax([m.value for m in a.margin]))].value == 0.0
+    assert a.versus_best[int(np.argmax([m.value for m in a.figures["margin"]]))].value == 0.0
 
 
 @pytest.mark.parametrize("kwargs,match", [
@@ -238,7 +239,7 @@ def test_advisor_names_no_best_when_options_are_the_same():
 ])
 def test_advisor_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        advise(**{"samples": 10, **kwargs})
+        advise(Position(**kwargs), samples=10)
 
 
 def test_bad_play_input():
@@ -266,7 +267,7 @@ def test_cli_play_advise_trace(capsys):
                      "--pile", "K", "--pile-size", "4", "--decision", "discard", "--samples", "30",
                      "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "discard 3b" in out and ("best:" in out or "no option is best at this precision" in out)
+    assert "discard 3b" in out and ("best:" in out or "no option is better at this precision" in out)
     assert cli_main(["canasta", "play", "--policies", "genius", "--samples", "10"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown policy" in err

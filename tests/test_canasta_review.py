@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from cardodds.canasta import CanastaRules, advise, review, trace
+from cardodds.canasta import CanastaRules, Position, advise, positions, review, trace
 from cardodds.canasta.review import THRESHOLDS
 from cardodds.review import rate
 from cardodds.trace import Move, Trace
@@ -98,6 +98,21 @@ def test_each_decision_holds_the_position_the_seat_knew():
     assert "left 12, partner 12, right 12" in take.known and "table turn 5" in take.known
 
 
+def test_positions_are_the_reviews_and_read_back():
+    turns = positions(LEAVE)
+    assert turns[0][0].what == "discard" and turns[0][1].turn == 0  # seat 0's first turn: it may not take
+    turn, first = turns[1]
+    assert (turn.what, turn.taken, turn.key) == ("take", "leave the pile", 4) and first.decision == "take"
+    assert first == Position("3b 4 4 6 7 7 8 9 Q Q K K A", pile="5 J A A K", thrown="0: J; 1: A; 2: A; 3: K", turn=4,
+                             decision="take")
+    assert Position(**first.to_dict()) == first and eval(repr(first)) == first
+    assert str(first) == ('--hand "3b 4 4 6 7 7 8 9 Q Q K K A" --pile "5 J A A K" --thrown "0: J; 1: A; 2: A; 3: K" '
+                          '--turn 4 --decision take')
+    assert [t.what for t, _ in turns] == [d.what for d in review(LEAVE, samples=SAMPLES, rng=1).decisions]
+    with pytest.raises(ValueError, match="seat 1: the record does not hold its cards"):
+        positions(LEAVE, seat=1)
+
+
 # ---- only what the seat knew ------------------------------------------------------------------------
 def _deals(one: str, three: str) -> str:
     """A full deal: seat 1 and seat 3 hold ``one`` and ``three`` among cards they never play; in
@@ -127,9 +142,9 @@ def test_the_review_uses_only_what_the_seat_could_see():
     assert ra.decisions[-1].known == ("hand 3b 4 4 6 7 8 9 9 T Q Q K A; melds none; pile 5 J 2 A 6 (5 cards); "
                                       "cards: left 12, partner 12, right 12; table turn 5")
     # ... though the K K would change the verdict on throwing the K, had the review used them
-    where = dict(pile="5 J 2 A 6", counts=(12, 12, 12), thrown="0: J; 1: 2; 2: A; 3: 6", turn=4, samples=2000, rng=5)
-    left = advise("K Q Q 9 9 8 7 6 4 4 3b A T", known={1: "K K"}, **where)
-    right = advise("K Q Q 9 9 8 7 6 4 4 3b A T", known={3: "K K"}, **where)
+    where = dict(pile="5 J 2 A 6", counts=(12, 12, 12), thrown="0: J; 1: 2; 2: A; 3: 6", turn=4)
+    left = advise(Position("K Q Q 9 9 8 7 6 4 4 3b A T", known={1: "K K"}, **where), samples=2000, rng=5)
+    right = advise(Position("K Q Q 9 9 8 7 6 4 4 3b A T", known={3: "K K"}, **where), samples=2000, rng=5)
     i = left.options.index("discard K")
     assert rate(left.versus_best[i], 13, THRESHOLDS) == "blunder" != rate(right.versus_best[i], 13, THRESHOLDS)
 

@@ -205,3 +205,25 @@ def test_bad_input_is_one_clear_error(kw, message):
 
 def test_default_rules_given_are_the_shipped_tables():
     assert strategy_table("out", rules=CanastaRules()).shipped
+
+
+def test_a_position_is_looked_up_in_its_table():
+    from cardodds.canasta import Position
+    from cardodds.canasta.strategy import lookup
+
+    melds = "us: A A A; them: 8 8 8"
+    name, cell = lookup(Position("K K 9 9 5 7 Q Jk 3b", melds=melds, pile="K", pile_size=4, decision="take"))
+    assert (name, cell.key) == ("take", ("3-5 cards", "no wild, no 3b", "opened", "pair"))
+    assert cell == strategy_table("take")["take"].cell(*cell.key, among=["leave", "take"])
+    # the discard: a black 3 held, the next player's 12 cards; the Joker, the K pair and the singles possible
+    name, cell = lookup(Position("K K 9 9 5 7 Q Jk 3b", melds=melds, pile="K", pile_size=4))
+    assert (name, cell.key) == ("discard", ("3-5 cards", "holds 9+", "held"))
+    assert set(cell.values) == {"black 3", "single", "from a pair", "wild"}
+    # going out: a clean canasta of ours, none of theirs, 24 cards in the opponents' hands; near the target the
+    # out-game table, by the score
+    out = Position("K K K", melds="us: A A A A A A A; them: 8 8 8 8", decision="out")
+    assert lookup(out)[1].key == ("1", "0", "12+") and lookup(out)[0] == "out"
+    near = Position("K K K", melds="us: A A A A A A A; them: 8 8 8 8", decision="out", score=(9000, 8500))
+    assert lookup(near)[0] == "out-game" and lookup(near)[1].key == ("ahead 400+", "1", "0", "12+")
+    with pytest.raises(ValueError, match="no strategy table is about it"):
+        lookup(Position("K K K 9 9 9 5 7 Jk 3b", melds=melds, decision="meld"))

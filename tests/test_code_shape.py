@@ -16,7 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MOST = 12
 #: Functions still over :data:`MOST` ("path:function"), and why.
 OVER = {
-    "cardodds/canasta/advise.py:advise": "being redesigned: advise(position, *, policies=, rules=, ...)",
     "cardodds/engine.py:run": "13: its run-size, precision and progress arguments want a bundle (a RunSpec)",
     "cardodds/review.py:decision": "16: the place in the record (seat, line, move, what, known) wants a bundle, "
                                    "with the reviews being rewritten for the Position API",

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cardodds.kana import KanaRules, advise, compare, equilibrium, odds, strategy_table
+from cardodds.kana import KanaRules, Position, advise, compare, equilibrium, odds, strategy_table
 from cardodds.kana import policies as st
 from cardodds.kana._advise import (
     PositionArrays, Posterior, advice_layout, advise_by_rejection, advise_worlds, posterior_tables, rejection_layout,
@@ -17,6 +17,9 @@ from cardodds.engine import run
 from cardodds.stats import Estimate
 
 from .conftest import assert_within_4se
+
+
+OFFICIAL = KanaRules(4, "official")
 
 
 # --- strategies as data -------------------------------------------------------------------
@@ -210,62 +213,72 @@ def test_conditioning_matches_rejection_sampling(rules, seat, cards, kanad, oppo
 def test_conditioning_changes_the_answer():
     # Against threshold(8) players a känäd king means that player kept a card above 8:
     # my chances drop compared with a känäd 5, which is the peeked card thrown away.
-    base = dict(players=4, variant="peek-one", seat=1, cards="9h ? ?", opponents=[st.threshold(8)] * 4,
-                samples=200_000, rng=5)
-    low = advise(kanad="5c", **base)
-    high = advise(kanad="Kc", **base)
-    assert high.options[1][1].hi < low.options[1][1].lo
+    base = dict(policies=[st.threshold(8)] * 4, rules=KanaRules(4, "peek-one"), samples=200_000, rng=5)
+    low = advise(Position("9h ? ?", seat=1, kanad="5c"), **base)
+    high = advise(Position("9h ? ?", seat=1, kanad="Kc"), **base)
+    assert high.value[1].hi < low.value[1].lo
 
 
 def test_advice_on_a_hand_built_deal():
     # Seat 0 plays best-pair and känäd a king: its kept pair beats anything with a king,
     # so my 2 + A = 16 can never win; keeping my two 2s (a Superkänä) nearly always does.
-    a = advise(3, "peek-all", seat=1, cards="2c 2d Ah", kanad="Kd", opponents=[st.best_pair()] * 3,
-               samples=50_000, rng=1)
-    wins = dict(a.options)
+    a = advise(Position("2c 2d Ah", seat=1, kanad="Kd"), policies=[st.best_pair()] * 3,
+               rules=KanaRules(3, "peek-all"), samples=50_000, rng=1)
+    wins = dict(zip(a.options, a.value))
     assert wins["2c"].value == 0.0 and wins["2d"].value == 0.0
-    assert a.best == "Ah" and a.difference.lo > 0.9
+    assert a.best == "Ah" and a.difference(a.best_index, 0).lo > 0.9 and a.difference(2, 1).lo > 0.9
 
 
 def test_official_advice_names_no_winner():
-    a = advise(4, "official", seat=2, cards="? ? ?", samples=200_000, rng=1)
-    assert a.best is None and a.difference.contains_zero() and len(a.options) == 3
+    a = advise(Position("? ? ?", seat=2), rules=OFFICIAL, samples=200_000, rng=1)
+    assert a.best is None and a.options == ("1st card", "2nd card", "3rd card")
+    assert any(a.difference(a.best_index, j).contains_zero() for j in range(3) if j != a.best_index)
 
 
 def test_official_advice_with_default_size_is_exact_and_agrees_with_monte_carlo():
-    exact = advise(4, "official", seat=2, kanad="5c Kd")
-    assert exact.samples == 0 and exact.best is None and exact.difference.value == 0
-    assert [e.value for _, e in exact.options] == [0.25] * 3
-    mc = advise(4, "official", seat=2, kanad="5c Kd", samples=200_000, rng=3)
-    for (_, e), (_, m) in zip(exact.options, mc.options):
+    exact = advise(Position(seat=2, kanad="5c Kd"), rules=OFFICIAL)
+    assert exact.samples == 0 and exact.best is None and exact.difference(0, 1).value == 0
+    assert exact.difference(1, 2).exact and exact.verdict == "every card scores the same on these deals"
+    assert [e.value for e in exact.value] == [0.25] * 3
+    mc = advise(Position(seat=2, kanad="5c Kd"), rules=OFFICIAL, samples=200_000, rng=3)
+    for e, m in zip(exact.value, mc.value):
         assert_within_4se(m, e.value)
     # an explicit run size still samples
-    assert advise(4, "official", seat=1, opponents="blind", samples=1000, rng=1).samples == 1000
+    assert advise(Position(seat=1), policies="blind", rules=OFFICIAL, samples=1000, rng=1).samples == 1000
 
 
 def test_advice_at_precision_and_json():
-    a = advise(4, "peek-one", seat=0, cards="8h ? ?", opponents="blind", target_halfwidth=0.003, rng=2)
-    assert a.difference.halfwidth <= 0.003
+    a = advise(Position("8h ? ?"), policies="blind", rules=KanaRules(4, "peek-one"), target_halfwidth=0.003, rng=2)
+    assert a.difference(0, 1).halfwidth <= 0.003
     d = a.to_dict()
-    assert [o["kana"] for o in d["options"]] == ["8h", "?"]
-    assert set(d["difference"]) == {"value", "se", "lo", "hi"}
+    assert d["position"] == {"seat": 0, "hand": "8h ? ?"}
+    assert [o["option"] for o in d["options"]] == ["8h", "?"] and d["unit"] == "P(win)"
+    assert set(d["options"][1]["versus_best"]) == {"value", "se", "lo", "hi"}
+    assert d["command"] == '--seat 0 --hand "8h ? ?"'
     assert d["best"] in (None, "8h", "?")
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    (dict(variant="peek-one", seat=1, cards="9h ? ?", kanad="9h"), "both in my hand and among the känäd"),
-    (dict(variant="peek-one", seat=1, cards="9h Kd ?"), "peeked one"),
-    (dict(variant="peek-one", seat=1, cards="9h ? ? ?"), "a hand holds 3 cards"),
-    (dict(variant="official", seat=1, cards="9h ? ?"), "nobody may look"),
-    (dict(variant="peek-all", seat=1, cards="9h ? ?"), "seen all three"),
-    (dict(variant="peek-one", seat=4, cards="9h ? ?"), "seat 4 does not exist"),
-    (dict(variant="peek-one", seat=1, cards="9h ? ?", kanad="5c 6c"), "only the 1 seat"),
-    (dict(variant="peeking", seat=1, cards="9h ? ?"), "variant='peeking'"),
-    (dict(variant="peek-one", seat=1, cards="9h ? ?", opponents="psychic"), "not known"),
+    (dict(variant="peek-one", seat=1, hand="9h ? ?", kanad="9h"), "both in my hand and among the känäd"),
+    (dict(variant="peek-one", seat=1, hand="9h Kd ?"), "peeked one"),
+    (dict(variant="peek-one", seat=1, hand="9h ? ? ?"), "a hand holds 3 cards"),
+    (dict(variant="official", seat=1, hand="9h ? ?"), "nobody may look"),
+    (dict(variant="peek-all", seat=1, hand="9h ? ?"), "seen all three"),
+    (dict(variant="peek-one", seat=4, hand="9h ? ?"), "seat 4 does not exist"),
+    (dict(variant="peek-one", seat=-1, hand="9h ? ?"), "seat=-1"),
+    (dict(variant="peek-one", seat=1, hand="9h ? ?", kanad="5c 6c"), "only the 1 seat"),
+    (dict(variant="peeking", seat=1, hand="9h ? ?"), "variant='peeking'"),
+    (dict(variant="peek-one", seat=1, hand="9h ? ?", policies="psychic"), "not known"),
 ])
 def test_advice_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        advise(4, samples=1000, rng=1, **kwargs)
+        variant, policies = kwargs.pop("variant"), kwargs.pop("policies", "table")
+        advise(Position(**kwargs), policies=policies, rules=KanaRules(4, variant), samples=1000, rng=1)
+
+
+def test_advice_asks_for_a_position():
+    with pytest.raises(ValueError, match="give a cardodds.kana.Position"):
+        advise("9h ? ?", samples=1000)  # type: ignore[arg-type]
 
 
 # --- strategy tables and the equilibrium ---------------------------------------------------
@@ -395,20 +408,26 @@ def test_expected_value_in_antes():
 
 
 def test_kanad_cards_in_every_form_mean_the_same():
-    from cardodds.kana.advise import _check_advice_input
-
-    rules = KanaRules(players=4, variant="peek-one")
     want = {0: parse_cards("5c")[0], 1: parse_cards("Kd")[0]}
     for kanad in ("5c Kd", ["5c", "Kd"], ("5c", "Kd"), {0: "5c", 1: "Kd"}, {1: want[1], 0: "5c"}):
-        assert _check_advice_input(rules, 2, "9h ? ?", kanad)[1] == want
-    assert _check_advice_input(rules, 2, "9h ? ?", "? Kd")[1] == {1: want[1]}
-    assert _check_advice_input(rules, 2, "9h ? ?", "")[1] == {} == _check_advice_input(rules, 2, "9h ? ?", None)[1]
+        assert Position("9h ? ?", seat=2, kanad=kanad).kanad_by_seat == want
+    p = Position("9h ? ?", seat=2, kanad="? Kd")
+    assert p.kanad_by_seat == {1: want[1]} and p.kanad == (-1, want[1])
+    assert Position("9h ? ?", seat=2, kanad="").kanad == (-1, -1) == Position("9h ? ?", seat=2).kanad
     with pytest.raises(ValueError, match="seat 2, but only the 2 seat"):
-        _check_advice_input(rules, 2, "9h ? ?", {2: "5c"})
+        Position("9h ? ?", seat=2, kanad={2: "5c"})
     with pytest.raises(ValueError, match="both in my hand"):
-        _check_advice_input(rules, 2, "9h ? ?", "9h")
+        Position("9h ? ?", seat=2, kanad="9h")
     with pytest.raises(ValueError, match="peeked one, written first"):
-        _check_advice_input(rules, 2, "? 9h ?", None)
+        advise(Position("? 9h ?", seat=2), rules=KanaRules(4, "peek-one"), samples=1000)
+
+
+def test_a_position_is_printed_back_in_the_command_lines_words():
+    p = Position("9h ? ?", seat=2, kanad={1: "Kd"})
+    assert str(p) == '--seat 2 --hand "9h ? ?" --kanad "? Kd"'
+    assert repr(p) == "Position('9h ? ?', seat=2, kanad='? Kd')"
+    assert Position(**p.to_dict()) == p and eval(repr(p)) == p
+    assert str(Position()) == '--seat 0 --hand "? ? ?"'
 
 
 @pytest.mark.parametrize("threads", [-5, "x"])
@@ -416,7 +435,8 @@ def test_every_decision_function_checks_threads(threads):
     with pytest.raises(ValueError, match="positive whole number"):
         compare("threshold:8", "blind", samples=1000, threads=threads)
     with pytest.raises(ValueError, match="positive whole number"):
-        advise(4, "peek-one", seat=1, cards="9h ? ?", opponents="blind", samples=1000, threads=threads)
+        advise(Position("9h ? ?", seat=1), policies="blind", rules=KanaRules(4, "peek-one"), samples=1000,
+               threads=threads)
     with pytest.raises(ValueError, match="positive whole number"):
         strategy_table("peek-one", 3, samples=1000, threads=threads)
 
@@ -425,7 +445,7 @@ def test_decision_results_share_the_protocol():
     from cardodds.results import Result
 
     c = compare("threshold:8", "blind", seat=1, samples=20_000, rng=1)
-    a = advise(4, "peek-one", seat=1, cards="9h ? ?", opponents="blind", samples=20_000, rng=1)
+    a = advise(Position("9h ? ?", seat=1), policies="blind", rules=KanaRules(4, "peek-one"), samples=20_000, rng=1)
     for r in (c, a):
         assert isinstance(r, Result) and type(r).__name__.endswith("Result")
         assert r.to_dict()["samples"] == 20_000 and len(r.to_frame()) >= 2 and r.counts is not None
@@ -433,3 +453,14 @@ def test_decision_results_share_the_protocol():
 
     matplotlib.use("Agg")
     assert c.plot() is not None and a.plot() is not None
+
+
+def test_a_position_is_looked_up_in_the_strategy_table():
+    one = strategy_table("peek-one", 3, opponents="blind", samples=20_000, rng=1)
+    assert one.lookup(Position("2h ? ?", seat=1)) == ("2", "känä", "2h")  # a peeked 2: känä it
+    assert one.lookup(Position("Ah ? ?", seat=1)) == ("A", "keep", "?")  # a peeked ace: keep it
+    assert one.lookup(Position("Ah ? ?"))[1] == one.rows.loc["A", "action"]
+    every = strategy_table("peek-all", 3, opponents="blind", samples=20_000, rng=1)
+    assert every.lookup(Position("Ah 2c 2d", seat=1)) == ("22A", "high", "Ah")  # keep the Superkänä
+    with pytest.raises(ValueError, match="in peek-one I know one card"):
+        one.lookup(Position("Ah Kd 2c"))

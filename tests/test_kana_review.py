@@ -58,10 +58,10 @@ def test_peek_one_a_peeked_ace_kanad_is_a_blunder_and_the_figures_are_the_adviso
     assert d[25].label == "good" and d[25].taken == d[25].best == "6c (peeked)"  # känä a peeked 6
     # The decision is the advisor's answer on the position seat 0 knew, in antes (3 players: 3 x P(win) - 1),
     # measured on fresh deals after the ranking run.
-    a = kana.advise(3, "peek-one", seat=0, cards="Ac ? ?", kanad=[], samples=SMALL,
+    a = kana.advise(kana.Position("Ac ? ?", seat=0), rules=kana.KanaRules(3, "peek-one"), samples=SMALL,
                     rng=child(as_seed_sequence(3)[0], 2, 0, 1))  # round 2, first to känä: the measuring run
-    assert d[16].cost.value == pytest.approx(3 * a.versus(1, 0).value)
-    assert d[16].values[0].value == pytest.approx(3 * a.options[0][1].value - 1)
+    assert d[16].cost.value == pytest.approx(3 * a.difference(1, 0).value)
+    assert d[16].values[0].value == pytest.approx(3 * a.value[0].value - 1)
     assert d[16].known == "1st to känä of 3 (seat 0 started); my cards Ac ? ?; känäd before me: none"
     assert d[16].cost.lo > THRESHOLDS.blunder
     # Round 3: seat 2 (round 2's winner) starts; seat 0 känäs second, having seen 4h.
@@ -178,7 +178,7 @@ def test_what_is_not_a_kana_record_is_one_line_naming_where(text, message):
         kana.review(text, samples=1_000, rng=1)
 
 
-def test_bad_seats_opponents_and_files_are_refused(tmp_path):
+def test_bad_seats_policies_and_files_are_refused(tmp_path):
     for seat, message in ((3, "give a seat 0 to 2 or 'all'"), ("x", "seat='x'"), (True, "seat=True"),
                           (1, "seat 1: the record does not hold its cards (it holds seat 0)")):
         with pytest.raises(ValueError, match=re.escape(message)):
@@ -186,9 +186,9 @@ def test_bad_seats_opponents_and_files_are_refused(tmp_path):
     with pytest.raises(ValueError, match="no such file"):
         kana.review(tmp_path / "none.txt")
     with pytest.raises(ValueError, match="policy best-pair is for peek-all"):
-        kana.review(EVENING, opponents="best-pair")
+        kana.review(EVENING, policies="best-pair")
     with pytest.raises(ValueError, match="3 seats"):
-        kana.review(EVENING, opponents="threshold:8,blind")
+        kana.review(EVENING, policies="threshold:8,blind")
     with pytest.raises(ValueError, match="disagrees"):
         kana.review(EVENING, rules=kana.KanaRules(players=4, variant="peek-one"))
     fresh = record("peek-one", "0: peek 9h").replace("variant: peek-one", "variant: peek-one\nhouse rules: "
@@ -202,13 +202,16 @@ def test_bad_seats_opponents_and_files_are_refused(tmp_path):
         kana.review(EVENING, samples=0)
 
 
-def test_opponents_one_a_seat_follow_the_seats_round_by_round():
+def test_policies_one_a_seat_follow_the_seats_round_by_round():
     # In round 3 seat 2 starts: the advisor's seats (känä order) are the record's 2, 0, 1.
-    r = kana.review(EVENING, opponents="blind,threshold:8,kana:2-3", samples=SMALL, rng=3)
+    r = kana.review(EVENING, policies="blind,threshold:8,kana:2-3", samples=SMALL, rng=3)
     d = r.decisions[2]
-    a = kana.advise(3, "peek-one", seat=1, cards="6c ? ?", kanad="4h", opponents=["kana:2-3", "blind", "threshold:8"],
+    turn, position = kana.positions(EVENING, seat=0)[2]
+    assert position == kana.Position("6c ? ?", seat=1, kanad="4h")
+    assert (turn.line, turn.key, turn.taken) == (25, 3, "6c")
+    a = kana.advise(position, policies=["kana:2-3", "blind", "threshold:8"], rules=kana.KanaRules(3, "peek-one"),
                     samples=SMALL, rng=child(as_seed_sequence(3)[0], 3, 1, 1))  # round 3, second: measured
-    assert d.values[0].value == pytest.approx(3 * a.options[0][1].value - 1)
+    assert d.values[0].value == pytest.approx(3 * a.value[0].value - 1)
     assert "blind, threshold(8), kana" in r.policies
 
 
@@ -306,3 +309,15 @@ def test_the_record_of_the_docs_is_typed_by_hand():
     t = Trace.read(EVENING)
     assert t.players == 3 and t.info == {"variant": "peek-one"} and len(t.moves) == 24
     assert [m.seat for m in t.moves if m.action == "peek"] == [0, 0, 0]  # only my own peeks are known
+
+
+def test_positions_are_what_each_seat_knew_and_the_option_it_took():
+    text = record("official", "0: deal 9h 2c Kd", "1: deal 5s 6s 7s", "0: känä Kd", "1: känä 6s", "2: känä 3c",
+                  "2: win")
+    (turn, position), = kana.positions(text, seat=1)
+    assert position == kana.Position("? ? ?", seat=1, kanad="Kd") and turn.taken == "2nd card"
+    assert (turn.line, turn.move, turn.seat, turn.what, turn.key) == (7, 3, 1, "round 1 känä", 1)
+    assert kana.positions(text, seat=2) == []  # its deal is not in the record
+    assert Trace.parse(text).positions(seat=0)[0][1] == kana.Position(seat=0)
+    with pytest.raises(ValueError, match="give a seat of the record, 0..2"):
+        kana.positions(text, seat=3)

@@ -63,7 +63,7 @@ def test_bad_run_arguments_are_refused_before_running():
                  lambda **kw: kana.equilibrium("peek-one", 3, max_iterations=1, **kw),
                  lambda **kw: kana.expected_value("threshold:8", 3, **kw),
                  lambda **kw: kana.compare("threshold:8", "blind", players=3, variant="peek-one", **kw),
-                 lambda **kw: kana.advise(3, "peek-one", cards="9h ? ?", **kw),
+                 lambda **kw: kana.advise(kana.Position("9h ? ?"), rules=kana.KanaRules(3, "peek-one"), **kw),
                  lambda **kw: kana.strategy_table("peek-one", 3, **kw),
                  lambda **kw: kana.odds(3, **kw),
                  lambda **kw: kana.live_odds("0: 9h", 3, method="monte carlo", **kw)):

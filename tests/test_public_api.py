@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from cardodds import engine
+from cardodds import canasta, engine, kana
 from cardodds.kanalje import Position as _KanaljePosition
 
 #: Where the public functions are: the game packages and the core modules users call.
@@ -37,7 +37,8 @@ _KANALJE_STRENGTH = ("heuristic", "random")
 #: Valid required arguments (positional, keyword) per function, named ``module:function``;
 #: a function whose arguments all have defaults needs no line.
 VALID: dict[str, tuple[tuple, dict]] = {
-    "cardodds.kana:advise": ((4, "peek-one"), {"seat": 2, "cards": "2h ? ?", "opponents": "blind"}),
+    "cardodds.kana:advise": ((kana.Position("2h ? ?", seat=2),), {"policies": "blind",
+                                                                   "rules": kana.KanaRules(4, "peek-one")}),
     "cardodds.kana:compare": (("blind-first", "blind-third"), {}),
     "cardodds.kana:equilibrium": (("peek-one", 4), {}),
     "cardodds.kana:expected_value": (("threshold:8", 4), {}),
@@ -52,8 +53,8 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kanalje:strength": (_KANALJE_STRENGTH, {}),
     "cardodds.kanalje:review": (("# cardodds trace: kanalje\nplayers: 3\nturned: 2s\n0: deal Ac Kc Qc Jh Kh 9h 3d 4d "
                                  "5d 6d 7d 8d 3s 4s 5s 6s 7s\n0: play Ac",), {}),
-    "cardodds.canasta:advise": (("K K 9 9 5 7 Q Jk 3b",), {"melds": "us: A A A; them: 8 8 8", "pile": "K",
-                                                           "pile_size": 6, "counts": (10, 9, 11)}),
+    "cardodds.canasta:advise": ((canasta.Position("K K 9 9 5 7 Q Jk 3b", melds="us: A A A; them: 8 8 8", pile="K",
+                                                   pile_size=6, counts=(10, 9, 11)),), {}),
     "cardodds.canasta:hand_odds": (("Kh Kd 9c 4d 5s 6h 7c 8d Th Js Qc 3h",), {}),
     "cardodds.canasta:review": ((str(Path(__file__).resolve().parents[1] / "docs" / "canasta-hand.txt"),), {}),
     "cardodds.sweep:sweep": (("{tmp}/sweep.sqlite", "kana.odds", {"players": [3]}), {}),

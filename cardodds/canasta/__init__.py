@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_package
 
 __all__ = [
-    "AdviceResult",
     "CanastaRules",
+    "Position",
     "TuneResult",
     "advise",
     "tune",
@@ -44,11 +44,12 @@ __all__ = [
     "parse_hand",
     "score_side",
     "strategy_table",
+    "positions",
     "review",
 ]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
-    from .advise import AdviceResult, advise
+    from .advise import advise
     from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
     from .cards import hand_counts, parse_hand
     from .play import (GameResult, GameStrengthResult, HouseOptionsResult, PlayResult, StrengthResult, TuneResult,
@@ -56,11 +57,12 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .policies import HeuristicParams
     from .rules import CanastaRules
     from .scoring import FirstMeld, Meld, SideScore, best_first_meld, can_swap, meld_options, score_side
-    from .review import review
+    from .position import Position
+    from .review import positions, review
     from .strategy import strategy_table
 
 lazy_package(__name__, {
-    ".advise": ["AdviceResult", "advise"],
+    ".advise": ["advise"],
     ".analysis": ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"],
     ".cards": ["hand_counts", "parse_hand"],
     ".play": ["GameResult", "GameStrengthResult", "HouseOptionsResult", "PlayResult", "StrengthResult",
@@ -69,5 +71,6 @@ lazy_package(__name__, {
     ".rules": ["CanastaRules"],
     ".scoring": ["FirstMeld", "Meld", "SideScore", "best_first_meld", "can_swap", "meld_options", "score_side"],
     ".strategy": ["strategy_table"],
-    ".review": ["review"],
+    ".position": ["Position"],
+    ".review": ["positions", "review"],
 })

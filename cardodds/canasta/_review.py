@@ -28,9 +28,11 @@ import numpy as np
 from ..review import Violation
 from . import _table as T
 from ._kernels import WILDS_ONLY
+from ._position import parse_kinds, parse_known
 from ._record import Illegal, kinds_of, needed, read_move, why_illegal
 from ._worlds import OPT_HOLD, OPT_LEAVE
 from .cards import BLACK3, JOKER, KIND_NAMES, N_KINDS, RED3, TWO, deck_counts, format_counts, parse_kind
+from .position import Position
 
 _DEALT = T.SEATS * T.HAND + 1  # the cards out of the stock before the first draw
 _FILLER = BLACK3  # a card not known, while it stands in a hand or on the stock
@@ -42,17 +44,19 @@ class Point:
     in it and the decision at that move, which seeds its runs, the same whatever the record holds
     beside what the seat saw), which (``what``:
     take, out, meld, discard; ``decision``: the advisor's decision whose options it has), the
-    position as the seat knew it (``position``: the keywords of :func:`cardodds.canasta.advise`
-    with the seat as the advisor's seat 0) and the move taken (``taken``: a move record in that
-    frame, or an ``OPT_*`` code in its first field)."""
+    position as the seat knew it (``position``: a :class:`~cardodds.canasta.Position` with the
+    seat as the advisor's seat 0, its decision ``decision``) and the move taken (``taken``: a move
+    record in that frame, or an ``OPT_*`` code in its first field; ``option``: where it is among
+    the position's options)."""
 
     seat: int
     move: int
     key: tuple[int, int, int]
     what: str
     decision: str
-    position: dict
+    position: Position
     taken: tuple[int, ...]
+    option: int
 
 
 @dataclass
@@ -343,9 +347,14 @@ class _Replay:
         mine = _rotate(rec, seat % 2)
 
         def point(what: str, decision: str, order: int, taken) -> None:
-            self.walk.points.append(Point(seat, j, (int(t[T.SA.turn]), self.step, order), what, decision,
-                                          self._position(seat),
-                                          tuple(int(x) for x in taken)))
+            pos = Position(**self._position(seat), decision=decision, rules=self.rules)
+            move = tuple(int(x) for x in taken)
+            opts = [tuple(int(x) for x in o) for o in pos._opts[0]]
+            if move not in opts:  # the replay's legal moves are the advisor's: a bug, never the record's
+                raise AssertionError(f"line {self.trace.line_of(j)}: the move made, {move}, is not among the "
+                                     f"{decision} options {pos.labels}")
+            self.walk.points.append(Point(seat, j, (int(t[T.SA.turn]), self.step, order), what, decision, pos, move,
+                                          opts.index(move)))
 
         if t[T.SA.can_take] and any(m[0] in (T.MV_TAKE_NEW, T.MV_TAKE_ADD) for m in legal):
             point("take", "take", 0, mine if typ in (T.MV_TAKE_NEW, T.MV_TAKE_ADD) else (OPT_LEAVE, 0, 0, 0, 0))
@@ -366,8 +375,8 @@ class _Replay:
             point("discard", "discard", 2, mine)
 
     def _position(self, seat: int) -> dict:
-        """The position as ``seat`` knows it, in :func:`cardodds.canasta.advise`'s keywords, the
-        seat as the advisor's seat 0 (1 the next seat, 2 the partner, 3 the seat before it)."""
+        """The position as ``seat`` knows it, in :class:`~cardodds.canasta.Position`'s keywords,
+        the seat as the advisor's seat 0 (1 the next seat, 2 the partner, 3 the seat before it)."""
         t = self.t
         side = seat % 2
         others = [(seat + d) % T.SEATS for d in (1, 2, 3)]
@@ -419,22 +428,22 @@ def walk(trace, rules, seats, score, thrown: bool) -> Walk:
     return _Replay(trace, rules, seats, score, thrown).run()
 
 
-def position_words(p: dict) -> str:
+def position_words(p: Position) -> str:
     """A decision's position in a line: hand, melds, pile, the other hands, red 3s, turn, score."""
     def names(kinds) -> str:
         return " ".join(KIND_NAMES[k] for k in kinds) or "-"
 
-    counts = p["counts"]
-    known = p["known"] or {}
+    known = parse_known(p.known)
     hands = ", ".join(f"{w} {c}" + (f" (known {names(known[d])})" if d in known else "")
-                      for d, w, c in zip((1, 2, 3), ("left", "partner", "right"), counts))
-    pile = p["pile"]
-    words = [f"hand {format_counts(np.bincount(p['hand'], minlength=N_KINDS))}", f"melds {p['melds'] or 'none'}",
-             f"pile {names(pile)}" + (f" ({len(pile)} cards)" if len(pile) > 1 else ""), f"cards: {hands}"]
-    if any(p["red3"]):
-        words.append(f"red 3s laid {p['red3'][0]}-{p['red3'][1]}")
-    if p["turn"] is not None:
-        words.append(f"table turn {p['turn'] + 1}")
-    if p["score"] is not None:
-        words.append(f"score {p['score'][0]}-{p['score'][1]}")
+                      for d, w, c in zip((1, 2, 3), ("left", "partner", "right"), p.counts))
+    pile = parse_kinds(p.pile or "", "pile")
+    words = [f"hand {format_counts(np.bincount(parse_kinds(p.hand), minlength=N_KINDS))}",
+             f"melds {p.melds or 'none'}", f"pile {names(pile)}" + (f" ({len(pile)} cards)" if len(pile) > 1 else ""),
+             f"cards: {hands}"]
+    if any(p.red3):
+        words.append(f"red 3s laid {p.red3[0]}-{p.red3[1]}")
+    if p.turn is not None:
+        words.append(f"table turn {p.turn + 1}")
+    if p.score is not None:
+        words.append(f"score {p.score[0]}-{p.score[1]}")
     return "; ".join(words)

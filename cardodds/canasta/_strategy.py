@@ -293,3 +293,25 @@ def table_kernel(rng, n, out, rules, seats, user, smart, look, kind, keep):
                 keep[h, KA.values + a] = values[a]
                 for c in range(MW):
                     keep[h, KA.recs + a * MW + c] = recs[a, c]
+
+
+@kernel
+def position_cell(t, rl, which, possible):
+    """The cell of table ``which`` that the position at ``t`` (the seat to act's decision) falls
+    in, as :func:`classify` finds it for the tables (-1: not a decision of the table's class),
+    and in ``possible[a]`` 1 for each action the position allows (leave and stay always)."""
+    mv = np.zeros((MAX_MOVES, MW), dtype=np.int64)
+    cls = np.zeros(MAX_MOVES, dtype=np.int64)
+    nm = gen_moves(t, rl, mv, np.zeros(N_KINDS, dtype=np.int64))
+    pick = 0
+    for i in range(nm):
+        if mv[i, 0] == MV_DISCARD:
+            pick = i
+            break
+    cell = classify(t, rl, mv, nm, pick, which, cls)
+    for a in range(possible.shape[0]):
+        possible[a] = 1 if a == 0 and which != DISCARD else 0
+    for i in range(nm):
+        if cls[i] >= 0:
+            possible[cls[i]] = 1
+    return cell

@@ -430,43 +430,46 @@ def advice_text(r, wide: bool = False) -> str:
     """The advice in at most 100 columns (``wide``: every interval, longer lines)."""
     import textwrap
 
-    from .advise import against_words, verdict_words
+    from .advise import against_words
 
     by = ("P(we win the game this hand), points beside" if r.ranked_by == "win_game"
           else "points (our margin this hand)")
     seats = ("me", "left", "partner", "right")
     who = (f"{r.policies[0]} at every seat (mine included)" if len(set(r.policies)) == 1
            else ", ".join(f"{p} ({s})" for p, s in zip(r.policies, seats)))
-    head = f"Canasta advice: {r.decision}, ranked by {by}"
-    games = r.win_game if r.win_game is not None else (None,) * len(r.options)
+    head = f"Canasta advice: {r.position.decision}, ranked by {by}"
+    win_game = r.figures.get("win_game")
+    margins, aheads = r.figures["margin"], r.figures["ahead"]
+    games = win_game if win_game is not None else (None,) * len(r.options)
     win_first = r.ranked_by == "win_game"
+    first = r.best_index
 
     def pct(e, interval: bool = True) -> str:
         return f"{100 * e.value:.1f}%" + (f" [{100 * e.lo:.1f}, {100 * e.hi:.1f}]" if interval else "")
 
     if wide:
         header = ("option", "our margin, points", "P(our side ahead)") + \
-            (() if r.win_game is None else ("P(we win the game)",)) + ("against the best", "points against the best")
+            (() if win_game is None else ("P(we win the game)",)) + ("against the best", "points against the best")
         rows = [(o, cu.est(m, 1, sign=True), pct(a)) + (() if g is None else (pct(g),))
-                + (against_words(r, i, 1), "" if o == r.best_option else cu.est(r.margin_versus_best[i].scaled(-1), 1,
-                                                                                  sign=True))
-                for i, (o, m, a, g) in enumerate(zip(r.options, r.margin, r.ahead, games))]
+                + (against_words(r, i, 1), "" if i == first else cu.est(r.difference(i, first, "margin"), 1,
+                                                                         sign=True))
+                for i, (o, m, a, g) in enumerate(zip(r.options, margins, aheads, games))]
     elif win_first:
         header = ("option", "P(we win the game)", "points", "against the best")
         rows = [(o, pct(g), f"{m.value:+.0f}", against_words(r, i))
-                for i, (o, m, g) in enumerate(zip(r.options, r.margin, games))]
+                for i, (o, m, g) in enumerate(zip(r.options, margins, games))]
     else:
-        header = ("option", "our margin, points", "P(ahead)") + (() if r.win_game is None else ("P(win)",)) + \
+        header = ("option", "our margin, points", "P(ahead)") + (() if win_game is None else ("P(win)",)) + \
             ("against the best",)
         rows = [(o, cu.est(m, 0, sign=True), pct(a, False)) + (() if g is None else (pct(g, False),))
                 + (against_words(r, i),)
-                for i, (o, m, a, g) in enumerate(zip(r.options, r.margin, r.ahead, games))]
+                for i, (o, m, a, g) in enumerate(zip(r.options, margins, aheads, games))]
     win_words = "after this hand our total reaches the target, above theirs"
     notes = ["points: our side's hand score minus theirs" + ("" if win_first and not wide else
                                                              "; P(ahead): our side scores more this hand")
-             + ("" if r.win_game is None else f"; P(we win the game): {win_words}" if win_first or wide
+             + ("" if win_game is None else f"; P(we win the game): {win_words}" if win_first or wide
                 else f"; P(win): {win_words}")]
-    verdict = textwrap.wrap(verdict_words(r), 96, subsequent_indent="  ")
+    verdict = textwrap.wrap(r.verdict, 96, subsequent_indent="  ")
     rules = f"rules: {_rules_words(r.rules, going_out=True)}"
     return cu.block(head, r, f"players: {who}", f"{cu.how(r, 'sampled deals')}",
                     *textwrap.wrap(rules, 96, subsequent_indent="  "), cu.table(header, rows),
@@ -549,13 +552,14 @@ def _review(args) -> int:
 def _advise(args) -> int:
     from .._two_process_compile import two_processes
     from .advise import advise
+    from .position import Position
 
     decision = args.decision or ("take" if (args.pile or args.top) else "discard")
     size = {"samples": args.samples} if args.precision is None else {"target_halfwidth": args.precision}
     with two_processes("canasta advise"):
-        res = advise(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
-                     known=args.known, thrown=args.thrown, decision=decision, rules=_play_rules(args), turn=args.turn,
-                     options=args.options, score=args.score, policies=args.policies,
-                     **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None},
-                     **size, **cu.run_options(args))
+        position = Position(args.hand, melds=args.melds, pile=args.pile, pile_size=args.pile_size, top=args.top,
+                            known=args.known, thrown=args.thrown, decision=decision, rules=_play_rules(args),
+                            turn=args.turn, options=args.options, score=args.score,
+                            **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None})
+        res = advise(position, policies=args.policies, **size, **cu.run_options(args))
     return cu.emit(args, res, lambda r: advice_text(r, args.wide))

@@ -21,21 +21,24 @@ where the options differ in it. Ratings by :data:`THRESHOLDS`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from .._validate import check_run
+from ..advice import Turn
 from ..engine import takes_backend
 from ..review import Decision, ReviewResult, Thresholds, decision, forced, rate_in_order, read_record, review_seats
 from ..rng import as_seed_sequence, child
 from ._defaults import DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES
 from ._policies import smart_arg
-from ._position import game_score, options_of, position
+from ._position import game_score
 from ._record import option_words
 from ._review import Point, known_seats, position_words, walk
+from .position import Position
 from .policies import HeuristicParams, resolve_policies
 from .rules import CanastaRules, check_rules
 
-__all__ = ["THRESHOLDS", "review"]
+__all__ = ["THRESHOLDS", "positions", "review"]
 
 #: Where a clear loss becomes a mistake and a blunder: in points of our side's margin this hand,
 #: and in P(we win the game) where the score is known (docs/canasta-play.md says why these).
@@ -64,8 +67,42 @@ def _score(score, trace, rules) -> list[int] | None:
         raise ValueError(f"the record's 'score:' line: {e}") from None
 
 
+def _read(record, rules, score):
+    """The record, the rules it was played by, the game score before the hand by side."""
+    trace = read_record(record, "canasta", PLAYERS)
+    if rules is None and isinstance(trace.rules, CanastaRules):
+        rules = trace.rules
+    rules = check_rules(rules)
+    return trace, rules, _score(score, trace, rules)
+
+
+def positions(record, *, seat: int = 0, rules: CanastaRules | None = None,
+              score=None) -> list[tuple[Turn, Position]]:
+    """Each decision of ``seat`` (0..3) in one played hand (``record``: a
+    :class:`~cardodds.trace.Trace`, a path to one, or its text), in the record's order, as
+    ``(turn, position)``: where it is (:class:`~cardodds.advice.Turn`: ``what`` take, meld, out or
+    discard; ``taken`` the option as :func:`~cardodds.canasta.advise` names it; ``key`` the table
+    turn) and what the seat knew then (:class:`Position`, the seat as the advisor's seat 0, the
+    discards each player threw included), up to the first move the rules forbid: what
+    :func:`review` puts to the advisor. ``score`` and ``rules`` as for :func:`review`.
+
+    >>> from cardodds.canasta import trace
+    >>> turn, position = positions(trace("heuristic2", rng=5))[0]
+    >>> turn.what, position.decision, turn.taken in position.labels
+    ('take', 'take', True)
+    """
+    trace, rules, game = _read(record, rules, score)
+    if isinstance(seat, bool) or seat not in range(4):
+        raise ValueError(f"seat={seat!r}: give a seat of the record, 0..3")
+    if seat not in known_seats(trace):
+        raise ValueError(f"seat {seat}: the record does not hold its cards (a 'deal' line and every card it drew)")
+    done = walk(trace, rules, (seat,), game, True)
+    return [(Turn(trace.line_of(p.move), p.move, p.seat, p.what, p.position.labels[p.option], p.key[0]), p.position)
+            for p in done.points]
+
+
 @takes_backend
-def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAULT_ADVICE_POLICIES,
+def review(record, *, seat=0, policies=DEFAULT_ADVICE_POLICIES, rules: CanastaRules | None = None,
            samples: int | None = None, rng=None, threads: int | None = None, score=None,
            params: HeuristicParams | None = None, progress: bool = False) -> ReviewResult:
     """Rate every decision of ``seat`` (0..3, or ``"all"``: every seat whose cards the record
@@ -84,16 +121,12 @@ def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAUL
     """
     check_run(samples=samples, threads=threads, rng=rng)
     codes, names, _user, _hp = resolve_policies(policies, params)
-    trace = read_record(record, "canasta", PLAYERS)
-    if rules is None and isinstance(trace.rules, CanastaRules):
-        rules = trace.rules
-    rules = check_rules(rules)
+    trace, rules, game = _read(record, rules, score)
     seats = review_seats(seat, 4, known_seats(trace))
-    game = _score(score, trace, rules)
     done = walk(trace, rules, seats, game, smart_arg(codes) is not None)  # heuristic2 remembers the discards
     ss, seed = as_seed_sequence(rng)
     n = DEFAULT_ADVICE_SAMPLES if samples is None else int(samples)
-    run = dict(rules=rules, policies=policies, params=params, samples=n, threads=threads)
+    run = dict(policies=policies, params=params, samples=n, threads=threads)
     steps = [_step(p, trace, ss, run) for p in done.points]
     decisions, partial = rate_in_order(steps, progress)
     return ReviewResult(game="canasta", seats=seats, decisions=decisions, thresholds=THRESHOLDS,
@@ -101,54 +134,47 @@ def review(record, *, seat=0, rules: CanastaRules | None = None, policies=DEFAUL
                         rules=rules, samples=n, seed=seed, partial=partial)
 
 
-def _against(a, figure, best: str, taken: str):
-    """``best`` minus ``taken`` in ``figure`` (an advice's differences to its own best, paired)."""
-    if a.best_option == best:
-        return figure[a.options.index(taken)]
-    return figure[a.options.index(best)].scaled(-1)
+def _against(a, figure: str, best: str, taken: str):
+    """``best`` minus ``taken`` in ``figure`` (an advice's paired differences)."""
+    return a.difference(a.options.index(best), a.options.index(taken), figure)
 
 
 def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
     """The decision at point ``p``: its options (forced when one), the advice, the rating."""
-    from .advise import advise, verdict_words
+    from .advise import advise
 
     def rate() -> Decision:
-        rules = run["rules"]
         line = trace.line_of(p.move)
-        known = position_words(p.position)
-        where = {k: v for k, v in p.position.items() if k != "score"}
-        base = position(**where, decision=p.decision, rules=rules).base
-        opts, labels = options_of(base, rules.pack(), p.decision, None)
-        hit = [i for i, o in enumerate(opts) if tuple(int(x) for x in o) == p.taken]
-        if not hit:  # the replay's legal moves are the advisor's: a bug, never the record's
-            raise AssertionError(f"line {line}: the move made, {p.taken}, is not among the {p.decision} options "
-                                 f"{labels}")
-        i = hit[0]
+        pos = p.position
+        known = position_words(pos)
+        base = pos._packed.base
+        opts, labels = pos._opts
+        i = p.option
         words = tuple(option_words(base, o, p.what) for o in opts)
         if len(labels) == 1:
             return forced(seat=p.seat, line=line, move=p.move, what=p.what, known=known, taken=words[i])
-        ask = dict(decision=p.decision, score=p.position["score"], **where, **run)
-        a = advise(rng=child(ss, *p.key), **ask)
+        a = advise(pos, rng=child(ss, *p.key), **run)
         if tuple(a.options) != tuple(labels):
             raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
-        best = labels.index(a.best_option)
-        points = list(a.margin_versus_best)
+        best = a.best_index
+        points = [a.difference(best, j, "margin") for j in range(len(labels))]
         wins = list(a.versus_best) if a.ranked_by == "win_game" else None
-        partial, note = a.partial, verdict_words(a)
+        partial, note = a.partial, a.verdict
         if best != i and not a.same_as_best(i) and not partial:
             # the best of many options leads the others by more than its due on the deals that chose
             # it: the move made is priced against it again, on fresh deals
-            again = advise(rng=child(ss, *p.key, 1), options=[labels[i], labels[best]], **ask)
-            points[i] = _against(again, again.margin_versus_best, labels[best], labels[i])
+            again = advise(replace(pos, options=(labels[i], labels[best])), rng=child(ss, *p.key, 1), **run)
+            points[i] = _against(again, "margin", labels[best], labels[i])
             if wins is not None:
-                wins[i] = _against(again, again.versus_best, labels[best], labels[i]) \
+                wins[i] = _against(again, "win_game", labels[best], labels[i]) \
                     if again.ranked_by == "win_game" else None
             partial = again.partial
             note += f"; the move made against {words[best]} on {again.samples:,} fresh deals"
         if wins is not None and (wins[i] is None or (wins[i].value == 0 and wins[i].se == 0)):
             wins = None  # the same P(win) on every deal: points decide
         return decision(seat=p.seat, line=line, move=p.move, what=p.what, known=known, options=words,
-                        taken=words[i], best=words[best], values=a.margin, versus_best=points, thresholds=THRESHOLDS,
-                        win=a.win_game, win_versus_best=wins, samples=a.samples, note=note, partial=partial)
+                        taken=words[i], best=words[best], values=a.figures["margin"], versus_best=points,
+                        thresholds=THRESHOLDS, win=a.figures.get("win_game"), win_versus_best=wins, samples=a.samples,
+                        note=note, partial=partial)
 
     return rate

@@ -44,7 +44,7 @@ from ..strategy import StrategyTablesResult, TableSpec, read_tables, select, wri
 from ._defaults import STRATEGY_POLICIES, STRATEGY_SAMPLES, STRATEGY_SEED, STRATEGY_TABLES
 from .rules import CanastaRules, check_rules
 
-__all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "ship", "strategy_table"]
+__all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "lookup", "ship", "strategy_table"]
 
 _CANASTAS = ("0", "1", "2+")
 _THEIR_CARDS = ("2-6", "7-11", "12+")
@@ -104,6 +104,56 @@ def strategy_table(tables=None, *, rules: CanastaRules | None = None, samples: i
         keep = {s.name for s in specs}
         return replace(shipped, tables=tuple(t for t in shipped.tables if t.name in keep))
     return _build(specs, check_rules(rules), samples, rng, threads, policies, progress)
+
+
+def lookup(position, tables: StrategyTablesResult | None = None):
+    """The table a :class:`~cardodds.canasta.Position` asks about (its decision: ``take``;
+    ``out``, ``out-game`` with a score where both sides stand within 2,500 below the target;
+    ``discard``), the cell it falls in and the cell's verdict among the actions the position
+    allows: ``(table name, Cell)``. ``tables``: a :func:`strategy_table` result (default the
+    shipped tables). The cell is read from what the seat sees: its hand, the melds, the pile (its
+    unknown cards count as no wild and no black 3), the other hands' sizes, the discards thrown,
+    the score.
+
+    >>> from cardodds.canasta import Position
+    >>> name, cell = lookup(Position("K K 9 9 5 7 Q Jk 3b", melds="us: A A A; them: 8 8 8", pile="K",
+    ...                              pile_size=4, decision="take"))
+    >>> name, cell.key, cell.best
+    ('take', ('3-5 cards', 'no wild, no 3b', 'opened', 'pair'), 'take')
+    """
+    from . import _strategy as K
+    from . import _table as T
+    from .cards import BLACK3, N_KINDS
+    from .position import Position
+
+    if not isinstance(position, Position):
+        raise ValueError(f"position={position!r}: give a cardodds.canasta.Position")
+    d = position.decision
+    near = position.score is not None and min(position.score) >= position.rules.target - K.NEAR
+    name = {"take": "take", "out": "out-game" if near else "out", "discard": "discard"}.get(d)
+    if name is None:
+        raise ValueError(f"decision={d!r}: no strategy table is about it; the tables are about "
+                         "take, out and discard")
+    if tables is None:
+        tables = strategy_table(name) if position.rules == CanastaRules() else None
+    if tables is None:
+        raise ValueError("the shipped tables are for the default rules: give the tables built for the position's "
+                         "rules (tables=strategy_table(..., rules=..., build=True))")
+    table = tables[name]
+    t = position._packed.base.copy()
+    for seat, held in zip((1, 2, 3), position.counts):  # the cards not known, as black 3s (only their number counts)
+        t[T.hand_at(seat, BLACK3)] += held - int(t[T.SA.hand + seat * N_KINDS:T.SA.hand + (seat + 1) * N_KINDS].sum())
+    if position.score is not None:
+        t[T.SA.game:T.SA.game + 2] = position.score
+    possible = np.zeros(len(table.spec.actions), dtype=np.int64)
+    which = [s.name for s in TABLES].index(name)
+    cell = int(K.position_cell(t, position.rules.pack(), np.int64(which), possible))
+    if cell < 0:
+        raise ValueError(f"the position is not a decision of table {name!r}: "
+                         + ("it holds one card, or no discard keeps a card" if d == "discard"
+                            else "every move goes out" if d == "out" else "the pile cannot be taken"))
+    among = [a for a, p in zip(table.spec.actions, possible) if p]
+    return name, table.cell(*table.spec.keys()[cell], among=among)
 
 
 def _lineup(policies):

@@ -13,29 +13,31 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_package
 
 __all__ = [
-    "AdviceResult", "ComparisonResult", "KanaRules", "OddsResult", "Policy", "SessionResult", "SessionTableResult",
+    "ComparisonResult", "KanaRules", "OddsResult", "Policy", "Position", "SessionResult", "SessionTableResult",
     "StrategyTableResult", "advise", "compare", "equilibrium", "exact", "exact_odds", "expected_value", "live_odds",
-    "odds", "parse_shown", "policies", "review", "session", "session_table", "strategy_table", "trace",
+    "odds", "parse_shown", "policies", "positions", "review", "session", "session_table", "strategy_table", "trace",
 ]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from . import exact, policies
-    from .advise import AdviceResult, advise
+    from .advise import advise
     from .analysis import OddsResult, exact_odds, live_odds, odds, parse_shown
     from .decisions import ComparisonResult, StrategyTableResult, compare, expected_value, strategy_table
     from .equilibrium import equilibrium
     from .policies import Policy
-    from .review import review
+    from .position import Position
+    from .review import positions, review
     from .rules import KanaRules
     from .session import SessionResult, SessionTableResult, session, session_table, trace
 
 lazy_package(__name__, {
-    ".advise": ["AdviceResult", "advise"],
+    ".advise": ["advise"],
     ".analysis": ["OddsResult", "exact_odds", "live_odds", "odds", "parse_shown"],
     ".decisions": ["ComparisonResult", "StrategyTableResult", "compare", "expected_value", "strategy_table"],
     ".equilibrium": ["equilibrium"],
     ".policies": ["Policy"],
-    ".review": ["review"],
+    ".position": ["Position"],
+    ".review": ["positions", "review"],
     ".rules": ["KanaRules"],
     ".session": ["SessionResult", "SessionTableResult", "session", "session_table", "trace"],
 })

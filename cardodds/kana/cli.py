@@ -86,13 +86,13 @@ def _add_advise(ksub) -> None:
     adv.add_argument("--seat", type=cu.int_range(0, MAX_PLAYERS - 1), default=0, metavar="S",
                      help="my seat: my place in the känä order, 0 = the starter")
     adv.add_argument("--hand", default=None, metavar="CARDS",
-                     help="my hand: what I know of my three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked "
-                     "card first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
+                     help="my hand as I know it, three cards, '?' for unseen: '9h ? ?' (peek-one: the peeked card "
+                     "first), '9h Kd 2c' (peek-all), '? ? ?' (official)")
     adv.add_argument("--kanad", default=None, metavar="CARDS",
                      help="cards känäd before me that I know, seat 0 first ('5c Kd'; '? Kd' if I missed one)")
     adv.add_argument("--policies", default=OPPONENTS, metavar="WHO",
-                     help="who plays the other seats: table (the equilibrium table, default), blind, or a policy "
-                     "name (threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
+                     help="who plays the other seats: table (the equilibrium table, default), blind, or a policy name "
+                     "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
     cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
     adv.set_defaults(func=_advise)
 
@@ -176,7 +176,7 @@ def odds_text(r) -> str:
 
 
 def _advise(args) -> int:
-    from .advise import advise
+    from .advise import Position, advise
 
     rules = rules_from(args, variant=args.variant)
     if args.seat >= rules.players:
@@ -189,24 +189,27 @@ def _advise(args) -> int:
     for flag, text in (("--hand", args.hand), ("--kanad", args.kanad)):
         if text is not None:
             cu.about(flag, text, parse_cards, text, allow_unknown=True)
-    opponents = args.policies
-    if opponents not in ("table", "blind"):
+    policies = args.policies
+    if policies not in ("table", "blind"):
         from .policies import parse_policy
 
-        opponents = cu.about("--policies", opponents, parse_policy, opponents, args.variant)
-    result = advise(rules=rules, seat=args.seat, cards=args.hand or "? ? ?", kanad=args.kanad,
-                    opponents=opponents, **cu.run_size(args), **cu.run_options(args))
+        policies = cu.about("--policies", policies, parse_policy, policies, args.variant)
+    position = Position(args.hand or "? ? ?", seat=args.seat, kanad=args.kanad)
+    result = advise(position, policies=policies, rules=rules, **cu.run_size(args), **cu.run_options(args))
     return cu.emit(args, result, advice_text)
 
 
 def advice_text(a) -> str:
     r = a.rules
-    seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in a.kanad.items()) or "none known"
-    head = f"Känä {r.variant}, {r.players} players{_rules_words(r)}: seat {a.seat}'s känä ({cu.how(a)})"
-    facts = cu.table(None, [("my cards", format_cards(a.cards)), ("känäd before me", seen),
-                                ("opponents", a.opponents)])
-    options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in a.options])
-    verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference, sign=True)),
+    p = a.position
+    seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in p.kanad_by_seat.items()) or "none known"
+    head = f"Känä {r.variant}, {r.players} players{_rules_words(r)}: seat {p.seat}'s känä ({cu.how(a)})"
+    facts = cu.table(None, [("my cards", format_cards(p.hand)), ("känäd before me", seen),
+                                ("policies", ",".join(a.policies))])
+    options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in zip(a.options, a.value)])
+    first = a.best_index
+    runner = max((j for j in range(len(a.options)) if j != first), key=lambda j: a.value[j].value)
+    verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference(first, runner), sign=True)),
                                   ("verdict", a.verdict)])
     return cu.block(head, a, facts, options, verdict)
 
@@ -437,6 +440,6 @@ def _review(args) -> int:
 
     with defer_interrupts():  # Ctrl-C stops the känä under way; those rated are printed, marked partial
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
-        result = review(args.record, seat=seat, opponents=args.policies, samples=args.samples,
+        result = review(args.record, seat=seat, policies=args.policies, samples=args.samples,
                         **cu.run_options(args))
         return cu.review_output(args, result)

@@ -19,6 +19,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays light
     import pandas as pd
 
+from ..cards import RANKS, card_str
 from ..engine import InOrder, takes_backend
 from .._html import result_html
 from ..results import Result, counts_field
@@ -32,6 +33,7 @@ from .equilibrium import (
 from .policies import (
     Policy, blind, from_actions, guess_variant, parse_policy, resolve_policies,
 )
+from .position import Position
 from .rules import KanaRules, rules_for
 
 __all__ = ["ComparisonResult", "StrategyTableResult", "compare", "expected_value", "strategy_table"]
@@ -196,6 +198,31 @@ class StrategyTableResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         return self.rows.copy()
+
+    def lookup(self, position: Position) -> tuple[str, str, str | None]:
+        """Where a :class:`~cardodds.kana.Position` falls in the table: its row's key (the peeked
+        rank; in peek-all the rank combination, lowest first), the table's action there and the
+        option of :func:`~cardodds.kana.advise` it is (None for a random action).
+
+        >>> t = strategy_table("peek-one", 3, opponents="blind", samples=20_000, rng=1)
+        >>> t.lookup(Position("2h ? ?", seat=1))
+        ('2', 'känä', '2h')
+        """
+        from .position import check_rules_fit
+
+        if not isinstance(position, Position):
+            raise ValueError(f"position={position!r}: give a cardodds.kana.Position")
+        check_rules_fit(self.rules, position)
+        hand = position.hand
+        if self.rules.variant == "peek-one":
+            key = RANKS[hand[0] >> 2]
+            action = self.rows.loc[key, "action"]
+            return key, action, {"känä": card_str(hand[0]), "keep": "?"}.get(action)
+        ordered = sorted(hand, key=lambda c: (c >> 2, hand.index(c)))
+        key = "".join(RANKS[c >> 2] for c in ordered)
+        action = self.rows.loc[key, "action"]
+        where = {"low": 0, "middle": 1, "high": 2}.get(action)
+        return key, action, None if where is None else card_str(ordered[where])
 
     def to_dict(self) -> dict:
         rows = []

@@ -22,7 +22,7 @@ peek-all: all three) and the cards känäd before it, never a card it could not 
 reviewed in the rounds whose record holds what it knew: its ``peek`` in peek-one (the others'
 peeks are seldom known at a real table), its ``deal`` in the other variants.
 :func:`~cardodds.kana.advise` plays every option on the same deals with the others playing
-``opponents``. The cost is in **antes**: the pot is ``players`` antes, so a känä that lowers
+``policies``. The cost is in **antes**: the pot is ``players`` antes, so a känä that lowers
 P(win the round) by d costs ``players x d`` antes of the evening's money (:data:`THRESHOLDS`).
 Under the official rules every känä wins exactly 1/n: each is good, at an exact cost of 0, and
 no deal is played.
@@ -39,20 +39,23 @@ from functools import partial
 from typing import Sequence
 
 from .._validate import check_run
+from ..advice import AdviceResult, Turn
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import takes_backend
 from ..review import Decision, ReviewResult, Thresholds, Violation, decision, rate_in_order, read_record, review_seats
 from ..rng import RngLike, as_seed_sequence, child
+from ..stats import Estimate
 from ..trace import Trace
 from ._defaults import OPPONENTS, REVIEW_SAMPLES
 from ._policies import KIND_CUSTOM
-from .advise import advise
+from .advise import _options, advise
+from .position import Position
 from .exact import _pair_key
 from .policies import Policy, resolve_policies
 from .rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, KanaRules, rules_for
 from .session import HOUSE_RULES
 
-__all__ = ["THRESHOLDS", "review"]
+__all__ = ["THRESHOLDS", "positions", "review"]
 
 #: Where a clear loss becomes a mistake and a blunder, in antes (the review's unit): a tenth of
 #: an ante, and half of one. The equilibrium table's own choices near its indifferent ranks
@@ -68,18 +71,17 @@ _ORDINAL = ("1st", "2nd", "3rd")
 
 @dataclass(frozen=True)
 class _Kana:
-    """One känä as its seat knew it: where it is in the record, its round and place in the känä
-    order, what the seat knew of its cards (-1 unseen; None when the record lacks it), the cards
-    känäd before it, the card känäd and where it lay in the seat's deal (None: deal unknown)."""
+    """One känä as its seat knew it: where it is in the record, its round, the seat that
+    started it, the position (its place in the känä order, what it knew of its cards, the cards
+    känäd before it; None when the record lacks its cards), the card känäd and where it lay in
+    the seat's deal (None: deal unknown)."""
 
     move: int
     line: int
     seat: int
     round: int
-    place: int
     starter: int
-    mine: tuple[int, ...] | None
-    before: tuple[int, ...]
+    position: Position | None
     card: int
     slot: int | None
 
@@ -139,23 +141,23 @@ def _record_rules(trace: Trace, rules: KanaRules | None) -> KanaRules:
     return rules_for(trace.players, variant, rules)
 
 
-def _lineup(rules: KanaRules, opponents) -> tuple[str | list[Policy], str]:
+def _lineup(rules: KanaRules, policies) -> tuple[str | list[Policy], str]:
     """How the others play (``"table"``, ``"blind"`` or one policy a seat of the record) and in words."""
     if rules.variant == "official":
         words = "nobody: under the official rules every känä wins exactly 1/n"
     else:
-        words = {"table": "the others at the equilibrium strategy table (opponents table)",
-                 "blind": "the others känäing without looking (opponents blind)"}.get(str(opponents), "")
-    if isinstance(opponents, str) and opponents in ("table", "blind"):
-        return opponents, words
-    if isinstance(opponents, str) and "," in opponents:
-        opponents = [s.strip() for s in opponents.split(",")]
-    lineup = resolve_policies(opponents, rules, "opponents")
+        words = {"table": "the others at the equilibrium strategy table (policies table)",
+                 "blind": "the others känäing without looking (policies blind)"}.get(str(policies), "")
+    if isinstance(policies, str) and policies in ("table", "blind"):
+        return policies, words
+    if isinstance(policies, str) and "," in policies:
+        policies = [s.strip() for s in policies.split(",")]
+    lineup = resolve_policies(policies, rules, "policies")
     if any(p.kind == KIND_CUSTOM for p in lineup):
-        raise ValueError("opponents: a review weighs each känä by the cards känäd before it, which a custom "
+        raise ValueError("policies: a review weighs each känä by the cards känäd before it, which a custom "
                          "@njit policy cannot be conditioned on; give built-in policies (names such as blind, "
                          "threshold:8)")
-    return lineup, words or "the others as opponents " + ", ".join(p.name for p in lineup) + " (by seat)"
+    return lineup, words or "the others as " + ", ".join(p.name for p in lineup) + " (by seat)"
 
 
 def _seat_knew(variant: str, rnd: _Round, seat: int) -> tuple[int, ...] | None:
@@ -276,8 +278,9 @@ def _walk(trace: Trace, rules: KanaRules) -> tuple[list[_Kana], Violation | None
             if rnd.starter is None:
                 rnd.starter = m.seat
             deal = rnd.deals.get(m.seat)
-            kanas.append(_Kana(i, line, m.seat, rnd.number, len(rnd.kanad), rnd.starter,
-                               _seat_knew(variant, rnd, m.seat), tuple(c for _, c in rnd.kanad), cards[0],
+            mine = _seat_knew(variant, rnd, m.seat)
+            pos = None if mine is None else Position(mine, seat=len(rnd.kanad), kanad=[c for _, c in rnd.kanad])
+            kanas.append(_Kana(i, line, m.seat, rnd.number, rnd.starter, pos, cards[0],
                                None if deal is None else deal.index(cards[0])))
             rnd.kanad.append((m.seat, cards[0]))
         else:
@@ -298,55 +301,89 @@ def _option_names(variant: str, mine: tuple[int, ...]) -> tuple[str, ...]:
 
 def _taken(variant: str, k: _Kana) -> int:
     """The option the record's känä is (the official rules: where the card lay in the deal)."""
-    assert k.mine is not None
+    assert k.position is not None
+    mine = k.position.hand
     if variant == "official":
         return k.slot or 0
     if variant == "peek-one":
-        return 0 if k.card == k.mine[0] else 1
-    return k.mine.index(k.card)
+        return 0 if k.card == mine[0] else 1
+    return mine.index(k.card)
 
 
 def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Decision:
     """Seat ``k.seat``'s känä rated: the advisor on the position it knew, the cost in antes."""
-    assert k.mine is not None
+    pos = k.position
+    assert pos is not None
     n, variant = rules.players, rules.variant
-    names = _option_names(variant, k.mine)
+    names = _option_names(variant, pos.hand)
     t = _taken(variant, k)
-    opponents = lineup if isinstance(lineup, str) else [lineup[(k.starter + p) % n] for p in range(n)]
+    policies = lineup if isinstance(lineup, str) else [lineup[(k.starter + p) % n] for p in range(n)]
     exact = variant == "official"
-    ask = dict(rules=rules, seat=k.place, cards=format_cards(k.mine), kanad=[card_str(c) for c in k.before],
-               opponents=opponents, samples=None if exact else samples, threads=threads)
-    ranked = advise(rng=child(rng, 0), **ask)
-    wins = [e for _, e in ranked.options]
+    ask = dict(rules=rules, policies=policies, samples=None if exact else samples, threads=threads)
+    ranked = advise(pos, rng=child(rng, 0), **ask)
+    wins = list(ranked.value)
     b = t if exact else max(range(len(wins)), key=lambda j: wins[j].value)
     # the option ranked first is measured against the others on fresh deals: measured on the deals
     # that chose it, its lead would carry their noise (every cost too high)
-    advice = ranked if exact or ranked.partial else advise(rng=child(rng, 1), **ask)
-    wins = [e for _, e in advice.options]
-    before = " ".join(card_str(c) for c in k.before) or "none"
-    known = (f"{_nth(k.place)} to känä of {n} (seat {k.starter} started); my cards {format_cards(k.mine)}; "
+    advice = ranked if exact or ranked.partial else advise(pos, rng=child(rng, 1), **ask)
+    wins = list(advice.value)
+    before = format_cards(pos.kanad) or "none"
+    known = (f"{_nth(pos.seat)} to känä of {n} (seat {k.starter} started); my cards {format_cards(pos.hand)}; "
              f"känäd before me: {before}")
     note = (f"official rules: nobody sees a card, every känä wins exactly 1/{n} (docs/rules/kana.md §4.1)" if exact else
             "P(win the round): " + ", ".join(f"{o} {w.format(3, percent=True)}" for o, w in zip(names, wins)))
     return decision(seat=k.seat, line=k.line, move=k.move, what=f"round {k.round} känä", known=known, options=names,
                     taken=names[t], best=names[b], values=[w.scaled(n, -1) for w in wins],
-                    versus_best=[advice.versus(b, j).scaled(n) for j in range(len(wins))], thresholds=THRESHOLDS,
+                    versus_best=[_versus(advice, b, j).scaled(n) for j in range(len(wins))], thresholds=THRESHOLDS,
                     samples=advice.samples, note=note, partial=advice.partial)
+
+
+def _versus(advice: AdviceResult, i: int, j: int) -> Estimate:
+    """Option ``i``'s P(win) minus option ``j``'s, paired (exactly 0 for an option against itself)."""
+    return Estimate.exact_value(0.0) if i == j else advice.difference(i, j)
 
 
 def _nth(place: int) -> str:
     return _ORDINAL[place] if place < 3 else f"{place + 1}th"
 
 
+def positions(record, *, seat: int = 0, rules: KanaRules | None = None) -> list[tuple[Turn, Position]]:
+    """Each känä of ``seat`` in ``record`` (a :class:`~cardodds.trace.Trace`, a path to one, or
+    its text), in the record's order, as ``(turn, position)``: where it is
+    (:class:`~cardodds.advice.Turn`: ``key`` the round, ``taken`` the option as
+    :func:`~cardodds.kana.advise` names it) and what the seat knew then (:class:`Position`:
+    its place in the känä order, its cards, the cards känäd before it). The rounds whose record
+    holds what it knew (its ``peek`` in peek-one, its ``deal`` otherwise), up to the first move
+    the rules forbid: what :func:`review` puts to the advisor.
+
+    >>> text = ("# cardodds trace: kana\\nplayers: 3\\nvariant: peek-one\\n"
+    ...         "0: deal 9h 2c Kd\\n0: peek 9h\\n2: känä 5s\\n0: känä 2c")
+    >>> [(turn.what, turn.taken, position) for turn, position in positions(text, seat=0)]
+    [('round 1 känä', '?', Position('9h ? ?', seat=1, kanad='5s'))]
+    """
+    trace = read_record(record, "kana")
+    rules = _record_rules(trace, rules)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
+        raise ValueError(f"seat={seat!r}: give a seat of the record, 0..{rules.players - 1}")
+    kanas, _violation = _walk(trace, rules)
+    out = []
+    for k in kanas:
+        if k.seat != seat or k.position is None:
+            continue
+        taken = _options(rules, list(k.position.hand))[_taken(rules.variant, k)][0]
+        out.append((Turn(k.line, k.move, k.seat, f"round {k.round} känä", taken, k.round), k.position))
+    return out
+
+
 @takes_backend
-def review(record, *, seat=0, rules: KanaRules | None = None, opponents=OPPONENTS, samples: int | None = None,
+def review(record, *, seat=0, policies=OPPONENTS, rules: KanaRules | None = None, samples: int | None = None,
            rng: RngLike = None, threads: int | None = None, progress: bool = False) -> ReviewResult:
     """Every känä of ``seat`` (a seat of the record, or ``"all"``: every seat whose cards it
     holds) in ``record`` (a :class:`~cardodds.trace.Trace`, a path to one, or its text), rated
     on what that seat knew against the options of :func:`~cardodds.kana.advise`, in antes.
 
     ``rules`` (keyword-only) must agree with the record's ``players:`` and ``variant:``;
-    ``opponents`` is how the others play, as for ``advise`` (``"table"``, ``"blind"``, or one
+    ``policies`` is how the others play, as for ``advise`` (``"table"``, ``"blind"``, or one
     policy for all or one a seat of the record, ``"threshold:8,blind,blind"``). ``samples``
     deals a decision (:data:`~cardodds.kana._defaults.REVIEW_SAMPLES` by default) to rank the
     options and as many fresh ones to measure them, seeded from ``rng``, the round and the seat's
@@ -366,11 +403,11 @@ def review(record, *, seat=0, rules: KanaRules | None = None, opponents=OPPONENT
     knew = "peek" if rules.variant == "peek-one" else "deal"
     known = sorted({m.seat for m in trace.moves if m.action == knew})
     seats = review_seats(seat, rules.players, known)
-    lineup, words = _lineup(rules, opponents)
+    lineup, words = _lineup(rules, policies)
     size = REVIEW_SAMPLES if samples is None else int(samples)
     ss, seed = as_seed_sequence(rng)
-    steps = [partial(_rate, k, rules, lineup, size, child(ss, k.round, k.place), threads)
-             for k in kanas if k.seat in seats and k.mine is not None]
+    steps = [partial(_rate, k, rules, lineup, size, child(ss, k.round, k.position.seat), threads)
+             for k in kanas if k.seat in seats and k.position is not None]
     decisions, cut = rate_in_order(steps, progress)
     return ReviewResult(game="kana", seats=seats, decisions=decisions, thresholds=THRESHOLDS, policies=words,
                         record=trace, violation=violation, title="Känä review", rules=rules,

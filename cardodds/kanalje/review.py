@@ -430,9 +430,9 @@ def _known(w: _Walk, p: _Point) -> str:
 
 
 @takes_backend
-def review(record, *, seat=0, rules: KanaljeRules | None = None, policies=ADVISE_POLICIES, samples: int | None = None,
-           rng=None, threads: int | None = None, progress: bool = False,
-           lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> ReviewResult:
+def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | None = None, samples: int | None = None,
+           rng=None, threads: int | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
+           progress: bool = False) -> ReviewResult:
     """Every card ``seat`` played in a Kanalje record, rated against the advisor's best.
 
     ``record``: a :class:`~cardodds.trace.Trace`, a path to one (text or JSON) or its text.

@@ -16,7 +16,8 @@ import numpy as np
 
 from .. import __version__
 from ..canasta import CanastaRules, advise, strength
-from ..canasta.advise import against_words, verdict_words
+from ..canasta import Position
+from ..canasta.advise import against_words
 from ..rng import child
 from ._common import Stages, figure, label, md_table, pct, samples, signed, write_section
 
@@ -25,8 +26,8 @@ STREAM = 19
 
 
 class Case(NamedTuple):
-    """A hand-built position: its title, the arguments of :func:`advise` and the reason an
-    experienced player gives for the verdict."""
+    """A hand-built position: its title, the keywords of its :class:`~cardodds.canasta.Position`
+    and the reason an experienced player gives for the verdict."""
 
     key: str
     title: str
@@ -81,8 +82,8 @@ def _data(seed: int, scale: float, progress: bool, stage: Stages) -> dict:
     n_pairs = samples(20_000, scale, 200)
     n_look = samples(LOOKAHEAD_PAIRS, scale, 20, task=2)
     stage(f"{len(CASES)} hand-built positions, {n_deals:,} sampled deals each")
-    advice = {c.key: advise(rules=rules, samples=n_deals, rng=child(root, STREAM, i), progress=progress,
-                            **c.position) for i, c in enumerate(CASES)}
+    advice = {c.key: advise(Position(**c.position, rules=rules), samples=n_deals, rng=child(root, STREAM, i),
+                            progress=progress) for i, c in enumerate(CASES)}
     stage(f"strength ladder: {n_pairs:,} paired deals per pair of players ({n_look:,} with lookahead)")
     ladder = {(a, b): strength(a, b, rules=rules, samples=n_look if "lookahead" in (a, b) else n_pairs,
                                rng=child(root, STREAM, len(CASES) + i), progress=progress)
@@ -145,16 +146,17 @@ def _cases_tables(data: dict) -> list[str]:
     lines = ["## Hand-built positions and their verdicts", ""]
     for c in CASES:
         a = data["advice"][c.key]
-        game = a.win_game is not None
+        win_game = a.figures.get("win_game")
+        game = win_game is not None
         rows = []
         for i, o in enumerate(a.options):
-            rows.append((o, signed(a.margin[i], 1), pct(a.ahead[i], 1))
-                        + ((pct(a.win_game[i], 1),) if a.win_game is not None else ()) + (against_words(a, i),))
+            rows.append((o, signed(a.figures["margin"][i], 1), pct(a.figures["ahead"][i], 1))
+                        + ((pct(win_game[i], 1),) if game else ()) + (against_words(a, i),))
         header = (("option", "our margin this hand, points", "P(our side ahead)")
                   + ("P(win the game this hand)",) * game + ("against the best",))
         ranked = "P(we win the game this hand)" if a.ranked_by == "win_game" else "points"
-        verdict = verdict_words(a).removeprefix("best: ")
-        lines += ([f"### {c.title}", "", f"Decision `{a.decision}`: {_position_words(c.position)}. Ranked by "
+        verdict = a.verdict.removeprefix("best: ")
+        lines += ([f"### {c.title}", "", f"Decision `{a.position.decision}`: {_position_words(c.position)}. Ranked by "
                    f"{ranked}.", ""]
                   + md_table(header, rows, align="l" + "r" * (len(header) - 1))
                   + ["", f"*Verdict: {verdict}.* Why: {c.reason}.", ""])
