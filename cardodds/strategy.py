@@ -282,6 +282,9 @@ def _cell(spec: TableSpec, key, c: np.ndarray, among=None) -> Cell:
         j = closest(i, left)
         return (-(edges[i, j].value if j is not None else math.inf), i)
 
+    if not left:
+        # a cycle (each action beaten by another, on different positions): none is told apart
+        left = list(enough)
     if len(left) == 1:
         # the one left must beat each rival it shares enough positions with on those positions
         # (an action beaten only by a third, on other positions, is not beaten by it)
