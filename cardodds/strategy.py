@@ -251,57 +251,60 @@ def _cell(spec: TableSpec, key, c: np.ndarray, among=None) -> Cell:
     values = {name[a]: Estimate.mean(float(diff[a, a]), float(sq[a, a]), int(both[a, a])) for a in seen}
     enough = [a for a in seen if both[a, a] >= MIN_POSITIONS]
     too_few = tuple(name[a] for a in seen if both[a, a] < MIN_POSITIONS)
-    common = {"values": values, "too_few": too_few, "equal_within": spec.equal_within}
+
+    def made(kind: str, group=(), excluded=(), nxt: int | None = None, margin: Estimate | None = None) -> Cell:
+        return Cell(key, n, values, kind, tuple(name[a] for a in group), tuple(name[a] for a in excluded), too_few,
+                    None if nxt is None else name[nxt], margin, spec.equal_within)
+
     if not seen:
-        return Cell(key, n, values, "none", equal_within=spec.equal_within)
+        return made("none")
     if len(enough) < 2:
-        kind = "only" if enough else "too few"
-        return Cell(key, n, kind=kind, group=tuple(name[a] for a in enough), **common)
+        return made("only" if enough else "too few", enough)
     k = len(enough)
+    # v_i - v_j on the positions where both were possible, with its simultaneous interval; a
+    # pair that shares fewer than MIN_POSITIONS positions has none (it tells nothing apart)
+    edges: dict[tuple[int, int], Estimate] = {}
+    for i in enough:
+        for j in enough:
+            m = int(both[i, j])
+            if i != j and m >= MIN_POSITIONS:
+                mean, var, df = paired_mean(m, float(diff[i, j]), float(sq[i, j]))
+                se = math.sqrt(var)
+                h = critical_value(df, ALPHA, 1, k) * se
+                edges[i, j] = Estimate(mean, se, mean - h, mean + h, m)
 
-    def edge(i: int, j: int) -> Estimate | None:
-        """``v_i - v_j`` on the positions where both were possible, its simultaneous interval
-        (None on fewer than MIN_POSITIONS)."""
-        m = int(both[i, j])
-        if m < MIN_POSITIONS:
-            return None
-        mean, var, df = paired_mean(m, float(diff[i, j]), float(sq[i, j]))
-        se = math.sqrt(var)
-        h = critical_value(df, ALPHA, 1, k) * se
-        return Estimate(mean, se, mean - h, mean + h, m)
-
-    edges = {(i, j): edge(i, j) for i in enough for j in enough if i != j}
-    left = [j for j in enough if not any((e := edges[i, j]) is not None and e.lo > 0 for i in enough if i != j)]
+    def beats(i: int, j: int) -> bool:
+        return (i, j) in edges and edges[i, j].lo > 0
 
     def closest(i: int, among: list[int]) -> int | None:
-        """The action of ``among`` whose paired difference ``i`` beats by the least."""
-        rivals = [j for j in among if j != i and edges[i, j] is not None]
+        """The action of ``among`` that ``i`` beats by the least (paired means)."""
+        rivals = [j for j in among if (i, j) in edges]
         return min(rivals, key=lambda j: (edges[i, j].value, j)) if rivals else None
 
-    def lead(i: int) -> tuple:
-        j = closest(i, left)
-        return (-(edges[i, j].value if j is not None else math.inf), i)
-
+    left = [j for j in enough if not any(beats(i, j) for i in enough)]
     if not left:
         # a cycle (each action beaten by another, on different positions): none is told apart
         left = list(enough)
     if len(left) == 1:
         # the one left must beat each rival it shares enough positions with on those positions
         # (an action beaten only by a third, on other positions, is not beaten by it)
-        left += [j for j in enough if j != left[0] and edges[left[0], j] is not None and edges[left[0], j].lo <= 0]
+        left += [j for j in enough if (left[0], j) in edges and not beats(left[0], j)]
+
+    def lead(i: int) -> tuple:
+        j = closest(i, left)
+        return (-math.inf if j is None else -edges[i, j].value, i)
+
     group = sorted(left, key=lead)
     top = group[0]
     if len(left) == 1:
         kind = "best"
-    elif all((e := edges[i, j]) is not None and -spec.equal_within <= e.lo and e.hi <= spec.equal_within
+    elif all((i, j) in edges and -spec.equal_within <= edges[i, j].lo and edges[i, j].hi <= spec.equal_within
              for i in left for j in left if i != j):
         kind = "equal"
     else:
         kind = "undecided"
     nxt = closest(top, enough if kind == "best" else left)
-    return Cell(key, n, kind=kind, group=tuple(name[a] for a in group),
-                excluded=tuple(name[a] for a in enough if a not in left),
-                next=None if nxt is None else name[nxt], margin=None if nxt is None else edges[top, nxt], **common)
+    return made(kind, group, [a for a in enough if a not in left], nxt, None if nxt is None else edges[top, nxt])
 
 
 @dataclass(frozen=True)

@@ -198,7 +198,8 @@ def test_json_and_text_show_each_cells_verdict_and_positions():
     best = cells["3rd", "both"]
     assert (best["kind"], best["group"], best["positions"], best["best"], best["next"]) == ("best", ["win"], 30, "win",
                                                                                              "duck")
-    assert best["margin"]["value"] == pytest.approx(2.0) and best["decisive"] and best["values"]["win"]["positions"] == 30
+    assert best["margin"]["value"] == pytest.approx(2.0) and best["decisive"]
+    assert best["values"]["win"]["positions"] == 30
     undecided = cells["2nd", "both"]
     assert (undecided["kind"], undecided["group"], undecided["excluded"], undecided["positions"]) == (
         "undecided", ["duck", "win"], ["shed"], 20)
@@ -206,12 +207,13 @@ def test_json_and_text_show_each_cells_verdict_and_positions():
     assert (few["kind"], few["too_few"], few["positions"], few["best"]) == ("too few", ["duck", "win", "shed"], 3, None)
     assert cells["3rd", "low"]["kind"] == "none"
     text = repr(_result(counts))
-    assert "duck/win? (20)" in text and "? (3)" in text and "win +2.00 (30)" in text and "(n): the cell's positions" in text
+    assert "duck/win? (20)" in text and "? (3)" in text and "win +2.00 (30)" in text
+    assert "(n): the cell's positions" in text
 
 
 def test_a_table_too_wide_prints_its_positions_in_thousands():
-    wide = SPEC._replace(dims=(("a long name of a dimension", ("the first value, a long one, longer still", "the second one")),
-                               ("another", ("x" * 12, "y" * 12, "z" * 12))))
+    long = ("the first value, a long one, longer still", "the second one")
+    wide = SPEC._replace(dims=(("a long name of a dimension", long), ("another", ("x" * 12, "y" * 12, "z" * 12))))
     counts = np.zeros(wide.size, np.int64)
     for cell in range(wide.cells):
         add_positions(wide, counts, cell, [[0, 1, 3], [0, 2, 4], [1, 2, 5]] * 4000)  # shed best
