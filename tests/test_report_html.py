@@ -223,9 +223,19 @@ def test_kanalje_lookup_answers_every_holding(page, built):
     assert sum(1 for e in expected if e["p"] != "not seen") == sum(len(d["rows"]) for d in data["lineups"].values())
 
 
+def page_verdict(c, unit: str) -> str:
+    """A strategy cell's verdict as the lookup words it."""
+    return {"none": "", "too few": "no action was seen on 20 positions or more here",
+            "only": "the only action seen on 20 positions or more here",
+            "best": "better than every other action at this precision",
+            "equal": f"equal within {c.equal_within:g} {unit}: any of them will do",
+            "undecided": "no action is better at this precision"}[c.kind]
+
+
 def test_strategy_lookup_answers_every_cell_as_the_shipped_tables(page, built):
     """Every game, table and situation of the strategy lookup answers as the shipped tables
-    (``strategy_table()``, read in Python), and the situation's choices follow the table."""
+    (``strategy_table()``, read in Python), with the positions each cell rests on, and the
+    situation's choices follow the table."""
     from cardodds.report.strategy import GAMES, shipped_tables
 
     inputs, expected, choices = [], [], []
@@ -234,14 +244,18 @@ def test_strategy_lookup_answers_every_cell_as_the_shipped_tables(page, built):
             choices.append(([("game", game), ("table", t.name)], [list(v) for _, v in t.spec.dims]))
             for c in t.cells:
                 inputs.append([("game", game), ("table", t.name)] + [(f"d{i}", v) for i, v in enumerate(c.key)])
-                margin = "" if c.margin is None else f"{c.margin.format(2, sign=True)} {t.spec.unit} against {c.next}"
-                verdict = ("" if c.best is None else "the only action possible here" if c.margin is None
-                           else "better than the next best at this precision" if c.decisive
-                           else "no action is better at this precision: either will do")
-                expected.append({"action": c.best or "no position of this kind was drawn", "margin": margin,
-                                 "verdict": verdict, "positions": f"from {c.positions:,} positions"})
+                margin = ("" if c.margin is None or c.kind in ("only", "too few", "none")
+                          else f"{c.margin.format(2, sign=True)} {t.spec.unit} against {c.next}")
+                action = {"none": "no position of this kind was drawn", "too few": "too few positions to say",
+                          "best": c.best, "only": c.best}.get(c.kind) or " or ".join(c.group)
+                few = "".join(f"{'; too few to count: ' if i == 0 else ', '}{a} ({c.values[a].n:,})"
+                              for i, a in enumerate(c.too_few))
+                expected.append({"action": action, "margin": margin, "verdict": page_verdict(c, t.spec.unit),
+                                 "positions": f"from {c.positions:,} positions{few}"})
     assert page.execute_script(_LOOKUP, "lookup-strategy", inputs) == expected
     assert any(e["verdict"].startswith("better") for e in expected)
+    jack = inputs.index([("game", "kanalje"), ("table", "jack"), ("d0", "3rd"), ("d1", "4+"), ("d2", "both")])
+    assert expected[jack]["action"] == "duck" and expected[jack]["positions"].startswith("from 1,098 positions")
     data_dims = _data(built, "strategy")["dims"]
     for setting, values in choices:
         page.execute_script(_LOOKUP, "lookup-strategy", [setting])

@@ -1,6 +1,7 @@
 """Polish Canasta's strategy tables, as blackjack's basic strategy chart (the core:
-:mod:`cardodds.strategy`): each cell a situation, its best action, the paired margin over the
-next best with a 95% interval, and the positions behind it.
+:mod:`cardodds.strategy`): each cell a situation, its verdict (the best action and its paired
+margin over the next best, the actions equal within 25 points a hand, or undecided) and the
+positions behind it.
 
 - ``take``: leave the pile or take it, by the pile's size, a wild or a black 3 in it, whether
   our side has opened and how the top card fits ("pair": a natural pair of it in hand, "our meld":
@@ -48,6 +49,10 @@ __all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "lookup", "ship", "strat
 
 _CANASTAS = ("0", "1", "2+")
 _THEIR_CARDS = ("2-6", "7-11", "12+")
+#: Two actions within 25 points a hand of each other are equal for the game (a few cards'
+#: points: docs/rules/canasta.md §1.4); with the game at stake, within one percentage point of
+#: P(we win the game).
+_EQUAL, _EQUAL_GAME = 25.0, 1.0
 
 #: The tables, in the order of their seed streams (``rng.child(seed, k)`` for the k-th).
 TABLES = (
@@ -55,18 +60,18 @@ TABLES = (
               (("pile", ("1-2 cards", "3-5 cards", "6-9 cards", "10+ cards")),
                ("in it", ("no wild, no 3b", "a wild", "a black 3", "a wild and a 3b")),
                ("our side", ("not opened", "opened")), ("top card", ("pair", "our meld", "neither"))),
-              ("leave", "take"), "points a hand"),
+              ("leave", "take"), "points a hand", _EQUAL),
     TableSpec("out", "Go out", "stay in or go out now?",
               (("our canastas", _CANASTAS), ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
-              ("stay", "go out"), "points a hand"),
+              ("stay", "go out"), "points a hand", _EQUAL),
     TableSpec("out-game", "Go out, game at stake", "stay in or go out near the target?",
               (("score", ("behind 400+", "level", "ahead 400+")), ("our canastas", _CANASTAS),
                ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
-              ("stay", "go out"), "% P(we win the game)"),
+              ("stay", "go out"), "% P(we win the game)", _EQUAL_GAME),
     TableSpec("discard", "The discard", "which kind of card to throw the next player?",
               (("pile", ("0-2 cards", "3-5 cards", "6-9 cards", "10+ cards")),
                ("next player", ("holds 1-4", "holds 5-8", "holds 9+")), ("black 3", ("none", "held"))),
-              ("black 3", "they threw it", "on their meld", "single", "from a pair", "wild"), "points a hand"),
+              ("black 3", "they threw it", "on their meld", "single", "from a pair", "wild"), "points a hand", _EQUAL),
 )
 assert tuple(s.name for s in TABLES) == STRATEGY_TABLES
 #: The shipped tables' hands a table, their seed and players.

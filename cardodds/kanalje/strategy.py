@@ -6,8 +6,9 @@ trick that holds a jack, by the jacks' penalty and my holding in the led suit (`
 ``jack2``); two players, phase 1: fight for the face-up card or give it up, by its rank and my
 hand's high-card points (``faceup``). Positions are drawn from deals played by the lineup (at
 most one a deal), every action of a position is played out to the end of the deal on the same
-deal and random draws, and each cell gives the best action with its paired margin over the
-next best (:mod:`cardodds.strategy`). Each action plays one card by the rule its classifier
+deal and random draws, and each cell gives its verdict (the best action with its paired
+margin over the next best, the actions equal within a quarter point a deal, or undecided) and
+the positions it rests on (:mod:`cardodds.strategy`). Each action plays one card by the rule its classifier
 documents (:mod:`._strategy`).
 
 The shipped tables (``strategy.json``, the default rules: three players, and two for the
@@ -15,7 +16,7 @@ two-player tables) print at once; ``build=True`` computes them, for any rules.
 
 >>> t = strategy_table("jack")
 >>> t.shipped, t["jack"].cell("2nd", "4+", "both").short()      # duck under a trick holding Jh
-(True, 'duck +3.02')
+(True, 'duck +3.02 (444)')
 """
 
 from __future__ import annotations
@@ -41,21 +42,24 @@ _PENALTY = ("penalty in the trick", ("1", "2", "3", "4+"))
 _HOLDING = ("my led suit", ("void", "void+trump", "under", "both"))
 _JACKS_HELD = ("jacks I hold", ("0", "1", "2+"))
 _UNIT = "points a deal"
+#: Two actions within a quarter point a deal of each other are equal for the game: taking the
+#: worse one every time costs at most a point in four deals.
+_EQUAL = 0.25
 #: Every table, in the order of their seed streams (``child(seed, k)`` for the k-th).
 TABLES = (
     TableSpec("lead", "Opening lead, three players", "which card leads the first trick",
               (("longest side suit", ("0-4", "5", "6", "7+")), ("trumps", ("0-2", "3-4", "5-6", "7+")), _JACKS_HELD),
-              _LEAD_ACTIONS, _UNIT),
+              _LEAD_ACTIONS, _UNIT, _EQUAL),
     TableSpec("jack", "A trick holding a jack, three players", "duck, win or shed, second or third to play",
-              (("seat", ("2nd", "3rd")), _PENALTY, _HOLDING), _JACK_ACTIONS, _UNIT),
+              (("seat", ("2nd", "3rd")), _PENALTY, _HOLDING), _JACK_ACTIONS, _UNIT, _EQUAL),
     TableSpec("lead2", "Opening lead of phase 2, two players", "which card leads phase 2's first trick",
               (("longest side suit", ("0-3", "4", "5", "6+")), ("trumps", ("0-1", "2-3", "4-5", "6+")), _JACKS_HELD),
-              _LEAD_ACTIONS, _UNIT),
+              _LEAD_ACTIONS, _UNIT, _EQUAL),
     TableSpec("jack2", "A phase-2 trick holding a jack, two players", "duck, win or shed, second to play",
-              (_PENALTY, _HOLDING), _JACK_ACTIONS, _UNIT),
+              (_PENALTY, _HOLDING), _JACK_ACTIONS, _UNIT, _EQUAL),
     TableSpec("faceup", "The face-up card, two players (phase 1)", "fight for the face-up card or give it up",
               (("I play", ("lead", "second")), ("face-up card", ("2-6", "7-9", "T", "J", "Q", "K", "A")),
-               ("my high-card points", ("0-6", "7-9", "10-12", "13+"))), ("fight", "give"), _UNIT),
+               ("my high-card points", ("0-6", "7-9", "10-12", "13+"))), ("fight", "give"), _UNIT, _EQUAL),
 )
 #: Each table's kind (the kernel's classifier, ``._strategy``) and its players.
 _BUILD = {"lead": ("LEAD", 3), "jack": ("JACK", 3), "lead2": ("LEAD", 2), "jack2": ("JACK", 2),

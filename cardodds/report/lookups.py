@@ -146,8 +146,9 @@ def strategy(data: dict) -> str:
         + dims + "</form>"
         '<p class="answer" aria-live="polite"><b data-out="action"></b><br><span data-out="margin"></span><br>'
         '<span data-out="verdict"></span><br><span data-out="positions"></span></p>'
-        '<p class="note">From the tables shipped for the default rules: the best action, its margin over the '
-        "next best on the same deals (95% interval) and the positions drawn in this situation.</p></div>")
+        '<p class="note">From the tables shipped for the default rules: the best action (or the actions equal '
+        "within the table's margin, or not told apart), its margin over the next best on the same deals "
+        "(simultaneous 95% interval) and the positions drawn in this situation.</p></div>")
 
 
 #: The section each lookup belongs to, and its HTML from that section's data.
@@ -260,12 +261,10 @@ SCRIPT = r"""
       var t = table(), index = 0;
       t.dims.forEach(function (dim, i) { index = index * dim[1].length + dim[1].indexOf(f["d" + i].value); });
       var c = t.cells[index];
-      show(box, "action", c[0] === null ? "no position of this kind was drawn" : c[0]);
-      show(box, "margin", c[1] === null ? "" : c[1] + " against " + c[4]);
-      show(box, "verdict", c[0] === null ? "" : c[1] === null ? "the only action possible here"
-                           : c[2] ? "better than the next best at this precision"
-                           : "no action is better at this precision: either will do");
-      show(box, "positions", "from " + c[3].toLocaleString("en") + " positions");
+      show(box, "action", c[0]);
+      show(box, "margin", c[1]);
+      show(box, "verdict", c[2]);
+      show(box, "positions", c[3]);
     }
     f.game.addEventListener("change", fillTables);
     f.table.addEventListener("change", fillDims);

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import __version__
+from ..strategy import MIN_POSITIONS
 from ._common import STYLE, Stages, md_table, page_data, plt, save
 
 #: The games whose tables the section shows, in page order: (package, the name printed).
@@ -54,9 +55,12 @@ def _intro() -> list[str]:
         (f"Shipped with cardodds {__version__}, for the default rules. Like blackjack's basic strategy chart, "
          "each table is a grid of situations with the best action in each. A cell's positions were drawn from "
          "played deals (hands); every action possible there was played out on the same deal, so the margin of the "
-         "best action over the next best is a paired difference, shown with its 95% interval. A cell in "
-         "parentheses has no action better than the next at this precision: either will do (in the charts: pale, "
-         "marked ~); a blank cell had no position drawn. Look a situation up "
+         "best action over the next best is a paired difference, shown with a simultaneous 95% interval (every "
+         "comparison with the cell's best at once). A cell names its best action only when it is shown better "
+         "than every other; `a=b`: the actions are equal within the table's margin; `a/b?`: undecided at this "
+         f"precision (in the charts: pale, marked = or ?); an action seen on fewer than {MIN_POSITIONS} of the "
+         "cell's positions takes no part (`?`: none had that many). Each cell shows the positions it rests on; "
+         "a blank cell had no position drawn. Look a situation up "
          "with `cardodds kanalje table` or `cardodds canasta table`; `--build` computes the tables for other "
          "house rules."),
         "",
@@ -71,14 +75,20 @@ def _source(game: str, r) -> str:
 def table_lines(t, chart: str) -> list[str]:
     """A table's heading, question, chart and grid as markdown."""
     head, rows = t.grid()
-    return [f"### {t.spec.title}", "", f"{t.spec.question} Margins in {t.spec.unit}.", "",
+    margins = f"Margins in {t.spec.unit}, equal within {t.spec.equal_within:g}."
+    return [f"### {t.spec.title}", "", f"{t.spec.question} {margins}", "",
             f"![{t.spec.title}: the best action in each situation]({chart})", "",
             *md_table(head, rows), ""]
 
 
+#: A cell's mark in the charts, by its verdict (a best shows its margin).
+MARKS = {"best": "", "equal": "=", "undecided": "?", "only": "only", "too few": "?", "none": ""}
+
+
 def grid_chart(t):
-    """A table as a coloured grid: each cell the colour of its best action, pale where no
-    action is better at this precision, blank where no position was drawn."""
+    """A table as a coloured grid: each cell the colour of its best action (of the leader where
+    the actions left are equal or undecided: pale, marked = or ?), white where no action was
+    seen on enough positions or none was drawn."""
     from matplotlib.patches import Patch, Rectangle
 
     head, rows = t.grid()
@@ -87,10 +97,11 @@ def grid_chart(t):
     for i in range(n_rows):
         for j in range(n_cols):
             cell = t.cells[i * n_cols + j]
-            colour = COLOURS[t.spec.actions.index(cell.best) % len(COLOURS)] if cell.best else "white"
+            lead = cell.group[0] if cell.group else None
+            colour = COLOURS[t.spec.actions.index(lead) % len(COLOURS)] if lead else "white"
             alpha = 0.9 if cell.decisive else 0.3
             ax.add_patch(Rectangle((j, i), 1, 1, facecolor=colour, alpha=alpha, edgecolor="white", linewidth=1.5))
-            text = "" if cell.best is None else (f"{cell.margin.value:+.2f}" if cell.decisive else "~")
+            text = cell.edge or MARKS.get(cell.kind, "")
             ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=8)
     ax.set_xlim(0, n_cols)
     ax.set_ylim(n_rows, 0)
@@ -104,7 +115,7 @@ def grid_chart(t):
     for side in ax.spines.values():
         side.set_visible(False)
     ax.set_title(t.spec.title, fontsize=10)
-    shown = [a for a in t.spec.actions if any(c.best == a for c in t.cells)]
+    shown = [a for a in t.spec.actions if any(c.group and c.group[0] == a for c in t.cells)]
     ax.legend(handles=[Patch(facecolor=COLOURS[t.spec.actions.index(a) % len(COLOURS)], label=a) for a in shown],
               loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     return fig
@@ -112,14 +123,32 @@ def grid_chart(t):
 
 def lookup_data(results) -> dict:
     """The lookup's data: for each game and table, its dimensions and every cell's answer
-    (best action, the margin as printed, decisive, positions, the next best)."""
+    (:func:`answer`)."""
     games: list[dict] = []
     for (game, name), r in zip(GAMES, results):
         tables = []
         for t in r.tables:
-            cells = [[c.best, None if c.margin is None else f"{c.margin.format(2, sign=True)} {t.spec.unit}",
-                      c.decisive, c.positions, c.next] for c in t.cells]
+            cells = [answer(c, t.spec.unit) for c in t.cells]
             tables.append({"name": t.name, "title": t.spec.title, "question": t.spec.question,
                            "dims": [[d, list(v)] for d, v in t.spec.dims], "cells": cells})
         games.append({"game": game, "name": name, "tables": tables})
     return {"games": games, "dims": max(len(t.spec.dims) for r in results for t in r.tables)}
+
+
+def answer(c, unit: str) -> list:
+    """A cell as the lookup prints it: the action (or actions), the margin, the verdict in
+    words and the positions behind it."""
+    m = "" if c.margin is None else f"{c.margin.format(2, sign=True)} {unit} against {c.next}"
+    within = f"{c.equal_within:g} {unit}"
+    action, verdict = {
+        "none": ("no position of this kind was drawn", ""),
+        "too few": ("too few positions to say", f"no action was seen on {MIN_POSITIONS} positions or more here"),
+        "only": (c.group[0] if c.group else "", f"the only action seen on {MIN_POSITIONS} positions or more here"),
+        "best": (c.group[0] if c.group else "", "better than every other action at this precision"),
+        "equal": (" or ".join(c.group), f"equal within {within}: any of them will do"),
+        "undecided": (" or ".join(c.group), "no action is better at this precision"),
+    }[c.kind]
+    if c.kind in ("too few", "only", "none"):
+        m = ""
+    few = "" if not c.too_few else "; too few to count: " + ", ".join(f"{a} ({c.values[a].n:,})" for a in c.too_few)
+    return [action, m, verdict, f"from {c.positions:,} positions{few}"]
