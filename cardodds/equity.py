@@ -44,6 +44,8 @@ TOL = 1e-7
 MAX_SWEEPS = 2000
 #: The table file format (a cached table of another format is built again).
 FORMAT = 1
+#: The most states (scores of every seat) a table may hold.
+MAX_STATES = 4_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,6 +223,13 @@ def _solve_two(units, prob, size, target_units, free, w=None):
     return out, done, change
 
 
+def check_size(size: int, n: int) -> None:
+    """Refuse a table of more than :data:`MAX_STATES` states, ``size`` scores a seat."""
+    if size ** n > MAX_STATES:
+        raise ValueError(f"target: an equity table to this target would hold {size ** n:,} states, more than "
+                         f"{MAX_STATES:,}: use a lower target")
+
+
 def build(game: str, offsets, counts, *, lo: int, step: int, target: int, rng=None, bootstrap: int = BOOTSTRAP,
           hi: int | None = None, seed=None, policies: str = "", rules=None, threads: int | None = None) -> EquityTable:
     """Solve the table from measured deal outcomes: ``offsets[k]`` points a frame seat, seen
@@ -237,6 +246,7 @@ def build(game: str, offsets, counts, *, lo: int, step: int, target: int, rng=No
     if hi is None:
         hi = target + 2 * max(int(offsets.max()), step)
     size = (hi - lo) // step + 1
+    check_size(size, n)
     shifted = units + 0  # the solver's grid starts at 0
     ss, _ = as_seed_sequence(rng)
     total = counts.sum()
@@ -255,9 +265,14 @@ def build(game: str, offsets, counts, *, lo: int, step: int, target: int, rng=No
             k = c > 0
             return _solve(shifted[k], c[k] / total, n, size, target_units, start.copy())[0]
 
+        total_w = np.zeros_like(w)
+        total_sq = np.zeros_like(w)
         with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
-            reps = list(pool.map(one, draws))
-        se = np.std(np.stack(reps), axis=0, ddof=1)
+            for wb in pool.map(one, draws):  # in order: the same sums on any number of threads
+                total_w += wb
+                total_sq += wb * wb
+        mean = total_w / bootstrap
+        se = np.sqrt(np.maximum(total_sq - bootstrap * mean * mean, 0.0) / max(bootstrap - 1, 1))
     return EquityTable(game, n, lo, step, size, lo + target_units * step, w, se, offsets, counts, seed, policies,
                        rules, bootstrap, sweeps, change)
 

@@ -90,6 +90,7 @@ def table(rules: CanastaRules | None = None, *, samples: int | None = None, rng=
     and cached."""
     rules = check_rules(rules)
     threads = check_run(samples=samples, threads=threads, rng=rng)
+    eq.check_size((rules.target + rules.target // 2 + HAND_HIGH) // EQUITY_STEP + 1, 2)
     if samples is None and rng is None and rules == CanastaRules():
         shipped = _shipped()
         if shipped is not None:

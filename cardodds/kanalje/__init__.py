@@ -18,17 +18,20 @@ from .._lazy import lazy_package
 _ANALYSES = ["HandResult", "JackRiskResult", "evaluate_hand", "jack_risk"]
 _PLAY = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
-__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "AdviceResult", "advise", "review", "strategy_table"]
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "AdviceResult", "advise", "equity", "review",
+           "strategy_table"]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .advise import AdviceResult, advise
     from .analysis import *  # noqa: F403
+    from .equity import equity
     from .play import *  # noqa: F403
     from .policies import POLICIES
     from .review import review
     from .rules import KanaljeRules
     from .strategy import strategy_table
 
-lazy_package(__name__, {".advise": ["AdviceResult", "advise"], ".analysis": _ANALYSES, ".play": _PLAY,
+lazy_package(__name__, {".advise": ["AdviceResult", "advise"], ".analysis": _ANALYSES, ".equity": ["equity"],
+                        ".play": _PLAY,
                         ".policies": ["POLICIES"], ".review": ["review"],
                         ".rules": ["KanaljeRules"], ".strategy": ["strategy_table"]})

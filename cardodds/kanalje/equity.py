@@ -92,6 +92,8 @@ def table(rules: KanaljeRules | None = None, *, samples: int | None = None, rng=
     and cached."""
     rules = check_rules(rules)
     threads = check_run(samples=samples, threads=threads, rng=rng)
+    low, bins = _span(rules)
+    eq.check_size(int(LOWEST * rules.target) + rules.target + 2 * (low + bins - 1) + 1, rules.players)
     if samples is None and rng is None and rules == KanaljeRules(players=rules.players):
         shipped = _shipped(rules.players)
         if shipped is not None:
