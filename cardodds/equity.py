@@ -120,14 +120,14 @@ class EquityTable:
 
     # ---- files ------------------------------------------------------------------------------
     def save(self, path) -> Path:
-        """Write the table as a compressed ``.npz`` (equities in 1/65535 steps)."""
+        """Write the table as a compressed ``.npz`` (equities in 1/65535 steps, errors as half floats)."""
         path = Path(path)
         meta = {"format": FORMAT, "game": self.game, "seats": self.seats, "lo": self.lo, "step": self.step,
                 "size": self.size, "target": self.target, "seed": self.seed, "policies": self.policies,
                 "rules": self.rules, "bootstrap": self.bootstrap, "sweeps": self.sweeps, "change": self.change}
         value = np.where(np.isnan(self.value), 0, np.rint(np.nan_to_num(self.value) * 65535)).astype(np.uint16)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npz")
-        np.savez_compressed(tmp, value=value, se=np.nan_to_num(self.se).astype(np.float32),
+        np.savez_compressed(tmp, value=value, se=np.nan_to_num(self.se).astype(np.float16),
                             offsets=self.offsets.astype(np.int32), counts=self.counts.astype(np.int64),
                             meta=np.array(json.dumps(meta)))
         os.replace(tmp, path)
@@ -176,7 +176,8 @@ def _solve(units: np.ndarray, prob: np.ndarray, n: int, size: int, target_units:
     done, change = sweep(w, order, units.astype(np.int64), prob.astype(np.float64), n, 0, size, target_units,
                          1 if acyclic else MAX_SWEEPS, 0.0 if acyclic else TOL)
     if not acyclic and change > TOL:
-        raise RuntimeError(f"the equity table did not converge in {MAX_SWEEPS} sweeps (change {change:.2g})")
+        raise ValueError(f"samples: the equity table did not converge in {MAX_SWEEPS} sweeps (change {change:.2g}): "
+                         "too few deals measured for the game to end; measure more")
     w = np.ascontiguousarray(w.T)
     w[:, ~free] = np.nan
     return w, int(done), float(change)
@@ -217,7 +218,8 @@ def _solve_two(units, prob, size, target_units, free, w=None):
         if change <= TOL:
             break
     if change > TOL:
-        raise RuntimeError(f"the equity table did not converge in {MAX_SWEEPS} sweeps (change {change:.2g})")
+        raise ValueError(f"samples: the equity table did not converge in {MAX_SWEEPS} sweeps (change {change:.2g}): "
+                         "too few deals measured for the game to end; measure more")
     out = np.stack([cur.ravel(), 1.0 - cur.ravel()])
     out[:, ~free] = np.nan
     return out, done, change

@@ -104,8 +104,8 @@ def table(rules: CanastaRules | None = None, *, samples: int | None = None, rng=
     return eq.cached(key, lambda: _build(rules, n, int(seed), threads, progress))
 
 
-def equity(score, *, rules: CanastaRules | None = None, dealer: int | None = None, samples: int | None = None,
-           rng=None, threads: int | None = None, progress: bool = False) -> eq.EquityResult:
+def equity(score, *, rules: CanastaRules | None = None, samples: int | None = None, rng=None,
+           threads: int | None = None, dealer: int | None = None, progress: bool = False) -> eq.EquityResult:
     """P(each side wins the game) from ``score`` (side 0's and side 1's totals) before a hand
     that side ``dealer`` deals (default 0, as in a new game), by the equity table of ``rules``
     under the default lineup (``samples`` and ``rng`` build a table of their own)."""

@@ -378,8 +378,8 @@ class GameResult(Result):
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None,
-         params: HeuristicParams | None = None, max_hands: int = DEFAULT_MAX_HANDS, check: bool = False,
-         score=None, dealer: int | None = None, progress: bool = False) -> GameResult:
+         params: HeuristicParams | None = None, max_hands: int = DEFAULT_MAX_HANDS,
+         score=None, dealer: int | None = None, check: bool = False, progress: bool = False) -> GameResult:
     """P(each side wins the game to ``rules.target``) and the hands it takes: ``samples`` whole
     games (default 2,000), or until P(side 0 wins)'s 95% interval is ``target_halfwidth`` wide;
     side 0 deals first. A game still open after ``max_hands`` hands is ``unfinished``.

@@ -121,8 +121,8 @@ def _check_score(score, rules: KanaljeRules, t: eq.EquityTable) -> tuple[int, ..
     return tuple(vals)
 
 
-def equity(score, *, rules: KanaljeRules | None = None, dealer: int | None = None, samples: int | None = None,
-           rng=None, threads: int | None = None, progress: bool = False) -> eq.EquityResult:
+def equity(score, *, rules: KanaljeRules | None = None, samples: int | None = None, rng=None,
+           threads: int | None = None, dealer: int | None = None, progress: bool = False) -> eq.EquityResult:
     """P(each seat wins the game) from ``score`` (a total a seat) before a deal that ``dealer``
     deals (default the last seat, as in a new game: seat 0 leads), by the equity table of
     ``rules`` under the default lineup (``samples`` and ``rng`` build a table of their own)."""

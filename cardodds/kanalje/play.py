@@ -177,8 +177,8 @@ class GameResult(KanaljeResult):
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None,
-         lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, max_deals: int = DEFAULT_MAX_DEALS, check: bool = False,
-         score=None, dealer: int | None = None, progress: bool = False) -> GameResult:
+         lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, max_deals: int = DEFAULT_MAX_DEALS,
+         score=None, dealer: int | None = None, check: bool = False, progress: bool = False) -> GameResult:
     """P(each seat wins the game to ``rules.target``) and the number of deals, for a lineup.
 
     A game still open after ``max_deals`` deals is counted in ``unfinished`` (no seat wins
