@@ -61,8 +61,10 @@ def test_a_won_score_is_one_and_a_tie_at_the_top_plays_on():
     assert t.at((2, 3))[0][0] == 1.0
     # from (2, 2): seat 0 reaches 4 first and wins; from a tie at (4, 4) the leader wins at 6
     assert t.at((2, 2))[0][0] == 1.0 and t.at((4, 4))[0][0] == 1.0
-    # from (3, 4) the leader reaches 5 > 4: wins
-    assert t.at((3, 4))[0][0] == 1.0
+    # (3, 4) is over: seat 1 has reached 4 alone at the top (no equity: refused)
+    with pytest.raises(ValueError, match="outside the table"):
+        t.at((3, 4))
+    assert t.at((3, 3))[0][0] == 1.0
 
 
 def test_value_iteration_of_two_sides_matches_the_sweeps():
