@@ -549,7 +549,8 @@ def cores_available() -> int:
 
 def settle_run_options(args) -> list[str]:
     """Once per command, after parsing: cap ``--threads`` at the cores, and draw a seed when
-    none is given, so every run prints the seed that repeats it. Returns the notices to print
+    none is given, so every run prints the seed that repeats it (not where a seed would build a table of
+    its own instead of reading the shipped one: ``draw_seed=False``). Returns the notices to print
     once the command has succeeded (an error stays the only line on stderr)."""
     notes = []
     threads = getattr(args, "threads", None)
@@ -559,7 +560,7 @@ def settle_run_options(args) -> list[str]:
             notes.append(f"cardodds: note: --threads {threads} capped at the {most} cores available")
             args.threads = most
     if hasattr(args, "seed") and args.seed is None and not getattr(args, "exact", False) \
-            and not getattr(args, "seed_from_file", False):
+            and not getattr(args, "seed_from_file", False) and getattr(args, "draw_seed", True):
         args.seed = secrets.randbits(SEED_BITS)
     return notes
 

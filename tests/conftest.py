@@ -19,6 +19,11 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # equity tables built on demand are cached in the test run's own folder, never the user's
+    if "CARDODDS_CACHE_DIR" not in os.environ:
+        import tempfile
+
+        os.environ["CARDODDS_CACHE_DIR"] = tempfile.mkdtemp(prefix="cardodds-cache-")
     if config.getoption("boundscheck"):
         if "cardodds._jit" in sys.modules and not sys.modules["cardodds._jit"].BOUNDSCHECK:
             raise pytest.UsageError("--boundscheck must take effect before cardodds is imported; "

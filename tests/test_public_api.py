@@ -46,6 +46,8 @@ VALID: dict[str, tuple[tuple, dict]] = {
     "cardodds.kana:trace": (("threshold:8,blind,blind,blind",), {}),
     "cardodds.kana:review": (("# cardodds trace: kana\nplayers: 3\nvariant: peek-one\n0: deal 9h 2c Kd\n"
                               "0: peek 9h\n0: känä 2c",), {}),
+    "cardodds.kanalje:equity": (((12, 17, 5),), {}),
+    "cardodds.canasta:equity": (((6200, 5400),), {}),
     "cardodds.kanalje:evaluate_hand": (("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"), {}),
     "cardodds.kanalje:trace": (("random",), {"hands": _KANALJE_DEAL[0], "turned": _KANALJE_DEAL[1]}),
     "cardodds.kanalje:advise": ((_KanaljePosition(seat=0, hand="Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",

@@ -17,6 +17,7 @@ __all__ = [
     "Position",
     "TuneResult",
     "advise",
+    "equity",
     "tune",
     "GameResult",
     "GameStrengthResult",
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .advise import advise
     from .analysis import HandOddsResult, MeldOddsResult, hand_odds, melds
     from .cards import hand_counts, parse_hand
+    from .equity import equity
     from .play import (GameResult, GameStrengthResult, HouseOptionsResult, PlayResult, StrengthResult, TuneResult,
                        game, game_strength, house_options, play, strength, trace, tune)
     from .policies import HeuristicParams
@@ -65,6 +67,7 @@ lazy_package(__name__, {
     ".advise": ["advise"],
     ".analysis": ["HandOddsResult", "MeldOddsResult", "hand_odds", "melds"],
     ".cards": ["hand_counts", "parse_hand"],
+    ".equity": ["equity"],
     ".play": ["GameResult", "GameStrengthResult", "HouseOptionsResult", "PlayResult", "StrengthResult",
               "TuneResult", "game", "game_strength", "house_options", "play", "strength", "trace", "tune"],
     ".policies": ["HeuristicParams"],

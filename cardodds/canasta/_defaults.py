@@ -54,3 +54,9 @@ STRATEGY_TABLES = ("take", "out", "out-game", "discard")
 STRATEGY_SAMPLES = 1_000_000
 STRATEGY_SEED = 51
 STRATEGY_POLICIES = "heuristic2"
+#: The game equity table (``equity``): hands measured, the seed of the shipped table
+#: (``cardodds/canasta/equity.npz``) and of tables built on demand, and its grid in points
+#: (a hand's score is rounded to it).
+EQUITY_HANDS = 1_000_000
+EQUITY_SEED = 64
+EQUITY_STEP = 50

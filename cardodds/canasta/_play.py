@@ -205,17 +205,18 @@ def game_decided(tot0, tot1, target):
 
 
 @helper
-def play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart):
-    """Play one game to ``target``: side 0 (seat 0) deals the first hand, the deal passes in
-    the direction of play; each hand starts with the game score in ``t[game]``. After a hand
-    in which a side reached the target the higher total wins, an exact tie plays on. Returns
-    the two totals, the hands played and whether the game ended within ``max_hands``."""
+def play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart, start):
+    """Play one game to ``target`` from ``start`` (side 0's and side 1's totals, then the
+    first hand's dealer: a new game is zeros, seat 0 deals); the deal passes in the direction
+    of play; each hand starts with the game score in ``t[game]``. After a hand in which a side
+    reached the target the higher total wins, an exact tie plays on. Returns the two totals,
+    the hands played and whether the game ended within ``max_hands``."""
     t = table.t
-    tot0 = 0
-    tot1 = 0
+    tot0 = start[0]
+    tot1 = start[1]
     hands = 0
     while hands < max_hands:
-        dealer = (SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
+        dealer = (start[2] + SEATS + rl[R.direction] * (hands % SEATS)) % SEATS
         t[SA.game] = tot0
         t[SA.game + 1] = tot1
         play_hand(rng, table, rl, d, dealer, seats, check, user, out, _I(-1), look, smart)
@@ -228,13 +229,13 @@ def play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart
 
 
 @kernel
-def game_kernel(rng, n, out, deck, rl, max_hands, seats, check, user, look, smart):
-    """Play ``n`` games to ``target`` (:func:`play_game`). A game still open after
-    ``max_hands`` hands counts as unfinished."""
+def game_kernel(rng, n, out, deck, rl, max_hands, seats, check, user, look, smart, start):
+    """Play ``n`` games to ``target`` from ``start`` (:func:`play_game`). A game still open
+    after ``max_hands`` hands counts as unfinished."""
     d = deck.copy()
     table = _scratch()
     for _ in range(n):
-        tot0, tot1, hands, done = play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart)
+        tot0, tot1, hands, done = play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart, start)
         out[GA.games] += 1
         if not done:
             out[GA.unfinished] += 1
@@ -325,12 +326,14 @@ def game_match_kernel(rng, n, out, deck, rl, max_hands, side_a, side_b, check, u
     d, keep, pol, hp, saved = _pair_scratch(rng, deck, side_a.hp)
     seats = Seats(pol, hp)
     table = _scratch()
+    start = np.zeros(3, dtype=np.int64)
     for _ in range(n):
         wins = 0
         total = 0
         for rep in range(2):
             _seat_sides(rng, saved, d, keep, pol, hp, rep, side_a, side_b)
-            tot0, tot1, hands, done = play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart)
+            tot0, tot1, hands, done = play_game(rng, table, rl, d, max_hands, seats, check, user, out, look, smart,
+                                                start)
             m = tot0 - tot1 if rep == 0 else tot1 - tot0
             total += m
             if done and m > 0:

@@ -171,9 +171,9 @@ def _played(csub, name: str, declare, help: str, samples: str, unit: str, *, pol
 
 def add_play_commands(csub) -> None:
     """The game played by four: ``play``, ``game``, ``strength``, ``game-strength``,
-    ``house-options``, ``trace``, ``advise``, ``review`` and ``table``."""
-    for add in (_add_play, _add_game, _add_strength, _add_game_strength, _add_house_options, _add_trace, _add_advise,
-                _review_parser, _table_parser):
+    ``house-options``, ``trace``, ``advise``, ``review``, ``table`` and ``equity``."""
+    for add in (_add_play, _add_game, _add_equity, _add_strength, _add_game_strength, _add_house_options, _add_trace,
+                _add_advise, _review_parser, _table_parser):
         add(csub)
 
 
@@ -563,3 +563,39 @@ def _advise(args) -> int:
                             **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None})
         res = advise(position, policies=args.policies, **size, **cu.run_options(args))
     return cu.emit(args, res, lambda r: advice_text(r, args.wide))
+
+
+# ---- equity -----------------------------------------------------------------------------------
+def _add_equity(csub) -> None:
+    """P(each side wins the game) from the game score before a hand, read from the game equity
+    table: one hand's outcomes measured under the default lineup (each side's score rounded to
+    the table's grid), the game solved over the scores (an exact tie at or past the target plays
+    another hand). The default rules' table is shipped; other rules' are built on demand and
+    cached."""
+    e = cu.command(csub, "equity", _add_equity, "what is at stake: P(each side wins the game) from the game score")
+    e.add_argument("--score", required=True, metavar="S0,S1",
+                   help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400")
+    e.add_argument("--dealer", type=cu.int_range(0, 1), default=None, metavar="0|1",
+                   help="the side that deals the hand (default 0, as in a new game)")
+    _house_flags(e)
+    cu.add_run_options(e, f"{D.EQUITY_HANDS:,}, or the shipped table", unit="hands measured for a table",
+                       precision_flag=False)
+    e.set_defaults(func=_equity, draw_seed=False)  # no --seed: the shipped or cached table
+
+
+def _equity(args) -> int:
+    from .equity import equity
+
+    res = equity(args.score, rules=_play_rules(args), dealer=args.dealer, samples=args.samples,
+                 **cu.run_options(args))
+    return cu.emit(args, res, equity_text)
+
+
+def equity_text(r) -> str:
+    t = r.table
+    made = (f"{t.source} table, {t.samples:,} hands, seed {t.seed}, scores on a {t.step}-point grid; intervals: a "
+            f"bootstrap of the measured hands ({t.bootstrap} resamples)")
+    head = (f"Canasta game equity to {r.rules.target:,}: side {r.dealer} deals (side {r.leader} moves first), "
+            f"{r.policies} at every seat")
+    rows = [(s, f"{s}+{s + 2}", r.score[s], cu.est(e, 3)) for s, e in enumerate(r.win)]
+    return cu.block(head, r, cu.table(("side", "seats", "score", "wins the game"), rows), made)

@@ -294,6 +294,39 @@ def play(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
 
 
 # ---- games ------------------------------------------------------------------------------------------
+def game_start(score, dealer, rules: CanastaRules) -> np.ndarray:
+    """``game``'s ``start``: the sides' totals (multiples of 5, the game not yet won) and the
+    seat dealing the first hand, from ``dealer``, the side that deals it."""
+    if dealer is None:
+        dealer = 0
+    if isinstance(dealer, bool) or dealer not in (0, 1):
+        raise ValueError(f"dealer={dealer!r} must be a side, 0 or 1")
+    tots = [0, 0] if score is None else check_score(score, rules)
+    seat = 0 if dealer == 0 else (4 + (1 if rules.direction == "clockwise" else -1)) % 4
+    return np.array([tots[0], tots[1], seat], dtype=np.int64)
+
+
+def check_score(score, rules: CanastaRules) -> list[int]:
+    """Each side's total, checked: two whole multiples of 5, the game not yet won."""
+    if isinstance(score, str):
+        score = score.replace(",", " ").split()
+    try:
+        vals = [int(v) for v in score]
+        ok = all(not isinstance(v, bool) and float(v) == int(v) for v in score)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"score={score!r} must be one whole total a side, e.g. 6200,5400")
+    if len(vals) != 2:
+        raise ValueError(f"score has {len(vals)} totals but Canasta has 2 sides: give one total a side, e.g. 6200,5400")
+    if any(v % 5 for v in vals):
+        raise ValueError(f"no game reaches {vals[0]},{vals[1]}: every Canasta score is a multiple of 5")
+    if max(vals) >= rules.target and vals[0] != vals[1]:
+        raise ValueError(f"the game is over at {vals[0]},{vals[1]}: side {vals.index(max(vals))} has reached "
+                         f"{rules.target} and is ahead")
+    return vals
+
+
 def _check_max_hands(max_hands) -> None:
     if isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer)) or not 1 <= max_hands <= 10_000:
         raise ValueError(f"max_hands={max_hands!r} must be a whole number 1..10000")
@@ -345,11 +378,13 @@ class GameResult(Result):
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None,
-         params: HeuristicParams | None = None, max_hands: int = DEFAULT_MAX_HANDS, check: bool = False,
-         progress: bool = False) -> GameResult:
+         params: HeuristicParams | None = None, max_hands: int = DEFAULT_MAX_HANDS,
+         score=None, dealer: int | None = None, check: bool = False, progress: bool = False) -> GameResult:
     """P(each side wins the game to ``rules.target``) and the hands it takes: ``samples`` whole
     games (default 2,000), or until P(side 0 wins)'s 95% interval is ``target_halfwidth`` wide;
     side 0 deals first. A game still open after ``max_hands`` hands is ``unfinished``.
+    ``score`` (each side's total) and ``dealer`` (the side dealing the first hand) start the
+    games from a game in progress: by default 0 each and side 0 deals.
 
     >>> g = game("heuristic", rules=CanastaRules(target=1500), samples=50, rng=1)
     >>> g.games, round(sum(e.value for e in g.win), 6)
@@ -359,6 +394,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
     check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
     samples = _size(samples, target_halfwidth, DEFAULT_GAMES)
     _check_max_hands(max_hands)
+    start = game_start(score, dealer, rules)
     codes, names, user, hp = resolve_policies(policies, params)
 
     def halfwidth(c, n):
@@ -366,7 +402,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: CanastaRules | None = None, sample
 
     res = engine.run(P.game_kernel, (deck_kinds(rules.jokers), rules.pack(), int(max_hands), P.Seats(codes, hp),
                                      P.check_arg(check, deck_counts(rules.jokers)), kernel_policy(user),
-                                     _look(codes), _policies.smart_arg(codes)),
+                                     _look(codes), _policies.smart_arg(codes), start),
                      P.G.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=halfwidth, rng=rng,
                      threads=threads, progress=progress, chunk_size=64, unit="game")
     c = res.counts

@@ -18,12 +18,13 @@ from .._lazy import lazy_package
 _ANALYSES = ["HandResult", "JackRiskResult", "evaluate_hand", "jack_risk"]
 _PLAY = ["GameResult", "StrengthResult", "game", "strength", "trace"]
 
-__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "Position", "advise", "positions", "review",
+__all__ = ["POLICIES", "KanaljeRules", *_ANALYSES, *_PLAY, "Position", "advise", "equity", "positions", "review",
            "strategy_table"]
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .advise import advise
     from .analysis import *  # noqa: F403
+    from .equity import equity
     from .play import *  # noqa: F403
     from .policies import POLICIES
     from .position import Position
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .rules import KanaljeRules
     from .strategy import strategy_table
 
-lazy_package(__name__, {".advise": ["advise"], ".analysis": _ANALYSES, ".play": _PLAY,
+lazy_package(__name__, {".advise": ["advise"], ".analysis": _ANALYSES, ".equity": ["equity"],
+                        ".play": _PLAY,
                         ".policies": ["POLICIES"], ".position": ["Position"], ".review": ["positions", "review"],
                         ".rules": ["KanaljeRules"], ".strategy": ["strategy_table"]})

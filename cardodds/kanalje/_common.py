@@ -78,3 +78,41 @@ class KanaljeResult(Result):
 
     def _repr_html_(self) -> str:
         return result_html("", self.to_frame(), pre=repr(self))
+
+
+def check_score(score, rules) -> list[int]:
+    """One whole total a seat, the game not yet won (a tie at the top plays on)."""
+    n = rules.players
+    if isinstance(score, str):
+        score = score.replace(",", " ").split()
+    try:
+        vals = [int(v) for v in score]
+        ok = all(not isinstance(v, bool) and float(v) == int(v) for v in score)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"score={score!r} must be one whole total a seat, e.g. 12,17,5")
+    if len(vals) != n:
+        raise ValueError(f"score has {len(vals)} totals but the game has {n} players: give one total a seat, "
+                         f"e.g. {','.join(['12', '17', '5'][:n])}")
+    top = max(vals)
+    if top >= rules.target and vals.count(top) == 1:
+        raise ValueError(f"the game is over at {','.join(map(str, vals))}: seat {vals.index(top)} has reached "
+                         f"{rules.target} alone at the top")
+    return vals
+
+
+def check_dealer(dealer, players: int) -> int:
+    """The dealing seat, default the last (a new game's: seat 0 leads)."""
+    if dealer is None:
+        return players - 1
+    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < players:
+        raise ValueError(f"dealer={dealer!r} must be a seat 0..{players - 1}")
+    return int(dealer)
+
+
+def game_start(score, dealer, rules) -> np.ndarray:
+    """``game``'s ``start``: each seat's total, then the first deal's dealer."""
+    n = rules.players
+    tots = [0] * n if score is None else check_score(score, rules)
+    return np.array(tots + [check_dealer(dealer, n)], dtype=np.int64)

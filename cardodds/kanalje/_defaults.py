@@ -41,3 +41,7 @@ TABLE_POLICIES = "lookahead"
 #: the shipped tables (``cardodds/kanalje/strategy.json``).
 TABLE_DEALS = 20_000
 TABLE_SEED = 51
+#: The game equity tables (``equity``): deals measured for a table, and the seed of the shipped
+#: ones (``cardodds/kanalje/equity_3.npz``, ``equity_2.npz``) and of tables built on demand.
+EQUITY_DEALS = 4_000_000
+EQUITY_SEED = 64

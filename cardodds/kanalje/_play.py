@@ -220,8 +220,9 @@ def play_traced(state, t, pol, samples, rec, calls, phase1):
 #: The match loop's arrays: the table, the deal as dealt, the deck, the dealt hands, the
 #: seats' policy codes of one playing and B's scores when B plays every seat.
 MatchWork = namedtuple("MatchWork", ["t", "t0", "deck", "hand0", "pol", "base"])
-#: The game loop's arrays: the table, the deck, the dealt hands, the seats' game totals.
-GameWork = namedtuple("GameWork", ["t", "deck", "hand0", "totals"])
+#: The game loop's arrays: the table, the deck, the dealt hands, the seats' game totals, and
+#: where a game starts: each seat's total, then the first deal's dealer.
+GameWork = namedtuple("GameWork", ["t", "deck", "hand0", "totals", "start"])
 
 
 def match_kernel(state, n, out, rules, pol_a, pol_b, samples, check, calls):
@@ -288,13 +289,14 @@ def game_winner(totals, n, target):
     return w
 
 
-def game_kernel(state, n, out, rules, pol, samples, check, max_deals, calls):
-    """``n`` games to ``target`` (:data:`GAME`); the last seat deals the first deal (seat 0
-    leads; two players: leads phase 1 by default), the deal passes clockwise. The compiled loop
-    called with its tables allocated here, as :func:`match_kernel` is."""
+def game_kernel(state, n, out, rules, pol, samples, check, max_deals, calls, start):
+    """``n`` games to ``target`` (:data:`GAME`) from ``start``: each seat's total, then the
+    first deal's dealer (a new game: zeros and the last seat, so seat 0 leads; two players:
+    leads phase 1 by default); the deal passes clockwise. The compiled loop called with its
+    tables allocated here, as :func:`match_kernel` is."""
     players = rules[R.players]
     work = GameWork(np.empty(TABLE_SIZE, dtype=np.int64), np.arange(52, dtype=np.int64), np.empty(4, dtype=np.int64),
-                    np.zeros(players, dtype=np.int64))
+                    np.zeros(players, dtype=np.int64), start)
     _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, work, new_scratch(),
                phase1_arg(players, 1))
 
@@ -302,13 +304,13 @@ def game_kernel(state, n, out, rules, pol, samples, check, max_deals, calls):
 @loop(from_python=True)
 def _game_loop(state, n, out, rules, pol, samples, check, max_deals, calls, work, scratch, phase1):
     players = rules[R.players]
-    t, deck, hand0, totals = work
+    t, deck, hand0, totals, start = work
     scr, rs = scratch
     target = rules[R.target]
     for _ in range(n):
         for s in range(players):
-            totals[s] = 0
-        dealer = players - 1
+            totals[s] = start[s]
+        dealer = start[players]
         deals = 0
         winner = -1
         while winner < 0 and deals < max_deals:

@@ -13,6 +13,7 @@ from ._defaults import (
     DEFAULT_LOOKAHEAD_SAMPLES,
     DEFAULT_MAX_DEALS,
     DEFAULT_POLICIES,
+    EQUITY_DEALS,
     GAME_SAMPLES,
     HAND_SAMPLES,
     MAX_DEALS,
@@ -66,7 +67,8 @@ def add_commands(sub) -> None:
                    "Kanalje (three or two players): jack risk, hand value, the game to 21")
     ksub = p.add_subparsers(dest="kanalje_command", metavar="COMMAND", parser_class=type(p))
     p.set_defaults(func=cu.help_exit(p))
-    for add in (_add_risk, _add_hand, _add_game, _add_strength, _add_trace, _add_advise, _add_review, _add_table):
+    for add in (_add_risk, _add_hand, _add_game, _add_equity, _add_strength, _add_trace, _add_advise, _add_review,
+                _add_table):
         add(ksub)
 
 
@@ -532,3 +534,38 @@ def table_text(r) -> str:
     players = sorted({3 if t.name in ("lead", "jack") else 2 for t in r.tables}, reverse=True)
     return cu.tables_text(r, "; ".join(
         _variant(r.rules if r.rules.players == n else KanaljeRules(players=n)) for n in players))
+
+
+# ---- equity -----------------------------------------------------------------------------------
+def _add_equity(ksub) -> None:
+    """P(each seat wins the game) from the scores before a deal, read from the game equity table:
+    one deal's outcomes measured under the default lineup, the game solved over the scores (a tie
+    at the top plays another deal). The default rules' tables are shipped; other rules' are built
+    on demand and cached."""
+    e = cu.command(ksub, "equity", _add_equity, "what is at stake: P(each seat wins the game) from the scores")
+    e.add_argument("--score", required=True, metavar="S0,S1[,S2]", help="each seat's total before the deal, e.g. "
+                   "12,17,5 (two players: 12,17)")
+    e.add_argument("--dealer", type=cu.int_range(0, 2), default=None, metavar="S",
+                   help="the seat that deals it (default: the last seat, so seat 0 leads, as in a new game)")
+    _rules_options(e, game=True)
+    cu.add_run_options(e, f"{EQUITY_DEALS:,}, or the shipped table", unit="deals measured for a table",
+                       precision_flag=False)
+    e.set_defaults(func=_equity, draw_seed=False)  # no --seed: the shipped or cached table
+
+
+def _equity(args) -> int:
+    from .equity import equity
+
+    rules = _rules(args)
+    res = equity(args.score, rules=rules, dealer=args.dealer, samples=args.samples, **cu.run_options(args))
+    return cu.emit(args, res, equity_text)
+
+
+def equity_text(r) -> str:
+    t = r.table
+    made = (f"{t.source} table, {t.samples:,} deals, seed {t.seed}; intervals: a bootstrap of the measured deals "
+            f"({t.bootstrap} resamples)")
+    head = (f"Kanalje game equity to {r.rules.target}, {_variant(r.rules)}: seat {r.dealer} deals (seat {r.leader} "
+            f"leads), {r.policies} at every seat")
+    rows = [(s, r.score[s], cu.est(e, 3)) for s, e in enumerate(r.win)]
+    return cu.block(head, r, cu.table(("seat", "score", "wins the game"), rows), made)

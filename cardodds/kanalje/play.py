@@ -34,6 +34,7 @@ from ._common import (
     check_lookahead_samples,
     default_samples,
     est_dict,
+    game_start,
     lineup,
     searches,
 )
@@ -176,12 +177,14 @@ class GameResult(KanaljeResult):
 @takes_backend
 def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, samples: int | None = None,
          target_halfwidth: float | None = None, rng=None, threads: int | None = None,
-         lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, max_deals: int = DEFAULT_MAX_DEALS, check: bool = False,
-         progress: bool = False) -> GameResult:
+         lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, max_deals: int = DEFAULT_MAX_DEALS,
+         score=None, dealer: int | None = None, check: bool = False, progress: bool = False) -> GameResult:
     """P(each seat wins the game to ``rules.target``) and the number of deals, for a lineup.
 
     A game still open after ``max_deals`` deals is counted in ``unfinished`` (no seat wins
-    it), 1..1000 (default 200).
+    it), 1..1000 (default 200). ``score`` (a total a seat) and ``dealer`` (the seat dealing
+    the first deal) start the games from a game in progress: by default 0 each and the last
+    seat deals (seat 0 leads).
 
     >>> g = game("random", samples=2_000, rng=1)
     >>> round(sum(e.value for e in g.win), 6)
@@ -194,6 +197,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, sample
             or not 1 <= max_deals <= MAX_DEALS:
         raise ValueError(f"max_deals={max_deals!r} must be a whole number of deals 1..{MAX_DEALS}, "
                          f"e.g. {DEFAULT_MAX_DEALS}")
+    start = game_start(score, dealer, rules)
     codes, names, user, chunk = lineup(policies, rules)
     if samples is None and target_halfwidth is None:
         samples = default_samples(codes, GAME_SAMPLES)
@@ -204,7 +208,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, sample
 
     res = run(_play.game_kernel, (rules.pack(), codes, lookahead_samples, int(bool(check)), int(max_deals),
                                   calls(None if user is None else compile_policy(user), codes,
-                                        phase1_arg(rules.players, 1))),
+                                        phase1_arg(rules.players, 1)), start),
               GAME.size, samples=samples, target_halfwidth=target_halfwidth, halfwidth=hw, rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="game")
     return GameResult(names, rules=rules, samples=res.samples, seed=res.seed, partial=res.partial,
