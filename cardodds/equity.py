@@ -33,8 +33,8 @@ from .results import Result
 from .rng import as_seed_sequence, child
 from .stats import Z95, Estimate
 
-__all__ = ["BOOTSTRAP", "EquityResult", "EquityTable", "build", "cache_dir", "cached", "estimates", "lookup",
-           "reachable"]
+__all__ = ["BOOTSTRAP", "EquityResult", "EquityTable", "Measured", "build", "cache_dir", "cached", "estimates",
+           "lookup", "reachable"]
 
 #: Bootstrap resamples of the measured outcomes behind each equity's standard error.
 BOOTSTRAP = 20
@@ -232,11 +232,22 @@ def check_size(size: int, n: int) -> None:
                          f"{MAX_STATES:,}: use a lower target")
 
 
-def build(game: str, offsets, counts, *, lo: int, step: int, target: int, rng=None, bootstrap: int = BOOTSTRAP,
-          hi: int | None = None, seed=None, policies: str = "", rules=None, threads: int | None = None) -> EquityTable:
-    """Solve the table from measured deal outcomes: ``offsets[k]`` points a frame seat, seen
-    ``counts[k]`` times (multiples of ``step``). The grid runs from ``lo`` to ``hi`` (default: the
-    target plus the largest gain a deal, twice), ``rng`` seeds the ``bootstrap`` resamples
+@dataclass(frozen=True)
+class Measured:
+    """What a table's deal outcomes were measured under: the ``game``, the run's ``seed``, the
+    ``policies`` at every seat and the ``rules`` (as ``to_dict`` gives them); the table keeps them."""
+
+    game: str
+    seed: int | None = None
+    policies: str = ""
+    rules: dict | None = None
+
+
+def build(measured: Measured, offsets, counts, *, lo: int, step: int, target: int, hi: int | None = None, rng=None,
+          bootstrap: int = BOOTSTRAP, threads: int | None = None) -> EquityTable:
+    """Solve the table from deal outcomes ``measured`` so: ``offsets[k]`` points a frame seat,
+    seen ``counts[k]`` times (multiples of ``step``). The grid runs from ``lo`` to ``hi`` (default:
+    the target plus the largest gain a deal, twice), ``rng`` seeds the ``bootstrap`` resamples
     (solved on ``threads`` threads: the same figures on any number)."""
     offsets = np.asarray(offsets, dtype=np.int64)
     counts = np.asarray(counts, dtype=np.int64)
@@ -275,8 +286,9 @@ def build(game: str, offsets, counts, *, lo: int, step: int, target: int, rng=No
                 total_sq += wb * wb
         mean = total_w / bootstrap
         se = np.sqrt(np.maximum(total_sq - bootstrap * mean * mean, 0.0) / max(bootstrap - 1, 1))
-    return EquityTable(game, n, lo, step, size, lo + target_units * step, w, se, offsets, counts, seed, policies,
-                       rules, bootstrap, sweeps, change)
+    m = measured
+    return EquityTable(m.game, n, lo, step, size, lo + target_units * step, w, se, offsets, counts, m.seed, m.policies,
+                       m.rules, bootstrap, sweeps, change)
 
 
 # ---- the cache ---------------------------------------------------------------------------------

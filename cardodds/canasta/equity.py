@@ -69,9 +69,9 @@ def _build(rules: CanastaRules, samples: int, rng, threads, progress) -> eq.Equi
     ss, _ = as_seed_sequence(rng)
     lo = -(rules.target // 2) // EQUITY_STEP * EQUITY_STEP
     hi = rules.target + int(pts.max())
-    return eq.build("canasta", pts, counts, lo=lo, hi=hi, step=EQUITY_STEP, target=rules.target,
-                    rng=child(ss, 1 << 20), seed=seed, policies=DEFAULT_POLICIES, rules=rules.to_dict(),
-                    threads=threads)
+    measured = eq.Measured("canasta", seed, DEFAULT_POLICIES, rules.to_dict())
+    return eq.build(measured, pts, counts, lo=lo, hi=hi, step=EQUITY_STEP, target=rules.target,
+                    rng=child(ss, 1 << 20), threads=threads)
 
 
 @lru_cache(maxsize=None)

@@ -67,9 +67,9 @@ def _build(rules: KanaljeRules, samples: int, rng, threads, progress) -> eq.Equi
     from ..rng import as_seed_sequence, child
 
     ss, _ = as_seed_sequence(rng)
-    return eq.build("kanalje", pts, counts, lo=-int(LOWEST * rules.target), step=1, target=rules.target,
-                    rng=child(ss, 1 << 20), seed=seed, policies=DEFAULT_POLICIES, rules=rules.to_dict(),
-                    threads=threads)
+    measured = eq.Measured("kanalje", seed, DEFAULT_POLICIES, rules.to_dict())
+    return eq.build(measured, pts, counts, lo=-int(LOWEST * rules.target), step=1, target=rules.target,
+                    rng=child(ss, 1 << 20), threads=threads)
 
 
 def _file(players: int) -> str:
