@@ -1,4 +1,4 @@
-"""Känä reviews: each känä of a played evening rated on what its seat knew (issue 52).
+"""Känä reviews: each känä of a played evening rated on what its seat knew.
 
 Hand-built records with a known answer for each variant, the seat's knowledge alone deciding,
 the library's strongest player (the equilibrium table) against one swapped bad känä, the same
