@@ -137,3 +137,22 @@ def check_run(*, samples=_ABSENT, target_halfwidth=None, threads=_ABSENT, rng=_A
     if rng is not _ABSENT:
         check_rng(rng)
     return check_threads(threads) if threads is not _ABSENT else None
+
+
+def check_totals(score, count: int, who: str, example: str) -> list[int]:
+    """``score`` (a sequence, or a string ``"12,17,5"``) as ``count`` whole totals, one a ``who``
+    (seat, side); ``example`` is a valid score in the error's words."""
+    if isinstance(score, str):
+        score = score.replace(",", " ").split()
+    try:
+        vals = [int(v) for v in score]
+        ok = all(not isinstance(v, bool) and float(v) == int(v) for v in score)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"score={score!r} must be one whole total a {who}, e.g. {example}")
+    if len(vals) != count:
+        raise ValueError(f"score has {len(vals)} total{'s' * (len(vals) != 1)} but the game has {count} {who}s: give one "
+                         f"total a {who}, "
+                         f"e.g. {example}")
+    return vals

@@ -356,6 +356,15 @@ class EquityResult(Result):
                             "step": t.step, "lowest": t.lo, "bootstrap": t.bootstrap}})
         return d
 
+    @property
+    def made(self) -> str:
+        """How the table was made, in words: where it came from, the deals (hands) measured, the
+        seed, the score grid when coarser than a point, and the intervals' bootstrap."""
+        t = self.table
+        grid = f", scores on a {t.step}-point grid" if t.step > 1 else ""
+        return (f"{t.source} table, {t.samples:,} {self.unit}s, seed {t.seed}{grid}; intervals: a bootstrap of the "
+                f"measured {self.unit}s ({t.bootstrap} resamples)")
+
     def to_frame(self):
         import pandas as pd
 

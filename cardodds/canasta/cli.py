@@ -592,10 +592,7 @@ def _equity(args) -> int:
 
 
 def equity_text(r) -> str:
-    t = r.table
-    made = (f"{t.source} table, {t.samples:,} hands, seed {t.seed}, scores on a {t.step}-point grid; intervals: a "
-            f"bootstrap of the measured hands ({t.bootstrap} resamples)")
     head = (f"Canasta game equity to {r.rules.target:,}: side {r.dealer} deals (side {r.leader} moves first), "
             f"{r.policies} at every seat")
     rows = [(s, f"{s}+{s + 2}", r.score[s], cu.est(e, 3)) for s, e in enumerate(r.win)]
-    return cu.block(head, r, cu.table(("side", "seats", "score", "wins the game"), rows), made)
+    return cu.block(head, r, cu.table(("side", "seats", "score", "wins the game"), rows), r.made)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import engine
-from .._validate import check_run
+from .._validate import check_run, check_totals
 from ..engine import InOrder, takes_backend
 from ..results import Result, StrengthResult, counts_field
 from ..rng import as_seed_sequence, child
@@ -308,17 +308,7 @@ def game_start(score, dealer, rules: CanastaRules) -> np.ndarray:
 
 def check_score(score, rules: CanastaRules) -> list[int]:
     """Each side's total, checked: two whole multiples of 5, the game not yet won."""
-    if isinstance(score, str):
-        score = score.replace(",", " ").split()
-    try:
-        vals = [int(v) for v in score]
-        ok = all(not isinstance(v, bool) and float(v) == int(v) for v in score)
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ValueError(f"score={score!r} must be one whole total a side, e.g. 6200,5400")
-    if len(vals) != 2:
-        raise ValueError(f"score has {len(vals)} totals but Canasta has 2 sides: give one total a side, e.g. 6200,5400")
+    vals = check_totals(score, 2, "side", "6200,5400")
     if any(v % 5 for v in vals):
         raise ValueError(f"no game reaches {vals[0]},{vals[1]}: every Canasta score is a multiple of 5")
     if max(vals) >= rules.target and vals[0] != vals[1]:

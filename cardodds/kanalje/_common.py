@@ -9,6 +9,7 @@ import numpy as np
 
 from ..cards import SUIT_NAMES
 from .._html import result_html
+from .._validate import check_totals
 from ..results import Result, counts_field
 from ..stats import Estimate
 from ._counts import DEALS
@@ -83,18 +84,7 @@ class KanaljeResult(Result):
 def check_score(score, rules) -> list[int]:
     """One whole total a seat, the game not yet won (a tie at the top plays on)."""
     n = rules.players
-    if isinstance(score, str):
-        score = score.replace(",", " ").split()
-    try:
-        vals = [int(v) for v in score]
-        ok = all(not isinstance(v, bool) and float(v) == int(v) for v in score)
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ValueError(f"score={score!r} must be one whole total a seat, e.g. 12,17,5")
-    if len(vals) != n:
-        raise ValueError(f"score has {len(vals)} totals but the game has {n} players: give one total a seat, "
-                         f"e.g. {','.join(['12', '17', '5'][:n])}")
+    vals = check_totals(score, n, "seat", ",".join(["12", "17", "5"][:n]))
     top = max(vals)
     if top >= rules.target and vals.count(top) == 1:
         raise ValueError(f"the game is over at {','.join(map(str, vals))}: seat {vals.index(top)} has reached "

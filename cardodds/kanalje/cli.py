@@ -562,10 +562,7 @@ def _equity(args) -> int:
 
 
 def equity_text(r) -> str:
-    t = r.table
-    made = (f"{t.source} table, {t.samples:,} deals, seed {t.seed}; intervals: a bootstrap of the measured deals "
-            f"({t.bootstrap} resamples)")
     head = (f"Kanalje game equity to {r.rules.target}, {_variant(r.rules)}: seat {r.dealer} deals (seat {r.leader} "
             f"leads), {r.policies} at every seat")
     rows = [(s, r.score[s], cu.est(e, 3)) for s, e in enumerate(r.win)]
-    return cu.block(head, r, cu.table(("seat", "score", "wins the game"), rows), made)
+    return cu.block(head, r, cu.table(("seat", "score", "wins the game"), rows), r.made)
