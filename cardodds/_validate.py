@@ -139,9 +139,10 @@ def check_run(*, samples=_ABSENT, target_halfwidth=None, threads=_ABSENT, rng=_A
     return check_threads(threads) if threads is not _ABSENT else None
 
 
-def check_totals(score, count: int, who: str, example: str) -> list[int]:
+def check_totals(score, count: int, who: str, example: str, game: str) -> list[int]:
     """``score`` (a sequence, or a string ``"12,17,5"``) as ``count`` whole totals, one a ``who``
-    (seat, side); ``example`` is a valid score in the error's words."""
+    (seat, side); ``example`` is a valid score, ``game`` what has ``count`` of them in the error's
+    words ("the game has 3 players")."""
     if isinstance(score, str):
         score = score.replace(",", " ").split()
     try:
@@ -152,7 +153,6 @@ def check_totals(score, count: int, who: str, example: str) -> list[int]:
     if not ok:
         raise ValueError(f"score={score!r} must be one whole total a {who}, e.g. {example}")
     if len(vals) != count:
-        raise ValueError(f"score has {len(vals)} total{'s' * (len(vals) != 1)} but the game has {count} {who}s: give one "
-                         f"total a {who}, "
-                         f"e.g. {example}")
+        totals = f"{len(vals)} total" + "s" * (len(vals) != 1)
+        raise ValueError(f"score has {totals} but {game}: give one total a {who}, e.g. {example}")
     return vals

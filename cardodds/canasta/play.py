@@ -308,7 +308,7 @@ def game_start(score, dealer, rules: CanastaRules) -> np.ndarray:
 
 def check_score(score, rules: CanastaRules) -> list[int]:
     """Each side's total, checked: two whole multiples of 5, the game not yet won."""
-    vals = check_totals(score, 2, "side", "6200,5400")
+    vals = check_totals(score, 2, "side", "6200,5400", "Canasta has 2 sides")
     if any(v % 5 for v in vals):
         raise ValueError(f"no game reaches {vals[0]},{vals[1]}: every Canasta score is a multiple of 5")
     if max(vals) >= rules.target and vals[0] != vals[1]:

@@ -84,7 +84,7 @@ class KanaljeResult(Result):
 def check_score(score, rules) -> list[int]:
     """One whole total a seat, the game not yet won (a tie at the top plays on)."""
     n = rules.players
-    vals = check_totals(score, n, "seat", ",".join(["12", "17", "5"][:n]))
+    vals = check_totals(score, n, "seat", ",".join(["12", "17", "5"][:n]), f"the game has {n} players")
     top = max(vals)
     if top >= rules.target and vals.count(top) == 1:
         raise ValueError(f"the game is over at {','.join(map(str, vals))}: seat {vals.index(top)} has reached "
