@@ -55,6 +55,7 @@ import numpy as np
 
 from .results import Result, counts_field
 from .stats import Estimate
+from .verdict import Verdict
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built
     import pandas as pd
@@ -186,6 +187,9 @@ class AdviceResult(Result):
     ``sampled``: what a sample is (``"world"``, ``"deal"``). ``effective_samples``: the deals
     the figures rest on (less than ``samples`` when they are weighted), None for ``samples``.
     ``violations``: broken rules counted in a checked run (0 unless something is broken).
+    ``decision``: the verdict of :mod:`cardodds.verdict` (best, equal within the game's margin,
+    or undecided; the options' worlds), which names the best and the options that lose; None
+    where the figures are weighted (Kanalje's ``infer``) and :func:`decide` ranks them.
     """
 
     game: str
@@ -201,6 +205,7 @@ class AdviceResult(Result):
     sampled: str = "deal"
     effective_samples: float | None = None
     violations: int = 0
+    decision: Verdict | None = None
     counts: np.ndarray | None = counts_field(default=None)
 
     # ---- the figures ------------------------------------------------------------------
@@ -233,7 +238,7 @@ class AdviceResult(Result):
     @property
     def best_index(self) -> int:
         """The option ranked first (named as :attr:`best` or not)."""
-        return self.ranking.first
+        return self.ranking.first if self.decision is None else self.decision.top
 
     @property
     def versus_best(self) -> tuple[Estimate, ...]:
@@ -243,22 +248,44 @@ class AdviceResult(Result):
 
     @property
     def best(self) -> str | None:
-        """The best option's name; None when no option is better at this precision."""
+        """The best option's name; None when no option is better at this precision (or the
+        best are equal within the game's margin: :attr:`decision`)."""
+        if self.decision is not None:
+            return self.options[self.decision.top] if self.decision.kind == "best" else None
         i = self.ranking.best
         return None if i is None else self.options[i]
 
     @property
     def clearly_worse(self) -> list[str]:
-        """The options that clearly lose against the option ranked first."""
+        """The options that clearly lose (against the option ranked first; with a
+        :attr:`decision`, against the best, simultaneously)."""
+        if self.decision is not None:
+            return [self.options[j] for j in self.decision.excluded]
         return [self.options[j] for j in self.ranking.worse]
 
     def same_as_best(self, i: int) -> bool:
-        """Option ``i`` played exactly like the option ranked first on every deal: the same choice."""
+        """Option ``i`` is the same choice as the option ranked first: equal to it by the rules
+        (with a :attr:`decision`), or played exactly like it on every deal."""
+        if self.decision is not None:
+            d = self.decision
+            return i != d.top and d.same[i] == d.same[d.top]
         return i in self.ranking.same
 
     @property
+    def worlds(self) -> tuple[int, ...] | None:
+        """The deals (worlds) each option was played out on, with a :attr:`decision`."""
+        return None if self.decision is None else self.decision.worlds
+
+    @property
     def verdict(self) -> str:
-        """The best option, or that none is better at this precision and which clearly lose."""
+        """What to play in words: the best, the options equal within the game's margin, or
+        that none is better at this precision; and the options that lose."""
+        if self.decision is not None:
+            if len(self.options) == 1:
+                return f"{self.verb} {self.options[0]} (the only {self.noun})"
+            if max(self.decision.worlds) == 0:
+                return f"nothing to compare: no {self.sampled} dealt agrees with the position"
+            return self.decision.words(self.options, noun=self.noun, verb=self.verb)
         return verdict_words(self)
 
     # ---- output -------------------------------------------------------------------------
@@ -290,9 +317,12 @@ class AdviceResult(Result):
                   "verdict": self.verdict})
         if self.effective_samples is not None:
             d["effective_samples"] = self.effective_samples
+        d["decision"] = None if self.decision is None else self.decision.to_dict(self.options)
         cols = self._columns()
+        worlds = self.worlds
         d["options"] = [{"option": o, **{n: _est(self.figures[n][i]) for n in cols},
-                         "versus_best": self.versus_best[i].to_dict(), "same_as_best": self.same_as_best(i)}
+                         "versus_best": self.versus_best[i].to_dict(), "same_as_best": self.same_as_best(i),
+                         **({} if worlds is None else {"worlds": worlds[i]})}
                         for i, o in enumerate(self.options)]
         return d
 
@@ -303,9 +333,11 @@ class AdviceResult(Result):
                  f"  {', '.join(self.policies)}; {self.samples:,} {self.sampled}s{ess}, seed {self.seed}; "
                  f"ranked by {self.ranked_by} ({self.unit})"]
         width = max(len(o) for o in self.options)
+        worlds = self.worlds
         for i, o in enumerate(self.options):
             figs = "  ".join(f"{n} {_fmt(self.figures[n][i])}" for n in self._columns())
-            lines.append(f"  {o:<{width}}  {figs}  best - this {self.versus_best[i].format(3, sign=True)}")
+            on = "" if worlds is None else f"  ({worlds[i]:,} {self.sampled}s)"
+            lines.append(f"  {o:<{width}}  {figs}  best - this {self.versus_best[i].format(3, sign=True)}{on}")
         lines.append(f"  {self.verdict}")
         return "\n".join(lines)
 

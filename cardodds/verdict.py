@@ -38,6 +38,7 @@ round starts; a run it cuts is marked ``budget_limited`` with the ``rounds`` it 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import numbers
@@ -51,7 +52,8 @@ import numpy as np
 
 from .rng import RngLike, as_seed_sequence, child
 
-__all__ = ["KINDS", "Sums", "Verdict", "controlled_mean", "critical_value", "decide", "pair_interval", "paired_mean"]
+__all__ = ["KINDS", "Sums", "Verdict", "controlled_mean", "critical_value", "decide", "judge", "pair_interval",
+           "paired_mean"]
 
 #: What a verdict says: one option is best, the options left are equal within the margin, or
 #: the budget ended before either.
@@ -233,21 +235,22 @@ class Verdict:
             return 0.0, 0.0
         return float(self.pairs[ri, rj, 0]), float(self.pairs[ri, rj, 1])
 
-    def words(self, names: Sequence[str], unit: str | None = None, noun: str = "option") -> str:
+    def words(self, names: Sequence[str], unit: str | None = None, noun: str = "option", verb: str = "play") -> str:
         """The verdict as a player acts on it: ``"play 7d or 9d (within 0.25 points of each other);
         3d 4d 5d lose 0.6 to 1.5 points"``. ``names``: the options' names; ``unit``: the margin's
-        unit (default :attr:`unit`); ``noun``: what an option is (``"card"``)."""
+        unit (default :attr:`unit`); ``noun``: what an option is (``"card"``); ``verb``: the word
+        for choosing it (``"känä"``)."""
         names = [str(x) for x in names]
         if len(names) != len(self.same):
             raise ValueError(f"names has {len(names)} entries for {len(self.same)} options; name every option")
         unit = self.unit if unit is None else unit
         u = f" {unit}" if unit else ""
         if self.kind == "best" and len(self.group) == 1:
-            text = f"play {names[self.group[0]]}"
+            text = f"{verb} {names[self.group[0]]}"
         elif self.kind == "best":
-            text = f"play {_either(names[i] for i in self.group)} (the same by the rules)"
+            text = f"{verb} {_either(names[i] for i in self.group)} (the same by the rules)"
         elif self.kind == "equal":
-            text = f"play {_either(names[i] for i in self.group)} (within {_num(self.margin)}{u} of each other)"
+            text = f"{verb} {_either(names[i] for i in self.group)} (within {_num(self.margin)}{u} of each other)"
         else:
             top = self.top
             others = [i for i in self.group if self.same[i] != self.same[top]]
@@ -320,6 +323,23 @@ def _json(x: float):
 
 
 # ---- the driver -------------------------------------------------------------------------------
+def judge(sums: Sums, *, margin: float, same=None, spread: float | None = None, unit: str = "",
+          alpha: float = DEFAULT_ALPHA, seed=None) -> Verdict:
+    """The verdict of one look at options already played out on the same worlds (a run of a
+    fixed size): :func:`decide`'s rule with one round, the worlds ``sums`` holds; ``seed``: the
+    run's, which the verdict reports."""
+    k = len(sums.x)
+
+    def play(active: np.ndarray, n: int, rng) -> Sums:
+        d = None if sums.c is None else sums.c[np.ix_(active, active)]
+        return Sums(sums.n, sums.x[active], sums.d[np.ix_(active, active)], sums.partial, d)
+
+    v = decide(play, k, margin=margin, rng=0, alpha=alpha, round_worlds=max(int(sums.n), 2), rounds=1, same=same,
+               spread=spread, unit=unit)  # its rng seeds no world: ``sums`` were played already
+    return dataclasses.replace(v, seed=seed)
+
+
+
 def schedule(round_worlds: int, budget_worlds: int | None, rounds: int = DEFAULT_ROUNDS) -> list[int]:
     """The rounds' sizes: ``round_worlds``, then doubling, ``rounds`` of them, or as many as
     ``budget_worlds`` holds (the last cut to fit)."""

@@ -497,8 +497,13 @@ def test_the_default_players_are_the_lookahead_and_the_output_names_them(capsys)
     from cardodds.cli import main
     from cardodds.kanalje._defaults import ADVISE_SAMPLES
 
-    r = _advise(Position(**FOLLOW), rng=1)
-    assert ADVISE_POLICIES == "lookahead" and r.policies == ("lookahead",) * 3 and r.samples == ADVISE_SAMPLES[1]
+    from cardodds.kanalje._defaults import ADVISE_ROUND_WORLDS, ADVISE_ROUNDS
+
+    r = _advise(Position(**FOLLOW), rng=1, budget_seconds=None)  # by default: rounds of worlds until a verdict
+    d = r.decision
+    assert ADVISE_POLICIES == "lookahead" and r.policies == ("lookahead",) * 3 and d.planned_rounds == ADVISE_ROUNDS
+    assert r.samples == sum(ADVISE_ROUND_WORLDS << i for i in range(d.rounds)) and d.kind in ("best", "equal")
+    assert _advise(Position(**FOLLOW), samples=ADVISE_SAMPLES[1], rng=1).decision.planned_rounds == 1  # one look
     argv = ["kanalje", "advise", "--seat", "2", "--hand", FOLLOW["hand"], "--turned", "Td", "--played", "0: Kh 3h",
             "--samples", "8", "--lookahead-samples", "4", "--seed", "1"]
     assert main(argv) == 0
@@ -515,9 +520,9 @@ def test_the_table_fits_100_columns_and_says_each_cost_in_words(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     r = advise(**LATE, samples=2_000, rng=3)
-    v = r.versus_best[r.options.index("7c")]
-    assert max(len(line) for line in out.splitlines()) <= 100
-    assert "my points a deal" in out and f"loses {v.format(2)} points a deal" in out
+    lo, hi = r.decision.loss[r.options.index("7c")]  # what the 7c loses, in the verdict's simultaneous interval
+    assert max(len(line) for line in out.splitlines()) <= 100 and r.decision.excluded == (r.options.index("7c"),)
+    assert "my points a deal" in out and f"loses {lo:.2f} to {hi:.2f} points a deal" in out
     assert "played   0: 2h 7h Qh;" in out and "\n           1: As 5s Ts;" in out
     assert "takes" not in out and "tricks" not in out
     assert main(argv + ["--wide"]) == 0
@@ -530,16 +535,19 @@ def test_no_best_card_names_the_clearly_worse_ones(capsys):
     from cardodds.cli import main
 
     r = advise(**FULL_HAND, samples=300, rng=4)
-    worse = [c for c, v in zip(r.options, r.versus_best, strict=True) if v.lo > 0]
-    assert r.best is None and worse and r.clearly_worse == worse
-    assert r.verdict.endswith("; clearly worse: " + " ".join(worse)) and r.to_dict()["clearly_worse"] == worse
-    keep = [i for i, v in enumerate(r.versus_best) if v.contains_zero() and i != r.best_index]
-    assert keep and cost_words(r, keep[0]).startswith("no difference at this precision (loses ")
+    d = r.decision
+    worse = [r.options[i] for i in d.excluded]  # shown to lose to the best with every comparison at once
+    assert d.kind == "undecided" and r.best is None and worse and r.clearly_worse == worse
+    assert all(d.loss[i][1] > 0 for i in d.excluded) and r.to_dict()["clearly_worse"] == worse
+    assert r.verdict.startswith("no legal card is better at this precision") and " ".join(worse) in r.verdict
+    keep = [i for i in d.group if i != d.top and d.same[i] != d.same[d.top]]
+    assert keep and cost_words(r, keep[0]).startswith("in the running (")
     argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", "0", "--hand", FULL_HAND["hand"], "--turned",
             "7h", "--samples", "300", "--seed", "4"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert max(len(line) for line in out.splitlines()) <= 100 and "ranked first" in out and "clearly worse:" in out
+    assert max(len(line) for line in out.splitlines()) <= 100 and "no legal card is better" in out
+    assert " ".join(worse) in " ".join(out.split()) and "highest mean" in out
 
 
 @pytest.mark.parametrize("flags,words", [

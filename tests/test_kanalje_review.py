@@ -20,6 +20,7 @@ import pytest
 
 from cardodds.cards import card_str, parse_card
 from cardodds.kanalje import KanaljeRules, Position, advise, positions, review, trace
+from cardodds.kanalje._defaults import ADVISE_SAMPLES
 from cardodds.kanalje.review import THRESHOLDS
 from cardodds.rng import child
 from cardodds.trace import Move, Trace
@@ -77,7 +78,7 @@ def test_a_known_position_gets_the_advisors_figures_on_exactly_what_the_seat_kne
     # the figures are the advisor's on the position as seat 1 knew it (its hand now, the turned card,
     # the tricks), measured on the worlds of child(seed, 43, 1): the 44th card of the deal
     direct = advise(Position(seat=1, hand="Kc 7c 4s", turned="Qc", played=LATE), policies="random",
-                    rng=child(np.random.SeedSequence(11), 43, 1))
+                    samples=ADVISE_SAMPLES[0], rng=child(np.random.SeedSequence(11), 43, 1))  # the review's worlds
     assert last.values == direct.value
     assert last.versus_best == (direct.difference(1, 0), direct.difference(1, 1))
     assert last.known == f"hand 4s 7c Kc; turned Qc; played {LATE}"

@@ -28,6 +28,17 @@ GAME_SAMPLES = (10_000, 100)
 #: Worlds the advisor plays every legal card out on, ``(without, with)`` a look-ahead, pimc or a
 #: user policy in the lineup (the heuristic and random play-outs answer in a fraction of a second).
 ADVISE_SAMPLES = (10_000, 40)
+#: The advisor's verdict (:mod:`cardodds.verdict`) when no ``samples`` are given: cards within
+#: ``ADVISE_MARGIN`` points a deal of each other are equal for the player (a quarter of the
+#: smallest jack penalty's step: docs/kanalje-advise.md, "The verdict"); ``ADVISE_SPREAD``, the
+#: largest difference two cards usually show on one world (a trick and a jack: 1 + 3), floors a
+#: difference's spread; rounds of ``ADVISE_ROUND_WORLDS`` worlds, doubling, ``ADVISE_ROUNDS`` of
+#: them at most, none started that would end past ``ADVISE_SECONDS``.
+ADVISE_MARGIN = 0.25
+ADVISE_SPREAD = 4.0
+ADVISE_ROUND_WORLDS = 16
+ADVISE_ROUNDS = 10
+ADVISE_SECONDS = 6.0
 #: The most deals a game may be allowed (``max_deals``); a game still open after its
 #: ``max_deals`` deals is counted as unfinished.
 MAX_DEALS = 1000

@@ -38,13 +38,15 @@ import numpy as np
 
 from .._validate import check_run
 from ..advice import AdviceResult
+from ..verdict import Sums, Verdict, decide, judge
 from ..cards import SUIT_NAMES
 from ..engine import run, takes_backend
 from ..stats import Z95, Estimate
 from . import _advise as KA
 from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER
-from ._defaults import ADVISE_POLICIES, ADVISE_SAMPLES
+from ._defaults import (ADVISE_MARGIN, ADVISE_POLICIES, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SAMPLES,
+                        ADVISE_SECONDS, ADVISE_SPREAD)
 from ._policies import calls
 from .policies import POLICIES, resolve_policies
 from ._position import PHASE1
@@ -79,7 +81,19 @@ UNIT = "points a deal"
 
 def cost_words(r: AdviceResult, i: int, digits: int = 2) -> str:
     """Option ``i`` against the card ranked first, in words: "loses 0.42 [0.30, 0.54] points a
-    deal" when the paired interval excludes zero, else "no difference at this precision (...)"."""
+    deal" when the paired interval excludes zero, else "no difference at this precision (...)";
+    with a verdict, the simultaneous interval of what a card shown to lose loses, and the cards
+    left "best", "equal" or "in the running"."""
+    d = r.decision
+    if d is not None and len(r.options) > 1:
+        if i in d.excluded:
+            lo, hi = d.loss[i]
+            return f"loses {lo:.{digits}f} to {hi:.{digits}f} points a deal"
+        if d.kind == "best":
+            return "best" if i == d.top else "the same by the rules"
+        if d.kind == "equal":
+            return f"equal within {d.margin:g}"
+        return "highest mean" if i == d.top else f"in the running ({r.versus_best[i].format(digits, sign=True)})"
     v = r.versus_best[i]
     if i == r.best_index:
         return "best" if r.best is not None else "highest mean"
@@ -96,7 +110,72 @@ def jacks(r: AdviceResult) -> tuple[dict[str, Estimate], ...]:
     return tuple({s: r.figures[f"takes J of {s}"][i] for s in names} for i in range(len(r.options)))
 
 
-def _result(pos: Position, counts, names, rules, res) -> AdviceResult:
+def _sums(counts, k: int, partial: bool) -> Sums:
+    """:class:`~cardodds.verdict.Sums` of my points for the deal, from a run's counts of ``k`` options."""
+    v = ADVICE.view(counts)
+    score = v.score.reshape(4, MAX_OPTIONS)
+    pair = v.pair.reshape(4, PAIRS)
+    return Sums.of_counts(int(v.deals), score[0, :k], score[1, :k], pair[0], pair[1], pair_index, partial)
+
+
+class _Tally:
+    """The counts of rounds that played a subset of the options (``active``), kept as one run of
+    every option would keep them, with the worlds behind each option and each pair."""
+
+    def __init__(self, k: int):
+        self.counts = ADVICE.zeros()
+        self.n = np.zeros(k, dtype=np.int64)
+        self.n_pair = np.zeros(PAIRS, dtype=np.int64)
+
+    def add(self, counts: np.ndarray, active: np.ndarray) -> None:
+        c, n = self.counts, int(ADVICE.view(counts).deals)
+        for name in ("deals", "dealt", "weight", "weight_sq", "violations"):
+            c[ADVICE.slice(name)] += counts[ADVICE.slice(name)]
+        for name, rows in (("score", 4), ("tricks", 4), ("penalty", 4), ("jack", 2)):
+            full = c[ADVICE.slice(name)].reshape(rows, MAX_OPTIONS, -1)
+            full[:, active] += counts[ADVICE.slice(name)].reshape(rows, MAX_OPTIONS, -1)[:, :len(active)]
+        pairs = c[ADVICE.slice("pair")].reshape(4, PAIRS)
+        sub = counts[ADVICE.slice("pair")].reshape(4, PAIRS)
+        for p in range(len(active)):
+            for q in range(p + 1, len(active)):
+                at = pair_index(int(active[p]), int(active[q]))
+                pairs[:, at] += sub[:, pair_index(p, q)]
+                self.n_pair[at] += n
+        self.n[active] += n
+
+
+def _tallied(pos: Position, t: _Tally, decision: Verdict) -> tuple[dict, tuple]:
+    """The figures and the score's paired differences of an adaptive run: each option's over the
+    worlds it was played on (an option equal to another by the rules: that one's)."""
+    k = len(pos._known.options)
+    same = decision.same
+    v = ADVICE.view(t.counts)
+    figures: dict[str, tuple] = {}
+    for name in FIGURES:
+        f = getattr(v, name).reshape(4, MAX_OPTIONS)
+        figures[name] = tuple(Estimate.mean(float(f[0, same[i]]), float(f[1, same[i]]), int(t.n[same[i]]))
+                              for i in range(k))
+    j = v.jack.reshape(2, MAX_OPTIONS, 4)
+    for name in JACK_ORDER:
+        s = SUIT_NAMES.index(name)
+        if s in pos.jacks_out:
+            figures[f"takes J of {name}"] = tuple(Estimate.proportion(int(j[0, same[i], s]), int(t.n[same[i]]))
+                                                  for i in range(k))
+    f = v.pair.reshape(4, PAIRS)
+    pairs = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            ra, rb = same[a], same[b]
+            if ra == rb:
+                pairs.append(Estimate(0.0, 0.0, 0.0, 0.0, int(t.n[ra])))
+                continue
+            at = pair_index(min(ra, rb), max(ra, rb))
+            e = Estimate.mean(float(f[0, at]), float(f[1, at]), int(t.n_pair[at]))
+            pairs.append(e if ra < rb else e.scaled(-1))
+    return figures, tuple(pairs)
+
+
+def _result(pos: Position, counts, names, rules, res, decision: Verdict | None = None) -> AdviceResult:
     """The core :class:`~cardodds.advice.AdviceResult` of a run's counts."""
     k = len(pos._known.options)
     infer = pos.infer
@@ -118,7 +197,7 @@ def _result(pos: Position, counts, names, rules, res) -> AdviceResult:
     return AdviceResult(game="kanalje", position=pos, options=pos.options, unit=UNIT, ranked_by="score",
                         figures=figures, pairs={"score": pairs}, policies=tuple(names), verb="play", noun="legal card",
                         sampled="world", effective_samples=_effective(v, infer), violations=int(v.violations),
-                        counts=counts,
+                        decision=decision, counts=counts,
                         rules=rules, samples=res.samples, seed=res.seed, partial=res.partial)
 
 
@@ -199,16 +278,25 @@ def _check_reachable(target_halfwidth: float | None, cap: int, fast: bool) -> No
 @takes_backend
 def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules | None = None,
            samples: int | None = None, target_halfwidth: float | None = None, rng=None, threads: int | None = None,
-           progress: bool = False) -> AdviceResult:
+           margin: float = ADVISE_MARGIN, budget_seconds: float | None = ADVISE_SECONDS,
+           budget_rounds: int | None = None, progress: bool = False) -> AdviceResult:
     """Which card should I play now? Each legal card of ``position`` (a :class:`Position`)
     played out on the same worlds: the unseen cards dealt uniformly over every deal consistent
     with what I saw (cards, voids).
 
     ``policies``: who plays the deal out, as in :func:`~cardodds.kanalje.jack_risk` (default
     ``lookahead`` at every seat). ``rules``: by default the position's; other rules read the
-    position again under them. ``samples`` worlds (default 40; 10,000 with heuristic or random
-    players alone) or ``target_halfwidth`` on the paired difference of the two best cards. Two
-    players in phase 2: the figures are phase 2's.
+    position again under them. Two players in phase 2: the figures are phase 2's.
+
+    The verdict (:mod:`cardodds.verdict`): without ``samples`` or ``target_halfwidth``, the
+    cards are played in rounds of fresh worlds (16, doubling), a card shown to lose stops being
+    played, and the run stops when one card beats every other, when the cards left are equal
+    within ``margin`` points a deal, or when no round would end within ``budget_seconds`` (then
+    ``budget_rounds=`` the rounds it ran repeats it exactly on any machine). With ``samples``
+    worlds (or ``target_halfwidth`` on the paired difference of the two best cards) every card
+    is played on all of them, and the same rule judges them in one look (so is a sole card, or
+    cards all equal by the rules, on the default worlds). Weighted worlds (``infer``) are ranked
+    by :func:`cardodds.advice.decide`.
 
     >>> p = Position(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...              "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
@@ -232,21 +320,66 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
         raise ValueError("infer=True weighs the other seats' plays by their policies' likelihood, which only random "
                          "and heuristic have here; give those for the other seats")
     fast = all(c in _FAST for c in codes)
+    heuristic = all(c == POLICIES["heuristic"] for c in codes)
+    cards = np.array(pos.options, dtype=np.int64)
+    same = KA.interchangeable(pos.table, pos.seat, cards)
+    phase1 = True if pos.phase == PHASE1 else None
+    kernel_calls = None if fast else calls(None if user is None else compile_policy(user), codes, phase1)
+
+    def args(sub: np.ndarray, copies: np.ndarray):
+        return (KA.PositionArrays(pos.table, pos.deal, pos.seat, sub, copies),
+                None if heuristic else np.array(codes, dtype=np.int64), position.lookahead_samples, kernel_calls,
+                (pos.start, _observations(pos, codes)) if infer else None, phase1)
+
+    chunk = _CHUNK if fast else _CHUNK_SLOW
+    if samples is None and target_halfwidth is None and not infer and len(set(same.tolist())) > 1:
+        return _adaptive(position, cards, same, args, names, rules, chunk, rng, threads, progress,
+                         (margin, budget_seconds, budget_rounds))
     if samples is None and target_halfwidth is None:
         samples = ADVISE_SAMPLES[0] if fast else ADVISE_SAMPLES[1]
     cap = min(MAX_WORLDS[0] if fast else MAX_WORLDS[1], MAX_INFER_WORLDS if infer else MAX_WORLDS[0])
     _check_reachable(target_halfwidth, cap, fast)
-    heuristic = all(c == POLICIES["heuristic"] for c in codes)
-    cards = np.array(pos.options, dtype=np.int64)
-    same = KA.interchangeable(pos.table, pos.seat, cards) if heuristic else np.arange(len(cards), dtype=np.int64)
-    phase1 = True if pos.phase == PHASE1 else None
-    args = (KA.PositionArrays(pos.table, pos.deal, pos.seat, cards, same),
-            None if heuristic else np.array(codes, dtype=np.int64),
-            position.lookahead_samples,
-            None if fast else calls(None if user is None else compile_policy(user), codes, phase1),
-            (pos.start, _observations(pos, codes)) if infer else None, phase1)
-    res = run(KA.advise_kernel, args, ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
-              halfwidth=_halfwidth(len(pos.options), infer), rng=rng, chunk_size=_CHUNK if fast else _CHUNK_SLOW,
+    copies = same if heuristic else np.arange(len(cards), dtype=np.int64)
+    res = run(KA.advise_kernel, args(cards, copies), ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
+              halfwidth=_halfwidth(len(pos.options), infer), rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="world",
               max_samples=cap)
-    return _result(position, res.counts, names, rules, res)
+    decision = None if infer else judge(_sums(res.counts, len(cards), res.partial), margin=_margin(margin),
+                                        same=same, spread=ADVISE_SPREAD, unit="points", seed=res.seed)
+    return _result(position, res.counts, names, rules, res, decision)
+
+
+def _margin(margin) -> float:
+    if isinstance(margin, bool) or not isinstance(margin, (int, float, np.integer, np.floating)) \
+            or not 0 <= float(margin) < math.inf:
+        raise ValueError(f"margin={margin!r} must be a number of points a deal >= 0, e.g. margin={ADVISE_MARGIN}")
+    return float(margin)
+
+
+def _adaptive(position: Position, cards, same, args, names, rules, chunk: int, rng, threads, progress,
+              budget) -> AdviceResult:
+    """The cards played in rounds until a verdict (:func:`cardodds.verdict.decide`)."""
+    margin, budget_seconds, budget_rounds = budget
+    tally = _Tally(len(cards))
+
+    def play(active: np.ndarray, n: int, ss) -> Sums:
+        sub = cards[active]
+        res = run(KA.advise_kernel, args(sub, np.arange(len(sub), dtype=np.int64)), ADVICE.size, samples=n, rng=ss,
+                  chunk_size=chunk, threads=threads, unit="world")
+        tally.add(res.counts, active)
+        return _sums(res.counts, len(sub), res.partial)
+
+    margin = _margin(margin)
+    two = cards[:2]  # compile the kernel first: the time budget counts play, not compiling
+    run(KA.advise_kernel, args(two, np.arange(2, dtype=np.int64)), ADVICE.size, samples=1, rng=0, chunk_size=chunk,
+        threads=1)
+    decision = decide(play, len(cards), margin=margin, rng=rng, budget_seconds=budget_seconds,
+                      budget_rounds=budget_rounds, round_worlds=ADVISE_ROUND_WORLDS, rounds=ADVISE_ROUNDS,
+                      same=same, spread=ADVISE_SPREAD, unit="points", progress=progress)
+    figures, pairs = _tallied(position, tally, decision)
+    v = ADVICE.view(tally.counts)
+    return AdviceResult(game="kanalje", position=position, options=position.options, unit=UNIT, ranked_by="score",
+                        figures=figures, pairs={"score": pairs}, policies=tuple(names), verb="play",
+                        noun="legal card", sampled="world", violations=int(v.violations), decision=decision,
+                        counts=tally.counts, rules=rules, samples=int(v.dealt), seed=decision.seed,
+                        partial=decision.partial)

@@ -8,8 +8,11 @@ import re
 
 from .. import _cliutil as cu
 from ._defaults import (
+    ADVISE_MARGIN,
     ADVISE_POLICIES,
+    ADVISE_ROUNDS,
     ADVISE_SAMPLES,
+    ADVISE_SECONDS,
     DEFAULT_LOOKAHEAD_SAMPLES,
     DEFAULT_MAX_DEALS,
     DEFAULT_POLICIES,
@@ -343,8 +346,18 @@ def _add_advise(ksub) -> None:
     a.add_argument("--wide", action="store_true",
                    help="every figure of each card: also tricks, penalty and P(I take each jack still out), in "
                    "lines as wide as they need (default: at most 100 columns)")
-    cu.add_run_options(a, f"{ADVISE_SAMPLES[1]:,}; {ADVISE_SAMPLES[0]:,} with heuristic or random players alone",
-                       unit="worlds")
+    a.add_argument("--margin", type=cu.positive_float(0.0, 100.0, " (points a deal)"),
+                   default=ADVISE_MARGIN, metavar="M",
+                   help=f"cards within M points a deal of each other are equal for the verdict "
+                   f"(default {ADVISE_MARGIN})")
+    a.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=ADVISE_SECONDS,
+                   metavar="S", help="without --samples: start no round of worlds that would end after S seconds "
+                   f"(default {ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it exactly")
+    a.add_argument("--budget-rounds", type=cu.int_range(1, ADVISE_ROUNDS), default=None, metavar="R",
+                   help=f"without --samples: play at most R rounds of worlds (16, 32, 64, ...; at most "
+                   f"{ADVISE_ROUNDS})")
+    cu.add_run_options(a, "a verdict: rounds of worlds until one card is best, the cards left are equal within "
+                       "--margin, or --budget-seconds ends; N: every card on N worlds", unit="worlds")
     a.set_defaults(func=_advise)
 
 
@@ -365,7 +378,8 @@ def _advise(args) -> int:
             position = Position(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump,
                                 faceup=args.faceup, dead=args.dead, played=args.played, rules=rules, infer=args.infer,
                                 lookahead_samples=run.pop("lookahead_samples"))
-            res = advise(position, policies=args.policies, **run)
+            res = advise(position, policies=args.policies, margin=args.margin, budget_seconds=args.budget_seconds,
+                         budget_rounds=args.budget_rounds, **run)
     except ValueError as e:
         raise cu.UsageError(_POSITION_WORDS.sub(r"--\1:", str(e))) from None
     return cu.emit(args, res, lambda r: advise_text(r, args.wide))
@@ -403,6 +417,18 @@ def _players(r) -> str:
     return players_words(r.policies, r.position.lookahead_samples) + " (mine too, after this card)"
 
 
+def _worlds_words(r) -> str:
+    """How the cards were played out: in rounds until a verdict, or every card on the same worlds."""
+    d = r.decision
+    if d is None or d.planned_rounds == 1:
+        return cu.how(r, "worlds").replace("Monte Carlo, ", "") + " (Monte Carlo, the same worlds for every card)"
+    cut = ""
+    if d.budget_limited:
+        cut = f"; cut by the time budget: --budget-rounds {d.rounds} repeats it"
+    return (f"{r.samples:,} worlds in {d.rounds} rounds, seed {r.seed} (a card shown to lose is played no more"
+            f"{cut})")
+
+
 def advise_text(r, wide: bool = False) -> str:
     from ..cards import card_str, format_cards
     from .advise import cost_words, jacks
@@ -412,8 +438,7 @@ def advise_text(r, wide: bool = False) -> str:
     width = None if wide else _WIDTH - 11  # the label column and its indent
     played = p.played_text or "(nothing yet)"
     played_rows = [played] if width is None else _wrapped(played, width, "; ")
-    rows = ([("players", _players(r)), ("worlds", cu.how(r, "worlds").replace("Monte Carlo, ", "")
-                                        + " (Monte Carlo, the same worlds for every card)"),
+    rows = ([("players", _players(r)), ("worlds", _worlds_words(r)),
              ("hand", format_cards(p.hand))] + ([("face up", p.card_text)] if p.faceup is not None else [])
             + ([("dead", format_cards(p.dead))] if p.dead else [])
             + [("played" if k == 0 else "", line) for k, line in enumerate(played_rows)]
@@ -425,8 +450,10 @@ def advise_text(r, wide: bool = False) -> str:
     jack = jacks(r)
     shown = [(s, card) for s, card in _JACKS if s in jack[0]] if wide else []
     extra = ["tricks", "penalty"] + [f"takes {card}" for _, card in shown] if wide else []
-    table = cu.table(["card", "my points a deal", "against the best"] + extra, [
+    on = [] if r.worlds is None else ["worlds"]
+    table = cu.table(["card", "my points a deal", "against the best"] + on + extra, [
         [r.options[i], cu.est(score[i], 3, sign=True), cost_words(r, i)]
+        + ([f"{r.worlds[i]:,}"] if on else [])
         + ([cu.est(r.figures["tricks"][i], 2), cu.est(r.figures["penalty"][i], 2)]
            + [cu.est(jack[i][s], 3) for s, _ in shown] if wide else []) for i in order]) \
         if r.ranking.counted else []
