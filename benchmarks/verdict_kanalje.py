@@ -1,7 +1,7 @@
 """The verdict engine (:mod:`cardodds.verdict`) on Kanalje positions drawn from played deals,
 against today's advice.
 
-    python benchmarks/verdict_kanalje.py [--positions 30] [--seed 1] [--seeds 1,2,3]
+    python benchmarks/verdict_kanalje.py [--positions 30] [--seed 1] [--seeds 1,2,3] [--advise]
         [--margin 0.25] [--budget-seconds 6] [--round-worlds 16] [--rounds 10] [--spread 4]
         [--control 20000] [--threads 2] [--jsonl FILE] [--no-today]
 
@@ -19,7 +19,8 @@ from the same random state, and their difference, whose mean ``N`` other worlds 
 control variate (the verdict's ``control_gain``). Today's ``advise`` (its default 40 worlds,
 seed 1) is run on the same positions for its verdict rate (``best`` named). Printed: a line a
 position, then the targets' figures.
-Results: ``RESULTS_verdict.md``.
+With ``--advise`` each position is decided by the public call at its defaults
+(``kanalje.advise(Position(...), rng=seed)``: the figures a player gets). Results: ``RESULTS_verdict.md``.
 """
 
 from __future__ import annotations
@@ -185,8 +186,11 @@ def main() -> None:
                          "1 and 2 threads and on local:2 Dask")
     ap.add_argument("--budget-worlds", type=int, default=240)
     ap.add_argument("--no-today", action="store_true")
+    ap.add_argument("--advise", action="store_true",
+                    help="decide each position by the public call, kanalje.advise(Position(...), rng=seed), at its "
+                         "defaults (margin, rounds, time budget): the figures a player gets")
     args = ap.parse_args()
-    from cardodds.kanalje import advise
+    from cardodds.kanalje import Position, advise
 
     seeds = [int(s) for s in args.seeds.split(",")]
     print(f"load average at the start: {os.getloadavg()[0]:.2f}", flush=True)
@@ -199,7 +203,7 @@ def main() -> None:
         for line in Path(args.jsonl).read_text().splitlines():
             old = json.loads(line)
             done[old["i"]] = old
-    advise(**positions[0][1], samples=4, rng=0, threads=args.threads)  # compile
+    advise(Position(**positions[0][1]), samples=4, rng=0, threads=args.threads)  # compile
     warm, *_ = kanalje_play(positions[0][1], threads=args.threads, control=args.control and 2048)
     warm(np.arange(2), 4, np.random.SeedSequence(0))
     records = []
@@ -210,6 +214,13 @@ def main() -> None:
         rec: dict = {"i": i, "deal_seed": deal_seed, "position": pos, "options": [], "verdicts": {}}
         for s in seeds:
             t0, c0 = time.perf_counter(), time.process_time()
+            if args.advise:
+                r = advise(Position(**pos), rng=s, threads=args.threads)
+                names = list(r.options)
+                rec["options"] = names
+                rec["verdicts"][str(s)] = {**r.decision.to_dict(names), "time": time.perf_counter() - t0,
+                                           "cpu": time.process_time() - c0}
+                continue
             play, names, same, control = kanalje_play(pos, threads=args.threads, control=args.control, seed=s)
             v = decide(play, len(names), margin=args.margin, rng=s, budget_seconds=args.budget_seconds,
                        round_worlds=args.round_worlds, rounds=args.rounds, same=same, spread=args.spread,
@@ -220,7 +231,7 @@ def main() -> None:
             rec["verdicts"][str(s)] = {**v.to_dict(names), "time": dt, "cpu": cpu}
         if not args.no_today:
             t0 = time.perf_counter()
-            r = advise(**pos, rng=1, threads=args.threads)
+            r = advise(Position(**pos), samples=40, rng=1, threads=args.threads)
             rec["today"] = {"best": r.best, "time": time.perf_counter() - t0, "verdict": r.verdict,
                             "clearly_worse": r.clearly_worse}
         records.append(rec)

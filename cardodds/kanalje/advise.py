@@ -292,7 +292,8 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
     cards are played in rounds of fresh worlds (16, doubling), a card shown to lose stops being
     played, and the run stops when one card beats every other, when the cards left are equal
     within ``margin`` points a deal, or when no round would end within ``budget_seconds`` (then
-    ``budget_rounds=`` the rounds it ran repeats it exactly on any machine). With ``samples``
+    ``budget_rounds=`` the rounds it ran repeats it exactly on any machine: given, it bounds the run
+    instead of the time). With ``samples``
     worlds (or ``target_halfwidth`` on the paired difference of the two best cards) every card
     is played on all of them, and the same rule judges them in one look (so is a sole card, or
     cards all equal by the rules, on the default worlds). Weighted worlds (``infer``) are ranked
@@ -373,6 +374,8 @@ def _adaptive(position: Position, cards, same, args, names, rules, chunk: int, r
     two = cards[:2]  # compile the kernel first: the time budget counts play, not compiling
     run(KA.advise_kernel, args(two, np.arange(2, dtype=np.int64)), ADVICE.size, samples=1, rng=0, chunk_size=chunk,
         threads=1)
+    if budget_rounds is not None:  # the rounds bound the run: the same answer on any machine
+        budget_seconds = None
     decision = decide(play, len(cards), margin=margin, rng=rng, budget_seconds=budget_seconds,
                       budget_rounds=budget_rounds, round_worlds=ADVISE_ROUND_WORLDS, rounds=ADVISE_ROUNDS,
                       same=same, spread=ADVISE_SPREAD, unit="points", progress=progress)

@@ -355,7 +355,7 @@ def _add_advise(ksub) -> None:
                    f"(default {ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it exactly")
     a.add_argument("--budget-rounds", type=cu.int_range(1, ADVISE_ROUNDS), default=None, metavar="R",
                    help=f"without --samples: play at most R rounds of worlds (16, 32, 64, ...; at most "
-                   f"{ADVISE_ROUNDS})")
+                   f"{ADVISE_ROUNDS}), whatever the time: the same answer on any machine")
     cu.add_run_options(a, "a verdict: rounds of worlds until one card is best, the cards left are equal within "
                        "--margin, or --budget-seconds ends; N: every card on N worlds", unit="worlds")
     a.set_defaults(func=_advise)
