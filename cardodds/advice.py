@@ -1,14 +1,10 @@
 """One answer to "what should I do here?" in every game: :class:`Position` and :class:`AdviceResult`.
 
-Each game's ``advise(position, *, policies=, rules=, samples=, target_halfwidth=, rng=, threads=,
-progress=)`` takes the game's own :class:`Position` (what one seat knows at one decision) and
+Each game's ``advise(position, *, policies=, rules=, samples=, ...)`` takes the game's own
+:class:`Position` (what one seat knows at one decision: a frozen dataclass that reads and checks
+it once, one-line ``ValueError``s; ``str(position)`` prints the command line's flags back) and
 returns the one :class:`AdviceResult`: the options as the player names them, each played out on
 the same sampled deals (worlds), their figures with 95% intervals, and the verdict.
-
-A game's position derives from :class:`Position`: a frozen dataclass whose constructor reads
-and checks the position once (one-line ``ValueError``s), with ``seat``, :meth:`Position.words`
-(the command line's flags and their words, which ``str(position)`` prints back) and
-:meth:`Position.to_dict`.
 
 An advice holds, per option (``options``, in the game's order):
 
@@ -21,13 +17,11 @@ An advice holds, per option (``options``, in the game's order):
   (:meth:`AdviceResult.difference` reads it either way round). Its first key is ``ranked_by``;
   more keys are the tie-breaks in order (Canasta ranks by P(win the game), then points).
 
-The rest is derived in the same way in every game by :func:`decide`, the one decision rule:
-the option ranked first has the highest mean in the compared figures (in order; the first of
-equals; an undefined mean lowest); an option that played exactly like it on every deal (each
-paired difference exactly 0) is the same choice, not a rival; a rival *clearly loses* when its
-paired difference to the first, in the first compared figure where it is not exactly 0,
-excludes zero; the first is named ``best`` when every rival clearly loses (a sole option is
-the best), else ``best`` is None: no option is better at this precision.
+The verdict (``decision``, a :class:`~cardodds.verdict.Verdict`) names the best option, the
+options equal within the game's margin, and those shown to lose. Weighted deals (Kanalje's
+``infer``) are judged by :func:`decide`: the option ranked first (highest mean) is ``best``
+when each rival's paired difference to it excludes zero, exactly 0 on every deal being the same
+choice, not a rival.
 
 >>> from cardodds.stats import Estimate
 >>> class Coin(Position):

@@ -10,7 +10,7 @@ solved table (written to and read from ``.npz`` files: the shipped ones and the 
 :class:`EquityResult` answers one score.
 
 >>> import numpy as np
->>> t = build("coin", np.array([[1, 0], [0, 1]]), np.array([1, 1]), lo=0, step=1, target=3,
+>>> t = build(Measured("coin"), np.array([[1, 0], [0, 1]]), np.array([1, 1]), lo=0, step=1, target=3,
 ...           rng=1, bootstrap=0)
 >>> [round(float(v), 4) for v in t.at((1, 0))[0]]   # a race to 3 of fair coins, one point up
 [0.6875, 0.3125]

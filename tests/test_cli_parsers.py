@@ -25,6 +25,7 @@ MEANING = {
     "--exact": "enumerate exactly", "--seed": "random seed", "--threads": "worker threads",
     "--progress": "show progress", "--no-progress": "no progress", "--json": "print one JSON object",
     "--dask": "run the simulation on a Dask cluster", "--wide": "every figure of each",
+    "--score": "the game score before the", "--dealer": "who deals the",
     "--build": "compute the tables", "--html": "also write the review as one self-contained web page",
     "--check": "verify the table after every move", "--max-deals": "an open game counts as unfinished after",
     "--first-player": "who moves first",

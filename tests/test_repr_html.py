@@ -60,6 +60,7 @@ def _one_of_each(tmp_path) -> dict:
         canasta.game_strength("heuristic", "random", rules=canasta.CanastaRules(target=1500), samples=2, rng=1),
         kanalje.trace("random", rng=1),
         kanalje.strategy_table("jack"),  # the shipped tables
+        kanalje.equity((12, 17, 5)),  # the shipped equity table
         kana.review(kana.trace("threshold:8", players=3, variant="peek-one", rounds=2, first=0, rng=2),
                     samples=2_000, rng=1),
         sweep(tmp_path / "s.sqlite", "canasta.melds", {"jokers": [4]}, samples=2_000, rng=1),

@@ -281,7 +281,7 @@ def _add_advise(csub) -> None:
                    help="table turns played before mine; the cards out must add up to it (default: not "
                         f"checked; the play-outs take it as {D.ASSUMED_TURN}, past every first turn)")
     a.add_argument("--score", default=None, metavar="US,THEM",
-                   help="the game score before this hand, e.g. 6200,5400: ranks the options by P(we win the game "
+                   help="the game score before the hand, ours then theirs, e.g. 6200,5400: ranks the options by P(we win the game "
                         "with this hand), points beside")
     a.add_argument("--policies", default=D.DEFAULT_ADVICE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the play-outs, every seat mine included (default {D.DEFAULT_ADVICE_POLICIES}): "
@@ -576,7 +576,7 @@ def _add_equity(csub) -> None:
     e.add_argument("--score", required=True, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400")
     e.add_argument("--dealer", type=cu.int_range(0, 1), default=None, metavar="0|1",
-                   help="the side that deals the hand (default 0, as in a new game)")
+                   help="who deals the hand: a side (default 0, as in a new game)")
     _house_flags(e)
     cu.add_run_options(e, f"{D.EQUITY_HANDS:,}, or the shipped table", unit="hands measured for a table",
                        precision_flag=False)

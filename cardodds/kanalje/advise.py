@@ -284,20 +284,12 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
     played out on the same worlds: the unseen cards dealt uniformly over every deal consistent
     with what I saw (cards, voids).
 
-    ``policies``: who plays the deal out, as in :func:`~cardodds.kanalje.jack_risk` (default
-    ``lookahead`` at every seat). ``rules``: by default the position's; other rules read the
-    position again under them. Two players in phase 2: the figures are phase 2's.
-
-    The verdict (:mod:`cardodds.verdict`): without ``samples`` or ``target_halfwidth``, the
-    cards are played in rounds of fresh worlds (16, doubling), a card shown to lose stops being
-    played, and the run stops when one card beats every other, when the cards left are equal
-    within ``margin`` points a deal, or when no round would end within ``budget_seconds`` (then
-    ``budget_rounds=`` the rounds it ran repeats it exactly on any machine: given, it bounds the run
-    instead of the time). With ``samples``
-    worlds (or ``target_halfwidth`` on the paired difference of the two best cards) every card
-    is played on all of them, and the same rule judges them in one look (so is a sole card, or
-    cards all equal by the rules, on the default worlds). Weighted worlds (``infer``) are ranked
-    by :func:`cardodds.advice.decide`.
+    ``policies``: who plays the deal out (default ``lookahead`` at every seat). ``rules``: by
+    default the position's. Without ``samples`` or ``target_halfwidth`` the cards are played in
+    rounds of fresh worlds until one beats every other, the cards left are equal within
+    ``margin`` points a deal, or ``budget_seconds`` ends (``budget_rounds``: at most that many
+    rounds instead, the same on any machine): :mod:`cardodds.verdict`. With ``samples`` every
+    card is played on the same worlds and the same rule judges them in one look.
 
     >>> p = Position(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...              "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "

@@ -570,10 +570,11 @@ def _add_equity(ksub) -> None:
     at the top plays another deal). The default rules' tables are shipped; other rules' are built
     on demand and cached."""
     e = cu.command(ksub, "equity", _add_equity, "what is at stake: P(each seat wins the game) from the scores")
-    e.add_argument("--score", required=True, metavar="S0,S1[,S2]", help="each seat's total before the deal, e.g. "
+    e.add_argument("--score", required=True, metavar="S0,S1[,S2]", help="the game score before the deal, each seat's "
+                   "total, e.g. "
                    "12,17,5 (two players: 12,17)")
     e.add_argument("--dealer", type=cu.int_range(0, 2), default=None, metavar="S",
-                   help="the seat that deals it (default: the last seat, so seat 0 leads, as in a new game)")
+                   help="who deals the deal: a seat (default: the last seat, so seat 0 leads, as in a new game)")
     _rules_options(e, game=True)
     cu.add_run_options(e, f"{EQUITY_DEALS:,}, or the shipped table", unit="deals measured for a table",
                        precision_flag=False)
