@@ -49,7 +49,7 @@ def positions(variant: str, players: int, count: int, g: np.random.Generator, po
     """``count`` positions of ``variant`` at ``players``: (position, rules)."""
     rules = KanaRules(players, variant)
     strategy = table_strategy(variant, players) if policies == "table" else None
-    out = []
+    out: list[tuple[Position, KanaRules]] = []
     while len(out) < count:
         deal = g.choice(52, 3 * players, replace=False).reshape(players, 3)
         seat = int(g.integers(players))
