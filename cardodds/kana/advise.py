@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from fractions import Fraction
 
 import numpy as np
@@ -72,8 +73,7 @@ def _same(rules: KanaRules, mine: list[int], opp: list[Policy]) -> np.ndarray:
 
 
 def _margin(margin) -> float:
-    if isinstance(margin, bool) or not isinstance(margin, (int, float, np.integer, np.floating)) \
-            or not 0 <= float(margin) < math.inf:
+    if isinstance(margin, bool) or not isinstance(margin, numbers.Real) or not 0 <= float(margin) < math.inf:
         raise ValueError(f"margin={margin!r} must be a number of antes >= 0, e.g. margin={ADVISE_MARGIN}")
     return float(margin)
 
@@ -166,10 +166,10 @@ def advise(position: Position, *, policies=OPPONENTS, rules: KanaRules | None = 
 
 def _check_budget(budget_seconds, budget_rounds) -> None:
     """The budget's arguments where no rounds are played, checked as :func:`~cardodds.verdict.decide` checks them."""
-    if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float))
+    if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(budget_seconds, numbers.Real)
                                        or not float(budget_seconds) > 0):
         raise ValueError(f"budget_seconds={budget_seconds!r} must be a number of seconds > 0, or None for no limit")
-    if budget_rounds is not None and (isinstance(budget_rounds, bool) or not isinstance(budget_rounds, int)
+    if budget_rounds is not None and (isinstance(budget_rounds, bool) or not isinstance(budget_rounds, numbers.Integral)
                                       or budget_rounds < 1):
         raise ValueError(f"budget_rounds={budget_rounds!r} must be a whole number >= 1, or None for the plan's rounds")
 
