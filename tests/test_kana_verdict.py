@@ -191,3 +191,14 @@ def test_an_interrupted_round_ends_the_run_with_a_partial_verdict(monkeypatch, c
     calls.clear()
     assert main(ARGV + ["--no-progress"]) == 130
     assert "[PARTIAL: interrupted" in capsys.readouterr().out
+
+
+def test_three_cards_of_one_rank_are_one_choice_played_on_the_default_deals():
+    from cardodds.kana._defaults import DECISION_SAMPLES
+
+    # nothing to decide: the options are measured on the fixed run's deals, and named as one choice
+    a = advise(Position("7c 7d 7h", seat=1), rules=KanaRules(3, "peek-all"), rng=1)
+    d = a.decision
+    assert a.samples == DECISION_SAMPLES and d.planned_rounds == 1 and d.same == (0, 0, 0)
+    assert a.worlds == (DECISION_SAMPLES,) * 3 and a.value[0] == a.value[1] == a.value[2]
+    assert a.verdict == "känä 7c, 7d or 7h (the same by the rules)" and a.clearly_worse == []
