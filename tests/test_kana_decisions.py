@@ -230,9 +230,12 @@ def test_advice_on_a_hand_built_deal():
 
 
 def test_official_advice_names_no_winner():
+    # the three unseen cards are one choice by the rules: the verdict names them together, none loses
     a = advise(Position("? ? ?", seat=2), rules=OFFICIAL, samples=200_000, rng=1)
-    assert a.best is None and a.options == ("1st card", "2nd card", "3rd card")
-    assert any(a.difference(a.best_index, j).contains_zero() for j in range(3) if j != a.best_index)
+    assert a.options == ("1st card", "2nd card", "3rd card") and a.clearly_worse == []
+    assert a.decision.same == (0, 0, 0) and a.decision.group == (0, 1, 2) and a.worlds == (200_000,) * 3
+    assert a.verdict == "känä 1st card, 2nd card or 3rd card (the same by the rules)"
+    assert all(a.difference(0, j).contains_zero() for j in (1, 2))  # measured on the deals: no difference either
 
 
 def test_official_advice_with_default_size_is_exact_and_agrees_with_monte_carlo():

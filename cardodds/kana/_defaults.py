@@ -31,3 +31,18 @@ SESSION_POLICIES = "blind"
 #: ``variant=`` nor ``rules=`` is given: the official rules leave no choice to advise (every
 #: känä wins 1/n), so the advisor starts where there is one.
 ADVISE_VARIANT = "peek-one"
+#: The advisor's verdict (:mod:`cardodds.verdict`) when neither ``samples`` nor
+#: ``target_halfwidth`` is given: känäs within ``ADVISE_MARGIN`` antes a round of each other are
+#: equal for the player. The margin is in antes, not in P(win): the pot is ``players`` antes, so a
+#: känä that lowers P(win) by d costs ``players x d`` antes of the evening's money, and a margin
+#: in P(win) would let a larger loss pass as "equal" the more players sit at the table (0.005 in
+#: P(win) is 0.015 antes at 3 players, 0.04 at 8); antes are also the unit the review rates a
+#: känä in (a mistake from 0.1 antes). ``ADVISE_SPREAD``: the largest difference two känäs can
+#: show on one deal, one win against one loss (1 in P(win), ``players`` antes), floors a
+#: difference's spread. Rounds of ``ADVISE_ROUND_WORLDS`` deals, doubling, ``ADVISE_ROUNDS`` of them
+#: at most, none started that would end past ``ADVISE_SECONDS``.
+ADVISE_MARGIN = 0.005
+ADVISE_SPREAD = 1.0
+ADVISE_ROUND_WORLDS = 4_096
+ADVISE_ROUNDS = 12
+ADVISE_SECONDS = 3.0

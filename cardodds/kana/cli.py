@@ -9,6 +9,7 @@ from .. import _cliutil as cu
 from ..cards import card_str, format_cards
 from ..engine import InOrder, defer_interrupts
 from ..stats import Estimate
+from ._defaults import ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SECONDS
 from ._defaults import ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS, TRACE_ROUNDS
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
 from ._defaults import REVIEW_SAMPLES, SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES
@@ -72,9 +73,10 @@ def _add_odds(ksub) -> None:
 
 def _add_advise(ksub) -> None:
     """Each känä I can make with its win probability (95% interval), played on the same deals, and
-    the best one, named only when its paired difference to the next best excludes zero. Deals are
-    sampled consistent with what I know, including what each earlier känä says about that player's
-    kept cards under the opponents' strategy."""
+    the verdict in antes: the best känä, the känäs equal within --margin, or none better at this
+    precision, with what a känä shown to lose costs. Deals are sampled consistent with what I
+    know, including what each earlier känä says about that player's kept cards under the
+    opponents' strategy."""
     adv = cu.command(ksub, "advise", _add_advise,
                      "which card should I känä? each option's win probability, the best, and its edge",
                      **_examples("advise --players 4 --variant peek-one --seat 2 --hand '9h ? ?'",
@@ -93,7 +95,19 @@ def _add_advise(ksub) -> None:
     adv.add_argument("--policies", default=OPPONENTS, metavar="WHO",
                      help="who plays the other seats: table (the equilibrium table, default), blind, or a policy name "
                      "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
-    cu.add_run_options(adv, f"{ADVISE_SAMPLES:,}")
+    adv.add_argument("--margin", type=cu.positive_float(0.0, float(MAX_PLAYERS), " (antes)"), default=ADVISE_MARGIN,
+                     metavar="M", help=f"känäs within M antes a round of each other are equal for the verdict "
+                     f"(default {ADVISE_MARGIN})")
+    adv.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=ADVISE_SECONDS,
+                     metavar="S", help="without --samples: start no round of deals that would end after S seconds "
+                     f"(default {ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it "
+                     "exactly")
+    adv.add_argument("--budget-rounds", type=cu.int_range(1, ADVISE_ROUNDS), default=None, metavar="R",
+                     help=f"without --samples: play at most R rounds of deals ({ADVISE_ROUND_WORLDS:,}, "
+                     f"{2 * ADVISE_ROUND_WORLDS:,}, ...; at most {ADVISE_ROUNDS})")
+    cu.add_run_options(adv, "a verdict: rounds of deals until one känä is best, the känäs left are equal within "
+                       f"--margin, or --budget-seconds ends ({ADVISE_SAMPLES:,} when every känä is one by the "
+                       "rules); N: every känä on N deals")
     adv.set_defaults(func=_advise)
 
 
@@ -195,18 +209,32 @@ def _advise(args) -> int:
 
         policies = cu.about("--policies", policies, parse_policy, policies, args.variant)
     position = Position(args.hand or "? ? ?", seat=args.seat, kanad=args.kanad)
-    result = advise(position, policies=policies, rules=rules, **cu.run_size(args), **cu.run_options(args))
+    result = advise(position, policies=policies, rules=rules, margin=args.margin, budget_seconds=args.budget_seconds,
+                    budget_rounds=args.budget_rounds, **cu.run_size(args), **cu.run_options(args))
     return cu.emit(args, result, advice_text)
+
+
+def _deals_words(a) -> str:
+    """How the options were played out: exactly, in rounds until a verdict, or all on the same deals."""
+    d = a.decision
+    if d is None or d.planned_rounds == 1:
+        return cu.how(a)
+    cut = f"; cut short by the budget: --budget-rounds {d.rounds} repeats it" if d.budget_limited else ""
+    rounds = "1 round" if d.rounds == 1 else f"{d.rounds} rounds"
+    return f"{a.samples:,} deals in {rounds}, seed {a.seed}; a känä shown to lose is played no more{cut}"
 
 
 def advice_text(a) -> str:
     r = a.rules
     p = a.position
     seen = ", ".join(f"seat {s} känäd {card_str(c)}" for s, c in p.kanad_by_seat.items()) or "none known"
-    head = f"Känä {r.variant}, {r.players} players{_rules_words(r)}: seat {p.seat}'s känä ({cu.how(a)})"
+    head = f"Känä {r.variant}, {r.players} players{_rules_words(r)}: seat {p.seat}'s känä ({_deals_words(a)})"
     facts = cu.table(None, [("my cards", format_cards(p.hand)), ("känäd before me", seen),
                                 ("policies", ",".join(a.policies))])
-    options = cu.table(("känä", "win (95% interval)"), [(k, cu.est(e)) for k, e in zip(a.options, a.value)])
+    worlds = a.worlds
+    options = cu.table(("känä", "win (95% interval)") + (() if worlds is None else ("deals",)),
+                       [(k, cu.est(e)) + (() if worlds is None else (f"{worlds[i]:,}",))
+                        for i, (k, e) in enumerate(zip(a.options, a.value))])
     first = a.best_index
     runner = max((j for j in range(len(a.options)) if j != first), key=lambda j: a.value[j].value)
     verdict = cu.table(None, [("best - next best (paired)", cu.est(a.difference(first, runner), sign=True)),
