@@ -277,9 +277,9 @@ class AdviceResult(Result):
         if self.decision is not None:
             if len(self.options) == 1:
                 return f"{self.verb} {self.options[0]} (the only {self.noun})"
-            if max(self.decision.worlds) == 0:
+            if max(self.decision.worlds) == 0 and len(set(self.decision.same)) > 1:
                 return f"nothing to compare: no {self.sampled} dealt agrees with the position"
-            return self.decision.words(self.options, noun=self.noun, verb=self.verb)
+            return self.decision.words(self.options, noun=self.noun, verb=self.verb, sampled=self.sampled)
         return verdict_words(self)
 
     # ---- output -------------------------------------------------------------------------

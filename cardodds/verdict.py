@@ -235,11 +235,12 @@ class Verdict:
             return 0.0, 0.0
         return float(self.pairs[ri, rj, 0]), float(self.pairs[ri, rj, 1])
 
-    def words(self, names: Sequence[str], unit: str | None = None, noun: str = "option", verb: str = "play") -> str:
+    def words(self, names: Sequence[str], unit: str | None = None, noun: str = "option", verb: str = "play",
+              sampled: str = "world") -> str:
         """The verdict as a player acts on it: ``"play 7d or 9d (within 0.25 points of each other);
         3d 4d 5d lose 0.6 to 1.5 points"``. ``names``: the options' names; ``unit``: the margin's
         unit (default :attr:`unit`); ``noun``: what an option is (``"card"``); ``verb``: the word
-        for choosing it (``"känä"``)."""
+        for choosing it (``"känä"``); ``sampled``: what a sample is (``"deal"``)."""
         names = [str(x) for x in names]
         if len(names) != len(self.same):
             raise ValueError(f"names has {len(names)} entries for {len(self.same)} options; name every option")
@@ -262,7 +263,7 @@ class Verdict:
                 who = f"{_and(names[i] for i in others)} differ from {names[top]} by"
             text = f"no {noun} is better at this precision: {who} {_num(lo, True)} to {_num(hi, True)}{u}"
             if self.more_worlds:
-                text += f"; about {_about(self.more_worlds)} more worlds would decide it"
+                text += f"; about {_about(self.more_worlds)} more {sampled}s would decide it"
         if self.excluded:
             lo = min(self.loss[i][0] for i in self.excluded)
             hi = max(self.loss[i][1] for i in self.excluded)
@@ -292,10 +293,12 @@ class Verdict:
 
 
 def _num(x: float, sign: bool = False) -> str:
-    """Two decimals without trailing zeros: 0.6, 1.5, 0.25, +0.11."""
+    """Two decimals (two significant figures below 0.1) without trailing zeros: 0.6, 1.5, 0.25,
+    +0.11, 0.005."""
     if not math.isfinite(x):
         return ("+" if sign and x > 0 else "") + ("inf" if x > 0 else "-inf")
-    s = f"{x + 0.0:+.2f}" if sign else f"{x + 0.0:.2f}"
+    digits = 2 if x == 0 or abs(x) >= 0.1 else min(6, 1 - math.floor(math.log10(abs(x))))
+    s = f"{x + 0.0:+.{digits}f}" if sign else f"{x + 0.0:.{digits}f}"
     s = s.rstrip("0").rstrip(".")
     return "0" if s in ("+0", "-0", "") else s
 
@@ -336,6 +339,9 @@ def judge(sums: Sums, *, margin: float, same=None, spread: float | None = None, 
 
     v = decide(play, k, margin=margin, rng=0, alpha=alpha, round_worlds=max(int(sums.n), 2), rounds=1, same=same,
                spread=spread, unit=unit)  # its rng seeds no world: ``sums`` were played already
+    if len(set(v.same)) == 1 and sums.n:  # nothing compared, yet every option was played on the sums' worlds
+        v = dataclasses.replace(v, worlds=(int(sums.n),) * k,
+                                means=tuple(float(sums.x[v.same[i], 0]) / sums.n for i in range(k)))
     return dataclasses.replace(v, seed=seed)
 
 

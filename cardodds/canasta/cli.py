@@ -281,8 +281,8 @@ def _add_advise(csub) -> None:
                    help="table turns played before mine; the cards out must add up to it (default: not "
                         f"checked; the play-outs take it as {D.ASSUMED_TURN}, past every first turn)")
     a.add_argument("--score", default=None, metavar="US,THEM",
-                   help="the game score before the hand, ours then theirs, e.g. 6200,5400: ranks the options by P(we win the game "
-                        "with this hand), points beside")
+                   help="the game score before the hand, ours then theirs, e.g. 6200,5400: ranks the options by "
+                        "P(we win the game with this hand), points beside")
     a.add_argument("--policies", default=D.DEFAULT_ADVICE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the play-outs, every seat mine included (default {D.DEFAULT_ADVICE_POLICIES}): "
                         "random | heuristic | heuristic2 | lookahead (slow: give --samples 100), one for every seat "

@@ -13,7 +13,6 @@ none better at this precision.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import numbers
 from fractions import Fraction
@@ -187,12 +186,7 @@ def _sums(counts, layout, n: int, scale: int, partial: bool) -> Sums:
 def _judged(counts, layout, n: int, same, margin: float, players: int, seed, partial: bool) -> Verdict:
     """The verdict of one look at a run of every option on the same ``n`` deals."""
     s = _sums(counts, layout, n, players, partial)
-    v = judge(s, margin=margin, same=same, spread=ADVISE_SPREAD * players, unit=VERDICT_UNIT, seed=seed)
-    if len(set(same.tolist())) == 1 and n > 0:
-        # one choice by the rules: judge compares nothing and counts no deal, yet every option
-        # was played on all of them
-        v = dataclasses.replace(v, worlds=(n,) * len(same), means=tuple(float(x) / n for x in s.x[:, 0]))
-    return v
+    return judge(s, margin=margin, same=same, spread=ADVISE_SPREAD * players, unit=VERDICT_UNIT, seed=seed)
 
 
 class _Tally:
