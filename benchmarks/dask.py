@@ -72,9 +72,11 @@ def task_overhead(client, tasks: int = 400) -> float:
     old = _backend.TASK_SECONDS
     _backend.TASK_SECONDS = 1e-12
     try:
-        engine.run(play_rounds, args, n_out, samples=20, chunk_size=1, rng=0, backend=client)  # warm
+        with cardodds.backend(client):
+            engine.run(play_rounds, args, n_out, samples=20, chunk_size=1, rng=0)  # warm
         t0 = time.perf_counter()
-        engine.run(play_rounds, args, n_out, samples=tasks, chunk_size=1, rng=0, backend=client)
+        with cardodds.backend(client):
+            engine.run(play_rounds, args, n_out, samples=tasks, chunk_size=1, rng=0)
         return (time.perf_counter() - t0) / tasks
     finally:
         _backend.TASK_SECONDS = old

@@ -332,7 +332,6 @@ def run(
     progress: bool = False,
     max_samples: int = DEFAULT_MAX_SAMPLES,
     unit: str = "deal",
-    backend=None,
 ) -> RunResult:
     """Run ``kernel`` over chunks until ``samples`` deals or ``target_halfwidth`` is met.
 
@@ -340,9 +339,8 @@ def run(
     counts; it is needed with ``target_halfwidth``. Callers validate user input first
     (:func:`cardodds._validate.check_run`); this function trusts its arguments but ``threads``,
     refused as ``check_run`` refuses it, and capped at the cores available (the counts do not
-    depend on it). ``backend`` is ``"threads"``
-    (default), a ``dask.distributed.Client``, a scheduler address or ``"local[:N]"``; without
-    it, the one set by :func:`cardodds.backend` applies.
+    depend on it). It runs on the backend :func:`cardodds.backend` sets (threads by default; a
+    public function's ``backend=`` sets it for its call).
     """
     threads = check_threads(threads)
     sess = _SESSION.get()
@@ -365,7 +363,7 @@ def run(
 
     with contextlib.ExitStack() as stack:
         stack.enter_context(_interactive.call())  # in a notebook, one line when the kernel compiles
-        target = _backend.resolve_for_run(backend, stack)
+        target = _backend.resolve_for_run(None, stack)
         ex: _Threads | _backend.DaskChunks
         if target is None:
             nthreads = default_threads() if threads is None else min(threads, available_cores())

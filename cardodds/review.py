@@ -24,13 +24,13 @@ import html
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Container, Iterable, Sequence
+from typing import Any, Callable, Container, Iterable, NamedTuple, Sequence
 
 from .results import Result
 from .stats import Z95, Estimate
 from .trace import Trace, _read
 
-__all__ = ["LABELS", "Decision", "ReviewResult", "Thresholds", "Violation", "decision", "forced", "rate",
+__all__ = ["LABELS", "Decision", "Place", "ReviewResult", "Thresholds", "Violation", "decision", "forced", "rate",
            "rate_in_order", "read_record", "review_seats"]
 
 #: The ratings, from no choice at all to the costliest: ``forced`` (one legal option),
@@ -149,26 +149,38 @@ class Decision:
                             for o, v, d, w, x in zip(self.options, self.values, self.versus_best, wins, wvs)]}
 
 
-def decision(*, seat: int, line: int, move: int, what: str, known: str, options: Sequence[str], taken: str, best: str,
-             values: Sequence[Estimate], versus_best: Sequence[Estimate], thresholds: Thresholds,
-             win: Sequence[Estimate] | None = None, win_versus_best: Sequence[Estimate] | None = None,
-             samples: int = 0, note: str = "", partial: bool = False) -> Decision:
-    """A rated decision (the rating read from the cost of ``taken``; by P(win) when given);
-    ``partial``: its advice was interrupted (the review then stops before it)."""
+class Place(NamedTuple):
+    """Where a seat decided, as a review shows it: the ``seat``, the record's ``line`` and ``move``,
+    the decision in words (``what``) and what the seat knew (``known``)."""
+
+    seat: int
+    line: int
+    move: int
+    what: str
+    known: str
+
+
+def decision(place: Place, *, options: Sequence[str], taken: str, best: str, values: Sequence[Estimate],
+             versus_best: Sequence[Estimate], thresholds: Thresholds, win: Sequence[Estimate] | None = None,
+             win_versus_best: Sequence[Estimate] | None = None, samples: int = 0, note: str = "",
+             partial: bool = False) -> Decision:
+    """A rated decision at ``place`` (the rating read from the cost of ``taken``; by P(win) when
+    given); ``partial``: its advice was interrupted (the review then stops before it)."""
     options = tuple(options)
     if taken not in options or best not in options:
-        raise ValueError(f"{what} at line {line}: {taken!r} or {best!r} is not among the options {options}")
+        raise ValueError(f"{place.what} at line {place.line}: {taken!r} or {best!r} is not among the options "
+                         f"{options}")
     i = options.index(taken)
     by_win = win_versus_best is not None
     cost = tuple(win_versus_best)[i] if by_win else tuple(versus_best)[i]  # type: ignore[arg-type]
-    return Decision(seat, line, move, what, known, options, taken, best, tuple(values), tuple(versus_best),
+    return Decision(*place, options, taken, best, tuple(values), tuple(versus_best),
                     rate(cost, len(options), thresholds, by_win), None if win is None else tuple(win),
                     None if win_versus_best is None else tuple(win_versus_best), samples, note, partial)
 
 
-def forced(*, seat: int, line: int, move: int, what: str, known: str, taken: str, note: str = "") -> Decision:
-    """A decision with one legal option: nothing to rate, no cost."""
-    return Decision(seat, line, move, what, known, (taken,), taken, taken, (), (), "forced", note=note)
+def forced(place: Place, *, taken: str, note: str = "") -> Decision:
+    """A decision with one legal option at ``place``: nothing to rate, no cost."""
+    return Decision(*place, (taken,), taken, taken, (), (), "forced", note=note)
 
 
 def _sum(costs: Iterable[Estimate]) -> Estimate:

@@ -16,9 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MOST = 12
 #: Functions still over :data:`MOST` ("path:function"), and why.
 OVER = {
-    "cardodds/engine.py:run": "13: its run-size, precision and progress arguments want a bundle (a RunSpec)",
-    "cardodds/review.py:decision": "16: the place in the record (seat, line, move, what, known) wants a bundle, "
-                                   "with the reviews being rewritten for the Position API",
     "cardodds/kanalje/analysis.py:evaluate_hand": "14: the hand, the card beside it and the seat are a position",
     "cardodds/verdict.py:decide": "16: the plan and the budget (round_worlds, rounds, budget_worlds, budget_seconds, "
                                   "budget_rounds, clock) want a bundle when the advisors pass one",

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from cardodds.review import (LABELS, ReviewResult, Thresholds, Violation, decision, forced, rate, rate_in_order,
+from cardodds.review import (LABELS, Place, ReviewResult, Thresholds, Violation, decision, forced, rate, rate_in_order,
                              read_record, review_seats)
 from cardodds.stats import Z95, Estimate
 from cardodds.trace import Trace
@@ -38,7 +38,7 @@ ZERO = Estimate.exact_value(0.0)
 
 def played(taken: str, cost: Estimate, line: int = 5, move: int = 1, seat: int = 0, **kw):
     """A two-option decision: Ac the best, Kc costing ``cost``."""
-    return decision(seat=seat, line=line, move=move, what="play", known="hand Ac Kc, turned 8c", options=("Ac", "Kc"),
+    return decision(Place(seat, line, move, "play", "hand Ac Kc, turned 8c"), options=("Ac", "Kc"),
                     taken=taken, best="Ac", values=(est(1.0, 0.1), est(1.0 - cost.value, 0.1)),
                     versus_best=(ZERO, cost), thresholds=TH, samples=40, **kw)
 
@@ -64,7 +64,7 @@ def test_one_option_is_forced_and_p_win_has_its_own_thresholds():
 def test_a_decision_is_rated_by_the_option_taken_and_by_p_win_where_it_is_ranked_so():
     assert played("Ac", est(0.8, 0.1)).label == "good"
     assert played("Kc", est(0.8, 0.1)).label == "mistake"
-    d = decision(seat=0, line=3, move=0, what="discard", known="", options=("K", "5"), taken="5", best="K",
+    d = decision(Place(0, 3, 0, "discard", ""), options=("K", "5"), taken="5", best="K",
                  values=(est(100, 5), est(120, 5)), versus_best=(ZERO, est(-20, 3)), thresholds=TH,
                  win=(est(0.7, 0.01), est(0.5, 0.01)), win_versus_best=(ZERO, est(0.2, 0.01)))
     assert d.label == "blunder" and d.cost.value == -20 and d.win_cost.value == 0.2  # more points, the game lost
@@ -81,7 +81,7 @@ def result(*decisions, violation=None, partial=False, seats=(0,)) -> ReviewResul
 
 def test_points_lost_add_up_with_their_variances_and_the_costliest_come_first():
     a, b = played("Kc", est(0.3, 0.1), line=5), played("Kc", est(2.0, 0.3), line=8, move=3)
-    f = forced(seat=0, line=9, move=4, what="play", known="hand Kc", taken="Kc")
+    f = forced(Place(0, 9, 4, "play", "hand Kc"), taken="Kc")
     r = result(a, f, b)
     lost = r.lost(0)
     assert lost.value == pytest.approx(2.3) and lost.se == pytest.approx(math.hypot(0.1, 0.3))
@@ -92,7 +92,7 @@ def test_points_lost_add_up_with_their_variances_and_the_costliest_come_first():
 
 
 def test_the_table_names_each_decision_its_cost_and_rating_in_at_most_100_columns():
-    r = result(played("Kc", est(0.8, 0.1)), forced(seat=0, line=9, move=4, what="play", known="", taken="Kc"),
+    r = result(played("Kc", est(0.8, 0.1)), forced(Place(0, 9, 4, "play", ""), taken="Kc"),
                violation=Violation(8, 3, 0, "seat 0 plays Kc, which it already played"))
     text = repr(r)
     assert text.splitlines()[0] == "Kanalje review, seat 0: 2 decisions (1 rated), seed 7"
@@ -177,7 +177,7 @@ def test_decisions_run_in_order_and_ctrl_c_keeps_those_rated():
 
 
 def test_the_page_is_one_self_contained_file_and_an_unwritable_path_is_refused(tmp_path):
-    r = result(played("Kc", est(0.8, 0.1)), forced(seat=0, line=9, move=4, what="play", known="", taken="Kc"))
+    r = result(played("Kc", est(0.8, 0.1)), forced(Place(0, 9, 4, "play", ""), taken="Kc"))
     page = r.write_html(tmp_path / "review.html").read_text()
     assert page.count('<rect class="bar"') == 2 and "<script" not in page and "src=" not in page
     assert "0: deal Ac Kc" in page  # the record itself
@@ -193,7 +193,7 @@ def test_the_page_in_a_browser_shows_each_decision_its_bar_and_options_at_phone_
     from cardodds.report.browser import open_browser, set_viewport
 
     decisions = [played("Kc", est(c, 0.1), line=5 + i, move=i) for i, c in enumerate((0.0, 0.3, 0.8, 2.0))]
-    r = result(*decisions, forced(seat=0, line=20, move=9, what="play", known="hand Kc", taken="Kc"))
+    r = result(*decisions, forced(Place(0, 20, 9, "play", "hand Kc"), taken="Kc"))
     path = r.write_html(tmp_path / "review.html")
     driver = open_browser()
     try:

@@ -27,7 +27,8 @@ from typing import Callable
 from .._validate import check_run
 from ..advice import Turn
 from ..engine import takes_backend
-from ..review import Decision, ReviewResult, Thresholds, decision, forced, rate_in_order, read_record, review_seats
+from ..review import (Decision, Place, ReviewResult, Thresholds, decision, forced, rate_in_order, read_record,
+                      review_seats)
 from ..rng import as_seed_sequence, child
 from ._defaults import DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES
 from ._policies import smart_arg
@@ -152,7 +153,7 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
         i = p.option
         words = tuple(option_words(base, o, p.what) for o in opts)
         if len(labels) == 1:
-            return forced(seat=p.seat, line=line, move=p.move, what=p.what, known=known, taken=words[i])
+            return forced(Place(p.seat, line, p.move, p.what, known), taken=words[i])
         a = advise(pos, rng=child(ss, *p.key), **run)
         if tuple(a.options) != tuple(labels):
             raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
@@ -172,7 +173,7 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
             note += f"; the move made against {words[best]} on {again.samples:,} fresh deals"
         if wins is not None and (wins[i] is None or (wins[i].value == 0 and wins[i].se == 0)):
             wins = None  # the same P(win) on every deal: points decide
-        return decision(seat=p.seat, line=line, move=p.move, what=p.what, known=known, options=words,
+        return decision(Place(p.seat, line, p.move, p.what, known), options=words,
                         taken=words[i], best=words[best], values=a.figures["margin"], versus_best=points,
                         thresholds=THRESHOLDS, win=a.figures.get("win_game"), win_versus_best=wins, samples=a.samples,
                         note=note, partial=partial)

@@ -42,7 +42,8 @@ from .._validate import check_run
 from ..advice import AdviceResult, Turn
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import takes_backend
-from ..review import Decision, ReviewResult, Thresholds, Violation, decision, rate_in_order, read_record, review_seats
+from ..review import (Decision, Place, ReviewResult, Thresholds, Violation, decision, rate_in_order, read_record,
+                      review_seats)
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Estimate
 from ..trace import Trace
@@ -332,7 +333,7 @@ def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Dec
              f"känäd before me: {before}")
     note = (f"official rules: nobody sees a card, every känä wins exactly 1/{n} (docs/rules/kana.md §4.1)" if exact else
             "P(win the round): " + ", ".join(f"{o} {w.format(3, percent=True)}" for o, w in zip(names, wins)))
-    return decision(seat=k.seat, line=k.line, move=k.move, what=f"round {k.round} känä", known=known, options=names,
+    return decision(Place(k.seat, k.line, k.move, f"round {k.round} känä", known), options=names,
                     taken=names[t], best=names[b], values=[w.scaled(n, -1) for w in wins],
                     versus_best=[_versus(advice, b, j).scaled(n) for j in range(len(wins))], thresholds=THRESHOLDS,
                     samples=advice.samples, note=note, partial=advice.partial)

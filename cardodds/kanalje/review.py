@@ -28,12 +28,12 @@ Seat 0 leads the A♣, then its own J♥, which the others duck:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from .._validate import check_run
 from ..cards import SUIT_NAMES, card_str, format_cards, parse_card
 from ..engine import takes_backend
-from ..review import ReviewResult, Thresholds, Violation, decision, forced, rate_in_order, read_record, review_seats
+from ..review import (Place, ReviewResult, Thresholds, Violation, decision, forced, rate_in_order, read_record,
+                      review_seats)
 from ..rng import as_seed_sequence, child
 from ..advice import Turn
 from ..trace import Trace
@@ -461,21 +461,20 @@ def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | No
     found, violation = _positions(w, [p for p in w.points if p.seat in seats], violation, lookahead_samples)
 
     def step(p: _Point, turn: Turn, pos: Position):
-        where: dict[str, Any] = dict(seat=turn.seat, line=turn.line, move=turn.move, what=turn.what,
-                                     known=_known(w, p))
+        where = Place(turn.seat, turn.line, turn.move, turn.what, _known(w, p))
         if len(pos.options) == 1:
-            return lambda: forced(taken=turn.taken, **where)
+            return lambda: forced(where, taken=turn.taken)
 
         def rate():
             ranked = advise(pos, policies=lineup, samples=samples, rng=child(ss, turn.key, 0), threads=threads)
             b = ranked.best_index
             measured = ranked if ranked.partial else advise(pos, policies=lineup, samples=samples,
                                                             rng=child(ss, turn.key, 1), threads=threads)
-            return decision(options=ranked.options, taken=turn.taken, best=ranked.options[b],
+            return decision(where, options=ranked.options, taken=turn.taken, best=ranked.options[b],
                             values=measured.value,
                             versus_best=[measured.difference(b, j) for j in range(len(ranked.options))],
                             thresholds=THRESHOLDS, samples=measured.samples, note=ranked.verdict,
-                            partial=measured.partial, **where)
+                            partial=measured.partial)
         return rate
 
     decisions, partial = rate_in_order([step(*f) for f in found], progress)
