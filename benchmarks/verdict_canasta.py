@@ -55,7 +55,7 @@ def spread_quantiles(pos, deals: int) -> list[float]:
     ds: list[float] = []
     for s in range(deals):
         a = advise(pos, samples=1, rng=s, threads=1)
-        ds += np.abs(A.advice_layout(len(a.options)).view(a.counts).pair).tolist()
+        ds += np.abs(np.atleast_1d(A.advice_layout(len(a.options)).view(a.counts).pair)).tolist()
     return ds
 
 
@@ -90,7 +90,7 @@ def main() -> None:
                "worlds": list(d.worlds), "words": r.verdict, "old_best": old.ranking.best is not None,
                "old_kind": old.decision.kind, "old_time": dt_old, "position": str(pos)}
         records.append(rec)
-        print(f"{i}: {kind}, {len(r.options)} options, {d.kind} in {dt:.2f} s ({d.rounds} rounds, "
+        print(f"{i}: {kind}, {len(r.options)} options, {d.kind} in {dt:.2f} s ({d.rounds} round(s), "
               f"{max(d.worlds):,} deals{', budget' if d.budget_limited else ''}) | 2,000 deals: "
               f"{'best' if rec['old_best'] else 'no best'} by the old rule, {old.decision.kind} by one look | "
               f"{r.verdict}", flush=True)

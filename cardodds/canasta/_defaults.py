@@ -47,7 +47,7 @@ DEFAULT_ADVICE_SAMPLES = 2_000
 #: ``ADVISE_SPREAD``, the largest difference two options usually show on one deal, floors a
 #: difference's spread (a rare large difference hides from a few deals): 2,000 points, a canasta
 #: and going out won by one side instead of the other with the cards melded and caught in hand
-#: (about one deal in ten differs by more: benchmarks/RESULTS_verdict.md); 1 in P(win), one option
+#: (one deal in fifty to one in ten differs by more: benchmarks/RESULTS_verdict.md); 1 in P(win), one option
 #: winning the game on the deal and the other not. Rounds of ``ADVISE_ROUND_WORLDS`` deals,
 #: doubling, ``ADVISE_ROUNDS`` of them at most, none started that would end past ``ADVISE_SECONDS``.
 ADVISE_MARGIN = (25.0, 0.01)
