@@ -464,6 +464,13 @@ def test_the_same_verdict_and_figures_on_one_and_two_threads():
     assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
 
 
+def test_the_same_verdict_on_dask():
+    pytest.importorskip("distributed")
+    kw = dict(rng=7, budget_seconds=None, budget_rounds=3, **DISCARD)
+    here, there = ask(HAND, threads=1, **kw), ask(HAND, backend="local:2", **kw)
+    assert here.decision == there.decision and (here.counts == there.counts).all()
+
+
 def test_a_clearly_best_option_is_named_best():
     # going out with a clean canasta down, ahead: +100 and their hands count against them
     a = ask("K K K", rng=2, budget_seconds=None, **OUT)
