@@ -15,8 +15,8 @@ with its defaults as the deciding seat knows it (its hand, the melds, the red 3s
 the other hands' sizes and the cards known there, the discards each seat made, the turn, and
 for ``out-game`` the game score). The advisor's best option is mapped to the table's action
 (a take to "take", a way of going out to "go out", a discard to the kind of card it is); the
-advisor is decisive about the action when every option of another action clearly loses
-against its best. Agreement: the share of positions where both the advisor and the shipped
+advisor is decisive about the action when its verdict shows every option of another action
+losing (simultaneous intervals). Agreement: the share of positions where both the advisor and the shipped
 table's cell are decisive and name the same action (Wilson 95% interval); each disagreement
 is listed.
 """
@@ -107,7 +107,7 @@ def advisor_verdict(name: str, t: np.ndarray, r) -> tuple[str, bool]:
     """The advisor's best action and whether it is decisive about it."""
     acts = [option_action(name, t, o) for o in r.options]
     best = acts[r.best_index]
-    return best, all(i in r.ranking.worse for i, a in enumerate(acts) if a != best)
+    return best, all(i in r.decision.excluded for i, a in enumerate(acts) if a != best)
 
 
 def agreement(positions: int, hands: int) -> dict:

@@ -6,6 +6,7 @@ backend, and bad input refused in one line by a real ``cardodds`` process."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -21,12 +22,14 @@ from cardodds.canasta import _worlds as W
 from cardodds.canasta._position import UNKNOWN, position
 from cardodds.canasta.rules import CanastaRules
 from cardodds.canasta.cards import ACE, BLACK3, JOKER, KING, TWO, parse_kind
+from cardodds.rng import child
 
 CANASTAS = "Q Q Q Q Q Q Q, J J J J J J J"
 HAND = "K K 9 9 5 7 Q Jk 3b"
 
 
-RUN = ("samples", "target_halfwidth", "rng", "threads", "policies", "params", "progress", "backend")
+RUN = ("samples", "target_halfwidth", "rng", "threads", "policies", "params", "progress", "backend", "margin",
+       "budget_seconds", "budget_rounds")
 
 
 def ask(hand, **kw):
@@ -189,8 +192,11 @@ def test_win_game_json_and_options():
         assert key in d
     assert d["position"]["pile"] == "Jk 2 2 A A Q Q 9 K" and d["position"]["score"] == [9500, 9000]
     o = d["options"][0]
-    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best", "same_as_best"}
+    # every option played on the run's deals (a fixed run: one look of the verdict)
+    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best", "same_as_best", "worlds"}
+    assert [x["worlds"] for x in d["options"]] == [60] * len(a.options)
     assert d["ranked_by"] == "win_game" and "clearly_worse" in d and d["verdict"] == a.verdict
+    assert d["decision"]["kind"] == a.decision.kind and d["decision"]["unit"] == "P(win)"
     assert d["unit"] == "P(we win the game with this hand)" and d["command"] == str(a.position)
     assert Position(**d["position"]) == a.position
     assert set(o["margin"]) == {"value", "se", "lo", "hi"}
@@ -246,6 +252,10 @@ def test_turn_checks_the_cards_out():
 # ---- bad input on a real process ---------------------------------------------------------------------
 BASE = ["canasta", "advise", "--hand", HAND, "--samples", "5", "--seed", "1"]
 BAD = [
+    (["--margin", "x"], "--margin: x must be points >= 0"),
+    (["--margin", "25,2"], "P(win) in 0..1"),
+    (["--budget-seconds", "0"], "--budget-seconds: 0 must be a finite number above 0"),
+    (["--budget-rounds", "11"], "--budget-rounds: 11 is outside 1..10"),
     (["--melds", "us: K K K K K K K"], "K cards are given than the 108-card pack"),
     (["--known", "1: Jk Jk Jk Jk"], "Jk cards are given than the 108-card pack"),
     (["--melds", "us: K 2 2"], "not a legal meld"),
@@ -307,6 +317,10 @@ def test_a_black_3_is_the_safe_discard_and_a_joker_the_worst():
 
 # ---- the position as the player knows it, checked ------------------------------------------------
 MORE_BAD = [
+    (["--margin", "x"], "--margin: x must be points >= 0"),
+    (["--margin", "25,2"], "P(win) in 0..1"),
+    (["--budget-seconds", "0"], "--budget-seconds: 0 must be a finite number above 0"),
+    (["--budget-rounds", "11"], "--budget-rounds: 11 is outside 1..10"),
     (["--hand", "Kh Kh Kh 5 6"], "card Kh is given 3 times; the pack holds two of each card"),
     (["--hand", "K K 9", "--melds", "us: 9h 9h 9h"], "card 9h is given 3 times"),
     (["--score", "12000,3000"], "the game is over"),
@@ -411,3 +425,120 @@ def test_the_text_fits_100_columns_and_wide_holds_the_rest():
         assert "P(our side ahead)" in wide and "points against the best" in wide
     b = ask("K K K", melds="us: A A A A A A A; them: 8 8 8", decision="out", samples=200, rng=3)
     assert "loses" in advice_text(b) and "against the best" in advice_text(b)
+
+
+# ---- the verdict -----------------------------------------------------------------------------------
+OUT = dict(melds="us: A A A A A A A; them: 8 8 8", decision="out")
+DISCARD = dict(melds="us: A A A; them: 8 8 8", pile="K", pile_size=6, counts=(10, 9, 11), decision="discard")
+
+
+def test_by_default_rounds_of_deals_until_a_verdict():
+    from cardodds.canasta._defaults import ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS
+
+    a = ask(HAND, rng=1, budget_seconds=None, **DISCARD)
+    d = a.decision
+    assert d.planned_rounds == ADVISE_ROUNDS > 1 and d.kind in ("best", "equal") and not d.budget_limited
+    assert a.samples == sum(ADVISE_ROUND_WORLDS << r for r in range(d.rounds)) == max(a.worlds)
+    assert d.margin == ADVISE_MARGIN[0] and d.unit == "points" and a.ranked_by == "margin"
+    # an option shown to lose is played no more: fewer deals than the run's
+    assert d.excluded and any(a.worlds[i] < a.samples for i in d.excluded)
+    for i in range(len(a.options)):  # each option's figures rest on the deals it was played on
+        assert a.figures["margin"][i].n == a.figures["ahead"][i].n == a.worlds[i]
+        for j in range(i + 1, len(a.options)):
+            assert a.difference(i, j).n == min(a.worlds[i], a.worlds[j])
+    # the options played on the first round's deals alone have that round's figures: those of a run
+    # of every option on the same deals (the round's seed: rng.child(seed, 0))
+    first = ask(HAND, samples=ADVISE_ROUND_WORLDS, rng=child(np.random.SeedSequence(1), 0), **DISCARD)
+    once = [i for i in range(len(a.options)) if a.worlds[i] == ADVISE_ROUND_WORLDS]
+    assert once
+    for i in once:
+        assert a.figures["margin"][i] == first.figures["margin"][i]
+        assert a.figures["ahead"][i] == first.figures["ahead"][i]
+
+
+def test_the_same_verdict_and_figures_on_one_and_two_threads():
+    kw = dict(rng=7, budget_seconds=None, budget_rounds=4, **DISCARD)
+    one, two = ask(HAND, threads=1, **kw), ask(HAND, threads=2, **kw)
+    assert one.decision.rounds == 4 or one.decision.kind != "undecided"
+    assert one.decision == two.decision and one.decision.means == two.decision.means
+    assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict()
+
+
+def test_the_same_verdict_on_dask():
+    pytest.importorskip("distributed")
+    kw = dict(rng=7, budget_seconds=None, budget_rounds=3, **DISCARD)
+    here, there = ask(HAND, threads=1, **kw), ask(HAND, backend="local:2", **kw)
+    assert here.decision == there.decision and (here.counts == there.counts).all()
+
+
+def test_a_clearly_best_option_is_named_best():
+    # going out with a clean canasta down, ahead: +100 and their hands count against them
+    a = ask("K K K", rng=2, budget_seconds=None, **OUT)
+    d = a.decision
+    assert a.best == "go out: meld K K K" and d.kind == "best" and d.excluded == (0,)
+    assert d.loss[0][0] > 300 and a.verdict.startswith("best: go out: meld K K K; stay in")
+    # a black 3 blocks the pile and counts -100 if kept; a Joker thrown feeds them a wild card
+    b = ask(HAND, melds="us: A A A; them: 8 8 8", pile="K", pile_size=5, options="3b, Jk", rng=6, budget_seconds=None)
+    assert b.best == "discard 3b" and b.clearly_worse == ["discard Jk"]
+
+
+def test_with_samples_one_look_by_the_same_rule():
+    a = ask(HAND, samples=400, rng=3, **DISCARD)
+    d = a.decision
+    assert d.planned_rounds == d.rounds == 1 and a.worlds == (400,) * len(a.options) and d.seed == a.seed == 3
+    assert d.excluded and (d.kind == "best") == (len(d.group) == 1)
+    for i in d.excluded:  # simultaneous: wider than the option's own 95% paired interval, around the same mean
+        lo, hi = d.loss[i]
+        v = a.versus_best[i]
+        assert lo <= v.value <= hi and hi - lo > v.hi - v.lo and hi > 0
+    top = d.top
+    assert a.best_index == top and a.figures["margin"][top].value == max(a.figures["margin"][i].value for i in d.group)
+    # a wider margin makes options equal that a narrow one cannot tell apart
+    wide = ask(HAND, samples=400, rng=3, margin=(2000, 0.01), **DISCARD)
+    assert wide.decision.kind == "equal" and wide.best is None and wide.decision.margin == 2000
+    assert wide.verdict.startswith("best: discard ") and "(within 2000 points of each other)" in wide.verdict
+
+
+def test_near_the_target_the_verdict_is_on_winning_the_game():
+    kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K", counts=(10, 9, 11), known={1: "Q Q"},
+              decision="take", rng=1, budget_seconds=None, budget_rounds=3)
+    a = ask("K K 9 9 5 7 Q Jk 3b 4", score=(9200, 8800), **kw)
+    d = a.decision
+    assert a.ranked_by == "win_game" and d.unit == "P(win)" and d.margin == 0.01
+    assert "leave the pile" in a.clearly_worse
+    assert d.means[d.top] == pytest.approx(a.figures["win_game"][d.top].value)
+    far = ask("K K 9 9 5 7 Q Jk 3b 4", score=(2000, 2500), **kw)
+    assert far.ranked_by == "margin" and far.decision.unit == "points" and far.decision.margin == 25
+
+
+def test_margin_and_budget_are_checked():
+    p = Position(HAND, **DISCARD)
+    for bad, words in ((dict(margin=-1), "margin=-1 must be points a hand >= 0"),
+                       (dict(margin=(25, 2)), "P(win) in 0..1"), (dict(margin="25"), "margin='25'"),
+                       (dict(budget_seconds=0), "budget_seconds=0 must be"),
+                       (dict(budget_rounds=0), "budget_rounds=0 must be")):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            advise(p, samples=5, **bad)
+
+
+def test_the_command_prints_each_options_deals_and_the_verdict(capsys):
+    from cardodds.cli import main
+
+    argv = ["canasta", "advise", "--hand", HAND, "--melds", "us: A A A; them: 8 8 8", "--pile", "K", "--pile-size",
+            "6", "--counts", "10,9,11", "--decision", "discard", "--seed", "1", "--budget-rounds", "2",
+            "--budget-seconds", "86400"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    r = ask(HAND, rng=1, budget_rounds=2, budget_seconds=None, **DISCARD)
+    assert max(len(line) for line in out.splitlines()) <= 100
+    header = next(line for line in out.splitlines() if line.startswith("  option"))
+    assert f"{r.samples:,} sampled deals in 2 rounds, seed 1" in out and header.endswith("deals")
+    assert " ".join(r.verdict.split()) in " ".join(out.split())
+    for i in r.decision.excluded:
+        lo, hi = r.decision.loss[i]  # shown to lose to an option left, by this much against the best
+        assert (f"loses {lo:.0f} to {hi:.0f} points" if round(lo) else f"loses up to {hi:.0f} points") in out
+    assert main(argv + ["--json", "--margin", "30,0.02"]) == 0
+    d = json.loads(capsys.readouterr().out)["decision"]
+    r = ask(HAND, rng=1, budget_rounds=2, budget_seconds=None, margin=(30, 0.02), **DISCARD)
+    assert d["kind"] == r.decision.kind and d["group"] == [r.options[i] for i in r.decision.group]
+    assert d["margin"] == 30 and [w["worlds"] for w in d["worlds"]] == list(r.worlds) and d["rounds"] == 2

@@ -28,7 +28,9 @@ MEANING = {
     "--score": "the game score before the", "--dealer": "who deals the",
     "--build": "compute the tables", "--html": "also write the review as one self-contained web page",
     "--check": "verify the table after every move", "--max-deals": "an open game counts as unfinished after",
-    "--first-player": "who moves first",
+    "--first-player": "who moves first", "--margin": "equal for the verdict",
+    "--budget-seconds": "without --samples: start no round of worlds that would end after",
+    "--budget-rounds": "without --samples: play at most R rounds of worlds",
 }
 #: Flags a meaning once had under another name in one game: none may come back.
 RENAMED = {"--cards": "--hand", "--opponents": "--policies", "--max-hands": "--max-deals", "--first": "--first-player",
@@ -37,6 +39,7 @@ RENAMED = {"--cards": "--hand", "--opponents": "--policies", "--max-hands": "--m
 OTHER_TYPE = {
     ("kana table", "--players"): "a range of table sizes, one table each",
     ("canasta advise", "--precision"): "points of the paired margin, not a probability",
+    ("canasta advise", "--margin"): "points a hand, and after a comma the margin of P(we win the game)",
 }
 #: The run-size and output flags (:func:`cardodds._cliutil.add_run_options`): the same on a
 #: question every game asks; ``--exact`` only where a game can enumerate.

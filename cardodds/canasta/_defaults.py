@@ -40,6 +40,21 @@ DEFAULT_TUNE_SAMPLES = 2_000
 #: the hand to be past every player's first turn, ``ASSUMED_TURN``).
 DEFAULT_ADVICE_POLICIES = "heuristic2"
 DEFAULT_ADVICE_SAMPLES = 2_000
+#: ``advise``'s verdict (:mod:`cardodds.verdict`) on the figure that ranks the options, when no
+#: ``samples`` are given. ``ADVISE_MARGIN``, ``(points a hand, P(we win the game))``: options
+#: within it of each other are equal for the player: 25 points, a few cards' points
+#: (docs/rules/canasta.md §1.4), or one percentage point of P(win), as the strategy tables.
+#: ``ADVISE_SPREAD``, the largest difference two options usually show on one deal, floors a
+#: difference's spread (a rare large difference hides from a few deals): 2,000 points, a canasta
+#: and going out won by one side instead of the other with the cards melded and caught in hand
+#: (one deal in fifty to one in ten differs by more: benchmarks/RESULTS_verdict.md); 1 in P(win), one option
+#: winning the game on the deal and the other not. Rounds of ``ADVISE_ROUND_WORLDS`` deals,
+#: doubling, ``ADVISE_ROUNDS`` of them at most, none started that would end past ``ADVISE_SECONDS``.
+ADVISE_MARGIN = (25.0, 0.01)
+ADVISE_SPREAD = (2000.0, 1.0)
+ADVISE_ROUND_WORLDS = 64
+ADVISE_ROUNDS = 10
+ADVISE_SECONDS = 3.0
 #: ``advise``'s finest precision (points) and the most deals a run to a precision plays.
 MIN_ADVICE_HALFWIDTH = 1.0
 MAX_ADVICE_SAMPLES = 10_000_000

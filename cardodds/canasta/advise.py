@@ -13,9 +13,10 @@ consistent with the position. For each option (the figures of the
 :class:`~cardodds.advice.AdviceResult`): ``margin``, our side's expected margin over theirs in
 the hand's score; ``ahead``, P(our side ahead at the end of the hand); ``win_game``, P(we win
 the game with this hand) when the position has a ``score``. The options are ranked by what is
-at stake: P(we win the game) with a score (where the options differ in it, points breaking its
-ties), else points; the best is named only when every other option's paired difference
-excludes zero.
+at stake: P(we win the game) with a score (where the options differ in it), else points. The
+verdict (:mod:`cardodds.verdict`, on the ranked figure): one option best, the options left equal
+within ``margin``, or undecided; without ``samples`` the options are played in rounds of fresh
+deals until it, an option shown to lose played no more.
 
 >>> p = Position("K K 9 9 5 7 Q Jk 3b", melds="us: A A A; them: 8 8 8", pile="K", pile_size=6,
 ...              counts=(10, 9, 11), decision="discard")
@@ -27,6 +28,7 @@ excludes zero.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -36,10 +38,13 @@ from .. import engine
 from .._validate import check_run
 from ..advice import AdviceResult
 from ..engine import takes_backend
+from ..rng import as_seed_sequence, child
 from ..stats import Estimate
+from ..verdict import Sums, Verdict, decide, judge
 from . import _advise as A
 from . import _table as T
-from ._defaults import (ADVICE_DECISIONS, DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES, MAX_ADVICE_SAMPLES,
+from ._defaults import (ADVICE_DECISIONS, ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SECONDS,
+                        ADVISE_SPREAD, DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES, MAX_ADVICE_SAMPLES,
                         MIN_ADVICE_HALFWIDTH)
 from ._policies import P_LOOKAHEAD, smart_arg
 from ._position import parse_kinds, parse_known, parse_melds, parse_thrown
@@ -54,6 +59,8 @@ DECISIONS = ADVICE_DECISIONS
 #: What ranks the options (``AdviceResult.ranked_by``): points, or P(we win the game); and the unit of each.
 RANKED_BY = ("margin", "win_game")
 UNITS = {"margin": "points (our side's margin this hand)", "win_game": "P(we win the game with this hand)"}
+#: The verdict's unit of each ranked figure (its margin's and its losses').
+VERDICT_UNITS = {"margin": "points", "win_game": "P(win)"}
 
 
 def _mean(total, total_sq, n) -> Estimate:
@@ -106,12 +113,18 @@ def _best_and_rival(f: dict, k: int, by: str = "margin") -> tuple[int, int | Non
 
 def against_words(r: AdviceResult, i: int, digits: int = 0) -> str:
     """Option ``i`` against the option ranked first, in words: "the best", "plays as the best",
-    "loses 52 points (20 to 84)", "P(win) 7.0% lower (4.1% to 9.9%)", "no clear difference (-47 to
-    +13)" (this option minus the first, in points or in P(win))."""
+    "loses 52 to 120 points", "P(win) 4.1% to 9.9% lower", "equal within 25 points", "no clear
+    difference (-47 to +13)" (this option minus the first, in points or in P(win); with a verdict,
+    its simultaneous intervals)."""
     b = r.best_index
-    if i == b:
+    d = r.decision
+    if d is not None and len(r.options) > 1:
+        words = _verdict_words(r, d, i, digits)
+        if words is not None:
+            return words
+    elif i == b:
         return "the best" if r.best else "ranked first"
-    if r.same_as_best(i):
+    elif r.same_as_best(i):
         return "plays as the best"
     v, mv = r.versus_best[i], r.difference(b, i, "margin")
 
@@ -126,6 +139,49 @@ def against_words(r: AdviceResult, i: int, digits: int = 0) -> str:
     if mv.lo > 0:
         return f"{same}loses {pts(mv.value)} points ({pts(mv.lo)} to {pts(mv.hi)})"
     return f"{same}no clear difference ({-mv.hi:+.{digits}f} to {-mv.lo:+.{digits}f})"
+
+
+def _verdict_words(r: AdviceResult, d: Verdict, i: int, digits: int) -> str | None:
+    """:func:`against_words` from the verdict: what an option shown to lose loses, the best, the
+    options left; None for an option of the group with the first's P(win) on every deal (its
+    points then speak, paired)."""
+    win = r.ranked_by == "win_game"
+    top = d.top
+    f = _fields(r)
+    k = len(r.options)
+    if i in d.excluded:
+        lo, hi = d.loss[i]  # lo 0: shown to lose to an option left, not yet to the best
+        if win:
+            return f"P(win) {100 * lo:.1f}% to {100 * hi:.1f}% lower" if f"{100 * lo:.1f}" != "0.0" \
+                else f"P(win) up to {100 * hi:.1f}% lower"
+        return f"loses {lo:.{digits}f} to {hi:.{digits}f} points" if float(f"{lo:.{digits}f}") \
+            else f"loses up to {hi:.{digits}f} points"
+    if i == top:
+        return "the best" if d.kind == "best" else "ranked first"
+    if _identical(f, i, top, k):
+        return "plays as the best"
+    if win and _same_win(f, i, top, k):
+        return None
+    if d.kind == "equal":
+        return f"equal within {100 * d.margin:g}% P(win)" if win else f"equal within {d.margin:g} points"
+    lo, hi = d.difference(i, top)
+    if win:
+        return f"no clear difference ({100 * lo:+.1f}% to {100 * hi:+.1f}%)"
+    return f"no clear difference ({lo:+.{digits}f} to {hi:+.{digits}f})"
+
+
+def _fields(r: AdviceResult) -> dict:
+    """The counts of an advice by field."""
+    lay = A.advice_layout(len(r.options))
+    c = r.counts
+    assert c is not None  # every Canasta advice keeps its counts
+    return {name: c[lay.slice(name)] for name in lay.names()}
+
+
+def _same_win(f: dict, i: int, j: int, k: int) -> bool:
+    """Options i and j won the game on the same deals."""
+    q = _pair_index(min(i, j), max(i, j), k)
+    return int(f["pair_win_only"][q]) + int(f["pair_win_other"][q]) == 0
 
 
 def _check_precision(samples, target_halfwidth) -> None:
@@ -152,21 +208,112 @@ def _check_position(position, rules) -> Position:
     return position
 
 
+def _sums(f: dict, n: int, by: str, partial: bool) -> Sums:
+    """:class:`~cardodds.verdict.Sums` of the ranked figure ``by`` from a run's counts (by field)
+    of ``n`` deals: our margin in points, or P(we win the game) (a deal's difference -1, 0 or 1)."""
+    if by == "win_game":
+        won, only, other = (np.asarray(f[x], dtype=np.float64) for x in ("win_game", "pair_win_only",
+                                                                          "pair_win_other"))
+        return Sums.of_counts(n, won, won, only - other, only + other, partial=partial)
+    return Sums.of_counts(n, f["margin"], f["margin_sq"], np.asarray(f["pair"], dtype=np.float64),
+                          np.asarray(f["pair_sq"], dtype=np.float64), partial=partial)
+
+
+class _Tally:
+    """The counts of rounds that played a subset of the options (``active``), kept as one run of
+    every option would keep them, with the deals behind each option and each pair."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self.layout = A.advice_layout(k)
+        self.counts = self.layout.zeros()
+        self.n = np.zeros(k, dtype=np.int64)
+        self.n_pair = np.zeros(k * (k - 1) // 2, dtype=np.int64)
+        self.deals = 0
+
+    def add(self, counts: np.ndarray, active: np.ndarray, n: int) -> None:
+        lay, sub, c = self.layout, A.advice_layout(len(active)), self.counts
+        for name in ("margin", "margin_sq", "ahead", "win_game"):
+            c[lay.slice(name)][active] += counts[sub.slice(name)]
+        for name in ("pile_listed", "pile_cards"):
+            c[lay.slice(name)] += counts[sub.slice(name)]
+        m = len(active)
+        for p in range(m):
+            for q in range(p + 1, m):
+                at = _pair_index(int(active[p]), int(active[q]), self.k)
+                src = _pair_index(p, q, m)
+                for name in ("pair", "pair_sq", "pair_sign", "pair_win_only", "pair_win_other"):
+                    c[lay.slice(name).start + at] += counts[sub.slice(name).start + src]
+                self.n_pair[at] += n
+        self.n[active] += n
+        self.deals += n
+
+
+def _margins(margin) -> dict[str, float]:
+    """``margin=`` as the verdict's margin of each ranked figure: points a hand, or
+    ``(points a hand, P(we win the game))``."""
+    pair = tuple(margin) if isinstance(margin, (tuple, list)) else (margin, ADVISE_MARGIN[1])
+    ok = len(pair) == 2 and all(not isinstance(x, bool) and isinstance(x, (int, float, np.integer, np.floating))
+                                and 0 <= float(x) < math.inf for x in pair)
+    if not ok or float(pair[1]) > 1:
+        raise ValueError(f"margin={margin!r} must be points a hand >= 0 (e.g. margin={ADVISE_MARGIN[0]:g}), or "
+                         f"(points, P(win)) with P(win) in 0..1, e.g. margin=({ADVISE_MARGIN[0]:g}, "
+                         f"{ADVISE_MARGIN[1]:g})")
+    return {"margin": float(pair[0]), "win_game": float(pair[1])}
+
+
+def _check_budget(budget_seconds, budget_rounds) -> None:
+    if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(
+            budget_seconds, (int, float, np.integer, np.floating)) or not 0 < float(budget_seconds) < math.inf):
+        raise ValueError(f"budget_seconds={budget_seconds!r} must be a number of seconds > 0, or None for no limit, "
+                         f"e.g. budget_seconds={ADVISE_SECONDS:g}")
+    if budget_rounds is not None and (isinstance(budget_rounds, bool) or not isinstance(
+            budget_rounds, (int, np.integer)) or budget_rounds < 1):
+        raise ValueError(f"budget_rounds={budget_rounds!r} must be a whole number >= 1 (the rounds of a verdict "
+                         "cut by its time budget repeat it), or None")
+
+
+def _estimates(f: dict, k: int, n, n_pair, by: str, score_given: bool) -> tuple[dict, dict]:
+    """The figures of each option over its ``n[i]`` deals, and the paired differences of each
+    pair over its ``n_pair`` deals (by :func:`_pair_index`)."""
+    figures: dict[str, tuple] = {
+        "margin": tuple(_mean(f["margin"][i], f["margin_sq"][i], n[i]) for i in range(k)),
+        "ahead": tuple(Estimate.proportion(int(f["ahead"][i]), int(n[i])) for i in range(k))}
+    if score_given:
+        figures["win_game"] = tuple(Estimate.proportion(int(f["win_game"][i]), int(n[i])) for i in range(k))
+    pairs = {name: tuple(_paired(f, i, j, k, int(n_pair[_pair_index(i, j, k)]), name)
+                         for i in range(k) for j in range(i + 1, k))
+             for name in (("win_game", "margin") if by == "win_game" else ("margin",))}
+    return figures, pairs
+
+
 @takes_backend
 def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: CanastaRules | None = None,
            samples: int | None = None, target_halfwidth: float | None = None, rng=None, threads: int | None = None,
+           margin=ADVISE_MARGIN, budget_seconds: float | None = ADVISE_SECONDS, budget_rounds: int | None = None,
            params: HeuristicParams | None = None, progress: bool = False) -> AdviceResult:
     """Compare the options of one decision of mine (seat 0) in ``position`` (a :class:`Position`:
     what I know, the decision and the options asked about).
 
     ``policies``: who plays the play-outs, as in :func:`cardodds.canasta.play` (``lookahead``
     too); ``params``: the heuristic players' parameters. ``rules``: by default the position's;
-    other rules read the position again under them. ``samples`` deals (default 2,000) or
-    ``target_halfwidth``: run until the paired margin difference of the best two options by
-    points is known to +- this many points (95%; at least 1).
+    other rules read the position again under them.
+
+    The verdict (:mod:`cardodds.verdict`, on the ranked figure): without ``samples`` or
+    ``target_halfwidth`` the options are played in rounds of fresh deals (64, doubling), an option
+    shown to lose stops being played, and the run stops when one option beats every other, when
+    the options left are equal within ``margin`` (points a hand, or ``(points, P(win))``:
+    default 25 points, 0.01 P(win)), or when no round would end within ``budget_seconds`` (then
+    ``budget_rounds=`` the rounds it ran repeats it exactly). The ranked figure is chosen on the
+    first round's deals (P(we win the game) with a score where the options differ in it there).
+    With ``samples`` deals (or ``target_halfwidth``: until the paired margin difference of the best
+    two options by points is known to +- this many points, 95%, at least 1) every option is played
+    on all of them, and the same rule judges them in one look (so is a sole option, on 2,000 deals).
     """
     check_run(samples=samples, threads=threads, rng=rng)
     _check_precision(samples, target_halfwidth)
+    margins = _margins(margin)
+    _check_budget(budget_seconds, budget_rounds)
     pos = _check_position(position, rules)
     rules = pos.rules
     codes, names, user, hp = resolve_policies(policies, params)
@@ -176,7 +323,6 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     rl = rules.pack()
     opts, labels = pos._opts
     k = len(labels)
-    layout = A.advice_layout(k)
     base = pos._packed.base.copy()
     game = np.zeros(3, dtype=np.int64)
     score = pos.score
@@ -185,6 +331,21 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     else:
         game[[A.G_US, A.G_THEM, A.G_TARGET]] = (score[0], score[1], rules.target)
         base[T.SA.game:T.SA.game + 2] = score  # the players of the play-outs know it too
+    look = 1 if P_LOOKAHEAD in codes else None
+    packed = pos._packed
+
+    def args(sub: np.ndarray) -> tuple:
+        lay = A.advice_layout(len(sub))
+        return (A.PositionArrays(base, packed.unseen, packed.hidden, packed.pile_slots, sub), rl, codes, hp,
+                lay.offsets_array(), kernel_policy(user), game, smart_arg(codes), look)
+
+    chunk = 4 if look else 64
+    result = dict(game="canasta", position=pos, options=labels, policies=tuple(names), verb="best:", noun="option",
+                  sampled="deal", rules=rules)
+    if samples is None and target_halfwidth is None and k > 1:
+        return _adaptive(opts, args, score is not None, rng, threads, chunk, progress,
+                         (margins, budget_seconds, budget_rounds), result)
+    layout = A.advice_layout(k)
 
     def fields(c) -> dict:
         return {name: c[layout.slice(name)] for name in layout.names()}
@@ -199,24 +360,59 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     if target_halfwidth is not None:
         size = {"samples": None, "target_halfwidth": float(target_halfwidth), "halfwidth": halfwidth,
                 "max_samples": MAX_ADVICE_SAMPLES}
-    look = 1 if P_LOOKAHEAD in codes else None
-    packed = pos._packed
-    arrays = A.PositionArrays(base, packed.unseen, packed.hidden, packed.pile_slots, opts)
-    res = engine.run(A.advise_kernel, (arrays, rl, codes, hp, layout.offsets_array(), kernel_policy(user), game,
-                                       smart_arg(codes), look),
-                     layout.size, rng=rng, threads=threads, progress=progress, chunk_size=4 if look else 64,
-                     unit="deal", **size)
+    res = engine.run(A.advise_kernel, args(opts), layout.size, rng=rng, threads=threads, progress=progress,
+                     chunk_size=chunk, unit="deal", **size)
     c = res.counts
     n = res.samples
     f = fields(c)
     by = _ranked_by(f, score is not None)
-    figures: dict[str, tuple] = {
-        "margin": tuple(_mean(f["margin"][i], f["margin_sq"][i], n) for i in range(k)),
-        "ahead": tuple(Estimate.proportion(int(f["ahead"][i]), n) for i in range(k))}
-    if score is not None:
-        figures["win_game"] = tuple(Estimate.proportion(int(f["win_game"][i]), n) for i in range(k))
-    pairs = {name: tuple(_paired(f, i, j, k, n, name) for i in range(k) for j in range(i + 1, k))
-             for name in (("win_game", "margin") if by == "win_game" else ("margin",))}
-    return AdviceResult(game="canasta", position=pos, options=labels, unit=UNITS[by], ranked_by=by, figures=figures,
-                        pairs=pairs, policies=tuple(names), verb="best:", noun="option", sampled="deal", counts=c,
-                        rules=rules, samples=int(n), seed=res.seed, partial=res.partial)
+    figures, pairs = _estimates(f, k, np.full(k, n), np.full(max(len(f["pair"]), 1), n), by, score is not None)
+    decision = judge(_sums(f, n, by, res.partial), margin=margins[by], spread=_SPREAD[by], unit=VERDICT_UNITS[by],
+                     seed=res.seed)
+    return AdviceResult(unit=UNITS[by], ranked_by=by, figures=figures, pairs=pairs, decision=decision, counts=c,
+                        samples=int(n), seed=res.seed, partial=res.partial, **result)
+
+
+_SPREAD = dict(zip(RANKED_BY, ADVISE_SPREAD))
+
+
+def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: int, progress: bool, budget,
+              result: dict) -> AdviceResult:
+    """The options played in rounds until a verdict (:func:`cardodds.verdict.decide`) on the
+    ranked figure, which the first round's deals choose (:func:`_ranked_by`)."""
+    margins, budget_seconds, budget_rounds = budget
+    k = len(opts)
+    tally = _Tally(k)
+    ss, _ = as_seed_sequence(rng)
+    # compile the kernel first: the time budget counts play, not compiling
+    engine.run(A.advise_kernel, args(opts[:2]), A.advice_layout(2).size, samples=1, rng=0, chunk_size=chunk,
+               threads=1)
+    t0 = time.perf_counter()
+    # the first round (decide's own: its seed, its deals, every option), played here to choose the ranked figure
+    first = engine.run(A.advise_kernel, args(opts), A.advice_layout(k).size, samples=ADVISE_ROUND_WORLDS,
+                       rng=child(ss, 0), chunk_size=chunk, threads=threads, unit="deal")
+    lay = A.advice_layout(k)
+    by = _ranked_by({name: first.counts[lay.slice(name)] for name in lay.names()}, score_given)
+    pending = [first]
+
+    def play(active: np.ndarray, n: int, round_ss) -> Sums:
+        if pending:
+            res = pending.pop()
+            assert len(active) == k and n == res.samples or res.partial, (active, n)
+        else:
+            res = engine.run(A.advise_kernel, args(opts[active]), A.advice_layout(len(active)).size, samples=n,
+                             rng=round_ss, chunk_size=chunk, threads=threads, unit="deal")
+        sub = A.advice_layout(len(active))
+        tally.add(res.counts, active, int(res.samples))
+        return _sums({name: res.counts[sub.slice(name)] for name in sub.names()}, int(res.samples), by, res.partial)
+
+    if budget_seconds is not None:
+        budget_seconds = max(budget_seconds - (time.perf_counter() - t0), 1e-3)
+    decision = decide(play, k, margin=margins[by], rng=ss, budget_seconds=budget_seconds,
+                      budget_rounds=budget_rounds, round_worlds=ADVISE_ROUND_WORLDS, rounds=ADVISE_ROUNDS,
+                      spread=_SPREAD[by], unit=VERDICT_UNITS[by], progress=progress)
+    f = {name: tally.counts[lay.slice(name)] for name in lay.names()}
+    figures, pairs = _estimates(f, k, tally.n, tally.n_pair, by, score_given)
+    return AdviceResult(unit=UNITS[by], ranked_by=by, figures=figures, pairs=pairs, decision=decision,
+                        counts=tally.counts, samples=tally.deals, seed=decision.seed, partial=decision.partial,
+                        **result)

@@ -248,8 +248,9 @@ def _add_advise(csub) -> None:
                                     "uniformly over every deal consistent with the position: our side's margin this "
                                     "hand in points, P(our side ahead), P(we win the game with this hand) with "
                                     "--score, and what each option loses against the best. Ranked by points, or "
-                                    "with --score by P(we win the game); the best is named only when its paired "
-                                    "difference with every other option excludes zero.")
+                                    "with --score by P(we win the game); the verdict: one option best, the "
+                                    "options left equal within --margin, or undecided (rounds of fresh deals "
+                                    "until it, an option shown to lose played no more; with --samples one look).")
     a.add_argument("--hand", required=True, metavar="CARDS",
                    help="my hand: my cards, e.g. \"K K 9 9 5 7 Q Jk 3b\"; a card with its suit (Kh) is that card, "
                         "a rank (K) any of its suits")
@@ -290,11 +291,40 @@ def _add_advise(csub) -> None:
     a.add_argument("--wide", action="store_true",
                    help="every figure of each option: every interval and both differences to the best, in lines "
                         "as wide as they need (default: at most 100 columns)")
+    a.add_argument("--margin", type=_margin, default=D.ADVISE_MARGIN, metavar="M[,P]",
+                   help=f"equal for the verdict: options within M points a hand of each other (default "
+                   f"{D.ADVISE_MARGIN[0]:g}), or ranked by P(we win the game) within P "
+                   f"(default {D.ADVISE_MARGIN[1]:g})")
+    a.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=D.ADVISE_SECONDS,
+                   metavar="S", help="without --samples: start no round of worlds that would end after S seconds "
+                   f"(default {D.ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it "
+                   "exactly")
+    a.add_argument("--budget-rounds", type=cu.int_range(1, D.ADVISE_ROUNDS), default=None, metavar="R",
+                   help=f"without --samples: play at most R rounds of worlds (sampled deals: "
+                   f"{D.ADVISE_ROUND_WORLDS}, {2 * D.ADVISE_ROUND_WORLDS}, ...; at most {D.ADVISE_ROUNDS})")
     _house_flags(a)
-    cu.add_run_options(a, f"{D.DEFAULT_ADVICE_SAMPLES:,}", unit="sampled deals",
+    cu.add_run_options(a, "a verdict: rounds of deals until one option is best, the options left are equal within "
+                       "--margin, or --budget-seconds ends; N: every option on N deals", unit="sampled deals",
                        precision_in="simulate until the paired margin difference between the best two options by "
                                     "points is known to ±H points (95%%; H >= 1)")
     a.set_defaults(func=_advise)
+
+
+def _margin(text: str) -> tuple[float, float]:
+    """Type of ``--margin``: points a hand, and after a comma the margin of P(we win the game)."""
+    import argparse
+
+    parts = text.split(",")
+    try:
+        values = [float(x) for x in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2) or len(values) != len(parts) or not all(0 <= v < 1e9 for v in values) \
+            or (len(values) == 2 and values[1] > 1):
+        raise argparse.ArgumentTypeError(f"{cu.shorten(text)} must be points >= 0, or points and a P(win) in 0..1 "
+                                         f"after a comma, e.g. {D.ADVISE_MARGIN[0]:g} or "
+                                         f"{D.ADVISE_MARGIN[0]:g},{D.ADVISE_MARGIN[1]:g}")
+    return values[0], values[1] if len(values) == 2 else D.ADVISE_MARGIN[1]
 
 
 def _review_parser(csub) -> None:
@@ -447,6 +477,10 @@ def advice_text(r, wide: bool = False) -> str:
     def pct(e, interval: bool = True) -> str:
         return f"{100 * e.value:.1f}%" + (f" [{100 * e.lo:.1f}, {100 * e.hi:.1f}]" if interval else "")
 
+    d = r.decision
+    rounds = d is not None and d.planned_rounds > 1  # in rounds: each option's deals
+    deals = [f"{w:,}" for w in r.worlds] if rounds else None
+
     if wide:
         header = ("option", "our margin, points", "P(our side ahead)") + \
             (() if win_game is None else ("P(we win the game)",)) + ("against the best", "points against the best")
@@ -464,6 +498,9 @@ def advice_text(r, wide: bool = False) -> str:
         rows = [(o, cu.est(m, 0, sign=True), pct(a, False)) + (() if g is None else (pct(g, False),))
                 + (against_words(r, i),)
                 for i, (o, m, a, g) in enumerate(zip(r.options, margins, aheads, games))]
+    if deals is not None:
+        header += ("deals",)
+        rows = [row + (w,) for row, w in zip(rows, deals)]
     win_words = "after this hand our total reaches the target, above theirs"
     notes = ["points: our side's hand score minus theirs" + ("" if win_first and not wide else
                                                              "; P(ahead): our side scores more this hand")
@@ -471,9 +508,19 @@ def advice_text(r, wide: bool = False) -> str:
                 else f"; P(win): {win_words}")]
     verdict = textwrap.wrap(r.verdict, 96, subsequent_indent="  ")
     rules = f"rules: {_rules_words(r.rules, going_out=True)}"
-    return cu.block(head, r, f"players: {who}", f"{cu.how(r, 'sampled deals')}",
+    return cu.block(head, r, f"players: {who}", *textwrap.wrap(_deals_words(r), 96, subsequent_indent="  "),
                     *textwrap.wrap(rules, 96, subsequent_indent="  "), cu.table(header, rows),
                     *(textwrap.wrap(notes[0], 96, subsequent_indent="  ")), *verdict)
+
+
+def _deals_words(r) -> str:
+    """How the options were played out: in rounds until a verdict, or every option on the same deals."""
+    d = r.decision
+    if d is None or d.planned_rounds == 1:
+        return cu.how(r, "sampled deals")
+    cut = f"; cut by the budget: --budget-rounds {d.rounds} repeats it" if d.budget_limited else ""
+    rounds = f"{d.rounds} round" + "s" * (d.rounds != 1)
+    return f"{r.samples:,} sampled deals in {rounds}, seed {r.seed} (an option shown to lose is played no more{cut})"
 
 
 def _trace(args) -> int:
@@ -561,7 +608,8 @@ def _advise(args) -> int:
                             known=args.known, thrown=args.thrown, decision=decision, rules=_play_rules(args),
                             turn=args.turn, options=args.options, score=args.score,
                             **{k: v for k, v in (("counts", args.counts), ("red3", args.red3)) if v is not None})
-        res = advise(position, policies=args.policies, **size, **cu.run_options(args))
+        res = advise(position, policies=args.policies, margin=args.margin, budget_seconds=args.budget_seconds,
+                     budget_rounds=args.budget_rounds, **size, **cu.run_options(args))
     return cu.emit(args, res, lambda r: advice_text(r, args.wide))
 
 

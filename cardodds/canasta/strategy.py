@@ -42,7 +42,7 @@ import numpy as np
 from .._validate import check_run
 from ..rng import as_seed_sequence, child
 from ..strategy import StrategyTablesResult, TableSpec, read_tables, select, write_tables
-from ._defaults import STRATEGY_POLICIES, STRATEGY_SAMPLES, STRATEGY_SEED, STRATEGY_TABLES
+from ._defaults import ADVISE_MARGIN, STRATEGY_POLICIES, STRATEGY_SAMPLES, STRATEGY_SEED, STRATEGY_TABLES
 from .rules import CanastaRules, check_rules
 
 __all__ = ["SHIPPED_SAMPLES", "SHIPPED_SEED", "TABLES", "lookup", "ship", "strategy_table"]
@@ -51,8 +51,8 @@ _CANASTAS = ("0", "1", "2+")
 _THEIR_CARDS = ("2-6", "7-11", "12+")
 #: Two actions within 25 points a hand of each other are equal for the game (a few cards'
 #: points: docs/rules/canasta.md §1.4); with the game at stake, within one percentage point of
-#: P(we win the game).
-_EQUAL, _EQUAL_GAME = 25.0, 1.0
+#: P(we win the game): the advisor's margins.
+_EQUAL, _EQUAL_GAME = ADVISE_MARGIN[0], 100 * ADVISE_MARGIN[1]
 
 #: The tables, in the order of their seed streams (``rng.child(seed, k)`` for the k-th).
 TABLES = (

@@ -348,8 +348,7 @@ def _add_advise(ksub) -> None:
                    "lines as wide as they need (default: at most 100 columns)")
     a.add_argument("--margin", type=cu.positive_float(0.0, 100.0, " (points a deal)"),
                    default=ADVISE_MARGIN, metavar="M",
-                   help=f"cards within M points a deal of each other are equal for the verdict "
-                   f"(default {ADVISE_MARGIN})")
+                   help=f"equal for the verdict: cards within M points a deal of each other (default {ADVISE_MARGIN})")
     a.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=ADVISE_SECONDS,
                    metavar="S", help="without --samples: start no round of worlds that would end after S seconds "
                    f"(default {ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it exactly")

@@ -122,8 +122,10 @@ def _intro(data: dict, seed: int) -> list[str]:
              f"`{_players(data)}` at every seat (paired). For each option: our side's margin this hand in points "
              "(our hand score minus theirs), P(our side ahead at the end of the hand), P(we win the game this hand) "
              "when the game score is given, and what it loses against the best (paired). The options are ranked by "
-             "P(we win the game) when the game score is given, else by points; the best is named only when every "
-             "option's paired difference to it excludes zero. Rules: docs/rules/canasta.md with the defaults; "
+             "P(we win the game) when the game score is given, else by points; the verdict (`cardodds.verdict`, one "
+             "look at these deals) names the best when its simultaneous intervals show it beats every other option, "
+             "options within 25 points (one percentage point of P(win)) of each other equal, else no option better "
+             "at this precision. Rules: docs/rules/canasta.md with the defaults; "
              "95% intervals in brackets."), ""]
 
 
