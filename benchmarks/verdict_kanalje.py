@@ -40,7 +40,7 @@ import numpy as np
 if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 
-from cardodds.verdict import Sums, decide
+from cardodds.verdict import Budget, Sums, decide
 
 
 def draw_positions(n: int, seed: int, first: int = 4, last: int = 14) -> list[tuple[int, dict]]:
@@ -222,10 +222,10 @@ def main() -> None:
                                            "cpu": time.process_time() - c0}
                 continue
             play, names, same, control = kanalje_play(pos, threads=args.threads, control=args.control, seed=s)
-            v = decide(play, len(names), margin=args.margin, rng=s, budget_seconds=args.budget_seconds,
-                       round_worlds=args.round_worlds, rounds=args.rounds, same=same, spread=args.spread,
-                       control=control, unit="points",
-                       clock=time.process_time if args.clock == "cpu" else time.perf_counter)
+            clock = time.process_time if args.clock == "cpu" else time.perf_counter
+            budget = Budget(args.round_worlds, args.rounds, budget_seconds=args.budget_seconds, clock=clock)
+            v = decide(play, len(names), margin=args.margin, rng=s, budget=budget, same=same, spread=args.spread,
+                       control=control, unit="points")
             rec["options"] = names
             dt, cpu = time.perf_counter() - t0, time.process_time() - c0
             rec["verdicts"][str(s)] = {**v.to_dict(names), "time": dt, "cpu": cpu}
@@ -260,8 +260,8 @@ def check_backends(positions, args) -> None:
             play, names, same, _ = kanalje_play(pos, threads=threads)
             t0 = time.perf_counter()
             with cardodds.backend(spec):
-                v = decide(play, len(names), margin=args.margin, rng=1, budget_worlds=args.budget_worlds,
-                           round_worlds=args.round_worlds, same=same, spread=args.spread, unit="points")
+                v = decide(play, len(names), margin=args.margin, rng=1, same=same, spread=args.spread, unit="points",
+                           budget=Budget(round_worlds=args.round_worlds, budget_worlds=args.budget_worlds))
             got.append(v)
             print(f"position {i}, {label}: {v.words(names)} | worlds {v.worlds} | means "
                   f"{[round(m, 4) for m in v.means]} ({time.perf_counter() - t0:.1f} s)", flush=True)

@@ -21,7 +21,7 @@ few worlds: ``spread`` floors each pair's variance (see :func:`paired_mean`).
 **Reproducible.** Rounds and eliminations depend only on the counts: the same seed gives the
 same verdict on any number of threads or workers. The time budget only decides whether the next
 round starts; a run it cuts is marked ``budget_limited`` with the ``rounds`` it ran, and
-``budget_rounds=rounds`` repeats it exactly. Ctrl-C returns what is decided so far (``partial``).
+``Budget(budget_rounds=rounds)`` repeats it exactly. Ctrl-C returns what is decided so far (``partial``).
 
 >>> import numpy as np
 >>> def play(active, n, rng):             # three options: 0 and 1 the same, 2 a point worse
@@ -52,13 +52,13 @@ import numpy as np
 
 from .rng import RngLike, as_seed_sequence, child
 
-__all__ = ["KINDS", "Sums", "Verdict", "controlled_mean", "critical_value", "decide", "judge", "pair_interval",
-           "paired_mean"]
+__all__ = ["KINDS", "Budget", "Sums", "Verdict", "controlled_mean", "critical_value", "decide", "judge",
+           "pair_interval", "paired_mean"]
 
 #: What a verdict says: one option is best, the options left are equal within the margin, or
 #: the budget ended before either.
 KINDS = ("best", "equal", "undecided")
-#: The rounds a run plans unless ``budget_worlds`` sets them: round ``r`` has
+#: The rounds a run plans unless :class:`Budget`'s ``budget_worlds`` sets them: round ``r`` has
 #: ``round_worlds * 2**r`` worlds.
 DEFAULT_ROUNDS = 8
 DEFAULT_ALPHA = 0.05
@@ -337,13 +337,46 @@ def judge(sums: Sums, *, margin: float, same=None, spread: float | None = None, 
         d = None if sums.c is None else sums.c[np.ix_(active, active)]
         return Sums(sums.n, sums.x[active], sums.d[np.ix_(active, active)], sums.partial, d)
 
-    v = decide(play, k, margin=margin, rng=0, alpha=alpha, round_worlds=max(int(sums.n), 2), rounds=1, same=same,
+    v = decide(play, k, margin=margin, rng=0, alpha=alpha, budget=Budget(max(int(sums.n), 2), 1), same=same,
                spread=spread, unit=unit)  # its rng seeds no world: ``sums`` were played already
     if len(set(v.same)) == 1 and sums.n:  # nothing compared, yet every option was played on the sums' worlds
         v = dataclasses.replace(v, worlds=(int(sums.n),) * k,
                                 means=tuple(float(sums.x[v.same[i], 0]) / sums.n for i in range(k)))
     return dataclasses.replace(v, seed=seed)
 
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long :func:`decide` may play. The plan: rounds of ``round_worlds`` worlds, doubling,
+    ``rounds`` of them, or as many as ``budget_worlds`` holds. Stops that leave it early:
+    ``budget_seconds`` (no round is started that the last round's pace on ``clock`` says would end
+    after it) and ``budget_rounds`` (at most that many rounds; given, it bounds the run instead of
+    the time, so a run cut by the time repeats exactly on any machine). Checked when made."""
+
+    round_worlds: int = 16
+    rounds: int = DEFAULT_ROUNDS
+    budget_worlds: int | None = None
+    budget_seconds: float | None = None
+    budget_rounds: int | None = None
+    clock: Callable[[], float] = time.perf_counter
+
+    def __post_init__(self) -> None:
+        for name, least in (("budget_worlds", 2), ("round_worlds", 2), ("rounds", 1), ("budget_rounds", 1)):
+            v = getattr(self, name)
+            if v is None and name in ("budget_worlds", "budget_rounds"):
+                continue
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or int(v) < least:
+                none = ", or None for the plan's rounds" if name == "budget_rounds" else ""
+                raise ValueError(f"{name}={v!r} must be a whole number >= {least}{none}")
+        t = self.budget_seconds
+        if t is not None and (isinstance(t, bool) or not isinstance(t, numbers.Real) or not 0 < float(t) < math.inf):
+            raise ValueError(f"budget_seconds={t!r} must be a number of seconds > 0, or None for no limit")
+
+    def sizes(self) -> list[int]:
+        """The planned rounds' worlds."""
+        return schedule(int(self.round_worlds), None if self.budget_worlds is None else int(self.budget_worlds),
+                        int(self.rounds))
 
 
 def schedule(round_worlds: int, budget_worlds: int | None, rounds: int = DEFAULT_ROUNDS) -> list[int]:
@@ -364,8 +397,7 @@ def schedule(round_worlds: int, budget_worlds: int | None, rounds: int = DEFAULT
         size *= 2
 
 
-def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread,
-           control) -> None:
+def _check(play, k, margin, alpha, same, spread, control) -> None:
     if not callable(play):
         raise ValueError(f"play={play!r} must be a function play(active, n_worlds, rng) returning Sums")
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
@@ -377,15 +409,6 @@ def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, 
             raise ValueError(f"{name}={v!r} must be a number >= 0 in the options' unit, e.g. {name}=0.25")
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < float(alpha) < 1:
         raise ValueError(f"alpha={alpha!r} must be between 0 and 1, e.g. alpha=0.05")
-    for name, v, least in (("budget_worlds", budget_worlds, 2), ("round_worlds", round_worlds, 2),
-                           ("rounds", rounds, 1)):
-        if v is None and name == "budget_worlds":
-            continue
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or int(v) < least:
-            raise ValueError(f"{name}={v!r} must be a whole number >= {least}")
-    if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(budget_seconds, numbers.Real)
-                                       or not float(budget_seconds) > 0):
-        raise ValueError(f"budget_seconds={budget_seconds!r} must be a number of seconds > 0, or None for no limit")
     if same is not None:
         s = np.asarray(same)
         if s.shape != (k,) or not np.issubdtype(s.dtype, np.integer) or any(
@@ -400,33 +423,32 @@ def _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, 
 
 
 def decide(play: Callable[[np.ndarray, int, np.random.SeedSequence], Sums], k: int, *, margin: float,
-           rng: RngLike = None, alpha: float = DEFAULT_ALPHA, budget_worlds: int | None = None,
-           budget_seconds: float | None = None, budget_rounds: int | None = None, round_worlds: int = 16,
-           rounds: int = DEFAULT_ROUNDS, same=None, spread: float | None = None, control=None, unit: str = "",
-           progress: bool = False, clock: Callable[[], float] = time.perf_counter) -> Verdict:
+           rng: RngLike = None, alpha: float = DEFAULT_ALPHA, budget: Budget | None = None, same=None,
+           spread: float | None = None, control=None, unit: str = "", progress: bool = False) -> Verdict:
     """Play ``k`` options out on the same worlds in rounds until a verdict (see the module's text).
 
     ``play(active, n_worlds, rng)`` plays the options ``active`` (an int64 array of option
     indices, ascending) on the same ``n_worlds`` fresh worlds seeded by ``rng`` (a
     ``SeedSequence``: round ``r``'s is ``rng.child(seed, r)``) and returns their :class:`Sums`
     (in ``active``'s order). ``margin``: options whose values differ by at most this much are
-    equal for the game (in ``unit``). Rounds: ``round_worlds`` worlds, doubling each round,
-    ``rounds`` of them or as many as ``budget_worlds`` holds (the plan); ``budget_seconds`` starts
-    no round that the last round's pace on ``clock`` says would end after it, ``budget_rounds``
-    none past that many (neither changes the plan). ``same[i]``: the first option equal to
-    ``i`` by the rules (played once, for all of them). ``spread``: see the module's text.
-    ``control``: ``(mu, var)``, two ``(k, k)`` arrays: for each pair ``i < j`` the mean of a cheaper
-    player's difference ``c`` (measured on other worlds) and that mean's variance; ``play``
-    then returns ``Sums.c`` and every difference is estimated with ``c`` as a control variate.
+    equal for the game (in ``unit``). ``budget``: the rounds planned and the stops
+    (:class:`Budget`; by default 8 rounds from 16 worlds, no time limit). ``same[i]``: the first
+    option equal to ``i`` by the rules (played once, for all of them). ``spread``: see the
+    module's text. ``control``: ``(mu, var)``, two ``(k, k)`` arrays: for each pair ``i < j`` the
+    mean of a cheaper player's difference ``c`` (measured on other worlds) and that mean's
+    variance; ``play`` then returns ``Sums.c`` and every difference is estimated with ``c`` as a
+    control variate.
     """
-    _check(play, k, margin, alpha, budget_worlds, budget_seconds, round_worlds, rounds, same, spread, control)
-    if budget_rounds is not None and (isinstance(budget_rounds, bool) or not isinstance(budget_rounds, numbers.Integral)
-                                      or budget_rounds < 1):
-        raise ValueError(f"budget_rounds={budget_rounds!r} must be a whole number >= 1, or None for the plan's rounds")
+    _check(play, k, margin, alpha, same, spread, control)
+    budget = Budget() if budget is None else budget
+    if not isinstance(budget, Budget):
+        raise ValueError(f"budget={budget!r} must be a cardodds.verdict.Budget, e.g. Budget(budget_seconds=6)")
+    clock, budget_rounds = budget.clock, budget.budget_rounds
+    budget_seconds = None if budget_rounds is not None else budget.budget_seconds
     ss, seed = as_seed_sequence(rng)
     same_t = tuple(range(k)) if same is None else tuple(int(s) for s in same)
     reps = sorted(set(same_t))
-    sizes = schedule(int(round_worlds), None if budget_worlds is None else int(budget_worlds), int(rounds))
+    sizes = budget.sizes()
     tally = _Tally(k, len(reps), len(sizes), float(margin), float(alpha), spread, control)
     t0 = clock()
     active = list(reps)

@@ -17,8 +17,6 @@ MOST = 12
 #: Functions still over :data:`MOST` ("path:function"), and why.
 OVER = {
     "cardodds/kanalje/analysis.py:evaluate_hand": "14: the hand, the card beside it and the seat are a position",
-    "cardodds/verdict.py:decide": "16: the plan and the budget (round_worlds, rounds, budget_worlds, budget_seconds, "
-                                  "budget_rounds, clock) want a bundle when the advisors pass one",
 }
 
 

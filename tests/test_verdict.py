@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from cardodds import engine, verdict
-from cardodds.verdict import Sums, Verdict, controlled_mean, critical_value, decide, pair_interval, schedule
+from cardodds.verdict import (Budget, Sums, Verdict, controlled_mean, critical_value, decide, pair_interval,
+                              schedule)
 
 
 def normal_play(means, noise=1.0, world=2.0, calls=None):
@@ -140,7 +141,7 @@ def test_one_option_is_the_best_without_a_world():
 
 
 def test_undecided_at_the_budget_says_what_would_decide_it():
-    v = decide(normal_play([0.0, -0.2, -3.0]), 3, margin=0.05, rng=4, budget_worlds=200, unit="points")
+    v = decide(normal_play([0.0, -0.2, -3.0]), 3, margin=0.05, rng=4, unit="points", budget=Budget(budget_worlds=200))
     assert v.kind == "undecided" and v.budget_limited and not v.partial
     assert v.group == (0, 1) and v.excluded == (2,)
     assert v.more_worlds is not None and v.more_worlds > 0
@@ -191,8 +192,8 @@ HARD = [  # (means, noise, margin): close options, many looks
 @pytest.mark.parametrize("means, noise, margin", HARD)
 def test_simultaneous_coverage(means, noise, margin):
     reps = 2000
-    vs = [decide(normal_play(means, noise=noise, world=1.0), len(means), margin=margin, rng=r, round_worlds=8,
-                 budget_worlds=8 * 31) for r in range(reps)]
+    vs = [decide(normal_play(means, noise=noise, world=1.0), len(means), margin=margin, rng=r,
+                 budget=Budget(round_worlds=8, budget_worlds=8 * 31)) for r in range(reps)]
     bad = _errors(vs, means, margin)
     # below alpha, within its Monte Carlo error (4 standard errors of a rate of alpha)
     assert bad / reps < 0.05 + 4 * math.sqrt(0.05 * 0.95 / reps), bad
@@ -203,8 +204,8 @@ def test_coverage_would_fail_with_one_95_percent_test_per_look(monkeypatch):
     monkeypatch.setattr(verdict, "critical_value", lambda df, alpha, looks, k: 1.96 if df > 0 else math.inf)
     means, noise, margin = HARD[0]
     reps = 400
-    vs = [decide(normal_play(means, noise=noise, world=1.0), len(means), margin=margin, rng=r, round_worlds=8,
-                 budget_worlds=8 * 31) for r in range(reps)]
+    vs = [decide(normal_play(means, noise=noise, world=1.0), len(means), margin=margin, rng=r,
+                 budget=Budget(round_worlds=8, budget_worlds=8 * 31)) for r in range(reps)]
     assert _errors(vs, means, margin) / reps > 0.05 + 4 * math.sqrt(0.05 * 0.95 / reps)
 
 
@@ -213,18 +214,19 @@ def test_coverage_with_rare_large_differences_needs_the_spread():
     spread of 6, no run calls them equal more often than alpha."""
     table = [[(0, 1.0)], [(-6, 0.05), (0, 0.95)]]
     reps = 1000
-    vs = [decide(discrete_play(table), 2, margin=0.25, rng=r, round_worlds=16, spread=6.0) for r in range(reps)]
+    vs = [decide(discrete_play(table), 2, margin=0.25, rng=r, spread=6.0, budget=Budget(round_worlds=16))
+          for r in range(reps)]
     assert _errors(vs, [0.0, -0.3], 0.25) / reps < 0.05
     # without it, a first round of 16 worlds shows no loss 44% of the time and the t interval is a point
-    vs = [decide(discrete_play(table), 2, margin=0.25, rng=r, round_worlds=16) for r in range(200)]
+    vs = [decide(discrete_play(table), 2, margin=0.25, rng=r, budget=Budget(round_worlds=16)) for r in range(200)]
     assert _errors(vs, [0.0, -0.3], 0.25) / 200 > 0.2
 
 
 def test_same_seed_same_verdict_and_independent_rounds():
-    a = decide(normal_play([0.0, -0.1, -0.5]), 3, margin=0.05, rng=9, budget_worlds=300)
-    b = decide(normal_play([0.0, -0.1, -0.5]), 3, margin=0.05, rng=9, budget_worlds=300)
+    a = decide(normal_play([0.0, -0.1, -0.5]), 3, margin=0.05, rng=9, budget=Budget(budget_worlds=300))
+    b = decide(normal_play([0.0, -0.1, -0.5]), 3, margin=0.05, rng=9, budget=Budget(budget_worlds=300))
     assert a == b and a.means == b.means
-    c = decide(normal_play([0.0, -0.1, -0.5]), 3, margin=0.05, rng=10, budget_worlds=300)
+    c = decide(normal_play([0.0, -0.1, -0.5]), 3, margin=0.05, rng=10, budget=Budget(budget_worlds=300))
     assert c.means != a.means
 
 
@@ -246,11 +248,11 @@ def _kernel(state, n, out, active):
     out[1 + 2 * a + a * a:1 + 2 * a + 2 * a * a] += (diff * diff).sum(axis=0).ravel()
 
 
-def engine_play(threads, backend=None):
+def engine_play(threads):
     def play(active, n, rng):
         a = len(active)
         res = engine.run(_kernel, (active,), 1 + 2 * a + 2 * a * a, samples=n, rng=rng, chunk_size=8,
-                         threads=threads, backend=backend)
+                         threads=threads)
         c = res.counts.astype(float)
         x = np.stack([c[1:1 + a], c[1 + a:1 + 2 * a]], axis=1)
         d = np.stack([c[1 + 2 * a:1 + 2 * a + a * a].reshape(a, a),
@@ -273,11 +275,11 @@ def test_an_interrupted_round_returns_what_was_decided_so_far():
         if n > 32:  # the third round
             raise KeyboardInterrupt
         return inner(active, n, rng)
-    v = decide(play, 3, margin=0.01, rng=1, round_worlds=16)
+    v = decide(play, 3, margin=0.01, rng=1, budget=Budget(round_worlds=16))
     assert v.partial and v.rounds == 2 and not v.budget_limited and v.kind == "undecided"
     assert max(v.worlds) == 48
     assert v.words(["a", "b", "c"]).endswith("(interrupted after 2 of 8 rounds: partial)")
-    whole = decide(inner, 3, margin=0.01, rng=1, round_worlds=16, budget_worlds=48)
+    whole = decide(inner, 3, margin=0.01, rng=1, budget=Budget(round_worlds=16, budget_worlds=48))
     assert whole.means == v.means  # the same worlds: rounds are seeded by their number alone
 
     def first(active, n, rng):
@@ -292,7 +294,7 @@ def test_a_round_cut_short_by_the_engine_is_partial():
     def play(active, n, rng):
         s = inner(active, min(n, 20), rng)
         return s._replace(partial=n > 20)
-    v = decide(play, 3, margin=0.01, rng=1, round_worlds=16)
+    v = decide(play, 3, margin=0.01, rng=1, budget=Budget(round_worlds=16))
     assert v.partial and v.rounds == 2 and max(v.worlds) == 36
 
 
@@ -303,7 +305,7 @@ def test_an_interrupted_session_stops_between_rounds():
             if n > 16:
                 s.interrupted = True  # Ctrl-C deferred by defer_interrupts() during this round
             return inner(active, n, rng)
-        v = decide(play, 3, margin=0.01, rng=1, round_worlds=16)
+        v = decide(play, 3, margin=0.01, rng=1, budget=Budget(round_worlds=16))
     assert v.partial and v.rounds == 2
 
 
@@ -314,19 +316,20 @@ def test_the_time_budget_starts_no_round_it_cannot_finish():
     def slow(active, n, rng):  # a world and option takes 1 ms of a fake clock
         now[0] += 0.001 * n * len(active)
         return inner(active, n, rng)
-    v = decide(slow, 3, margin=0.01, rng=1, round_worlds=16, budget_seconds=0.5, clock=lambda: now[0])
+    v = decide(slow, 3, margin=0.01, rng=1,
+               budget=Budget(round_worlds=16, budget_seconds=0.5, clock=lambda: now[0]))
     # rounds of 16, 32, 64 worlds on 3 options take 0.336 s; the next, 128 worlds, would end past 0.5 s
     assert v.budget_limited and v.kind == "undecided" and v.rounds == 3 and v.planned_rounds == 8
     assert now[0] == pytest.approx(0.001 * 3 * 112) and max(v.worlds) == 112
     # what it ran is what a budget of the same rounds gives, figure for figure
-    again = decide(inner, 3, margin=0.01, rng=1, round_worlds=16, budget_rounds=v.rounds)
+    again = decide(inner, 3, margin=0.01, rng=1, budget=Budget(round_worlds=16, budget_rounds=v.rounds))
     assert again == v and again.means == v.means and again.worlds == v.worlds
 
 
 def test_a_budget_of_rounds_keeps_the_plan():
     play = normal_play([0.0, -0.1, -0.2, -0.3])
-    whole = decide(play, 4, margin=0.01, rng=1, round_worlds=8, rounds=6)
-    cut = decide(play, 4, margin=0.01, rng=1, round_worlds=8, rounds=6, budget_rounds=3)
+    whole = decide(play, 4, margin=0.01, rng=1, budget=Budget(round_worlds=8, rounds=6))
+    cut = decide(play, 4, margin=0.01, rng=1, budget=Budget(round_worlds=8, rounds=6, budget_rounds=3))
     assert cut.rounds == 3 and cut.planned_rounds == whole.planned_rounds == 6 and cut.budget_limited
     assert max(cut.worlds) == 8 * 7
 
@@ -336,11 +339,12 @@ def test_a_budget_of_rounds_keeps_the_plan():
     (dict(margin=-1), "margin=-1 must be a number >= 0"),
     (dict(margin=math.nan), "margin=nan must be a number >= 0"),
     (dict(alpha=1.5), "alpha=1.5 must be between 0 and 1"),
-    (dict(budget_worlds=1), "budget_worlds=1 must be a whole number >= 2"),
-    (dict(round_worlds=1.5), "round_worlds=1.5 must be a whole number >= 2"),
-    (dict(rounds=0), "rounds=0 must be a whole number >= 1"),
-    (dict(budget_seconds=0), "budget_seconds=0 must be a number of seconds > 0"),
-    (dict(budget_rounds=0), "budget_rounds=0 must be a whole number >= 1"),
+    (dict(budget=dict(budget_worlds=1)), "budget_worlds=1 must be a whole number >= 2"),
+    (dict(budget=dict(round_worlds=1.5)), "round_worlds=1.5 must be a whole number >= 2"),
+    (dict(budget=dict(rounds=0)), "rounds=0 must be a whole number >= 1"),
+    (dict(budget=dict(budget_seconds=0)), "budget_seconds=0 must be a number of seconds > 0"),
+    (dict(budget=dict(budget_rounds=0)), "budget_rounds=0 must be a whole number >= 1"),
+    (dict(budget=[16, 8]), "budget=[16, 8] must be a cardodds.verdict.Budget"),
     (dict(same=[0, 0]), "same= must give, for each of the k options"),
     (dict(same=[0, 2, 2]), "same= must give"),
     (dict(spread=-2), "spread=-2 must be a number >= 0"),
@@ -351,6 +355,8 @@ def test_bad_arguments_are_refused(kwargs, message):
     args = dict(play=normal_play([0.0, 1.0, 2.0]), k=3, margin=0.25)
     args.update(kwargs)
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        if isinstance(args.get("budget"), dict):  # a Budget is checked when it is made
+            args["budget"] = Budget(**args["budget"])
         decide(args.pop("play"), args.pop("k"), **args)
 
 
@@ -396,8 +402,9 @@ def test_controlled_mean_is_exact_without_noise_of_its_own():
 def test_a_control_variate_narrows_the_intervals_and_keeps_the_verdict():
     means, cheap = [0.0, -0.15, -1.0], [0.1, 0.0, -0.8]
     control = cheap_control(cheap, 100_000, 99)
-    plain = decide(controlled_play(means, cheap), 3, margin=0.05, rng=3, budget_worlds=496)
-    with_c = decide(controlled_play(means, cheap), 3, margin=0.05, rng=3, budget_worlds=496, control=control)
+    plain = decide(controlled_play(means, cheap), 3, margin=0.05, rng=3, budget=Budget(budget_worlds=496))
+    with_c = decide(controlled_play(means, cheap), 3, margin=0.05, rng=3, control=control,
+                    budget=Budget(budget_worlds=496))
     assert plain.control_gain is None and with_c.control_gain > 4
     assert with_c.kind == "best" and with_c.group == (0,)
     assert sum(with_c.worlds) < sum(plain.worlds)
@@ -407,8 +414,8 @@ def test_coverage_with_a_control_variate():
     means, cheap = [0.0, -0.3], [0.0, 0.0]  # a loss above the margin the cheap player does not see
     reps = 1000
     control = cheap_control(cheap, 100_000, 7)
-    vs = [decide(controlled_play(means, cheap), 2, margin=0.25, rng=r, round_worlds=8, budget_worlds=8 * 31,
-                 control=control) for r in range(reps)]
+    vs = [decide(controlled_play(means, cheap), 2, margin=0.25, rng=r, control=control,
+                 budget=Budget(round_worlds=8, budget_worlds=8 * 31)) for r in range(reps)]
     assert _errors(vs, means, 0.25) / reps < 0.05
 
 

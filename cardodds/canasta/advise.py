@@ -40,7 +40,7 @@ from ..advice import AdviceResult
 from ..engine import takes_backend
 from ..rng import as_seed_sequence, child
 from ..stats import Estimate
-from ..verdict import Sums, Verdict, decide, judge
+from ..verdict import Budget, Sums, Verdict, decide, judge
 from . import _advise as A
 from . import _table as T
 from ._defaults import (ADVICE_DECISIONS, ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SECONDS,
@@ -262,17 +262,6 @@ def _margins(margin) -> dict[str, float]:
     return {"margin": float(pair[0]), "win_game": float(pair[1])}
 
 
-def _check_budget(budget_seconds, budget_rounds) -> None:
-    if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(
-            budget_seconds, (int, float, np.integer, np.floating)) or not 0 < float(budget_seconds) < math.inf):
-        raise ValueError(f"budget_seconds={budget_seconds!r} must be a number of seconds > 0, or None for no limit, "
-                         f"e.g. budget_seconds={ADVISE_SECONDS:g}")
-    if budget_rounds is not None and (isinstance(budget_rounds, bool) or not isinstance(
-            budget_rounds, (int, np.integer)) or budget_rounds < 1):
-        raise ValueError(f"budget_rounds={budget_rounds!r} must be a whole number >= 1 (the rounds of a verdict "
-                         "cut by its time budget repeat it), or None")
-
-
 def _estimates(f: dict, k: int, n, n_pair, by: str, score_given: bool) -> tuple[dict, dict]:
     """The figures of each option over its ``n[i]`` deals, and the paired differences of each
     pair over its ``n_pair`` deals (by :func:`_pair_index`)."""
@@ -313,7 +302,7 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     check_run(samples=samples, threads=threads, rng=rng)
     _check_precision(samples, target_halfwidth)
     margins = _margins(margin)
-    _check_budget(budget_seconds, budget_rounds)
+    budget = Budget(ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds=budget_seconds, budget_rounds=budget_rounds)
     pos = _check_position(position, rules)
     rules = pos.rules
     codes, names, user, hp = resolve_policies(policies, params)
@@ -344,7 +333,7 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
                   sampled="deal", rules=rules)
     if samples is None and target_halfwidth is None and k > 1:
         return _adaptive(opts, args, score is not None, rng, threads, chunk, progress,
-                         (margins, budget_seconds, budget_rounds), result)
+                         (margins, budget), result)
     layout = A.advice_layout(k)
 
     def fields(c) -> dict:
@@ -380,7 +369,7 @@ def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: in
               result: dict) -> AdviceResult:
     """The options played in rounds until a verdict (:func:`cardodds.verdict.decide`) on the
     ranked figure, which the first round's deals choose (:func:`_ranked_by`)."""
-    margins, budget_seconds, budget_rounds = budget
+    margins, budget = budget
     k = len(opts)
     tally = _Tally(k)
     ss, _ = as_seed_sequence(rng)
@@ -406,11 +395,10 @@ def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: in
         tally.add(res.counts, active, int(res.samples))
         return _sums({name: res.counts[sub.slice(name)] for name in sub.names()}, int(res.samples), by, res.partial)
 
-    if budget_seconds is not None:
-        budget_seconds = max(budget_seconds - (time.perf_counter() - t0), 1e-3)
-    decision = decide(play, k, margin=margins[by], rng=ss, budget_seconds=budget_seconds,
-                      budget_rounds=budget_rounds, round_worlds=ADVISE_ROUND_WORLDS, rounds=ADVISE_ROUNDS,
-                      spread=_SPREAD[by], unit=VERDICT_UNITS[by], progress=progress)
+    if budget.budget_seconds is not None:  # the first round counts
+        budget = replace(budget, budget_seconds=max(budget.budget_seconds - (time.perf_counter() - t0), 1e-3))
+    decision = decide(play, k, margin=margins[by], rng=ss, budget=budget, spread=_SPREAD[by], unit=VERDICT_UNITS[by],
+                      progress=progress)
     f = {name: tally.counts[lay.slice(name)] for name in lay.names()}
     figures, pairs = _estimates(f, k, tally.n, tally.n_pair, by, score_given)
     return AdviceResult(unit=UNITS[by], ranked_by=by, figures=figures, pairs=pairs, decision=decision,

@@ -24,7 +24,7 @@ from ..cards import card_str
 from ..engine import run, takes_backend
 from ..rng import RngLike
 from ..stats import Estimate, paired_difference
-from ..verdict import Sums, Verdict, decide, judge
+from ..verdict import Budget, Sums, Verdict, decide, judge
 from ._defaults import (ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SECONDS, ADVISE_SPREAD,
                         ADVISE_VARIANT, OPPONENTS)
 from ._advise import PositionArrays, Posterior, advice_layout, advise_worlds, posterior_tables
@@ -112,12 +112,12 @@ def advise(position: Position, *, policies=OPPONENTS, rules: KanaRules | None = 
     rules = rules_for(None, ADVISE_VARIANT if rules is None else None, rules)
     check_rules_fit(rules, pos)
     margin = _margin(margin)
+    budget = Budget(ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds=budget_seconds, budget_rounds=budget_rounds)
     seat, mine, known_kanad = pos.seat, list(pos.hand), pos.kanad_by_seat
     default_size = samples is None and target_halfwidth is None
     samples, thw = _run_size(samples, target_halfwidth, threads, rng)
     opp, label = _advice_opponents(rules, policies, seat, known_kanad)
     if default_size and rules.variant == "official" and all(s.kind == KIND_BLIND for s in opp):
-        _check_budget(budget_seconds, budget_rounds)
         return _official_advice(rules, pos, label)
     table, custom = pack_lineups([opp], rules.players)
     kanad_arr = np.full(rules.players, -1, np.int64)
@@ -142,9 +142,7 @@ def advise(position: Position, *, policies=OPPONENTS, rules: KanaRules | None = 
         return rules.pack(), advice_layout(len(active)).offsets_array(), table, arrays, post, custom
 
     if default_size and len(set(same.tolist())) > 1:
-        return _adaptive(rules, pos, label, names, same, args, rng, threads, progress,
-                         (margin, budget_seconds, budget_rounds))
-    _check_budget(budget_seconds, budget_rounds)
+        return _adaptive(rules, pos, label, names, same, args, rng, threads, progress, (margin, budget))
     layout = advice_layout(C)
 
     def hw(counts, N):
@@ -161,16 +159,6 @@ def advise(position: Position, *, policies=OPPONENTS, rules: KanaRules | None = 
     decision = _judged(res.counts, layout, N, same, margin, rules.players, res.seed, res.partial)
     return _result(rules, pos, label, names, tuple(Estimate.proportion(wins[j], N) for j in range(C)),
                    pairs, N, res.seed, res.partial, res.counts, decision)
-
-
-def _check_budget(budget_seconds, budget_rounds) -> None:
-    """The budget's arguments where no rounds are played, checked as :func:`~cardodds.verdict.decide` checks them."""
-    if budget_seconds is not None and (isinstance(budget_seconds, bool) or not isinstance(budget_seconds, numbers.Real)
-                                       or not float(budget_seconds) > 0):
-        raise ValueError(f"budget_seconds={budget_seconds!r} must be a number of seconds > 0, or None for no limit")
-    if budget_rounds is not None and (isinstance(budget_rounds, bool) or not isinstance(budget_rounds, numbers.Integral)
-                                      or budget_rounds < 1):
-        raise ValueError(f"budget_rounds={budget_rounds!r} must be a whole number >= 1, or None for the plan's rounds")
 
 
 def _sums(counts, layout, n: int, scale: int, partial: bool) -> Sums:
@@ -238,7 +226,7 @@ def _tallied(t: _Tally, same: tuple[int, ...]) -> tuple[tuple[Estimate, ...], tu
 def _adaptive(rules: KanaRules, pos: Position, label, names, same, args, rng, threads, progress,
               budget) -> AdviceResult:
     """The options played in rounds until a verdict (:func:`cardodds.verdict.decide`)."""
-    margin, budget_seconds, budget_rounds = budget
+    margin, budget = budget
     k = len(names)
     tally = _Tally(k)
 
@@ -250,9 +238,8 @@ def _adaptive(rules: KanaRules, pos: Position, label, names, same, args, rng, th
 
     two = np.arange(2, dtype=np.int64)  # compile the kernel first: the time budget counts play, not compiling
     run(advise_worlds, args(two), advice_layout(2).size, samples=1, rng=0, threads=1)
-    decision = decide(play, k, margin=margin, rng=rng, budget_seconds=budget_seconds, budget_rounds=budget_rounds,
-                      round_worlds=ADVISE_ROUND_WORLDS, rounds=ADVISE_ROUNDS, same=same,
-                      spread=ADVISE_SPREAD * rules.players, unit=VERDICT_UNIT, progress=progress)
+    decision = decide(play, k, margin=margin, rng=rng, budget=budget, same=same, spread=ADVISE_SPREAD * rules.players,
+                      unit=VERDICT_UNIT, progress=progress)
     win, pairs = _tallied(tally, decision.same)
     return _result(rules, pos, label, names, win, pairs, int(tally.n.max()), decision.seed, decision.partial,
                    tally.counts, decision)

@@ -38,7 +38,7 @@ import numpy as np
 
 from .._validate import check_run
 from ..advice import AdviceResult
-from ..verdict import Sums, Verdict, decide, judge
+from ..verdict import Budget, Sums, Verdict, decide, judge
 from ..cards import SUIT_NAMES
 from ..engine import run, takes_backend
 from ..stats import Z95, Estimate
@@ -325,9 +325,9 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
                 (pos.start, _observations(pos, codes)) if infer else None, phase1)
 
     chunk = _CHUNK if fast else _CHUNK_SLOW
+    budget = Budget(ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds=budget_seconds, budget_rounds=budget_rounds)
     if samples is None and target_halfwidth is None and not infer and len(set(same.tolist())) > 1:
-        return _adaptive(position, cards, same, args, names, rules, chunk, rng, threads, progress,
-                         (margin, budget_seconds, budget_rounds))
+        return _adaptive(position, cards, same, args, names, rules, chunk, rng, threads, progress, (margin, budget))
     if samples is None and target_halfwidth is None:
         samples = ADVISE_SAMPLES[0] if fast else ADVISE_SAMPLES[1]
     cap = min(MAX_WORLDS[0] if fast else MAX_WORLDS[1], MAX_INFER_WORLDS if infer else MAX_WORLDS[0])
@@ -352,7 +352,7 @@ def _margin(margin) -> float:
 def _adaptive(position: Position, cards, same, args, names, rules, chunk: int, rng, threads, progress,
               budget) -> AdviceResult:
     """The cards played in rounds until a verdict (:func:`cardodds.verdict.decide`)."""
-    margin, budget_seconds, budget_rounds = budget
+    margin, budget = budget
     tally = _Tally(len(cards))
 
     def play(active: np.ndarray, n: int, ss) -> Sums:
@@ -366,11 +366,8 @@ def _adaptive(position: Position, cards, same, args, names, rules, chunk: int, r
     two = cards[:2]  # compile the kernel first: the time budget counts play, not compiling
     run(KA.advise_kernel, args(two, np.arange(2, dtype=np.int64)), ADVICE.size, samples=1, rng=0, chunk_size=chunk,
         threads=1)
-    if budget_rounds is not None:  # the rounds bound the run: the same answer on any machine
-        budget_seconds = None
-    decision = decide(play, len(cards), margin=margin, rng=rng, budget_seconds=budget_seconds,
-                      budget_rounds=budget_rounds, round_worlds=ADVISE_ROUND_WORLDS, rounds=ADVISE_ROUNDS,
-                      same=same, spread=ADVISE_SPREAD, unit="points", progress=progress)
+    decision = decide(play, len(cards), margin=margin, rng=rng, budget=budget, same=same, spread=ADVISE_SPREAD,
+                      unit="points", progress=progress)
     figures, pairs = _tallied(position, tally, decision)
     v = ADVICE.view(tally.counts)
     return AdviceResult(game="kanalje", position=position, options=position.options, unit=UNIT, ranked_by="score",
