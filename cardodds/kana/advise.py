@@ -90,18 +90,12 @@ def advise(position: Position, *, policies=OPPONENTS, rules: KanaRules | None = 
     ``rules`` (players, variant): without it the advisor asks about peek-one at a table of 4
     (the official rules leave no choice).
 
-    Deals are sampled consistent with all I know (an earlier känä weighs the cards its player
-    kept), and every option plays the same deals. The verdict (:mod:`cardodds.verdict`, in
-    antes: P(win) times the players): without ``samples`` or ``target_halfwidth`` the options
-    are played in rounds of fresh deals (4,096, doubling), an option shown to lose stops being
-    played, and the run stops when one känä beats every other, when the känäs left are equal
-    within ``margin`` antes, or when no round would end within ``budget_seconds`` (then
-    ``budget_rounds=`` the rounds it ran repeats it exactly). With ``samples`` deals (or
-    ``target_halfwidth`` on the paired difference of the two best) every option plays all of
-    them, and the same rule judges them in one look. Options equal by the rules (the official
-    rules' three unseen cards; in peek-all two cards of one rank) are one choice. Official
-    rules, blind opponents and no run size give the exact answer: every option wins with
-    probability 1/n.
+    Deals are sampled consistent with all I know, every option on the same deals. Without
+    ``samples`` or ``target_halfwidth`` the options play rounds of fresh deals until one känä
+    beats every other, those left are equal within ``margin`` antes, or ``budget_seconds`` ends
+    (``budget_rounds``: at most that many rounds instead): :mod:`cardodds.verdict`. With
+    ``samples`` the same rule judges one run in one look. Official rules with blind opponents
+    and no run size: exact, every option wins with probability 1/n.
 
     >>> a = advise(Position("2h ? ?", seat=2), policies="blind", rules=KanaRules(4, "peek-one"),
     ...            samples=100_000, rng=1)
