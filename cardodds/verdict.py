@@ -246,6 +246,7 @@ class Verdict:
             raise ValueError(f"names has {len(names)} entries for {len(self.same)} options; name every option")
         unit = self.unit if unit is None else unit
         u = f" {unit}" if unit else ""
+        num = functools.partial(_num, digits=2 if self.margin < 1 else 1 if self.margin < 10 else 0)
         if self.kind == "best" and len(self.group) == 1:
             text = f"{verb} {names[self.group[0]]}"
         elif self.kind == "best":
@@ -261,15 +262,16 @@ class Verdict:
                 who = f"{names[top]} and {names[others[0]]} differ by"
             else:
                 who = f"{_and(names[i] for i in others)} differ from {names[top]} by"
-            text = f"no {noun} is better at this precision: {who} {_num(lo, True)} to {_num(hi, True)}{u}"
+            text = f"no {noun} is better at this precision: {who} {num(lo, True)} to {num(hi, True)}{u}"
             if self.more_worlds:
                 text += f"; about {_about(self.more_worlds)} more {sampled}s would decide it"
         if self.excluded:
             lo = min(self.loss[i][0] for i in self.excluded)
             hi = max(self.loss[i][1] for i in self.excluded)
             verb = "loses" if len(self.excluded) == 1 else "lose"
-            amount = f"{_num(lo)} to {_num(hi)}" if _num(lo) != "0" else f"up to {_num(hi)}"
-            text += f"; {' '.join(names[i] for i in self.excluded)} {verb} {amount}{u}"
+            amount = f"{num(lo)} to {num(hi)}" if num(lo) != "0" else f"up to {num(hi)}"
+            sep = ", " if any(" " in names[i] for i in self.excluded) else " "  # "discard 5, discard K"
+            text += f"; {sep.join(names[i] for i in self.excluded)} {verb} {amount}{u}"
         if self.partial:
             text += f" (interrupted after {self.rounds} of {self.planned_rounds} rounds: partial)"
         return text
@@ -292,14 +294,16 @@ class Verdict:
         }
 
 
-def _num(x: float, sign: bool = False) -> str:
-    """Two decimals (two significant figures below 0.1) without trailing zeros: 0.6, 1.5, 0.25,
-    +0.11, 0.005."""
+def _num(x: float, sign: bool = False, digits: int = 2) -> str:
+    """``digits`` decimals (with 2, two significant figures below 0.1) without trailing zeros:
+    0.6, 1.5, 0.25, +0.11, 0.005; ``digits=0``: 1154."""
     if not math.isfinite(x):
         return ("+" if sign and x > 0 else "") + ("inf" if x > 0 else "-inf")
-    digits = 2 if x == 0 or abs(x) >= 0.1 else min(6, 1 - math.floor(math.log10(abs(x))))
+    if digits == 2 and x != 0 and abs(x) < 0.1:
+        digits = min(6, 1 - math.floor(math.log10(abs(x))))
     s = f"{x + 0.0:+.{digits}f}" if sign else f"{x + 0.0:.{digits}f}"
-    s = s.rstrip("0").rstrip(".")
+    if digits:
+        s = s.rstrip("0").rstrip(".")
     return "0" if s in ("+0", "-0", "") else s
 
 

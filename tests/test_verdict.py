@@ -167,6 +167,14 @@ def test_words_format():
     assert d["excluded"][0]["loss"] == {"lo": 0.6, "hi": 1.2}
     assert [w["worlds"] for w in d["worlds"]] == [64, 64, 16, 16, 16]
     assert verdict._about(12_345) == "12,000" and verdict._about(87) == "87"
+    # a margin of points a hand: whole points; names of several words apart by commas; a margin under 0.1 kept
+    pts = Verdict("best", (0,), (1, 2), ((0, 0), (9.47, 1150.2), (40.0, 1140.0)), (0.0, -300.0, -600.0),
+                  (640, 640, 64), (0, 1, 2), 25.0, "points", 0.05, 4, 10, False, False, 1)
+    assert pts.words(["discard 3b", "discard 5", "discard K"], verb="best:") == \
+        "best: discard 3b; discard 5, discard K lose 9 to 1150 points"
+    small = Verdict("equal", (0, 1), (), ((0, 0), (0, 0.004)), (0.3, 0.298), (4096, 4096), (0, 1), 0.005,
+                    "antes", 0.05, 1, 12, False, False, 1)
+    assert small.words(["9h", "?"], verb="känä") == "känä 9h or ? (within 0.005 antes of each other)"
 
 
 def _errors(verdicts, means, margin):

@@ -54,7 +54,7 @@ ADVISE_MARGIN = (25.0, 0.01)
 ADVISE_SPREAD = (2000.0, 1.0)
 ADVISE_ROUND_WORLDS = 64
 ADVISE_ROUNDS = 10
-ADVISE_SECONDS = 3.0
+ADVISE_SECONDS = 6.0
 #: ``advise``'s finest precision (points) and the most deals a run to a precision plays.
 MIN_ADVICE_HALFWIDTH = 1.0
 MAX_ADVICE_SAMPLES = 10_000_000
