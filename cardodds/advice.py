@@ -43,6 +43,7 @@ import math
 import shlex
 from dataclasses import dataclass
 from functools import cached_property
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -54,7 +55,7 @@ from .verdict import Verdict
 if TYPE_CHECKING:  # pandas is imported where a frame is built
     import pandas as pd
 
-__all__ = ["AdviceResult", "Ranking", "Turn", "Position", "decide", "pair_index"]
+__all__ = ["AdviceResult", "Ranking", "Turn", "Position", "decide", "pair_index", "tallied_pairs"]
 
 
 class Position:
@@ -116,6 +117,25 @@ class Turn:
 def pair_index(i: int, j: int, k: int) -> int:
     """Where the pair ``i < j`` of ``k`` options sits in :attr:`AdviceResult.pairs`."""
     return i * k - i * (i + 1) // 2 + (j - i - 1)
+
+
+def tallied_pairs(same: Sequence[int], n: Sequence[int], estimate: Callable[[int], Estimate],
+                  index: Callable[[int, int], int]) -> tuple[Estimate, ...]:
+    """The paired differences of an adaptive run (:mod:`cardodds.verdict`), every two options
+    ``i < j`` in :func:`pair_index`'s order: ``estimate(at)`` reads the pair kept at ``index(a,
+    b)`` (``a < b``); an option equal to another by the rules (``same``) is that one, and two
+    such options differ by exactly 0 on the ``n`` worlds of the one they are."""
+    k = len(same)
+    out = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            ra, rb = same[a], same[b]
+            if ra == rb:
+                out.append(Estimate(0.0, 0.0, 0.0, 0.0, int(n[ra])))
+                continue
+            e = estimate(index(min(ra, rb), max(ra, rb)))
+            out.append(e if ra < rb else e.scaled(-1))
+    return tuple(out)
 
 
 def _zero(e: Estimate) -> bool:

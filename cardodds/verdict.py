@@ -62,6 +62,10 @@ KINDS = ("best", "equal", "undecided")
 #: ``round_worlds * 2**r`` worlds.
 DEFAULT_ROUNDS = 8
 DEFAULT_ALPHA = 0.05
+#: An advisor's plan and time budget unless its game says otherwise: ten rounds at most, none
+#: started that would end after 6 s, about what a player beside the table waits for an answer.
+ADVICE_ROUNDS = 10
+ADVICE_SECONDS = 6.0
 
 
 class Sums(NamedTuple):

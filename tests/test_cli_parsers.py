@@ -29,8 +29,8 @@ MEANING = {
     "--build": "compute the tables", "--html": "also write the review as one self-contained web page",
     "--check": "verify the table after every move", "--max-deals": "an open game counts as unfinished after",
     "--first-player": "who moves first", "--margin": "equal for the verdict",
-    "--budget-seconds": "without --samples: start no round of worlds that would end after",
-    "--budget-rounds": "without --samples: play at most R rounds of worlds",
+    "--budget-seconds": "without --samples: start no round that would end after S seconds",
+    "--budget-rounds": "without --samples: play at most R rounds",
 }
 #: Flags a meaning once had under another name in one game: none may come back.
 RENAMED = {"--cards": "--hand", "--opponents": "--policies", "--max-hands": "--max-deals", "--first": "--first-player",

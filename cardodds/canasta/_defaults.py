@@ -1,6 +1,8 @@
 """Polish Canasta's defaults and limits, defined once: the API's functions and the CLI's
 parser read them from here (light enough for the parser to import)."""
 
+from ..verdict import ADVICE_ROUNDS, ADVICE_SECONDS
+
 #: Most draws ``melds``/``hand_odds`` follow a hand through.
 MAX_TURNS = 40
 
@@ -53,8 +55,8 @@ DEFAULT_ADVICE_SAMPLES = 2_000
 ADVISE_MARGIN = (25.0, 0.01)
 ADVISE_SPREAD = (2000.0, 1.0)
 ADVISE_ROUND_WORLDS = 64
-ADVISE_ROUNDS = 10
-ADVISE_SECONDS = 6.0
+ADVISE_ROUNDS = ADVICE_ROUNDS
+ADVISE_SECONDS = ADVICE_SECONDS
 #: ``advise``'s finest precision (points) and the most deals a run to a precision plays.
 MIN_ADVICE_HALFWIDTH = 1.0
 MAX_ADVICE_SAMPLES = 10_000_000

@@ -296,12 +296,13 @@ def _add_advise(csub) -> None:
                    f"{D.ADVISE_MARGIN[0]:g}), or ranked by P(we win the game) within P "
                    f"(default {D.ADVISE_MARGIN[1]:g})")
     a.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=D.ADVISE_SECONDS,
-                   metavar="S", help="without --samples: start no round of worlds that would end after S seconds "
+                   metavar="S", help="without --samples: start no round that would end after S seconds "
                    f"(default {D.ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it "
                    "exactly")
     a.add_argument("--budget-rounds", type=cu.int_range(1, D.ADVISE_ROUNDS), default=None, metavar="R",
-                   help=f"without --samples: play at most R rounds of worlds (sampled deals: "
-                   f"{D.ADVISE_ROUND_WORLDS}, {2 * D.ADVISE_ROUND_WORLDS}, ...; at most {D.ADVISE_ROUNDS})")
+                   help=f"without --samples: play at most R rounds of deals ({D.ADVISE_ROUND_WORLDS}, "
+                   f"{2 * D.ADVISE_ROUND_WORLDS}, ...; at most {D.ADVISE_ROUNDS}), whatever the time: the same answer "
+                   "on any machine")
     _house_flags(a)
     cu.add_run_options(a, "a verdict: rounds of deals until one option is best, the options left are equal within "
                        "--margin, or --budget-seconds ends; N: every option on N deals", unit="sampled deals",

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..advice import AdviceResult
+from ..advice import AdviceResult, tallied_pairs
 from ..cards import card_str
 from ..engine import run, takes_backend
 from ..rng import RngLike
@@ -204,17 +204,9 @@ def _tallied(t: _Tally, same: tuple[int, ...]) -> tuple[tuple[Estimate, ...], tu
     wins = t.counts[t.layout.slice("wins")]
     plus, minus = t.counts[t.layout.slice("plus")], t.counts[t.layout.slice("minus")]
     win = tuple(Estimate.proportion(int(wins[same[i]]), int(t.n[same[i]])) for i in range(k))
-    pairs = []
-    for a in range(k):
-        for b in range(a + 1, k):
-            ra, rb = same[a], same[b]
-            if ra == rb:
-                pairs.append(Estimate(0.0, 0.0, 0.0, 0.0, int(t.n[ra])))
-                continue
-            at = _pair_index(k, min(ra, rb), max(ra, rb))
-            e = paired_difference(plus[at], minus[at], int(t.n_pair[at]))
-            pairs.append(e if ra < rb else e.scaled(-1))
-    return win, tuple(pairs)
+    pairs = tallied_pairs(same, t.n, lambda at: paired_difference(plus[at], minus[at], int(t.n_pair[at])),
+                          lambda a, b: _pair_index(k, a, b))
+    return win, pairs
 
 
 def _adaptive(rules: KanaRules, pos: Position, label, names, same, args, rng, threads, progress,

@@ -96,15 +96,16 @@ def _add_advise(ksub) -> None:
                      help="who plays the other seats: table (the equilibrium table, default), blind, or a policy name "
                      "(threshold:V, kana:RANKS, best-pair, highest-sum, kana-highest, random)")
     adv.add_argument("--margin", type=cu.positive_float(0.0, float(MAX_PLAYERS), " (antes)"), default=ADVISE_MARGIN,
-                     metavar="M", help=f"känäs within M antes a round of each other are equal for the verdict "
+                     metavar="M", help=f"equal for the verdict: känäs within M antes a round of each other "
                      f"(default {ADVISE_MARGIN})")
     adv.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=ADVISE_SECONDS,
-                     metavar="S", help="without --samples: start no round of deals that would end after S seconds "
+                     metavar="S", help="without --samples: start no round that would end after S seconds "
                      f"(default {ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it "
                      "exactly")
     adv.add_argument("--budget-rounds", type=cu.int_range(1, ADVISE_ROUNDS), default=None, metavar="R",
                      help=f"without --samples: play at most R rounds of deals ({ADVISE_ROUND_WORLDS:,}, "
-                     f"{2 * ADVISE_ROUND_WORLDS:,}, ...; at most {ADVISE_ROUNDS})")
+                     f"{2 * ADVISE_ROUND_WORLDS:,}, ...; at most {ADVISE_ROUNDS}), whatever the time: the same "
+                     "answer on any machine")
     cu.add_run_options(adv, "a verdict: rounds of deals until one känä is best, the känäs left are equal within "
                        f"--margin, or --budget-seconds ends ({ADVISE_SAMPLES:,} when every känä is one by the "
                        "rules); N: every känä on N deals")

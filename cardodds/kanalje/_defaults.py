@@ -4,6 +4,8 @@ The API and the CLI both read them here, so a command and its function cannot di
 ``policies.POLICIES`` maps the names to their kernel codes (a test checks the two agree).
 """
 
+from ..verdict import ADVICE_ROUNDS, ADVICE_SECONDS
+
 #: The built-in players, in the order help texts list them.
 POLICY_NAMES = ("random", "heuristic", "lookahead", "pimc")
 #: The policy of every seat unless told otherwise.
@@ -37,8 +39,8 @@ ADVISE_SAMPLES = (10_000, 40)
 ADVISE_MARGIN = 0.25
 ADVISE_SPREAD = 4.0
 ADVISE_ROUND_WORLDS = 16
-ADVISE_ROUNDS = 10
-ADVISE_SECONDS = 6.0
+ADVISE_ROUNDS = ADVICE_ROUNDS
+ADVISE_SECONDS = ADVICE_SECONDS
 #: The most deals a game may be allowed (``max_deals``); a game still open after its
 #: ``max_deals`` deals is counted as unfinished.
 MAX_DEALS = 1000

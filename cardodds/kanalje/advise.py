@@ -37,7 +37,7 @@ from dataclasses import replace
 import numpy as np
 
 from .._validate import check_run
-from ..advice import AdviceResult
+from ..advice import AdviceResult, tallied_pairs
 from ..verdict import Budget, Sums, Verdict, decide, judge
 from ..cards import SUIT_NAMES
 from ..engine import run, takes_backend
@@ -162,17 +162,9 @@ def _tallied(pos: Position, t: _Tally, decision: Verdict) -> tuple[dict, tuple]:
             figures[f"takes J of {name}"] = tuple(Estimate.proportion(int(j[0, same[i], s]), int(t.n[same[i]]))
                                                   for i in range(k))
     f = v.pair.reshape(4, PAIRS)
-    pairs = []
-    for a in range(k):
-        for b in range(a + 1, k):
-            ra, rb = same[a], same[b]
-            if ra == rb:
-                pairs.append(Estimate(0.0, 0.0, 0.0, 0.0, int(t.n[ra])))
-                continue
-            at = pair_index(min(ra, rb), max(ra, rb))
-            e = Estimate.mean(float(f[0, at]), float(f[1, at]), int(t.n_pair[at]))
-            pairs.append(e if ra < rb else e.scaled(-1))
-    return figures, tuple(pairs)
+    pairs = tallied_pairs(same, t.n, lambda at: Estimate.mean(float(f[0, at]), float(f[1, at]), int(t.n_pair[at])),
+                          pair_index)
+    return figures, pairs
 
 
 def _result(pos: Position, counts, names, rules, res, decision: Verdict | None = None) -> AdviceResult:

@@ -350,7 +350,7 @@ def _add_advise(ksub) -> None:
                    default=ADVISE_MARGIN, metavar="M",
                    help=f"equal for the verdict: cards within M points a deal of each other (default {ADVISE_MARGIN})")
     a.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=ADVISE_SECONDS,
-                   metavar="S", help="without --samples: start no round of worlds that would end after S seconds "
+                   metavar="S", help="without --samples: start no round that would end after S seconds "
                    f"(default {ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it exactly")
     a.add_argument("--budget-rounds", type=cu.int_range(1, ADVISE_ROUNDS), default=None, metavar="R",
                    help=f"without --samples: play at most R rounds of worlds (16, 32, 64, ...; at most "
