@@ -1,4 +1,4 @@
-"""A Känä position: what one seat knows at its känä (RULES.md 1.2).
+"""A Känä position: what one seat knows at its känä (docs/rules/kana.md §5).
 
 :class:`Position` reads the position in the words of ``cardodds kana advise`` (my seat in the
 känä order, what I know of my cards, the cards känäd before me), checks it once (one-line
