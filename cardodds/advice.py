@@ -119,7 +119,7 @@ def pair_index(i: int, j: int, k: int) -> int:
     return i * k - i * (i + 1) // 2 + (j - i - 1)
 
 
-def tallied_pairs(same: Sequence[int], n: Sequence[int], estimate: Callable[[int], Estimate],
+def tallied_pairs(same: Sequence[int], n: Sequence[int] | np.ndarray, estimate: Callable[[int], Estimate],
                   index: Callable[[int, int], int]) -> tuple[Estimate, ...]:
     """The paired differences of an adaptive run (:mod:`cardodds.verdict`), every two options
     ``i < j`` in :func:`pair_index`'s order: ``estimate(at)`` reads the pair kept at ``index(a,
