@@ -2,7 +2,7 @@
 from played games.
 
     python benchmarks/advice_regret.py --game kanalje|canasta [--positions 200] [--seed 1]
-        [--reference lookahead] [--reference-worlds 400] [--players heuristic,lookahead]
+        [--reference lookahead] [--reference-worlds 400] [--players heuristic,lookahead,lookahead@40]
         [--jsonl FILE] [--out FILE]
 
 Positions: deal ``i`` of the run is played by the game's default lineup (``heuristic`` at every
@@ -187,7 +187,7 @@ def run(args) -> list[dict]:
     print(f"{len(positions)} positions drawn; {len(done)} already in {args.jsonl}", flush=True)
     if len(done) < len(positions):  # compile every player once, outside the timings
         for p in players:
-            values(positions[0][1], p, 4, 0)
+            values(positions[0][1], p.partition("@")[0], 4, 0)
         values(positions[0][1], args.reference, 4, 0)
     records = []
     for i, (deal_seed, pos) in enumerate(positions):
@@ -202,7 +202,8 @@ def run(args) -> list[dict]:
         best = max(ref["values"])
         for p in players:
             t0 = time.perf_counter()
-            a = values(pos, p, None, i)
+            name, _, worlds = p.partition("@")  # "lookahead@40": on 40 worlds, not the advisor's default
+            a = values(pos, name, int(worlds) if worlds else None, i)
             dt = time.perf_counter() - t0
             regret = best - ref["values"][ref["options"].index(a["named"])]
             rec["players"][p] = {"named": a["named"], "regret": regret, "time": dt,
@@ -278,7 +279,8 @@ def main() -> None:
     ap.add_argument("--reference", default=None, help="the reference's players (default: see DEFAULTS)")
     ap.add_argument("--reference-worlds", type=int, default=None)
     ap.add_argument("--reference-seed", type=int, default=REF_SEED, help="position i's reference runs on this + i")
-    ap.add_argument("--players", default=None, help="the advisors to rate, old default first, new default last")
+    ap.add_argument("--players", default=None, help="the advisors to rate, old default first, new default last; "
+                    "NAME@N plays NAME on N worlds instead of the advisor's default (e.g. lookahead@40)")
     ap.add_argument("--jsonl", default=None, help="keep each position's figures here, and resume from them")
     ap.add_argument("--out", default=None, help="write the markdown table here too")
     ap.add_argument("--second", default=None, help="the --jsonl of a run with another --reference-seed: "
