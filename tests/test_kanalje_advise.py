@@ -511,6 +511,20 @@ def test_the_default_players_are_the_lookahead_and_the_output_names_them(capsys)
     assert "players  lookahead at every seat, 4 worlds a decision" in out and "8 worlds, seed 1" in out
 
 
+def test_the_verdicts_rounds_give_the_same_figures_on_one_and_two_threads_and_two_dask_workers():
+    # rounds of worlds until a verdict, bounded by rounds (not time): the same decision, worlds and figures
+    import cardodds
+
+    p = Position(**FOLLOW)
+    kw = dict(policies="heuristic", budget_rounds=4, rng=5)
+    one, two = _advise(p, threads=1, **kw), _advise(p, threads=2, **kw)
+    assert one.decision == two.decision and one.decision.rounds > 1
+    assert one.value == two.value and one.pairs == two.pairs and one.samples == two.samples
+    with cardodds.backend("local:2"):
+        there = _advise(p, **kw)
+    assert there.decision == one.decision and there.value == one.value
+
+
 def test_the_table_fits_100_columns_and_says_each_cost_in_words(capsys):
     # the late position's tricks run past 100 columns on one line: they are broken at the tricks
     from cardodds.cli import main
