@@ -472,8 +472,9 @@ def page_path(text: str) -> str:
     return text
 
 
-def add_review_options(p: argparse.ArgumentParser, game: str, default_samples: str, unit: str) -> None:
-    """A ``review`` command's record, ``--seat``, ``--html`` and run options (every game's)."""
+def add_review_options(p: argparse.ArgumentParser, game: str, budget: tuple[float, int], unit: str) -> None:
+    """A ``review`` command's record, ``--seat``, ``--html``, budget and run options (every
+    game's); ``budget``: the game's seconds a decision and rounds at most."""
     p.add_argument("record", metavar="FILE",
                    help=f"the record of the game: what 'cardodds {game} trace' prints (text or --json), or the "
                         "same typed by hand (docs: the record format)")
@@ -483,7 +484,21 @@ def add_review_options(p: argparse.ArgumentParser, game: str, default_samples: s
     p.add_argument("--html", default=None, metavar="FILE", type=page_path,
                    help="also write the review as one self-contained web page (the decisions, their options, a "
                         "chart of the cost of each)")
-    add_run_options(p, default_samples, unit=unit, precision_flag=False)
+    seconds, rounds = budget
+    p.add_argument("--budget-seconds", type=positive_float(0.0, 86_400.0, " (seconds)"), default=seconds,
+                   metavar="S", help="without --samples: start no round that would end after S seconds, in each "
+                   f"decision's advice and in pricing the move made (default {seconds:g}); a rating cut short says "
+                   "'about'")
+    p.add_argument("--budget-rounds", type=int_range(1, rounds), default=None, metavar="R",
+                   help=f"without --samples: play at most R rounds in each (at most {rounds}), whatever the time: "
+                   "the same review on any machine")
+    add_run_options(p, "rounds until a verdict, then the move made priced against the best on fresh ones until its "
+                    "rating is clear; N: each on N, one look", unit=unit, precision_flag=False)
+
+
+def review_budget(args) -> dict:
+    """A review command's ``budget_seconds=`` and ``budget_rounds=`` for the API."""
+    return {"budget_seconds": args.budget_seconds, "budget_rounds": args.budget_rounds}
 
 
 def review_output(args, result) -> int:

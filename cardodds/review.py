@@ -8,14 +8,16 @@ knew it then, asks the game's advisor for every option on that position, and mak
 decisions in order (:func:`rate_in_order`: progress, Ctrl-C keeps those rated) and holds the
 answer (:class:`ReviewResult`: a titled table, JSON, a frame, a web page).
 
-A decision's **cost** is the paired difference between the option ranked first and the option
-taken, on the same sampled deals; its rating follows :data:`LABELS` by the game's
-:class:`Thresholds`. A cost whose interval holds zero is ``good``: no difference at this
-precision is never a mistake.
+A decision's **cost** is the paired difference between the option ranked first (by the
+game's advisor, :mod:`cardodds.verdict`) and the option taken, priced on fresh worlds by
+:func:`price`: in rounds until its interval lies within one band of :data:`LABELS` cut by the
+game's :class:`Thresholds` (``good`` up to the advice's margin, then ``inaccuracy``,
+``mistake``, ``blunder``), or the budget ends; a label whose interval still straddles a cut is
+``about``.
 
->>> t = Thresholds(mistake=0.5, blunder=1.5, unit="points a deal")
+>>> t = Thresholds(mistake=0.5, blunder=1.5, unit="points a deal", good=0.1)
 >>> rate(Estimate(0.9, 0.1, 0.7, 1.1, 100), 3, t), rate(Estimate(0.9, 0.6, -0.3, 2.1, 100), 3, t)
-('mistake', 'good')
+(('mistake', False), ('mistake', True))
 """
 
 from __future__ import annotations
@@ -27,14 +29,16 @@ from pathlib import Path
 from typing import Any, Callable, Container, Iterable, NamedTuple, Sequence
 
 from .results import Result
+from .rng import RngLike, as_seed_sequence, child
 from .stats import Z95, Estimate
 from .trace import Trace, _read
+from .verdict import DEFAULT_ALPHA, Budget, critical_value, paired_mean
 
-__all__ = ["LABELS", "Decision", "Place", "ReviewResult", "Thresholds", "Violation", "decision", "forced", "rate",
-           "rate_in_order", "read_record", "review_seats"]
+__all__ = ["LABELS", "Decision", "Place", "Priced", "ReviewResult", "Thresholds", "Violation", "decision", "forced",
+           "price", "rate", "rate_in_order", "read_record", "review_budget", "review_seats", "unpriced"]
 
 #: The ratings, from no choice at all to the costliest: ``forced`` (one legal option),
-#: ``good`` (the best, or no difference at this precision), then a clear loss by its size.
+#: ``good`` (the best, or within the advice's margin of it), then a loss by its size.
 LABELS = ("forced", "good", "inaccuracy", "mistake", "blunder")
 #: Where a review's progress bar appears: a review that takes longer shows it.
 PROGRESS_AFTER = 2.0
@@ -43,34 +47,153 @@ _EXACT_ZERO = Estimate.exact_value(0.0)
 
 @dataclass(frozen=True)
 class Thresholds:
-    """Where a clear loss (an interval above zero) becomes a ``mistake`` and a ``blunder``, in
-    ``unit`` (points), and in P(win the game) for a decision ranked by it (``win_*``)."""
+    """The cuts between the ratings of a loss, in ``unit`` (points): up to ``good`` (the advice's
+    margin: equal for the player) ``good``, then ``inaccuracy`` up to ``mistake``, ``mistake``
+    up to ``blunder``, ``blunder`` beyond; ``win_*`` the same in P(win the game), for a
+    decision ranked by it."""
 
     mistake: float
     blunder: float
     unit: str
     win_mistake: float = 0.05
     win_blunder: float = 0.15
+    good: float = 0.0
+    win_good: float = 0.0
+
+    def cuts(self, win: bool = False) -> tuple[float, float, float]:
+        """The cuts between good, inaccuracy, mistake and blunder (``win``: in P(win the game))."""
+        return (self.win_good, self.win_mistake, self.win_blunder) if win else (self.good, self.mistake,
+                                                                                 self.blunder)
 
     def words(self, win: bool = False) -> str:
         """The thresholds in one line (``win``: those of P(win the game) too)."""
-        text = (f"inaccuracy < {self.mistake:g} <= mistake < {self.blunder:g} <= blunder, {self.unit} lost "
-                "with an interval above 0 (no difference at this precision is good)")
+        text = (f"good <= {self.good:g} < inaccuracy < {self.mistake:g} <= mistake < {self.blunder:g} <= blunder, "
+                f"{self.unit} lost; 'about': the interval still crosses a cut when the budget ended")
         if win:
-            text += (f"; by P(win the game): < {100 * self.win_mistake:g}% <= mistake < "
-                     f"{100 * self.win_blunder:g}% <= blunder")
+            text += (f"; by P(win the game): good <= {100 * self.win_good:g}% < inaccuracy < "
+                     f"{100 * self.win_mistake:g}% <= mistake < {100 * self.win_blunder:g}% <= blunder")
         return text
 
 
-def rate(cost: Estimate, options: int, thresholds: Thresholds, by_win: bool = False) -> str:
-    """The rating of a decision among ``options`` whose cost against the best is ``cost``."""
+def _band(x: float, cuts: Sequence[float]) -> int:
+    """0 good, 1 inaccuracy, 2 mistake, 3 blunder: the cuts ``x`` lies above (a cut itself is
+    the band below it for good, the band above for the others)."""
+    return int(x > cuts[0]) + sum(x >= c for c in cuts[1:])
+
+
+def rate(cost: Estimate, options: int, thresholds: Thresholds, by_win: bool = False) -> tuple[str, bool]:
+    """The rating of a decision among ``options`` whose cost against the best is ``cost``, and
+    whether it is ``about`` (the cost's interval crosses a cut: more worlds could change it)."""
     if options < 2:
-        return "forced"
-    if not cost.lo > 0:
-        return "good"
-    mistake, blunder = ((thresholds.win_mistake, thresholds.win_blunder) if by_win
-                        else (thresholds.mistake, thresholds.blunder))
-    return "blunder" if cost.value >= blunder else "mistake" if cost.value >= mistake else "inaccuracy"
+        return "forced", False
+    cuts = thresholds.cuts(by_win)
+    label = LABELS[1 + _band(cost.value, cuts)]
+    return label, not (cost.exact or _band(cost.lo, cuts) == _band(cost.hi, cuts))
+
+
+def unpriced(advice, taken: int) -> Estimate | None:
+    """The cost of option ``taken`` when the advice (an :class:`~cardodds.advice.AdviceResult`)
+    already tells it: 0 for the option ranked first (or one the same as it by the rules); while
+    the best is undecided, 0 with the verdict's interval of the loss against the best of the
+    options left (up to ``hi``). None: it is priced (:func:`price`)."""
+    if taken != advice.best_index and not advice.same_as_best(taken):
+        return None
+    d = advice.decision
+    if d is None or d.kind != "undecided":
+        return _EXACT_ZERO
+    lo, hi = d.loss[taken]
+    return Estimate(0.0, (hi - lo) / (2 * Z95), lo, hi, d.worlds[taken])
+
+
+def review_budget(samples: int | None, round_worlds: int, rounds: int, budget_seconds: float | None,
+                  budget_rounds: int | None) -> Budget:
+    """A review's :class:`~cardodds.verdict.Budget` for each decision's advice and pricing:
+    ``samples`` given, one look at that many worlds; else the game's rounds within
+    ``budget_seconds`` (or ``budget_rounds``)."""
+    if samples is not None:
+        return Budget(int(samples), 1)
+    return Budget(round_worlds, rounds, budget_seconds=budget_seconds, budget_rounds=budget_rounds)
+
+
+class Priced(NamedTuple):
+    """The move made priced against the best (:func:`price`): per figure the best's value minus
+    its (``costs``, the rated figure first, its interval simultaneous over the planned rounds),
+    the rounds played, whether the budget ended them before the rating was clear, and whether
+    Ctrl-C did."""
+
+    costs: tuple[Estimate, ...]
+    rounds: int
+    budget_limited: bool
+    partial: bool
+
+
+def _sums(e: Estimate) -> tuple[int, float, float]:
+    """The worlds, the sum and the sum of squares behind a mean's :class:`Estimate` (as
+    :meth:`Estimate.mean` made it)."""
+    n = int(e.n)
+    return n, e.value * n, (n - 1) * e.se * e.se * n + n * e.value * e.value
+
+
+def price(measure: Callable[[int, Any], tuple[Sequence[Estimate], bool]], thresholds: Thresholds, *,
+          by_win: bool = False, budget: Budget, rng: RngLike = None, spread: float | None = None,
+          alpha: float = DEFAULT_ALPHA) -> Priced:
+    """Price the move made against the best on fresh worlds, in rounds (``budget``'s plan and
+    stops, as :func:`cardodds.verdict.decide`'s) until the cost's interval lies within one band
+    of ``thresholds`` (``by_win``: P(win the game)'s), or the budget ends.
+
+    ``measure(n, seed)`` plays both on ``n`` fresh worlds seeded by ``seed`` (round ``r``:
+    ``child(rng, r)``) and returns the best-minus-taken paired differences per figure (the rated
+    figure first, each a mean's :class:`Estimate`) and whether it was interrupted. The rated
+    interval is a Student t with a share ``alpha / rounds planned`` (two-sided) and ``spread``'s
+    floor, as the verdict's: it holds at every look. Ctrl-C before a round ends:
+    ``KeyboardInterrupt`` if none ended, else ``partial``.
+    """
+    from . import engine
+
+    ss, _ = as_seed_sequence(rng)
+    sizes = budget.sizes()
+    budget_rounds = budget.budget_rounds
+    budget_seconds = None if budget_rounds is not None else budget.budget_seconds
+    cuts = thresholds.cuts(by_win)
+    tally: list[list[float]] = []
+    costs: tuple[Estimate, ...] = ()
+    done, partial, limited, settled = 0, False, False, False
+    t0, pace = budget.clock(), None
+    for r, size in enumerate(sizes):
+        if settled:
+            break
+        if engine.interrupted():
+            partial = True
+            break
+        if budget_rounds is not None and r >= budget_rounds or budget_seconds is not None and pace is not None \
+                and budget.clock() - t0 + pace * size > budget_seconds:
+            limited = True
+            break
+        started = budget.clock()
+        try:
+            got, cut = measure(size, child(ss, r))
+        except KeyboardInterrupt:
+            partial = True
+            break
+        pace = (budget.clock() - started) / max(size, 1)
+        if not tally:
+            tally = [[0, 0.0, 0.0] for _ in got]
+        for acc, e in zip(tally, got):
+            for q, v in enumerate(_sums(e)):
+                acc[q] += v
+        done = r + 1
+        n, sd, sdd = tally[0]
+        m, var, df = paired_mean(int(n), sd, sdd, spread)
+        h = critical_value(df, alpha, len(sizes), 2) * math.sqrt(var) if df >= 1 else math.inf
+        costs = (Estimate(m, math.sqrt(var), m - h, m + h, int(n)),
+                 *(Estimate.mean(sd_, sdd_, int(n_)) for n_, sd_, sdd_ in tally[1:]))
+        settled = _band(m - h, cuts) == _band(m + h, cuts)
+        if cut:
+            partial = True
+            break
+    if done == 0 and partial:
+        raise KeyboardInterrupt
+    return Priced(costs, done, limited or (done == len(sizes) and not settled), partial)
 
 
 @dataclass(frozen=True)
@@ -113,6 +236,12 @@ class Decision:
     samples: int = 0
     note: str = ""
     partial: bool = False  # its advice was interrupted: dropped from the review
+    about: bool = False  # the budget ended with the cost's interval across a cut: the label is about right
+
+    @property
+    def rating(self) -> str:
+        """The label as printed: ``"about mistake"`` when the budget ended before it was clear."""
+        return f"about {self.label}" if self.about else self.label
 
     @property
     def taken_index(self) -> int:
@@ -140,7 +269,8 @@ class Decision:
         wins = self.win or (None,) * len(self.options)
         wvs = self.win_versus_best or (None,) * len(self.options)
         return {"seat": self.seat, "line": self.line, "move": self.move, "decision": self.what, "known": self.known,
-                "taken": self.taken, "best": self.best, "label": self.label, "cost": self.cost.to_dict(),
+                "taken": self.taken, "best": self.best, "label": self.label, "about": self.about,
+                "cost": self.cost.to_dict(),
                 "win_cost": None if self.win_cost is None else self.win_cost.to_dict(), "samples": self.samples,
                 "note": self.note,
                 "options": [{"option": o, "value": v.to_dict(), "versus_best": d.to_dict(),
@@ -164,8 +294,9 @@ def decision(place: Place, *, options: Sequence[str], taken: str, best: str, val
              versus_best: Sequence[Estimate], thresholds: Thresholds, win: Sequence[Estimate] | None = None,
              win_versus_best: Sequence[Estimate] | None = None, samples: int = 0, note: str = "",
              partial: bool = False) -> Decision:
-    """A rated decision at ``place`` (the rating read from the cost of ``taken``; by P(win) when
-    given); ``partial``: its advice was interrupted (the review then stops before it)."""
+    """A rated decision at ``place`` (the rating read from the cost of ``taken``, ``about`` when
+    its interval crosses a cut; by P(win) when given); ``partial``: its advice was interrupted
+    (the review then stops before it)."""
     options = tuple(options)
     if taken not in options or best not in options:
         raise ValueError(f"{place.what} at line {place.line}: {taken!r} or {best!r} is not among the options "
@@ -173,9 +304,10 @@ def decision(place: Place, *, options: Sequence[str], taken: str, best: str, val
     i = options.index(taken)
     by_win = win_versus_best is not None
     cost = tuple(win_versus_best)[i] if by_win else tuple(versus_best)[i]  # type: ignore[arg-type]
-    return Decision(*place, options, taken, best, tuple(values), tuple(versus_best),
-                    rate(cost, len(options), thresholds, by_win), None if win is None else tuple(win),
-                    None if win_versus_best is None else tuple(win_versus_best), samples, note, partial)
+    label, about = rate(cost, len(options), thresholds, by_win)
+    return Decision(*place, options, taken, best, tuple(values), tuple(versus_best), label,
+                    None if win is None else tuple(win), None if win_versus_best is None else tuple(win_versus_best),
+                    samples, note, partial, about)
 
 
 def forced(place: Place, *, taken: str, note: str = "") -> Decision:
@@ -280,10 +412,12 @@ def rate_in_order(steps: Sequence[Callable[[], Decision]], progress: bool = Fals
 class ReviewResult(Result):
     """Every decision of the seats reviewed, rated (see :mod:`cardodds.review`).
 
-    ``samples`` is the sampled deals (worlds) on which each decision's options are ranked; the
-    move made is priced against the best on as many fresh ones (priced on the deals that chose
-    the best, its lead would carry their noise). ``seed`` gives the same figures again (each
-    decision's runs are seeded from it and the decision's place in the record).
+    Each decision's options are ranked by the game's advisor, then the move made is priced
+    against the best on fresh worlds (priced on the worlds that chose the best, its lead would
+    carry their noise). ``budget``: both run in rounds until a verdict and a clear rating
+    (:func:`price`), within its seconds (or rounds) each; None: ``samples`` worlds each, one
+    look. ``seed`` gives the same figures again (each decision's runs are seeded from it and the
+    decision's place in the record; with a time budget, ``budget_rounds`` repeats a cut run).
     """
 
     game: str
@@ -294,6 +428,7 @@ class ReviewResult(Result):
     record: Trace = field(compare=False)
     violation: Violation | None = None
     title: str = ""
+    budget: Budget | None = None
 
     def of(self, seat: int | None = None) -> tuple[Decision, ...]:
         return tuple(d for d in self.decisions if seat is None or d.seat == seat)
@@ -322,14 +457,16 @@ class ReviewResult(Result):
             w = d.win_cost
             rows.append({"decision": n, "line": d.line, "seat": d.seat, "what": d.what, "taken": d.taken,
                          "best": d.best, "cost": d.cost.value, "cost_lo": d.cost.lo, "cost_hi": d.cost.hi,
-                         "win_cost": math.nan if w is None else w.value, "label": d.label,
+                         "win_cost": math.nan if w is None else w.value, "label": d.label, "about": d.about,
                          "options": " | ".join(d.options), "known": d.known})
         return pd.DataFrame(rows, columns=["decision", "line", "seat", "what", "taken", "best", "cost", "cost_lo",
-                                           "cost_hi", "win_cost", "label", "options", "known"])
+                                           "cost_hi", "win_cost", "label", "about", "options", "known"])
 
     def to_dict(self) -> dict[str, Any]:
         d = self.meta()
+        b = self.budget
         d.update({"game": self.game, "question": "review", "seats": list(self.seats), "policies": self.policies,
+                  "budget": None if b is None else {"seconds": b.budget_seconds, "rounds": b.budget_rounds},
                   "unit": self.thresholds.unit,
                   "thresholds": {"mistake": self.thresholds.mistake, "blunder": self.thresholds.blunder,
                                  "win_mistake": self.thresholds.win_mistake,
@@ -359,18 +496,23 @@ class ReviewResult(Result):
             row = [n, d.where().split()[-1], d.seat, d.what, _short(d.taken), _short(d.best), cost]
             if wins:
                 row.append("" if d.win_cost is None else d.win_cost.format(1, percent=True))
-            rows.append(row + [d.label])
+            rows.append(row + [d.rating])
         head = ["#", "line" if any(d.line for d in self.decisions) else "move", "seat", "decision", "taken", "best",
                 f"cost, {unit}"] + (["P(win) lost"] if wins else []) + ["rating"]
-        runs = (f"the options ranked on {self.samples:,} sampled deals, the move made priced on as many fresh ones"
-                if self.samples else "exact (no deals sampled)")
-        out = [f"  played out by {self.policies}", f"  each decision: {runs}"] + table(head, rows)
+        b = self.budget
+        limit = ("" if b is None else f"at most {b.budget_rounds} rounds each" if b.budget_rounds is not None
+                 else f"about {b.budget_seconds:g} s each" if b.budget_seconds is not None else "")
+        runs = ("exact (no deals sampled)" if not self.samples and b is None else
+                f"the options ranked on {self.samples:,} sampled deals, the move made priced on as many fresh ones"
+                if b is None else "the options played in rounds until a verdict, the move made priced against the "
+                f"best on fresh deals until its rating is clear ({limit})")
+        out = [f"  played out by {self.policies}"] + _wrap(f"each decision: {runs}") + table(head, rows)
         for s in self.seats:
             r = self.ratings(s)
             out.append(f"  seat {s}: lost {self.lost(s).format(2)} {unit}; "
                        + ", ".join(f"{r[k]} {k}" for k in LABELS if r[k]))
             for c in self.costliest(s):
-                out += _wrap(f"{c.where()}, {c.what} {_short(c.taken)}: {c.label}, the best was {_short(c.best)}, "
+                out += _wrap(f"{c.where()}, {c.what} {_short(c.taken)}: {c.rating}, the best was {_short(c.best)}, "
                              f"{_loss_words(c, unit)}", 4)
         if self.violation is not None:
             v = self.violation
@@ -441,7 +583,7 @@ def _chart(r: ReviewResult) -> str:
     for i, d in enumerate(r.decisions):
         x = pad + i * step
         v = 0.0 if d.label == "forced" else d.cost.value
-        tip = html.escape(f"{i + 1}. {d.where()} {d.what} {d.taken}: {d.label}, cost "
+        tip = html.escape(f"{i + 1}. {d.where()} {d.what} {d.taken}: {d.rating}, cost "
                           f"{'0' if d.label == 'forced' else d.cost.format(2)}")
         parts.append(f'<rect class="bar" data-label="{d.label}" x="{x + step * 0.15:.1f}" y="{y(v):.1f}" '
                      f'width="{step * 0.7:.1f}" height="{max(y(0) - y(v), 1):.1f}" fill="{COLOURS[d.label]}">'
@@ -464,7 +606,7 @@ def page(r: ReviewResult) -> str:
         cost = "only move" if d.label == "forced" else d.cost.format(2)
         rows.append(f'<tr id="d{n}"><td class="r">{n}</td><td>{esc(d.where())}</td><td class="r">{d.seat}</td>'
                     f"<td>{esc(d.what)}</td><td>{esc(d.taken)}</td><td>{esc(d.best)}</td><td>{esc(cost)}</td>"
-                    f'<td class="co-{d.label}">{d.label}</td></tr>')
+                    f'<td class="co-{d.label}">{d.rating}</td></tr>')
     details = []
     for n, d in enumerate(r.decisions, 1):
         wins = d.win or (None,) * len(d.options)
@@ -475,7 +617,7 @@ def page(r: ReviewResult) -> str:
         table = ('<table class="co-table"><thead><tr><th>option</th><th>value</th><th>best minus this</th>'
                  f"<th>P(win the game)</th></tr></thead><tbody>{opts}</tbody></table>") if d.values else ""
         details.append(f'<details class="decision"><summary>{n}. {esc(d.where())}, seat {d.seat}, {esc(d.what)} '
-                       f'{esc(d.taken)}: <span class="co-{d.label}">{d.label}</span></summary>'
+                       f'{esc(d.taken)}: <span class="co-{d.label}">{d.rating}</span></summary>'
                        f"<p>{esc(d.known)}</p>{table}<p>{esc(d.note)}</p></details>")
     summary = "".join(f"<li>seat {s}: lost {esc(r.lost(s).format(2))} {esc(unit)}; "
                       + esc(", ".join(f"{k} {v}" for k, v in r.ratings(s).items() if v)) + "</li>" for s in r.seats)

@@ -16,7 +16,7 @@ from cardodds.trace import Trace
 
 from .conftest import browser_or_skip
 
-TH = Thresholds(mistake=0.5, blunder=1.5, unit="points a deal")
+TH = Thresholds(mistake=0.5, blunder=1.5, unit="points a deal", good=0.1, win_good=0.01)
 RECORD = """# cardodds trace: kanalje
 players: 3
 turned: 8c
@@ -44,21 +44,25 @@ def played(taken: str, cost: Estimate, line: int = 5, move: int = 1, seat: int =
 
 
 # ---- ratings ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("value, se, label", [
-    (0.2, 0.05, "inaccuracy"), (0.49, 0.05, "inaccuracy"), (0.5, 0.05, "mistake"), (1.49, 0.1, "mistake"),
-    (1.5, 0.1, "blunder"), (4.0, 0.1, "blunder"),
-    (4.0, 2.5, "good"),    # the interval holds zero: no difference at this precision is never a mistake
-    (-0.3, 0.1, "good"),   # the option taken scored above the one ranked first
+@pytest.mark.parametrize("value, se, label, about", [
+    (0.2, 0.02, "inaccuracy", False), (0.49, 0.005, "inaccuracy", False), (0.5, 0.05, "mistake", True),
+    (1.2, 0.1, "mistake", False), (1.5, 0.1, "blunder", True), (4.0, 0.1, "blunder", False),
+    (0.05, 0.02, "good", False),   # within the advice's margin (0.1) of the best: good
+    (4.0, 2.5, "blunder", True),   # the interval crosses every cut: about a blunder
+    (-0.3, 0.1, "good", False),    # the option taken scored above the one ranked first
+    (0.1, 0.0, "good", False),     # a cut itself: good up to the margin, the higher band beyond it
 ])
-def test_a_clear_loss_is_rated_by_its_size_and_no_difference_is_good(value, se, label):
-    assert rate(est(value, se), 3, TH) == label
+def test_a_loss_is_rated_by_the_band_of_its_cost_and_about_while_its_interval_crosses_a_cut(value, se, label, about):
+    assert rate(est(value, se), 3, TH) == (label, about)
 
 
 def test_one_option_is_forced_and_p_win_has_its_own_thresholds():
-    assert rate(est(9.0, 0.1), 1, TH) == "forced"
-    assert rate(est(0.04, 0.01), 2, TH, by_win=True) == "inaccuracy"
-    assert rate(est(0.06, 0.01), 2, TH, by_win=True) == "mistake"
-    assert rate(est(0.2, 0.01), 2, TH, by_win=True) == "blunder"
+    assert rate(est(9.0, 0.1), 1, TH) == ("forced", False)
+    assert rate(est(0.005, 0.001), 2, TH, by_win=True) == ("good", False)
+    assert rate(est(0.04, 0.004), 2, TH, by_win=True) == ("inaccuracy", False)
+    assert rate(est(0.06, 0.001), 2, TH, by_win=True) == ("mistake", False)
+    assert rate(est(0.2, 0.01), 2, TH, by_win=True) == ("blunder", False)
+    assert rate(Estimate.exact_value(0.0), 2, TH) == ("good", False)
 
 
 def test_a_decision_is_rated_by_the_option_taken_and_by_p_win_where_it_is_ranked_so():
@@ -102,7 +106,7 @@ def test_the_table_names_each_decision_its_cost_and_rating_in_at_most_100_column
     assert "only move" in text and "forced" in text
     assert "seat 0: lost 0.80 [0.60, 1.00] points a deal; 1 forced, 1 mistake" in text
     assert "rules violation at line 8: seat 0 plays Kc, which it already played" in text
-    assert "inaccuracy < 0.5 <= mistake < 1.5 <= blunder" in text
+    assert "good <= 0.1 < inaccuracy < 0.5 <= mistake < 1.5 <= blunder" in text
     assert repr(result(partial=True)).splitlines()[0].endswith("[PARTIAL: interrupted, figures from the deals "
                                                                "counted so far]")
 
@@ -203,7 +207,7 @@ def test_the_page_in_a_browser_shows_each_decision_its_bar_and_options_at_phone_
         heights = [float(b.get_attribute("height")) for b in bars]
         assert heights[1] < heights[2] < heights[3]  # the bar grows with the cost
         rows = driver.find_elements(By.CSS_SELECTOR, "table.review tbody tr")
-        assert [row.find_elements(By.TAG_NAME, "td")[-1].text for row in rows] == [d.label for d in r.decisions]
+        assert [row.find_elements(By.TAG_NAME, "td")[-1].text for row in rows] == [d.rating for d in r.decisions]
         first = driver.find_elements(By.CSS_SELECTOR, "details.decision")[2]
         first.find_element(By.TAG_NAME, "summary").click()
         cells = [td.text for td in first.find_elements(By.CSS_SELECTOR, "tbody td")]
@@ -230,3 +234,111 @@ def test_an_html_path_is_checked_before_the_review_runs(tmp_path):
         page_path(str(tmp_path / "missing" / "review.html"))
     with pytest.raises(argparse.ArgumentTypeError, match="is a folder; give a file name for the page"):
         page_path(str(tmp_path))
+
+
+# ---- pricing the move made until its rating is clear ------------------------------------------
+def normal_measure(cost: float, sd: float = 1.0, calls: list | None = None):
+    """``measure`` of :func:`price`: per world a difference ``cost + sd * z``, seeded by the round."""
+    import numpy as np
+
+    def measure(n: int, seed):
+        x = cost + sd * np.random.default_rng(seed).standard_normal(n)
+        if calls is not None:
+            calls.append(n)
+        return (Estimate.mean(float(x.sum()), float((x * x).sum()), n),), False
+
+    return measure
+
+
+@pytest.mark.parametrize("cost, label", [(0.0, "good"), (0.3, "inaccuracy"), (0.9, "mistake"), (2.5, "blunder")])
+def test_pricing_stops_when_the_interval_lies_in_one_band_and_repeats_on_its_seed(cost, label):
+    from cardodds.review import price
+    from cardodds.verdict import Budget
+
+    calls: list[int] = []
+    p = price(normal_measure(cost, calls=calls), TH, budget=Budget(16, 12), rng=5)
+    got, about = rate(p.costs[0], 2, TH)
+    assert (got, about, p.budget_limited, p.partial) == (label, False, False, False)
+    assert calls == [16 * 2 ** r for r in range(p.rounds)] and p.costs[0].n == sum(calls)
+    assert p.rounds < 12  # it stopped early: a clear rating
+    assert price(normal_measure(cost), TH, budget=Budget(16, 12), rng=5) == p  # the same seed, the same figures
+
+
+def test_a_cost_on_a_cut_ends_with_the_budget_and_its_rating_says_about():
+    from cardodds.review import price
+    from cardodds.verdict import Budget
+
+    p = price(normal_measure(0.5), TH, budget=Budget(16, 6), rng=1)  # exactly at the mistake cut
+    assert p.rounds == 6 and p.budget_limited and rate(p.costs[0], 2, TH)[1] is True
+    q = price(normal_measure(0.5), TH, budget=Budget(16, 6, budget_rounds=2), rng=1)
+    assert q.rounds == 2 and q.budget_limited and q.costs[0].n == 48
+    ticks = iter(range(0, 1000, 3))  # every clock reading 3 s later: no second round fits in 4 s
+    r = price(normal_measure(0.5), TH, budget=Budget(16, 6, budget_seconds=4.0, clock=lambda: next(ticks)), rng=1)
+    assert r.rounds == 1 and r.budget_limited
+
+
+def test_the_priced_interval_holds_the_true_cost_at_every_look_at_least_95_percent_of_the_time():
+    from cardodds.review import price
+    from cardodds.verdict import Budget
+
+    th = Thresholds(mistake=1e9, blunder=2e9, unit="points", good=0.55)  # one cut near the cost: many looks
+    misses = 0
+    for seed in range(300):
+        c = price(normal_measure(0.5, sd=2.0), th, budget=Budget(16, 6), rng=seed).costs[0]
+        misses += not c.lo <= 0.5 <= c.hi
+    assert misses <= 15 + 4 * math.sqrt(300 * 0.05 * 0.95)  # at most 5% miss, 4 standard errors of slack
+
+
+def test_pricing_interrupted_keeps_the_rounds_done_or_raises_before_any():
+    from cardodds.review import price
+    from cardodds.verdict import Budget
+
+    def stop(n, seed):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        price(stop, TH, budget=Budget(16, 4), rng=1)
+    first = normal_measure(0.5)
+    seen = []
+
+    def once(n, seed):
+        if seen:
+            raise KeyboardInterrupt
+        seen.append(n)
+        return first(n, seed)
+
+    p = price(once, TH, budget=Budget(16, 4), rng=1)
+    assert p.partial and p.rounds == 1 and p.costs[0].n == 16
+
+
+def test_the_cost_the_advice_already_tells_is_not_priced_again():
+    from cardodds.advice import AdviceResult
+    from cardodds.review import unpriced
+    from cardodds.verdict import Sums, judge
+
+    import numpy as np
+
+    g = np.random.default_rng(3)
+    world = g.normal(size=(400, 1))
+
+    def advice(means, same=None, margin=0.1):
+        sums = Sums.of(world + np.array(means) + 0.3 * g.normal(size=(400, len(means))))
+        d = judge(sums, margin=margin, same=same, unit="points")
+        return AdviceResult(game="coins", position=None, options=tuple("abc"[:len(means)]), unit="points",
+                            ranked_by="x", figures={"x": tuple(est(m, 0.01) for m in means)}, pairs={"x": ()},
+                            policies=("p",), verb="play", noun="option", sampled="world", decision=d, rules=None,
+                            samples=400, seed=1)
+
+    best = advice([1.0, 0.0, 0.0])
+    assert best.decision.kind == "best" and unpriced(best, 0) == Estimate.exact_value(0.0)
+    assert unpriced(best, 1) is None  # a loser is priced on fresh worlds
+    same = advice([1.0, 1.0, 0.0], same=[0, 0, 2])
+    assert unpriced(same, 1) == Estimate.exact_value(0.0)  # the same as the best by the rules
+    equal = advice([1.0, 0.98, 0.0])
+    assert equal.decision.kind == "equal" and unpriced(equal, equal.decision.top) == Estimate.exact_value(0.0)
+    close = advice([1.0, 0.98, 0.0], margin=0.001)
+    assert close.decision.kind == "undecided"
+    top = close.decision.top
+    c = unpriced(close, top)
+    assert c.value == 0.0 and c.lo == 0.0 and c.hi == pytest.approx(close.decision.loss[top][1]) and c.hi > 0
+    assert rate(c, 3, TH) == ("good", c.hi > TH.good)  # about good while a rival may still be better

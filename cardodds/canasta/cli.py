@@ -333,11 +333,12 @@ def _review_parser(csub) -> None:
     hand) and rates each decision of --seat (take the pile or leave it, each new meld or hold, go out
     or stay in, the discard) against the advisor's options, played out on the position as that seat
     knew it then: the cost of the move made against the best in points (and in P(we win the game)
-    with the game score), with its interval, and a rating (good, inaccuracy, mistake, blunder). A
-    move the rules forbid is reported at its line."""
+    with the game score), with its interval, and a rating (good, inaccuracy, mistake, blunder;
+    'about' when --budget-seconds ended before it was clear). A move the rules forbid is reported
+    at its line."""
     r = cu.command(csub, "review", _review_parser,
                    "every decision of a seat in a played hand, rated against the advisor's options")
-    cu.add_review_options(r, "canasta", f"{D.DEFAULT_ADVICE_SAMPLES:,}", "sampled deals a decision")
+    cu.add_review_options(r, "canasta", (D.REVIEW_SECONDS, D.ADVISE_ROUNDS), "sampled deals a decision")
     r.add_argument("--score", default=None, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400 (default: "
                         "the record's 'score:' line, else none): ranks the options by P(we win the game with this "
@@ -593,7 +594,7 @@ def _review(args) -> int:
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
         with two_processes("canasta advise"):
             res = review(args.record, seat=seat, rules=_play_rules(args), policies=args.policies,
-                         score=args.score, samples=args.samples, **cu.run_options(args))
+                         score=args.score, samples=args.samples, **cu.review_budget(args), **cu.run_options(args))
         return cu.review_output(args, res)
 
 

@@ -27,10 +27,12 @@ from typing import Callable
 from .._validate import check_run
 from ..advice import Turn
 from ..engine import takes_backend
-from ..review import (Decision, Place, ReviewResult, Thresholds, decision, forced, rate_in_order, read_record,
-                      review_seats)
+from ..review import (Decision, Place, ReviewResult, Thresholds, decision, forced, price, rate_in_order,
+                      read_record, review_budget, review_seats, unpriced)
+from ..stats import Estimate
 from ..rng import as_seed_sequence, child
-from ._defaults import DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES
+from ._defaults import (ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SPREAD, DEFAULT_ADVICE_POLICIES,
+                        REVIEW_SECONDS)
 from ._policies import smart_arg
 from ._position import game_score
 from ._record import option_words
@@ -41,9 +43,11 @@ from .rules import CanastaRules, check_rules
 
 __all__ = ["THRESHOLDS", "positions", "review"]
 
-#: Where a clear loss becomes a mistake and a blunder: in points of our side's margin this hand,
-#: and in P(we win the game) where the score is known (docs/canasta-play.md says why these).
-THRESHOLDS = Thresholds(mistake=100.0, blunder=300.0, unit="points", win_mistake=0.05, win_blunder=0.15)
+#: Where a loss becomes a mistake and a blunder: in points of our side's margin this hand, and in
+#: P(we win the game) where the score is known (docs/canasta-play.md says why these); within the
+#: advice's margin it is good.
+THRESHOLDS = Thresholds(mistake=100.0, blunder=300.0, unit="points", win_mistake=0.05, win_blunder=0.15,
+                        good=ADVISE_MARGIN[0], win_good=ADVISE_MARGIN[1])
 #: The numbers of players a record may name, and that in words (a record naming another is refused).
 PLAYERS = ((4,), "Polish Canasta is played by 4")
 
@@ -105,11 +109,16 @@ def positions(record, *, seat: int = 0, rules: CanastaRules | None = None,
 @takes_backend
 def review(record, *, seat=0, policies=DEFAULT_ADVICE_POLICIES, rules: CanastaRules | None = None,
            samples: int | None = None, rng=None, threads: int | None = None, score=None,
-           params: HeuristicParams | None = None, progress: bool = False) -> ReviewResult:
+           params: HeuristicParams | None = None, budget_seconds: float | None = REVIEW_SECONDS,
+           budget_rounds: int | None = None, progress: bool = False) -> ReviewResult:
     """Rate every decision of ``seat`` (0..3, or ``"all"``: every seat whose cards the record
     holds) in one played hand (``record``: a :class:`~cardodds.trace.Trace`, a path to one, or
-    its text) against the advisor's options, each played out by ``policies`` on ``samples``
-    sampled deals (the advisor's defaults: heuristic2, 2,000), seeded from ``rng`` and the
+    its text) against the advisor's options, played out by ``policies`` (default heuristic2):
+    :func:`~cardodds.canasta.advise` plays them in rounds until a verdict, then the move made is
+    priced against the best on fresh deals until its rating is clear
+    (:func:`cardodds.review.price`), each stopping when a round would end after
+    ``budget_seconds`` (``budget_rounds``: after that many rounds instead, the same on any
+    machine); with ``samples``, each on that many deals, one look. Seeded from ``rng`` and the
     decision's place in the hand (its table turn, the seat's move in it). ``score``: the game
     score before the hand (side 0, side 1), else the record's ``score:`` line: the options are
     then ranked by P(we win the game). ``rules``: the rules the hand was played by (default: the
@@ -122,25 +131,29 @@ def review(record, *, seat=0, policies=DEFAULT_ADVICE_POLICIES, rules: CanastaRu
     """
     check_run(samples=samples, threads=threads, rng=rng)
     codes, names, _user, _hp = resolve_policies(policies, params)
+    budget = review_budget(samples, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds, budget_rounds)
     trace, rules, game = _read(record, rules, score)
     seats = review_seats(seat, 4, known_seats(trace))
     done = walk(trace, rules, seats, game, smart_arg(codes) is not None)  # heuristic2 remembers the discards
     ss, seed = as_seed_sequence(rng)
-    n = DEFAULT_ADVICE_SAMPLES if samples is None else int(samples)
-    run = dict(policies=policies, params=params, samples=n, threads=threads)
-    steps = [_step(p, trace, ss, run) for p in done.points]
+    run = dict(policies=policies, params=params, threads=threads)
+    steps = [_step(p, trace, ss, run, samples, budget) for p in done.points]
     decisions, partial = rate_in_order(steps, progress)
     return ReviewResult(game="canasta", seats=seats, decisions=decisions, thresholds=THRESHOLDS,
                         policies=_players(names), record=trace, violation=done.violation, title="Canasta review",
-                        rules=rules, samples=n, seed=seed, partial=partial)
+                        rules=rules, samples=0 if samples is None else int(samples), seed=seed, partial=partial,
+                        budget=None if samples is not None else budget)
 
 
-def _against(a, figure: str, best: str, taken: str):
-    """``best`` minus ``taken`` in ``figure`` (an advice's paired differences)."""
+def _against(a, figure: str, best: str, taken: str, n: int) -> Estimate:
+    """``best`` minus ``taken`` in ``figure`` (an advice's paired differences; a figure the
+    advice does not rank by was the same on its ``n`` deals: 0 on each)."""
+    if figure not in a.pairs:
+        return Estimate.mean(0.0, 0.0, n)
     return a.difference(a.options.index(best), a.options.index(taken), figure)
 
 
-def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
+def _step(p: Point, trace, ss, run: dict, samples: int | None, budget) -> Callable[[], Decision]:
     """The decision at point ``p``: its options (forced when one), the advice, the rating."""
     from .advise import advise
 
@@ -154,24 +167,36 @@ def _step(p: Point, trace, ss, run: dict) -> Callable[[], Decision]:
         words = tuple(option_words(base, o, p.what) for o in opts)
         if len(labels) == 1:
             return forced(Place(p.seat, line, p.move, p.what, known), taken=words[i])
-        a = advise(pos, rng=child(ss, *p.key), **run)
+        a = advise(pos, rng=child(ss, *p.key), samples=samples, budget_seconds=budget.budget_seconds,
+                   budget_rounds=budget.budget_rounds, **run)
         if tuple(a.options) != tuple(labels):
             raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
         best = a.best_index
+        by_win = a.ranked_by == "win_game"
         points = [a.difference(best, j, "margin") for j in range(len(labels))]
-        wins = list(a.versus_best) if a.ranked_by == "win_game" else None
+        wins = list(a.versus_best) if by_win else None
         partial, note = a.partial, a.verdict
-        if best != i and not a.same_as_best(i) and not partial:
+        cost = unpriced(a, i)
+        if cost is not None:
+            (wins if wins is not None else points)[i] = cost
+        elif not partial:
             # the best of many options leads the others by more than its due on the deals that chose
             # it: the move made is priced against it again, on fresh deals
-            again = advise(replace(pos, options=(labels[i], labels[best])), rng=child(ss, *p.key, 1), **run)
-            points[i] = _against(again, "margin", labels[best], labels[i])
+            figures = ("win_game", "margin") if by_win else ("margin",)
+
+            def measure(size: int, s):
+                again = advise(replace(pos, options=(labels[i], labels[best])), samples=size, rng=s, **run)
+                return tuple(_against(again, f, labels[best], labels[i], size) for f in figures), again.partial
+
+            priced = price(measure, THRESHOLDS, by_win=by_win, budget=budget, rng=child(ss, *p.key, 1),
+                           spread=ADVISE_SPREAD[by_win])
             if wins is not None:
-                wins[i] = _against(again, "win_game", labels[best], labels[i]) \
-                    if again.ranked_by == "win_game" else None
-            partial = again.partial
-            note += f"; the move made against {words[best]} on {again.samples:,} fresh deals"
-        if wins is not None and (wins[i] is None or (wins[i].value == 0 and wins[i].se == 0)):
+                wins[i], points[i] = priced.costs
+            else:
+                points[i] = priced.costs[0]
+            partial = priced.partial
+            note += f"; the move made against {words[best]} on {priced.costs[0].n:,} fresh deals"
+        if wins is not None and (wins[i].value == 0 and wins[i].se == 0):
             wins = None  # the same P(win) on every deal: points decide
         return decision(Place(p.seat, line, p.move, p.what, known), options=words,
                         taken=words[i], best=words[best], values=a.figures["margin"], versus_best=points,

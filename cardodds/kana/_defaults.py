@@ -7,8 +7,6 @@ the commands read them too, so each is defined once. The rules' own defaults are
 ODDS_SAMPLES = 2_000_000
 #: Sampled rounds per candidate of ``advise``/``compare``/``expected_value`` by default.
 DECISION_SAMPLES = 1_000_000
-#: Sampled deals per känä a review rates by default (``review``, ``cardodds kana review``).
-REVIEW_SAMPLES = 250_000
 #: Rounds a step of a strategy table (``equilibrium``/``strategy_table``) plays by default.
 TABLE_SAMPLES = 400_000
 #: Rounds a session of ``session`` lasts by default, and the sessions it plays.
@@ -46,3 +44,7 @@ ADVISE_SPREAD = 1.0
 ADVISE_ROUND_WORLDS = 4_096
 ADVISE_ROUNDS = 12
 ADVISE_SECONDS = 3.0
+#: A review's time for each känä (``review``, ``cardodds kana review``): the advisor's rounds
+#: until a verdict, then the känä made priced against the best until its rating is clear, each
+#: starting no round that would end past this many seconds.
+REVIEW_SECONDS = 0.5

@@ -12,7 +12,7 @@ from ..stats import Estimate
 from ._defaults import ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SECONDS
 from ._defaults import ADVISE_VARIANT, ODDS_SAMPLES, OPPONENTS, SESSION_POLICIES, SESSION_ROUNDS, TRACE_ROUNDS
 from ._defaults import DECISION_SAMPLES as ADVISE_SAMPLES
-from ._defaults import REVIEW_SAMPLES, SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES
+from ._defaults import REVIEW_SECONDS, SESSION_SAMPLES, TABLE_PLAYERS, TABLE_PLAYERS_DEFAULT, TABLE_SAMPLES
 from ._defaults import TABLE_VARIANT
 from .rules import MAX_PLAYERS, VARIANTS, KanaRules
 
@@ -448,16 +448,17 @@ def add_review_command(ksub) -> None:
     'players:' and 'variant:' lines, then each round's 'S: deal C C C', in peek-one 'S: peek C', the
     'S: känä C' lines from the starter and 'S: win'). For each känä of --seat, the position as that
     seat knew it (its place in the känä order, the cards it had seen, the cards känäd before it)
-    goes to the advisor; every option is played on the same deals to rank them, and the känä taken
-    is priced against the one ranked first on as many fresh deals, in antes (players x the loss in
-    P(win the round)) with its 95% interval, and rated good, inaccuracy, mistake or blunder. Under
+    goes to the advisor; every option is played on the same deals in rounds until a verdict, and
+    the känä taken is priced against the one ranked first on fresh deals until its rating is clear,
+    in antes (players x the loss in P(win the round)) with its interval, and rated good,
+    inaccuracy, mistake or blunder ('about' when --budget-seconds ended first). Under
     the official rules every känä is exactly as good as another. A move the rules forbid is
     reported at its line; the känäs before it are still rated."""
     p = cu.command(ksub, "review", add_review_command,
                    "rate every känä of a played evening against the advisor: its cost in antes",
                    **_examples("review evening.txt --seat 0", "review evening.txt --seat all --policies blind --seed 1",
                                "review evening.txt --seat 2 --html review.html --json"))
-    cu.add_review_options(p, "kana", f"{REVIEW_SAMPLES:,}", "deals a känä")
+    cu.add_review_options(p, "kana", (REVIEW_SECONDS, ADVISE_ROUNDS), "deals a känä")
     p.add_argument("--policies", default=OPPONENTS, metavar="WHO",
                    help="who plays the others' seats in the play-outs: table (the equilibrium table, default), "
                    "blind, or a policy name, or one per seat of the record, comma-separated")
@@ -470,5 +471,5 @@ def _review(args) -> int:
     with defer_interrupts():  # Ctrl-C stops the känä under way; those rated are printed, marked partial
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
         result = review(args.record, seat=seat, policies=args.policies, samples=args.samples,
-                        **cu.run_options(args))
+                        **cu.review_budget(args), **cu.run_options(args))
         return cu.review_output(args, result)

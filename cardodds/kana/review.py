@@ -42,12 +42,12 @@ from .._validate import check_run
 from ..advice import AdviceResult, Turn
 from ..cards import card_str, format_cards, parse_cards
 from ..engine import takes_backend
-from ..review import (Decision, Place, ReviewResult, Thresholds, Violation, decision, rate_in_order, read_record,
-                      review_seats)
+from ..review import (Decision, Place, ReviewResult, Thresholds, Violation, decision, price, rate_in_order,
+                      read_record, review_budget, review_seats, unpriced)
 from ..rng import RngLike, as_seed_sequence, child
 from ..stats import Estimate
 from ..trace import Trace
-from ._defaults import OPPONENTS, REVIEW_SAMPLES
+from ._defaults import ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SPREAD, OPPONENTS, REVIEW_SECONDS
 from ._policies import KIND_CUSTOM
 from .advise import _options, advise
 from .position import Position
@@ -58,10 +58,11 @@ from .session import HOUSE_RULES
 
 __all__ = ["THRESHOLDS", "positions", "review"]
 
-#: Where a clear loss becomes a mistake and a blunder, in antes (the review's unit): a tenth of
-#: an ante, and half of one. The equilibrium table's own choices near its indifferent ranks
-#: cost less than a tenth; keeping a peeked 7 or känäing a peeked 10 costs more.
-THRESHOLDS = Thresholds(mistake=0.1, blunder=0.5, unit="antes")
+#: Where a loss becomes a mistake and a blunder, in antes (the review's unit): a tenth of an
+#: ante, and half of one; within the advice's margin it is good. The equilibrium table's own
+#: choices near its indifferent ranks cost less than a tenth; keeping a peeked 7 or känäing a
+#: peeked 10 costs more.
+THRESHOLDS = Thresholds(mistake=0.1, blunder=0.5, unit="antes", good=ADVISE_MARGIN)
 #: The numbers of players a record may name, and that in words (a record naming another is refused).
 PLAYERS = (range(MIN_PLAYERS, MAX_PLAYERS + 1),
            f"Känä is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (three cards each from one deck)")
@@ -311,7 +312,7 @@ def _taken(variant: str, k: _Kana) -> int:
     return mine.index(k.card)
 
 
-def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Decision:
+def _rate(k: _Kana, rules: KanaRules, lineup, samples: int | None, budget, rng, threads) -> Decision:
     """Seat ``k.seat``'s känä rated: the advisor on the position it knew, the cost in antes."""
     pos = k.position
     assert pos is not None
@@ -320,23 +321,37 @@ def _rate(k: _Kana, rules: KanaRules, lineup, samples: int, rng, threads) -> Dec
     t = _taken(variant, k)
     policies = lineup if isinstance(lineup, str) else [lineup[(k.starter + p) % n] for p in range(n)]
     exact = variant == "official"
-    ask = dict(rules=rules, policies=policies, samples=None if exact else samples, threads=threads)
-    ranked = advise(pos, rng=child(rng, 0), **ask)
+    ask = dict(rules=rules, policies=policies, threads=threads)
+    ranked = advise(pos, rng=child(rng, 0), samples=None if exact else samples, budget_seconds=budget.budget_seconds,
+                    budget_rounds=budget.budget_rounds, **ask)
     wins = list(ranked.value)
-    b = t if exact else max(range(len(wins)), key=lambda j: wins[j].value)
-    # the option ranked first is measured against the others on fresh deals: measured on the deals
-    # that chose it, its lead would carry their noise (every cost too high)
-    advice = ranked if exact or ranked.partial else advise(pos, rng=child(rng, 1), **ask)
-    wins = list(advice.value)
+    b = t if exact else ranked.best_index
+    versus_best = [_versus(ranked, b, j).scaled(n) for j in range(len(wins))]
+    cost = None if exact else unpriced(ranked, t)
+    partial, priced = ranked.partial, None
+    if cost is not None:
+        versus_best[t] = cost  # the verdict's loss is in antes already
+    elif not (exact or partial):
+        # the option ranked first is priced against the känä made on fresh deals: measured on the
+        # deals that chose it, its lead would carry their noise (every cost too high)
+        def measure(size: int, s):
+            again = advise(pos, rng=s, samples=size, **ask)
+            return (_versus(again, b, t).scaled(n),), again.partial
+
+        priced = price(measure, THRESHOLDS, budget=budget, rng=child(rng, 1), spread=ADVISE_SPREAD * n)
+        versus_best[t] = priced.costs[0]
+        partial = priced.partial
     before = format_cards(pos.kanad) or "none"
     known = (f"{_nth(pos.seat)} to känä of {n} (seat {k.starter} started); my cards {format_cards(pos.hand)}; "
              f"känäd before me: {before}")
     note = (f"official rules: nobody sees a card, every känä wins exactly 1/{n} (docs/rules/kana.md §4.1)" if exact else
-            "P(win the round): " + ", ".join(f"{o} {w.format(3, percent=True)}" for o, w in zip(names, wins)))
+            "P(win the round): " + ", ".join(f"{o} {w.format(3, percent=True)}" for o, w in zip(names, wins))
+            + ("" if priced is None else f"; {names[t]} priced against {names[b]} on {priced.costs[0].n:,} fresh "
+               "deals"))
     return decision(Place(k.seat, k.line, k.move, f"round {k.round} känä", known), options=names,
                     taken=names[t], best=names[b], values=[w.scaled(n, -1) for w in wins],
-                    versus_best=[_versus(advice, b, j).scaled(n) for j in range(len(wins))], thresholds=THRESHOLDS,
-                    samples=advice.samples, note=note, partial=advice.partial)
+                    versus_best=versus_best, thresholds=THRESHOLDS, samples=ranked.samples, note=note,
+                    partial=partial)
 
 
 def _versus(advice: AdviceResult, i: int, j: int) -> Estimate:
@@ -378,17 +393,21 @@ def positions(record, *, seat: int = 0, rules: KanaRules | None = None) -> list[
 
 @takes_backend
 def review(record, *, seat=0, policies=OPPONENTS, rules: KanaRules | None = None, samples: int | None = None,
-           rng: RngLike = None, threads: int | None = None, progress: bool = False) -> ReviewResult:
+           rng: RngLike = None, threads: int | None = None, budget_seconds: float | None = REVIEW_SECONDS,
+           budget_rounds: int | None = None, progress: bool = False) -> ReviewResult:
     """Every känä of ``seat`` (a seat of the record, or ``"all"``: every seat whose cards it
     holds) in ``record`` (a :class:`~cardodds.trace.Trace`, a path to one, or its text), rated
     on what that seat knew against the options of :func:`~cardodds.kana.advise`, in antes.
 
     ``rules`` (keyword-only) must agree with the record's ``players:`` and ``variant:``;
     ``policies`` is how the others play, as for ``advise`` (``"table"``, ``"blind"``, or one
-    policy for all or one a seat of the record, ``"threshold:8,blind,blind"``). ``samples``
-    deals a decision (:data:`~cardodds.kana._defaults.REVIEW_SAMPLES` by default) to rank the
-    options and as many fresh ones to measure them, seeded from ``rng``, the round and the seat's
-    place in it, so a decision's figures depend on nothing else in the record. The
+    policy for all or one a seat of the record, ``"threshold:8,blind,blind"``). The advisor plays
+    the options in rounds until a verdict, then the känä made is priced against the best on fresh
+    deals until its rating is clear (:func:`cardodds.review.price`), each stopping when a round
+    would end after ``budget_seconds`` (``budget_rounds``: after that many rounds instead, the
+    same on any machine); with ``samples``, each on that many deals, one look. Seeded from
+    ``rng``, the round and the seat's place in it, so a decision's figures depend on nothing
+    else in the record. The
     first move the rules forbid is the result's ``violation``: the känäs before it are rated.
 
     >>> from cardodds.kana import trace
@@ -405,12 +424,13 @@ def review(record, *, seat=0, policies=OPPONENTS, rules: KanaRules | None = None
     known = sorted({m.seat for m in trace.moves if m.action == knew})
     seats = review_seats(seat, rules.players, known)
     lineup, words = _lineup(rules, policies)
-    size = REVIEW_SAMPLES if samples is None else int(samples)
+    budget = review_budget(samples, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds, budget_rounds)
     ss, seed = as_seed_sequence(rng)
-    steps = [partial(_rate, k, rules, lineup, size, child(ss, k.round, k.position.seat), threads)
+    steps = [partial(_rate, k, rules, lineup, samples, budget, child(ss, k.round, k.position.seat), threads)
              for k in kanas if k.seat in seats and k.position is not None]
     decisions, cut = rate_in_order(steps, progress)
     return ReviewResult(game="kana", seats=seats, decisions=decisions, thresholds=THRESHOLDS, policies=words,
                         record=trace, violation=violation, title="Känä review", rules=rules,
-                        samples=0 if rules.variant == "official" else size, seed=seed, partial=cut)
+                        samples=0 if rules.variant == "official" or samples is None else int(samples), seed=seed,
+                        partial=cut, budget=None if samples is not None or rules.variant == "official" else budget)
 

@@ -299,24 +299,9 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
         position = replace(position, rules=rules)
     rules = position.rules
     threads = check_run(samples=samples, target_halfwidth=target_halfwidth, threads=threads, rng=rng)
-    codes, names, user = resolve_policies(policies, rules.players)
+    names, cards, args, chunk, fast, heuristic = _plan(position, policies)
     pos, infer = position._known, position.infer
-    if infer and any(codes[s] not in _FAST for s in range(rules.players) if s != pos.seat):
-        raise ValueError("infer=True weighs the other seats' plays by their policies' likelihood, which only random "
-                         "and heuristic have here; give those for the other seats")
-    fast = all(c in _FAST for c in codes)
-    heuristic = all(c == POLICIES["heuristic"] for c in codes)
-    cards = np.array(pos.options, dtype=np.int64)
     same = KA.interchangeable(pos.table, pos.seat, cards)
-    phase1 = True if pos.phase == PHASE1 else None
-    kernel_calls = None if fast else calls(None if user is None else compile_policy(user), codes, phase1)
-
-    def args(sub: np.ndarray, copies: np.ndarray):
-        return (KA.PositionArrays(pos.table, pos.deal, pos.seat, sub, copies),
-                None if heuristic else np.array(codes, dtype=np.int64), position.lookahead_samples, kernel_calls,
-                (pos.start, _observations(pos, codes)) if infer else None, phase1)
-
-    chunk = _CHUNK if fast else _CHUNK_SLOW
     budget = Budget(ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds=budget_seconds, budget_rounds=budget_rounds)
     if samples is None and target_halfwidth is None and not infer and len(set(same.tolist())) > 1:
         return _adaptive(position, cards, same, args, names, rules, chunk, rng, threads, progress, (margin, budget))
@@ -332,6 +317,42 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
     decision = None if infer else judge(_sums(res.counts, len(cards), res.partial), margin=_margin(margin),
                                         same=same, spread=ADVISE_SPREAD, unit="points", seed=res.seed)
     return _result(position, res.counts, names, rules, res, decision)
+
+
+def _plan(position: Position, policies):
+    """The lineup's names, my legal cards, the kernel's arguments for a subset of them
+    (``args(sub, copies)``), the chunk size, and whether the lineup is fast (no search) and
+    heuristic alone."""
+    rules = position.rules
+    codes, names, user = resolve_policies(policies, rules.players)
+    pos, infer = position._known, position.infer
+    if infer and any(codes[s] not in _FAST for s in range(rules.players) if s != pos.seat):
+        raise ValueError("infer=True weighs the other seats' plays by their policies' likelihood, which only random "
+                         "and heuristic have here; give those for the other seats")
+    fast = all(c in _FAST for c in codes)
+    heuristic = all(c == POLICIES["heuristic"] for c in codes)
+    phase1 = True if pos.phase == PHASE1 else None
+    kernel_calls = None if fast else calls(None if user is None else compile_policy(user), codes, phase1)
+
+    def args(sub: np.ndarray, copies: np.ndarray):
+        return (KA.PositionArrays(pos.table, pos.deal, pos.seat, sub, copies),
+                None if heuristic else np.array(codes, dtype=np.int64), position.lookahead_samples, kernel_calls,
+                (pos.start, _observations(pos, codes)) if infer else None, phase1)
+
+    return names, np.array(pos.options, dtype=np.int64), args, _CHUNK if fast else _CHUNK_SLOW, fast, heuristic
+
+
+def _versus(position: Position, policies, pair: tuple[int, int], samples: int, rng, threads: int | None):
+    """Option ``pair[0]``'s points minus option ``pair[1]``'s on ``samples`` fresh worlds, paired
+    (the two played alone: a review prices the move made against the best so), and whether the
+    run was interrupted."""
+    _, cards, args, chunk, _, _ = _plan(position, policies)
+    sub = cards[list(pair)]
+    res = run(KA.advise_kernel, args(sub, np.arange(2, dtype=np.int64)), ADVICE.size, samples=samples, rng=rng,
+              chunk_size=chunk, threads=threads, unit="world")
+    pair_ = ADVICE.view(res.counts).pair.reshape(4, PAIRS)
+    at = pair_index(0, 1)
+    return Estimate.mean(float(pair_[0, at]), float(pair_[1, at]), int(res.samples)), res.partial
 
 
 def _margin(margin) -> float:

@@ -11,7 +11,6 @@ from ._defaults import (
     ADVISE_MARGIN,
     ADVISE_POLICIES,
     ADVISE_ROUNDS,
-    ADVISE_SAMPLES,
     ADVISE_SECONDS,
     DEFAULT_LOOKAHEAD_SAMPLES,
     DEFAULT_MAX_DEALS,
@@ -22,6 +21,7 @@ from ._defaults import (
     MAX_DEALS,
     MAX_LOOKAHEAD_SAMPLES,
     POLICY_NAMES,
+    REVIEW_SECONDS,
     RISK_SAMPLES,
     STRENGTH_A,
     STRENGTH_B,
@@ -464,10 +464,11 @@ def advise_text(r, wide: bool = False) -> str:
 def _add_review(ksub) -> None:
     """Every card the seat played in a recorded deal, rated: the position as that seat knew it (its
     hand, the turned card, the tricks so far; never another hand) goes to the advisor (cardodds
-    kanalje advise), which ranks every legal card on sampled worlds; the card ranked first is then
-    measured against the card played on as many fresh worlds, so its cost in points a deal is not
-    inflated by the noise it was chosen on. Each card is rated good, inaccuracy, mistake or blunder
-    by its cost (no difference at this precision is good); a single legal card is forced. The record
+    kanalje advise), which plays every legal card in rounds of sampled worlds until a verdict; the
+    card ranked first is then priced against the card played on fresh worlds until its rating is
+    clear, so its cost in points a deal is not inflated by the noise it was chosen on. Each card is
+    rated good (within the advice's margin of the best), inaccuracy, mistake or blunder by its cost,
+    'about' when --budget-seconds ended first; a single legal card is forced. The record
     is what 'cardodds kanalje trace' prints, or the same typed by hand (docs/kanalje-advise.md); a
     move the rules forbid (a revoke, a card not in the hand, a play out of turn, a wrong win line) is
     reported at its line, and the cards before it are still rated."""
@@ -478,8 +479,7 @@ def _add_review(ksub) -> None:
                    f"comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, as kanalje advise)")
     _lookahead_option(r)
     _rules_options(r)
-    cu.add_review_options(r, "kanalje", f"{ADVISE_SAMPLES[1]:,}; {ADVISE_SAMPLES[0]:,} with heuristic or random "
-                          "players alone: twice, to rank the cards and to measure the cost", unit="worlds a decision")
+    cu.add_review_options(r, "kanalje", (REVIEW_SECONDS, ADVISE_ROUNDS), "worlds a decision")
     r.set_defaults(func=_review)
 
 
@@ -498,7 +498,8 @@ def _review(args) -> int:
         # Ctrl-C stops the advice under way; the cards rated so far are printed, marked partial
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
         res = review(record, seat=seat, rules=rules, policies=args.policies,
-                     lookahead_samples=args.lookahead_samples, samples=args.samples, **cu.run_options(args))
+                     lookahead_samples=args.lookahead_samples, samples=args.samples, **cu.review_budget(args),
+                     **cu.run_options(args))
         return cu.review_output(args, res)
 
 

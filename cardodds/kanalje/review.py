@@ -32,33 +32,33 @@ from dataclasses import dataclass, field
 from .._validate import check_run
 from ..cards import SUIT_NAMES, card_str, format_cards, parse_card
 from ..engine import takes_backend
-from ..review import (Place, ReviewResult, Thresholds, Violation, decision, forced, rate_in_order, read_record,
-                      review_seats)
+from ..review import (Place, ReviewResult, Thresholds, Violation, decision, forced, price, rate_in_order,
+                      read_record, review_budget, review_seats, unpriced)
 from ..rng import as_seed_sequence, child
 from ..advice import Turn
 from ..trace import Trace
 from ._common import check_lookahead_samples
-from ._defaults import ADVISE_POLICIES, ADVISE_SAMPLES
-from .advise import advise, players_words
+from ._defaults import (ADVISE_MARGIN, ADVISE_POLICIES, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SPREAD,
+                        REVIEW_SECONDS)
+from .advise import _versus, advise, players_words
 from .position import Position
 from ._position import PHASE1, PHASE2, THREE
 from ._position import _winner as trick_winner
-from .policies import DEFAULT_LOOKAHEAD_SAMPLES, POLICIES, resolve_policies
+from .policies import DEFAULT_LOOKAHEAD_SAMPLES, resolve_policies
 from .rules import KanaljeRules, check_rules
 
 __all__ = ["THRESHOLDS", "positions", "review"]
 
-#: Where a card's cost (an interval above 0) becomes a mistake and a blunder, in points a deal;
-#: below ``mistake`` an inaccuracy. A mistake costs a trick's worth or more; a blunder what
-#: taking one's own J♦ or J♥ with its trick costs. Chosen from reviews of deals played by each
-#: player (``docs/kanalje-advise.md``, "Reviewing a game"): none of pimc's or the look-ahead's
-#: cards reached a blunder.
-THRESHOLDS = Thresholds(mistake=1.0, blunder=2.5, unit="points a deal")
+#: Where a card's cost becomes a mistake and a blunder, in points a deal; above the advice's
+#: margin (equal for the player: good) and below ``mistake`` an inaccuracy. A mistake costs a
+#: trick's worth or more; a blunder what taking one's own J♦ or J♥ with its trick costs. Chosen
+#: from reviews of deals played by each player (``docs/kanalje-advise.md``, "Reviewing a game"):
+#: none of pimc's or the look-ahead's cards reached a blunder.
+THRESHOLDS = Thresholds(mistake=1.0, blunder=2.5, unit="points a deal", good=ADVISE_MARGIN)
 #: The numbers of players a record may name, and that in words (a record naming another is refused).
 PLAYERS = ((3, 2), "Kanalje is played by 3 players or 2")
 _JACK = 9
 _ORDINAL = ("lead", "2nd", "3rd")
-_FAST = (POLICIES["random"], POLICIES["heuristic"])
 
 # ---- the record, move by move ---------------------------------------------------------------
 @dataclass(frozen=True)
@@ -432,33 +432,37 @@ def _known(w: _Walk, p: _Point) -> str:
 @takes_backend
 def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | None = None, samples: int | None = None,
            rng=None, threads: int | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
+           budget_seconds: float | None = REVIEW_SECONDS, budget_rounds: int | None = None,
            progress: bool = False) -> ReviewResult:
     """Every card ``seat`` played in a Kanalje record, rated against the advisor's best.
 
     ``record``: a :class:`~cardodds.trace.Trace`, a path to one (text or JSON) or its text.
     ``seat``: a seat, or ``"all"`` (every seat with a deal line). Each card is a decision: the
-    position as the seat knew it goes to :func:`~cardodds.kanalje.advise` with ``policies``,
-    ``samples`` worlds (the advisor's default: 40 with a search player, 10,000 with heuristic or
-    random players alone) and ``lookahead_samples``, twice: the cards ranked on the worlds of
-    ``child(seed, i, 0)``, the cost measured on those of ``child(seed, i, 1)``, ``i`` the cards
-    played before it in the deal. A single legal card is ``forced`` (no run). ``rules``: by
-    default the trace's own, else the defaults for its players. The first move the rules forbid
-    is ``violation``; the cards before it are rated.
+    position as the seat knew it goes to :func:`~cardodds.kanalje.advise` with ``policies`` and
+    ``lookahead_samples``, which plays the cards in rounds until a verdict (the worlds of
+    ``child(seed, i, 0)``, ``i`` the cards played before it in the deal); the card played is then
+    priced against the best on fresh worlds (``child(seed, i, 1)``) in rounds until its rating is
+    clear (:func:`cardodds.review.price`). Each of the two stops when a round would end after
+    ``budget_seconds`` (``budget_rounds``: after that many rounds instead, the same on any
+    machine). With ``samples``: each on that many worlds, one look. A single legal card is
+    ``forced`` (no run). ``rules``: by default the trace's own, else the defaults for its players.
+    The first move the rules forbid is ``violation``; the cards before it are rated.
     """
     threads = check_run(samples=samples, threads=threads, rng=rng)
     lookahead_samples = check_lookahead_samples(lookahead_samples)
     trace = read_record(record, "kanalje", PLAYERS)
     rules = _rules(rules, trace)
-    codes, names, user = resolve_policies(policies, rules.players)
+    _codes, names, user = resolve_policies(policies, rules.players)
+    budget = review_budget(samples, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds, budget_rounds)
     w, violation = _walk(trace, rules)
     seats = review_seats(seat, rules.players, sorted(w.dealt))
     ss, seed = as_seed_sequence(rng)
     n = rules.players
     items = [user if name == "user" else name for name in names]
     lineup = [items[(s + w.leader) % n] for s in range(n)]
-    if samples is None:
-        samples = ADVISE_SAMPLES[0] if all(c in _FAST for c in codes) else ADVISE_SAMPLES[1]
     found, violation = _positions(w, [p for p in w.points if p.seat in seats], violation, lookahead_samples)
+    ask = dict(policies=lineup, samples=samples, threads=threads, budget_seconds=budget.budget_seconds,
+               budget_rounds=budget.budget_rounds)
 
     def step(p: _Point, turn: Turn, pos: Position):
         where = Place(turn.seat, turn.line, turn.move, turn.what, _known(w, p))
@@ -466,18 +470,32 @@ def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | No
             return lambda: forced(where, taken=turn.taken)
 
         def rate():
-            ranked = advise(pos, policies=lineup, samples=samples, rng=child(ss, turn.key, 0), threads=threads)
-            b = ranked.best_index
-            measured = ranked if ranked.partial else advise(pos, policies=lineup, samples=samples,
-                                                            rng=child(ss, turn.key, 1), threads=threads)
+            ranked = advise(pos, rng=child(ss, turn.key, 0), **ask)
+            b, t = ranked.best_index, ranked.options.index(turn.taken)
+            versus_best = list(ranked.versus_best)
+            priced, note = None, ranked.verdict
+            cost = unpriced(ranked, t)
+            if cost is not None:
+                versus_best[t] = cost
+            elif not ranked.partial:
+                priced = price(lambda size, s: _priced(_versus(pos, lineup, (b, t), size, s, threads)), THRESHOLDS,
+                               budget=budget, rng=child(ss, turn.key, 1), spread=ADVISE_SPREAD)
+                versus_best[t] = priced.costs[0]
+                note += f"; {turn.taken} priced against {ranked.options[b]} on {priced.costs[0].n:,} fresh worlds"
             return decision(where, options=ranked.options, taken=turn.taken, best=ranked.options[b],
-                            values=measured.value,
-                            versus_best=[measured.difference(b, j) for j in range(len(ranked.options))],
-                            thresholds=THRESHOLDS, samples=measured.samples, note=ranked.verdict,
-                            partial=measured.partial)
+                            values=ranked.value, versus_best=versus_best, thresholds=THRESHOLDS,
+                            samples=ranked.samples, note=note,
+                            partial=ranked.partial or priced is not None and priced.partial)
         return rate
 
     decisions, partial = rate_in_order([step(*f) for f in found], progress)
     return ReviewResult(game="kanalje", seats=seats, decisions=decisions, thresholds=THRESHOLDS,
                         policies=players_words(names, lookahead_samples), record=trace, violation=violation,
-                        title="Kanalje review", rules=rules, samples=samples, seed=seed, partial=partial)
+                        title="Kanalje review", rules=rules, samples=0 if samples is None else samples, seed=seed,
+                        partial=partial, budget=None if samples is not None else budget)
+
+
+def _priced(got):
+    """One figure's difference and the interruption, as :func:`cardodds.review.price` reads them."""
+    e, cut = got
+    return (e,), cut
