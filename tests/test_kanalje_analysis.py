@@ -200,7 +200,7 @@ def test_a_hand_reads_names_and_codes_and_keeps_codes():
 
 
 def test_evaluate_hand_takes_a_hand_and_its_rules_may_be_replaced():
-    with pytest.raises(ValueError, match=r"must be a kanalje.Hand: give Hand\('2c 3c', turned=\"7h\"\)"):
+    with pytest.raises(ValueError, match=r"must be a kanalje.Hand: give Hand\('2c 3c', turned='7h'\)"):
         evaluate_hand("2c 3c", samples=100)
     with pytest.raises(ValueError, match="must be a kanalje.Hand"):
         evaluate_hand(HAND.split(), samples=100)

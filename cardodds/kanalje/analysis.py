@@ -445,8 +445,8 @@ def evaluate_hand(hand: Hand, *, policies=DEFAULT_POLICIES, rules: KanaljeRules 
     True
     """
     if not isinstance(hand, Hand):
-        example = repr(hand) if isinstance(hand, str) and len(hand) < 80 else '"Ac Kc 4c ..."'
-        raise ValueError(f"hand={hand!r:.80} must be a kanalje.Hand: give Hand({example}, turned=\"7h\") (two "
+        example = repr(hand) if isinstance(hand, str) and len(hand) < 80 else "'Ac Kc 4c ...'"
+        raise ValueError(f"hand={hand!r:.80} must be a kanalje.Hand: give Hand({example}, turned='7h') (two "
                          "players: faceup= or trump=, and rules=KanaljeRules(players=2))")
     if rules is not None and check_rules(rules) != hand.rules:
         hand = replace(hand, rules=rules)
