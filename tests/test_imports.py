@@ -73,7 +73,7 @@ def test_lazy_names_are_the_modules_objects():
     assert canasta_play is C.play and K.session.__module__ == "cardodds.kana.session" and callable(kana_session)
     assert K.odds is kana_analysis.odds and K.equilibrium is equilibrium
     assert J.__all__ == ["POLICIES", "KanaljeRules", *kanalje_analysis.__all__, *kanalje_play.__all__,
-                         "Position", "advise", "equity", "positions", "review", "strategy_table"]
+                         "Hand", "Position", "advise", "equity", "positions", "review", "strategy_table"]
     import cardodds.kanalje.review  # noqa: F401 - the submodule shares a public function's name
     assert callable(J.review) and J.review.__name__ == "review"
     assert J.POLICIES is policies.POLICIES

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from cardodds.cli import main
-from cardodds.kanalje import KanaljeRules, evaluate_hand, game, jack_risk, strength
+from cardodds.kanalje import Hand, KanaljeRules, evaluate_hand, game, jack_risk, strength
 
 JACKS = ("spades", "clubs", "diamonds", "hearts")
 HAND = "2c 3c 4c 5c 6c 7c 8c 9c Tc 2d 3d 4d 5d 6d 7d 8d 9d"
@@ -75,9 +75,9 @@ def test_same_seed_same_counts_on_any_number_of_threads():
     a = jack_risk("heuristic", samples=150_000, rng=9, threads=1)
     b = jack_risk("heuristic", samples=150_000, rng=9, threads=2)
     assert (a.counts == b.counts).all()
-    ha = evaluate_hand(HAND, "Ah", samples=3_000, rng=9, threads=1, policies="random,heuristic,lookahead",
+    ha = evaluate_hand(Hand(HAND, "Ah"), samples=3_000, rng=9, threads=1, policies="random,heuristic,lookahead",
                        lookahead_samples=2)
-    hb = evaluate_hand(HAND, "Ah", samples=3_000, rng=9, threads=2, policies="random,heuristic,lookahead",
+    hb = evaluate_hand(Hand(HAND, "Ah"), samples=3_000, rng=9, threads=2, policies="random,heuristic,lookahead",
                        lookahead_samples=2)
     assert (ha.counts == hb.counts).all()
 
@@ -114,7 +114,7 @@ def test_jack_risk_result_figures(risk):
 
 # ---- one hand -------------------------------------------------------------------------------------
 def test_hand_turned_jack_is_exactly_zero_and_scores_add_up():
-    h = evaluate_hand(HAND, "Jh", samples=5_000, rng=1)
+    h = evaluate_hand(Hand(HAND, "Jh"), samples=5_000, rng=1)
     assert h.jacks["hearts"].exact and h.jacks["hearts"].value == 0
     d = h.to_dict()
     assert set(d) >= {"tricks", "penalty", "score", "jacks"}
@@ -126,8 +126,8 @@ def test_hand_turned_jack_is_exactly_zero_and_scores_add_up():
 def test_hand_holding_every_top_card_takes_its_jacks_never_lost():
     # All four aces, kings, queens and four tens: nobody can ever overtake, so whoever leads...
     strong = "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s"
-    h = evaluate_hand(strong, "2c", samples=2_000, rng=2)
-    weak = evaluate_hand(HAND, "2h", samples=2_000, rng=2)
+    h = evaluate_hand(Hand(strong, "2c"), samples=2_000, rng=2)
+    weak = evaluate_hand(Hand(HAND, "2h"), samples=2_000, rng=2)
     assert h.tricks.lo > weak.tricks.hi
 
 
@@ -140,7 +140,79 @@ def test_hand_holding_every_top_card_takes_its_jacks_never_lost():
 ])
 def test_hand_bad_input(hand, turned, seat, msg):
     with pytest.raises(ValueError, match=msg):
-        evaluate_hand(hand, turned, seat=seat, samples=100)
+        Hand(hand, turned, seat=seat)
+
+
+TWO = KanaljeRules(players=2)
+HAND13 = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
+
+
+@pytest.mark.parametrize("make,msg", [
+    (lambda: Hand(HAND.replace("9d", "Xx"), "Ah"), "cannot read card 'Xx'"),
+    (lambda: Hand(HAND13, "Ah"), "the hand has 13 cards; a Kanalje hand for 3 players has 17"),
+    (lambda: Hand(HAND, "Ah", rules=TWO), "the hand has 17 cards; a Kanalje hand for 2 players has 13"),
+    (lambda: Hand(HAND13, "Ah", rules=TWO), "two players have no turned card"),
+    (lambda: Hand(HAND13, faceup="Ah", trump="Kh", rules=TWO), "give exactly one of faceup="),
+    (lambda: Hand(HAND13, rules=TWO), "give exactly one of faceup="),
+    (lambda: Hand(HAND, "Ah", faceup="Kh"), "faceup= and trump= belong to the two-player game"),
+    (lambda: Hand(HAND, "Ah", seat=3), r"seat=3 must be 0\.\.2"),
+    (lambda: Hand(HAND13, trump="Ah", seat=2, rules=TWO), r"seat=2 must be 0\.\.1"),
+    (lambda: Hand(HAND, "Ah", seat=True), "seat=True"),
+    (lambda: Hand(HAND, "Ah", rules="two"), "must be a KanaljeRules"),
+])
+def test_hand_refuses_in_one_line(make, msg):
+    with pytest.raises(ValueError, match=msg) as e:
+        make()
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("hand", [
+    Hand(HAND, "Ah", seat=2),
+    Hand(HAND13, faceup="Jh", seat=1, rules=TWO),
+    Hand(HAND13, trump="7h", rules=KanaljeRules(players=2, phase1_jacks_cost=False, jack_penalties=(1, 2, 3, 4))),
+    Hand(HAND, "Jd", rules=KanaljeRules(turned_jack="last_trick", trick_points=2)),
+])
+def test_a_hand_prints_the_words_the_command_reads_back(hand):
+    import shlex
+
+    from cardodds.cli import build_parser
+    from cardodds.kanalje.cli import _rules
+
+    args = build_parser().parse_args(["kanalje", "hand", *shlex.split(str(hand))])
+    again = Hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat, rules=_rules(args))
+    assert again == hand and str(again) == str(hand)
+    assert str(hand).startswith(f'--hand "{HAND if hand.rules.players == 3 else HAND13}" --{hand.card_name} ')
+    assert eval(repr(hand), {"Hand": Hand, "KanaljeRules": KanaljeRules}) == hand
+    d = hand.to_dict()
+    assert json.loads(json.dumps(d)) == d and d["seat"] == hand.seat and d["rules"]["players"] == hand.rules.players
+
+
+def test_a_hand_reads_names_and_codes_and_keeps_codes():
+    from cardodds.cards import parse_card, parse_cards
+
+    h = Hand(HAND, "Ah", seat=1)
+    assert h.cards == tuple(parse_cards(HAND)) and h.turned == h.card == parse_card("Ah") and h.phase == 0
+    assert Hand(HAND.split(), "Ah", seat=1) == h == Hand(list(h.cards), h.card, seat=1)
+    assert str(h) == f'--hand "{HAND}" --turned Ah --seat 1'
+    assert repr(h) == f"Hand({HAND!r}, turned='Ah', seat=1)"
+    p2 = Hand(HAND13, trump="Jh", rules=TWO)
+    assert (p2.phase, p2.card_name, p2.turned, p2.faceup) == (2, "trump", None, None)
+
+
+def test_evaluate_hand_takes_a_hand_and_its_rules_may_be_replaced():
+    with pytest.raises(ValueError, match=r"must be a kanalje.Hand: give Hand\('2c 3c', turned='7h'\)"):
+        evaluate_hand("2c 3c", samples=100)
+    with pytest.raises(ValueError, match="must be a kanalje.Hand"):
+        evaluate_hand(HAND.split(), samples=100)
+    # rules= replaces the hand's, and the hand is checked again under them
+    with pytest.raises(ValueError, match="a Kanalje hand for 2 players has 13"):
+        evaluate_hand(Hand(HAND, "Ah"), rules=TWO, samples=100)
+    a = evaluate_hand(Hand(HAND, "Jh", rules=KanaljeRules(turned_jack="last_trick")), samples=300, rng=3)
+    b = evaluate_hand(Hand(HAND, "Jh"), rules=KanaljeRules(turned_jack="last_trick"), samples=300, rng=3)
+    c = evaluate_hand(Hand(HAND, "Jh"), samples=300, rng=3)
+    assert a == b and (a.counts == b.counts).all() and a.rules.turned_jack == "last_trick"
+    assert c.rules.turned_jack == "dead" and not (a.counts == c.counts).all()
+    assert (a.hand, a.turned, a.seat, a.phase) == (Hand(HAND, "Jh").cards, Hand(HAND, "Jh").card, 0, 0)
 
 
 def test_unknown_policy_is_an_error():
@@ -162,8 +234,8 @@ def test_results_compare_by_figures_and_keep_counts_out_of_repr():
     two = KanaljeRules(players=2)
     for make in (lambda: game("random", samples=300, rng=4),
                  lambda: jack_risk("random", rules=two, samples=300, rng=4),
-                 lambda: evaluate_hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", trump="2c", rules=two, samples=300,
-                                       rng=4),
+                 lambda: evaluate_hand(Hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", trump="2c", rules=two),
+                                       samples=300, rng=4),
                  lambda: strength("heuristic", "random", samples=100, rng=4)):
         a, b = make(), make()
         assert isinstance(a, Result) and type(a).__name__.endswith("Result")
@@ -253,9 +325,9 @@ def test_docstring_examples():
     import doctest
 
     import cardodds.kanalje as pkg
-    from cardodds.kanalje import analysis, play, rules
+    from cardodds.kanalje import analysis, hand, play, rules
 
-    for mod in (rules, analysis, play, pkg):
+    for mod in (rules, hand, analysis, play, pkg):
         assert doctest.testmod(mod).failed == 0, mod.__name__
 
 
@@ -267,7 +339,7 @@ def test_every_kanalje_run_checks_its_run_arguments(bad, message):
     from cardodds.kanalje import trace
 
     hand = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
-    calls = [lambda **kw: jack_risk("random", **kw), lambda **kw: evaluate_hand(hand, "7h", **kw),
+    calls = [lambda **kw: jack_risk("random", **kw), lambda **kw: evaluate_hand(Hand(hand, "7h"), **kw),
              lambda **kw: game("random", **kw), lambda **kw: strength("heuristic", "random", **kw)]
     if set(bad) <= {"rng", "lookahead_samples"}:
         calls.append(lambda **kw: trace("random", hands=["Ac", "2c", "Kc"], turned="5d", **kw))

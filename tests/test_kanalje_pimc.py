@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from cardodds.kanalje import KanaljeRules, Position, advise, evaluate_hand, game, jack_risk, strength, trace
+from cardodds.kanalje import Hand, KanaljeRules, Position, advise, evaluate_hand, game, jack_risk, strength, trace
 from cardodds.kanalje import _policies as P, _search as S, _table as TB
 from cardodds.kanalje._counts import DEALS
 from cardodds.kanalje.policies import POLICIES, resolve_policies
@@ -263,7 +263,7 @@ def test_same_seed_same_counts_on_one_and_two_threads():
 
 def test_every_public_question_takes_it():
     hand = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
-    assert evaluate_hand(hand, "7h", policies="pimc", samples=6, rng=1, lookahead_samples=2).policies[0] == "pimc"
+    assert evaluate_hand(Hand(hand, "7h"), policies="pimc", samples=6, rng=1, lookahead_samples=2).policies[0] == "pimc"
     assert game("pimc,heuristic,heuristic", samples=2, rng=1, lookahead_samples=2).samples == 2
     d = deal_record(trace(hands=["Ac 2d", "Jc 5c", "Kd 6c"], turned="2h", policies="pimc", lookahead_samples=4))
     assert sum(d["taken"]) == 2

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cardodds.cards import parse_card, parse_cards
-from cardodds.kanalje import KanaljeRules, evaluate_hand, game, jack_risk, trace
+from cardodds.kanalje import Hand, KanaljeRules, evaluate_hand, game, jack_risk, trace
 from cardodds.kanalje import _kernels as K, _policies as P, _table as TB
 from cardodds.kanalje._counts import DEALS
 from cardodds.kanalje.view import TABLE, T
@@ -279,10 +279,10 @@ def test_same_seed_same_counts_on_one_and_two_threads():
     a = jack_risk("random,heuristic", rules=TWO, samples=100_000, rng=9, threads=1)
     b = jack_risk("random,heuristic", rules=TWO, samples=100_000, rng=9, threads=2)
     assert a.counts.tolist() == b.counts.tolist()
-    ha = evaluate_hand(HAND, faceup="Ah", rules=TWO, samples=200, rng=9, threads=1, policies="lookahead,heuristic",
-                       lookahead_samples=2)
-    hb = evaluate_hand(HAND, faceup="Ah", rules=TWO, samples=200, rng=9, threads=2, policies="lookahead,heuristic",
-                       lookahead_samples=2)
+    ha = evaluate_hand(Hand(HAND, faceup="Ah", rules=TWO), samples=200, rng=9, threads=1,
+                       policies="lookahead,heuristic", lookahead_samples=2)
+    hb = evaluate_hand(Hand(HAND, faceup="Ah", rules=TWO), samples=200, rng=9, threads=2,
+                       policies="lookahead,heuristic", lookahead_samples=2)
     assert ha.counts.tolist() == hb.counts.tolist()
 
 
@@ -400,17 +400,17 @@ def test_jack_risk_two_players_answers_with_intervals_and_faceup_figures():
 
 def test_evaluate_hand_two_players_phase1_and_phase2():
     strong = "Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc"
-    h2 = evaluate_hand(strong, trump="2c", rules=TWO, samples=2_000, rng=1, check=True)
+    h2 = evaluate_hand(Hand(strong, trump="2c", rules=TWO), samples=2_000, rng=1, check=True)
     assert h2.violations == 0 and h2.tricks.value > 10 and h2.phase == 2
     d = h2.to_dict()
     assert d["trump"] == "2c" and d["phase"] == 2 and "turned" not in d
-    h1_ = evaluate_hand(strong, faceup="Jh", rules=TWO, samples=2_000, rng=1, check=True)
+    h1_ = evaluate_hand(Hand(strong, faceup="Jh", rules=TWO), samples=2_000, rng=1, check=True)
     assert h1_.violations == 0 and h1_.to_dict()["faceup"] == "Jh"
     weak = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
-    hw = evaluate_hand(weak, faceup="Jh", rules=TWO, samples=2_000, rng=1)
+    hw = evaluate_hand(Hand(weak, faceup="Jh", rules=TWO), samples=2_000, rng=1)
     assert hw.score.hi < h1_.score.lo
     # a jack that is the dead trump card is taken by nobody
-    hj = evaluate_hand(weak, trump="Jh", rules=TWO, samples=500, rng=1)
+    hj = evaluate_hand(Hand(weak, trump="Jh", rules=TWO), samples=500, rng=1)
     assert hj.jacks["hearts"].value == 0 and hj.jacks["hearts"].se == 0
 
 
@@ -418,14 +418,14 @@ def test_evaluate_hand_two_players_phase1_and_phase2():
                                     dict(faceup="2c"), dict(trump="3c"), dict(faceup="Xx")])
 def test_evaluate_hand_two_players_bad_input(kwargs):
     with pytest.raises(ValueError):
-        evaluate_hand("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d", rules=TWO, samples=100, **kwargs)
+        evaluate_hand(Hand("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d", rules=TWO, **kwargs), samples=100)
 
 
 @pytest.mark.parametrize("hand", ["2c 3c 4c", "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 5d",
                                   "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d"])
 def test_evaluate_hand_two_players_wrong_hands(hand):
     with pytest.raises(ValueError):
-        evaluate_hand(hand, faceup="Ah", rules=TWO, samples=100)
+        evaluate_hand(Hand(hand, faceup="Ah", rules=TWO), samples=100)
     with pytest.raises(ValueError):
         jack_risk("heuristic,foo", rules=TWO, samples=100)
 
@@ -481,11 +481,11 @@ def test_user_view_in_phase1_hides_the_other_hand_the_stock_and_face_down_cards(
 def test_hand_evaluation_deals_match_their_exact_probabilities():
     weak = "2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d"
     # phase 2: a jack not in my hand and not the trump card is dead (in the 25 phase-1 cards) w.p. 25/38
-    h = evaluate_hand(weak, trump="7h", rules=TWO, samples=4_000, rng=4)
+    h = evaluate_hand(Hand(weak, trump="7h", rules=TWO), samples=4_000, rng=4)
     s = "cdhs".index("s")
     assert_within_4se(Estimate.proportion(int(h.counts[D.jack_taker + 4 * s + 3]), h.samples), 25 / 38)
     # phase 1: such a jack is dealt to the other hand (not into the stock) w.p. 13/38
-    h = evaluate_hand(weak, faceup="7h", rules=TWO, samples=4_000, rng=4)
+    h = evaluate_hand(Hand(weak, faceup="7h", rules=TWO), samples=4_000, rng=4)
     dealt = int(h.counts[D.held + 28 * s:D.held + 28 * s + 28].sum())
     assert_within_4se(Estimate.proportion(dealt, h.samples), 13 / 38)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cardodds import canasta, engine, kana
-from cardodds.kanalje import Position as _KanaljePosition
+from cardodds.kanalje import Hand as _KanaljeHand, Position as _KanaljePosition
 
 #: Where the public functions are: the game packages and the core modules users call.
 PUBLIC = ("cardodds.kana", "cardodds.kanalje", "cardodds.canasta", "cardodds.sweep", "cardodds.backend")
@@ -48,7 +48,7 @@ VALID: dict[str, tuple[tuple, dict]] = {
                               "0: peek 9h\n0: känä 2c",), {}),
     "cardodds.kanalje:equity": (((12, 17, 5),), {}),
     "cardodds.canasta:equity": (((6200, 5400),), {}),
-    "cardodds.kanalje:evaluate_hand": (("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"), {}),
+    "cardodds.kanalje:evaluate_hand": ((_KanaljeHand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"),), {}),
     "cardodds.kanalje:trace": (("random",), {"hands": _KANALJE_DEAL[0], "turned": _KANALJE_DEAL[1]}),
     "cardodds.kanalje:advise": ((_KanaljePosition(seat=0, hand="Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s",
                                                   turned="2c"),), {}),

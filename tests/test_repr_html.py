@@ -44,7 +44,7 @@ def _one_of_each(tmp_path) -> dict:
         kana.session("blind", players=3, rounds=5, samples=200, rng=1),
         session_table(3, rounds=3, samples=100, rng=1, max_iterations=1),
         kanalje.jack_risk("heuristic", samples=2_000, rng=1),
-        kanalje.evaluate_hand(HAND, "7h", samples=200, rng=1),
+        kanalje.evaluate_hand(kanalje.Hand(HAND, "7h"), samples=200, rng=1),
         kanalje.strength("heuristic", "random", samples=200, rng=1),
         kanalje.game("heuristic", samples=20, rng=1),
         kanalje.advise(kanalje.Position(seat=0, hand=HAND, turned="7c"), samples=200, rng=1),

@@ -48,7 +48,7 @@ CALLS = {
                                                              samples=5_000, rng=11),
     "kanalje.jack_risk lookahead": lambda: kanalje.jack_risk("lookahead,heuristic,random", samples=100,
                                                              lookahead_samples=4, rng=12),
-    "kanalje.evaluate_hand": lambda: kanalje.evaluate_hand(HAND17, "7h", samples=2_000, rng=13),
+    "kanalje.evaluate_hand": lambda: kanalje.evaluate_hand(kanalje.Hand(HAND17, "7h"), samples=2_000, rng=13),
     "kanalje.strength": lambda: kanalje.strength("heuristic", "random", samples=2_000, rng=14),
     "kanalje.game": lambda: kanalje.game("heuristic", samples=40, rng=15),
     "kanalje.advise": lambda: kanalje.advise(kanalje.Position(seat=2, hand="Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc "

@@ -8,15 +8,14 @@ games, strength matches and a traced deal are in :mod:`cardodds.kanalje.play`.
 >>> r = jack_risk("heuristic", samples=20_000, rng=7)
 >>> round(r.mean_total.value, 1)    # 7 plus the turned jack's penalty when one is turned
 7.2
->>> h = evaluate_hand("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d 8d 9d 2h", turned="Ah",
-...                   samples=2_000, rng=1)
+>>> h = evaluate_hand(Hand("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d 6d 7d 8d 9d 2h", turned="Ah"), samples=2_000, rng=1)
 >>> h.jacks["hearts"].value < 0.2
 True
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,7 +24,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: start-up stays l
     import pandas as pd
 
 from .._validate import check_run
-from ..cards import RANKS, SUIT_NAMES, card_str, format_cards, parse_card, parse_cards
+from ..cards import RANKS, SUIT_NAMES, card_str, format_cards
 from ..engine import run, takes_backend
 from ..stats import Estimate
 from . import _counts as C
@@ -33,6 +32,7 @@ from . import _kernels as K
 from ._common import JACK_ORDER, SUIT_INDEX, KanaljeResult, check_lookahead_samples, default_samples, est_dict, lineup
 from ._counts import DEALS
 from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES, DEFAULT_POLICIES, HAND_SAMPLES, RISK_SAMPLES
+from .hand import Hand
 from ._policies import P_HEURISTIC, P_RANDOM, calls
 from ._table import phase1_arg
 from .rules import KanaljeRules, check_rules
@@ -419,71 +419,43 @@ class HandResult(KanaljeResult):
         return ax
 
 
-def _check_hand(hand, turned, seat, rules, faceup=None, trump=None):
-    """Validate a hand query; returns ``(cards, card, seat, phase)``: ``card`` is the turned
-    card (three players, ``phase`` 0), the face-up stock card (two players, ``phase`` 1) or
-    the dead card that named the phase-2 trump (two players, ``phase`` 2)."""
-    cards = parse_cards(hand) if isinstance(hand, str) else parse_cards(list(hand))
-    if len(cards) != rules.hand_size:
-        example = "17" if rules.players == 3 else "13"
-        raise ValueError(f"the hand has {len(cards)} cards; a Kanalje hand for {rules.players} players has "
-                         f"{rules.hand_size}, e.g. --hand \"2c 5c ... Ah\" ({example} cards)")
-    if rules.players == 3:
-        if faceup is not None or trump is not None:
-            raise ValueError("faceup= and trump= belong to the two-player game (players=2); with three players "
-                             "give the turned card, e.g. turned='7h'")
-        if turned is None:
-            raise ValueError("give the turned card (it names trump), e.g. turned='7h'")
-        card, phase, what = turned, 0, "turned card"
-    else:
-        if turned is not None:
-            raise ValueError("two players have no turned card: give faceup='7h' (the face-up stock card, phase 1) "
-                             "or trump='7h' (the dead phase-1 card that named trump, phase 2)")
-        if (faceup is None) == (trump is None):
-            raise ValueError("give exactly one of faceup='7h' (phase 1: my 13 cards and the face-up stock card) "
-                             "or trump='7h' (phase 2: my 13 cards and the dead card that named trump)")
-        card, phase, what = (faceup, 1, "face-up card") if faceup is not None else (trump, 2, "trump card")
-    t = parse_card(card) if isinstance(card, str) else parse_cards([card])[0]
-    if t in cards:
-        raise ValueError(f"the {what} {card_str(t)} is also in the hand; each card exists once")
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < rules.players:
-        raise ValueError(f"seat={seat!r} must be 0..{rules.players - 1} (0 leads the first trick)")
-    return cards, t, int(seat), phase
-
-
 @takes_backend
-def evaluate_hand(hand, turned=None, *, faceup=None, trump=None, seat: int = 0, policies=DEFAULT_POLICIES,
-                  rules: KanaljeRules | None = None, samples: int | None = None,
-                  target_halfwidth: float | None = None, rng=None, threads: int | None = None,
-                  lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, check: bool = False,
-                  progress: bool = False) -> HandResult:
-    """Expected tricks, penalty and score of my 17 cards in ``seat`` with ``turned`` turned
-    (its suit is trump), the other 34 cards dealt at random and played out by ``policies``.
+def evaluate_hand(hand: Hand, *, policies=DEFAULT_POLICIES, rules: KanaljeRules | None = None,
+                  samples: int | None = None, target_halfwidth: float | None = None, rng=None,
+                  threads: int | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
+                  check: bool = False, progress: bool = False) -> HandResult:
+    """Expected tricks, penalty and score of ``hand`` (a :class:`~cardodds.kanalje.Hand`: my 17
+    cards, the turned card, my seat), the other 34 cards dealt at random and played out by
+    ``policies``. ``rules``: by default the hand's.
 
-    With two players (``rules=KanaljeRules(players=2)``) give 13 cards and either
-    ``faceup=`` (phase 1: the deal from its start, my 13 cards and the face-up stock card; the
-    other 38 cards are dealt at random to the other hand and the stock under the face-up
+    With two players (``Hand(..., rules=KanaljeRules(players=2))``) the hand is 13 cards and
+    either ``faceup=`` (phase 1: the deal from its start, my 13 cards and the face-up stock card;
+    the other 38 cards are dealt at random to the other hand and the stock under the face-up
     card; figures are for the whole deal) or ``trump=`` (phase 2: my 13 cards, the phase-1
     trick card that named trump, dead; the other hand is 13 random cards of the other 38 and
     the remaining 25 are the dead phase-1 tricks, their jacks out of play; figures are for
-    phase 2 alone). ``seat`` 0 leads (phase 1 as the non-dealer, or phase 2).
+    phase 2 alone). Seat 0 leads (phase 1 as the non-dealer, or phase 2).
 
-    >>> h = evaluate_hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c", samples=2_000, rng=1)
+    >>> h = evaluate_hand(Hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc Td Th Ts 9s", "2c"), samples=2_000, rng=1)
     >>> h.tricks.value > 8
     True
-    >>> h2 = evaluate_hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", trump="2c",
-    ...                    rules=KanaljeRules(players=2), samples=2_000, rng=1)
+    >>> h2 = evaluate_hand(Hand("Ac Kc Qc Ad Kd Qd Ah Kh Qh As Ks Qs Tc", trump="2c", rules=KanaljeRules(players=2)),
+    ...                    samples=2_000, rng=1)
     >>> h2.tricks.value > 10
     True
     """
-    rules = check_rules(rules)
-    cards, t, seat, phase = _check_hand(hand, turned, seat, rules, faceup, trump)
+    if not isinstance(hand, Hand):
+        example = repr(hand) if isinstance(hand, str) and len(hand) < 80 else "'Ac Kc 4c ...'"
+        raise ValueError(f"hand={hand!r:.80} must be a kanalje.Hand: give Hand({example}, turned='7h') (two "
+                         "players: faceup= or trump=, and rules=KanaljeRules(players=2))")
+    if rules is not None and check_rules(rules) != hand.rules:
+        hand = replace(hand, rules=rules)
+    rules, seat, t = hand.rules, hand.seat, hand.card
     mask = 0
-    for c in cards:
+    for c in hand.cards:
         mask |= 1 << c
     res, names, lookahead_samples = _run_deals(
-        rules, policies, lookahead_samples, K.Fixed(seat, mask, t, phase), check, samples, target_halfwidth,
+        rules, policies, lookahead_samples, K.Fixed(seat, mask, t, hand.phase), check, samples, target_halfwidth,
         HAND_SAMPLES, seat, rng, threads, progress)
-    return HandResult(tuple(cards), t, seat, names, phase, rules=rules, samples=res.samples, seed=res.seed,
+    return HandResult(hand.cards, t, seat, names, hand.phase, rules=rules, samples=res.samples, seed=res.seed,
                       partial=res.partial, lookahead_samples=lookahead_samples, counts=res.counts)
-

@@ -208,6 +208,7 @@ def _hand(args) -> int:
     from .._two_process_compile import two_processes
     from ..cards import parse_card, parse_cards
     from .analysis import evaluate_hand
+    from .hand import Hand
 
     rules = _rules(args)
     names = _check_policies(args, rules)
@@ -217,9 +218,9 @@ def _hand(args) -> int:
             cu.about(flag, card, parse_card, card)
     if args.seat >= rules.players:
         raise cu.UsageError(f"--seat {args.seat} is outside 0..{rules.players - 1} for {rules.players} players")
-    with two_processes(_split(names, rules.players == 2 and args.faceup is not None)):
-        res = evaluate_hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat,
-                            policies=args.policies, rules=rules, check=args.check, **_run_args(args))
+    hand = Hand(args.hand, args.turned, faceup=args.faceup, trump=args.trump, seat=args.seat, rules=rules)
+    with two_processes(_split(names, hand.phase == 1)):
+        res = evaluate_hand(hand, policies=args.policies, check=args.check, **_run_args(args))
     return cu.emit(args, res, hand_text)
 
 
