@@ -139,14 +139,14 @@ def game_data(g: Game) -> dict:
     the seat (side) that leads (frame seat 0 leads: flat index in C order), and what the script
     needs to answer and to refuse as the command does."""
     r = result(g)
-    t, rules = r.table, r.rules
+    t = r.table
     n, m = g.players, size(g, t.target)
     if g.step % t.step or (g.lo - t.lo) % t.step or g.lo < t.lo:
         raise ValueError(f"{g.key}: the page's grid ({g.lo}, every {g.step}) is not on the table's")
     page = g.lo + g.step * np.arange(m)
     cols = (page - t.lo) // t.step
     flat = np.zeros(1, dtype=np.int64)
-    for j in range(n):
+    for _ in range(n):
         flat = (flat[:, None] * t.size + cols[None, :]).ravel()
     codes = []
     for i in flat:
@@ -164,12 +164,7 @@ def game_data(g: Game) -> dict:
             "table_hi": int(t.hi), "table_top": int(t.target) - (1 if g.game == "kanalje" else 5),
             "table_step": int(t.step), "multiple": 5 if g.game == "canasta" else 1, "shift": shift,
             "dealer": r.dealer, "totals": totals, "over": over, "example": list(g.example),
-            "command": f"cardodds {g.game} equity{g.flags}", "made": made(r), "codes": "".join(codes)}
-
-
-def made(r) -> str:
-    """How the table was made, as the command says it."""
-    return r.made
+            "command": f"cardodds {g.game} equity{g.flags}", "made": r.made, "codes": "".join(codes)}
 
 
 def lookup_data() -> dict:

@@ -450,16 +450,19 @@ SCRIPT = r"""
         idx.forEach(function (b, j) {
           var p = figures(g, [a, b].concat(rest), dealer)[0][0];
           svg.push('<rect class="cell" x="' + (L + i * cw).toFixed(2) + '" y="' + (T + P - (j + 1) * cw).toFixed(2) +
-                   '" width="' + (cw + 0.3).toFixed(2) + '" height="' + (cw + 0.3).toFixed(2) + '" fill="' + colour(p / 1000) +
-                   '" data-me="' + scores[i] + '" data-them="' + scores[j] + '" data-p="' + p + '"/>');
+                   '" width="' + (cw + 0.3).toFixed(2) + '" height="' + (cw + 0.3).toFixed(2) + '" fill="' +
+                   colour(p / 1000) + '" data-me="' + scores[i] + '" data-them="' + scores[j] + '" data-p="' + p +
+                   '"/>');
         });
       });
       var every = g.step === 1 ? 5 : 2000;
       scores.forEach(function (v, i) {
         if (v % every !== 0) return;
         var c = (i + 0.5) * cw;
-        svg.push('<text x="' + (L + c).toFixed(1) + '" y="' + (T + P + 13) + '" text-anchor="middle">' + num(v) + "</text>");
-        svg.push('<text x="' + (L - 4) + '" y="' + (T + P - c + 4).toFixed(1) + '" text-anchor="end">' + num(v) + "</text>");
+        svg.push('<text x="' + (L + c).toFixed(1) + '" y="' + (T + P + 14) + '" text-anchor="middle">' + num(v) +
+                 "</text>");
+        svg.push('<text x="' + (L - 4) + '" y="' + (T + P - c + 4).toFixed(1) + '" text-anchor="end">' + num(v) +
+                 "</text>");
       });
       svg.push('<text x="' + (L + P / 2) + '" y="' + (T + P + 28) + '" text-anchor="middle">' + who(g, 0) +
                "'s total (me)</text>");
