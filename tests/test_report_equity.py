@@ -96,5 +96,5 @@ def test_the_section_prints_the_scores_as_the_command(tmp_path):
         for score in g.scores:
             row = f"| {','.join(map(str, score))} | " + " | ".join(e.format(3) for e in E.result(g, score).win) + " |"
             assert row in md, row
-    assert "![P(seat or side 0 wins the game) over the scores](equity_heat.png)" in md
-    assert (tmp_path / "equity_heat.png").exists() and not list(tmp_path.glob("*.json"))
+    assert "![P(seat or side 0 wins the game) against its total](equity_chances.png)" in md
+    assert (tmp_path / "equity_chances.png").exists() and not list(tmp_path.glob("*.json"))

@@ -204,12 +204,14 @@ def write(outdir: Path, *, seed: int, scale: float, progress: bool, log: bool = 
     lines = _intro(data)
     for g, d in zip(GAMES, data["games"]):
         lines += [f"## {g.name}", "", f"`{d['command']}`: {d['made']}.", "", *score_table(g), ""]
-    chart = "equity_heat.png"
+    chart = "equity_chances.png"
     with plt().rc_context(STYLE):
-        save(heat_chart(data), outdir / chart, dpi=DPI)
-    lines += ["## Heat maps", "", "Seat (side) 0's chance to win the game over its own total and the next seat's "
-              "(side's), who deals as in a new game; with three players seat 2 at 0.", "",
-              f"![P(seat or side 0 wins the game) over the scores]({chart})", ""]
+        save(chance_chart(data), outdir / chart, dpi=DPI)
+    lines += ["## The chance against the score", "",
+              "Seat (side) 0's chance to win the game against its own total, a line for each of a few of seat "
+              "(side) 1's totals, who deals as in a new game; with three players seat 2 at 0. The page's lookup "
+              "draws the whole table as a heat map.", "",
+              f"![P(seat or side 0 wins the game) against its total]({chart})", ""]
     page_data(outdir, "equity", data)
     path = outdir / "equity.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -244,20 +246,25 @@ def score_table(g: Game) -> list[str]:
     return md_table(head, rows, "l" + "r" * g.players)
 
 
-def heat_chart(data: dict):
-    """Each table's heat map of P(seat or side 0 wins) over its page box, every ``heat`` points as on
-    the page (the dealer as in a new game; three players: seat 2 at 0)."""
+#: The other seat's (side's) totals the chart draws a line for, a table.
+LINES = {"kanalje3": (0, 10, 18), "kanalje2": (-10, 5, 18), "canasta": (0, 6000, 9000)}
+
+
+def chance_chart(data: dict):
+    """Each table's P(seat or side 0 wins) against its own total over the page's box, a line for
+    each of a few of seat (side) 1's totals (the dealer as in a new game; three players: seat 2
+    at 0; Canasta every 200 points). Lines, not an image: the page's heat map is drawn by its script."""
     games = data["games"]
-    fig, axes = plt().subplots(1, len(games), figsize=(3.2 * len(games) + 0.8, 3.4), layout="constrained")
-    im = None
+    fig, axes = plt().subplots(1, len(games), figsize=(3.1 * len(games) + 0.6, 3.3), layout="constrained")
     for ax, d in zip(axes, games):
-        m = box(d, fixed={2: 0} if d["n"] == 3 else None)[::d["heat"], ::d["heat"]] / 1000
-        half = d["step"] * d["heat"] / 2
-        lo, hi = d["lo"] - half, d["lo"] + (m.shape[0] - 1) * d["step"] * d["heat"] + half
-        im = ax.imshow(m.T, origin="lower", extent=(lo, hi, lo, hi), vmin=0, vmax=1, cmap="viridis",
-                       interpolation="none", aspect="auto")  # the cells as they are: a small image in the SVG
-        ax.set_xlabel(f"{d['who']} 0's total")
-        ax.set_ylabel(f"{d['who']} 1's total")
-        ax.set_title(f"{d['name']}, {d['who']} {d['dealer']} deals", fontsize=9)
-    fig.colorbar(im, ax=axes, label="P(seat or side 0 wins the game)", shrink=0.9)
+        m = box(d, fixed={2: 0} if d["n"] == 3 else None)[::d["heat"]] / 1000
+        x = d["lo"] + d["step"] * d["heat"] * np.arange(m.shape[0])
+        who = d["who"]
+        for them in LINES[d["key"]]:
+            ax.plot(x, m[:, (them - d["lo"]) // d["step"]], label=f"{who} 1 at {them:,}")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel(f"{who} 0's total")
+        ax.set_ylabel(f"P({who} 0 wins the game)")
+        ax.set_title(f"{d['name']}, {who} {d['dealer']} deals", fontsize=9)
+        ax.legend(fontsize=7, loc="upper left", frameon=False)
     return fig
