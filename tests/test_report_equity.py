@@ -27,7 +27,8 @@ def _figures(d: dict, score, dealer: int) -> list[str]:
         idx = idx * m + (score[(leader + j) % n] - lo) // step
     per = 2 * n - 1
     figs = E.decode(d["codes"][idx * per:(idx + 1) * per], n)
-    return [f"{v / 1000:.3f} [{a / 1000:.3f}, {b / 1000:.3f}]" for v, a, b in (figs[(k - leader) % n] for k in range(n))]
+    seats = (figs[(k - leader) % n] for k in range(n))
+    return [f"{v / 1000:.3f} [{a / 1000:.3f}, {b / 1000:.3f}]" for v, a, b in seats]
 
 
 def test_encode_and_decode_a_state_by_hand():
