@@ -152,7 +152,7 @@ def _batches(todo: list[str], jobs: int) -> list[list[str]]:
 
     >>> _batches(report_tasks() + ["kana odds"], 2)  # doctest: +NORMALIZE_WHITESPACE
     [['report kanalje'], ['report canasta_advice', 'report canasta_play', 'report kana', 'report canasta',
-      'report kana_session', 'report strategy'], ['kana odds']]
+      'report kana_session', 'report strategy', 'report equity'], ['kana odds']]
     """
     sections = [n for n in todo if _section(n) is not None]
     commands = [[n] for n in todo if _section(n) is None]
