@@ -39,7 +39,7 @@ TINY_SCALE = 0.001
 
 #: Report sections in the order their compiling takes longest first (so the processes finish
 #: together); ``report.SECTIONS`` is checked against it by the tests.
-_SECTIONS = ("kanalje", "canasta_advice", "canasta_play", "kana", "canasta", "kana_session", "strategy")
+_SECTIONS = ("kanalje", "canasta_advice", "canasta_play", "kana", "canasta", "kana_session", "strategy", "equity")
 
 _KANALJE_HAND = "Ac Kc 4c 2d 5d 9d Qd 3h 6h Th Qs Js 8s 7s 5s 3s 2s"
 _PHASE2_PLAYED = "1: 9d 3d; 1: 4d 2d; 1: Kh 7h; 1: 5c 6c; 0: Th 9h; 0: Qd 6d; 0: 7d Jc; 1: 5s 4s; 1: 8h Qh; 0: Jd"
@@ -152,7 +152,7 @@ def _batches(todo: list[str], jobs: int) -> list[list[str]]:
 
     >>> _batches(report_tasks() + ["kana odds"], 2)  # doctest: +NORMALIZE_WHITESPACE
     [['report kanalje'], ['report canasta_advice', 'report canasta_play', 'report kana', 'report canasta',
-      'report kana_session', 'report strategy'], ['kana odds']]
+      'report kana_session', 'report strategy', 'report equity'], ['kana odds']]
     """
     sections = [n for n in todo if _section(n) is not None]
     commands = [[n] for n in todo if _section(n) is None]

@@ -283,6 +283,150 @@ def test_canasta_house_options_sort_by_their_effect(page, built):
     assert page.execute_script(read) == [shown(o) for o in sorted(options)]
 
 
+def _equity_game(key: str):
+    from cardodds.report.equity import GAMES
+
+    return next(g for g in GAMES if g.key == key)
+
+
+def _equity_inputs(key: str, score, dealer: int) -> list:
+    return [("game", key), ("dealer", dealer)] + [(f"s{k}", v) for k, v in enumerate(score)]
+
+
+#: Scores of each table on the page's grid (three or more a game, every dealer asked).
+EQUITY_SCORES = {"kanalje3": [(12, 17, 5), (0, 0, 0), (18, 18, 15), (-3, 20, 10), (20, 19, 19)],
+                 "kanalje2": [(12, 18), (0, 0), (20, 19), (-4, 10)],
+                 "canasta": [(6200, 5400), (0, 0), (9900, 9800), (-2000, 3500)]}
+
+
+def test_equity_lookup_answers_as_the_api(page, built):
+    """Each seat's chance is ``equity(score, dealer=...)``'s, printed as the command prints it
+    (computed here by the Python API), with who deals and who leads."""
+    from cardodds.report.equity import result
+
+    inputs, expected = [], []
+    for key, scores in EQUITY_SCORES.items():
+        g = _equity_game(key)
+        for score in scores:
+            for dealer in range(g.players):
+                r = result(g, score, dealer)
+                first = "moves first" if g.game == "canasta" else "leads"
+                inputs.append(_equity_inputs(key, score, dealer))
+                expected.append({
+                    "head": f"{g.name} to {r.table.target:,}: {r.label} {dealer} deals ({r.label} {r.leader} {first})",
+                    "message": "", "read": "",
+                    **{f"who{k}": f"{r.label} {k}" + (f" (seats {k}+{k + 2})" if g.game == "canasta" else "")
+                       for k in range(3) if k < g.players},
+                    **{f"total{k}": str(score[k]) if k < g.players else "" for k in range(3)},
+                    **{f"win{k}": r.win[k].format(3) if k < g.players else "" for k in range(3)}})
+    got = page.execute_script(_LOOKUP, "lookup-equity", inputs)
+    for i, (g_, e) in enumerate(zip(got, expected)):
+        assert {k: v for k, v in g_.items() if k in e} == e, inputs[i]
+    assert len(got) == 5 * 3 + 4 * 2 + 4 * 2
+    # the dealers offered are the game's seats (sides), the lookup opens on the game's example
+    assert _options(page, "lookup-equity", "game") == ["kanalje3", "kanalje2", "canasta"]
+    page.execute_script(_LOOKUP, "lookup-equity", [[("game", "canasta")]])
+    assert _options(page, "lookup-equity", "dealer") == ["0", "1"]
+    shown = page.execute_script(_LOOKUP, "lookup-equity", [[("game", "kanalje3")]])[0]
+    assert shown["win1"] == result(_equity_game("kanalje3"), (12, 17, 5)).win[1].format(3)
+    # a Canasta score between the page's grid points is read at the nearest, and says so
+    off = page.execute_script(_LOOKUP, "lookup-equity", [_equity_inputs("canasta", (6230, 5390), 0)])[0]
+    on = result(_equity_game("canasta"), (6200, 5400), 0)
+    assert [off["win0"], off["win1"]] == [e.format(3) for e in on.win]
+    assert off["read"].startswith("read at 6200,5400, the page's nearest scores") and "--score 6230,5390" in off["read"]
+
+
+def test_equity_lookup_refuses_as_the_command(page, built):
+    """A decided game, a score sum no game reaches, a total that is not a Canasta score: the
+    API's refusal, word for word; a total past the page's box: the command that reads it."""
+    from cardodds.report.equity import result
+
+    cases = [("kanalje3", (21, 17, 5), 2), ("kanalje3", (12, 25, 5), 0), ("kanalje2", (21, 9), 1),
+             ("kanalje3", (2, 0, 0), 2), ("kanalje2", (12, 17), 1), ("canasta", (10100, 5400), 0),
+             ("canasta", (6000, 10000), 1), ("canasta", (6203, 5400), 0), ("kanalje3", (12, -30, 5), 2)]
+    inputs, expected = [], []
+    for key, score, dealer in cases:
+        with pytest.raises(ValueError) as refused:
+            result(_equity_game(key), score, dealer)
+        inputs.append(_equity_inputs(key, score, dealer))
+        expected.append(str(refused.value))
+    assert "the game is over at 21,17,5: seat 0 has reached 21 alone at the top" in expected
+    past = [_equity_inputs("kanalje3", (12, -8, 5), 2), _equity_inputs("kanalje3", (21, 21, 5), 2),
+            _equity_inputs("canasta", (-2500, 0), 0)]
+    got = page.execute_script(_LOOKUP, "lookup-equity", inputs + past)
+    assert [g["message"] for g in got[:len(cases)]] == expected
+    assert all(g["head"] == "" and g["win0"] == "" for g in got)
+    assert [g["message"] for g in got[len(cases):]] == [
+        "a total below -5 is outside the page's table (it holds -5..20): cardodds kanalje equity --score 12,-8,5 "
+        "reads it",
+        "a tie at 21 is past the page's table (it holds totals up to 20): cardodds kanalje equity --score 21,21,5 "
+        "reads it",
+        "a total below -2000 is outside the page's table (it holds -2000..9900): cardodds canasta equity --score "
+        "-2500,0 reads it"]
+    assert page.execute_script("return document.querySelector('#lookup-equity table.equity').hidden")
+
+
+_HEAT = """
+return Array.from(document.querySelectorAll('#lookup-equity svg rect.cell'),
+                  r => [+r.dataset.me, +r.dataset.them, +r.dataset.p, r.getAttribute('fill')]);
+"""
+
+
+def _luminance(fill: str) -> float:
+    r, g, b = (int(v) for v in re.findall(r"\d+", fill))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_equity_heat_map_has_a_cell_a_score_its_colour_rising_with_my_total(page, built):
+    """The heat map has one cell for every pair of the page's totals (Canasta every 200 points),
+    each cell's chance is the API's (seat 0's, at the cell's totals, the third seat's and the
+    dealer as in the form), and the colour lightens as my total rises; axis labels and legend."""
+    from cardodds.report.equity import result
+
+    data = {d["key"]: d for d in _data(built, "equity")["games"]}
+    for key, score, dealer in [("kanalje3", (12, 17, 5), 2), ("kanalje3", (0, 0, 14), 0), ("kanalje2", (12, 18), 1),
+                               ("canasta", (6200, 5400), 0)]:
+        d, g = data[key], _equity_game(key)
+        page.execute_script(_LOOKUP, "lookup-equity", [_equity_inputs(key, score, dealer)])
+        cells = page.execute_script(_HEAT)
+        side = len(range(0, d["size"], d["heat"]))
+        assert len(cells) == side * side, key
+        totals = sorted({c[0] for c in cells})
+        assert totals == [d["lo"] + k * d["step"] for k in range(0, d["size"], d["heat"])]
+        rows: dict = {}
+        for me, them, p, fill in cells:
+            rows.setdefault(them, []).append((me, p, _luminance(fill)))
+        for them, row in rows.items():
+            row.sort()
+            assert all(a[1] <= b[1] and a[2] <= b[2] + 1e-9 for a, b in zip(row, row[1:])), (key, them)
+            assert row[-1][1] > row[0][1] and row[-1][2] > row[0][2], (key, them)
+        by_cell = {(me, them): p for me, them, p, _ in cells}
+        for me, them in [(totals[0], totals[-1]), (totals[len(totals) // 2], totals[1]), (totals[-1], totals[0])]:
+            s = (me, them, *score[2:])
+            try:
+                want = result(g, s, dealer).win[0].format(3).split(" ")[0]
+            except ValueError:  # a sum no game reaches: the heat map shows the table there, as heat() does
+                continue
+            assert f"{by_cell[(me, them)] / 1000:.3f}" == want, (key, s)
+        text = page.execute_script("return document.querySelector('#lookup-equity svg').textContent")
+        who = "side" if g.game == "canasta" else "seat"
+        assert f"{who} 1's total" in text and f"P({who} 0 wins the game)" in text and "0.5" in text
+        assert page.execute_script("return document.querySelectorAll('#lookup-equity svg rect.legend').length") == 20
+    # the third seat's total off the page's box: no heat map, said in words
+    page.execute_script(_LOOKUP, "lookup-equity", [_equity_inputs("kanalje3", (12, 17, -9), 2)])
+    assert page.execute_script(_HEAT) == []
+    assert "seat 2's total" in page.execute_script("return document.querySelector('#lookup-equity figure').textContent")
+
+
+def test_equity_heat_map_fits_a_375_px_phone(page, built):
+    set_viewport(page, 375, 812)
+    for key in ("kanalje3", "kanalje2", "canasta"):
+        page.execute_script(_LOOKUP, "lookup-equity", [[("game", key)]])
+        width, svg = page.execute_script("return [document.documentElement.scrollWidth, document.querySelector("
+                                         "'#lookup-equity svg').getBoundingClientRect().right]")
+        assert width <= 375 and svg <= 375, (key, width, svg)
+
+
 def _not_blank(png: bytes) -> bool:
     from PIL import Image
 

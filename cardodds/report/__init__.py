@@ -24,7 +24,7 @@ from pathlib import Path
 #: The seed the committed reports are built from (``cardodds report --seed`` changes it).
 SEED = 20261129
 #: Sections in the order they are built.
-SECTIONS = ("kana", "kana_session", "kanalje", "canasta", "canasta_play", "canasta_advice", "strategy")
+SECTIONS = ("kana", "kana_session", "kanalje", "canasta", "canasta_play", "canasta_advice", "strategy", "equity")
 
 
 def available_sections() -> list[str]:

@@ -28,7 +28,7 @@ from .lookups import LOOKUPS, SCRIPT
 #: Short names of the sections for the navigation bar.
 NAV = {"kana": "Känä", "kana_session": "Känä evening", "kanalje": "Kanalje", "canasta": "Canasta odds",
        "canasta_play": "Canasta play", "canasta_advice": "Canasta advice",
-       "strategy": "Strategy tables"}
+       "strategy": "Strategy tables", "equity": "Game equity"}
 PAGE = "index.html"
 
 _IMAGE = re.compile(r"^!\[([^\]]*)\]\(([^)\s]+)\)$")
@@ -234,8 +234,11 @@ figure.chart figcaption{font-size:.85em;padding:.2em .4em;color:#444}
 .lookup h3{margin:.1em 0 .4em}
 .lookup form{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:end}
 .lookup label{display:flex;flex-direction:column;font-size:.85em;color:var(--muted);min-width:0;max-width:100%}
-.lookup select{font:inherit;font-size:1rem;min-height:2.4em;min-width:4.5em;max-width:100%;color:var(--fg);
-background:var(--bg);border:1px solid var(--line);border-radius:6px}
+.lookup select,.lookup input{font:inherit;font-size:1rem;min-height:2.4em;min-width:4.5em;max-width:100%;
+color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:6px}
+.lookup input{width:7em;padding:0 .3em}
+.lookup figure.heat{max-width:26em}
+.lookup figure.heat:empty{display:none}
 pre{max-width:100%;overflow-x:auto}
 main img,main svg{max-width:100%}
 .lookup .answer{margin:.6em 0 .2em;font-size:1.05em}
