@@ -1,6 +1,7 @@
 """Reviews at their defaults: the same labels on three seeds, and how long a deal or hand takes.
 
     python benchmarks/review_stability.py --game kanalje [--records 6] [--seeds 1,2,3] [--player lookahead]
+        [--budget-seconds S] [--only 3,6]
     python benchmarks/review_stability.py --game canasta [--records 3] [--seeds 1,2,3] [--player heuristic2]
     python benchmarks/review_stability.py --game kana [--records 3] [--seeds 1,2,3] [--player threshold:8]
 
@@ -44,6 +45,8 @@ def main() -> None:
     ap.add_argument("--player", default=None, help="who plays the records (default lookahead, heuristic2, "
                     "threshold:8)")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--budget-seconds", type=float, default=None, help="a decision's budget (default the review's)")
+    ap.add_argument("--only", default=None, help="records to run, e.g. 3,6 (default all)")
     a = ap.parse_args()
     records = a.records or {"kanalje": 6, "canasta": 3, "kana": 3}[a.game]
     player = a.player or {"kanalje": "lookahead", "canasta": "heuristic2", "kana": "threshold:8"}[a.game]
@@ -54,11 +57,14 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f}")
     walls: list[float] = []
     labels: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    budget = {} if a.budget_seconds is None else {"budget_seconds": a.budget_seconds}
     for i in range(1, records + 1):
+        if a.only and str(i) not in a.only.split(","):
+            continue
         t = record(player, i)
         for s in seeds:
             t0 = time.perf_counter()
-            r = review(t, seat=0, rng=s, threads=a.threads)
+            r = review(t, seat=0, rng=s, threads=a.threads, **budget)
             wall = time.perf_counter() - t0
             walls.append(wall)
             rated = [d for d in r.decisions if d.label != "forced"]

@@ -13,11 +13,11 @@ game's advisor, :mod:`cardodds.verdict`) and the option taken, priced on fresh w
 :func:`price`: in rounds until its interval lies within one band of :data:`LABELS` cut by the
 game's :class:`Thresholds` (``good`` up to the advice's margin, then ``inaccuracy``,
 ``mistake``, ``blunder``), or the budget ends; a label whose interval still straddles a cut is
-``about``.
+``about``, and the mildest the interval allows.
 
 >>> t = Thresholds(mistake=0.5, blunder=1.5, unit="points a deal", good=0.1)
 >>> rate(Estimate(0.9, 0.1, 0.7, 1.1, 100), 3, t), rate(Estimate(0.9, 0.6, -0.3, 2.1, 100), 3, t)
-(('mistake', False), ('mistake', True))
+(('mistake', False), ('good', True))
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ class Thresholds:
     def words(self, win: bool = False) -> str:
         """The thresholds in one line (``win``: those of P(win the game) too)."""
         text = (f"good <= {self.good:g} < inaccuracy < {self.mistake:g} <= mistake < {self.blunder:g} <= blunder, "
-                f"{self.unit} lost; 'about': the interval still crosses a cut when the budget ended")
+                f"{self.unit} lost; 'about': the interval still crosses a cut when the budget ended (the mildest "
+                "label it allows)")
         if win:
             text += (f"; by P(win the game): good <= {100 * self.win_good:g}% < inaccuracy < "
                      f"{100 * self.win_mistake:g}% <= mistake < {100 * self.win_blunder:g}% <= blunder")
@@ -83,11 +84,12 @@ def _band(x: float, cuts: Sequence[float]) -> int:
 
 def rate(cost: Estimate, options: int, thresholds: Thresholds, by_win: bool = False) -> tuple[str, bool]:
     """The rating of a decision among ``options`` whose cost against the best is ``cost``, and
-    whether it is ``about`` (the cost's interval crosses a cut: more worlds could change it)."""
+    whether it is ``about``: the cost's interval crosses a cut, and the label is the mildest the
+    interval allows (a loss no larger than shown: noise never reads as a mistake)."""
     if options < 2:
         return "forced", False
     cuts = thresholds.cuts(by_win)
-    label = LABELS[1 + _band(cost.value, cuts)]
+    label = LABELS[1 + _band(cost.lo, cuts)]
     return label, not (cost.exact or _band(cost.lo, cuts) == _band(cost.hi, cuts))
 
 

@@ -71,11 +71,12 @@ def test_leaving_a_rich_pile_that_opens_is_rated_a_loss_at_its_line():
 
 
 def test_a_joker_thrown_away_is_a_blunder_or_a_mistake():
-    r = review(JOKER, samples=SAMPLES, rng=2)
+    r = review(JOKER, rng=2, budget_rounds=5)  # priced until clear, five rounds at most: 1,984 deals
     assert [(d.what, d.taken) for d in r.decisions] == [("meld", "hold"), ("discard", "Jk")]  # Q Q Jk could open
     d = r.decisions[1]
     assert d.line == 7
     assert d.label in ("mistake", "blunder") and d.best != "Jk" and "Jk" in d.options
+    assert d.cost.lo >= THRESHOLDS.mistake and d.cost.n == 1_984
 
 
 def test_staying_in_when_a_meld_goes_out_with_a_canasta_is_rated_at_that_chance():
@@ -143,8 +144,8 @@ def test_the_review_uses_only_what_the_seat_could_see():
                                       "cards: left 12, partner 12, right 12; table turn 5")
     # ... though the K K would change the verdict on throwing the K, had the review used them
     where = dict(pile="5 J 2 A 6", counts=(12, 12, 12), thrown="0: J; 1: 2; 2: A; 3: 6", turn=4)
-    left = advise(Position("K Q Q 9 9 8 7 6 4 4 3b A T", known={1: "K K"}, **where), samples=2000, rng=5)
-    right = advise(Position("K Q Q 9 9 8 7 6 4 4 3b A T", known={3: "K K"}, **where), samples=2000, rng=5)
+    left = advise(Position("K Q Q 9 9 8 7 6 4 4 3b A T", known={1: "K K"}, **where), samples=8000, rng=5)
+    right = advise(Position("K Q Q 9 9 8 7 6 4 4 3b A T", known={3: "K K"}, **where), samples=8000, rng=5)
     i = left.options.index("discard K")
     assert rate(left.versus_best[i], 13, THRESHOLDS)[0] == "blunder" != rate(right.versus_best[i], 13, THRESHOLDS)[0]
 

@@ -45,10 +45,12 @@ def played(taken: str, cost: Estimate, line: int = 5, move: int = 1, seat: int =
 
 # ---- ratings ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("value, se, label, about", [
-    (0.2, 0.02, "inaccuracy", False), (0.49, 0.005, "inaccuracy", False), (0.5, 0.05, "mistake", True),
-    (1.2, 0.1, "mistake", False), (1.5, 0.1, "blunder", True), (4.0, 0.1, "blunder", False),
+    (0.2, 0.02, "inaccuracy", False), (0.49, 0.005, "inaccuracy", False), (0.52, 0.005, "mistake", False),
+    (1.2, 0.1, "mistake", False), (1.6, 0.01, "blunder", False), (4.0, 0.1, "blunder", False),
+    (0.5, 0.05, "inaccuracy", True),  # the interval crosses the mistake cut: about, the milder label
+    (1.5, 0.1, "mistake", True),
     (0.05, 0.02, "good", False),   # within the advice's margin (0.1) of the best: good
-    (4.0, 2.5, "blunder", True),   # the interval crosses every cut: about a blunder
+    (4.0, 2.5, "good", True),      # the interval crosses every cut: no more than about good is shown
     (-0.3, 0.1, "good", False),    # the option taken scored above the one ranked first
     (0.1, 0.0, "good", False),     # a cut itself: good up to the margin, the higher band beyond it
 ])
@@ -84,11 +86,11 @@ def result(*decisions, violation=None, partial=False, seats=(0,)) -> ReviewResul
 
 
 def test_points_lost_add_up_with_their_variances_and_the_costliest_come_first():
-    a, b = played("Kc", est(0.3, 0.1), line=5), played("Kc", est(2.0, 0.3), line=8, move=3)
+    a, b = played("Kc", est(0.3, 0.1), line=5), played("Kc", est(2.0, 0.2), line=8, move=3)
     f = forced(Place(0, 9, 4, "play", "hand Kc"), taken="Kc")
     r = result(a, f, b)
     lost = r.lost(0)
-    assert lost.value == pytest.approx(2.3) and lost.se == pytest.approx(math.hypot(0.1, 0.3))
+    assert lost.value == pytest.approx(2.3) and lost.se == pytest.approx(math.hypot(0.1, 0.2))
     assert lost.lo == pytest.approx(2.3 - Z95 * lost.se)
     assert r.costliest(0) == (b, a)  # the blunder, then the inaccuracy; the forced move is not rated
     assert r.ratings(0) == {"forced": 1, "good": 0, "inaccuracy": 1, "mistake": 0, "blunder": 1}
