@@ -11,13 +11,16 @@ peek-one); seat 0 is reviewed at the review's defaults (rounds until a verdict, 
 made priced until its rating is clear, within the game's seconds a decision) at each seed of
 ``--seeds``, compiled first. Printed: a line a record and seed (wall time, rated decisions, how
 many ``about``), then over every rated decision the share whose label is the same at every seed
-(the label alone, and the rating with ``about``), and the median and slowest wall time of a
-record. Results: ``RESULTS_review_stability.md``.
+(the label alone, and the rating with ``about``), the same share were an unsettled decision
+labelled by its estimate's band or by its interval's upper end instead of its lower end (the
+review's rule), and the median and slowest wall time of a record. Results:
+``RESULTS_review_stability.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import statistics
 import time
@@ -57,6 +60,9 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f}")
     walls: list[float] = []
     labels: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    costs: dict[tuple[int, int], list] = {}
+    module = importlib.import_module(f"cardodds.{a.game}.review")
+    cuts = module.THRESHOLDS.cuts()
     budget = {} if a.budget_seconds is None else {"budget_seconds": a.budget_seconds}
     for i in range(1, records + 1):
         if a.only and str(i) not in a.only.split(","):
@@ -71,6 +77,7 @@ def main() -> None:
             for n, d in enumerate(r.decisions):
                 if d.label != "forced":
                     labels.setdefault((i, n), []).append((d.label, d.rating))
+                    costs.setdefault((i, n), []).append((d.rated_cost, d.win_cost is not None))
             print(f"  record {i} seed {s}: {wall:5.1f} s, {len(rated)} rated, {sum(d.about for d in rated)} about: "
                   + " ".join(d.rating.replace("about ", "~") for d in rated), flush=True)
     full = [v for v in labels.values() if len(v) == len(seeds)]
@@ -78,6 +85,14 @@ def main() -> None:
     same_rating = sum(len({x[1] for x in v}) == 1 for v in full)
     print(f"labels the same at every seed: {same}/{len(full)} ({100 * same / max(len(full), 1):.1f}%); "
           f"ratings with 'about' the same: {same_rating}/{len(full)} ({100 * same_rating / max(len(full), 1):.1f}%)")
+    from cardodds.review import _band
+
+    for name, at in (("its estimate", lambda c: c.value), ("its interval's upper end", lambda c: c.hi)):
+        def band(c, win):
+            return _band(at(c), module.THRESHOLDS.cuts(win) if win else cuts)
+        same_by = sum(len({band(c, w) for c, w in v}) == 1 for v in costs.values() if len(v) == len(seeds))
+        print(f"  an unsettled decision labelled by {name} instead: {same_by}/{len(full)} the same "
+              f"({100 * same_by / max(len(full), 1):.1f}%)")
     differ = [(k, v) for k, v in labels.items() if len({x[0] for x in v}) > 1]
     for (i, n), v in differ:
         print(f"  record {i} decision {n + 1}: " + ", ".join(x[1] for x in v))

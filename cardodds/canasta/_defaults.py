@@ -60,7 +60,7 @@ ADVISE_SECONDS = ADVICE_SECONDS
 #: A review's time for each decision (:func:`~cardodds.canasta.review`): the advisor's rounds
 #: until a verdict, then the move made priced against the best until its rating is clear, each
 #: starting no round that would end past this many seconds (a hand's review within about 60 s).
-REVIEW_SECONDS = 1.0
+REVIEW_SECONDS = 2.0
 #: ``advise``'s finest precision (points) and the most deals a run to a precision plays.
 MIN_ADVICE_HALFWIDTH = 1.0
 MAX_ADVICE_SAMPLES = 10_000_000

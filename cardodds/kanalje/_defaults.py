@@ -44,7 +44,7 @@ ADVISE_SECONDS = ADVICE_SECONDS
 #: A review's time for each card (:func:`~cardodds.kanalje.review`): the advisor's rounds until a
 #: verdict, then the card played priced against the best until its rating is clear, each
 #: starting no round that would end past this many seconds (a deal's review within about 30 s).
-REVIEW_SECONDS = 1.0
+REVIEW_SECONDS = 1.5
 #: The most deals a game may be allowed (``max_deals``); a game still open after its
 #: ``max_deals`` deals is counted as unfinished.
 MAX_DEALS = 1000
