@@ -75,7 +75,7 @@ def kanalje_values(pos: dict, policies: str, samples: int | None, rng: int) -> d
 
     r = advise(Position(**pos), policies=policies, samples=samples, rng=rng, threads=2, progress=False)
     return {"options": list(r.options), "values": [e.value for e in r.value], "se": [e.se for e in r.value],
-            "named": r.best if r.best is not None else r.options[r.best_index]}
+            "named": r.best if r.best is not None else r.options[r.best_index], "kind": _kind(r)}
 
 
 # ---- Canasta ----------------------------------------------------------------------------------
@@ -147,7 +147,12 @@ def canasta_values(pos: dict, policies: str, samples: int | None, rng: int) -> d
     r = advise(Position(**given), policies=policies, samples=samples, rng=rng, threads=2, progress=False)
     margin = r.figures["margin"]
     return {"options": list(r.options), "values": [e.value for e in margin], "se": [e.se for e in margin],
-            "named": r.best if r.best is not None else r.options[r.best_index]}
+            "named": r.best if r.best is not None else r.options[r.best_index], "kind": _kind(r)}
+
+
+def _kind(r) -> str | None:
+    """The advice's verdict: best, equal or undecided (None: no verdict, weighted worlds)."""
+    return None if r.decision is None else r.decision.kind
 
 
 GAMES = {"kanalje": (kanalje_position, kanalje_values, "my points for the deal", "worlds"),
@@ -206,7 +211,7 @@ def run(args) -> list[dict]:
             a = values(pos, name, int(worlds) if worlds else None, i)
             dt = time.perf_counter() - t0
             regret = best - ref["values"][ref["options"].index(a["named"])]
-            rec["players"][p] = {"named": a["named"], "regret": regret, "time": dt,
+            rec["players"][p] = {"named": a["named"], "regret": regret, "time": dt, "kind": a.get("kind"),
                                  "hit": a["named"] == ref["options"][int(np.argmax(ref["values"]))]}
         records.append(rec)
         print(f"{i}: {len(ref['options'])} options, reference {ref_time:.1f} s; "
@@ -225,13 +230,17 @@ def table(args, records: list[dict]) -> str:
     lines = [f"### {args.game}: {n} positions, seed {args.seed}; reference {args.reference}, "
              f"{args.reference_worlds:,} {GAMES[args.game][3]}, seeds {args.reference_seed:,} + i", "",
              f"Regret in {unit}: reference value of its best option - reference value of the option named.", "",
-             "| advisor (default worlds) | mean regret [95%] | named the reference's best | median time a "
-             "position, s |", "|---|---:|---:|---:|"]
+             "| advisor (default worlds) | mean regret [95%] | named the reference's best | a verdict (best or "
+             "equal) | median time a position, s |", "|---|---:|---:|---:|---:|"]
     for p in players:
         m, lo, hi = mean_ci([r["players"][p]["regret"] for r in records])
         hits = sum(r["players"][p]["hit"] for r in records)
         t = statistics.median(r["players"][p]["time"] for r in records)
-        lines.append(f"| {p} | {m:.3f} [{lo:.3f}, {hi:.3f}] | {hits}/{n} ({100 * hits / n:.0f}%) | {t:.2f} |")
+        kinds = [r["players"][p].get("kind") for r in records]
+        verdicts = (f"{sum(k in ('best', 'equal') for k in kinds)}/{n}" if all(k is not None for k in kinds)
+                    else "not recorded")
+        lines.append(f"| {p} | {m:.3f} [{lo:.3f}, {hi:.3f}] | {hits}/{n} ({100 * hits / n:.0f}%) | {verdicts} | "
+                     f"{t:.2f} |")
     if len(players) >= 2:
         old, new = players[0], players[-1]
         m, lo, hi = mean_ci([r["players"][new]["regret"] - r["players"][old]["regret"] for r in records])

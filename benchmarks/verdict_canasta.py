@@ -3,6 +3,7 @@
 
     python benchmarks/verdict_canasta.py [--positions 30] [--seed 1] [--threads 2]
         [--budget-seconds 3] [--spread-positions 6] [--spread-deals 200] [--jsonl FILE]
+    python benchmarks/verdict_canasta.py --seeds 1,2,3 [--positions 30] [--seed 1]
 
 Positions: hand ``i`` is played by ``heuristic2`` at every seat (``canasta.trace``) from a seed
 drawn from ``--seed``; among seat 0's decisions with two options or more (``canasta.positions``:
@@ -15,6 +16,9 @@ every other option's paired difference excludes zero, ``AdviceResult.ranking``) 
 of one look. ``--spread-positions``: on the first positions, each option played on
 ``--spread-deals`` deals one at a time, the quantiles of a pair's |difference| on one deal (the
 verdict's ``spread``). Printed: a line a position, then the figures of ``RESULTS_verdict.md``.
+With ``--seeds``: each position advised at its defaults at each seed (``rng=seed * 1000 + i``),
+and the stability figures of ``verdict_kanalje.py`` (a best at one seed excluded at another, the
+groups of two seeds overlapping) instead of the comparison.
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ def main() -> None:
     ap.add_argument("--spread-positions", type=int, default=6)
     ap.add_argument("--spread-deals", type=int, default=200)
     ap.add_argument("--jsonl")
+    ap.add_argument("--seeds", default=None, help="e.g. 1,2,3: each position at each seed, the stability figures")
     args = ap.parse_args()
     from cardodds.canasta import advise
     from cardodds.canasta._defaults import ADVISE_SECONDS
@@ -76,6 +81,8 @@ def main() -> None:
     print(f"load average at the start: {os.getloadavg()[0]:.2f}", flush=True)
     drawn = draw_positions(args.positions, args.seed)
     advise(drawn[0][2], samples=4, rng=0, threads=args.threads)  # compile
+    if args.seeds:
+        return stability(drawn, [int(x) for x in args.seeds.split(",")], args.threads, budget)
     records = []
     for i, (hand_seed, kind, pos) in enumerate(drawn):
         t0 = time.perf_counter()
@@ -121,6 +128,26 @@ def main() -> None:
         print(f"|difference| of a pair on one deal ({len(ds):,} pairs and deals, {args.spread_positions} positions): "
               f"quantiles 50/75/90/95/99/max {' / '.join(f'{x:.0f}' for x in q)}; "
               f"zero on {100 * np.mean(np.asarray(ds) == 0):.0f}%; rms {np.sqrt(np.mean(np.square(ds))):.0f}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+def stability(drawn, seeds: list[int], threads: int, budget: float) -> None:
+    """Each position advised at each seed; the verdicts' stability across seeds."""
+    from cardodds.canasta import advise
+    from verdict_kanalje import summary  # this folder is on the path when run as a script
+
+    records = []
+    for i, (_, kind, pos) in enumerate(drawn):
+        rec: dict = {"i": i, "decision": kind, "verdicts": {}}
+        for s in seeds:
+            t0, c0 = time.perf_counter(), time.process_time()
+            r = advise(pos, rng=s * 1000 + i, threads=threads, budget_seconds=budget)
+            rec["verdicts"][str(s)] = r.decision.to_dict(r.options) | {
+                "time": time.perf_counter() - t0, "cpu": time.process_time() - c0}
+        records.append(rec)
+        print(f"{i}: {kind}, " + " | ".join(f"seed {s}: {rec['verdicts'][str(s)]['words']}" for s in seeds),
+              flush=True)
+    print(summary(records, seeds))
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 

@@ -504,3 +504,19 @@ def test_ctrl_c_prints_the_cards_rated_so_far_marked_partial(tmp_path):
     assert "PARTIAL" in out.splitlines()[0] and "Traceback" not in term
     rows = [x for x in out.splitlines() if re.match(r"\s+\d+\s+\d+\s+0\s+trick", x)]
     assert 1 <= len(rows) < 17
+
+
+def test_ctrl_c_in_rounds_until_a_verdict_keeps_the_cards_rated_and_drops_the_one_under_way(tmp_path):
+    # at its defaults (rounds of the advice, then of the pricing) with a long budget: a card takes
+    # seconds; SIGINT once one is rated
+    from .test_interrupt import _sigint_when
+
+    deal = tmp_path / "deal.txt"
+    trace("heuristic", rng=1).save(deal)
+    counted = re.compile(rb"\| *([1-9]\d*)/17 ")
+    status, out, term, _ = _sigint_when(["kanalje", "review", str(deal), "--budget-seconds", "5", "--threads", "2",
+                                         "--seed", "1"], lambda seen: bool(counted.search(seen)), 0.2)
+    assert status == 130, out
+    assert "PARTIAL" in out.splitlines()[0] and "Traceback" not in term
+    rows = [x for x in out.splitlines() if re.match(r"\s+\d+\s+\d+\s+0\s+trick", x)]
+    assert 1 <= len(rows) < 17 and "until its rating is clear (about 5 s each)" in out
