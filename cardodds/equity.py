@@ -34,7 +34,7 @@ from .rng import as_seed_sequence, child
 from .stats import Z95, Estimate
 
 __all__ = ["BOOTSTRAP", "EquityResult", "EquityTable", "Measured", "build", "cache_dir", "cached", "estimates",
-           "lookup", "reachable"]
+           "lookup", "reachable", "shipped"]
 
 #: Bootstrap resamples of the measured outcomes behind each equity's standard error.
 BOOTSTRAP = 20
@@ -223,6 +223,17 @@ def _solve_two(units, prob, size, target_units, free, w=None):
     out = np.stack([cur.ravel(), 1.0 - cur.ravel()])
     out[:, ~free] = np.nan
     return out, done, change
+
+
+def shipped(package: str, name: str) -> EquityTable | None:
+    """The table shipped in ``package`` as the file ``name`` (None: not there)."""
+    from importlib import resources
+
+    try:
+        with resources.as_file(resources.files(package).joinpath(name)) as p:
+            return EquityTable.load(p) if p.exists() else None
+    except (FileNotFoundError, OSError):
+        return None
 
 
 def check_size(size: int, n: int) -> None:

@@ -76,11 +76,7 @@ def _build(rules: CanastaRules, samples: int, rng, threads, progress) -> eq.Equi
 
 @lru_cache(maxsize=None)
 def _shipped() -> eq.EquityTable | None:
-    try:
-        with resources.as_file(resources.files("cardodds.canasta").joinpath(FILE)) as p:
-            return eq.EquityTable.load(p) if p.exists() else None
-    except (FileNotFoundError, OSError):
-        return None
+    return eq.shipped("cardodds.canasta", FILE)
 
 
 def table(rules: CanastaRules | None = None, *, samples: int | None = None, rng=None, threads: int | None = None,

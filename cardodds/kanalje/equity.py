@@ -78,11 +78,7 @@ def _file(players: int) -> str:
 
 @lru_cache(maxsize=None)
 def _shipped(players: int) -> eq.EquityTable | None:
-    try:
-        with resources.as_file(resources.files("cardodds.kanalje").joinpath(_file(players))) as p:
-            return eq.EquityTable.load(p) if p.exists() else None
-    except (FileNotFoundError, OSError):
-        return None
+    return eq.shipped("cardodds.kanalje", _file(players))
 
 
 def table(rules: KanaljeRules | None = None, *, samples: int | None = None, rng=None, threads: int | None = None,

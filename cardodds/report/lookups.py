@@ -37,6 +37,12 @@ def _select(name: str, label: str, pairs, selected=None, hidden: bool = False) -
             f'<select name="{name}">{_options(pairs, selected)}</select></label>')
 
 
+def _game_form(key: str, question: str, games, fields: str) -> str:
+    """A lookup's heading and form: the game first, then ``fields``."""
+    return (f'<div class="lookup" id="lookup-{key}"><h3>Look it up: {html.escape(question)}</h3>'
+            f'<form autocomplete="off">{_select("game", "game", games)}{fields}</form>')
+
+
 def kana(data: dict) -> str:
     """Känä: which card to känä, from the equilibrium tables.
 
@@ -145,10 +151,8 @@ def strategy(data: dict) -> str:
     dims = "".join(f'<label data-field="d{i}"><span data-label="d{i}"></span><select name="d{i}"></select></label>'
                    for i in range(data["dims"]))
     return (
-        '<div class="lookup" id="lookup-strategy"><h3>Look it up: the best action in my situation</h3>'
-        '<form autocomplete="off">' + _select("game", "game", games) + _select("table", "table", [])
-        + dims + "</form>"
-        '<p class="answer" aria-live="polite"><b data-out="action"></b><br><span data-out="margin"></span><br>'
+        _game_form("strategy", "the best action in my situation", games, _select("table", "table", []) + dims)
+        + '<p class="answer" aria-live="polite"><b data-out="action"></b><br><span data-out="margin"></span><br>'
         '<span data-out="verdict"></span><br><span data-out="positions"></span></p>'
         '<p class="note">From the tables shipped for the default rules: the best action (or the actions equal '
         "within the table's margin, or not told apart), its margin over the next best on the same deals "
@@ -175,10 +179,9 @@ def equity(data: dict) -> str:
                    f'<td data-label="total" class="r" data-out="total{k}"></td>'
                    f'<td data-label="wins the game" class="r" data-out="win{k}"></td></tr>' for k in range(most))
     return (
-        '<div class="lookup" id="lookup-equity"><h3>Look it up: my chance to win the game from the score</h3>'
-        '<form autocomplete="off">' + _select("game", "game", games) + _select("dealer", "who deals", [])
-        + totals + "</form>"
-        '<p class="answer" aria-live="polite"><span data-out="head"></span><span data-out="message"></span></p>'
+        _game_form("equity", "my chance to win the game from the score", games,
+                   _select("dealer", "who deals", []) + totals)
+        + '<p class="answer" aria-live="polite"><span data-out="head"></span><span data-out="message"></span></p>'
         '<table class="co-table equity"><thead><tr><th>who</th><th class="r">total</th>'
         f'<th class="r">wins the game</th></tr></thead><tbody>{rows}</tbody></table>'
         '<p class="note" data-out="read"></p>'
