@@ -100,3 +100,14 @@ def test_bad_scores_are_refused():
             advise(Position("K K 9 7 5 3b Q", score=bad, **DISCARD), samples=4, rng=1)
     tie = advise(Position("K K 9 7 5 3b Q", score=(10000, 10000), **DISCARD), samples=8, rng=1)
     assert tie.ranked_by == "equity"  # an exact tie at the target plays another hand
+
+
+def test_a_review_mid_game_rates_by_the_equity():
+    from cardodds.canasta import review, trace
+
+    t = trace("heuristic2", rng=7, score=(4500, 4000))
+    r = review(t, samples=64, rng=7)
+    rated = [d for d in r.decisions if d.label != "forced"]
+    # far from the target no hand ends the game, yet every decision is rated by P(win the game)
+    assert rated and all(d.win_cost is not None for d in rated)
+    assert all(d.win is not None and all(0 < e.value < 1 for e in d.win) for d in rated)
