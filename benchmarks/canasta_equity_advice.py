@@ -31,7 +31,8 @@ RICH = dict(melds="us: A A A; them: 8 8 8", pile="3b Jk 2 K K 9 A A 10 10 J 6 5 
 PAGE = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K", counts=(10, 9, 11), known={1: "Q Q"},
             decision="take")
 #: (name, hand, position keywords, score)
-POSITIONS: list[tuple[str, str, dict[str, Any], tuple[int, int]]] = [("discard 9 or 3b (issue)", "K K 9 7 5 3b Q", DISCARD, (4500, 4000)),
+POSITIONS: list[tuple[str, str, dict[str, Any], tuple[int, int]]] = [
+             ("discard 9 or 3b (issue)", "K K 9 7 5 3b Q", DISCARD, (4500, 4000)),
              ("rich listed pile (issue)", "Q Q K 9 7 5 4", RICH, (6200, 5400)),
              ("the page's first example", "K K 9 9 5 7 Q Jk 3b 4", PAGE, (9200, 8800))]
 #: Game scores of the searched hands (side 0 first).
