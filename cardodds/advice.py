@@ -10,7 +10,7 @@ An advice holds, per option (``options``, in the game's order):
 
 * ``figures``: every figure by name, one :class:`~cardodds.stats.Estimate` per option (Kanalje
   ``score``, ``tricks``, ``penalty``, ``takes J of hearts``...; Känä ``win``; Canasta
-  ``margin``, ``ahead``, ``win_game``). ``ranked_by`` names the figure that ranks the options,
+  ``margin``, ``ahead``, ``equity``, ``win_game``). ``ranked_by`` names the figure that ranks the options,
   in ``unit`` (``"points a deal"``, ``"P(win)"``...); ``value`` is that figure.
 * ``pairs``: the *paired* differences, figure by figure, of every two options on the same
   deals: ``pairs[name][pair_index(i, j, k)]`` is option ``i`` minus option ``j`` for ``i < j``

@@ -193,11 +193,11 @@ def test_win_game_json_and_options():
     assert d["position"]["pile"] == "Jk 2 2 A A Q Q 9 K" and d["position"]["score"] == [9500, 9000]
     o = d["options"][0]
     # every option played on the run's deals (a fixed run: one look of the verdict)
-    assert set(o) == {"option", "margin", "ahead", "win_game", "versus_best", "same_as_best", "worlds"}
+    assert set(o) == {"option", "margin", "ahead", "equity", "win_game", "versus_best", "same_as_best", "worlds"}
     assert [x["worlds"] for x in d["options"]] == [60] * len(a.options)
-    assert d["ranked_by"] == "win_game" and "clearly_worse" in d and d["verdict"] == a.verdict
+    assert d["ranked_by"] == "equity" and "clearly_worse" in d and d["verdict"] == a.verdict
     assert d["decision"]["kind"] == a.decision.kind and d["decision"]["unit"] == "P(win)"
-    assert d["unit"] == "P(we win the game with this hand)" and d["command"] == str(a.position)
+    assert d["unit"] == "P(we win the game) after this hand (the game equity)" and d["command"] == str(a.position)
     assert Position(**d["position"]) == a.position
     assert set(o["margin"]) == {"value", "se", "lo", "hi"}
     two = ask(HAND, options="K, 9", samples=20, rng=1)
@@ -324,6 +324,8 @@ MORE_BAD = [
     (["--hand", "Kh Kh Kh 5 6"], "card Kh is given 3 times; the pack holds two of each card"),
     (["--hand", "K K 9", "--melds", "us: 9h 9h 9h"], "card 9h is given 3 times"),
     (["--score", "12000,3000"], "the game is over"),
+    (["--score", "10000,9995"], "the game is over"),
+    (["--score", "4501,4000"], "every Canasta score is a multiple of 5"),
     (["--counts", "0,12,12"], "seat 1 (left opponent) holds no cards"),
     (["--turn", "0", "--counts", "12,12,14", "--pile", "K", "--pile-size", "3", "--decision", "discard"],
      "pile: 3 cards, but 0 turns before mine leave at most 1"),
@@ -385,13 +387,13 @@ def test_a_card_thrown_twice_is_remembered_twice():
 
 
 # ---- ranked by what is at stake ------------------------------------------------------------------
-def test_with_the_score_the_options_are_ranked_by_winning_the_game():
+def test_with_the_score_the_options_are_ranked_by_the_game_equity():
     kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K", counts=(10, 9, 11), known={1: "Q Q"},
               decision="take", options="K K Jk, K K K, leave", samples=300, rng=1)
     a = ask("K K 9 9 5 7 Q Jk 3b 4", score=(9200, 8800), **kw)
-    assert a.ranked_by == "win_game" and a.policies == ("heuristic2",) * 4
+    assert a.ranked_by == "equity" and a.policies == ("heuristic2",) * 4
     b = a.best_index
-    games, margin = a.figures["win_game"], a.figures["margin"]
+    games, margin = a.figures["equity"], a.figures["margin"]
     assert games[b].value == max(g.value for g in games)
     for j in range(len(a.options)):  # the paired differences are the differences of the figures, exactly
         assert a.versus_best[j].value == pytest.approx(games[b].value - games[j].value, abs=1e-12)
@@ -400,9 +402,10 @@ def test_with_the_score_the_options_are_ranked_by_winning_the_game():
     points = ask("K K 9 9 5 7 Q Jk 3b 4", **kw)
     assert points.ranked_by == "margin" and points.options[points.best_index] == max(
         points.options, key=lambda o: points.figures["margin"][points.options.index(o)].value)
-    # far from the target no option wins the game this hand: points decide
+    # far from the target no option wins the game this hand, yet the game equity still ranks them
     far = ask("K K 9 9 5 7 Q Jk 3b 4", score=(2000, 2500), **kw)
-    assert far.ranked_by == "margin" and all(g.value == 0 for g in far.figures.get("win_game"))
+    assert far.ranked_by == "equity" and all(g.value == 0 for g in far.figures["win_game"])
+    assert all(0.1 < e.value < 0.9 for e in far.figures["equity"]) and "leave the pile" in far.clearly_worse
 
 
 def test_lookahead_plays_the_options_out_on_one_and_two_threads():
@@ -499,16 +502,16 @@ def test_with_samples_one_look_by_the_same_rule():
     assert wide.verdict.startswith("best: discard ") and "(within 2000 points of each other)" in wide.verdict
 
 
-def test_near_the_target_the_verdict_is_on_winning_the_game():
+def test_with_a_score_the_verdict_is_on_the_game_equity():
     kw = dict(melds="us: A A A; them: 8 8 8", pile="Jk 2 2 A A ? ? 9 K", counts=(10, 9, 11), known={1: "Q Q"},
               decision="take", rng=1, budget_seconds=None, budget_rounds=3)
     a = ask("K K 9 9 5 7 Q Jk 3b 4", score=(9200, 8800), **kw)
     d = a.decision
-    assert a.ranked_by == "win_game" and d.unit == "P(win)" and d.margin == 0.01
+    assert a.ranked_by == "equity" and d.unit == "P(win)" and d.margin == 0.01
     assert "leave the pile" in a.clearly_worse
-    assert d.means[d.top] == pytest.approx(a.figures["win_game"][d.top].value)
-    far = ask("K K 9 9 5 7 Q Jk 3b 4", score=(2000, 2500), **kw)
-    assert far.ranked_by == "margin" and far.decision.unit == "points" and far.decision.margin == 25
+    assert d.means[d.top] == pytest.approx(a.figures["equity"][d.top].value)
+    points = ask("K K 9 9 5 7 Q Jk 3b 4", **kw)
+    assert points.ranked_by == "margin" and points.decision.unit == "points" and points.decision.margin == 25
 
 
 def test_margin_and_budget_are_checked():

@@ -225,12 +225,15 @@ def whole_numbers(value, what: str, n: int, example: str, low: int | None = 0) -
 
 def game_score(score, rules: CanastaRules, who: str = "us and them") -> list[int] | None:
     """The game score before a hand (two whole numbers, ``who``), None when not given; refused
-    when a side has reached ``rules.target`` (the game is over)."""
+    when no game reaches it (a total not a multiple of 5) or a side has reached ``rules.target``
+    ahead (the game is over; an exact tie there plays another hand)."""
     if score is None:
         return None
     got = whole_numbers(score, "score", 2, f"the game score before this hand, {who}, e.g. (6200, 5400)", low=None)
-    if max(got) >= rules.target:
-        raise ValueError(f"score={score!r}: the game is over (a side has reached the target {rules.target:,}); "
+    if any(v % 5 for v in got):
+        raise ValueError(f"score={score!r}: no game reaches {got[0]},{got[1]}: every Canasta score is a multiple of 5")
+    if max(got) >= rules.target and got[0] != got[1]:
+        raise ValueError(f"score={score!r}: the game is over (a side has reached the target {rules.target:,} ahead); "
                          "give the score before a hand of a game still on")
     return got
 

@@ -11,9 +11,11 @@ ladder that answers in time) on the **same** sampled deals: the hidden cards (th
 other hands, the unknown pile cards, the stock) are dealt uniformly over every deal
 consistent with the position. For each option (the figures of the
 :class:`~cardodds.advice.AdviceResult`): ``margin``, our side's expected margin over theirs in
-the hand's score; ``ahead``, P(our side ahead at the end of the hand); ``win_game``, P(we win
-the game with this hand) when the position has a ``score``. The options are ranked by what is
-at stake: P(we win the game) with a score (where the options differ in it), else points. The
+the hand's score; ``ahead``, P(our side ahead at the end of the hand); with a ``score``,
+``equity``, P(we win the game) after the hand (1 or 0 where the hand ends the game, else the
+game equity table's at the scores it leaves: :mod:`cardodds.canasta.equity`, the next hand's
+dealer unknown, both sides alike) and ``win_game``, P(we win the game with this hand). The
+options are ranked by what is at stake: the equity with a score, else points. The
 verdict (:mod:`cardodds.verdict`, on the ranked figure): one option best, the options left equal
 within ``margin``, or undecided; without ``samples`` the options are played in rounds of fresh
 deals until it, an option shown to lose played no more.
@@ -56,11 +58,15 @@ from .view import kernel_policy
 __all__ = ["advise", "against_words", "parse_kinds", "parse_melds", "parse_known", "parse_thrown"]
 
 DECISIONS = ADVICE_DECISIONS
-#: What ranks the options (``AdviceResult.ranked_by``): points, or P(we win the game); and the unit of each.
-RANKED_BY = ("margin", "win_game")
-UNITS = {"margin": "points (our side's margin this hand)", "win_game": "P(we win the game with this hand)"}
+#: What ranks the options (``AdviceResult.ranked_by``): points, or the game equity after the hand
+#: (P(we win the game)); and the unit of each.
+RANKED_BY = ("margin", "equity")
+UNITS = {"margin": "points (our side's margin this hand)",
+         "equity": "P(we win the game) after this hand (the game equity)"}
 #: The verdict's unit of each ranked figure (its margin's and its losses').
-VERDICT_UNITS = {"margin": "points", "win_game": "P(win)"}
+VERDICT_UNITS = {"margin": "points", "equity": "P(win)"}
+#: Units of 1 in the kernel's equity counts (fixed point).
+EQUITY_SCALE = 1 << 20
 
 
 def _mean(total, total_sq, n) -> Estimate:
@@ -74,7 +80,7 @@ def _pair_index(a: int, b: int, k: int) -> int:
 
 def _paired(f: dict, i: int, j: int, k: int, n: int, by: str = "margin") -> Estimate:
     """Paired estimate of option i's figure minus option j's over the same deals: the margin
-    (points) or, ``by="win_game"``, P(we win the game)."""
+    (points), ``by="equity"`` the game equity, ``by="win_game"`` P(we win the game this hand)."""
     if i == j:
         return Estimate(0.0, 0.0, 0.0, 0.0, n)
     a, b, sign = (i, j, 1) if i < j else (j, i, -1)
@@ -82,6 +88,9 @@ def _paired(f: dict, i: int, j: int, k: int, n: int, by: str = "margin") -> Esti
     if by == "win_game":
         only, other = int(f["pair_win_only"][q]), int(f["pair_win_other"][q])
         return _mean(only - other, only + other, n).scaled(sign)
+    if by == "equity":
+        return _mean(float(f["pair_eq"][q]) / EQUITY_SCALE, float(f["pair_eq_sq"][q]) / EQUITY_SCALE ** 2,
+                     n).scaled(sign)
     return _mean(f["pair"][q], f["pair_sq"][q], n).scaled(sign)
 
 
@@ -90,19 +99,17 @@ def _identical(f: dict, i: int, j: int, k: int) -> bool:
     return i != j and f["pair_sq"][_pair_index(min(i, j), max(i, j), k)] == 0
 
 
-def _ranked_by(f: dict, score_given: bool) -> str:
-    """P(we win the game) ranks the options when the score is given and they differ in it on
-    some deal; else points."""
-    differ = int(np.sum(f["pair_win_only"])) + int(np.sum(f["pair_win_other"])) > 0
-    return "win_game" if score_given and differ else "margin"
+def _ranked_by(score_given: bool) -> str:
+    """The game equity ranks the options when the score is given; else points."""
+    return "equity" if score_given else "margin"
 
 
 def _best_and_rival(f: dict, k: int, by: str = "margin") -> tuple[int, int | None]:
-    """The option with the highest figure (P(win) first with ``by="win_game"``, then the mean
+    """The option with the highest figure (the equity first with ``by="equity"``, then the mean
     margin), and the best of the others that did not play exactly like it on every deal (None
     if every other did)."""
     margin = np.asarray(f["margin"], dtype=float)
-    keys = (-margin,) if by == "margin" else (-margin, -np.asarray(f["win_game"], dtype=float))
+    keys = (-margin,) if by == "margin" else (-margin, -np.asarray(f["equity"], dtype=float))
     order = [int(i) for i in np.lexsort(keys)]
     best = order[0]
     for j in order[1:]:
@@ -114,8 +121,8 @@ def _best_and_rival(f: dict, k: int, by: str = "margin") -> tuple[int, int | Non
 def against_words(r: AdviceResult, i: int, digits: int = 0) -> str:
     """Option ``i`` against the option ranked first, in words: "the best", "plays as the best",
     "loses 52 to 120 points", "P(win) 4.1% to 9.9% lower", "equal within 25 points", "no clear
-    difference (-47 to +13)" (this option minus the first, in points or in P(win); with a verdict,
-    its simultaneous intervals)."""
+    difference (-47 to +13)" (this option minus the first, in points or in P(win the game) after the
+    hand; with a verdict, its simultaneous intervals)."""
     b = r.best_index
     d = r.decision
     if d is not None and len(r.options) > 1:
@@ -131,11 +138,11 @@ def against_words(r: AdviceResult, i: int, digits: int = 0) -> str:
     def pts(x: float) -> str:
         return f"{x:.{digits}f}"
 
-    if r.ranked_by == "win_game" and not (v.value == 0 and v.se == 0):
+    if r.ranked_by == "equity" and not (v.value == 0 and v.se == 0):
         if v.lo > 0:
             return f"P(win) {100 * v.value:.1f}% lower ({100 * v.lo:.1f}% to {100 * v.hi:.1f}%)"
         return f"no clear difference ({-100 * v.hi:+.1f}% to {-100 * v.lo:+.1f}%)"
-    same = "same P(win); " if r.ranked_by == "win_game" else ""
+    same = "same P(win); " if r.ranked_by == "equity" else ""
     if mv.lo > 0:
         return f"{same}loses {pts(mv.value)} points ({pts(mv.lo)} to {pts(mv.hi)})"
     return f"{same}no clear difference ({-mv.hi:+.{digits}f} to {-mv.lo:+.{digits}f})"
@@ -143,9 +150,9 @@ def against_words(r: AdviceResult, i: int, digits: int = 0) -> str:
 
 def _verdict_words(r: AdviceResult, d: Verdict, i: int, digits: int) -> str | None:
     """:func:`against_words` from the verdict: what an option shown to lose loses, the best, the
-    options left; None for an option of the group with the first's P(win) on every deal (its
+    options left; None for an option of the group with the first's equity on every deal (its
     points then speak, paired)."""
-    win = r.ranked_by == "win_game"
+    win = r.ranked_by == "equity"
     top = d.top
     f = _fields(r)
     k = len(r.options)
@@ -179,9 +186,8 @@ def _fields(r: AdviceResult) -> dict:
 
 
 def _same_win(f: dict, i: int, j: int, k: int) -> bool:
-    """Options i and j won the game on the same deals."""
-    q = _pair_index(min(i, j), max(i, j), k)
-    return int(f["pair_win_only"][q]) + int(f["pair_win_other"][q]) == 0
+    """Options i and j left the same game equity on every deal."""
+    return int(f["pair_eq_sq"][_pair_index(min(i, j), max(i, j), k)]) == 0
 
 
 def _check_precision(samples, target_halfwidth) -> None:
@@ -210,11 +216,13 @@ def _check_position(position, rules) -> Position:
 
 def _sums(f: dict, n: int, by: str, partial: bool) -> Sums:
     """:class:`~cardodds.verdict.Sums` of the ranked figure ``by`` from a run's counts (by field)
-    of ``n`` deals: our margin in points, or P(we win the game) (a deal's difference -1, 0 or 1)."""
-    if by == "win_game":
-        won, only, other = (np.asarray(f[x], dtype=np.float64) for x in ("win_game", "pair_win_only",
-                                                                          "pair_win_other"))
-        return Sums.of_counts(n, won, won, only - other, only + other, partial=partial)
+    of ``n`` deals: our margin in points, or the game equity after the hand."""
+    if by == "equity":
+        s, s2 = float(EQUITY_SCALE), float(EQUITY_SCALE) ** 2
+        return Sums.of_counts(n, np.asarray(f["equity"], dtype=np.float64) / s,
+                              np.asarray(f["equity_sq"], dtype=np.float64) / s2,
+                              np.asarray(f["pair_eq"], dtype=np.float64) / s,
+                              np.asarray(f["pair_eq_sq"], dtype=np.float64) / s2, partial=partial)
     return Sums.of_counts(n, f["margin"], f["margin_sq"], np.asarray(f["pair"], dtype=np.float64),
                           np.asarray(f["pair_sq"], dtype=np.float64), partial=partial)
 
@@ -233,7 +241,7 @@ class _Tally:
 
     def add(self, counts: np.ndarray, active: np.ndarray, n: int) -> None:
         lay, sub, c = self.layout, A.advice_layout(len(active)), self.counts
-        for name in ("margin", "margin_sq", "ahead", "win_game"):
+        for name in ("margin", "margin_sq", "ahead", "win_game", "equity", "equity_sq"):
             c[lay.slice(name)][active] += counts[sub.slice(name)]
         for name in ("pile_listed", "pile_cards"):
             c[lay.slice(name)] += counts[sub.slice(name)]
@@ -242,7 +250,8 @@ class _Tally:
             for q in range(p + 1, m):
                 at = _pair_index(int(active[p]), int(active[q]), self.k)
                 src = _pair_index(p, q, m)
-                for name in ("pair", "pair_sq", "pair_sign", "pair_win_only", "pair_win_other"):
+                for name in ("pair", "pair_sq", "pair_sign", "pair_win_only", "pair_win_other", "pair_eq",
+                             "pair_eq_sq"):
                     c[lay.slice(name).start + at] += counts[sub.slice(name).start + src]
                 self.n_pair[at] += n
         self.n[active] += n
@@ -251,7 +260,7 @@ class _Tally:
 
 def _margins(margin) -> dict[str, float]:
     """``margin=`` as the verdict's margin of each ranked figure: points a hand, or
-    ``(points a hand, P(we win the game))``."""
+    ``(points a hand, P(we win the game))`` (the game equity's)."""
     pair = tuple(margin) if isinstance(margin, (tuple, list)) else (margin, ADVISE_MARGIN[1])
     ok = len(pair) == 2 and all(not isinstance(x, bool) and isinstance(x, (int, float, np.integer, np.floating))
                                 and 0 <= float(x) < math.inf for x in pair)
@@ -259,7 +268,7 @@ def _margins(margin) -> dict[str, float]:
         raise ValueError(f"margin={margin!r} must be points a hand >= 0 (e.g. margin={ADVISE_MARGIN[0]:g}), or "
                          f"(points, P(win)) with P(win) in 0..1, e.g. margin=({ADVISE_MARGIN[0]:g}, "
                          f"{ADVISE_MARGIN[1]:g})")
-    return {"margin": float(pair[0]), "win_game": float(pair[1])}
+    return {"margin": float(pair[0]), "equity": float(pair[1])}
 
 
 def _estimates(f: dict, k: int, n, n_pair, by: str, score_given: bool) -> tuple[dict, dict]:
@@ -269,10 +278,13 @@ def _estimates(f: dict, k: int, n, n_pair, by: str, score_given: bool) -> tuple[
         "margin": tuple(_mean(f["margin"][i], f["margin_sq"][i], n[i]) for i in range(k)),
         "ahead": tuple(Estimate.proportion(int(f["ahead"][i]), int(n[i])) for i in range(k))}
     if score_given:
+        s = float(EQUITY_SCALE)
+        figures["equity"] = tuple(_mean(float(f["equity"][i]) / s, float(f["equity_sq"][i]) / s ** 2, n[i])
+                                  for i in range(k))
         figures["win_game"] = tuple(Estimate.proportion(int(f["win_game"][i]), int(n[i])) for i in range(k))
     pairs = {name: tuple(_paired(f, i, j, k, int(n_pair[_pair_index(i, j, k)]), name)
                          for i in range(k) for j in range(i + 1, k))
-             for name in (("win_game", "margin") if by == "win_game" else ("margin",))}
+             for name in (("equity", "margin") if by == "equity" else ("margin",))}
     return figures, pairs
 
 
@@ -293,8 +305,8 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     shown to lose stops being played, and the run stops when one option beats every other, when
     the options left are equal within ``margin`` (points a hand, or ``(points, P(win))``:
     default 25 points, 0.01 P(win)), or when no round would end within ``budget_seconds`` (then
-    ``budget_rounds=`` the rounds it ran repeats it exactly). The ranked figure is chosen on the
-    first round's deals (P(we win the game) with a score where the options differ in it there).
+    ``budget_rounds=`` the rounds it ran repeats it exactly). The ranked figure: the game equity
+    after the hand with a score, else points.
     With ``samples`` deals (or ``target_halfwidth``: until the paired margin difference of the best
     two options by points is known to +- this many points, 95%, at least 1) every option is played
     on all of them, and the same rule judges them in one look (so is a sole option, on 2,000 deals).
@@ -313,12 +325,14 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     opts, labels = pos._opts
     k = len(labels)
     base = pos._packed.base.copy()
-    game = np.zeros(3, dtype=np.int64)
+    game = np.zeros(A.G_LEN, dtype=np.int64)
     score = pos.score
+    etab = np.zeros((0, 0))
     if score is None:
         game[A.G_TARGET] = np.iinfo(np.int64).max // 4  # never reached: no game counted
     else:
         game[[A.G_US, A.G_THEM, A.G_TARGET]] = (score[0], score[1], rules.target)
+        etab = _equity_grid(rules, game)
         base[T.SA.game:T.SA.game + 2] = score  # the players of the play-outs know it too
     look = 1 if P_LOOKAHEAD in codes else None
     packed = pos._packed
@@ -326,7 +340,7 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     def args(sub: np.ndarray) -> tuple:
         lay = A.advice_layout(len(sub))
         return (A.PositionArrays(base, packed.unseen, packed.hidden, packed.pile_slots, sub), rl, codes, hp,
-                lay.offsets_array(), kernel_policy(user), game, smart_arg(codes), look)
+                lay.offsets_array(), kernel_policy(user), game, etab, smart_arg(codes), look)
 
     chunk = 4 if look else 64
     result = dict(game="canasta", position=pos, options=labels, policies=tuple(names), verb="best:", noun="option",
@@ -354,7 +368,7 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     c = res.counts
     n = res.samples
     f = fields(c)
-    by = _ranked_by(f, score is not None)
+    by = _ranked_by(score is not None)
     figures, pairs = _estimates(f, k, np.full(k, n), np.full(max(len(f["pair"]), 1), n), by, score is not None)
     decision = judge(_sums(f, n, by, res.partial), margin=margins[by], spread=_SPREAD[by], unit=VERDICT_UNITS[by],
                      seed=res.seed)
@@ -363,6 +377,23 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
 
 
 _SPREAD = dict(zip(RANKED_BY, ADVISE_SPREAD))
+
+
+def _equity_grid(rules: CanastaRules, game: np.ndarray) -> np.ndarray:
+    """Our side's P(win the game) before the next hand at each grid score (ours, theirs) of the
+    equity table of ``rules`` (NaN where the game is over), the mean of the two sides dealing it
+    (a position does not say who deals); the grid written into ``game``."""
+    from .equity import table
+
+    t = table(rules)
+    n = t.size
+    e = np.zeros((n, n))
+    for dealer in (0, 1):
+        leader = dealer if rules.first_player == "dealer" else 1 - dealer
+        v = t.value[leader].reshape(n, n)  # our side's equity in the frame of the side that leads
+        e += 0.5 * (v if leader == 0 else v.T)
+    game[[A.G_LO, A.G_STEP, A.G_SIZE, A.G_SCALE]] = (t.lo, t.step, n, EQUITY_SCALE)
+    return e
 
 
 def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: int, progress: bool, budget,
@@ -381,7 +412,7 @@ def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: in
     first = engine.run(A.advise_kernel, args(opts), A.advice_layout(k).size, samples=ADVISE_ROUND_WORLDS,
                        rng=child(ss, 0), chunk_size=chunk, threads=threads, unit="deal")
     lay = A.advice_layout(k)
-    by = _ranked_by({name: first.counts[lay.slice(name)] for name in lay.names()}, score_given)
+    by = _ranked_by(score_given)
     pending = [first]
 
     def play(active: np.ndarray, n: int, round_ss) -> Sums:

@@ -246,7 +246,7 @@ def _add_advise(csub) -> None:
                                     f"played out by the --policies ({D.DEFAULT_ADVICE_POLICIES} at every seat by "
                                     "default, mine included) on the same sampled deals, the hidden cards dealt "
                                     "uniformly over every deal consistent with the position: our side's margin this "
-                                    "hand in points, P(our side ahead), P(we win the game with this hand) with "
+                                    "hand in points, P(our side ahead), P(we win the game) after the hand with "
                                     "--score, and what each option loses against the best. Ranked by points, or "
                                     "with --score by P(we win the game); the verdict: one option best, the "
                                     "options left equal within --margin, or undecided (rounds of fresh deals "
@@ -283,7 +283,8 @@ def _add_advise(csub) -> None:
                         f"checked; the play-outs take it as {D.ASSUMED_TURN}, past every first turn)")
     a.add_argument("--score", default=None, metavar="US,THEM",
                    help="the game score before the hand, ours then theirs, e.g. 6200,5400: ranks the options by "
-                        "P(we win the game with this hand), points beside")
+                        "P(we win the game) after this hand (the game equity table's where the hand does not end "
+                        "the game), points beside")
     a.add_argument("--policies", default=D.DEFAULT_ADVICE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the play-outs, every seat mine included (default {D.DEFAULT_ADVICE_POLICIES}): "
                         "random | heuristic | heuristic2 | lookahead (slow: give --samples 100), one for every seat "
@@ -341,8 +342,8 @@ def _review_parser(csub) -> None:
     cu.add_review_options(r, "canasta", (D.REVIEW_SECONDS, D.ADVISE_ROUNDS), "sampled deals a decision")
     r.add_argument("--score", default=None, metavar="S0,S1",
                    help="the game score before the hand, side 0 (seats 0+2) then side 1, e.g. 6200,5400 (default: "
-                        "the record's 'score:' line, else none): ranks the options by P(we win the game with this "
-                        "hand), points beside")
+                        "the record's 'score:' line, else none): ranks the options by P(we win the game) after the "
+                        "hand (the game equity), points beside")
     r.add_argument("--policies", default=D.DEFAULT_ADVICE_POLICIES, metavar="P[,P...]",
                    help=f"who plays the options out, every seat the reviewed one's included (default "
                         f"{D.DEFAULT_ADVICE_POLICIES}): random | heuristic | heuristic2 | lookahead (slow: give "
@@ -464,16 +465,15 @@ def advice_text(r, wide: bool = False) -> str:
 
     from .advise import against_words
 
-    by = ("P(we win the game this hand), points beside" if r.ranked_by == "win_game"
-          else "points (our margin this hand)")
+    win_first = r.ranked_by == "equity"
+    by = "P(we win the game) after this hand, points beside" if win_first else "points (our margin this hand)"
     seats = ("me", "left", "partner", "right")
     who = (f"{r.policies[0]} at every seat (mine included)" if len(set(r.policies)) == 1
            else ", ".join(f"{p} ({s})" for p, s in zip(r.policies, seats)))
     head = f"Canasta advice: {r.position.decision}, ranked by {by}"
-    win_game = r.figures.get("win_game")
+    equity, win_game = r.figures.get("equity"), r.figures.get("win_game")
     margins, aheads = r.figures["margin"], r.figures["ahead"]
-    games = win_game if win_game is not None else (None,) * len(r.options)
-    win_first = r.ranked_by == "win_game"
+    games = equity if equity is not None else (None,) * len(r.options)
     first = r.best_index
 
     def pct(e, interval: bool = True) -> str:
@@ -485,29 +485,32 @@ def advice_text(r, wide: bool = False) -> str:
 
     if wide:
         header = ("option", "our margin, points", "P(our side ahead)") + \
-            (() if win_game is None else ("P(we win the game)",)) + ("against the best", "points against the best")
-        rows = [(o, cu.est(m, 1, sign=True), pct(a)) + (() if g is None else (pct(g),))
+            (() if equity is None else ("P(we win the game)", "P(win with this hand)")) + \
+            ("against the best", "points against the best")
+        rows = [(o, cu.est(m, 1, sign=True), pct(a)) + (() if g is None else (pct(g), pct(w)))
                 + (against_words(r, i, 1), "" if i == first else cu.est(r.difference(i, first, "margin"), 1,
                                                                          sign=True))
-                for i, (o, m, a, g) in enumerate(zip(r.options, margins, aheads, games))]
+                for i, (o, m, a, g, w) in enumerate(zip(r.options, margins, aheads, games,
+                                                       win_game or (None,) * len(r.options)))]
     elif win_first:
         header = ("option", "P(we win the game)", "points", "against the best")
         rows = [(o, pct(g), f"{m.value:+.0f}", against_words(r, i))
                 for i, (o, m, g) in enumerate(zip(r.options, margins, games))]
     else:
-        header = ("option", "our margin, points", "P(ahead)") + (() if win_game is None else ("P(win)",)) + \
-            ("against the best",)
-        rows = [(o, cu.est(m, 0, sign=True), pct(a, False)) + (() if g is None else (pct(g, False),))
-                + (against_words(r, i),)
-                for i, (o, m, a, g) in enumerate(zip(r.options, margins, aheads, games))]
+        header = ("option", "our margin, points", "P(ahead)", "against the best")
+        rows = [(o, cu.est(m, 0, sign=True), pct(a, False), against_words(r, i))
+                for i, (o, m, a) in enumerate(zip(r.options, margins, aheads))]
     if deals is not None:
         header += ("deals",)
         rows = [row + (w,) for row, w in zip(rows, deals)]
-    win_words = "after this hand our total reaches the target, above theirs"
+    win_words = ("after this hand: 1 where the hand ends the game in our favour, 0 in theirs, else the game "
+                 "equity table's at the totals it leaves (either side dealing next)")
     notes = ["points: our side's hand score minus theirs" + ("" if win_first and not wide else
                                                              "; P(ahead): our side scores more this hand")
-             + ("" if win_game is None else f"; P(we win the game): {win_words}" if win_first or wide
-                else f"; P(win): {win_words}")]
+             + ("" if equity is None else f"; P(we win the game): {win_words}; P(win)s decide, points do "
+                "where they are equal")
+             + ("; P(win with this hand): our total reaches the target this hand, above theirs" if wide and equity
+                is not None else "")]
     verdict = textwrap.wrap(r.verdict, 96, subsequent_indent="  ")
     rules = f"rules: {_rules_words(r.rules, going_out=True)}"
     return cu.block(head, r, f"players: {who}", *textwrap.wrap(_deals_words(r), 96, subsequent_indent="  "),

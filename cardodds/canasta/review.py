@@ -15,8 +15,8 @@ card it could not see. A decision with one legal option is ``forced`` (no run).
 
 The cost of the move made is the paired margin lost against the option ranked first, in points
 (our side's hand score minus theirs); with the game score known, the options are ranked by
-P(we win the game with this hand) as the advisor ranks them and rated by it (points beside),
-where the options differ in it. Ratings by :data:`THRESHOLDS`.
+the game equity after the hand (P(we win the game)) as the advisor ranks them and rated by it
+(points beside). Ratings by :data:`THRESHOLDS`.
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def _step(p: Point, trace, ss, run: dict, samples: int | None, budget) -> Callab
         if tuple(a.options) != tuple(labels):
             raise AssertionError(f"line {line}: the advisor's options {a.options} are not {labels}")
         best = a.best_index
-        by_win = a.ranked_by == "win_game"
+        by_win = a.ranked_by == "equity"
         points = [a.difference(best, j, "margin") for j in range(len(labels))]
         wins = list(a.versus_best) if by_win else None
         partial, note = a.partial, a.verdict
@@ -182,7 +182,7 @@ def _step(p: Point, trace, ss, run: dict, samples: int | None, budget) -> Callab
         elif not partial:
             # the best of many options leads the others by more than its due on the deals that chose
             # it: the move made is priced against it again, on fresh deals
-            figures = ("win_game", "margin") if by_win else ("margin",)
+            figures = ("equity", "margin") if by_win else ("margin",)
 
             def measure(size: int, s):
                 again = advise(replace(pos, options=(labels[i], labels[best])), samples=size, rng=s, **run)
@@ -197,10 +197,10 @@ def _step(p: Point, trace, ss, run: dict, samples: int | None, budget) -> Callab
             partial = priced.partial
             note += f"; the move made against {words[best]} on {priced.costs[0].n:,} fresh deals"
         if wins is not None and (wins[i].value == 0 and wins[i].se == 0):
-            wins = None  # the same P(win) on every deal: points decide
+            wins = None  # the same equity on every deal: points decide
         return decision(Place(p.seat, line, p.move, p.what, known), options=words,
                         taken=words[i], best=words[best], values=a.figures["margin"], versus_best=points,
-                        thresholds=THRESHOLDS, win=a.figures.get("win_game"), win_versus_best=wins, samples=a.samples,
+                        thresholds=THRESHOLDS, win=a.figures.get("equity"), win_versus_best=wins, samples=a.samples,
                         note=note, partial=partial)
 
     return rate

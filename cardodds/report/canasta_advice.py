@@ -120,8 +120,9 @@ def _intro(data: dict, seed: int) -> list[str]:
              f"through `cardodds.canasta.advise`: {data['n_deals']:,} deals of the hidden cards consistent with it, "
              "every option played out to the end of the hand on the same deals by the advisor's default players, "
              f"`{_players(data)}` at every seat (paired). For each option: our side's margin this hand in points "
-             "(our hand score minus theirs), P(our side ahead at the end of the hand), P(we win the game this hand) "
-             "when the game score is given, and what it loses against the best (paired). The options are ranked by "
+             "(our hand score minus theirs), P(our side ahead at the end of the hand), P(we win the game) after the "
+             "hand when the game score is given (1 or 0 where the hand ends the game, else the game equity table's at "
+             "the totals it leaves), and what it loses against the best (paired). The options are ranked by "
              "P(we win the game) when the game score is given, else by points; the verdict (`cardodds.verdict`, one "
              "look at these deals) names the best when its simultaneous intervals show it beats every other option, "
              "options within 25 points (one percentage point of P(win)) of each other equal, else no option better "
@@ -148,15 +149,15 @@ def _cases_tables(data: dict) -> list[str]:
     lines = ["## Hand-built positions and their verdicts", ""]
     for c in CASES:
         a = data["advice"][c.key]
-        win_game = a.figures.get("win_game")
+        win_game = a.figures.get("equity")
         game = win_game is not None
         rows = []
         for i, o in enumerate(a.options):
             rows.append((o, signed(a.figures["margin"][i], 1), pct(a.figures["ahead"][i], 1))
                         + ((pct(win_game[i], 1),) if game else ()) + (against_words(a, i),))
         header = (("option", "our margin this hand, points", "P(our side ahead)")
-                  + ("P(win the game this hand)",) * game + ("against the best",))
-        ranked = "P(we win the game this hand)" if a.ranked_by == "win_game" else "points"
+                  + ("P(win the game) after the hand",) * game + ("against the best",))
+        ranked = "P(we win the game) after the hand" if a.ranked_by == "equity" else "points"
         verdict = a.verdict.removeprefix("best: ")
         lines += ([f"### {c.title}", "", f"Decision `{a.position.decision}`: {_position_words(c.position)}. Ranked by "
                    f"{ranked}.", ""]
