@@ -33,7 +33,7 @@ from .results import Result
 from .rng import as_seed_sequence, child
 from .stats import Z95, Estimate
 
-__all__ = ["BOOTSTRAP", "EquityResult", "EquityTable", "Measured", "build", "cache_dir", "cached", "estimates",
+__all__ = ["BOOTSTRAP", "EquityResult", "EquityTable", "Measured", "build", "built", "cache_dir", "cached", "estimates",
            "lookup", "reachable", "shipped"]
 
 #: Bootstrap resamples of the measured outcomes behind each equity's standard error.
@@ -337,6 +337,14 @@ def cached(key: dict, make) -> EquityTable:
             print(f"cardodds: equity tables are not cached ({folder} cannot be written: {e.strerror})",
                   file=sys.stderr)
     return table
+
+
+def built(key: dict, samples: int, seed, build) -> EquityTable:
+    """``build(samples, seed)``, cached under ``key`` with the samples and the seed (a Generator
+    or SeedSequence for a seed: no key to cache it by, built every time)."""
+    if not isinstance(seed, (int, np.integer)):
+        return build(samples, seed)
+    return cached({**key, "samples": samples, "seed": int(seed)}, lambda: build(samples, int(seed)))
 
 
 # ---- the answer ----------------------------------------------------------------------------------

@@ -91,13 +91,9 @@ def table(rules: CanastaRules | None = None, *, samples: int | None = None, rng=
         shipped = _shipped()
         if shipped is not None:
             return shipped
-    n = EQUITY_HANDS if samples is None else int(samples)
-    seed = EQUITY_SEED if rng is None else rng
-    if not isinstance(seed, (int, np.integer)):  # a Generator or SeedSequence: no key to cache it by
-        return _build(rules, n, seed, threads, progress)
-    key = {"game": "canasta", "rules": rules.to_dict(), "policies": DEFAULT_POLICIES, "samples": n,
-           "seed": int(seed), "step": EQUITY_STEP}
-    return eq.cached(key, lambda: _build(rules, n, int(seed), threads, progress))
+    return eq.built({"game": "canasta", "rules": rules.to_dict(), "policies": DEFAULT_POLICIES, "step": EQUITY_STEP},
+                    EQUITY_HANDS if samples is None else int(samples), EQUITY_SEED if rng is None else rng,
+                    lambda n, seed: _build(rules, n, seed, threads, progress))
 
 
 def equity(score, *, rules: CanastaRules | None = None, samples: int | None = None, rng=None,

@@ -94,13 +94,9 @@ def table(rules: KanaljeRules | None = None, *, samples: int | None = None, rng=
         shipped = _shipped(rules.players)
         if shipped is not None:
             return shipped
-    n = EQUITY_DEALS if samples is None else int(samples)
-    seed = EQUITY_SEED if rng is None else rng
-    if not isinstance(seed, (int, np.integer)):  # a Generator or SeedSequence: no key to cache it by
-        return _build(rules, n, seed, threads, progress)
-    key = {"game": "kanalje", "rules": rules.to_dict(), "policies": DEFAULT_POLICIES, "samples": n,
-           "seed": int(seed)}
-    return eq.cached(key, lambda: _build(rules, n, int(seed), threads, progress))
+    return eq.built({"game": "kanalje", "rules": rules.to_dict(), "policies": DEFAULT_POLICIES},
+                    EQUITY_DEALS if samples is None else int(samples), EQUITY_SEED if rng is None else rng,
+                    lambda n, seed: _build(rules, n, seed, threads, progress))
 
 
 def _check_score(score, rules: KanaljeRules, t: eq.EquityTable) -> tuple[int, ...]:
