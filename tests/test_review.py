@@ -344,3 +344,18 @@ def test_the_cost_the_advice_already_tells_is_not_priced_again():
     c = unpriced(close, top)
     assert c.value == 0.0 and c.lo == 0.0 and c.hi == pytest.approx(close.decision.loss[top][1]) and c.hi > 0
     assert rate(c, 3, TH) == ("good", c.hi > TH.good)  # about good while a rival may still be better
+
+
+def test_a_review_in_rounds_gives_the_same_ratings_on_one_and_two_threads_and_two_dask_workers():
+    # the advice's rounds and the pricing's, bounded by rounds (not time): the same figures anywhere
+    import cardodds
+    from cardodds.kanalje import review, trace
+
+    t = trace("heuristic", rng=4)
+    kw = dict(seat=0, policies="heuristic", budget_rounds=3, rng=7)
+    one, two = review(t, threads=1, **kw), review(t, threads=2, **kw)
+    priced = [d for d in one.decisions if "priced against" in d.note]
+    assert priced and one.to_dict() == two.to_dict()
+    with cardodds.backend("local:2"):
+        there = review(t, **kw)
+    assert there.to_dict() == one.to_dict()
