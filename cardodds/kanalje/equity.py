@@ -28,7 +28,7 @@ from ._policies import calls
 from ._table import phase1_arg
 from .rules import KanaljeRules, check_rules
 
-__all__ = ["equity", "ship"]
+__all__ = ["check_game_score", "equity", "ship"]
 
 #: The lowest total a table holds, as a share of the target below zero (a seat at -21 of a game to 21).
 LOWEST = 1.0
@@ -119,6 +119,12 @@ def _check_score(score, rules: KanaljeRules, t: eq.EquityTable) -> tuple[int, ..
         raise ValueError(f"no game reaches a score sum of {sum(vals)}: a deal adds {totals[0]}..{totals[-1]} "
                          f"points in all ({', '.join(map(str, totals))})")
     return tuple(vals)
+
+
+def check_game_score(score, rules: KanaljeRules) -> tuple[int, ...]:
+    """``score`` (a total a seat) checked as :func:`equity` checks it, by the rules' table."""
+    check_score(score, rules)
+    return _check_score(score, rules, table(rules))
 
 
 def equity(score, *, rules: KanaljeRules | None = None, samples: int | None = None, rng=None,

@@ -1,0 +1,132 @@
+"""Kanalje advice with the game at stake (``Position(score=...)``, ``--score``): each card valued
+by my P(win the game) after the deal. The kernel's equity of a world against a Python lookup
+through :func:`cardodds.kanalje.equity` on the last card of a deal (every seat's points known),
+the ranking by equity where it differs from the ranking by points, bad scores refused in one
+line, the same figures on any number of threads."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cardodds import kanalje
+from cardodds.kanalje import Position, advise
+from cardodds.kanalje import _advise as KA
+
+from .test_kanalje_advise import same_everywhere
+
+HAND = "Ah 2h Qs 3c 4c 5c 6c 7c 8c 9c Tc Qc Kc Ac 2d 3d 4d"
+EARLY = dict(seat=2, hand=HAND, turned="Td", played="0: Kh 3h")
+
+
+@pytest.fixture(scope="module")
+def last_card():
+    """The last card of a heuristic deal (seat 1 plays the 17th trick's third card, its only
+    one): every hand is known, so each world ends the deal with the same points a seat."""
+    tr = kanalje.trace("heuristic", rng=3)
+    turn, pos = tr.positions("all")[-1]
+    assert pos.seat == 1 and pos.options == ("Js",) and tr.result["score"] == (-2, 2, 7)
+    return pos, tr.result["score"]
+
+
+def _python_equity(before, points, seat: int) -> float:
+    """My P(win the game) after the deal by the game's rules and :func:`kanalje.equity`: the next
+    deal is dealt by this one's leader (seat 0), so seat 1 leads it."""
+    after = [b + p for b, p in zip(before, points)]
+    top = max(after)
+    if top >= 21 and after.count(top) == 1:
+        return 1.0 if after[seat] == top else 0.0
+    return kanalje.equity(after, dealer=0).win[seat].value
+
+
+@pytest.mark.parametrize("before, path", [
+    ((10, 8, 3), "table"),     # after: 8, 10, 10
+    ((5, 19, 4), "won"),       # after: 3, 21, 11 (seat 1 alone at 21)
+    ((5, 4, 14), "lost"),      # after: 3, 6, 21
+    ((0, 20, 15), "tie"),      # after: -2, 22, 22 (a tie at the top plays on)
+])
+def test_equity_of_the_last_card_is_the_tables(last_card, before, path):
+    pos, points = last_card
+    r = advise(dataclasses.replace(pos, score=before), policies="heuristic", samples=40, rng=1)
+    want = _python_equity(before, points, pos.seat)
+    assert {"won": want == 1.0, "lost": want == 0.0}.get(path, 0.0 < want < 1.0)
+    e = r.figures["equity"][0]
+    assert r.ranked_by == "equity" and e.se == 0.0
+    assert abs(e.value - want) <= 0.5 / KA.EQUITY_SCALE + 1e-12
+    assert r.figures["score"][0].value == points[pos.seat]
+
+
+def test_without_a_score_points_rank_and_no_equity():
+    r = advise(Position(**EARLY), policies="heuristic", samples=200, rng=2)
+    assert r.ranked_by == "score" and "equity" not in r.figures and list(r.pairs) == ["score"]
+
+
+def test_the_same_worlds_the_same_points_with_a_score():
+    """A score changes the ranking, not the worlds: the points are the same figures."""
+    a = advise(Position(**EARLY), policies="heuristic", samples=300, rng=4)
+    b = advise(Position(**EARLY, score=(12, 17, 5)), policies="heuristic", samples=300, rng=4)
+    assert [e.value for e in a.figures["score"]] == [e.value for e in b.figures["score"]]
+    assert b.ranked_by == "equity" and list(b.pairs) == ["equity", "score"]
+    assert all(0.0 <= e.value <= 1.0 for e in b.figures["equity"])
+
+
+def test_json_carries_the_equity_and_what_ranked():
+    r = advise(Position(**EARLY, score=(12, 17, 5)), policies="heuristic", samples=200, rng=5)
+    d = json.loads(json.dumps(r.to_dict()))
+    assert d["ranked_by"] == "equity" and d["position"]["score"] == [12, 17, 5]
+    assert "equity" in json.dumps(d)
+
+
+def test_same_figures_on_any_number_of_threads():
+    def call(**kw):
+        return advise(Position(**EARLY, score=(12, 17, 5)), policies="heuristic", samples=3000, rng=6, **kw)
+    same_everywhere(call)
+
+
+def test_same_verdict_on_any_number_of_threads_in_rounds():
+    def call(**kw):
+        return advise(Position(**EARLY, score=(12, 17, 5)), policies="heuristic", budget_rounds=4, rng=7, **kw)
+    one, two = call(threads=1), call(threads=2)
+    assert (one.counts == two.counts).all() and one.to_dict() == two.to_dict() and one.ranked_by == "equity"
+
+
+@pytest.mark.parametrize("score, words", [
+    ((12, 21, 5), "score: the game is over at 12,21,5"),
+    ((12, 17), "score: score has 2 totals but the game has 3 players"),
+    ((1, 2, 3), "score: no game reaches a score sum of 6"),
+])
+def test_bad_scores_refused_in_one_line(score, words):
+    with pytest.raises(ValueError, match="^" + words.replace("(", r"\(")) as e:
+        Position(**EARLY, score=score)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("score, words", [("12,21,5", "the game is over"), ("12,17", "2 totals"),
+                                          ("1,2,3", "no game reaches")])
+def test_bad_scores_refused_by_the_cli(score, words):
+    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "advise", "--seat", "2", "--hand", HAND,
+                        "--turned", "Td", "--played", "0: Kh 3h", "--score", score, "--samples", "10"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardodds: error: --score: ") and words in lines[0], r.stderr
+
+
+def test_score_printed_back():
+    p = Position(**EARLY, score=[12, 17, 5])
+    assert str(p).endswith("--score 12,17,5") and "score=(12, 17, 5)" in repr(p) and p.score == (12, 17, 5)
+    assert Position(**EARLY) != p
+
+
+def test_cli_shows_both_columns(capsys):
+    from cardodds.cli import main
+
+    argv = ["kanalje", "advise", "--policies", "heuristic", "--seat", "2", "--hand", HAND, "--turned", "Td",
+            "--played", "0: Kh 3h", "--score", "12,17,5", "--samples", "300", "--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "P(win the game)" in out and "my points a deal" in out and "P(win)" in out.split("verdict:")[1]
