@@ -328,9 +328,10 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
     ``policies``: who plays the deal out (default ``lookahead`` at every seat). ``rules``: by
     default the position's. Without ``samples`` or ``target_halfwidth`` the cards are played in
     rounds of fresh worlds until one beats every other, the cards left are equal within
-    ``margin`` points a deal (with a score: P(win); default :data:`MARGINS`), or ``budget_seconds`` ends (``budget_rounds``: at most that many
-    rounds instead, the same on any machine): :mod:`cardodds.verdict`. With ``samples`` every
-    card is played on the same worlds and the same rule judges them in one look.
+    ``margin`` points a deal (with a score: P(win); default :data:`MARGINS`), or ``budget_seconds``
+    ends (``budget_rounds``: at most that many rounds instead, the same on any machine):
+    :mod:`cardodds.verdict`. With ``samples`` every card is played on the same worlds and the same
+    rule judges them in one look.
 
     >>> p = Position(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...              "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
