@@ -130,3 +130,21 @@ def test_cli_shows_both_columns(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "P(win the game)" in out and "my points a deal" in out and "P(win)" in out.split("verdict:")[1]
+
+
+#: Found by benchmarks/kanalje_equity_search.py (heuristic deal rng=1, trick 16): I lead with the
+#: last two clubs (trump); seat 0 stands at 19 of 21. The ten wins a point more, the queen the game more often.
+FLIP = dict(seat=2, hand="Tc Qc", turned="8c", played=(
+    "0: As Ks Ts; 0: 2h Kh Ah; 2: 2s 9s Qs; 1: Ac Kc 9c; 1: Qh 8h 9h; 1: Th 6h Js; 1: 2d 6d 7d; 0: 8s 5s 6s; "
+    "0: 3d Kd Ad; 2: 3h 9d 4h; 1: 7h 5h 4c; 0: 3s Jh Qd; 0: 4d Td 2c; 2: 3c 7c 5c; 0: 4s Jd 6c"))
+
+
+def test_the_game_at_stake_changes_the_card():
+    points = advise(Position(**FLIP), policies="heuristic", samples=4000, rng=1)
+    game = advise(Position(**FLIP, score=(19, 17, 14)), policies="heuristic", samples=4000, rng=1)
+    assert points.ranked_by == "score" and points.best == "Tc" and points.decision.kind == "best"
+    assert game.ranked_by == "equity" and game.best == "Qc" and game.decision.kind == "best"
+    # the ten still wins more points on the same worlds: equity, not points, decided
+    assert game.figures["score"][0].value > game.figures["score"][1].value
+    assert game.figures["equity"][1].value > game.figures["equity"][0].value
+    assert "P(win)" in game.verdict and "points" in points.verdict
