@@ -397,18 +397,21 @@ def _plan(position: Position, policies):
 
 
 def _versus(position: Position, policies, pair: tuple[int, int], samples: int, rng, threads: int | None,
-            by: str = "score"):
-    """Option ``pair[0]``'s points (``by="equity"``: P(win the game)) minus option ``pair[1]``'s
-    on ``samples`` fresh worlds, paired (the two played alone: a review prices the move made
-    against the best so), and whether the run was interrupted."""
+            figures=("score",)):
+    """Option ``pair[0]``'s points (``"equity"``: P(win the game)) minus option ``pair[1]``'s on
+    ``samples`` fresh worlds, paired, one a figure of ``figures`` (the two played alone: a review
+    prices the move made against the best so), and whether the run was interrupted."""
     _, cards, args, chunk, _, _ = _plan(position, policies)
     sub = cards[list(pair)]
     res = run(KA.advise_kernel, args(sub, np.arange(2, dtype=np.int64)), ADVICE.size, samples=samples, rng=rng,
               chunk_size=chunk, threads=threads, unit="world")
-    pair_ = getattr(ADVICE.view(res.counts), _PAIR[by]).reshape(4, PAIRS)
     at = pair_index(0, 1)
-    c = float(_SCALE[by])
-    return Estimate.mean(float(pair_[0, at]) / c, float(pair_[1, at]) / (c * c), int(res.samples)), res.partial
+    out = []
+    for by in figures:
+        pair_ = getattr(ADVICE.view(res.counts), _PAIR[by]).reshape(4, PAIRS)
+        c = float(_SCALE[by])
+        out.append(Estimate.mean(float(pair_[0, at]) / c, float(pair_[1, at]) / (c * c), int(res.samples)))
+    return tuple(out), res.partial
 
 
 def _margin(margin, by: str = "score") -> float:

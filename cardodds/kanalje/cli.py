@@ -492,6 +492,10 @@ def _add_review(ksub) -> None:
                    f"comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, as kanalje advise)")
     _lookahead_option(r)
     _rules_options(r)
+    r.add_argument("--score", default=None, metavar="S0,S1[,S2]",
+                   help="the game's totals before the deal, one a seat as the record numbers them (default: the "
+                   "record's 'score:' line, else none): each card is then ranked and priced in P(win the game to "
+                   "21), its points beside")
     cu.add_review_options(r, "kanalje", (REVIEW_SECONDS, ADVISE_ROUNDS), "worlds a decision")
     r.set_defaults(func=_review)
 
@@ -510,9 +514,14 @@ def _review(args) -> int:
     with defer_interrupts(), two_processes(_advise_split(names, record.players == 2)):
         # Ctrl-C stops the advice under way; the cards rated so far are printed, marked partial
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
-        res = review(record, seat=seat, rules=rules, policies=args.policies,
-                     lookahead_samples=args.lookahead_samples, samples=args.samples, **cu.review_budget(args),
-                     **cu.run_options(args))
+        try:
+            res = review(record, seat=seat, rules=rules, policies=args.policies,
+                         lookahead_samples=args.lookahead_samples, samples=args.samples, score=args.score,
+                         **cu.review_budget(args), **cu.run_options(args))
+        except ValueError as e:
+            if str(e).startswith("score:"):
+                raise cu.UsageError(f"--{e}") from None
+            raise
         return cu.review_output(args, res)
 
 
