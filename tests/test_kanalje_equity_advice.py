@@ -148,3 +148,43 @@ def test_the_game_at_stake_changes_the_card():
     assert game.figures["score"][0].value > game.figures["score"][1].value
     assert game.figures["equity"][1].value > game.figures["equity"][0].value
     assert "P(win)" in game.verdict and "points" in points.verdict
+
+
+# ---- review ---------------------------------------------------------------------------------
+def test_review_reads_the_records_score_and_rates_by_p_win():
+    tr = kanalje.trace("heuristic", rng=1, score=(19, 17, 14))
+    assert "\nscore: 19 17 14\n" in str(tr)
+    r = kanalje.review(str(tr), seat=2, policies="heuristic", samples=400, rng=1)
+    rated = [d for d in r.decisions if d.label != "forced"]
+    assert rated and all(d.win is not None and d.win_versus_best is not None for d in rated)
+    # the same as score= given, and neither without: points alone
+    again = kanalje.review(str(tr).replace("score: 19 17 14\n", ""), seat=2, policies="heuristic", samples=400,
+                           rng=1, score=(19, 17, 14))
+    def ratings(res):
+        return [(d.move, d.taken, d.best, d.label, d.cost, d.win_cost) for d in res.decisions]
+    assert ratings(again) == ratings(r)
+    plain = kanalje.review(kanalje.trace("heuristic", rng=1), seat=2, policies="heuristic", samples=400, rng=1)
+    assert all(d.win is None for d in plain.decisions)
+
+
+def test_review_at_the_flip_position_rates_the_ten_by_p_win():
+    """The 16th trick of the FLIP deal: seat 2 led the ten; by points the best, by the game not."""
+    tr = kanalje.trace("heuristic", rng=1)
+    text = str(tr).replace("seed: 1\n", "seed: 1\nscore: 19 17 14\n")
+    r = kanalje.review(text, seat=2, policies="heuristic", samples=4000, rng=1)
+    d = next(d for d in r.decisions if d.what == "trick 16, lead")
+    assert (d.taken, d.best) == ("Tc", "Qc") and d.win_cost.lo > 0 and d.cost.hi < 0
+
+
+def test_review_refuses_a_bad_score_in_one_line(tmp_path):
+    tr = kanalje.trace("heuristic", rng=1)
+    path = tmp_path / "deal.txt"
+    path.write_text(str(tr))
+    with pytest.raises(ValueError, match="^score: the game is over at 30,1,2"):
+        kanalje.review(tr, score=(30, 1, 2), samples=10)
+    with pytest.raises(ValueError, match="^score: score has 2 totals"):
+        kanalje.trace("heuristic", rng=1, score=(3, 4))
+    r = subprocess.run([sys.executable, "-m", "cardodds.cli", "kanalje", "review", str(path), "--score", "1,2,3",
+                        "--samples", "10"], capture_output=True, text=True, timeout=120)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and "--score: no game reaches a score sum of 6" in lines[0], r.stderr
