@@ -101,7 +101,7 @@ def cost_words(r: AdviceResult, i: int, digits: int = 2) -> str:
         if i in d.excluded:
             lo, hi = d.loss[i]
             if r.ranked_by == "equity":
-                return f"loses {100 * lo:.1f} to {100 * hi:.1f}% P(win)"
+                return f"loses {lo:.{digits + 1}f} to {hi:.{digits + 1}f} P(win)"
             return f"loses {lo:.{digits}f} to {hi:.{digits}f} points a deal"
         if d.kind == "best":
             return "best" if i == d.top else "the same by the rules"
