@@ -162,9 +162,10 @@ class _Tally:
         self.n[active] += n
 
 
-def _tallied(pos: Position, t: _Tally, decision: Verdict) -> tuple[dict, tuple]:
-    """The figures and the score's paired differences of an adaptive run: each option's over the
-    worlds it was played on (an option equal to another by the rules: that one's)."""
+def _tallied(pos: Position, t: _Tally, decision: Verdict) -> tuple[dict, dict]:
+    """The figures and the paired differences (the ranked figure's, then the score's) of an adaptive
+    run: each option's over the worlds it was played on (an option equal to another by the rules:
+    that one's)."""
     k = len(pos._known.options)
     same = decision.same
     v = ADVICE.view(t.counts)
@@ -181,13 +182,14 @@ def _tallied(pos: Position, t: _Tally, decision: Verdict) -> tuple[dict, tuple]:
         if s in pos.jacks_out:
             figures[f"takes J of {name}"] = tuple(Estimate.proportion(int(j[0, same[i], s]), int(t.n[same[i]]))
                                                   for i in range(k))
-    pairs = {}
-    for name in (by, "score") if by != "score" else ("score",):
+    def pair_of(name: str):
         c = float(_SCALE[name])
         f = getattr(v, _PAIR[name]).reshape(4, PAIRS)
-        pairs[name] = tallied_pairs(
-            same, t.n, lambda at, f=f, c=c: Estimate.mean(float(f[0, at]) / c, float(f[1, at]) / (c * c),
-                                                          int(t.n_pair[at])), pair_index)
+
+        def estimate(at: int) -> Estimate:
+            return Estimate.mean(float(f[0, at]) / c, float(f[1, at]) / (c * c), int(t.n_pair[at]))
+        return tallied_pairs(same, t.n, estimate, pair_index)
+    pairs = {name: pair_of(name) for name in ((by, "score") if by != "score" else ("score",))}
     return figures, pairs
 
 
