@@ -7,6 +7,7 @@ line, the same figures on any number of threads."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import subprocess
 import sys
@@ -188,3 +189,46 @@ def test_review_refuses_a_bad_score_in_one_line(tmp_path):
                         "--samples", "10"], capture_output=True, text=True, timeout=120)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and "--score: no game reaches a score sum of 6" in lines[0], r.stderr
+
+
+# ---- two players ----------------------------------------------------------------------------
+def _phase1_paid(tr, rules):
+    """Each seat's penalties for the jacks in its phase-1 tricks, read off the record's moves."""
+    paid = [0, 0]
+    wins = [m for m in tr.moves if m.action == "win"]
+    for m in wins[:13]:
+        paid[m.seat] += sum(rules.jack_penalty(c) for c in m.cards if c[0] == "J")
+    return paid
+
+
+@pytest.mark.parametrize("before", [(10, 8), (19, 5), (5, 19), (3, 3)])
+def test_two_players_phase_2_last_card_is_the_tables(before):
+    """Phase 2's figures leave the phase-1 jacks out: the position's score has them paid."""
+    from cardodds.kanalje import KanaljeRules
+
+    rules = KanaljeRules(players=2)
+    tr = kanalje.trace("heuristic", rules=rules, rng=3)
+    turn, pos = tr.positions("all")[-1]
+    points = tr.result["score"]
+    paid = _phase1_paid(tr, rules)
+    assert pos.phase == 2 and pos.seat == 0 and points == (-5, 8) and sum(paid) > 0
+    r = advise(dataclasses.replace(pos, score=tuple(b - p for b, p in zip(before, paid))), policies="heuristic",
+               samples=20, rng=1)
+    assert r.figures["score"][0].value == points[0] + paid[0]
+    want = _python_equity(before, points, 0) if max(b + p for b, p in zip(before, points)) >= 21 else \
+        kanalje.equity([b + p for b, p in zip(before, points)], rules=rules, dealer=0).win[0].value
+    assert abs(r.figures["equity"][0].value - want) <= 0.5 / KA.EQUITY_SCALE + 1e-12
+
+
+def test_review_of_phase_2_pays_the_phase_1_jacks():
+    from cardodds.kanalje import KanaljeRules
+    R = importlib.import_module("cardodds.kanalje.review")
+
+    rules = KanaljeRules(players=2)
+    tr = kanalje.trace("heuristic", rules=rules, rng=3, score=(10, 8))
+    w, _ = R._walk(tr, rules)
+    found, violation = R._positions(w, w.points, None, score=(10, 8))
+    paid = _phase1_paid(tr, rules)
+    phase2 = [pos for _, _, pos in found if pos.phase == 2]
+    assert violation is None and phase2 and {pos.score for pos in phase2} == {(10 - paid[0], 8 - paid[1])}
+    assert {pos.score for _, _, pos in found if pos.phase == 1} == {(10, 8)}

@@ -349,8 +349,9 @@ def _add_advise(ksub) -> None:
                    help="every figure of each card: also tricks, penalty and P(I take each jack still out), in "
                    "lines as wide as they need (default: at most 100 columns)")
     a.add_argument("--score", default=None, metavar="S0,S1[,S2]",
-                   help="the game's totals before this deal, one a seat (seat 0 leads the first trick; the dealer "
-                   "sits before it): cards are then ranked by my chance to win the game to 21 after the deal "
+                   help="the game score before the deal, each seat's total, e.g. 12,17,5 (seat 0 leads the first "
+                   "trick; the dealer sits before it; two players in phase 2: this deal's phase-1 jacks paid): "
+                   "cards are then ranked by my chance to win the game to 21 after the deal "
                    "(the equity table, as 'cardodds kanalje equity' reads it), my points beside")
     a.add_argument("--margin", type=cu.positive_float(0.0, 100.0, " (points a deal)"),
                    default=None, metavar="M",
@@ -493,7 +494,7 @@ def _add_review(ksub) -> None:
     _lookahead_option(r)
     _rules_options(r)
     r.add_argument("--score", default=None, metavar="S0,S1[,S2]",
-                   help="the game's totals before the deal, one a seat as the record numbers them (default: the "
+                   help="the game score before the deal, each seat's total as the record numbers them (default: the "
                    "record's 'score:' line, else none): each card is then ranked and priced in P(win the game to "
                    "21), its points beside")
     cu.add_review_options(r, "kanalje", (REVIEW_SECONDS, ADVISE_ROUNDS), "worlds a decision")

@@ -59,7 +59,8 @@ class Position(advice.Position):
     2). ``lookahead_samples``: the worlds the lookahead and pimc players sample a decision.
     ``score``: the game's totals before this deal, one a seat (seat 0 sits left of the dealer
     and leads; the next deal's dealer is seat 0): the advice then values a card by my chance
-    to win the game (:func:`~cardodds.kanalje.equity`).
+    to win the game (:func:`~cardodds.kanalje.equity`). Two players in phase 2: the totals with
+    this deal's phase-1 jacks paid (the figures are phase 2's).
 
     Cards read as text (``"Ah 7c"``), a list of names or of codes; they are kept as codes, the
     tricks as ``((leader, (card, ...)), ...)``.
@@ -97,7 +98,7 @@ class Position(advice.Position):
                 raise ValueError("infer=True and a score: the advice weighs worlds or values the game, not both here; "
                                  "leave out one")
             try:
-                put(self, "score", check_game_score(self.score, rules))
+                put(self, "score", check_game_score(self.score, rules, whole=k.phase != PHASE2))
             except ValueError as e:
                 raise ValueError(f"score: {e}") from None
         put(self, "rules", rules)

@@ -79,6 +79,7 @@ class _Point:
     played: tuple[tuple[int, tuple[int, ...]], ...]  # this phase's tricks so far, the last maybe short
     faceups: tuple[int, ...] = ()  # phase 1: every face-up card so far, the one now last
     dead: tuple[int, ...] = ()  # phase 2: the phase-1 cards it saw, the trump card left out
+    paid: tuple[int, ...] = ()  # phase 2: each seat's penalties for jacks in phase-1 tricks
 
 
 class _Stop(Exception):
@@ -108,6 +109,7 @@ class _Walk:
     stage: str = ""  # two players after a phase-1 trick: "take", then "draw"
     faceups: list[int] = field(default_factory=list)  # two players: each phase-1 trick's face-up card
     phase1_cards: list[int] = field(default_factory=list)
+    paid: list[int] = field(default_factory=lambda: [0, 0])  # two players: phase-1 jack penalties a seat
     points: list[_Point] = field(default_factory=list)
     plays: int = 0  # cards played so far
 
@@ -260,6 +262,8 @@ def _play(w: _Walk, m: int, seat: int, cards) -> None:
         if w.phase == PHASE1:
             w.phase1_cards += trick
             w.stage = "take"
+            if w.rules.phase1_jacks_cost:
+                w.paid[w.winner] += sum(w.rules.jack_penalty(x) for x in trick if x >> 2 == _JACK)
 
 
 def _point(w: _Walk, m: int, seat: int, c: int) -> _Point | None:
@@ -279,7 +283,8 @@ def _point(w: _Walk, m: int, seat: int, c: int) -> _Point | None:
     what = ("" if w.phase == THREE else f"phase {w.phase}, ") + f"trick {k}, {_ORDINAL[len(trick)]}"
     return _Point(m, w.plays, seat, what, tuple(sorted(hand)), options, c, w.phase, played,
                   tuple(w.faceups[:k]) if w.phase == PHASE1 else (),
-                  tuple(x for x in w.phase1_cards if x != w.card) if w.phase == PHASE2 else ())
+                  tuple(x for x in w.phase1_cards if x != w.card) if w.phase == PHASE2 else (),
+                  tuple(w.paid) if w.phase == PHASE2 else ())
 
 
 def _win(w: _Walk, m: int, seat: int, cards) -> None:
@@ -387,8 +392,9 @@ def _position(w: _Walk, p: _Point, lookahead_samples: int = DEFAULT_LOOKAHEAD_SA
     n = w.n
     played = tuple(((lead - w.leader) % n, tuple(cs)) for lead, cs in p.played)
     args: dict = {"seat": (p.seat - w.leader) % n, "hand": p.hand, "played": played}
-    if score is not None:
-        args["score"] = tuple(score[(s + w.leader) % n] for s in range(n))
+    if score is not None:  # phase 2: the phase-1 jacks paid
+        paid = p.paid or (0,) * n
+        args["score"] = tuple(score[(s + w.leader) % n] - paid[(s + w.leader) % n] for s in range(n))
     if p.phase == THREE:
         args["turned"] = w.card
     elif p.phase == PHASE1:
