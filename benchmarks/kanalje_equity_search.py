@@ -42,7 +42,7 @@ def main(argv=None) -> None:
             plain = kanalje.advise(pos, policies="heuristic", samples=a.samples, rng=1)
             if plain.decision is None or plain.decision.kind != "best":
                 continue
-            for sc in scores(len(pos.rules.players * [0])):
+            for sc in scores(pos.rules.players):
                 try:
                     p = dataclasses.replace(pos, score=sc)
                 except ValueError:
