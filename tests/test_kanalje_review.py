@@ -84,7 +84,7 @@ def test_a_known_position_gets_the_advisors_figures_on_exactly_what_the_seat_kne
     key = child(np.random.SeedSequence(11), 43)
     direct = advise(pos, policies="random", samples=size, rng=child(key, 0))  # the review's worlds
     assert last.values == direct.value
-    priced, _ = _versus(pos, "random", (1, 0), size, child(child(key, 1), 0), None)
+    (priced,), _ = _versus(pos, "random", (1, 0), size, child(child(key, 1), 0), None)
     assert last.cost.value == priced.value and last.cost.n == size
     assert last.known == f"hand 4s 7c Kc; turned Qc; played {LATE}"
     # the best card played costs nothing

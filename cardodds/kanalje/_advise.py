@@ -71,6 +71,8 @@ HIDDEN_SEATS, HIDDEN_DEAD, HIDDEN_PHASE1 = 0, 1, 2
 #: penalty for the whole deal per option ``i`` (the ``i``-th card offered), and for every
 #: pair ``i < j`` my score under ``i`` minus under ``j`` on the same world (``pair``). ``jack``
 #: is ``[2, option, suit]``: the sums of ``w`` and ``w²`` over the worlds in which I took that jack.
+#: With the game at stake (``stake``), ``equity`` is my P(win the game) after the deal in
+#: :data:`EQUITY_SCALE` steps, and ``pair_equity`` its paired differences; else zero.
 ADVICE = Layout("kanalje advice", [
     ("deals", 1),  # worlds counted (weight above 0)
     ("dealt", 1),  # worlds dealt
@@ -79,7 +81,15 @@ ADVICE = Layout("kanalje advice", [
     ("jack", 2 * 4 * MAX_OPTIONS),
     ("pair", 4 * PAIRS),
     ("violations", 1),
+    ("equity", 4 * MAX_OPTIONS), ("pair_equity", 4 * PAIRS),
 ])
+#: The integer steps of one P(win) in ``equity`` (the shipped tables' 1/65535, halved: a tie
+#: shared by two or three seats is whole steps).
+EQUITY_SCALE = 131070
+#: ``stake`` of :func:`advise_kernel`: each seat's total before the deal (int64), the equity
+#: table's ``grid`` (its lowest score, scores a seat, the target) and ``value[j, state]`` (the
+#: frame of the deal's leader, :class:`cardodds.equity.EquityTable`).
+Stake = namedtuple("Stake", ["before", "grid", "value"])
 #: The weight of a world whose likelihood is the most it can be (with inference).
 WEIGHT_SCALE = 4096
 DL = DEAL.at
@@ -191,7 +201,7 @@ PositionArrays = namedtuple("PositionArrays", ["t0", "deal", "seat", "cards", "s
 AdviceWork = namedtuple("AdviceWork", ["w", "t", "deck", "res", "sub", "scr", "rs"])
 
 
-def advise_kernel(state, n, out, position, pol, samples, calls, infer, phase1):
+def advise_kernel(state, n, out, position, pol, samples, calls, infer, phase1, stake=None):
     """``n`` worlds of the :data:`PositionArrays`; in each, every card of ``cards`` played by ``seat``
     and the deal played out by policy codes ``pol`` (:data:`ADVICE`). Every card is played
     out from the same random state (drawn once per world), so the options are paired.
@@ -203,12 +213,13 @@ def advise_kernel(state, n, out, position, pol, samples, calls, infer, phase1):
     (:func:`likelihood_ratio`).
     ``phase1`` is None, or True for a two-player phase-1 position (:func:`deal_hidden`).
     ``same[i]`` is the option whose heuristic play-out option ``i`` repeats card for card
-    (:func:`interchangeable`; ``i`` itself for none): with ``pol`` None, its figures are copied."""
+    (:func:`interchangeable`; ``i`` itself for none): with ``pol`` None, its figures are copied.
+    ``stake`` is None, or a :data:`Stake`: each option's equity is counted too (:func:`equity_after`)."""
     # Plain Python around the compiled loop, as the deals kernels: a compiled kernel here is one
     # more compile of the whole loop.
     # Each play-out an argument that is None where the lineup does not take it: numba prunes a
     # branch on an argument only where the argument is None.
-    _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1,
+    _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, stake,
                  PLAY_OUT_OPTIONS if pol is None else None, pol if calls is None else None,
                  AdviceWork(np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
                             np.empty(52, dtype=np.int64), np.empty((MAX_OPTIONS, RESULT), dtype=np.int64),
@@ -238,13 +249,52 @@ def interchangeable(t0, seat, cards) -> np.ndarray:
 
 
 #: Columns of an option's result on one world: my score, tricks, penalty, the plays that broke
-#: a rule (checked runs), and for each suit whether I took its jack.
+#: a rule (checked runs), for each suit whether I took its jack, each seat's score, and my
+#: equity after the deal (with a ``stake``).
 R_SCORE, R_TRICKS, R_PENALTY, R_VIOLATIONS, R_JACKS = 0, 1, 2, 3, 4
-RESULT = R_JACKS + 4
+R_POINTS = R_JACKS + 4
+R_EQUITY = R_POINTS + 3
+RESULT = R_EQUITY + 1
+
+
+@loop
+def equity_after(stake, r, seat, n):
+    """My equity (P(I win the game), in :data:`EQUITY_SCALE` steps) after a deal whose points
+    each seat ``s`` of ``n`` scored are ``r[R_POINTS + s]`` (seat 0 led it): the game over as
+    ``game_winner`` ends it (a seat alone at the top at the target), a tie at the top past the
+    table's grid shared, else the table's value at the next deal, which seat 1 leads (a total
+    below the grid reads its lowest score, as the table is solved)."""
+    before, grid, value = stake
+    lo = grid[0]
+    size = grid[1]
+    target = grid[2]
+    top = before[0] + r[R_POINTS]
+    for s in range(1, n):
+        v = before[s] + r[R_POINTS + s]
+        if v > top:
+            top = v
+    at_top = 0
+    winner = 0
+    for s in range(n):
+        if before[s] + r[R_POINTS + s] == top:
+            at_top += 1
+            winner = s
+    if top >= target and at_top == 1:
+        return EQUITY_SCALE if winner == seat else 0
+    if top > lo + size - 1:
+        return EQUITY_SCALE // at_top if before[seat] + r[R_POINTS + seat] == top else 0
+    z = 0
+    for j in range(n):  # the next deal's frame: its seat j is seat j + 1 here
+        s = (j + 1) % n
+        v = before[s] + r[R_POINTS + s]
+        if v < lo:
+            v = lo
+        z = z * size + (v - lo)
+    return np.int64(np.floor(value[(seat + n - 1) % n, z] * EQUITY_SCALE + 0.5))
 
 
 @loop(from_python=True)
-def _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, heuristic_out, basic, work):
+def _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, stake, heuristic_out, basic, work):
     t0, deal, seat, cards, same = position
     w, t, deck, res, sub, scr, rs = work
     k = cards.shape[0]
@@ -268,7 +318,12 @@ def _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, he
                 _result(t, seat, res[i])
         for i in range(k):
             _record_option(out, res[i], i, wt)
-        _record_pairs(out, res, k, wt)
+        _record_pairs(out, res, k, wt, A.pair, R_SCORE)
+        if stake is not None:
+            for i in range(k):
+                res[i, R_EQUITY] = equity_after(stake, res[i], seat, t0[T.players])
+                _add(out, A.equity, MAX_OPTIONS, i, wt, res[i, R_EQUITY])
+            _record_pairs(out, res, k, wt, A.pair_equity, R_EQUITY)
         out[A.deals] += 1
         out[A.weight] += wt
         out[A.weight_sq] += wt * wt
@@ -292,6 +347,8 @@ def _result(t, seat, r):
     r[R_VIOLATIONS] = t[T.violations]
     for s4 in range(4):
         r[R_JACKS + s4] = t[T.jack_taker + s4] == seat
+    for s in range(t[T.players]):
+        r[R_POINTS + s] = score(t, s)
 
 
 @loop
@@ -333,12 +390,13 @@ PLAY_OUT_OPTIONS = Pointer(play_out_options, OPTIONS_SIGNATURE)
 
 
 @loop
-def _record_pairs(out, res, k, w):
+def _record_pairs(out, res, k, w, at, col):
+    """The paired differences of column ``col`` of the options' results into the figure at ``at``."""
     q = 0
     for i in range(k):
         for j in range(i + 1, MAX_OPTIONS):
             if j < k:
-                _add(out, A.pair, PAIRS, q, w, res[i, R_SCORE] - res[j, R_SCORE])
+                _add(out, at, PAIRS, q, w, res[i, col] - res[j, col])
             q += 1
 
 

@@ -38,6 +38,10 @@ ADVISE_SAMPLES = (10_000, 40)
 #: them at most, none started that would end past ``ADVISE_SECONDS``.
 ADVISE_MARGIN = 0.25
 ADVISE_SPREAD = 4.0
+#: With the game at stake (a score): cards within ``EQUITY_MARGIN`` P(win the game) of each
+#: other are equal; a difference in P(win) spans at most 1 on a world.
+EQUITY_MARGIN = 0.01
+EQUITY_SPREAD = 1.0
 ADVISE_ROUND_WORLDS = 16
 ADVISE_ROUNDS = ADVICE_ROUNDS
 ADVISE_SECONDS = ADVICE_SECONDS

@@ -46,7 +46,7 @@ from . import _advise as KA
 from ._advise import ADVICE, MAX_OPTIONS, PAIRS, pair_index
 from ._common import JACK_ORDER
 from ._defaults import (ADVISE_MARGIN, ADVISE_POLICIES, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SAMPLES,
-                        ADVISE_SECONDS, ADVISE_SPREAD)
+                        ADVISE_SECONDS, ADVISE_SPREAD, EQUITY_MARGIN, EQUITY_SPREAD)
 from ._policies import calls
 from .policies import POLICIES, resolve_policies
 from ._position import PHASE1
@@ -77,6 +77,17 @@ _FAST = (POLICIES["random"], POLICIES["heuristic"])
 #: The figures of a Kanalje advice besides the jacks (``takes J of SUIT``, one a jack still out).
 FIGURES = ("score", "tricks", "penalty")
 UNIT = "points a deal"
+#: What ranks the cards (``AdviceResult.ranked_by``): my points for the deal, or with the game's
+#: score given my P(win the game) after it (``equity``); each one's unit, the verdict's unit,
+#: its default margin and its spread (the largest difference two cards usually show on a world).
+RANKED_BY = ("score", "equity")
+UNITS = {"score": UNIT, "equity": "P(I win the game) after the deal"}
+VERDICT_UNITS = {"score": "points", "equity": "P(win)"}
+MARGINS = {"score": ADVISE_MARGIN, "equity": EQUITY_MARGIN}
+SPREADS = {"score": ADVISE_SPREAD, "equity": EQUITY_SPREAD}
+#: A figure's pair differences in :data:`~._advise.ADVICE`, and its integer steps a unit.
+_PAIR = {"score": "pair", "equity": "pair_equity"}
+_SCALE = {"score": 1, "equity": KA.EQUITY_SCALE}
 
 
 def cost_words(r: AdviceResult, i: int, digits: int = 2) -> str:
@@ -85,9 +96,12 @@ def cost_words(r: AdviceResult, i: int, digits: int = 2) -> str:
     with a verdict, the simultaneous interval of what a card shown to lose loses, and the cards
     left "best", "equal" or "in the running"."""
     d = r.decision
+    what = "points a deal" if r.ranked_by == "score" else "P(win)"
     if d is not None and len(r.options) > 1:
         if i in d.excluded:
             lo, hi = d.loss[i]
+            if r.ranked_by == "equity":
+                return f"loses {lo:.{digits + 1}f} to {hi:.{digits + 1}f} P(win)"
             return f"loses {lo:.{digits}f} to {hi:.{digits}f} points a deal"
         if d.kind == "best":
             return "best" if i == d.top else "the same by the rules"
@@ -100,7 +114,7 @@ def cost_words(r: AdviceResult, i: int, digits: int = 2) -> str:
     if r.same_as_best(i):
         return "the same on every world"
     if v.lo > 0:
-        return f"loses {v.format(digits)} points a deal"
+        return f"loses {v.format(digits)} {what}"
     return f"no difference at this precision (loses {v.format(digits, sign=True)})"
 
 
@@ -110,12 +124,14 @@ def jacks(r: AdviceResult) -> tuple[dict[str, Estimate], ...]:
     return tuple({s: r.figures[f"takes J of {s}"][i] for s in names} for i in range(len(r.options)))
 
 
-def _sums(counts, k: int, partial: bool) -> Sums:
-    """:class:`~cardodds.verdict.Sums` of my points for the deal, from a run's counts of ``k`` options."""
+def _sums(counts, k: int, partial: bool, by: str = "score") -> Sums:
+    """:class:`~cardodds.verdict.Sums` of the figure ``by`` (my points for the deal, or my equity
+    after it), from a run's counts of ``k`` options."""
     v = ADVICE.view(counts)
-    score = v.score.reshape(4, MAX_OPTIONS)
-    pair = v.pair.reshape(4, PAIRS)
-    return Sums.of_counts(int(v.deals), score[0, :k], score[1, :k], pair[0], pair[1], pair_index, partial)
+    c = float(_SCALE[by])
+    x = getattr(v, by).reshape(4, MAX_OPTIONS) / np.array([[c], [c * c], [c], [c * c]])
+    pair = getattr(v, _PAIR[by]).reshape(4, PAIRS) / np.array([[c], [c * c], [c], [c * c]])
+    return Sums.of_counts(int(v.deals), x[0, :k], x[1, :k], pair[0], pair[1], pair_index, partial)
 
 
 class _Tally:
@@ -131,40 +147,66 @@ class _Tally:
         c, n = self.counts, int(ADVICE.view(counts).deals)
         for name in ("deals", "dealt", "weight", "weight_sq", "violations"):
             c[ADVICE.slice(name)] += counts[ADVICE.slice(name)]
-        for name, rows in (("score", 4), ("tricks", 4), ("penalty", 4), ("jack", 2)):
+        for name, rows in (("score", 4), ("tricks", 4), ("penalty", 4), ("jack", 2), ("equity", 4)):
             full = c[ADVICE.slice(name)].reshape(rows, MAX_OPTIONS, -1)
             full[:, active] += counts[ADVICE.slice(name)].reshape(rows, MAX_OPTIONS, -1)[:, :len(active)]
-        pairs = c[ADVICE.slice("pair")].reshape(4, PAIRS)
-        sub = counts[ADVICE.slice("pair")].reshape(4, PAIRS)
+        for name in ("pair", "pair_equity"):
+            pairs = c[ADVICE.slice(name)].reshape(4, PAIRS)
+            sub = counts[ADVICE.slice(name)].reshape(4, PAIRS)
+            for p in range(len(active)):
+                for q in range(p + 1, len(active)):
+                    pairs[:, pair_index(int(active[p]), int(active[q]))] += sub[:, pair_index(p, q)]
         for p in range(len(active)):
             for q in range(p + 1, len(active)):
-                at = pair_index(int(active[p]), int(active[q]))
-                pairs[:, at] += sub[:, pair_index(p, q)]
-                self.n_pair[at] += n
+                self.n_pair[pair_index(int(active[p]), int(active[q]))] += n
         self.n[active] += n
 
 
-def _tallied(pos: Position, t: _Tally, decision: Verdict) -> tuple[dict, tuple]:
-    """The figures and the score's paired differences of an adaptive run: each option's over the
-    worlds it was played on (an option equal to another by the rules: that one's)."""
+def _tallied(pos: Position, t: _Tally, decision: Verdict) -> tuple[dict, dict]:
+    """The figures and the paired differences (the ranked figure's, then the score's) of an adaptive
+    run: each option's over the worlds it was played on (an option equal to another by the rules:
+    that one's)."""
     k = len(pos._known.options)
     same = decision.same
     v = ADVICE.view(t.counts)
     figures: dict[str, tuple] = {}
-    for name in FIGURES:
+    by = _by(pos)
+    for name in (("equity",) if by == "equity" else ()) + FIGURES:
+        c = float(_SCALE.get(name, 1))
         f = getattr(v, name).reshape(4, MAX_OPTIONS)
-        figures[name] = tuple(Estimate.mean(float(f[0, same[i]]), float(f[1, same[i]]), int(t.n[same[i]]))
-                              for i in range(k))
+        figures[name] = tuple(Estimate.mean(float(f[0, same[i]]) / c, float(f[1, same[i]]) / (c * c),
+                                            int(t.n[same[i]])) for i in range(k))
     j = v.jack.reshape(2, MAX_OPTIONS, 4)
     for name in JACK_ORDER:
         s = SUIT_NAMES.index(name)
         if s in pos.jacks_out:
             figures[f"takes J of {name}"] = tuple(Estimate.proportion(int(j[0, same[i], s]), int(t.n[same[i]]))
                                                   for i in range(k))
-    f = v.pair.reshape(4, PAIRS)
-    pairs = tallied_pairs(same, t.n, lambda at: Estimate.mean(float(f[0, at]), float(f[1, at]), int(t.n_pair[at])),
-                          pair_index)
+    def pair_of(name: str):
+        c = float(_SCALE[name])
+        f = getattr(v, _PAIR[name]).reshape(4, PAIRS)
+
+        def estimate(at: int) -> Estimate:
+            return Estimate.mean(float(f[0, at]) / c, float(f[1, at]) / (c * c), int(t.n_pair[at]))
+        return tallied_pairs(same, t.n, estimate, pair_index)
+    pairs = {name: pair_of(name) for name in ((by, "score") if by != "score" else ("score",))}
     return figures, pairs
+
+
+def _by(pos: Position) -> str:
+    """The figure that ranks the cards: equity when the game's score is given, else points."""
+    return "score" if pos.score is None else "equity"
+
+
+def _stake(pos: Position):
+    """The kernel's ``stake`` (:data:`~._advise.Stake`) of a position with a score, else None."""
+    if pos.score is None:
+        return None
+    from .equity import table
+
+    t = table(pos.rules)
+    return KA.Stake(np.array(pos.score, dtype=np.int64), np.array([t.lo, t.size, t.target], dtype=np.int64),
+                    np.ascontiguousarray(t.value, dtype=np.float64))
 
 
 def _result(pos: Position, counts, names, rules, res, decision: Verdict | None = None) -> AdviceResult:
@@ -172,7 +214,11 @@ def _result(pos: Position, counts, names, rules, res, decision: Verdict | None =
     k = len(pos._known.options)
     infer = pos.infer
     v = ADVICE.view(counts)
-    figures: dict[str, tuple] = {name: _figures(v, name, MAX_OPTIONS, range(k), infer) for name in FIGURES}
+    by = _by(pos)
+    figures: dict[str, tuple] = {}
+    if by == "equity":
+        figures["equity"] = _figures(v, "equity", MAX_OPTIONS, range(k), infer, KA.EQUITY_SCALE)
+    figures.update({name: _figures(v, name, MAX_OPTIONS, range(k), infer) for name in FIGURES})
     j = v.jack.reshape(2, MAX_OPTIONS, 4)
 
     def p(i, s):
@@ -185,9 +231,11 @@ def _result(pos: Position, counts, names, rules, res, decision: Verdict | None =
         s = SUIT_NAMES.index(name)
         if s in pos.jacks_out:
             figures[f"takes J of {name}"] = tuple(p(i, s) for i in range(k))
-    pairs = _figures(v, "pair", PAIRS, [pair_index(a, b) for a in range(k) for b in range(a + 1, k)], infer)
-    return AdviceResult(game="kanalje", position=pos, options=pos.options, unit=UNIT, ranked_by="score",
-                        figures=figures, pairs={"score": pairs}, policies=tuple(names), verb="play", noun="legal card",
+    at = [pair_index(a, b) for a in range(k) for b in range(a + 1, k)]
+    pairs = {name: _figures(v, _PAIR[name], PAIRS, at, infer, _SCALE[name])
+             for name in ((by, "score") if by != "score" else ("score",))}
+    return AdviceResult(game="kanalje", position=pos, options=pos.options, unit=UNITS[by], ranked_by=by,
+                        figures=figures, pairs=pairs, policies=tuple(names), verb="play", noun="legal card",
                         sampled="world", effective_samples=_effective(v, infer), violations=int(v.violations),
                         decision=decision, counts=counts,
                         rules=rules, samples=res.samples, seed=res.seed, partial=res.partial)
@@ -217,10 +265,11 @@ def _weighted(swx: float, swx2: float, sw2x: float, sw2x2: float, sw: float, sw2
     return Estimate(m, se, m - Z95 * se, m + Z95 * se, int(round(ess)))
 
 
-def _figures(v, name: str, size: int, entries, infer: bool) -> tuple[Estimate, ...]:
+def _figures(v, name: str, size: int, entries, infer: bool, scale: int = 1) -> tuple[Estimate, ...]:
     """Entries of a figure of :data:`~._advise.ADVICE` (``v`` a view of the counts): means,
-    weighted with inference."""
-    f = getattr(v, name).reshape(4, size)
+    weighted with inference (``scale``: the figure's integer steps a unit)."""
+    c = float(scale)
+    f = getattr(v, name).reshape(4, size) / np.array([[c], [c * c], [c], [c * c]])
     if not infer:
         n = int(v.deals)
         return tuple(Estimate.mean(float(f[0, i]), float(f[1, i]), n) for i in entries)
@@ -228,9 +277,9 @@ def _figures(v, name: str, size: int, entries, infer: bool) -> tuple[Estimate, .
     return tuple(_weighted(float(f[0, i]), float(f[1, i]), float(f[2, i]), float(f[3, i]), w, w2) for i in entries)
 
 
-def _figure(counts, name: str, size: int, i: int, infer: bool) -> Estimate:
+def _figure(counts, name: str, size: int, i: int, infer: bool, scale: int = 1) -> Estimate:
     """Entry ``i`` of a figure of :data:`~._advise.ADVICE`: a mean, weighted with inference."""
-    return _figures(ADVICE.view(counts), name, size, (i,), infer)[0]
+    return _figures(ADVICE.view(counts), name, size, (i,), infer, scale)[0]
 
 
 def _effective(v, infer: bool) -> float:
@@ -241,15 +290,15 @@ def _effective(v, infer: bool) -> float:
     return float(v.weight) ** 2 / float(v.weight_sq) if v.weight_sq > 0 else 0.0
 
 
-def _halfwidth(k: int, infer: bool):
-    """The 95% half-width of the paired difference between the two best options."""
+def _halfwidth(k: int, infer: bool, by: str = "score"):
+    """The 95% half-width of the paired difference between the two best options (in ``by``)."""
     def hw(counts, n):
         if k < 2:
             return 0.0
-        scores = [_figure(counts, "score", MAX_OPTIONS, i, infer).value for i in range(k)]
+        scores = [_figure(counts, by, MAX_OPTIONS, i, infer, _SCALE[by]).value for i in range(k)]
         order = np.argsort(-np.nan_to_num(np.array(scores), nan=-np.inf), kind="stable")
         i, j = sorted(int(x) for x in order[:2])
-        return _figure(counts, "pair", PAIRS, pair_index(i, j), infer).halfwidth
+        return _figure(counts, _PAIR[by], PAIRS, pair_index(i, j), infer, _SCALE[by]).halfwidth
     return hw
 
 
@@ -270,18 +319,21 @@ def _check_reachable(target_halfwidth: float | None, cap: int, fast: bool) -> No
 @takes_backend
 def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules | None = None,
            samples: int | None = None, target_halfwidth: float | None = None, rng=None, threads: int | None = None,
-           margin: float = ADVISE_MARGIN, budget_seconds: float | None = ADVISE_SECONDS,
+           margin: float | None = None, budget_seconds: float | None = ADVISE_SECONDS,
            budget_rounds: int | None = None, progress: bool = False) -> AdviceResult:
     """Which card should I play now? Each legal card of ``position`` (a :class:`Position`)
     played out on the same worlds: the unseen cards dealt uniformly over every deal consistent
-    with what I saw (cards, voids).
+    with what I saw (cards, voids). With the game's score (``Position(score=...)``) the cards are
+    ranked by my P(win the game) after the deal (``equity``, the equity table's value at each
+    world's end of the deal), my points beside; ``ranked_by`` says which.
 
     ``policies``: who plays the deal out (default ``lookahead`` at every seat). ``rules``: by
     default the position's. Without ``samples`` or ``target_halfwidth`` the cards are played in
     rounds of fresh worlds until one beats every other, the cards left are equal within
-    ``margin`` points a deal, or ``budget_seconds`` ends (``budget_rounds``: at most that many
-    rounds instead, the same on any machine): :mod:`cardodds.verdict`. With ``samples`` every
-    card is played on the same worlds and the same rule judges them in one look.
+    ``margin`` points a deal (with a score: P(win); default :data:`MARGINS`), or ``budget_seconds``
+    ends (``budget_rounds``: at most that many rounds instead, the same on any machine):
+    :mod:`cardodds.verdict`. With ``samples`` every card is played on the same worlds and the same
+    rule judges them in one look.
 
     >>> p = Position(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...              "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
@@ -302,20 +354,23 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
     names, cards, args, chunk, fast, heuristic = _plan(position, policies)
     pos, infer = position._known, position.infer
     same = KA.interchangeable(pos.table, pos.seat, cards)
+    by = _by(position)
+    margin = MARGINS[by] if margin is None else margin
     budget = Budget(ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds=budget_seconds, budget_rounds=budget_rounds)
     if samples is None and target_halfwidth is None and not infer and len(set(same.tolist())) > 1:
         return _adaptive(position, cards, same, args, names, rules, chunk, rng, threads, progress, (margin, budget))
     if samples is None and target_halfwidth is None:
         samples = ADVISE_SAMPLES[0] if fast else ADVISE_SAMPLES[1]
     cap = min(MAX_WORLDS[0] if fast else MAX_WORLDS[1], MAX_INFER_WORLDS if infer else MAX_WORLDS[0])
-    _check_reachable(target_halfwidth, cap, fast)
+    if by == "score":
+        _check_reachable(target_halfwidth, cap, fast)
     copies = same if heuristic else np.arange(len(cards), dtype=np.int64)
     res = run(KA.advise_kernel, args(cards, copies), ADVICE.size, samples=samples, target_halfwidth=target_halfwidth,
-              halfwidth=_halfwidth(len(pos.options), infer), rng=rng, chunk_size=chunk,
+              halfwidth=_halfwidth(len(pos.options), infer, by), rng=rng, chunk_size=chunk,
               threads=threads, progress=progress, unit="world",
               max_samples=cap)
-    decision = None if infer else judge(_sums(res.counts, len(cards), res.partial), margin=_margin(margin),
-                                        same=same, spread=ADVISE_SPREAD, unit="points", seed=res.seed)
+    decision = None if infer else judge(_sums(res.counts, len(cards), res.partial, by), margin=_margin(margin, by),
+                                        same=same, spread=SPREADS[by], unit=VERDICT_UNITS[by], seed=res.seed)
     return _result(position, res.counts, names, rules, res, decision)
 
 
@@ -333,32 +388,39 @@ def _plan(position: Position, policies):
     heuristic = all(c == POLICIES["heuristic"] for c in codes)
     phase1 = True if pos.phase == PHASE1 else None
     kernel_calls = None if fast else calls(None if user is None else compile_policy(user), codes, phase1)
+    stake = _stake(position)
 
     def args(sub: np.ndarray, copies: np.ndarray):
         return (KA.PositionArrays(pos.table, pos.deal, pos.seat, sub, copies),
                 None if heuristic else np.array(codes, dtype=np.int64), position.lookahead_samples, kernel_calls,
-                (pos.start, _observations(pos, codes)) if infer else None, phase1)
+                (pos.start, _observations(pos, codes)) if infer else None, phase1, stake)
 
     return names, np.array(pos.options, dtype=np.int64), args, _CHUNK if fast else _CHUNK_SLOW, fast, heuristic
 
 
-def _versus(position: Position, policies, pair: tuple[int, int], samples: int, rng, threads: int | None):
-    """Option ``pair[0]``'s points minus option ``pair[1]``'s on ``samples`` fresh worlds, paired
-    (the two played alone: a review prices the move made against the best so), and whether the
-    run was interrupted."""
+def _versus(position: Position, policies, pair: tuple[int, int], samples: int, rng, threads: int | None,
+            figures=("score",)):
+    """Option ``pair[0]``'s points (``"equity"``: P(win the game)) minus option ``pair[1]``'s on
+    ``samples`` fresh worlds, paired, one a figure of ``figures`` (the two played alone: a review
+    prices the move made against the best so), and whether the run was interrupted."""
     _, cards, args, chunk, _, _ = _plan(position, policies)
     sub = cards[list(pair)]
     res = run(KA.advise_kernel, args(sub, np.arange(2, dtype=np.int64)), ADVICE.size, samples=samples, rng=rng,
               chunk_size=chunk, threads=threads, unit="world")
-    pair_ = ADVICE.view(res.counts).pair.reshape(4, PAIRS)
     at = pair_index(0, 1)
-    return Estimate.mean(float(pair_[0, at]), float(pair_[1, at]), int(res.samples)), res.partial
+    out = []
+    for by in figures:
+        pair_ = getattr(ADVICE.view(res.counts), _PAIR[by]).reshape(4, PAIRS)
+        c = float(_SCALE[by])
+        out.append(Estimate.mean(float(pair_[0, at]) / c, float(pair_[1, at]) / (c * c), int(res.samples)))
+    return tuple(out), res.partial
 
 
-def _margin(margin) -> float:
+def _margin(margin, by: str = "score") -> float:
     if isinstance(margin, bool) or not isinstance(margin, (int, float, np.integer, np.floating)) \
             or not 0 <= float(margin) < math.inf:
-        raise ValueError(f"margin={margin!r} must be a number of points a deal >= 0, e.g. margin={ADVISE_MARGIN}")
+        what = "points a deal" if by == "score" else "P(win the game)"
+        raise ValueError(f"margin={margin!r} must be a number of {what} >= 0, e.g. margin={MARGINS[by]}")
     return float(margin)
 
 
@@ -366,6 +428,7 @@ def _adaptive(position: Position, cards, same, args, names, rules, chunk: int, r
               budget) -> AdviceResult:
     """The cards played in rounds until a verdict (:func:`cardodds.verdict.decide`)."""
     margin, budget = budget
+    by = _by(position)
     tally = _Tally(len(cards))
 
     def play(active: np.ndarray, n: int, ss) -> Sums:
@@ -373,18 +436,18 @@ def _adaptive(position: Position, cards, same, args, names, rules, chunk: int, r
         res = run(KA.advise_kernel, args(sub, np.arange(len(sub), dtype=np.int64)), ADVICE.size, samples=n, rng=ss,
                   chunk_size=chunk, threads=threads, unit="world")
         tally.add(res.counts, active)
-        return _sums(res.counts, len(sub), res.partial)
+        return _sums(res.counts, len(sub), res.partial, by)
 
-    margin = _margin(margin)
+    margin = _margin(margin, by)
     two = cards[:2]  # compile the kernel first: the time budget counts play, not compiling
     run(KA.advise_kernel, args(two, np.arange(2, dtype=np.int64)), ADVICE.size, samples=1, rng=0, chunk_size=chunk,
         threads=1)
-    decision = decide(play, len(cards), margin=margin, rng=rng, budget=budget, same=same, spread=ADVISE_SPREAD,
-                      unit="points", progress=progress)
+    decision = decide(play, len(cards), margin=margin, rng=rng, budget=budget, same=same, spread=SPREADS[by],
+                      unit=VERDICT_UNITS[by], progress=progress)
     figures, pairs = _tallied(position, tally, decision)
     v = ADVICE.view(tally.counts)
-    return AdviceResult(game="kanalje", position=position, options=position.options, unit=UNIT, ranked_by="score",
-                        figures=figures, pairs={"score": pairs}, policies=tuple(names), verb="play",
+    return AdviceResult(game="kanalje", position=position, options=position.options, unit=UNITS[by], ranked_by=by,
+                        figures=figures, pairs=pairs, policies=tuple(names), verb="play",
                         noun="legal card", sampled="world", violations=int(v.violations), decision=decision,
                         counts=tally.counts, rules=rules, samples=int(v.dealt), seed=decision.seed,
                         partial=decision.partial)

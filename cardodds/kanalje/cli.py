@@ -16,6 +16,7 @@ from ._defaults import (
     DEFAULT_MAX_DEALS,
     DEFAULT_POLICIES,
     EQUITY_DEALS,
+    EQUITY_MARGIN,
     GAME_SAMPLES,
     HAND_SAMPLES,
     MAX_DEALS,
@@ -347,9 +348,15 @@ def _add_advise(ksub) -> None:
     a.add_argument("--wide", action="store_true",
                    help="every figure of each card: also tricks, penalty and P(I take each jack still out), in "
                    "lines as wide as they need (default: at most 100 columns)")
+    a.add_argument("--score", default=None, metavar="S0,S1[,S2]",
+                   help="the game score before the deal, each seat's total, e.g. 12,17,5 (seat 0 leads the first "
+                   "trick; the dealer sits before it; two players in phase 2: this deal's phase-1 jacks paid): "
+                   "cards are then ranked by my chance to win the game to 21 after the deal "
+                   "(the equity table, as 'cardodds kanalje equity' reads it), my points beside")
     a.add_argument("--margin", type=cu.positive_float(0.0, 100.0, " (points a deal)"),
-                   default=ADVISE_MARGIN, metavar="M",
-                   help=f"equal for the verdict: cards within M points a deal of each other (default {ADVISE_MARGIN})")
+                   default=None, metavar="M",
+                   help=f"equal for the verdict: cards within M points a deal of each other (default {ADVISE_MARGIN}; "
+                   f"with --score, M in P(win the game), default {EQUITY_MARGIN})")
     a.add_argument("--budget-seconds", type=cu.positive_float(0.0, 86_400.0, " (seconds)"), default=ADVISE_SECONDS,
                    metavar="S", help="without --samples: start no round that would end after S seconds "
                    f"(default {ADVISE_SECONDS:g}); a verdict cut short names --budget-rounds, which repeats it exactly")
@@ -362,7 +369,7 @@ def _add_advise(ksub) -> None:
 
 
 #: API argument names that start a position error, and the flag a CLI user typed.
-_POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|dead|played|rules):")
+_POSITION_WORDS = re.compile(r"^(seat|hand|turned|faceup|trump|dead|played|rules|score):")
 
 
 def _advise(args) -> int:
@@ -377,7 +384,7 @@ def _advise(args) -> int:
         with two_processes(_advise_split(names, args.faceup is not None)):  # reading the position compiles too
             position = Position(seat=args.seat, hand=args.hand, turned=args.turned, trump=args.trump,
                                 faceup=args.faceup, dead=args.dead, played=args.played, rules=rules, infer=args.infer,
-                                lookahead_samples=run.pop("lookahead_samples"))
+                                lookahead_samples=run.pop("lookahead_samples"), score=args.score)
             res = advise(position, policies=args.policies, margin=args.margin, budget_seconds=args.budget_seconds,
                          budget_rounds=args.budget_rounds, **run)
     except ValueError as e:
@@ -444,15 +451,21 @@ def advise_text(r, wide: bool = False) -> str:
             + [("played" if k == 0 else "", line) for k, line in enumerate(played_rows)]
             + ([("inferred", f"effective sample size {r.effective_samples:,.0f} of {r.samples:,} worlds "
                              "(weighted by the others' plays)")] if p.infer else []))
+    if p.score is not None:
+        rows.append(("score", f"{','.join(map(str, p.score))} before this deal, game to {r.rules.target}: cards "
+                              "ranked by my P(win the game) after it"))
     where = cu.table(None, rows)
-    score = r.value
-    order = sorted(range(len(r.options)), key=lambda i: -score[i].value)
+    score = r.figures["score"]
+    by_win = r.ranked_by == "equity"
+    order = sorted(range(len(r.options)), key=lambda i: -r.value[i].value)
     jack = jacks(r)
     shown = [(s, card) for s, card in _JACKS if s in jack[0]] if wide else []
     extra = ["tricks", "penalty"] + [f"takes {card}" for _, card in shown] if wide else []
     on = [] if r.worlds is None else ["worlds"]
-    table = cu.table(["card", "my points a deal", "against the best"] + on + extra, [
-        [r.options[i], cu.est(score[i], 3, sign=True), cost_words(r, i)]
+    table = cu.table(["card"] + (["P(win the game)"] if by_win else []) + ["my points a deal", "against the best"]
+                     + on + extra, [
+        [r.options[i]] + ([cu.est(r.figures["equity"][i], 3)] if by_win else [])
+        + [cu.est(score[i], 3, sign=True), cost_words(r, i)]
         + ([f"{r.worlds[i]:,}"] if on else [])
         + ([cu.est(r.figures["tricks"][i], 2), cu.est(r.figures["penalty"][i], 2)]
            + [cu.est(jack[i][s], 3) for s, _ in shown] if wide else []) for i in order]) \
@@ -480,6 +493,10 @@ def _add_review(ksub) -> None:
                    f"comma list of {', '.join(POLICY_NAMES)} (default {ADVISE_POLICIES}, as kanalje advise)")
     _lookahead_option(r)
     _rules_options(r)
+    r.add_argument("--score", default=None, metavar="S0,S1[,S2]",
+                   help="the game score before the deal, each seat's total as the record numbers them (default: the "
+                   "record's 'score:' line, else none): each card is then ranked and priced in P(win the game to "
+                   "21), its points beside")
     cu.add_review_options(r, "kanalje", (REVIEW_SECONDS, ADVISE_ROUNDS), "worlds a decision")
     r.set_defaults(func=_review)
 
@@ -498,9 +515,14 @@ def _review(args) -> int:
     with defer_interrupts(), two_processes(_advise_split(names, record.players == 2)):
         # Ctrl-C stops the advice under way; the cards rated so far are printed, marked partial
         seat = int(args.seat) if args.seat.strip().isdecimal() else args.seat  # a seat number, or "all"
-        res = review(record, seat=seat, rules=rules, policies=args.policies,
-                     lookahead_samples=args.lookahead_samples, samples=args.samples, **cu.review_budget(args),
-                     **cu.run_options(args))
+        try:
+            res = review(record, seat=seat, rules=rules, policies=args.policies,
+                         lookahead_samples=args.lookahead_samples, samples=args.samples, score=args.score,
+                         **cu.review_budget(args), **cu.run_options(args))
+        except ValueError as e:
+            if str(e).startswith("score:"):
+                raise cu.UsageError(f"--{e}") from None
+            raise
         return cu.review_output(args, res)
 
 

@@ -28,7 +28,7 @@ from ._policies import calls
 from ._table import phase1_arg
 from .rules import KanaljeRules, check_rules
 
-__all__ = ["equity", "ship"]
+__all__ = ["check_game_score", "equity", "ship"]
 
 #: The lowest total a table holds, as a share of the target below zero (a seat at -21 of a game to 21).
 LOWEST = 1.0
@@ -99,7 +99,9 @@ def table(rules: KanaljeRules | None = None, *, samples: int | None = None, rng=
                     lambda n, seed: _build(rules, n, seed, threads, progress))
 
 
-def _check_score(score, rules: KanaljeRules, t: eq.EquityTable) -> tuple[int, ...]:
+def _check_score(score, rules: KanaljeRules, t: eq.EquityTable, whole: bool = True) -> tuple[int, ...]:
+    """``score`` checked against the table; ``whole``: totals of whole deals (their sum one that
+    deals reach), else totals within a deal (two players' phase 2: the phase-1 jacks paid)."""
     vals = check_score(score, rules)
     top = max(vals)
     if min(vals) < t.lo:
@@ -107,10 +109,17 @@ def _check_score(score, rules: KanaljeRules, t: eq.EquityTable) -> tuple[int, ..
     if top > t.hi:
         raise ValueError(f"a tie at {top} is outside the equity table (it holds ties up to {t.hi})")
     totals = sorted(set(int(v) for v in t.offsets.sum(axis=1)))
-    if not eq.reachable(sum(vals), totals):
+    if whole and not eq.reachable(sum(vals), totals):
         raise ValueError(f"no game reaches a score sum of {sum(vals)}: a deal adds {totals[0]}..{totals[-1]} "
                          f"points in all ({', '.join(map(str, totals))})")
     return tuple(vals)
+
+
+def check_game_score(score, rules: KanaljeRules, whole: bool = True) -> tuple[int, ...]:
+    """``score`` (a total a seat) checked as :func:`equity` checks it, by the rules' table
+    (``whole=False``: totals within a deal, whose sum no deal need reach)."""
+    check_score(score, rules)
+    return _check_score(score, rules, table(rules), whole)
 
 
 def equity(score, *, rules: KanaljeRules | None = None, samples: int | None = None, rng=None,

@@ -217,7 +217,7 @@ def game(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, sample
 
 # ---- a single traced deal --------------------------------------------------------------------
 def trace(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, rng=None, hands=None, turned=None,
-          stock=None, leader: int = 0, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> Trace:
+          stock=None, leader: int = 0, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, score=None) -> Trace:
     """One deal played by ``policies``, every card in order (:class:`~cardodds.trace.Trace`).
 
     The deal is dealt from ``rng``, or given: ``hands`` (one list or string of cards a seat, of
@@ -226,6 +226,8 @@ def trace(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, rng=N
     ``win`` by its winner; two players' phase-1 tricks add the face-up card the winner takes and
     the card the loser draws. ``result`` holds each seat's score, tricks and penalty, and who
     took each jack (``jack taker``: spades, clubs, diamonds, hearts; -1 nobody, -2 out of play).
+    ``score``: the game's totals before the deal, one a seat, written as the record's ``score:``
+    line (a review then values each card by the game at stake).
 
     >>> t = trace("random", hands=["Ac Kc", "Qc 2d", "3c 4d"], turned="2h", rng=1)
     >>> [(m.seat, m.action, m.cards) for m in t.moves[3:7]]
@@ -236,6 +238,13 @@ def trace(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, rng=N
     rules = check_rules(rules)
     check_run(rng=rng)
     n = rules.players
+    if score is not None:
+        from .equity import check_game_score
+
+        try:
+            score = check_game_score(score, rules)
+        except ValueError as e:
+            raise ValueError(f"score: {e}") from None
     ss, seed = as_seed_sequence(rng)
     if hands is None:
         if turned is not None or stock is not None:
@@ -283,6 +292,8 @@ def trace(policies=DEFAULT_POLICIES, *, rules: KanaljeRules | None = None, rng=N
         info["turned"] = card_str(t_card)
     if n == 2:
         info["trump"] = card_str(v.trump_card) if v.trump_card >= 0 else "none"
+    if score is not None:
+        info["score"] = " ".join(map(str, score))
     tricks, pen = v.tricks[:n].tolist(), v.penalty[:n].tolist()
     result = {"score": tuple(tricks[s] * rules.trick_points - pen[s] for s in range(n)), "tricks": tuple(tricks),
               "penalty": tuple(pen), "jack taker": tuple(int(v.jack_taker[SUIT_INDEX[suit]]) for suit in JACK_ORDER)}

@@ -29,6 +29,7 @@ from .. import advice
 from ..cards import card_str, format_cards
 from ._common import check_lookahead_samples
 from ._defaults import DEFAULT_LOOKAHEAD_SAMPLES
+from .equity import check_game_score
 from ._position import CARD_ARG, PHASE1, PHASE2, THREE, Known, check_position, played_text
 from .rules import KanaljeRules, check_rules
 
@@ -56,6 +57,10 @@ class Position(advice.Position):
     ``trump``, the dead card that named trump, and ``dead``, the phase-1 cards I remember.
     ``infer=True``: the advice weighs each world by the others' plays (three players, or phase
     2). ``lookahead_samples``: the worlds the lookahead and pimc players sample a decision.
+    ``score``: the game's totals before this deal, one a seat (seat 0 sits left of the dealer
+    and leads; the next deal's dealer is seat 0): the advice then values a card by my chance
+    to win the game (:func:`~cardodds.kanalje.equity`). Two players in phase 2: the totals with
+    this deal's phase-1 jacks paid (the figures are phase 2's).
 
     Cards read as text (``"Ah 7c"``), a list of names or of codes; they are kept as codes, the
     tricks as ``((leader, (card, ...)), ...)``.
@@ -72,6 +77,7 @@ class Position(advice.Position):
     rules: KanaljeRules = None  # type: ignore[assignment]  # None reads as KanaljeRules()
     infer: bool = False
     lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES
+    score: tuple[int, ...] | Any = None
     _known: Known = field(init=False, repr=False, compare=False, hash=False)
 
     game: ClassVar[str] = "kanalje"
@@ -87,6 +93,14 @@ class Position(advice.Position):
             raise ValueError("infer=True weighs the plays in the trick play (three players, or phase 2); in phase 1 "
                              "every consistent world is dealt alike")
         put = object.__setattr__
+        if self.score is not None:
+            if self.infer:
+                raise ValueError("infer=True and a score: the advice weighs worlds or values the game, not both here; "
+                                 "leave out one")
+            try:
+                put(self, "score", check_game_score(self.score, rules, whole=k.phase != PHASE2))
+            except ValueError as e:
+                raise ValueError(f"score: {e}") from None
         put(self, "rules", rules)
         put(self, "lookahead_samples", samples)
         put(self, "infer", bool(self.infer))
@@ -150,11 +164,12 @@ class Position(advice.Position):
             "infer": "" if self.infer else None,
             "lookahead_samples": (str(self.lookahead_samples) if self.lookahead_samples != DEFAULT_LOOKAHEAD_SAMPLES
                                   else None),
+            "score": ",".join(map(str, self.score)) if self.score is not None else None,
         }
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the seat, the cards in words, the tricks as ``played`` reads them, the phase
-        (two players), ``infer`` and ``lookahead_samples``."""
+        (two players), ``infer``, ``lookahead_samples`` and the game's ``score`` (when given)."""
         d: dict[str, Any] = {"seat": self.seat, "hand": format_cards(self.hand), self.card_name: self.card_text}
         if self.phase == PHASE2:
             d["dead"] = format_cards(self.dead or ())
@@ -162,6 +177,8 @@ class Position(advice.Position):
         if self.phase != THREE:
             d["phase"] = self.phase
         d.update(players=self.rules.players, infer=self.infer, lookahead_samples=self.lookahead_samples)
+        if self.score is not None:
+            d["score"] = list(self.score)
         return d
 
     def __repr__(self) -> str:
@@ -176,4 +193,6 @@ class Position(advice.Position):
             w["infer"] = True
         if self.lookahead_samples != DEFAULT_LOOKAHEAD_SAMPLES:
             w["lookahead_samples"] = self.lookahead_samples
+        if self.score is not None:
+            w["score"] = self.score
         return "Position(" + ", ".join(f"{k}={v!r}" for k, v in w.items()) + ")"

@@ -39,7 +39,7 @@ from ..advice import Turn
 from ..trace import Trace
 from ._common import check_lookahead_samples
 from ._defaults import (ADVISE_MARGIN, ADVISE_POLICIES, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SPREAD,
-                        REVIEW_SECONDS)
+                        EQUITY_MARGIN, EQUITY_SPREAD, REVIEW_SECONDS)
 from .advise import _versus, advise, players_words
 from .position import Position
 from ._position import PHASE1, PHASE2, THREE
@@ -54,7 +54,10 @@ __all__ = ["THRESHOLDS", "positions", "review"]
 #: trick's worth or more; a blunder what taking one's own J♦ or J♥ with its trick costs. Chosen
 #: from reviews of deals played by each player (``docs/kanalje-advise.md``, "Reviewing a game"):
 #: none of pimc's or the look-ahead's cards reached a blunder.
-THRESHOLDS = Thresholds(mistake=1.0, blunder=2.5, unit="points a deal", good=ADVISE_MARGIN)
+#: With the game at stake (a score), the same in P(win the game): an inaccuracy beyond the advice's
+#: margin, a mistake from 5%, a blunder from 15% (as Canasta's).
+THRESHOLDS = Thresholds(mistake=1.0, blunder=2.5, unit="points a deal", good=ADVISE_MARGIN, win_mistake=0.05,
+                        win_blunder=0.15, win_good=EQUITY_MARGIN)
 #: The numbers of players a record may name, and that in words (a record naming another is refused).
 PLAYERS = ((3, 2), "Kanalje is played by 3 players or 2")
 _JACK = 9
@@ -76,6 +79,7 @@ class _Point:
     played: tuple[tuple[int, tuple[int, ...]], ...]  # this phase's tricks so far, the last maybe short
     faceups: tuple[int, ...] = ()  # phase 1: every face-up card so far, the one now last
     dead: tuple[int, ...] = ()  # phase 2: the phase-1 cards it saw, the trump card left out
+    paid: tuple[int, ...] = ()  # phase 2: each seat's penalties for jacks in phase-1 tricks
 
 
 class _Stop(Exception):
@@ -105,6 +109,7 @@ class _Walk:
     stage: str = ""  # two players after a phase-1 trick: "take", then "draw"
     faceups: list[int] = field(default_factory=list)  # two players: each phase-1 trick's face-up card
     phase1_cards: list[int] = field(default_factory=list)
+    paid: list[int] = field(default_factory=lambda: [0, 0])  # two players: phase-1 jack penalties a seat
     points: list[_Point] = field(default_factory=list)
     plays: int = 0  # cards played so far
 
@@ -257,6 +262,8 @@ def _play(w: _Walk, m: int, seat: int, cards) -> None:
         if w.phase == PHASE1:
             w.phase1_cards += trick
             w.stage = "take"
+            if w.rules.phase1_jacks_cost:
+                w.paid[w.winner] += sum(w.rules.jack_penalty(x) for x in trick if x >> 2 == _JACK)
 
 
 def _point(w: _Walk, m: int, seat: int, c: int) -> _Point | None:
@@ -276,7 +283,8 @@ def _point(w: _Walk, m: int, seat: int, c: int) -> _Point | None:
     what = ("" if w.phase == THREE else f"phase {w.phase}, ") + f"trick {k}, {_ORDINAL[len(trick)]}"
     return _Point(m, w.plays, seat, what, tuple(sorted(hand)), options, c, w.phase, played,
                   tuple(w.faceups[:k]) if w.phase == PHASE1 else (),
-                  tuple(x for x in w.phase1_cards if x != w.card) if w.phase == PHASE2 else ())
+                  tuple(x for x in w.phase1_cards if x != w.card) if w.phase == PHASE2 else (),
+                  tuple(w.paid) if w.phase == PHASE2 else ())
 
 
 def _win(w: _Walk, m: int, seat: int, cards) -> None:
@@ -358,12 +366,35 @@ def _rules(rules, trace: Trace) -> KanaljeRules:
     return rules
 
 
-def _position(w: _Walk, p: _Point, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> Position:
+def _score(score, trace: Trace, rules: KanaljeRules) -> tuple[int, ...] | None:
+    """The game's totals before the deal, the record's seats: ``score=``, else the record's
+    ``score:`` line, else None; checked as :func:`~cardodds.kanalje.equity` checks them."""
+    from .equity import check_game_score
+
+    if score is not None:
+        try:
+            return check_game_score(score, rules)
+        except ValueError as e:
+            raise ValueError(f"score: {e}") from None
+    line = trace.info.get("score")
+    if line is None:
+        return None
+    try:
+        return check_game_score(line, rules)
+    except ValueError as e:
+        raise ValueError(f"the record's 'score:' line: {e}") from None
+
+
+def _position(w: _Walk, p: _Point, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, score=None) -> Position:
     """The position of ``p`` as :func:`~cardodds.kanalje.advise` reads it: what the seat knew,
-    the seats turned so that the record's first leader (two players: the non-dealer) is seat 0."""
+    the seats turned so that the record's first leader (two players: the non-dealer) is seat 0
+    (``score``, the record's seats, turned too)."""
     n = w.n
     played = tuple(((lead - w.leader) % n, tuple(cs)) for lead, cs in p.played)
     args: dict = {"seat": (p.seat - w.leader) % n, "hand": p.hand, "played": played}
+    if score is not None:  # phase 2: the phase-1 jacks paid
+        paid = p.paid or (0,) * n
+        args["score"] = tuple(score[(s + w.leader) % n] - paid[(s + w.leader) % n] for s in range(n))
     if p.phase == THREE:
         args["turned"] = w.card
     elif p.phase == PHASE1:
@@ -379,7 +410,7 @@ def _turn(w: _Walk, p: _Point) -> Turn:
 
 
 def _positions(w: _Walk, points, violation: Violation | None,
-               lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES) -> tuple[list, Violation | None]:
+               lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES, score=None) -> tuple[list, Violation | None]:
     """``(point, Turn, Position)`` of each point before ``violation``, and the violation: a
     position no deal gives (unseen hands' plays) is one, at its move."""
     out = []
@@ -387,7 +418,7 @@ def _positions(w: _Walk, points, violation: Violation | None,
         if violation is not None and p.move >= violation.move:
             break
         try:
-            out.append((p, _turn(w, p), _position(w, p, lookahead_samples)))
+            out.append((p, _turn(w, p), _position(w, p, lookahead_samples, score)))
         except ValueError as e:
             violation = Violation(w.trace.line_of(p.move), p.move, p.seat, f"seat {p.seat}'s position here "
                                   f"cannot happen: {e}")
@@ -432,7 +463,7 @@ def _known(w: _Walk, p: _Point) -> str:
 @takes_backend
 def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | None = None, samples: int | None = None,
            rng=None, threads: int | None = None, lookahead_samples: int = DEFAULT_LOOKAHEAD_SAMPLES,
-           budget_seconds: float | None = REVIEW_SECONDS, budget_rounds: int | None = None,
+           budget_seconds: float | None = REVIEW_SECONDS, budget_rounds: int | None = None, score=None,
            progress: bool = False) -> ReviewResult:
     """Every card ``seat`` played in a Kanalje record, rated against the advisor's best.
 
@@ -447,11 +478,14 @@ def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | No
     machine). With ``samples``: each on that many worlds, one look. A single legal card is
     ``forced`` (no run). ``rules``: by default the trace's own, else the defaults for its players.
     The first move the rules forbid is ``violation``; the cards before it are rated.
+    ``score``: the game's totals before the deal, one a seat of the record (default: the record's
+    ``score:`` line, if any): each card is then ranked and priced in P(win the game), points beside.
     """
     threads = check_run(samples=samples, threads=threads, rng=rng)
     lookahead_samples = check_lookahead_samples(lookahead_samples)
     trace = read_record(record, "kanalje", PLAYERS)
     rules = _rules(rules, trace)
+    game = _score(score, trace, rules)
     _codes, names, user = resolve_policies(policies, rules.players)
     budget = review_budget(samples, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, budget_seconds, budget_rounds)
     w, violation = _walk(trace, rules)
@@ -460,7 +494,7 @@ def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | No
     n = rules.players
     items = [user if name == "user" else name for name in names]
     lineup = [items[(s + w.leader) % n] for s in range(n)]
-    found, violation = _positions(w, [p for p in w.points if p.seat in seats], violation, lookahead_samples)
+    found, violation = _positions(w, [p for p in w.points if p.seat in seats], violation, lookahead_samples, game)
     ask = dict(policies=lineup, samples=samples, threads=threads, budget_seconds=budget.budget_seconds,
                budget_rounds=budget.budget_rounds)
 
@@ -472,18 +506,28 @@ def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | No
         def rate():
             ranked = advise(pos, rng=child(ss, turn.key, 0), **ask)
             b, t = ranked.best_index, ranked.options.index(turn.taken)
-            versus_best = list(ranked.versus_best)
+            by_win = ranked.ranked_by == "equity"
+            versus_best = [ranked.difference(b, j, "score") for j in range(len(ranked.options))]
+            wins = list(ranked.versus_best) if by_win else None
             priced, note = None, ranked.verdict
             cost = unpriced(ranked, t)
             if cost is not None:
-                versus_best[t] = cost
+                (wins if wins is not None else versus_best)[t] = cost
             elif not ranked.partial:
-                priced = price(lambda size, s: _priced(_versus(pos, lineup, (b, t), size, s, threads)), THRESHOLDS,
-                               budget=budget, rng=child(ss, turn.key, 1), spread=ADVISE_SPREAD)
-                versus_best[t] = priced.costs[0]
+                figures = ("equity", "score") if by_win else ("score",)
+                priced = price(lambda size, s: _versus(pos, lineup, (b, t), size, s, threads, figures), THRESHOLDS,
+                               by_win=by_win, budget=budget, rng=child(ss, turn.key, 1),
+                               spread=EQUITY_SPREAD if by_win else ADVISE_SPREAD)
+                if wins is not None:
+                    wins[t], versus_best[t] = priced.costs
+                else:
+                    versus_best[t] = priced.costs[0]
                 note += f"; {turn.taken} priced against {ranked.options[b]} on {priced.costs[0].n:,} fresh worlds"
+            if wins is not None and wins[t].value == 0 and wins[t].se == 0 and t != b and not ranked.same_as_best(t):
+                wins = None  # the same P(win) on every world: points decide
             return decision(where, options=ranked.options, taken=turn.taken, best=ranked.options[b],
-                            values=ranked.value, versus_best=versus_best, thresholds=THRESHOLDS,
+                            values=ranked.figures["score"], versus_best=versus_best, thresholds=THRESHOLDS,
+                            win=ranked.figures.get("equity"), win_versus_best=wins,
                             samples=ranked.samples, note=note,
                             partial=ranked.partial or priced is not None and priced.partial)
         return rate
@@ -495,7 +539,3 @@ def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | No
                         partial=partial, budget=None if samples is not None else budget)
 
 
-def _priced(got):
-    """One figure's difference and the interruption, as :func:`cardodds.review.price` reads them."""
-    e, cut = got
-    return (e,), cut
