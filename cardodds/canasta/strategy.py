@@ -24,8 +24,8 @@ move that empties the hand this turn). Positions come from hands played by ``pol
 as much a hand), one a hand at most (each decision of the table's kind in a hand equally likely); every
 action is played out to the end of the hand on the same deal from the same random state by the
 same players, and valued by our side's hand score minus theirs (``out-game``: 100 x the game
-equity after the hand). The shipped tables (the default rules, ``cardodds/canasta/strategy.json``) are read
-without numba; ``python -m cardodds.canasta.strategy --ship`` rebuilds them.
+equity after the hand). The shipped tables (the default rules, ``cardodds/canasta/strategy.json``)
+are read without numba; ``python -m cardodds.canasta.strategy --ship`` rebuilds them.
 
 >>> r = strategy_table("take")
 >>> r.shipped, r["take"].spec.actions
