@@ -65,7 +65,8 @@ class TableSpec(NamedTuple):
     """One strategy table: ``name`` (what a user types), ``title``, ``question`` (one line),
     ``dims`` (each a dimension's name and its values' labels), ``actions``, ``unit`` (what a
     margin is counted in: "points a deal") and ``equal_within``: actions whose values differ by
-    at most this much (in ``unit``) are equal for the game."""
+    at most this much (in ``unit``) are equal for the game; ``scale``: the counts' units in one
+    ``unit`` (fixed point)."""
 
     name: str
     title: str
@@ -74,6 +75,7 @@ class TableSpec(NamedTuple):
     actions: tuple[str, ...]
     unit: str
     equal_within: float
+    scale: float = 1.0
 
     @property
     def cells(self) -> int:
@@ -246,7 +248,8 @@ def _cell(spec: TableSpec, key, c: np.ndarray, among=None) -> Cell:
     def matrix(m):
         return c[1 + m * A * A:1 + (m + 1) * A * A].reshape(A, A)
 
-    both, diff, sq = matrix(CELL.both), matrix(CELL.diff), matrix(CELL.sq)
+    both = matrix(CELL.both)
+    diff, sq = matrix(CELL.diff) / spec.scale, matrix(CELL.sq) / spec.scale ** 2
     seen = [a for a in range(A) if both[a, a] > 0 and (among is None or spec.actions[a] in among)]
     name = spec.actions
     values = {name[a]: Estimate.mean(float(diff[a, a]), float(sq[a, a]), int(both[a, a])) for a in seen}
@@ -372,7 +375,8 @@ class StrategyTable:
     def to_dict(self) -> dict[str, Any]:
         s = self.spec
         return {"name": s.name, "title": s.title, "question": s.question, "unit": s.unit,
-                "equal_within": s.equal_within, "min_positions": MIN_POSITIONS, "alpha": ALPHA,
+                "equal_within": s.equal_within, **({"scale": s.scale} if s.scale != 1 else {}),
+                "min_positions": MIN_POSITIONS, "alpha": ALPHA,
                 "dims": [{"name": d, "values": list(v)} for d, v in s.dims], "actions": list(s.actions),
                 "cells": [c.to_dict() for c in self.cells], "counts": [int(x) for x in self.counts]}
 

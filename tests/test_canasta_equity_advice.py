@@ -9,8 +9,8 @@ import pytest
 
 from cardodds.canasta import Position, advise
 from cardodds.canasta import _advise as A
-from cardodds.canasta.advise import EQUITY_SCALE, _equity_grid
-from cardodds.canasta.equity import equity
+from cardodds.canasta._advise import EQUITY_SCALE
+from cardodds.canasta.equity import equity, equity_grid
 from cardodds.canasta.rules import CanastaRules
 from cardodds.canasta.scoring import Meld, score_side
 
@@ -52,7 +52,7 @@ def test_the_kernel_reads_the_table_as_the_lookup_does():
     rules = CanastaRules()
     game = np.zeros(A.G_LEN, dtype=np.int64)
     game[A.G_TARGET] = rules.target
-    etab = _equity_grid(rules, game)
+    etab = equity_grid(rules, game)
     assert game[A.G_STEP] == 50 and game[A.G_SCALE] == EQUITY_SCALE
     for us, them in ((6200, 5400), (6215, 5430), (9990, 9985), (-1235, 3010), (10000, 10000), (10250, 10250)):
         assert A.game_equity(us, them, game, etab) == pytest.approx(mean_equity(us, them), abs=1e-12), (us, them)

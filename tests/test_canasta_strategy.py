@@ -7,15 +7,18 @@ import numpy as np
 import pytest
 
 import cardodds
+from cardodds.canasta import Position, advise
 from cardodds.canasta import _strategy as K
 from cardodds.canasta import _table as T
 from cardodds.canasta._play import Seats, Table
 from cardodds.canasta._position import position
+from cardodds.canasta._advise import EQUITY_SCALE, G_LEN, G_TARGET
 from cardodds.canasta.cards import KIND_NAMES, N_KINDS, parse_kind
+from cardodds.canasta.equity import equity, equity_grid
 from cardodds.canasta.policies import resolve_policies
 from cardodds.canasta.rules import CanastaRules
 from cardodds.canasta.strategy import SHIPPED_SAMPLES, SHIPPED_SEED, TABLES, _FILE, _kept, strategy_table
-from cardodds.strategy import add_positions, read_tables, select, write_tables
+from cardodds.strategy import add_positions, read_tables, select, summarise, write_tables
 
 RL = CanastaRules().pack()
 
@@ -108,7 +111,10 @@ def _values(name, t):
     rng = np.array([1, 2, 3, 4], np.uint64)
     table = Table(t.copy(), np.zeros((T.MAX_MOVES, T.MW), np.int64), np.zeros(N_KINDS, np.int64),
                   np.zeros(T.N_VIOL, np.int64))
-    K.play_actions(rng, rng.copy(), table, t, RL, Seats(codes, hp), None, acts, kind, 1, None)
+    game = np.zeros(G_LEN, np.int64)
+    game[G_TARGET] = CanastaRules().target
+    etab = equity_grid(CanastaRules(), game) if name == "out-game" else np.zeros((0, 0))
+    K.play_actions(rng, rng.copy(), table, t, RL, Seats(codes, hp), None, acts, kind, 1, None, game, etab)
     recs, possible, values = acts
     return recs[:A], possible[:A], values[:A]
 
@@ -126,7 +132,39 @@ def test_a_position_on_an_empty_stock_has_the_values_its_scores_give():
     stay = 500 + 7 * 20 - 20 - 10  # K K left in hand after discarding a K
     assert values.tolist() == [stay - them, go_out - them]
     t[T.SA.game:T.SA.game + 2] = (9300, 9500)  # going out takes us to 10,060, them to 9,440: a win
-    assert _values("out-game", t)[2].tolist() == [0, 100]
+    stay_equity, won = _values("out-game", t)[2]
+    assert won == EQUITY_SCALE  # all of the game: 100 in the table's unit
+    # staying leaves 9,910 against 9,440: the game goes on, worth the equity table's figure there
+    assert abs(stay_equity - _mean_equity(9300 + stay, 9500 + them) * EQUITY_SCALE) <= 0.5
+    assert 0 < stay_equity < EQUITY_SCALE
+
+
+def _mean_equity(us, them):
+    """Our side's P(win the game) before the next hand at ``us, them`` by the public lookup, the
+    mean of the two sides dealing it."""
+    return 0.5 * sum(equity((us, them), dealer=d).win[0].value for d in (0, 1))
+
+
+#: I go out now (K K K melded, a canasta of aces down), every other hand known: going out scores
+#: the same on every deal.
+OUT = dict(melds="us: A A A A A A A; them: 8 8 8", decision="out", counts=(1, 1, 1), known={1: "5", 2: "4", 3: "6"})
+
+
+@pytest.mark.parametrize("score", [(2000, 2500), (9500, 9800)])
+def test_going_out_in_out_game_is_worth_100_times_the_advisors_game_equity(score):
+    t = _table("K K K", **OUT)
+    t[T.SA.game:T.SA.game + 2] = score
+    recs, possible, values = _values("out-game", t)
+    assert possible.tolist() == [1, 1] and recs[1].tolist() == [T.MV_NEW, parse_kind("K"), 3, 0, 0]
+    a = advise(Position("K K K", score=score, **OUT), samples=40, rng=1)
+    e = a.figures["equity"][a.options.index("go out: meld K K K")]
+    assert e.se == 0 and values[1] == e.value * EQUITY_SCALE
+    # the table's figure of that value: 100 x the equity, in percentage points
+    spec = select(TABLES, "out-game")[0]
+    counts = np.zeros(spec.size, np.int64)
+    add_positions(spec, counts, 0, [values[:2]], [np.array([0, 1])])
+    assert summarise(spec, counts).cells[0].values["go out"].value == pytest.approx(100 * e.value, abs=1e-12)
+    assert (e.value == 1.0) == (score == (9500, 9800))
 
 
 @pytest.mark.parametrize("name", [s.name for s in TABLES])

@@ -25,6 +25,8 @@ G_STEP = 4
 G_SIZE = 5
 G_SCALE = 6
 G_LEN = 7
+#: Units of 1 in the kernels' equity counts (fixed point).
+EQUITY_SCALE = 1 << 20
 
 
 def advice_layout(k: int) -> Layout:

@@ -10,8 +10,9 @@ each possible action of the kept position is played out from a copy of the table
 action from the same random state (paired), by the advisor's play-out
 (:func:`cardodds.canasta._lookahead.play_option`), and counted in its cell
 (:func:`cardodds._tally.add_actions`). The value of an action is the deciding side's hand
-score minus the other's; in :data:`OUT_GAME` 100 when it wins the game with this hand (the
-advisor's rule: our total reaches the target, above theirs), else 0.
+score minus the other's; in :data:`OUT_GAME` the advisor's game equity after the hand
+(:func:`cardodds.canasta._advise.game_equity`: 1 for a won game, 0 for a lost one, else the
+equity table's at the totals the hand leaves), in ``game[G_SCALE]`` units.
 
 An action is one move by a fixed rule: heuristic2's choice (:func:`heuristic_choose`) among
 the moves of the action (the ways of taking the pile, the moves that go out, the discards
@@ -28,6 +29,7 @@ from .._jit import helper, kernel
 from .._random import bounded
 from .._tally import add_actions
 from ..layout import Layout
+from ._advise import G_SCALE, game_equity
 from ._lookahead import _goes_out, lookahead_choose, play_option, play_option_alone
 from ._play import _scratch
 from ._policies import SMART, choose, heuristic_choose
@@ -206,10 +208,12 @@ def actions(t, rl, mv, nm, hp, kind, cls, sub, idx, acts):
 
 
 @helper
-def play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look):
+def play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look, game, etab):
     """Each possible action of the position ``saved`` played out from ``acts.recs[a]`` on a
     copy (``table.t``), every one from the random state ``start``; its value for the deciding
-    side into ``acts.values[a]`` (0 where it is not possible)."""
+    side into ``acts.values[a]`` (0 where it is not possible). In :data:`OUT_GAME`: the game
+    equity after the hand (:func:`~cardodds.canasta._advise.game_equity` on ``game``, whose
+    totals it ignores, and ``etab``)."""
     t, mv, work, _viol = table
     pol, hp = seats
     recs, possible, values = acts
@@ -226,20 +230,21 @@ def play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, l
         else:
             play_option(rng, t, rl, pol, hp, mv, work, user, recs[a], smart, look)
         if which == OUT_GAME:
-            us = saved[SA.game + side] + t[SA.score + side]
-            won = us >= rl[R.target] and us > saved[SA.game + 1 - side] + t[SA.score + 1 - side]
-            values[a] = 100 if won else 0
+            e = game_equity(saved[SA.game + side] + t[SA.score + side],
+                            saved[SA.game + 1 - side] + t[SA.score + 1 - side], game, etab)
+            values[a] = np.int64(np.rint(e * game[G_SCALE]))
         else:
             values[a] = t[SA.score + side] - t[SA.score + 1 - side]
 
 
 @kernel
-def table_kernel(rng, n, out, rules, seats, user, smart, look, kind, keep):
+def table_kernel(rng, n, out, rules, seats, user, smart, look, kind, keep, game, etab):
     """Play ``n`` hands, each counting at most one position of table ``kind.which`` (with
     ``kind.n_actions`` actions) into ``out`` (cell ``c`` at ``c * stride``). ``rules`` a
     :data:`RulesSet`, ``seats`` the lineup's :data:`Seats`; ``look`` None unless a seat plays
     ``lookahead``; ``keep`` (None, or an int64 array of ``n`` rows of :data:`KEPT`) gets each
-    hand's position."""
+    hand's position; ``game`` and ``etab`` the equity grid that values :data:`OUT_GAME`'s
+    actions (:func:`play_actions`)."""
     deck, rl = rules
     pol, hp = seats
     which, n_actions = kind
@@ -283,7 +288,7 @@ def table_kernel(rng, n, out, rules, seats, user, smart, look, kind, keep):
         if cell < 0:
             continue
         copy_into(start, rng)
-        play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look)
+        play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look, game, etab)
         add_actions(out, cell * stride, values, possible, n_actions)
         if keep is not None:
             for j in range(S_SIZE):

@@ -44,6 +44,7 @@ from ..rng import as_seed_sequence, child
 from ..stats import Estimate
 from ..verdict import Budget, Sums, Verdict, decide, judge
 from . import _advise as A
+from ._advise import EQUITY_SCALE
 from . import _table as T
 from ._defaults import (ADVICE_DECISIONS, ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SECONDS,
                         ADVISE_SPREAD, DEFAULT_ADVICE_POLICIES, DEFAULT_ADVICE_SAMPLES, MAX_ADVICE_SAMPLES,
@@ -52,6 +53,7 @@ from ._policies import P_LOOKAHEAD, smart_arg
 from ._position import parse_kinds, parse_known, parse_melds, parse_thrown
 from .policies import HeuristicParams, resolve_policies
 from .position import Position
+from .equity import equity_grid
 from .rules import CanastaRules, check_rules
 from .view import kernel_policy
 
@@ -65,8 +67,6 @@ UNITS = {"margin": "points (our side's margin this hand)",
          "equity": "P(we win the game) after this hand (the game equity)"}
 #: The verdict's unit of each ranked figure (its margin's and its losses').
 VERDICT_UNITS = {"margin": "points", "equity": "P(win)"}
-#: Units of 1 in the kernel's equity counts (fixed point).
-EQUITY_SCALE = 1 << 20
 
 
 def _mean(total, total_sq, n) -> Estimate:
@@ -332,7 +332,7 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
         game[A.G_TARGET] = np.iinfo(np.int64).max // 4  # never reached: no game counted
     else:
         game[[A.G_US, A.G_THEM, A.G_TARGET]] = (score[0], score[1], rules.target)
-        etab = _equity_grid(rules, game)
+        etab = equity_grid(rules, game)
         base[T.SA.game:T.SA.game + 2] = score  # the players of the play-outs know it too
     look = 1 if P_LOOKAHEAD in codes else None
     packed = pos._packed
@@ -377,23 +377,6 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
 
 
 _SPREAD = dict(zip(RANKED_BY, ADVISE_SPREAD))
-
-
-def _equity_grid(rules: CanastaRules, game: np.ndarray) -> np.ndarray:
-    """Our side's P(win the game) before the next hand at each grid score (ours, theirs) of the
-    equity table of ``rules`` (NaN where the game is over), the mean of the two sides dealing it
-    (a position does not say who deals); the grid written into ``game``."""
-    from .equity import table
-
-    t = table(rules)
-    n = t.size
-    e = np.zeros((n, n))
-    for dealer in (0, 1):
-        leader = dealer if rules.first_player == "dealer" else 1 - dealer
-        v = t.value[leader].reshape(n, n)  # our side's equity in the frame of the side that leads
-        e += 0.5 * (v if leader == 0 else v.T)
-    game[[A.G_LO, A.G_STEP, A.G_SIZE, A.G_SCALE]] = (t.lo, t.step, n, EQUITY_SCALE)
-    return e
 
 
 def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: int, progress: bool, budget,

@@ -358,8 +358,8 @@ def _table_parser(csub) -> None:
     played by heuristic2 and every action played out on the same deal. take: leave the pile or take
     it, by the pile's size, a wild or a black 3 in it, how the top card fits, whether our side has
     opened. out: stay in or go out, by both sides' canastas and the cards the opponents hold.
-    out-game: the same with both game totals near the target, valued by P(we win the game with this
-    hand). discard: which kind of card to throw the next player, by the pile, the next player's
+    out-game: the same with both game totals near the target, valued by the game equity after the
+    hand. discard: which kind of card to throw the next player, by the pile, the next player's
     cards and whether we hold a black 3. Without --build: the shipped tables (the default rules);
     --build computes them (minutes at the shipped precision)."""
     t = cu.command(csub, "table", _table_parser,

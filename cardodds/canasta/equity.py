@@ -23,6 +23,7 @@ from .. import engine
 from .. import equity as eq
 from .._validate import check_run
 from ..rng import as_seed_sequence, child
+from . import _advise as A
 from . import _policies
 from ._defaults import DEFAULT_POLICIES, EQUITY_HANDS, EQUITY_SEED, EQUITY_STEP
 from ._equity import JOINT, outcome_kernel
@@ -32,7 +33,7 @@ from .policies import resolve_policies
 from .rules import CanastaRules, check_rules
 from .view import kernel_policy
 
-__all__ = ["equity", "ship"]
+__all__ = ["equity", "equity_grid", "ship"]
 
 #: A hand's scores the tally holds a side (points; beyond them a score is counted at the edge).
 HAND_LOW, HAND_HIGH = -6000, 14000
@@ -114,6 +115,22 @@ def equity(score, *, rules: CanastaRules | None = None, samples: int | None = No
         raise ValueError(f"a tie at {max(vals)} is outside the equity table (it holds ties up to {t.hi})")
     leader = int(dealer) if rules.first_player == "dealer" else 1 - int(dealer)
     return eq.lookup(t, vals, dealer=int(dealer), leader=leader, label="side", unit="hand", rules=rules)
+
+
+def equity_grid(rules: CanastaRules, game: np.ndarray) -> np.ndarray:
+    """Our side's P(win the game) before the next hand at each grid score (ours, theirs) of the
+    equity table of ``rules`` (NaN where the game is over), the mean of the two sides dealing it
+    (a position does not say who deals); the grid and :data:`~cardodds.canasta._advise.EQUITY_SCALE`
+    written into ``game`` (the layout of :func:`cardodds.canasta._advise.game_equity`'s)."""
+    t = table(rules)
+    n = t.size
+    e = np.zeros((n, n))
+    for dealer in (0, 1):
+        leader = dealer if rules.first_player == "dealer" else 1 - dealer
+        v = t.value[leader].reshape(n, n)  # our side's equity in the frame of the side that leads
+        e += 0.5 * (v if leader == 0 else v.T)
+    game[[A.G_LO, A.G_STEP, A.G_SIZE, A.G_SCALE]] = (t.lo, t.step, n, A.EQUITY_SCALE)
+    return e
 
 
 def ship(threads: int | None = None, progress: bool = False):

@@ -8,8 +8,9 @@ positions behind it.
   our meld of its rank, "neither": a wild on top, or one natural with wilds).
 - ``out``: stay in or go out now, by both sides' canastas and the cards the two opponents hold.
 - ``out-game``: the same with both sides' game totals drawn within 2,500 below the target, by
-  the score too (behind or ahead by 400 or more, or level); valued by P(we win the game with
-  this hand), in percentage points: points would miss what is at stake there.
+  the score too (behind or ahead by 400 or more, or level); valued by the game equity after the
+  hand, as the advisor values it with a score (100 for a won game, else 100 x our P(win the
+  game) from the equity table at the totals the hand leaves): points would miss what is at stake.
 - ``discard``: which kind of card to throw, by the pile, the next player's cards and whether
   we hold a black 3. A natural is "on their meld" (the next player's side has melded its rank),
   else "they threw it" (the next player discarded it this hand, not taken back), else "from a
@@ -22,9 +23,9 @@ move that empties the hand this turn). Positions come from hands played by ``pol
 (``heuristic2`` at every seat: the advisor's player; ``lookahead`` costs hundreds of times
 as much a hand), one a hand at most (each decision of the table's kind in a hand equally likely); every
 action is played out to the end of the hand on the same deal from the same random state by the
-same players, and valued by our side's hand score minus theirs (``out-game``: 100 for a won
-game). The shipped tables (the default rules, ``cardodds/canasta/strategy.json``) are read
-without numba; ``python -m cardodds.canasta.strategy --ship`` rebuilds them.
+same players, and valued by our side's hand score minus theirs (``out-game``: 100 x the game
+equity after the hand). The shipped tables (the default rules, ``cardodds/canasta/strategy.json``)
+are read without numba; ``python -m cardodds.canasta.strategy --ship`` rebuilds them.
 
 >>> r = strategy_table("take")
 >>> r.shipped, r["take"].spec.actions
@@ -41,6 +42,7 @@ import numpy as np
 
 from .._validate import check_run
 from ..rng import as_seed_sequence, child
+from ._advise import EQUITY_SCALE
 from ..strategy import StrategyTablesResult, TableSpec, read_tables, select, write_tables
 from ._defaults import ADVISE_MARGIN, STRATEGY_POLICIES, STRATEGY_SAMPLES, STRATEGY_SEED, STRATEGY_TABLES
 from .rules import CanastaRules, check_rules
@@ -51,7 +53,7 @@ _CANASTAS = ("0", "1", "2+")
 _THEIR_CARDS = ("2-6", "7-11", "12+")
 #: Two actions within 25 points a hand of each other are equal for the game (a few cards'
 #: points: docs/rules/canasta.md §1.4); with the game at stake, within one percentage point of
-#: P(we win the game): the advisor's margins.
+#: the game equity: the advisor's margins.
 _EQUAL, _EQUAL_GAME = ADVISE_MARGIN[0], 100 * ADVISE_MARGIN[1]
 
 #: The tables, in the order of their seed streams (``rng.child(seed, k)`` for the k-th).
@@ -67,7 +69,7 @@ TABLES = (
     TableSpec("out-game", "Go out, game at stake", "stay in or go out near the target?",
               (("score", ("behind 400+", "level", "ahead 400+")), ("our canastas", _CANASTAS),
                ("their canastas", _CANASTAS), ("their cards", _THEIR_CARDS)),
-              ("stay", "go out"), "% P(we win the game)", _EQUAL_GAME),
+              ("stay", "go out"), "% game equity", _EQUAL_GAME, EQUITY_SCALE / 100),
     TableSpec("discard", "The discard", "which kind of card to throw the next player?",
               (("pile", ("0-2 cards", "3-5 cards", "6-9 cards", "10+ cards")),
                ("next player", ("holds 1-4", "holds 5-8", "holds 9+")), ("black 3", ("none", "held"))),
@@ -173,13 +175,18 @@ def _args(spec, rules, codes, hp, user, keep=None) -> tuple:
     from .cards import deck_kinds
     from .view import kernel_policy
 
+    from . import _advise as A
     from . import _strategy as K
     from ._play import RulesSet, Seats
+    from .equity import equity_grid
 
     look = 1 if P_LOOKAHEAD in codes else None
     kind = K.Kind(np.int64([s.name for s in TABLES].index(spec.name)), np.int64(len(spec.actions)))
+    game = np.zeros(A.G_LEN, dtype=np.int64)
+    game[A.G_TARGET] = rules.target
+    etab = equity_grid(rules, game) if spec.name == "out-game" else np.zeros((0, 0))
     return (RulesSet(deck_kinds(rules.jokers), rules.pack()), Seats(codes, hp), kernel_policy(user),
-            smart_arg(codes), look, kind, keep)
+            smart_arg(codes), look, kind, keep, game, etab)
 
 
 def _build(specs, rules, samples, rng, threads, policies, progress) -> StrategyTablesResult:
