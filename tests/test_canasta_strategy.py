@@ -114,7 +114,7 @@ def _values(name, t):
     game = np.zeros(G_LEN, np.int64)
     game[G_TARGET] = CanastaRules().target
     etab = equity_grid(CanastaRules(), game) if name == "out-game" else np.zeros((0, 0))
-    K.play_actions(rng, rng.copy(), table, t, RL, Seats(codes, hp), None, acts, kind, 1, None, game, etab)
+    K.play_actions(rng, rng.copy(), table, t, RL, Seats(codes, hp), None, acts, kind, 1, None, (game, etab))
     recs, possible, values = acts
     return recs[:A], possible[:A], values[:A]
 

@@ -95,13 +95,14 @@ def game_equity(us, them, game, etab):
 
 
 @kernel
-def advise_kernel(rng, n, out, position, rl, pol, hp, lay, user, game, etab, smart, look):
+def advise_kernel(rng, n, out, position, rl, pol, hp, lay, user, stake, smart, look):
     """Each sample deals a world of the :data:`PositionArrays`
     (:func:`cardodds.canasta._worlds.deal_world`), then plays each option from that same deal on
     the same random stream (:func:`cardodds.canasta._lookahead.play_option`; ``look`` None unless a
     seat plays ``lookahead``). An option is a move record, or an ``OPT_*`` code of
-    :mod:`cardodds.canasta._worlds` in its type. ``game``: the score before the hand of each
-    side and the target (:data:`G_US`, ...); an option wins the game when our total after the
+    :mod:`cardodds.canasta._worlds` in its type. ``stake``: ``(game, etab)``. ``game``: the
+    score before the hand of each side and the target (:data:`G_US`, ...); an option wins the
+    game when our total after the
     hand reaches the target and is above theirs; ``etab`` (empty without a score) our equity
     before the next hand on the grid of ``game`` (:func:`game_equity`). ``out`` by ``lay``
     (:func:`advice_layout`); ``smart`` None unless a seat plays heuristic2
@@ -116,6 +117,7 @@ def advise_kernel(rng, n, out, position, rl, pol, hp, lay, user, game, etab, sma
     m = np.zeros(k, dtype=np.int64)
     won = np.zeros(k, dtype=np.int64)
     eqs = np.zeros(k, dtype=np.int64)
+    game, etab = stake
     scored = etab.shape[0] > 0
     saved = rng.copy()
     for _ in range(n):

@@ -208,12 +208,13 @@ def actions(t, rl, mv, nm, hp, kind, cls, sub, idx, acts):
 
 
 @helper
-def play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look, game, etab):
+def play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look, stake):
     """Each possible action of the position ``saved`` played out from ``acts.recs[a]`` on a
     copy (``table.t``), every one from the random state ``start``; its value for the deciding
     side into ``acts.values[a]`` (0 where it is not possible). In :data:`OUT_GAME`: the game
-    equity after the hand (:func:`~cardodds.canasta._advise.game_equity` on ``game``, whose
-    totals it ignores, and ``etab``)."""
+    equity after the hand (:func:`~cardodds.canasta._advise.game_equity` on ``stake``'s
+    ``(game, etab)``; the totals of ``game`` it ignores)."""
+    game, etab = stake
     t, mv, work, _viol = table
     pol, hp = seats
     recs, possible, values = acts
@@ -288,7 +289,7 @@ def table_kernel(rng, n, out, rules, seats, user, smart, look, kind, keep, game,
         if cell < 0:
             continue
         copy_into(start, rng)
-        play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look, game, etab)
+        play_actions(rng, start, table, saved, rl, seats, user, acts, kind, smart, look, (game, etab))
         add_actions(out, cell * stride, values, possible, n_actions)
         if keep is not None:
             for j in range(S_SIZE):

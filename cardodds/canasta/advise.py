@@ -340,7 +340,7 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     def args(sub: np.ndarray) -> tuple:
         lay = A.advice_layout(len(sub))
         return (A.PositionArrays(base, packed.unseen, packed.hidden, packed.pile_slots, sub), rl, codes, hp,
-                lay.offsets_array(), kernel_policy(user), game, etab, smart_arg(codes), look)
+                lay.offsets_array(), kernel_policy(user), (game, etab), smart_arg(codes), look)
 
     chunk = 4 if look else 64
     result = dict(game="canasta", position=pos, options=labels, policies=tuple(names), verb="best:", noun="option",

@@ -197,8 +197,9 @@ def sample_hands(state, n, t0, deal, hands, infer):
 #: (:func:`interchangeable`).
 PositionArrays = namedtuple("PositionArrays", ["t0", "deal", "seat", "cards", "same"])
 #: The advice loop's arrays: a world, a table to play it on, a deck, the options' results, the
-#: random states of a world, and the searches' scratch (:func:`._policies.new_scratch`).
-AdviceWork = namedtuple("AdviceWork", ["w", "t", "deck", "res", "sub", "scr", "rs"])
+#: random states of a world, the searches' scratch (:func:`._policies.new_scratch`), and the
+#: worlds a look-ahead or pimc decision samples.
+AdviceWork = namedtuple("AdviceWork", ["w", "t", "deck", "res", "sub", "scr", "rs", "samples"])
 
 
 def advise_kernel(state, n, out, position, pol, samples, calls, infer, phase1, stake=None):
@@ -219,11 +220,11 @@ def advise_kernel(state, n, out, position, pol, samples, calls, infer, phase1, s
     # more compile of the whole loop.
     # Each play-out an argument that is None where the lineup does not take it: numba prunes a
     # branch on an argument only where the argument is None.
-    _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, stake,
+    _advise_loop(state, n, out, position, pol, calls, infer, phase1, stake,
                  PLAY_OUT_OPTIONS if pol is None else None, pol if calls is None else None,
                  AdviceWork(np.empty(TABLE_SIZE, dtype=np.int64), np.empty(TABLE_SIZE, dtype=np.int64),
                             np.empty(52, dtype=np.int64), np.empty((MAX_OPTIONS, RESULT), dtype=np.int64),
-                            np.empty((2, 4), dtype=np.uint64), *new_scratch()))
+                            np.empty((2, 4), dtype=np.uint64), *new_scratch(), samples))
 
 
 def interchangeable(t0, seat, cards) -> np.ndarray:
@@ -294,9 +295,9 @@ def equity_after(stake, r, seat, n):
 
 
 @loop(from_python=True)
-def _advise_loop(state, n, out, position, pol, samples, calls, infer, phase1, stake, heuristic_out, basic, work):
+def _advise_loop(state, n, out, position, pol, calls, infer, phase1, stake, heuristic_out, basic, work):
     t0, deal, seat, cards, same = position
-    w, t, deck, res, sub, scr, rs = work
+    w, t, deck, res, sub, scr, rs, samples = work
     k = cards.shape[0]
     for _ in range(n):
         deal_hidden(state, t0, deal, w, deck, phase1)
