@@ -210,3 +210,12 @@ def test_the_rounds_figures_agree_with_a_long_fixed_run():
     ref = advise(Position("7s 2h 3d", seat=0), rules=PEEK_ALL, policies="blind", samples=2_000_000, rng=9)
     for e, r in zip(a.value, ref.value):
         assert abs(e.value - r.value) <= 4 * (e.se ** 2 + r.se ** 2) ** 0.5, (e, r)
+
+
+@pytest.mark.parametrize("seat", [10**30, 17, -1, True, 1.0])
+def test_a_seat_no_table_has_is_refused_at_once(seat):
+    # a seat past any table once built a tuple of that many känäd cards (10**30: memory without end)
+    with pytest.raises(ValueError, match=r"^seat=.*: my seat is my place in the känä order, a whole number from 0 "
+                                         r"\(the starter\) to 16 \(a table seats 17 at most\)$"):
+        Position("9h ? ?", seat=seat)
+    assert Position("9h ? ?", seat=16).seat == 16

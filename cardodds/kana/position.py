@@ -13,14 +13,15 @@ from dataclasses import dataclass
 
 from .. import advice
 from ..cards import card_str, format_cards, parse_cards
-from .rules import KanaRules
+from .rules import MAX_PLAYERS, KanaRules
 
 __all__ = ["Position"]
 
 
 def _check_seat(seat) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-        raise ValueError(f"seat={seat!r}: my seat is my place in the känä order, a whole number from 0 (the starter)")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_PLAYERS:
+        raise ValueError(f"seat={seat!r}: my seat is my place in the känä order, a whole number from 0 (the starter) "
+                         f"to {MAX_PLAYERS - 1} (a table seats {MAX_PLAYERS} at most)")
     return int(seat)
 
 
