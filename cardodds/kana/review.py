@@ -403,12 +403,10 @@ def review(record, *, seat=0, policies=OPPONENTS, rules: KanaRules | None = None
     ``policies`` is how the others play, as for ``advise`` (``"table"``, ``"blind"``, or one
     policy for all or one a seat of the record, ``"threshold:8,blind,blind"``). The advisor plays
     the options in rounds until a verdict, then the känä made is priced against the best on fresh
-    deals until its rating is clear (:func:`cardodds.review.price`), each stopping when a round
-    would end after ``budget_seconds`` (``budget_rounds``: after that many rounds instead, the
-    same on any machine); with ``samples``, each on that many deals, one look. Seeded from
-    ``rng``, the round and the seat's place in it, so a decision's figures depend on nothing
-    else in the record. The
-    first move the rules forbid is the result's ``violation``: the känäs before it are rated.
+    deals until its rating is clear (:func:`cardodds.review.price`), each within
+    ``budget_seconds`` (``budget_rounds``: rounds instead, the same on any machine); ``samples``:
+    one look at that many. Seeded from ``rng``, the round and the seat's place in it. The first
+    move the rules forbid is the result's ``violation``: the känäs before it are rated.
 
     >>> from cardodds.kana import trace
     >>> r = review(trace("threshold:8", players=3, variant="peek-one", rounds=2, first=0, rng=2),

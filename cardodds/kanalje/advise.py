@@ -322,18 +322,14 @@ def advise(position: Position, *, policies=ADVISE_POLICIES, rules: KanaljeRules 
            margin: float | None = None, budget_seconds: float | None = ADVISE_SECONDS,
            budget_rounds: int | None = None, progress: bool = False) -> AdviceResult:
     """Which card should I play now? Each legal card of ``position`` (a :class:`Position`)
-    played out on the same worlds: the unseen cards dealt uniformly over every deal consistent
-    with what I saw (cards, voids). With the game's score (``Position(score=...)``) the cards are
-    ranked by my P(win the game) after the deal (``equity``, the equity table's value at each
-    world's end of the deal), my points beside; ``ranked_by`` says which.
-
-    ``policies``: who plays the deal out (default ``lookahead`` at every seat). ``rules``: by
-    default the position's. Without ``samples`` or ``target_halfwidth`` the cards are played in
-    rounds of fresh worlds until one beats every other, the cards left are equal within
-    ``margin`` points a deal (with a score: P(win); default :data:`MARGINS`), or ``budget_seconds``
-    ends (``budget_rounds``: at most that many rounds instead, the same on any machine):
-    :mod:`cardodds.verdict`. With ``samples`` every card is played on the same worlds and the same
-    rule judges them in one look.
+    played out on the same worlds, the unseen cards dealt uniformly over every deal consistent
+    with what I saw; with the game's score (``Position(score=...)``) ranked by my P(win the game)
+    after the deal (``equity``), my points beside (``ranked_by`` says which). ``policies``: who
+    plays the deal out (default ``lookahead`` at every seat). Without ``samples`` or
+    ``target_halfwidth`` the cards are played in rounds until one beats every other, those left
+    are equal within ``margin`` (default :data:`MARGINS`), or ``budget_seconds`` ends
+    (``budget_rounds``: rounds instead, the same on any machine): :mod:`cardodds.verdict`. With
+    ``samples``, one look at that many worlds.
 
     >>> p = Position(seat=1, hand="Kc 7c 4s", turned="Qc", played="0: 2h 7h Qh; 2: Ad 6d Qd; 2: Kd 4d 9d; "
     ...              "2: Td Jh 8d; 2: 2d Js 5d; 1: Ah Kh Th; 1: 9h 5h 8h; 1: As 5s Ts; 1: Ks 2s 9s; 1: Qs Jd 8s; "
