@@ -370,13 +370,13 @@ def advise(position: Position, *, policies=DEFAULT_ADVICE_POLICIES, rules: Canas
     f = fields(c)
     by = _ranked_by(score is not None)
     figures, pairs = _estimates(f, k, np.full(k, n), np.full(max(len(f["pair"]), 1), n), by, score is not None)
-    decision = judge(_sums(f, n, by, res.partial), margin=margins[by], spread=_SPREAD[by], unit=VERDICT_UNITS[by],
+    decision = judge(_sums(f, n, by, res.partial), margin=margins[by], spread=SPREADS[by], unit=VERDICT_UNITS[by],
                      seed=res.seed)
     return AdviceResult(unit=UNITS[by], ranked_by=by, figures=figures, pairs=pairs, decision=decision, counts=c,
                         samples=int(n), seed=res.seed, partial=res.partial, **result)
 
 
-_SPREAD = dict(zip(RANKED_BY, ADVISE_SPREAD))
+SPREADS = dict(zip(RANKED_BY, ADVISE_SPREAD))
 
 
 def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: int, progress: bool, budget,
@@ -411,7 +411,7 @@ def _adaptive(opts: np.ndarray, args, score_given: bool, rng, threads, chunk: in
 
     if budget.budget_seconds is not None:  # the first round counts
         budget = replace(budget, budget_seconds=max(budget.budget_seconds - (time.perf_counter() - t0), 1e-3))
-    decision = decide(play, k, margin=margins[by], rng=ss, budget=budget, spread=_SPREAD[by], unit=VERDICT_UNITS[by],
+    decision = decide(play, k, margin=margins[by], rng=ss, budget=budget, spread=SPREADS[by], unit=VERDICT_UNITS[by],
                       progress=progress)
     f = {name: tally.counts[lay.slice(name)] for name in lay.names()}
     figures, pairs = _estimates(f, k, tally.n, tally.n_pair, by, score_given)

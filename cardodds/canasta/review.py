@@ -31,7 +31,7 @@ from ..review import (Decision, Place, ReviewResult, Thresholds, decision, force
                       read_record, review_budget, review_seats, unpriced)
 from ..stats import Estimate
 from ..rng import as_seed_sequence, child
-from ._defaults import (ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SPREAD, DEFAULT_ADVICE_POLICIES,
+from ._defaults import (ADVISE_MARGIN, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, DEFAULT_ADVICE_POLICIES,
                         REVIEW_SECONDS)
 from ._policies import smart_arg
 from ._position import game_score
@@ -155,7 +155,7 @@ def _against(a, figure: str, best: str, taken: str, n: int) -> Estimate:
 
 def _step(p: Point, trace, ss, run: dict, samples: int | None, budget) -> Callable[[], Decision]:
     """The decision at point ``p``: its options (forced when one), the advice, the rating."""
-    from .advise import advise
+    from .advise import SPREADS, advise
 
     def rate() -> Decision:
         line = trace.line_of(p.move)
@@ -189,7 +189,7 @@ def _step(p: Point, trace, ss, run: dict, samples: int | None, budget) -> Callab
                 return tuple(_against(again, f, labels[best], labels[i], size) for f in figures), again.partial
 
             priced = price(measure, THRESHOLDS, by_win=by_win, budget=budget, rng=child(ss, *p.key, 1),
-                           spread=ADVISE_SPREAD[by_win])
+                           spread=SPREADS[a.ranked_by])
             if wins is not None:
                 wins[i], points[i] = priced.costs
             else:

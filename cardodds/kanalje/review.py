@@ -38,9 +38,9 @@ from ..rng import as_seed_sequence, child
 from ..advice import Turn
 from ..trace import Trace
 from ._common import check_lookahead_samples
-from ._defaults import (ADVISE_MARGIN, ADVISE_POLICIES, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, ADVISE_SPREAD,
-                        EQUITY_MARGIN, EQUITY_SPREAD, REVIEW_SECONDS)
-from .advise import _versus, advise, players_words
+from ._defaults import (ADVISE_MARGIN, ADVISE_POLICIES, ADVISE_ROUND_WORLDS, ADVISE_ROUNDS, EQUITY_MARGIN,
+                        REVIEW_SECONDS)
+from .advise import SPREADS, _versus, advise, players_words
 from .position import Position
 from ._position import PHASE1, PHASE2, THREE
 from ._position import _winner as trick_winner
@@ -517,7 +517,7 @@ def review(record, *, seat=0, policies=ADVISE_POLICIES, rules: KanaljeRules | No
                 figures = ("equity", "score") if by_win else ("score",)
                 priced = price(lambda size, s: _versus(pos, lineup, (b, t), size, s, threads, figures), THRESHOLDS,
                                by_win=by_win, budget=budget, rng=child(ss, turn.key, 1),
-                               spread=EQUITY_SPREAD if by_win else ADVISE_SPREAD)
+                               spread=SPREADS[ranked.ranked_by])
                 if wins is not None:
                     wins[t], versus_best[t] = priced.costs
                 else:
